@@ -1,0 +1,21 @@
+// What every command needs: where it runs, where it writes, and the workspace it resolves.
+import { type StewardConfig } from '../config/config.js';
+import { type Workspace, openWorkspace } from '../config/workspace.js';
+
+export interface CliIo {
+  cwd: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+export const processIo = (): CliIo => ({
+  cwd: process.cwd(),
+  stdout: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+  stderr: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+});
+
+/** Exit codes: 0 success, 1 the wiki has faults (or stale indexes), 2 the command could not run. */
+export const EXIT = { ok: 0, faults: 1, usage: 2 } as const;
+
+export const openCliWorkspace = (io: CliIo, wikiFlag: string | undefined, override?: (c: StewardConfig) => void): Promise<Workspace> =>
+  openWorkspace({ cwd: io.cwd, wikiFlag, ...(override ? { override } : {}) });

@@ -1,0 +1,65 @@
+// The command tree of `wiki-steward`: parses arguments and hands each command to the core.
+import { Command, Option } from 'commander';
+import { type CliIo, EXIT, processIo } from './context.js';
+import { hooksInstallCommand, hooksUninstallCommand, preCommitCommand } from './hooks-command.js';
+import { indexCommand } from './index-command.js';
+import { validateCommand } from './validate-command.js';
+import { DIAGNOSTIC_FORMATS, type DiagnosticFormat } from '../report/diagnostics-format.js';
+
+export const VERSION = '0.1.0';
+
+export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
+  const run = (work: () => Promise<number>) => async () => setExit(await work());
+  const program = new Command('wiki-steward')
+    .description('Stewards markdown wikis kept in git: validates pages, builds index files, answers questions with verified citations.')
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+
+  program
+    .command('validate')
+    .description("check pages against the upstream karpathy-wiki rules (every page, or the PATHs given)")
+    .argument('[paths...]', 'pages or folders to check, relative to the current directory')
+    .option('--wiki <dir>', 'wiki root (default: .wiki-steward.yml, else wiki/, docs/wiki/ or .)')
+    .addOption(new Option('--format <format>', 'output format').choices(DIAGNOSTIC_FORMATS as string[]).default('text'))
+    .action((paths: string[], opts: { wiki?: string; format: DiagnosticFormat }) =>
+      run(() => validateCommand(io, { paths, format: opts.format, ...(opts.wiki ? { wiki: opts.wiki } : {}) }))(),
+    );
+
+  program
+    .command('index')
+    .description('write every index.md and _index.md exactly as upstream wiki-build-index.py --rebuild-all does')
+    .option('--wiki <dir>', 'wiki root')
+    .option('--check', 'change nothing; print a unified diff of stale index files and exit 1 if any')
+    .action((opts: { wiki?: string; check?: boolean }) => run(() => indexCommand(io, { check: Boolean(opts.check), ...(opts.wiki ? { wiki: opts.wiki } : {}) }))());
+
+  const hooks = program.command('hooks').description('git hooks that validate staged pages and regenerate their indexes');
+  hooks
+    .command('install')
+    .description('install the pre-commit hook (respects core.hooksPath, chains an existing hook)')
+    .action(() => run(() => hooksInstallCommand(io))());
+  hooks
+    .command('uninstall')
+    .description('remove the pre-commit hook and restore any hook it chained')
+    .action(() => run(() => hooksUninstallCommand(io))());
+  hooks
+    .command('pre-commit')
+    .description('what the installed hook runs: validate staged pages, regenerate and stage their indexes')
+    .action(() => run(() => preCommitCommand(io))());
+  return program;
+}
+
+/** Runs the CLI and returns its exit code; errors become messages, never stack traces. */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = buildProgram(io, (c) => (code = c));
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    const e = error as { code?: string; exitCode?: number; message: string };
+    if (e.code?.startsWith('commander.')) return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? EXIT.ok : EXIT.usage;
+    io.stderr(`wiki-steward: ${e.message}`);
+    return EXIT.usage;
+  }
+  return code;
+}

@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { requireWikiRoot } from '../config/workspace.js';
+import { type DiagnosticFormat, emitAnnotations, formatText, toJsonRecords } from '../report/diagnostics-format.js';
+import { hasErrors } from '../wiki/diagnostics.js';
+import { openWikiLayout } from '../wiki/open.js';
+import { validateWiki } from '../wiki/validator.js';
+import { type CliIo, EXIT, openCliWorkspace } from './context.js';
+
+export interface ValidateOptions {
+  wiki?: string;
+  format: DiagnosticFormat;
+  paths: string[];
+}
+
+export async function validateCommand(io: CliIo, options: ValidateOptions): Promise<number> {
+  const workspace = await openCliWorkspace(io, options.wiki);
+  const wikiRoot = requireWikiRoot(workspace);
+  const layout = await openWikiLayout(wikiRoot, workspace.config);
+  const only = options.paths.length > 0 ? selectPages(options.paths, io.cwd, wikiRoot, layout.pages, layout.tree.files) : undefined;
+  const { diagnostics, checked } = await validateWiki(layout, only);
+  const paths = { wikiRoot, repoRoot: workspace.repoRoot, cwd: io.cwd };
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const summary = `${checked.length} pages checked: ${errors} errors, ${diagnostics.length - errors} warnings`;
+  if (options.format === 'json') {
+    io.stdout(JSON.stringify({ wiki: path.relative(workspace.repoRoot, wikiRoot) || '.', checked: checked.length, errors, diagnostics: toJsonRecords(diagnostics, paths) }, null, 2));
+  } else if (options.format === 'github') {
+    emitAnnotations(diagnostics, paths);
+    io.stderr(summary);
+  } else {
+    if (diagnostics.length > 0) io.stdout(formatText(diagnostics, paths));
+    io.stderr(summary);
+  }
+  return hasErrors(diagnostics) ? EXIT.faults : EXIT.ok;
+}
+
+/** Maps PATH arguments (files or folders, relative to cwd) to the wiki pages they name. */
+function selectPages(args: string[], cwd: string, wikiRoot: string, pages: readonly string[], files: ReadonlySet<string>): string[] {
+  const selected = new Set<string>();
+  for (const arg of args) {
+    const rel = path.relative(wikiRoot, path.resolve(cwd, arg)).split(path.sep).join('/');
+    if (rel.startsWith('..') || path.isAbsolute(rel)) throw new Error(`${arg}: not inside the wiki at ${wikiRoot}`);
+    if (files.has(rel)) selected.add(rel);
+    else {
+      const prefix = rel === '' ? '' : `${rel}/`;
+      const under = pages.filter((p) => p.startsWith(prefix));
+      if (under.length === 0) throw new Error(`${arg}: no such page or folder in the wiki`);
+      under.forEach((p) => selected.add(p));
+    }
+  }
+  return [...selected];
+}

@@ -1,0 +1,122 @@
+// `.wiki-steward.yml`: one optional file at the repository root, read by the CLI, the hooks and the
+// Action. Precedence: CLI flag / Action input > this file > defaults. Unknown keys and bad values
+// are errors that name the key.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { IndexPolicy } from '../wiki/index-files.js';
+
+export const CONFIG_FILE = '.wiki-steward.yml';
+
+export interface StewardConfig {
+  /** Wiki root relative to the repository root; undefined means auto-detect. */
+  wiki: string | undefined;
+  categories: { include: string[]; exclude: string[] };
+  ladder: {
+    /** Candidate counts 1..inlineMax are read inline (C); more go to explore (E). */
+    inlineMax: number;
+    /** Extra words that never count as signal terms. */
+    stopwords: string[];
+  };
+  labels: { trigger: string; answered: string; gap: string; cold: string; error: string };
+  capture: { mode: 'queries' | 'pending' };
+  /** Which index files `index` and the hook may (re)write. */
+  indexes: IndexPolicy;
+}
+
+export const DEFAULT_CONFIG: StewardConfig = {
+  wiki: undefined,
+  categories: { include: [], exclude: [] },
+  ladder: { inlineMax: 5, stopwords: [] },
+  labels: { trigger: 'question', answered: 'wiki:answered', gap: 'wiki:gap', cold: 'wiki:cold', error: 'wiki:error' },
+  capture: { mode: 'queries' },
+  indexes: 'auto',
+};
+
+export class ConfigError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(`${file}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Shape = { [key: string]: Shape | Check };
+type Check = (value: unknown, key: string) => string | undefined;
+
+const isString: Check = (v, key) => (typeof v === 'string' && v.trim() !== '' ? undefined : `'${key}' must be a non-empty string`);
+const isStringList: Check = (v, key) =>
+  Array.isArray(v) && v.every((x) => typeof x === 'string' && x !== '') ? undefined : `'${key}' must be a list of strings`;
+const oneOf =
+  (...values: string[]): Check =>
+  (v, key) =>
+    typeof v === 'string' && values.includes(v) ? undefined : `'${key}' must be one of ${values.join(', ')}, got ${JSON.stringify(v)}`;
+const isCount: Check = (v, key) => (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1000 ? undefined : `'${key}' must be a whole number from 1 to 1000, got ${JSON.stringify(v)}`);
+
+const SHAPE: Shape = {
+  wiki: isString,
+  categories: { include: isStringList, exclude: isStringList },
+  ladder: { inline_max: isCount, stopwords: isStringList },
+  labels: { trigger: isString, answered: isString, gap: isString, cold: isString, error: isString },
+  capture: { mode: oneOf('queries', 'pending') },
+  indexes: oneOf('auto', 'always', 'never'),
+};
+
+function checkShape(value: unknown, shape: Shape, prefix: string, file: string): void {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ConfigError(file, prefix ? `'${prefix}' must be a mapping` : 'the file must hold a YAML mapping');
+  }
+  for (const [key, child] of Object.entries(value)) {
+    const name = prefix ? `${prefix}.${key}` : key;
+    const expected = shape[key];
+    if (!expected) throw new ConfigError(file, `unknown key '${name}' (known: ${Object.keys(shape).map((k) => (prefix ? `${prefix}.${k}` : k)).join(', ')})`);
+    if (typeof expected === 'function') {
+      const problem = expected(child, name);
+      if (problem) throw new ConfigError(file, problem);
+    } else checkShape(child, expected, name, file);
+  }
+}
+
+/** Parses and checks the file's text; returns the config with defaults filled in. */
+export function parseConfig(text: string, file: string): StewardConfig {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text, { schema: 'core' });
+  } catch (error) {
+    throw new ConfigError(file, `not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (raw === null || raw === undefined) return structuredClone(DEFAULT_CONFIG);
+  checkShape(raw, SHAPE, '', file);
+  const r = raw as Record<string, Record<string, unknown> | string | undefined>;
+  const section = (name: string) => (r[name] ?? {}) as Record<string, unknown>;
+  const d = DEFAULT_CONFIG;
+  return {
+    wiki: (r.wiki as string | undefined) ?? d.wiki,
+    categories: {
+      include: (section('categories').include as string[]) ?? d.categories.include,
+      exclude: (section('categories').exclude as string[]) ?? d.categories.exclude,
+    },
+    ladder: {
+      inlineMax: (section('ladder').inline_max as number) ?? d.ladder.inlineMax,
+      stopwords: (section('ladder').stopwords as string[]) ?? d.ladder.stopwords,
+    },
+    labels: { ...d.labels, ...(section('labels') as Partial<StewardConfig['labels']>) },
+    capture: { mode: (section('capture').mode as StewardConfig['capture']['mode']) ?? d.capture.mode },
+    indexes: (r.indexes as IndexPolicy | undefined) ?? d.indexes,
+  };
+}
+
+/** Reads `.wiki-steward.yml` from the repository root; defaults when the file does not exist. */
+export async function loadConfig(repoRoot: string): Promise<{ config: StewardConfig; file: string | undefined }> {
+  const file = path.join(repoRoot, CONFIG_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { config: structuredClone(DEFAULT_CONFIG), file: undefined };
+    throw new ConfigError(file, `cannot read: ${(error as Error).message}`);
+  }
+  return { config: parseConfig(text, path.relative(process.cwd(), file) || CONFIG_FILE), file };
+}

@@ -1,0 +1,82 @@
+// Where things are: the repository root, its config, and the wiki root, resolved once with the
+// documented precedence (flag > config file > auto-detection).
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { type StewardConfig, loadConfig } from './config.js';
+
+export class WikiNotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WikiNotFoundError';
+  }
+}
+
+export interface Workspace {
+  repoRoot: string;
+  config: StewardConfig;
+  configFile: string | undefined;
+  /** Absolute wiki root, or undefined when nothing was configured and nothing was found. */
+  wikiRoot: string | undefined;
+  /** How the wiki root was decided, for messages and the trace. */
+  wikiSource: 'flag' | 'config' | 'detected' | 'none';
+}
+
+export const AUTO_DETECT_DIRS = ['wiki', 'docs/wiki', '.'];
+const WIKI_MARKERS = ['schema.md', 'index.md'];
+
+/** The nearest enclosing folder with a `.git` entry; `start` itself when there is none. */
+export function findRepoRoot(start: string): string {
+  let dir = path.resolve(start);
+  for (;;) {
+    if (existsSync(path.join(dir, '.git'))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return path.resolve(start);
+    dir = parent;
+  }
+}
+
+const isDirectory = (p: string): boolean => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
+export const looksLikeWiki = (dir: string): boolean => isDirectory(dir) && WIKI_MARKERS.some((m) => existsSync(path.join(dir, m)));
+
+export interface WorkspaceOptions {
+  cwd: string;
+  /** `--wiki DIR` / `wiki-path`, relative to cwd. */
+  wikiFlag?: string | undefined;
+  /** Overrides applied on top of the config file (flags and inputs). */
+  override?: (config: StewardConfig) => void;
+}
+
+export async function openWorkspace(options: WorkspaceOptions): Promise<Workspace> {
+  const repoRoot = findRepoRoot(options.cwd);
+  const { config, file } = await loadConfig(repoRoot);
+  options.override?.(config);
+  const given = options.wikiFlag
+    ? { dir: path.resolve(options.cwd, options.wikiFlag), source: 'flag' as const, label: `--wiki ${options.wikiFlag}` }
+    : config.wiki
+      ? { dir: path.resolve(repoRoot, config.wiki), source: 'config' as const, label: `'wiki: ${config.wiki}' in ${file}` }
+      : undefined;
+  if (given) {
+    if (!isDirectory(given.dir)) throw new WikiNotFoundError(`${given.label}: ${given.dir} is not a directory`);
+    if (!looksLikeWiki(given.dir)) throw new WikiNotFoundError(`${given.label}: ${given.dir} is not a wiki (it has no schema.md or index.md)`);
+    return { repoRoot, config, configFile: file, wikiRoot: given.dir, wikiSource: given.source };
+  }
+  for (const candidate of AUTO_DETECT_DIRS) {
+    const dir = path.resolve(repoRoot, candidate);
+    if (looksLikeWiki(dir)) return { repoRoot, config, configFile: file, wikiRoot: dir, wikiSource: 'detected' };
+  }
+  return { repoRoot, config, configFile: file, wikiRoot: undefined, wikiSource: 'none' };
+}
+
+/** The wiki root, or a clear error saying where it was looked for and how to point at it. */
+export function requireWikiRoot(workspace: Workspace): string {
+  if (workspace.wikiRoot) return workspace.wikiRoot;
+  throw new WikiNotFoundError(
+    `no wiki found: looked for schema.md or index.md in ${AUTO_DETECT_DIRS.map((d) => (d === '.' ? 'the repository root' : `${d}/`)).join(', ')} under ${workspace.repoRoot}; pass --wiki DIR or set 'wiki:' in .wiki-steward.yml`,
+  );
+}

@@ -1,0 +1,48 @@
+// The pre-commit hook's work: validate the staged content of changed pages (links and sources
+// resolved against the staged tree), regenerate the index files they affect from the staged tree,
+// and stage them. Returns what it found so the caller can block the commit.
+import path from 'node:path';
+import type { StewardConfig } from '../config/config.js';
+import { type Diagnostic, hasErrors } from '../wiki/diagnostics.js';
+import { affectedIndexDirs, planIndexFiles } from '../wiki/index-files.js';
+import { layoutOf } from '../wiki/open.js';
+import { validateWiki } from '../wiki/validator.js';
+import { writeWikiFileAtomically } from '../wiki/write-files.js';
+import type { GitCommandManager } from './git-command-manager.js';
+import { loadStagedTree } from './staged-tree.js';
+
+export interface PreCommitResult {
+  validated: string[];
+  diagnostics: Diagnostic[];
+  /** Index files regenerated and staged (wiki-relative). */
+  staged: string[];
+  handWritten: string[];
+}
+
+export async function runPreCommit(git: GitCommandManager, repoRoot: string, wikiRoot: string, config: StewardConfig): Promise<PreCommitResult> {
+  const wikiPrefix = path.relative(repoRoot, wikiRoot).split(path.sep).join('/');
+  const inWiki = wikiPrefix === '' ? (p: string) => p : (p: string) => (p.startsWith(`${wikiPrefix}/`) ? p.slice(wikiPrefix.length + 1) : undefined);
+  const changed = (await git.stagedChanges()).map(inWiki).filter((p): p is string => p !== undefined && p.endsWith('.md'));
+  const empty: PreCommitResult = { validated: [], diagnostics: [], staged: [], handWritten: [] };
+  if (changed.length === 0) return empty;
+
+  const layout = layoutOf(await loadStagedTree(git, repoRoot, wikiPrefix), config);
+  const pageSet = new Set(layout.pages);
+  const stagedPages = changed.filter((p) => pageSet.has(p));
+  const { diagnostics, checked } = await validateWiki(layout, stagedPages);
+
+  // Pages added, edited or deleted change their folder's index and every ancestor's. A commit that
+  // will be blocked gets no index changes staged behind the writer's back.
+  const touchedPages = changed.filter((p) => pageSet.has(p) || !layout.tree.files.has(p));
+  if (touchedPages.length === 0 || config.indexes === 'never' || hasErrors(diagnostics)) return { ...empty, validated: checked, diagnostics };
+  const plans = await planIndexFiles(layout, { policy: config.indexes, onlyDirs: affectedIndexDirs(touchedPages) });
+  const outdated = plans.filter((p) => p.status === 'stale' || p.status === 'missing');
+  for (const p of outdated) await writeWikiFileAtomically(wikiRoot, p.path, p.expected);
+  await git.add(outdated.map((p) => (wikiPrefix === '' ? p.path : `${wikiPrefix}/${p.path}`)));
+  return {
+    validated: checked,
+    diagnostics,
+    staged: outdated.map((p) => p.path),
+    handWritten: plans.filter((p) => p.status === 'hand-written').map((p) => p.path),
+  };
+}

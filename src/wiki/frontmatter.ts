@@ -1,0 +1,147 @@
+// Reading a page's frontmatter: the block boundaries upstream uses, the upstream dialect hosted as
+// gray-matter's `yaml` engine (JavaScript engines refused: frontmatter is data, never code), and a
+// standard YAML 1.2 read beside it so pages other tools would read differently get a warning.
+import matter from 'gray-matter';
+import { parse as parseYaml12 } from 'yaml';
+import { type MiniYamlResult, MiniYamlError, parseMiniYaml } from './mini-yaml.js';
+import { type PyDict, type PyValue, isPyDict, pyRepr } from './python-compat.js';
+
+export type Frontmatter =
+  | { kind: 'none'; refusedLanguage?: string }
+  | { kind: 'malformed'; message: string; line: number }
+  | {
+      kind: 'ok';
+      data: PyDict;
+      /** Page line of each key (`quality.overall` for nested ones). */
+      keyLines: Map<string, number>;
+      /** Where standard YAML 1.2 reads the block differently from the upstream dialect. */
+      yamlDifferences: YamlDifference[];
+    };
+
+export interface YamlDifference {
+  field: string | null;
+  line: number;
+  message: string;
+}
+
+export class RefusedFrontmatterLanguage extends Error {
+  constructor(readonly language: string) {
+    super(`frontmatter language '${language}' is refused: frontmatter is data, never code`);
+  }
+}
+
+const refuse = (language: string) => (): never => {
+  throw new RefusedFrontmatterLanguage(language);
+};
+
+// The closing delimiter contains a NUL, which no page text holds (binary files are rejected
+// before this point), so gray-matter hands the engine exactly the block upstream extracted.
+const SEALED_CLOSE = '\u0000---';
+const GRAY_MATTER_OPTIONS = {
+  language: 'yaml',
+  delimiters: ['---', SEALED_CLOSE] as [string, string],
+  engines: {
+    yaml: { parse: (block: string) => parseMiniYaml(block.startsWith('\n') ? block.slice(1) : block) as unknown as object },
+    js: refuse('js'),
+    javascript: refuse('javascript'),
+    coffee: refuse('coffee'),
+  },
+};
+
+/** Upstream: the text opens with `---\n` and the block ends at the first `\n---\n`. */
+export function extractFrontmatterBlock(text: string): string | undefined {
+  if (!text.startsWith('---\n')) return undefined;
+  const close = text.indexOf('\n---\n');
+  if (close < 0) return undefined;
+  const head = text.slice(0, close);
+  return head.startsWith('---\n') ? head.slice(4) : head.slice(5);
+}
+
+/** Upstream's body: everything after the first `\n---\n` (the page text when there is none). */
+export function bodyOffset(text: string): number {
+  const close = text.indexOf('\n---\n');
+  return close < 0 ? -1 : close + 5;
+}
+
+const OPENER_WITH_LANGUAGE = /^---[ \t]*([A-Za-z][\w-]*)[ \t]*\n/;
+
+export function readFrontmatter(text: string): Frontmatter {
+  const block = extractFrontmatterBlock(text);
+  if (block === undefined) {
+    const language = OPENER_WITH_LANGUAGE.exec(text)?.[1];
+    if (language && language.toLowerCase() !== 'yaml') return { kind: 'none', refusedLanguage: language };
+    return { kind: 'none' };
+  }
+  let parsed: MiniYamlResult;
+  try {
+    const file = matter(`---\n${block}\n${SEALED_CLOSE}\n`, GRAY_MATTER_OPTIONS);
+    parsed = 'keyLines' in file.data ? (file.data as unknown as MiniYamlResult) : { data: Object.create(null), keyLines: new Map() };
+  } catch (error) {
+    if (error instanceof MiniYamlError) return { kind: 'malformed', message: error.message, line: error.line + 1 };
+    throw error;
+  }
+  const keyLines = new Map([...parsed.keyLines].map(([key, line]) => [key, line + 1]));
+  return { kind: 'ok', data: parsed.data, keyLines, yamlDifferences: compareWithYaml12(block, parsed.data, keyLines) };
+}
+
+/** YAML 1.2 (core schema) reading of the block, compared field by field with the dialect's. */
+function compareWithYaml12(block: string, dialect: PyDict, keyLines: Map<string, number>): YamlDifference[] {
+  let standard: unknown;
+  try {
+    standard = parseYaml12(block, { schema: 'core', uniqueKeys: false });
+  } catch (error) {
+    const line = ((error as { linePos?: Array<{ line: number }> }).linePos?.[0]?.line ?? 1) + 1;
+    const reason = (error as Error).message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    return [{ field: null, line, message: `frontmatter is not valid YAML 1.2 (${reason}); tools that read standard YAML will reject this page` }];
+  }
+  if (standard === null || standard === undefined) standard = {};
+  if (typeof standard !== 'object' || Array.isArray(standard)) {
+    return [{ field: null, line: 2, message: 'frontmatter is not a YAML mapping for standard YAML readers' }];
+  }
+  const differences: YamlDifference[] = [];
+  const standardMap = standard as Record<string, unknown>;
+  for (const [key, value] of Object.entries(dialect)) {
+    collectDifferences(key, value, standardMap[key], keyLines, differences);
+  }
+  return differences;
+}
+
+function collectDifferences(field: string, dialectValue: PyValue, standardValue: unknown, keyLines: Map<string, number>, out: YamlDifference[]): void {
+  if (isPyDict(dialectValue) && standardValue && typeof standardValue === 'object' && !Array.isArray(standardValue)) {
+    for (const [child, value] of Object.entries(dialectValue)) {
+      collectDifferences(`${field}.${child}`, value, (standardValue as Record<string, unknown>)[child], keyLines, out);
+    }
+    return;
+  }
+  if (sameValue(dialectValue, standardValue)) return;
+  out.push({
+    field,
+    line: keyLines.get(field) ?? keyLines.get(field.split('.')[0]!) ?? 2,
+    message: `frontmatter field '${field}': standard YAML reads ${describeStandard(standardValue)}, this wiki's dialect reads ${pyRepr(dialectValue)}`,
+  });
+}
+
+function sameValue(dialect: PyValue, standard: unknown): boolean {
+  if (typeof dialect === 'bigint') return typeof standard === 'number' && BigInt(Math.trunc(standard)) === dialect && Number.isInteger(standard);
+  if (typeof dialect === 'number') return typeof standard === 'number' && (standard === dialect || (Number.isNaN(standard) && Number.isNaN(dialect)));
+  if (Array.isArray(dialect)) {
+    return Array.isArray(standard) && standard.length === dialect.length && dialect.every((item, i) => sameValue(item, standard[i]));
+  }
+  if (isPyDict(dialect)) {
+    if (!standard || typeof standard !== 'object' || Array.isArray(standard)) return false;
+    const s = standard as Record<string, unknown>;
+    const keys = Object.keys(dialect);
+    return keys.length === Object.keys(s).length && keys.every((k) => sameValue(dialect[k]!, s[k]));
+  }
+  if (dialect === '' && standard === null) return true;
+  return dialect === standard;
+}
+
+function describeStandard(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,165 @@
+// The root `index.md` and every `_index.md`, byte for byte as upstream's
+// `wiki-build-index.py --rebuild-all` writes them (reference/upstream-format.md §1.5-1.6), and the
+// policy that never lets a generated file overwrite a hand-written one.
+import { summarizePage } from './page-summary.js';
+import { DIRECTORY_INDEX, ROOT_INDEX, type WikiLayout, isHiddenName, parentDir } from './layout.js';
+import { compareCodePoints, pyTitle } from './python-compat.js';
+
+/** `auto`: write absent files and files already in generated form. `always`: overwrite. `never`: leave all. */
+export type IndexPolicy = 'auto' | 'always' | 'never';
+
+export type IndexFileStatus = 'fresh' | 'stale' | 'missing' | 'hand-written';
+
+export interface IndexFilePlan {
+  /** Wiki-relative path of the index file. */
+  path: string;
+  status: IndexFileStatus;
+  /** The bytes upstream's builder would write. */
+  expected: string;
+  /** The file as it is now, when it exists. */
+  current?: string;
+}
+
+const EM_DASH = '\u2014';
+const PREVIEW_TITLES = 5;
+
+const ROOT_GENERATED = /^# Wiki Index\n\n(?:- \[[^\n]*\]\([^\n]*\/_index\.md\) \u2014 \d+ pages(?:, \d+ levels deep)?\n)*$/;
+const ROOT_INIT_TEMPLATE = /^# Wiki Index\n(?:\n## [^\n]+\n\(empty\)\n)*\n?$/;
+const DIRECTORY_GENERATED =
+  /^# [^\n]*\n\n## Pages \(in this directory\)\n(?:\(none\)\n|(?:- \[[^\n]*\n)+)\n## Subdirectories\n(?:\(none\)\n|(?:(?:- \[|  - )[^\n]*\n)+)\n$/;
+
+/** True when the text is what the builder writes (so regenerating it loses nothing a person wrote). */
+export function isGeneratedForm(indexPath: string, text: string): boolean {
+  if (indexPath === ROOT_INDEX) return ROOT_GENERATED.test(text) || ROOT_INIT_TEMPLATE.test(text);
+  return DIRECTORY_GENERATED.test(text);
+}
+
+export const indexPathOf = (dir: string): string => (dir === '' ? ROOT_INDEX : `${dir}/${DIRECTORY_INDEX}`);
+
+/** `str.rstrip(' \u2014')`: strips a trailing run of spaces and em dashes, not a suffix. */
+const stripEntryTail = (line: string): string => line.replace(/[ \u2014]+$/, '');
+
+export function renderRootIndex(layout: WikiLayout): string {
+  const lines = ['# Wiki Index', ''];
+  for (const category of layout.categories) {
+    const depth = layout.depths.get(category) ?? 0;
+    const display = pyTitle(category.replaceAll('-', ' ').replaceAll('_', ' '));
+    lines.push(`- [${display}](${category}/_index.md) ${EM_DASH} ${layout.counts.get(category) ?? 0} pages${depth > 1 ? `, ${depth} levels deep` : ''}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+interface DirectoryListing {
+  /** Pages directly in each directory, in path order. */
+  own: Map<string, string[]>;
+  /** Pages anywhere below each directory, in path order. */
+  subtree: Map<string, string[]>;
+}
+
+function listPagesByDirectory(layout: WikiLayout): DirectoryListing {
+  const own = new Map<string, string[]>();
+  const subtree = new Map<string, string[]>();
+  const push = (map: Map<string, string[]>, key: string, page: string) => {
+    const list = map.get(key);
+    if (list) list.push(page);
+    else map.set(key, [page]);
+  };
+  for (const page of layout.pages) {
+    let dir = parentDir(page);
+    push(own, dir, page);
+    while (dir !== '') {
+      push(subtree, dir, page);
+      dir = parentDir(dir);
+    }
+  }
+  return { own, subtree };
+}
+
+function childDirectories(layout: WikiLayout, dir: string): string[] {
+  const prefix = `${dir}/`;
+  return [...layout.tree.dirs]
+    .filter((d) => d.startsWith(prefix) && !d.slice(prefix.length).includes('/') && !isHiddenName(d.slice(prefix.length)))
+    .sort(compareCodePoints);
+}
+
+export interface IndexPlanOptions {
+  policy: IndexPolicy;
+  /** Only these directories ('' for the root index); every index file when omitted. */
+  onlyDirs?: ReadonlySet<string>;
+}
+
+/** Computes every index file the builder would write, reading only the pages those files need. */
+export async function planIndexFiles(layout: WikiLayout, options: IndexPlanOptions): Promise<IndexFilePlan[]> {
+  const dirs = layout.indexedDirs.filter((d) => !options.onlyDirs || options.onlyDirs.has(d));
+  const includeRoot = !options.onlyDirs || options.onlyDirs.has('');
+  const listing = listPagesByDirectory(layout);
+  const children = new Map(dirs.map((d) => [d, childDirectories(layout, d)]));
+
+  const needed = new Set<string>();
+  for (const dir of dirs) {
+    for (const page of listing.own.get(dir) ?? []) needed.add(page);
+    for (const child of children.get(dir)!) {
+      for (const page of (listing.subtree.get(child) ?? []).slice(0, PREVIEW_TITLES)) needed.add(page);
+    }
+  }
+  const indexPaths = [...(includeRoot ? [ROOT_INDEX] : []), ...dirs.map(indexPathOf)];
+  const existing = indexPaths.filter((p) => layout.tree.files.has(p));
+  const texts = await layout.tree.readMany([...needed, ...existing]);
+  const summaries = new Map(
+    [...needed].map((page) => {
+      const read = texts.get(page);
+      return [page, summarizePage(page, read?.ok ? read.text : '')];
+    }),
+  );
+
+  const plans: IndexFilePlan[] = [];
+  const plan = (indexPath: string, expected: string) => {
+    const read = texts.get(indexPath);
+    const current = read?.ok ? read.text : undefined;
+    plans.push({ path: indexPath, expected, current, status: statusOf(indexPath, expected, current, layout.tree.files.has(indexPath), options.policy) });
+  };
+  if (includeRoot) plan(ROOT_INDEX, renderRootIndex(layout));
+  for (const dir of dirs) {
+    const name = dir.slice(dir.lastIndexOf('/') + 1);
+    const lines = [`# ${name}`, '', '## Pages (in this directory)'];
+    const own = listing.own.get(dir) ?? [];
+    if (own.length === 0) lines.push('(none)');
+    for (const page of own) {
+      const s = summaries.get(page)!;
+      lines.push(stripEntryTail(`- [${s.title}](${page.slice(dir.length + 1)}) ${EM_DASH} ${s.quality}${s.description}`));
+    }
+    lines.push('', '## Subdirectories');
+    const subdirs = children.get(dir)!;
+    if (subdirs.length === 0) lines.push('(none)');
+    for (const child of subdirs) {
+      const childName = child.slice(dir.length + 1);
+      const below = listing.subtree.get(child) ?? [];
+      lines.push(`- [${childName}/](${childName}/_index.md) ${EM_DASH} ${below.length} pages`);
+      if (below.length > 0) lines.push(`  - ${below.slice(0, PREVIEW_TITLES).map((p) => summaries.get(p)!.title).join(', ')}`);
+    }
+    lines.push('');
+    plan(indexPathOf(dir), `${lines.join('\n')}\n`);
+  }
+  return plans;
+}
+
+function statusOf(indexPath: string, expected: string, current: string | undefined, exists: boolean, policy: IndexPolicy): IndexFileStatus {
+  if (!exists) return policy === 'never' ? 'hand-written' : 'missing';
+  if (current === expected) return 'fresh';
+  if (policy === 'never') return 'hand-written';
+  if (policy === 'auto' && (current === undefined || !isGeneratedForm(indexPath, current))) return 'hand-written';
+  return 'stale';
+}
+
+/** The directories whose index files change when these pages change: each parent and its ancestors. */
+export function affectedIndexDirs(pagePaths: Iterable<string>): Set<string> {
+  const dirs = new Set<string>(['']);
+  for (const page of pagePaths) {
+    let dir = parentDir(page);
+    while (dir !== '') {
+      dirs.add(dir);
+      dir = parentDir(dir);
+    }
+  }
+  return dirs;
+}

@@ -1,0 +1,131 @@
+// A wiki's files, wherever they live: the working tree (the CLI), or git's staging area (the
+// pre-commit hook). Everything that reads a wiki reads it through this interface, so the same
+// validator and index builder serve both.
+import { lstat, readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+
+export type FileText = { ok: true; text: string } | { ok: false; reason: string };
+
+export interface WikiTree {
+  /** Absolute path of the wiki root on disk (for the staged tree: where it would be checked out). */
+  readonly root: string;
+  /** Wiki-relative, forward-slash paths of regular files. */
+  readonly files: ReadonlySet<string>;
+  /** Wiki-relative directories, every ancestor of every file included ('' is the root). */
+  readonly dirs: ReadonlySet<string>;
+  /** Entries that were seen but not taken in (symlinks, special files), with why. */
+  readonly skipped: ReadonlyArray<{ path: string; reason: string }>;
+  /** Reads many files in one pass, decoded as upstream reads them (UTF-8, newlines folded to LF). */
+  readMany(paths: readonly string[]): Promise<Map<string, FileText>>;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Upstream reads text in Python's universal-newline mode: CRLF and lone CR become LF. */
+export function decodePageBytes(bytes: Uint8Array): FileText {
+  if (bytes.includes(0)) return { ok: false, reason: 'binary file (contains NUL bytes), not a markdown page' };
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return { ok: false, reason: `not valid UTF-8 text (first bad byte at offset ${firstInvalidUtf8Offset(bytes)})` };
+  }
+  return { ok: true, text: text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text };
+}
+
+function firstInvalidUtf8Offset(bytes: Uint8Array): number {
+  let lo = 0;
+  let hi = bytes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    try {
+      utf8.decode(bytes.subarray(0, mid + 1));
+      lo = mid + 1;
+    } catch {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+/** Adds every ancestor directory of each file to `dirs`. */
+export function addAncestors(files: Iterable<string>, dirs: Set<string>): void {
+  for (const file of files) {
+    let at = file.lastIndexOf('/');
+    while (at > 0) {
+      const dir = file.slice(0, at);
+      if (dirs.has(dir)) break;
+      dirs.add(dir);
+      at = dir.lastIndexOf('/');
+    }
+  }
+  dirs.add('');
+}
+
+const NEVER_WALKED = new Set(['.git', 'node_modules']);
+
+/** The wiki as it is on disk. Symlinks are never followed, so nothing outside the root is read. */
+export async function loadFileTree(root: string): Promise<WikiTree> {
+  const absoluteRoot = path.resolve(root);
+  const files = new Set<string>();
+  const dirs = new Set<string>(['']);
+  const skipped: Array<{ path: string; reason: string }> = [];
+  const walk = async (relDir: string): Promise<void> => {
+    const entries = await readdir(relDir ? path.join(absoluteRoot, relDir) : absoluteRoot, { withFileTypes: true });
+    const subdirs: string[] = [];
+    for (const entry of entries) {
+      const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (NEVER_WALKED.has(entry.name)) continue;
+        dirs.add(rel);
+        subdirs.push(rel);
+      } else if (entry.isFile()) files.add(rel);
+      else if (entry.isSymbolicLink()) skipped.push({ path: rel, reason: 'symbolic link, not followed' });
+    }
+    await Promise.all(subdirs.map(walk));
+  };
+  const rootStat = await lstat(absoluteRoot);
+  if (!rootStat.isDirectory()) throw new Error(`${root}: not a directory`);
+  await walk('');
+  return {
+    root: absoluteRoot,
+    files,
+    dirs,
+    skipped,
+    async readMany(paths) {
+      const out = new Map<string, FileText>();
+      await Promise.all(
+        paths.map(async (rel) => {
+          try {
+            out.set(rel, decodePageBytes(await readFile(path.join(absoluteRoot, rel))));
+          } catch (error) {
+            out.set(rel, { ok: false, reason: `cannot read: ${(error as Error).message}` });
+          }
+        }),
+      );
+      return out;
+    },
+  };
+}
+
+/** A tree held in memory: used for staged content and for trees built by tests and captures. */
+export function memoryTree(root: string, contents: Map<string, Uint8Array | string>): WikiTree {
+  const files = new Set(contents.keys());
+  const dirs = new Set<string>();
+  addAncestors(files, dirs);
+  return {
+    root,
+    files,
+    dirs,
+    skipped: [],
+    async readMany(paths) {
+      const out = new Map<string, FileText>();
+      for (const rel of paths) {
+        const data = contents.get(rel);
+        if (data === undefined) out.set(rel, { ok: false, reason: 'no such file' });
+        else out.set(rel, typeof data === 'string' ? decodePageBytes(Buffer.from(data)) : decodePageBytes(data));
+      }
+      return out;
+    },
+  };
+}

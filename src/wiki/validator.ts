@@ -1,0 +1,261 @@
+// Every check of upstream's page validator in wiki-root mode (reference/upstream-format.md §2.3),
+// with upstream's verdicts and clearer messages that carry the line of the offending field or link.
+import { type Diagnostic, type DiagnosticCode } from './diagnostics.js';
+import { type Frontmatter, readFrontmatter } from './frontmatter.js';
+import { DIRECTORY_INDEX, ROOT_INDEX, type WikiLayout, parentDir } from './layout.js';
+import { type PyDict, type PyValue, isPyDict, isPyIntLike, pyFloatRepr, pyRepr, pyRound2, pyStr, pyToFloat } from './python-compat.js';
+
+const REQUIRED_FIELDS = ['title', 'type', 'tags', 'sources', 'created', 'updated'] as const;
+const SCORE_FIELDS = ['accuracy', 'completeness', 'signal', 'interlinking'] as const;
+const RATERS = ['doctor', 'human', 'ingester'];
+const ISO_UTC = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
+/** Upstream's hard cap: a page path relative to the wiki root has at most 5 parts. */
+export const MAX_PATH_PARTS = 5;
+
+/** True for files the validator skips, as upstream does: every `_index.md` and the root `index.md`. */
+export const isIndexFile = (relPath: string): boolean =>
+  relPath === ROOT_INDEX || relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
+
+interface Reporter {
+  error(code: DiagnosticCode, message: string, options?: { field?: string; line?: number }): void;
+  warning(code: DiagnosticCode, message: string, options?: { field?: string; line?: number }): void;
+}
+
+function reporterFor(path: string, out: Diagnostic[]): Reporter {
+  const add = (severity: Diagnostic['severity']) => (code: DiagnosticCode, message: string, options: { field?: string; line?: number } = {}) => {
+    out.push({ severity, code, path, line: options.line ?? 1, message, ...(options.field !== undefined ? { field: options.field } : {}) });
+  };
+  return { error: add('error'), warning: add('warning') };
+}
+
+export interface PageToValidate {
+  path: string;
+  text: string;
+  /** Parsed once by the caller when it already has it. */
+  frontmatter?: Frontmatter;
+}
+
+/** Validates one page against the layout it sits in; the tree answers whether links and sources exist. */
+export function validatePage(layout: WikiLayout, page: PageToValidate): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const report = reporterFor(page.path, out);
+  const fm = page.frontmatter ?? readFrontmatter(page.text);
+  if (fm.kind === 'none') {
+    if (fm.refusedLanguage) {
+      report.error('refused-language', `frontmatter opens with '---${fm.refusedLanguage}': only YAML frontmatter is read (never executed); start the page with a plain '---' line`);
+    } else {
+      report.error('no-frontmatter', "no YAML frontmatter: the page must start with a '---' line and close the block with another '---' line");
+    }
+    return out;
+  }
+  if (fm.kind === 'malformed') {
+    report.error('malformed-frontmatter', `malformed frontmatter: ${fm.message}`, { line: fm.line });
+    return out;
+  }
+  const { data, keyLines } = fm;
+  const lineOf = (field: string): number => keyLines.get(field) ?? keyLines.get(field.split('.')[0]!) ?? 1;
+  const at = (field: string) => ({ field, line: lineOf(field) });
+
+  for (const field of REQUIRED_FIELDS) {
+    if (!(field in data)) report.error('missing-field', `missing required field: ${field}`, { field });
+  }
+  checkType(layout, page.path, data, report, at);
+  const parts = page.path.split('/').length;
+  if (parts > MAX_PATH_PARTS) {
+    report.error('too-deep', `page at depth ${parts} exceeds the hard cap of ${MAX_PATH_PARTS} path parts from the wiki root; move it shallower or restructure the category`);
+  }
+  for (const field of ['created', 'updated'] as const) {
+    if (field in data) checkDate(data[field]!, field, report, at);
+  }
+  checkTags(data, report, at);
+  checkSources(data, report, at);
+  checkQuality(data, report, at);
+  for (const d of fm.yamlDifferences) report.warning('yaml-difference', d.message, { line: d.line, ...(d.field ? { field: d.field } : {}) });
+  checkLinks(layout, page, report);
+  checkSourcesExist(layout, data, report, at);
+  return out;
+}
+
+type At = (field: string) => { field: string; line: number };
+
+function checkType(layout: WikiLayout, path: string, data: PyDict, report: Reporter, at: At): void {
+  if (!('type' in data)) return;
+  const type = data.type!;
+  const shown = pyStr(type);
+  const first = path.split('/')[0]!;
+  if (typeof type !== 'string' || !layout.categories.includes(type)) {
+    report.error('type-not-category', `type '${shown}' is not one of the wiki's categories (${layout.categories.join(', ') || 'none'})`, at('type'));
+  }
+  if (type !== first) {
+    report.error('type-path-mismatch', `type '${shown}' does not match the page's category folder '${first}'; set 'type: ${first}' or move the page`, at('type'));
+  }
+}
+
+function checkDate(value: PyValue, field: string, report: Reporter, at: At): void {
+  if (typeof value === 'string' && ISO_UTC.test(value)) return;
+  report.error('bad-date', `${field} must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got ${pyRepr(value)}`, at(field));
+}
+
+function checkTags(data: PyDict, report: Reporter, at: At): void {
+  if (!('tags' in data)) return;
+  const tags = data.tags!;
+  if (!Array.isArray(tags)) {
+    report.error('tags-not-list', 'tags must be a list, e.g. tags: [api, cache]', at('tags'));
+    return;
+  }
+  for (const tag of tags) {
+    if (typeof tag !== 'string') report.error('tag-not-string', `every tag must be a string, got ${pyRepr(tag)}`, at('tags'));
+  }
+}
+
+function checkSources(data: PyDict, report: Reporter, at: At): void {
+  if (!('sources' in data)) return;
+  const sources = data.sources!;
+  if (!Array.isArray(sources)) {
+    report.error('sources-not-list', 'sources must be a flat list, e.g. sources: [conversation]', at('sources'));
+    return;
+  }
+  for (const source of sources) {
+    if (isPyDict(source)) report.error('nested-source', `sources entries must be flat strings, got nested mapping: ${pyRepr(source)}`, at('sources'));
+    else if (typeof source !== 'string') report.error('source-not-string', `sources entries must be strings, got ${pyRepr(source)}`, at('sources'));
+  }
+}
+
+function checkQuality(data: PyDict, report: Reporter, at: At): void {
+  if (!('quality' in data)) {
+    report.error('missing-field', 'missing required field: quality', { field: 'quality' });
+    return;
+  }
+  const quality = data.quality!;
+  if (!isPyDict(quality)) {
+    report.error('quality-not-mapping', 'quality must be a nested mapping of accuracy, completeness, signal, interlinking, overall, rated_at, rated_by', at('quality'));
+    return;
+  }
+  for (const field of SCORE_FIELDS) {
+    const key = `quality.${field}`;
+    if (!(field in quality)) report.error('missing-field', `missing ${key}`, { field: key, line: at('quality').line });
+    else if (!isScore(quality[field]!)) report.error('score-out-of-range', `${key} must be an integer from 1 to 5, got ${pyRepr(quality[field]!)}`, at(key));
+  }
+  if (!('overall' in quality)) report.error('missing-field', 'missing quality.overall', { field: 'quality.overall', line: at('quality').line });
+  else checkOverall(quality, report, at);
+  if (!('rated_at' in quality)) report.error('missing-field', 'missing quality.rated_at', { field: 'quality.rated_at', line: at('quality').line });
+  else {
+    const ratedAt = quality.rated_at!;
+    if (typeof ratedAt !== 'string' || !ISO_UTC.test(ratedAt)) {
+      report.error('bad-date', `quality.rated_at must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got ${pyRepr(ratedAt)}`, at('quality.rated_at'));
+    }
+  }
+  if (!('rated_by' in quality)) report.error('missing-field', 'missing quality.rated_by', { field: 'quality.rated_by', line: at('quality').line });
+  else if (typeof quality.rated_by !== 'string' || !RATERS.includes(quality.rated_by)) {
+    report.error('unknown-rater', `quality.rated_by must be one of ${RATERS.join(', ')}, got ${pyRepr(quality.rated_by!)}`, at('quality.rated_by'));
+  }
+}
+
+const isScore = (v: PyValue): boolean => isPyIntLike(v) && Number(v) >= 1 && Number(v) <= 5;
+
+function checkOverall(quality: PyDict, report: Reporter, at: At): void {
+  // Upstream checks the mean only when all four scores are integers (bools count, as in Python).
+  const scores = SCORE_FIELDS.map((f) => quality[f]).filter(isPyIntLike).map(Number);
+  if (scores.length !== SCORE_FIELDS.length) return;
+  const expected = pyRound2(scores.reduce((a, b) => a + b, 0) / scores.length);
+  const actual = pyToFloat(quality.overall);
+  if (actual === undefined) {
+    report.error('overall-not-numeric', `quality.overall is not a number, got ${pyRepr(quality.overall!)}`, at('quality.overall'));
+  } else if (!(Math.abs(expected - actual) <= 1e-6)) {
+    report.error(
+      'overall-mismatch',
+      `quality.overall must be the mean of the four scores rounded to 2 decimals: expected ${pyFloatRepr(expected)}, got ${pyFloatRepr(actual)}`,
+      at('quality.overall'),
+    );
+  }
+}
+
+const FENCED_CODE = /```[\s\S]*?```/g;
+const INLINE_CODE = /`[^`\n]+`/g;
+const MARKDOWN_LINK = /\[[^\]]*\]\(([^)\s]+)\)/g;
+const EXTERNAL = ['http://', 'https://', 'mailto:', '#'];
+
+function checkLinks(layout: WikiLayout, page: PageToValidate, report: Reporter): void {
+  const close = page.text.indexOf('\n---\n');
+  if (close < 0) return;
+  const bodyStart = close + 5;
+  const bodyStartLine = lineAt(page.text, bodyStart);
+  // Blank out code instead of removing it, so offsets (and so line numbers) stay true.
+  const blank = (m: string) => m.replace(/[^\n]/g, ' ');
+  const body = page.text.slice(bodyStart).replace(FENCED_CODE, blank).replace(INLINE_CODE, blank);
+  for (const match of body.matchAll(MARKDOWN_LINK)) {
+    const target = match[1]!;
+    if (EXTERNAL.some((prefix) => target.startsWith(prefix))) continue;
+    const withoutAnchor = target.split('#')[0]!;
+    if (withoutAnchor === '') continue;
+    const resolved = resolveWikiPath(withoutAnchor.startsWith('/') ? '' : parentDir(page.path), withoutAnchor);
+    const line = bodyStartLine + countNewlines(body, match.index);
+    if (resolved === undefined) {
+      report.error('broken-link', `broken markdown link: ${target} (it points outside the wiki root)`, { field: target, line });
+    } else if (!layout.tree.files.has(resolved) && !layout.tree.dirs.has(resolved)) {
+      report.error('broken-link', `broken markdown link: ${target} (no file ${resolved} in the wiki)`, { field: target, line });
+    }
+  }
+}
+
+function checkSourcesExist(layout: WikiLayout, data: PyDict, report: Reporter, at: At): void {
+  if (!Array.isArray(data.sources)) return;
+  for (const source of data.sources) {
+    if (typeof source !== 'string' || source === 'conversation') continue;
+    // Upstream joins the entry to the root as a filesystem path, so an absolute path never exists.
+    const resolved = source.startsWith('/') ? undefined : resolveWikiPath('', source);
+    if (resolved === undefined || (!layout.tree.files.has(resolved) && !layout.tree.dirs.has(resolved))) {
+      report.error('missing-source', `sources entry does not exist in the wiki: ${source}`, at('sources'));
+    }
+  }
+}
+
+/**
+ * Resolves a link against a wiki-relative directory. Leading slashes mean the wiki root.
+ * Returns undefined when the path climbs out of the wiki root: nothing outside it is ever looked at.
+ */
+export function resolveWikiPath(fromDir: string, target: string): string | undefined {
+  const parts = fromDir === '' || target.startsWith('/') ? [] : fromDir.split('/');
+  for (const part of target.replace(/^\/+/, '').split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.join('/');
+}
+
+const countNewlines = (s: string, end: number): number => {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i >= 0 && i < end; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+};
+const lineAt = (s: string, offset: number): number => countNewlines(s, offset) + 1;
+
+export interface WikiValidation {
+  diagnostics: Diagnostic[];
+  /** Pages checked, wiki-relative. */
+  checked: string[];
+}
+
+/** Validates the given pages (every page of the layout when omitted), reading them in one pass. */
+export async function validateWiki(layout: WikiLayout, only?: readonly string[]): Promise<WikiValidation> {
+  const targets = (only ?? layout.pages).filter((p) => !isIndexFile(p));
+  const texts = await layout.tree.readMany(targets);
+  const diagnostics: Diagnostic[] = [];
+  for (const path of targets) {
+    const read = texts.get(path);
+    if (!read?.ok) {
+      diagnostics.push({ severity: 'error', code: 'unreadable', path, line: 1, message: read?.reason ?? 'cannot read' });
+      continue;
+    }
+    diagnostics.push(...validatePage(layout, { path, text: read.text }));
+  }
+  for (const skipped of layout.tree.skipped) {
+    if (skipped.path.endsWith('.md')) {
+      diagnostics.push({ severity: 'warning', code: 'not-followed', path: skipped.path, line: 1, message: `${skipped.reason}: not validated` });
+    }
+  }
+  return { diagnostics, checked: targets };
+}
