@@ -28,7 +28,7 @@ export function toJsonRecords(diagnostics: readonly Diagnostic[], paths: Diagnos
 /** Emits one annotation per diagnostic through the Actions toolkit (which escapes the fields). */
 export function emitAnnotations(diagnostics: readonly Diagnostic[], paths: DiagnosticPaths): void {
   for (const d of diagnostics) {
-    const properties = { file: displayPath(d, paths.repoRoot, paths), startLine: d.line, title: `wiki-steward: ${d.code}` };
+    const properties = { file: displayPath(d, paths.repoRoot, paths), startLine: d.line, title: `wiki-steward ${d.code}` };
     if (d.severity === 'error') core.error(d.message, properties);
     else core.warning(d.message, properties);
   }

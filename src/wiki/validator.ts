@@ -183,13 +183,17 @@ function checkLinks(layout: WikiLayout, page: PageToValidate, report: Reporter):
   // Blank out code instead of removing it, so offsets (and so line numbers) stay true.
   const blank = (m: string) => m.replace(/[^\n]/g, ' ');
   const body = page.text.slice(bodyStart).replace(FENCED_CODE, blank).replace(INLINE_CODE, blank);
+  // Matches come in order, so line numbers are counted forward once, not from the top each time.
+  let line = bodyStartLine;
+  let counted = 0;
   for (const match of body.matchAll(MARKDOWN_LINK)) {
+    line += countNewlines(body, counted, match.index);
+    counted = match.index;
     const target = match[1]!;
     if (EXTERNAL.some((prefix) => target.startsWith(prefix))) continue;
     const withoutAnchor = target.split('#')[0]!;
     if (withoutAnchor === '') continue;
     const resolved = resolveWikiPath(withoutAnchor.startsWith('/') ? '' : parentDir(page.path), withoutAnchor);
-    const line = bodyStartLine + countNewlines(body, match.index);
     if (resolved === undefined) {
       report.error('broken-link', `broken markdown link: ${target} (it points outside the wiki root)`, { field: target, line });
     } else if (!layout.tree.files.has(resolved) && !layout.tree.dirs.has(resolved)) {
@@ -226,12 +230,12 @@ export function resolveWikiPath(fromDir: string, target: string): string | undef
   return parts.join('/');
 }
 
-const countNewlines = (s: string, end: number): number => {
+const countNewlines = (s: string, start: number, end: number): number => {
   let n = 0;
-  for (let i = s.indexOf('\n'); i >= 0 && i < end; i = s.indexOf('\n', i + 1)) n++;
+  for (let i = s.indexOf('\n', start); i >= 0 && i < end; i = s.indexOf('\n', i + 1)) n++;
   return n;
 };
-const lineAt = (s: string, offset: number): number => countNewlines(s, offset) + 1;
+const lineAt = (s: string, offset: number): number => countNewlines(s, 0, offset) + 1;
 
 export interface WikiValidation {
   diagnostics: Diagnostic[];

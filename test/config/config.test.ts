@@ -1,0 +1,67 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG, parseConfig } from '../../src/config/config.js';
+import { openWorkspace } from '../../src/config/workspace.js';
+import { runCli } from '../support/cli.js';
+import { makeWiki, page } from '../support/wiki-fixture.js';
+
+describe('.wiki-steward.yml', () => {
+  it('fills defaults and reads every documented key', () => {
+    expect(parseConfig('', 'x')).toEqual(DEFAULT_CONFIG);
+    const config = parseConfig(
+      'wiki: docs/kb\ncategories:\n  exclude: [reference]\nladder:\n  inline_max: 3\n  stopwords: [widget]\nlabels:\n  trigger: ask\ncapture:\n  mode: pending\nindexes: never\n',
+      'x',
+    );
+    expect(config).toMatchObject({
+      wiki: 'docs/kb',
+      categories: { include: [], exclude: ['reference'] },
+      ladder: { inlineMax: 3, stopwords: ['widget'] },
+      labels: { trigger: 'ask', answered: 'wiki:answered' },
+      capture: { mode: 'pending' },
+      indexes: 'never',
+    });
+  });
+
+  it.each([
+    ['wikki: wiki\n', "unknown key 'wikki'"],
+    ['ladder:\n  inline: 3\n', "unknown key 'ladder.inline'"],
+    ['ladder:\n  inline_max: 0\n', "'ladder.inline_max' must be a whole number from 1 to 1000, got 0"],
+    ['capture:\n  mode: later\n', "'capture.mode' must be one of queries, pending, got \"later\""],
+    ['categories: [a]\n', "'categories' must be a mapping"],
+    ['indexes: [auto\n', 'not valid YAML'],
+  ])('rejects %j naming the key', (text, message) => {
+    expect(() => parseConfig(text, '.wiki-steward.yml')).toThrow(message);
+  });
+
+  it('applies precedence: flag > config file > auto-detection', async () => {
+    const repo = await makeWiki({ 'wiki/schema.md': '# S\n', 'kb/schema.md': '# S\n', 'other/index.md': '# Wiki Index\n\n' });
+    expect((await openWorkspace({ cwd: repo })).wikiRoot).toBe(path.join(repo, 'wiki')); // wiki/ comes before `.`
+    await writeFile(path.join(repo, '.wiki-steward.yml'), 'wiki: kb\n');
+    expect((await openWorkspace({ cwd: repo })).wikiRoot).toBe(path.join(repo, 'kb'));
+    expect((await openWorkspace({ cwd: repo, wikiFlag: 'other' })).wikiRoot).toBe(path.join(repo, 'other'));
+  });
+
+  it('is an error, not a guess, when a given path is not a wiki', async () => {
+    const repo = await makeWiki({ 'notes/readme.md': 'hi' });
+    const run = await runCli(['validate', '--wiki', 'notes'], repo);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--wiki notes');
+    expect(run.stderr).toContain('is not a wiki (it has no schema.md or index.md)');
+    await writeFile(path.join(repo, '.wiki-steward.yml'), 'wiki: nowhere\n');
+    expect((await runCli(['validate'], repo)).stderr).toMatch(/'wiki: nowhere' in .*\.wiki-steward\.yml: .* is not a directory/);
+  });
+
+  it('leaves excluded categories out of validation and indexes', async () => {
+    const repo = await makeWiki({
+      'concepts/a.md': page({ title: 'Alpha', type: 'concepts' }),
+      'reference/imported.md': 'no frontmatter at all\n',
+      '.wiki-steward.yml': 'categories:\n  exclude: [reference]\n',
+    });
+    const run = await runCli(['validate'], repo);
+    expect(run.code).toBe(0);
+    await runCli(['index'], repo);
+    const { readFile } = await import('node:fs/promises');
+    expect(await readFile(path.join(repo, 'index.md'), 'utf8')).not.toContain('Reference');
+  });
+});

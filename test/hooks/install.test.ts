@@ -1,0 +1,179 @@
+// `wiki-steward hooks install | uninstall` against real repositories, with git itself running the
+// installed hook on real commits.
+import { accessSync, constants, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI_PATH, cli } from '../helpers/cli.js';
+import { type GitRepo, TempDirs } from '../helpers/git-repo.js';
+import { wikiPage } from '../helpers/wiki-pages.js';
+import { createWikiRepo, installHooks } from '../helpers/wiki-repo.js';
+
+const dirs = new TempDirs();
+afterEach(() => dirs.cleanup());
+
+const isExecutable = (file: string): boolean => {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Files in a hooks folder that are pre-commit hooks (git's *.sample templates aside). */
+const preCommitFiles = (hooksDir: string): string[] =>
+  readdirSync(hooksDir)
+    .filter((name) => name.startsWith('pre-commit') && !name.endsWith('.sample'))
+    .sort();
+
+const hooksDirOf = (repo: GitRepo) => path.join(repo.root, '.git', 'hooks');
+
+/** Stages a new valid page, so a commit has something for every hook to look at. */
+function stageValidPage(repo: GitRepo, title = 'Fresh Page'): void {
+  repo.write({ [`concepts/${title.toLowerCase().replaceAll(' ', '-')}.md`]: wikiPage({ category: 'concepts', title }) });
+  repo.git('add', '--all');
+}
+
+/** Puts a hand-made pre-commit hook in place, as another tool would have. */
+function writeExistingHook(repo: GitRepo, body: string): string {
+  const script = `#!/bin/sh\n# someone else's hook\n${body}\n`;
+  writeFileSync(path.join(hooksDirOf(repo), 'pre-commit'), script, { mode: 0o755 });
+  return script;
+}
+
+describe('hooks install', () => {
+  it('writes an executable pre-commit hook into .git/hooks that calls the built CLI by path', async () => {
+    const repo = await createWikiRepo(dirs);
+    const result = installHooks(repo);
+    expect(result.stderr).toContain('pre-commit hook installed');
+
+    const hook = path.join(hooksDirOf(repo), 'pre-commit');
+    expect(statSync(hook).isFile()).toBe(true);
+    expect(isExecutable(hook)).toBe(true);
+    const script = readFileSync(hook, 'utf8');
+    expect(script.startsWith('#!/bin/sh\n')).toBe(true);
+    expect(script).toContain('# installed by wiki-steward');
+    expect(script).toContain(realpathSync(CLI_PATH));
+    expect(script).toContain(process.execPath);
+    expect(script).not.toMatch(/\bnpx\b/);
+    expect(script).toContain('hooks pre-commit');
+  });
+
+  it('is idempotent: a second install reports "updated" and leaves one identical hook', async () => {
+    const repo = await createWikiRepo(dirs);
+    installHooks(repo);
+    const hook = path.join(hooksDirOf(repo), 'pre-commit');
+    const first = readFileSync(hook, 'utf8');
+
+    const again = installHooks(repo);
+    expect(again.stderr).toContain('pre-commit hook updated');
+    expect(again.stderr).not.toContain('existing hook');
+    expect(preCommitFiles(hooksDirOf(repo))).toEqual(['pre-commit']);
+    expect(readFileSync(hook, 'utf8')).toBe(first);
+    expect(isExecutable(hook)).toBe(true);
+  });
+
+  it('respects core.hooksPath: the hook lands in that folder, and git runs it from there', async () => {
+    const repo = await createWikiRepo(dirs);
+    repo.git('config', 'core.hooksPath', '.githooks');
+    const result = installHooks(repo);
+    expect(result.stderr).toContain(path.join('.githooks', 'pre-commit'));
+
+    const hook = path.join(repo.root, '.githooks', 'pre-commit');
+    expect(isExecutable(hook)).toBe(true);
+    expect(readFileSync(hook, 'utf8')).toContain('# installed by wiki-steward');
+    expect(preCommitFiles(hooksDirOf(repo))).toEqual([]);
+
+    // Proof that it is the hook git uses: an invalid page is blocked.
+    repo.write({ 'concepts/bad.md': wikiPage({ category: 'concepts', title: 'Bad', created: '2026-04-24' }) });
+    repo.git('add', 'concepts/bad.md');
+    const before = repo.head();
+    const commit = repo.commit('add an invalid page');
+    expect(commit.status).not.toBe(0);
+    expect(commit.stderr).toContain('concepts/bad.md');
+    expect(repo.head()).toBe(before);
+  });
+
+  it('chains an existing hook: it is kept, still runs first on every commit, and the commit succeeds', async () => {
+    const repo = await createWikiRepo(dirs);
+    const ran = path.join(repo.root, '.git', 'existing-hook-ran');
+    writeExistingHook(repo, `echo ran >> '${ran}'`);
+
+    const result = installHooks(repo);
+    expect(result.stderr).toContain('installed (the existing hook runs first)');
+    expect(preCommitFiles(hooksDirOf(repo))).toEqual(['pre-commit', 'pre-commit.wiki-steward-chained']);
+
+    stageValidPage(repo);
+    const commit = repo.commit('add a page');
+    expect(commit.status, commit.stderr).toBe(0);
+    expect(readFileSync(ran, 'utf8')).toBe('ran\n');
+    // Our part ran too: the folder index was regenerated into the commit.
+    expect(repo.committedPaths()).toContain('concepts/_index.md');
+  });
+
+  it('chains an existing hook that fails: the commit is still blocked', async () => {
+    const repo = await createWikiRepo(dirs);
+    writeExistingHook(repo, "echo 'existing hook says no' >&2\nexit 3");
+    installHooks(repo);
+
+    stageValidPage(repo);
+    const before = repo.head();
+    const commit = repo.commit('add a page');
+    expect(commit.status).not.toBe(0);
+    expect(commit.stderr).toContain('existing hook says no');
+    expect(repo.head()).toBe(before);
+  });
+
+  it('a second install over a chained hook keeps the chain as it is', async () => {
+    const repo = await createWikiRepo(dirs);
+    const original = writeExistingHook(repo, 'exit 0');
+    installHooks(repo);
+    const again = installHooks(repo);
+    expect(again.stderr).toContain('pre-commit hook updated');
+    expect(preCommitFiles(hooksDirOf(repo))).toEqual(['pre-commit', 'pre-commit.wiki-steward-chained']);
+    expect(readFileSync(path.join(hooksDirOf(repo), 'pre-commit.wiki-steward-chained'), 'utf8')).toBe(original);
+  });
+});
+
+describe('hooks uninstall', () => {
+  it('removes our hook when it chained nothing', async () => {
+    const repo = await createWikiRepo(dirs);
+    installHooks(repo);
+    const result = cli(['hooks', 'uninstall'], repo.root);
+    expect(result.stderr).toContain('pre-commit hook removed');
+    expect(preCommitFiles(hooksDirOf(repo))).toEqual([]);
+
+    // With no hook, an invalid page commits.
+    repo.write({ 'concepts/bad.md': wikiPage({ category: 'concepts', title: 'Bad', created: '2026-04-24' }) });
+    repo.git('add', '--all');
+    expect(repo.commit('no hook any more').status).toBe(0);
+  });
+
+  it('restores the hook it chained, byte for byte and executable, and that hook runs alone again', async () => {
+    const repo = await createWikiRepo(dirs);
+    const ran = path.join(repo.root, '.git', 'existing-hook-ran');
+    const original = writeExistingHook(repo, `echo ran >> '${ran}'`);
+    installHooks(repo);
+
+    const result = cli(['hooks', 'uninstall'], repo.root);
+    expect(result.stderr).toContain('the hook it chained is back in place');
+    const hook = path.join(hooksDirOf(repo), 'pre-commit');
+    expect(preCommitFiles(hooksDirOf(repo))).toEqual(['pre-commit']);
+    expect(readFileSync(hook, 'utf8')).toBe(original);
+    expect(isExecutable(hook)).toBe(true);
+
+    // Only the restored hook runs: an invalid page is no longer blocked, and the old hook still ran.
+    repo.write({ 'concepts/bad.md': wikiPage({ category: 'concepts', title: 'Bad', created: '2026-04-24' }) });
+    repo.git('add', '--all');
+    expect(repo.commit('old hook only').status).toBe(0);
+    expect(readFileSync(ran, 'utf8')).toBe('ran\n');
+  });
+
+  it('leaves a hook it did not install alone', async () => {
+    const repo = await createWikiRepo(dirs);
+    const original = writeExistingHook(repo, 'exit 0');
+    const result = cli(['hooks', 'uninstall'], repo.root);
+    expect(result.stderr).toContain('not installed; nothing to do');
+    expect(readFileSync(path.join(hooksDirOf(repo), 'pre-commit'), 'utf8')).toBe(original);
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import {
+  compareCodePoints,
+  comparePathParts,
+  pyFloatRepr,
+  pyFormatFixed2,
+  pyParseFloat,
+  pyParseInt,
+  pyRepr,
+  pyTitle,
+} from '../../src/wiki/python-compat.js';
+
+describe('Python str.title()', () => {
+  // Vectors taken from CPython 3.11 ('…'.title()).
+  it.each([
+    ['3d models', '3D Models'],
+    ['llm apis', 'Llm Apis'],
+    ["don't", "Don'T"],
+    ['ÄRGER', 'Ärger'],
+    ['x2y', 'X2Y'],
+    ['ab CD', 'Ab Cd'],
+    ['éclair über', 'Éclair Über'],
+    ['straße', 'Straße'],
+    ['ßtraße', 'Sstraße'],
+    ['ǆungla', 'ǅungla'],
+    ['日本語 notes', '日本語 Notes'],
+    ['αβγ δεζ', 'Αβγ Δεζ'],
+    ['привет мир', 'Привет Мир'],
+    ['', ''],
+  ])('%j → %j', (input, expected) => expect(pyTitle(input)).toBe(expected));
+});
+
+describe("Python '%.2f'", () => {
+  it.each([
+    [3.125, '3.12'],
+    [2.675, '2.67'],
+    [0.125, '0.12'],
+    [0.375, '0.38'],
+    [4, '4.00'],
+    [3.75, '3.75'],
+    [1e-9, '0.00'],
+    [-1.005, '-1.00'],
+    [123456.789, '123456.79'],
+  ])('%d → %s', (x, expected) => expect(pyFormatFixed2(x)).toBe(expected));
+});
+
+describe('Python float repr', () => {
+  it.each([
+    [3, '3.0'],
+    [3.5, '3.5'],
+    [2.675, '2.675'],
+    [1e16, '1e+16'],
+    [1.5e-5, '1.5e-05'],
+    [0.0001, '0.0001'],
+    [123456789012345678, '1.2345678901234568e+17'],
+    [NaN, 'nan'],
+    [-Infinity, '-inf'],
+  ])('%d → %s', (x, expected) => expect(pyFloatRepr(x)).toBe(expected));
+});
+
+describe('Python int() and float() on scalars', () => {
+  it('parses what Python parses', () => {
+    expect(pyParseInt('1_000')).toBe(1000n);
+    expect(pyParseInt('+5')).toBe(5n);
+    expect(pyParseInt('007')).toBe(7n);
+    expect(pyParseInt('12345678901234567890')).toBe(12345678901234567890n);
+    expect(pyParseInt('2026-04-24')).toBeUndefined();
+    expect(pyParseInt('1__0')).toBeUndefined();
+    expect(pyParseFloat('1e3')).toBe(1000);
+    expect(pyParseFloat('.5')).toBe(0.5);
+    expect(pyParseFloat('inf')).toBe(Infinity);
+    expect(Number.isNaN(pyParseFloat('NaN'))).toBe(true);
+    expect(pyParseFloat('2026-04-24T10:00:00Z')).toBeUndefined();
+    expect(pyParseFloat('abc')).toBeUndefined();
+  });
+});
+
+describe('Python repr and ordering', () => {
+  it('reprs values as Python does', () => {
+    expect(pyRepr('2026-04-24')).toBe("'2026-04-24'");
+    expect(pyRepr("it's")).toBe('"it\'s"');
+    expect(pyRepr({ path: 'raw/x.md' })).toBe("{'path': 'raw/x.md'}");
+    expect(pyRepr(['a', 1n, true, null, 2.5])).toBe("['a', 1, True, None, 2.5]");
+    expect(pyRepr('tab\there')).toBe("'tab\\there'");
+  });
+
+  it('orders by code point and by path part', () => {
+    expect(['b', 'B', 'Ä', 'a', '\u{1F600}', '\uFF21'].sort(compareCodePoints)).toEqual(['B', 'a', 'b', 'Ä', '\uFF21', '\u{1F600}']);
+    expect(['a-b.md', 'a/z.md'].sort(comparePathParts)).toEqual(['a/z.md', 'a-b.md']);
+  });
+});
