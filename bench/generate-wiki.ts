@@ -369,7 +369,7 @@ function renderFrontmatter(rng: Rng, page: PagePlan, pages: readonly PagePlan[],
   field('type', `type: ${type}`);
   field('tags', ...(rng.chance(0.7) ? [`tags: [${page.tags.join(', ')}]`] : ['tags:', ...page.tags.map((t) => `  - ${t}`)]));
   field('sources', ...(sources.length === 1 && sources[0] === 'conversation' ? ['sources: [conversation]'] : ['sources:', ...sources.map((s) => `  - ${s}`)]));
-  if (rng.chance(0.3)) lines.push('related:', ...page.links.slice(0, 3).map((j) => `  - /${pages[j]!.path}`));
+  if (page.links.length > 0 && rng.chance(0.3)) lines.push('related:', ...page.links.slice(0, 3).map((j) => `  - /${pages[j]!.path}`));
   if (page.category === 'ideas') lines.push(`status: ${rng.pick(['proposed', 'exploring', 'parked'])}`, `priority: ${rng.pick(['low', 'medium', 'high'])}`);
   field('created', `created: "${created}"`);
   field('updated', `updated: "${updated}"`);
