@@ -3,7 +3,7 @@
 //   action/index.js  — the committed, self-contained Action bundle (node24 runs it; syntax for Node 20)
 // `--check` rebuilds the Action bundle in memory and fails when the committed file differs.
 import { build } from 'esbuild';
-import { readFile, writeFile, mkdir, chmod } from 'node:fs/promises';
+import { readFile, writeFile, mkdir, chmod, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -49,11 +49,15 @@ if (check) {
   }
   console.log('action/index.js matches a fresh build.');
 } else {
+  await rm(path.join(root, 'dist'), { recursive: true, force: true });
   await build({
     ...common,
     entryPoints: [path.join(root, 'src/cli.ts')],
     packages: 'external',
-    outfile: path.join(root, 'dist/cli.js'),
+    // Code splitting keeps each command's dependencies out of start-up (the hook runs on every commit).
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    outdir: path.join(root, 'dist'),
   });
   await chmod(path.join(root, 'dist/cli.js'), 0o755);
   await buildAction(true);

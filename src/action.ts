@@ -16,7 +16,7 @@ async function run(): Promise<void> {
   const wikiRoot = requireWikiRoot(workspace);
   const layout = await openWikiLayout(wikiRoot, workspace.config);
   const { diagnostics, checked } = await validateWiki(layout);
-  emitAnnotations(diagnostics, { wikiRoot, repoRoot: workspace.repoRoot, cwd: workspaceDir });
+  await emitAnnotations(diagnostics, { wikiRoot, repoRoot: workspace.repoRoot, cwd: workspaceDir });
   const errors = diagnostics.filter((d) => d.severity === 'error');
   await core.summary
     .addHeading('wiki-steward: validate', 2)

@@ -1,9 +1,6 @@
 // The command tree of `wiki-steward`: parses arguments and hands each command to the core.
 import { Command, Option } from 'commander';
 import { type CliIo, EXIT, processIo } from './context.js';
-import { hooksInstallCommand, hooksUninstallCommand, preCommitCommand } from './hooks-command.js';
-import { indexCommand } from './index-command.js';
-import { validateCommand } from './validate-command.js';
 import { DIAGNOSTIC_FORMATS, type DiagnosticFormat } from '../report/diagnostics-format.js';
 
 export const VERSION = '0.1.0';
@@ -16,6 +13,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
 
+  // Each command's module loads only when that command runs, so start-up stays short for the hook.
+  const hooksCommands = () => import('./hooks-command.js');
   program
     .command('validate')
     .description("check pages against the upstream karpathy-wiki rules (every page, or the PATHs given)")
@@ -23,7 +22,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--wiki <dir>', 'wiki root (default: .wiki-steward.yml, else wiki/, docs/wiki/ or .)')
     .addOption(new Option('--format <format>', 'output format').choices(DIAGNOSTIC_FORMATS as string[]).default('text'))
     .action((paths: string[], opts: { wiki?: string; format: DiagnosticFormat }) =>
-      run(() => validateCommand(io, { paths, format: opts.format, ...(opts.wiki ? { wiki: opts.wiki } : {}) }))(),
+      run(async () => (await import('./validate-command.js')).validateCommand(io, { paths, format: opts.format, ...(opts.wiki ? { wiki: opts.wiki } : {}) }))(),
     );
 
   program
@@ -31,21 +30,21 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .description('write every index.md and _index.md exactly as upstream wiki-build-index.py --rebuild-all does')
     .option('--wiki <dir>', 'wiki root')
     .option('--check', 'change nothing; print a unified diff of stale index files and exit 1 if any')
-    .action((opts: { wiki?: string; check?: boolean }) => run(() => indexCommand(io, { check: Boolean(opts.check), ...(opts.wiki ? { wiki: opts.wiki } : {}) }))());
+    .action((opts: { wiki?: string; check?: boolean }) => run(async () => (await import('./index-command.js')).indexCommand(io, { check: Boolean(opts.check), ...(opts.wiki ? { wiki: opts.wiki } : {}) }))());
 
   const hooks = program.command('hooks').description('git hooks that validate staged pages and regenerate their indexes');
   hooks
     .command('install')
     .description('install the pre-commit hook (respects core.hooksPath, chains an existing hook)')
-    .action(() => run(() => hooksInstallCommand(io))());
+    .action(() => run(async () => (await hooksCommands()).hooksInstallCommand(io))());
   hooks
     .command('uninstall')
     .description('remove the pre-commit hook and restore any hook it chained')
-    .action(() => run(() => hooksUninstallCommand(io))());
+    .action(() => run(async () => (await hooksCommands()).hooksUninstallCommand(io))());
   hooks
     .command('pre-commit')
     .description('what the installed hook runs: validate staged pages, regenerate and stage their indexes')
-    .action(() => run(() => preCommitCommand(io))());
+    .action(() => run(async () => (await hooksCommands()).preCommitCommand(io))());
   return program;
 }
 

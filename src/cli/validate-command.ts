@@ -24,7 +24,7 @@ export async function validateCommand(io: CliIo, options: ValidateOptions): Prom
   if (options.format === 'json') {
     io.stdout(JSON.stringify({ wiki: path.relative(workspace.repoRoot, wikiRoot) || '.', checked: checked.length, errors, diagnostics: toJsonRecords(diagnostics, paths) }, null, 2));
   } else if (options.format === 'github') {
-    emitAnnotations(diagnostics, paths);
+    await emitAnnotations(diagnostics, paths);
     io.stderr(summary);
   } else {
     if (diagnostics.length > 0) io.stdout(formatText(diagnostics, paths));

@@ -3,7 +3,7 @@
 // are errors that name the key.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import yaml from 'js-yaml';
 import type { IndexPolicy } from '../wiki/index-files.js';
 
 export const CONFIG_FILE = '.wiki-steward.yml';
@@ -83,7 +83,7 @@ function checkShape(value: unknown, shape: Shape, prefix: string, file: string):
 export function parseConfig(text: string, file: string): StewardConfig {
   let raw: unknown;
   try {
-    raw = parseYaml(text, { schema: 'core' });
+    raw = yaml.load(text, { schema: yaml.CORE_SCHEMA, filename: file });
   } catch (error) {
     throw new ConfigError(file, `not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }

@@ -1,6 +1,5 @@
 // Diagnostics for people (`path:line: message`), for programs (JSON) and for GitHub (workflow
 // annotation commands on repository-relative paths).
-import * as core from '@actions/core';
 import path from 'node:path';
 import type { Diagnostic } from '../wiki/diagnostics.js';
 
@@ -26,7 +25,9 @@ export function toJsonRecords(diagnostics: readonly Diagnostic[], paths: Diagnos
 }
 
 /** Emits one annotation per diagnostic through the Actions toolkit (which escapes the fields). */
-export function emitAnnotations(diagnostics: readonly Diagnostic[], paths: DiagnosticPaths): void {
+export async function emitAnnotations(diagnostics: readonly Diagnostic[], paths: DiagnosticPaths): Promise<void> {
+  // Loaded on demand: the toolkit pulls in an HTTP client the other formats never need.
+  const core = await import('@actions/core');
   for (const d of diagnostics) {
     const properties = { file: displayPath(d, paths.repoRoot, paths), startLine: d.line, title: `wiki-steward ${d.code}` };
     if (d.severity === 'error') core.error(d.message, properties);

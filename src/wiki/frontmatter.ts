@@ -2,7 +2,7 @@
 // gray-matter's `yaml` engine (JavaScript engines refused: frontmatter is data, never code), and a
 // standard YAML 1.2 read beside it so pages other tools would read differently get a warning.
 import matter from 'gray-matter';
-import { parse as parseYaml12 } from 'yaml';
+import yaml from 'js-yaml';
 import { type MiniYamlResult, MiniYamlError, parseMiniYaml } from './mini-yaml.js';
 import { type PyDict, type PyValue, isPyDict, pyRepr } from './python-compat.js';
 
@@ -88,10 +88,11 @@ export function readFrontmatter(text: string): Frontmatter {
 function compareWithYaml12(block: string, dialect: PyDict, keyLines: Map<string, number>): YamlDifference[] {
   let standard: unknown;
   try {
-    standard = parseYaml12(block, { schema: 'core', uniqueKeys: false });
+    standard = yaml.load(block, { schema: yaml.CORE_SCHEMA, json: true });
   } catch (error) {
-    const line = ((error as { linePos?: Array<{ line: number }> }).linePos?.[0]?.line ?? 1) + 1;
-    const reason = (error as Error).message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    const mark = (error as yaml.YAMLException).mark;
+    const line = (mark?.line ?? 0) + 2;
+    const reason = (error as yaml.YAMLException).reason ?? (error as Error).message;
     return [{ field: null, line, message: `frontmatter is not valid YAML 1.2 (${reason}); tools that read standard YAML will reject this page` }];
   }
   if (standard === null || standard === undefined) standard = {};
