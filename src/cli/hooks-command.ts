@@ -38,5 +38,6 @@ export async function preCommitCommand(io: CliIo): Promise<number> {
     return EXIT.faults;
   }
   if (result.staged.length > 0) io.stderr(`wiki-steward: regenerated and staged ${result.staged.join(', ')}`);
+  for (const kept of result.keptEdits) io.stderr(`wiki-steward: ${kept} has unstaged edits in the working tree; they were left in place (the commit gets the regenerated file)`);
   return EXIT.ok;
 }

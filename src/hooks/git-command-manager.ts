@@ -10,11 +10,27 @@ export interface StagedEntry {
   sha: string;
 }
 
+/**
+ * Variables git sets for a hook to say which repository and which index it works on
+ * (`git commit -a` and `git commit <paths>` commit a temporary index named by GIT_INDEX_FILE).
+ * simple-git strips inherited GIT_* variables unless they are allowed.
+ */
+const REPOSITORY_ENVIRONMENT = [
+  'GIT_INDEX_FILE',
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_COMMON_DIR',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_CONFIG_GLOBAL',
+  'GIT_CONFIG_NOSYSTEM',
+];
+
 export class GitCommandManager {
   private readonly git: SimpleGit;
 
   constructor(readonly cwd: string) {
-    this.git = simpleGit({ baseDir: cwd });
+    this.git = simpleGit({ baseDir: cwd, allowEnvironment: REPOSITORY_ENVIRONMENT });
   }
 
   async topLevel(): Promise<string> {
@@ -51,41 +67,49 @@ export class GitCommandManager {
     return entries;
   }
 
-  async add(paths: string[]): Promise<void> {
-    if (paths.length > 0) await this.git.raw(['add', '--', ...paths]);
+  /** Stores content as a blob and stages it at each path, without touching the working tree. */
+  async stageContents(files: ReadonlyArray<{ path: string; content: string }>): Promise<void> {
+    if (files.length === 0) return;
+    const lines: string[] = [];
+    for (const file of files) {
+      const sha = (await this.run(['hash-object', '-w', '--stdin'], file.content)).toString().trim();
+      lines.push(`100644 ${sha}\t${file.path}`);
+    }
+    await this.run(['update-index', '--add', '-z', '--index-info'], lines.map((l) => `${l}\0`).join(''));
   }
 
-  /** Reads many blobs with one `git cat-file --batch` process. */
-  readBlobs(shas: readonly string[]): Promise<Map<string, Buffer>> {
-    const blobs = new Map<string, Buffer>();
-    const unique = [...new Set(shas)];
-    if (unique.length === 0) return Promise.resolve(blobs);
+  /** Runs git with input on stdin (simple-git has no stdin); the hook's environment is kept. */
+  private run(args: string[], input: string): Promise<Buffer> {
     return new Promise((resolve, reject) => {
-      const child = spawn('git', ['cat-file', '--batch'], { cwd: this.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn('git', args, { cwd: this.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
       const chunks: Buffer[] = [];
       let stderr = '';
       child.stdout.on('data', (c: Buffer) => chunks.push(c));
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
       child.on('error', reject);
-      child.on('close', (code) => {
-        if (code !== 0) return reject(new Error(`git cat-file --batch failed (${code}): ${stderr.trim()}`));
-        const out = Buffer.concat(chunks);
-        let at = 0;
-        while (at < out.length) {
-          const eol = out.indexOf(10, at);
-          const header = out.subarray(at, eol).toString();
-          const [sha, type, size] = header.split(' ');
-          if (type === 'missing' || size === undefined) {
-            at = eol + 1;
-            continue;
-          }
-          const length = Number(size);
-          blobs.set(sha!, out.subarray(eol + 1, eol + 1 + length));
-          at = eol + 1 + length + 1;
-        }
-        resolve(blobs);
-      });
-      child.stdin.end(`${unique.join('\n')}\n`);
+      child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(chunks)) : reject(new Error(`git ${args[0]} failed (${code}): ${stderr.trim()}`))));
+      child.stdin.end(input);
     });
+  }
+
+  /** Reads many blobs with one `git cat-file --batch` process. */
+  async readBlobs(shas: readonly string[]): Promise<Map<string, Buffer>> {
+    const blobs = new Map<string, Buffer>();
+    const unique = [...new Set(shas)];
+    if (unique.length === 0) return blobs;
+    const out = await this.run(['cat-file', '--batch'], `${unique.join('\n')}\n`);
+    let at = 0;
+    while (at < out.length) {
+      const eol = out.indexOf(10, at);
+      const [sha, type, size] = out.subarray(at, eol).toString().split(' ');
+      if (type === 'missing' || size === undefined) {
+        at = eol + 1;
+        continue;
+      }
+      const length = Number(size);
+      blobs.set(sha!, out.subarray(eol + 1, eol + 1 + length));
+      at = eol + 1 + length + 1;
+    }
+    return blobs;
   }
 }

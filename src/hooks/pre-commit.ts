@@ -1,6 +1,7 @@
 // The pre-commit hook's work: validate the staged content of changed pages (links and sources
 // resolved against the staged tree), regenerate the index files they affect from the staged tree,
 // and stage them. Returns what it found so the caller can block the commit.
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { StewardConfig } from '../config/config.js';
 import { type Diagnostic, hasErrors } from '../wiki/diagnostics.js';
@@ -17,13 +18,15 @@ export interface PreCommitResult {
   /** Index files regenerated and staged (wiki-relative). */
   staged: string[];
   handWritten: string[];
+  /** Regenerated index files whose working copy had unstaged edits, left as they were. */
+  keptEdits: string[];
 }
 
 export async function runPreCommit(git: GitCommandManager, repoRoot: string, wikiRoot: string, config: StewardConfig): Promise<PreCommitResult> {
   const wikiPrefix = path.relative(repoRoot, wikiRoot).split(path.sep).join('/');
   const inWiki = wikiPrefix === '' ? (p: string) => p : (p: string) => (p.startsWith(`${wikiPrefix}/`) ? p.slice(wikiPrefix.length + 1) : undefined);
   const changed = (await git.stagedChanges()).map(inWiki).filter((p): p is string => p !== undefined && p.endsWith('.md'));
-  const empty: PreCommitResult = { validated: [], diagnostics: [], staged: [], handWritten: [] };
+  const empty: PreCommitResult = { validated: [], diagnostics: [], staged: [], handWritten: [], keptEdits: [] };
   if (changed.length === 0) return empty;
 
   const layout = layoutOf(await loadStagedTree(git, repoRoot, wikiPrefix), config);
@@ -37,12 +40,19 @@ export async function runPreCommit(git: GitCommandManager, repoRoot: string, wik
   if (touchedPages.length === 0 || config.indexes === 'never' || hasErrors(diagnostics)) return { ...empty, validated: checked, diagnostics };
   const plans = await planIndexFiles(layout, { policy: config.indexes, onlyDirs: affectedIndexDirs(touchedPages) });
   const outdated = plans.filter((p) => p.status === 'stale' || p.status === 'missing');
-  for (const p of outdated) await writeWikiFileAtomically(wikiRoot, p.path, p.expected);
-  await git.add(outdated.map((p) => (wikiPrefix === '' ? p.path : `${wikiPrefix}/${p.path}`)));
+  await git.stageContents(outdated.map((p) => ({ path: wikiPrefix === '' ? p.path : `${wikiPrefix}/${p.path}`, content: p.expected })));
+  // The working copy follows the staged index file unless it holds edits of its own, which stay.
+  const keptEdits: string[] = [];
+  for (const p of outdated) {
+    const working = await readFile(path.join(wikiRoot, p.path), 'utf8').catch(() => undefined);
+    if (working === p.current || working === p.expected) await writeWikiFileAtomically(wikiRoot, p.path, p.expected);
+    else keptEdits.push(p.path);
+  }
   return {
     validated: checked,
     diagnostics,
     staged: outdated.map((p) => p.path),
+    keptEdits,
     handWritten: plans.filter((p) => p.status === 'hand-written').map((p) => p.path),
   };
 }
