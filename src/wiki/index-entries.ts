@@ -1,0 +1,72 @@
+// Reading what index files say about pages, in every shape wikis use: upstream's generated
+// `_index.md`, the legacy sectioned `index.md`, hand-written lists, per-area `index.<area>.md`, and
+// Obsidian `[[slug]]`, `[[path/slug]]` and `[[slug|alias]]` entries.
+import { DIRECTORY_INDEX, ROOT_INDEX, parentDir } from './layout.js';
+import { resolveWikiPath } from './validator.js';
+
+export interface IndexEntry {
+  /** The index file that lists the page. */
+  indexFile: string;
+  /** 1-based line of the entry in that file. */
+  line: number;
+  /** Wiki-relative path of the page the entry points at. */
+  path: string;
+  title: string;
+  /** The one-line summary after the link, without upstream's `(q: x.xx)` marker. */
+  summary: string;
+}
+
+/** Root `index.md`, per-area `index.<area>.md` at the root, and every `_index.md`. */
+export function isIndexFilePath(relPath: string): boolean {
+  if (relPath === ROOT_INDEX || /^index\.[^/]+\.md$/.test(relPath)) return true;
+  return relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
+}
+
+const MARKDOWN_ENTRY = /\[([^\]]*)\]\(([^)\s]+\.md)(?:#[^)\s]*)?\)/;
+const WIKILINK_ENTRY = /\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]+))?\]\]/;
+const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/;
+const QUALITY_MARKER = /^\(q: [^)]*\)\s*/;
+const SEPARATOR = /^\s*(?:\u2014|\u2013|--?|:|\|)\s*/;
+
+export interface ParseIndexOptions {
+  /** Resolves an Obsidian slug (no folder) to the one page with that file stem. */
+  resolveSlug: (slug: string) => string | undefined;
+}
+
+/** Every page entry an index file lists: list items that link to a `.md` page. */
+export function parseIndexFile(indexFile: string, text: string, options: ParseIndexOptions): IndexEntry[] {
+  const entries: IndexEntry[] = [];
+  const baseDir = parentDir(indexFile);
+  text.split('\n').forEach((raw, i) => {
+    if (!LIST_ITEM.test(raw)) return;
+    const line = raw.replace(LIST_ITEM, '');
+    const markdown = MARKDOWN_ENTRY.exec(line);
+    const wikilink = markdown ? null : WIKILINK_ENTRY.exec(line);
+    const match = markdown ?? wikilink;
+    // An entry starts with its link; links later in a line are prose, not entries.
+    if (!match || match.index > 2) return;
+    let path: string | undefined;
+    let title: string;
+    if (markdown) {
+      const target = decodeURIComponentSafe(markdown[2]!);
+      path = resolveWikiPath(target.startsWith('/') ? '' : baseDir, target);
+      title = markdown[1]!.trim();
+    } else {
+      const slug = wikilink![1]!.trim();
+      path = slug.includes('/') ? resolveWikiPath('', slug.endsWith('.md') ? slug : `${slug}.md`) : options.resolveSlug(slug.replace(/\.md$/, ''));
+      title = (wikilink![2] ?? slug.slice(slug.lastIndexOf('/') + 1)).trim();
+    }
+    if (!path || path.endsWith(`/${DIRECTORY_INDEX}`) || path === DIRECTORY_INDEX) return;
+    const rest = line.slice(match.index + match[0].length).replace(SEPARATOR, '').replace(QUALITY_MARKER, '').trim();
+    entries.push({ indexFile, line: i + 1, path, title, summary: rest });
+  });
+  return entries;
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
