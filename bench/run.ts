@@ -1,0 +1,409 @@
+// The performance benchmark behind `npm run bench`: generates a large wiki, then times the CLI
+// as real separate processes (start-up included) and compares each figure with its target.
+//
+//   npm run bench -- [--pages N] [--only validate,index,hook] [--runs N] [--seed N]
+//                    [--keep] [--profile] [--strict]
+//
+// --keep     leave the generated wiki in the temp folder (its path is printed)
+// --profile  when validate or index misses its time target, run it once more under
+//            `node --cpu-prof` and print the top self-time functions
+// --strict   exit 1 when a target is missed (otherwise only a failed sanity check exits 1)
+//
+// The table is printed as markdown and written as JSON to .bench/results.json.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type GeneratedWiki, generateWiki } from './generate-wiki.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = path.join(ROOT, 'dist/cli.js');
+const OUT_DIR = path.join(ROOT, '.bench');
+const GNU_TIME = '/usr/bin/time';
+
+const MEASURES = ['validate', 'index', 'hook'] as const;
+type Measure = (typeof MEASURES)[number];
+
+const TARGETS = { validateSeconds: 2, indexSeconds: 2, peakRssMb: 300, hookSeconds: 0.5 };
+
+// ---------------------------------------------------------------------------------------------
+// Options.
+
+interface BenchOptions {
+  pages: number;
+  only: Set<Measure>;
+  runs: number;
+  seed: number;
+  keep: boolean;
+  profile: boolean;
+  strict: boolean;
+}
+
+function parseOptions(argv: string[]): BenchOptions {
+  const options: BenchOptions = { pages: 10_000, only: new Set(MEASURES), runs: 3, seed: 20260424, keep: false, profile: false, strict: false };
+  const value = (i: number, flag: string): string => {
+    const v = argv[i + 1];
+    if (v === undefined) throw new Error(`${flag} needs a value`);
+    return v;
+  };
+  const count = (text: string, flag: string): number => {
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} must be a whole number >= 1, got ${text}`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--pages') options.pages = count(value(i++, arg), arg);
+    else if (arg === '--runs') options.runs = count(value(i++, arg), arg);
+    else if (arg === '--seed') options.seed = count(value(i++, arg), arg);
+    else if (arg === '--only') {
+      const names = value(i++, arg).split(',').map((s) => s.trim()).filter(Boolean);
+      const unknown = names.filter((n) => !(MEASURES as readonly string[]).includes(n));
+      if (unknown.length > 0) throw new Error(`--only: unknown measure ${unknown.join(', ')} (known: ${MEASURES.join(', ')})`);
+      options.only = new Set(names as Measure[]);
+    } else if (arg === '--keep') options.keep = true;
+    else if (arg === '--profile') options.profile = true;
+    else if (arg === '--strict') options.strict = true;
+    else throw new Error(`unknown argument ${arg}`);
+  }
+  return options;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running and timing a child process.
+
+interface Timed {
+  ms: number;
+  /** Peak resident set size in KiB, when GNU time is available. */
+  rssKb: number | undefined;
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** GNU time prints the child's peak RSS (`%M`, KiB); without it there is no RSS figure. */
+const hasGnuTime = (() => {
+  if (!existsSync(GNU_TIME)) return false;
+  return spawnSync(GNU_TIME, ['-f', '%M', 'true'], { encoding: 'utf8' }).status === 0;
+})();
+
+function timeCommand(args: string[], cwd: string, nodeFlags: string[] = []): Timed {
+  const rssFile = path.join(OUT_DIR, `rss-${process.pid}.txt`);
+  const node = [process.execPath, ...nodeFlags, CLI, ...args];
+  const [command, commandArgs] = hasGnuTime ? [GNU_TIME, ['-f', '%M', '-o', rssFile, ...node]] : [node[0]!, node.slice(1)];
+  const started = performance.now();
+  const child = spawnSync(command, commandArgs, { cwd, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+  const ms = performance.now() - started;
+  if (child.error) throw child.error;
+  let rssKb: number | undefined;
+  if (hasGnuTime) {
+    // GNU time may add a "Command exited with non-zero status" line before the figure.
+    const lines = readFileSync(rssFile, 'utf8').trim().split('\n');
+    rssKb = Number(lines.at(-1));
+    rmSync(rssFile, { force: true });
+  }
+  return { ms, rssKb, status: child.status, stdout: child.stdout, stderr: child.stderr };
+}
+
+/** Runs `measure` `runs` times (after `before` each time); fails loudly on an unexpected exit status. */
+function repeat(runs: number, label: string, expectStatus: number, measure: () => Timed, before?: (run: number) => void): Timed[] {
+  const results: Timed[] = [];
+  for (let run = 0; run < runs; run++) {
+    before?.(run);
+    const timed = measure();
+    if (timed.status !== expectStatus) {
+      throw new Error(`${label}: exit status ${timed.status}, expected ${expectStatus}\n${timed.stderr.slice(-2000)}`);
+    }
+    results.push(timed);
+  }
+  return results;
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+function git(cwd: string, ...args: string[]): string {
+  // No automatic gc or maintenance: a detached gc would skew timings and race the clean-up.
+  const config = ['user.name=bench', 'user.email=bench@example.invalid', 'init.defaultBranch=main', 'gc.auto=0', 'maintenance.auto=false'];
+  const child = spawnSync('git', [...config.flatMap((c) => ['-c', c]), ...args], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  if (child.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${child.stderr}`);
+  return child.stdout;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Results.
+
+interface Metric {
+  metric: string;
+  target: string;
+  measured: string;
+  /** null when there is no figure (e.g. no RSS without GNU time). */
+  pass: boolean | null;
+  value: number | null;
+  unit: 's' | 'MB';
+  runs: number[];
+}
+
+function timeMetric(name: string, limitSeconds: number, timed: Timed[]): Metric {
+  const seconds = median(timed.map((t) => t.ms)) / 1000;
+  return {
+    metric: `${name} wall time (median of ${timed.length})`,
+    target: `≤ ${limitSeconds} s`,
+    measured: `${seconds.toFixed(2)} s`,
+    pass: seconds <= limitSeconds,
+    value: Number(seconds.toFixed(3)),
+    unit: 's',
+    runs: timed.map((t) => Number((t.ms / 1000).toFixed(3))),
+  };
+}
+
+function rssMetric(name: string, timed: Timed[]): Metric {
+  const figures = timed.map((t) => t.rssKb).filter((k): k is number => k !== undefined && Number.isFinite(k));
+  const mb = figures.length > 0 ? Math.max(...figures) / 1024 : null;
+  return {
+    metric: `${name} peak RSS (max of ${timed.length})`,
+    target: `≤ ${TARGETS.peakRssMb} MB`,
+    measured: mb === null ? 'n/a' : `${mb.toFixed(0)} MB`,
+    pass: mb === null ? null : mb <= TARGETS.peakRssMb,
+    value: mb === null ? null : Number(mb.toFixed(1)),
+    unit: 'MB',
+    runs: figures.map((k) => Number((k / 1024).toFixed(1))),
+  };
+}
+
+function renderTable(metrics: Metric[]): string {
+  const rows = metrics.map((m) => `| ${m.metric} | ${m.target} | ${m.measured} | ${m.pass === null ? 'n/a' : m.pass ? 'pass' : 'FAIL'} |`);
+  return ['| metric | target | measured | pass/fail |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The measures.
+
+interface Context {
+  options: BenchOptions;
+  wiki: string;
+  generated: GeneratedWiki;
+  notes: string[];
+}
+
+function measureValidate(ctx: Context): Metric[] {
+  const expectStatus = ctx.generated.invalid.length > 0 ? 1 : 0;
+  const timed = repeat(ctx.options.runs, 'validate', expectStatus, () => timeCommand(['validate', '--wiki', ctx.wiki, '--format', 'json'], ROOT));
+  checkValidateFindings(ctx, timed.at(-1)!.stdout);
+  return [timeMetric('`validate`', TARGETS.validateSeconds, timed), rssMetric('`validate`', timed)];
+}
+
+/** Sanity check: the pages with errors are exactly the pages generated broken. */
+function checkValidateFindings(ctx: Context, stdout: string): void {
+  const report = JSON.parse(stdout) as { checked: number; diagnostics: Array<{ severity: string; path: string }> };
+  const flagged = new Set(report.diagnostics.filter((d) => d.severity === 'error').map((d) => d.path));
+  const expected = new Set(ctx.generated.invalid);
+  const missed = [...expected].filter((p) => !flagged.has(p));
+  const extra = [...flagged].filter((p) => !expected.has(p));
+  const warnings = report.diagnostics.filter((d) => d.severity === 'warning').length;
+  if (report.checked !== ctx.generated.pages.length || missed.length > 0 || extra.length > 0) {
+    throw new Error(
+      `validate sanity check failed: checked ${report.checked} of ${ctx.generated.pages.length} pages; ` +
+        `${missed.length} broken pages not flagged (${missed.slice(0, 3).join(', ')}); ${extra.length} valid pages flagged (${extra.slice(0, 3).join(', ')})`,
+    );
+  }
+  ctx.notes.push(`validate flagged exactly the ${expected.size} generated broken pages (${warnings} warnings)`);
+}
+
+/** Every index.md / _index.md under the wiki (the generator writes none; `index` writes them). */
+function findIndexFiles(dir: string, rel = ''): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+    const child = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory() && entry.name !== '.git') found.push(...findIndexFiles(dir, child));
+    else if (entry.isFile() && (entry.name === '_index.md' || child === 'index.md')) found.push(child);
+  }
+  return found;
+}
+
+const deleteIndexFiles = (wiki: string): void => findIndexFiles(wiki).forEach((f) => rmSync(path.join(wiki, f)));
+
+function measureIndex(ctx: Context): Metric[] {
+  const rebuild = repeat(ctx.options.runs, 'index', 0, () => timeCommand(['index', '--wiki', ctx.wiki], ROOT), () => deleteIndexFiles(ctx.wiki));
+  const written = findIndexFiles(ctx.wiki).length;
+  ctx.notes.push(`index wrote ${written} index files (${rebuild.at(-1)!.stderr.trim()})`);
+  const check = repeat(ctx.options.runs, 'index --check', 0, () => timeCommand(['index', '--wiki', ctx.wiki, '--check'], ROOT));
+  return [
+    timeMetric('`index` full rebuild', TARGETS.indexSeconds, rebuild),
+    rssMetric('`index` full rebuild', rebuild),
+    timeMetric('`index --check` (fresh)', TARGETS.indexSeconds, check),
+    rssMetric('`index --check` (fresh)', check),
+  ];
+}
+
+const HOOK_EDITS = 5;
+
+/** Rewrites the first sentence of the page's summary line (so its folder indexes change too). */
+function editSentence(text: string, run: number): string {
+  const body = text.indexOf('\n---\n') + 5;
+  const dash = body >= 5 ? text.indexOf(' — ', body) : -1;
+  const end = dash >= 0 ? text.indexOf('.', dash) : -1;
+  if (end < 0) return `${text}\nEdited by benchmark run ${run}.\n`;
+  return `${text.slice(0, dash + 3)}This summary sentence was rewritten by benchmark run ${run}${text.slice(end)}`;
+}
+
+function measureHook(ctx: Context): Metric[] {
+  const { wiki } = ctx;
+  if (!existsSync(path.join(wiki, 'index.md'))) timeCommand(['index', '--wiki', wiki], ROOT);
+  if (!existsSync(path.join(wiki, '.git'))) {
+    git(wiki, 'init', '-q');
+    git(wiki, 'add', '-A');
+    git(wiki, 'commit', '-q', '--no-verify', '-m', 'bench: generated wiki');
+  }
+  const invalid = new Set(ctx.generated.invalid);
+  const valid = ctx.generated.pages.filter((p) => !invalid.has(p));
+  const step = Math.max(1, Math.floor(valid.length / HOOK_EDITS));
+  const edited = Array.from({ length: Math.min(HOOK_EDITS, valid.length) }, (_, i) => valid[i * step]!);
+  const originals = new Map(edited.map((p) => [p, readFileSync(path.join(wiki, p), 'utf8')]));
+
+  const stage = (run: number): void => {
+    git(wiki, 'reset', '-q', '--hard', 'HEAD');
+    for (const [page, text] of originals) writeFileSync(path.join(wiki, page), editSentence(text, run));
+    git(wiki, 'add', '--', ...edited);
+  };
+  const timed = repeat(ctx.options.runs, 'hooks pre-commit', 0, () => timeCommand(['hooks', 'pre-commit'], wiki), stage);
+  const restaged = git(wiki, 'diff', '--cached', '--name-only').trim().split('\n').filter((p) => p.endsWith('_index.md') || p === 'index.md');
+  ctx.notes.push(`hook: ${edited.length} pages staged (${edited.join(', ')}); it regenerated and staged ${restaged.length} index files`);
+  git(wiki, 'reset', '-q', '--hard', 'HEAD');
+  return [timeMetric(`\`hooks pre-commit\` (${edited.length} staged pages)`, TARGETS.hookSeconds, timed), rssMetric('`hooks pre-commit`', timed)];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Profiling (only on request, only for a missed time target).
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The functions with the most self time in a `.cpuprofile`. */
+export function topSelfTime(profile: CpuProfile, count: number): Array<{ fn: string; ms: number; share: number }> {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const selfMs = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+    const frame = byNode.get(id)?.callFrame;
+    const name = frame ? `${frame.functionName || '(anonymous)'} ${frame.url ? `${path.basename(frame.url)}:${frame.lineNumber + 1}` : ''}`.trim() : '?';
+    selfMs.set(name, (selfMs.get(name) ?? 0) + ms);
+    total += ms;
+  });
+  return [...selfMs]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([fn, ms]) => ({ fn, ms: Math.round(ms), share: total > 0 ? ms / total : 0 }));
+}
+
+function profileCommand(label: string, args: string[], notes: string[]): void {
+  const dir = path.join(OUT_DIR, 'profiles');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  timeCommand(args, ROOT, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) return;
+  const kept = path.join(OUT_DIR, `${label}.cpuprofile`);
+  writeFileSync(kept, readFileSync(path.join(dir, file)));
+  rmSync(dir, { recursive: true, force: true });
+  const top = topSelfTime(JSON.parse(readFileSync(kept, 'utf8')) as CpuProfile, 5);
+  notes.push(`${label} profile (${path.relative(ROOT, kept)}), top self time: ${top.map((t) => `${t.fn} ${t.ms} ms (${(t.share * 100).toFixed(0)}%)`).join('; ')}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Which build was measured: the commit, whether the work tree differed from it, and when dist/ was built. */
+function cliProvenance(): { commit: string | null; dirty: boolean | null; builtAt: string } {
+  const run = (...args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
+  const head = run('rev-parse', '--short', 'HEAD');
+  const status = run('status', '--porcelain', '--', 'src', 'scripts/build.mjs', 'package.json');
+  return {
+    commit: head.status === 0 ? head.stdout.trim() : null,
+    dirty: status.status === 0 ? status.stdout.trim() !== '' : null,
+    builtAt: statSync(CLI).mtime.toISOString(),
+  };
+}
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2));
+  mkdirSync(OUT_DIR, { recursive: true });
+  if (!existsSync(CLI)) {
+    console.log('dist/cli.js is missing: building it first');
+    const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('node scripts/build.mjs failed');
+  }
+
+  const wiki = mkdtempSync(path.join(os.tmpdir(), 'wiki-steward-bench-'));
+  try {
+    const started = performance.now();
+    const generated = await generateWiki(wiki, { pages: options.pages, seed: options.seed });
+    const generateSeconds = (performance.now() - started) / 1000;
+    console.log(`generated ${generated.pages.length} pages (${generated.invalid.length} broken, ${generated.categories.length} categories) in ${generateSeconds.toFixed(2)} s at ${wiki}`);
+    console.log(`peak RSS: ${hasGnuTime ? `${GNU_TIME} -f %M` : `n/a (${GNU_TIME} not found; install the Debian package 'time')`}\n`);
+
+    const ctx: Context = { options, wiki, generated, notes: [] };
+    const metrics: Metric[] = [];
+    const measures: Record<Measure, (c: Context) => Metric[]> = { validate: measureValidate, index: measureIndex, hook: measureHook };
+    for (const name of MEASURES) {
+      if (!options.only.has(name)) continue;
+      process.stdout.write(`measuring ${name}... `);
+      const found = measures[name](ctx);
+      metrics.push(...found);
+      console.log(found.filter((m) => m.unit === 's').map((m) => m.measured).join(', '));
+    }
+
+    if (options.profile) {
+      const slow = metrics.filter((m) => m.unit === 's' && m.pass === false);
+      if (slow.some((m) => m.metric.startsWith('`validate`'))) profileCommand('validate', ['validate', '--wiki', wiki, '--format', 'json'], ctx.notes);
+      if (slow.some((m) => m.metric.startsWith('`index` full'))) {
+        deleteIndexFiles(wiki);
+        profileCommand('index', ['index', '--wiki', wiki], ctx.notes);
+      }
+    }
+
+    console.log(`\n${renderTable(metrics)}\n`);
+    for (const note of ctx.notes) console.log(`- ${note}`);
+    const results = {
+      when: new Date().toISOString(),
+      node: process.version,
+      platform: `${os.platform()} ${os.arch()}, ${os.cpus().length} CPUs`,
+      pages: options.pages,
+      seed: options.seed,
+      runs: options.runs,
+      generateSeconds: Number(generateSeconds.toFixed(3)),
+      rssTool: hasGnuTime ? GNU_TIME : null,
+      cli: cliProvenance(),
+      metrics,
+      notes: ctx.notes,
+    };
+    writeFileSync(path.join(OUT_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+    console.log(`\nresults written to ${path.relative(ROOT, path.join(OUT_DIR, 'results.json'))}`);
+    if (options.keep) console.log(`wiki kept at ${wiki}`);
+    return options.strict && metrics.some((m) => m.pass === false) ? 1 : 0;
+  } finally {
+    if (!options.keep) rmSync(wiki, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  console.error(`bench: ${(error as Error).message}`);
+  process.exitCode = 1;
+}
