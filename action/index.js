@@ -28230,12 +28230,49 @@ var hasErrors = (diagnostics) => diagnostics.some((d) => d.severity === "error")
 // src/wiki/python-compat.ts
 var isPyIntLike = (v) => typeof v === "bigint" || typeof v === "boolean";
 var isPyDict = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
-var PY_WS = "\\t\\n\\x0b\\x0c\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
-var LEADING_WS = new RegExp(`^[${PY_WS}]+`);
-var TRAILING_WS = new RegExp(`[${PY_WS}]+$`);
-var pyStrip = (s) => s.replace(LEADING_WS, "").replace(TRAILING_WS, "");
-var pyLStrip = (s) => s.replace(LEADING_WS, "");
-var pyRStrip = (s) => s.replace(TRAILING_WS, "");
+var PY_WHITESPACE = /* @__PURE__ */ new Set([
+  9,
+  10,
+  11,
+  12,
+  13,
+  28,
+  29,
+  30,
+  31,
+  32,
+  133,
+  160,
+  5760,
+  8192,
+  8193,
+  8194,
+  8195,
+  8196,
+  8197,
+  8198,
+  8199,
+  8200,
+  8201,
+  8202,
+  8232,
+  8233,
+  8239,
+  8287,
+  12288
+]);
+var isPyWhitespace = (s, i) => PY_WHITESPACE.has(s.charCodeAt(i));
+function pyLStrip(s) {
+  let start = 0;
+  while (start < s.length && isPyWhitespace(s, start)) start++;
+  return start === 0 ? s : s.slice(start);
+}
+function pyRStrip(s) {
+  let end = s.length;
+  while (end > 0 && isPyWhitespace(s, end - 1)) end--;
+  return end === s.length ? s : s.slice(0, end);
+}
+var pyStrip = (s) => pyRStrip(pyLStrip(s));
 function pySplitLines(s) {
   if (s === "") return [];
   const lines = s.split(/\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]/);
@@ -28399,7 +28436,8 @@ function discoverLayout(tree, filter = { include: [], exclude: [] }) {
 }
 
 // src/wiki/tree.ts
-import { lstat as lstat2, readFile as readFile2, readdir as readdir2 } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { lstat as lstat2, readdir as readdir2 } from "node:fs/promises";
 import path9 from "node:path";
 var utf8 = new TextDecoder("utf-8", { fatal: true });
 function decodePageBytes(bytes) {
@@ -28454,18 +28492,16 @@ async function loadFileTree(root) {
     files,
     dirs,
     skipped,
-    async readMany(paths) {
-      const out = /* @__PURE__ */ new Map();
-      await Promise.all(
-        paths.map(async (rel) => {
-          try {
-            out.set(rel, decodePageBytes(await readFile2(path9.join(absoluteRoot, rel))));
-          } catch (error2) {
-            out.set(rel, { ok: false, reason: `cannot read: ${error2.message}` });
-          }
-        })
-      );
-      return out;
+    async readEach(paths, visit) {
+      for (const rel of paths) {
+        let file;
+        try {
+          file = decodePageBytes(readFileSync(path9.join(absoluteRoot, rel)));
+        } catch (error2) {
+          file = { ok: false, reason: `cannot read: ${error2.message}` };
+        }
+        visit(rel, file);
+      }
     }
   };
 }
@@ -28621,7 +28657,7 @@ function extractFrontmatterBlock(text) {
   return head.startsWith("---\n") ? head.slice(4) : head.slice(5);
 }
 var OPENER_WITH_LANGUAGE = /^---[ \t]*([A-Za-z][\w-]*)[ \t]*\n/;
-function readFrontmatter(text) {
+function readFrontmatter(text, options2 = {}) {
   const block = extractFrontmatterBlock(text);
   if (block === void 0) {
     const language = OPENER_WITH_LANGUAGE.exec(text)?.[1];
@@ -28640,7 +28676,35 @@ ${SEALED_CLOSE}
     throw error2;
   }
   const keyLines = new Map([...parsed.keyLines].map(([key, line]) => [key, line + 1]));
-  return { kind: "ok", data: parsed.data, keyLines, yamlDifferences: compareWithYaml12(block, parsed.data, keyLines) };
+  const yamlDifferences = options2.compareWithYaml && !readsTheSameInYaml12(block) ? compareWithYaml12(block, parsed.data, keyLines) : [];
+  return { kind: "ok", data: parsed.data, keyLines, yamlDifferences };
+}
+var PLAIN = String.raw`[A-Za-z][\w./@+-]*(?: [\w./@+()-]+)*`;
+var SCALAR = String.raw`(?:"[^"\\]*"|[1-9][0-9]*(?:\.[0-9]+)?|0(?:\.[0-9]+)?|${PLAIN})`;
+var LIST_SCALAR = SCALAR.replace('[^"\\\\]', '[^",\\\\]');
+var VALUE = String.raw`(?:${SCALAR}|\[(?:${LIST_SCALAR}(?:, ${LIST_SCALAR})*)?\])`;
+var KEY_VALUE = new RegExp(String.raw`^[A-Za-z_][\w-]*: ${VALUE}$`);
+var KEY_ONLY = /^[A-Za-z_][\w-]*:$/;
+var CHILD_KEY_VALUE = new RegExp(String.raw`^  [A-Za-z_][\w-]*: ${VALUE}$`);
+var CHILD_ITEM = new RegExp(String.raw`^  - ${SCALAR}$`);
+var YAML_SPECIAL = /(?:^|[\s:[,-])(?:true|false|null|yes|no|on|off|y|n|~|\.inf|\.nan)(?:$|[\s,\]])/i;
+function readsTheSameInYaml12(block) {
+  const lines = block.split("\n").filter((line) => line !== "");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (YAML_SPECIAL.test(line.replace(/"[^"]*"/g, '""'))) return false;
+    if (KEY_VALUE.test(line)) continue;
+    if (!KEY_ONLY.test(line)) return false;
+    const child2 = lines[i + 1] !== void 0 && CHILD_ITEM.test(lines[i + 1]) ? CHILD_ITEM : CHILD_KEY_VALUE;
+    let j = i + 1;
+    while (j < lines.length && lines[j].startsWith(" ")) {
+      if (!child2.test(lines[j]) || YAML_SPECIAL.test(lines[j].replace(/"[^"]*"/g, '""'))) return false;
+      j++;
+    }
+    if (j === i + 1) return false;
+    i = j - 1;
+  }
+  return true;
 }
 function compareWithYaml12(block, dialect, keyLines) {
   let standard;
@@ -28717,7 +28781,7 @@ function reporterFor(path11, out) {
 function validatePage(layout, page) {
   const out = [];
   const report = reporterFor(page.path, out);
-  const fm = page.frontmatter ?? readFrontmatter(page.text);
+  const fm = page.frontmatter ?? readFrontmatter(page.text, { compareWithYaml: true });
   if (fm.kind === "none") {
     if (fm.refusedLanguage) {
       report.error("refused-language", `frontmatter opens with '---${fm.refusedLanguage}': only YAML frontmatter is read (never executed); start the page with a plain '---' line`);
@@ -28846,7 +28910,9 @@ function checkLinks(layout, page, report) {
   const bodyStart = close + 5;
   const bodyStartLine = lineAt(page.text, bodyStart);
   const blank = (m) => m.replace(/[^\n]/g, " ");
-  const body = page.text.slice(bodyStart).replace(FENCED_CODE, blank).replace(INLINE_CODE, blank);
+  const rawBody = page.text.slice(bodyStart);
+  if (!rawBody.includes("](")) return;
+  const body = rawBody.includes("`") ? rawBody.replace(FENCED_CODE, blank).replace(INLINE_CODE, blank) : rawBody;
   let line = bodyStartLine;
   let counted = 0;
   for (const match of body.matchAll(MARKDOWN_LINK)) {
@@ -28893,16 +28959,11 @@ var countNewlines = (s, start, end) => {
 var lineAt = (s, offset) => countNewlines(s, 0, offset) + 1;
 async function validateWiki(layout, only) {
   const targets = (only ?? layout.pages).filter((p) => !isIndexFile(p));
-  const texts = await layout.tree.readMany(targets);
   const diagnostics = [];
-  for (const path11 of targets) {
-    const read = texts.get(path11);
-    if (!read?.ok) {
-      diagnostics.push({ severity: "error", code: "unreadable", path: path11, line: 1, message: read?.reason ?? "cannot read" });
-      continue;
-    }
-    diagnostics.push(...validatePage(layout, { path: path11, text: read.text }));
-  }
+  await layout.tree.readEach(targets, (path11, read) => {
+    if (read.ok) diagnostics.push(...validatePage(layout, { path: path11, text: read.text }));
+    else diagnostics.push({ severity: "error", code: "unreadable", path: path11, line: 1, message: read.reason });
+  });
   for (const skipped of layout.tree.skipped) {
     if (skipped.path.endsWith(".md")) {
       diagnostics.push({ severity: "warning", code: "not-followed", path: skipped.path, line: 1, message: `${skipped.reason}: not validated` });

@@ -1,6 +1,8 @@
 // The wiki as it will be committed: paths from git's staging area, content read from staged blobs.
 import path from 'node:path';
-import { type FileText, type WikiTree, addAncestors, decodePageBytes } from '../wiki/tree.js';
+import { type WikiTree, addAncestors, decodePageBytes } from '../wiki/tree.js';
+
+const BLOB_CHUNK = 2000;
 import type { GitCommandManager } from './git-command-manager.js';
 
 /** `wikiPrefix` is the wiki root relative to the repository root ('' when the wiki is the repository). */
@@ -16,14 +18,16 @@ export async function loadStagedTree(git: GitCommandManager, repoRoot: string, w
     files,
     dirs,
     skipped: [],
-    async readMany(paths) {
-      const blobs = await git.readBlobs(paths.map((p) => shaOf.get(p)).filter((s): s is string => s !== undefined));
-      const out = new Map<string, FileText>();
-      for (const p of paths) {
-        const blob = blobs.get(shaOf.get(p) ?? '');
-        out.set(p, blob ? decodePageBytes(blob) : { ok: false, reason: 'not in the staging area' });
+    async readEach(paths, visit) {
+      // One `git cat-file --batch` per chunk keeps memory bounded on a whole-wiki read.
+      for (let at = 0; at < paths.length; at += BLOB_CHUNK) {
+        const chunk = paths.slice(at, at + BLOB_CHUNK);
+        const blobs = await git.readBlobs(chunk.map((p) => shaOf.get(p)).filter((s): s is string => s !== undefined));
+        for (const p of chunk) {
+          const blob = blobs.get(shaOf.get(p) ?? '');
+          visit(p, blob ? decodePageBytes(blob) : { ok: false, reason: 'not in the staging area' });
+        }
       }
-      return out;
     },
   };
 }

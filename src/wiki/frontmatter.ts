@@ -65,7 +65,12 @@ export function bodyOffset(text: string): number {
 
 const OPENER_WITH_LANGUAGE = /^---[ \t]*([A-Za-z][\w-]*)[ \t]*\n/;
 
-export function readFrontmatter(text: string): Frontmatter {
+export interface ReadFrontmatterOptions {
+  /** Also read the block as standard YAML 1.2 and report where the two readings differ (the validator does; indexes need not). */
+  compareWithYaml?: boolean;
+}
+
+export function readFrontmatter(text: string, options: ReadFrontmatterOptions = {}): Frontmatter {
   const block = extractFrontmatterBlock(text);
   if (block === undefined) {
     const language = OPENER_WITH_LANGUAGE.exec(text)?.[1];
@@ -81,7 +86,43 @@ export function readFrontmatter(text: string): Frontmatter {
     throw error;
   }
   const keyLines = new Map([...parsed.keyLines].map(([key, line]) => [key, line + 1]));
-  return { kind: 'ok', data: parsed.data, keyLines, yamlDifferences: compareWithYaml12(block, parsed.data, keyLines) };
+  const yamlDifferences = options.compareWithYaml && !readsTheSameInYaml12(block) ? compareWithYaml12(block, parsed.data, keyLines) : [];
+  return { kind: 'ok', data: parsed.data, keyLines, yamlDifferences };
+}
+
+// Blocks on which the dialect and YAML 1.2 (core schema) provably agree skip the costlier second
+// parse: top-level `key: value` lines, and `key:` lines followed by a run of two-space children that
+// are all `child: value` or all `- value`, where every value is a double-quoted string free of
+// escapes, a plain decimal, a plain word-like string that is none of YAML's special scalars, or an
+// inline list of those.
+const PLAIN = String.raw`[A-Za-z][\w./@+-]*(?: [\w./@+()-]+)*`;
+const SCALAR = String.raw`(?:"[^"\\]*"|[1-9][0-9]*(?:\.[0-9]+)?|0(?:\.[0-9]+)?|${PLAIN})`;
+// The dialect splits inline lists on every comma, quoted or not.
+const LIST_SCALAR = SCALAR.replace('[^"\\\\]', '[^",\\\\]');
+const VALUE = String.raw`(?:${SCALAR}|\[(?:${LIST_SCALAR}(?:, ${LIST_SCALAR})*)?\])`;
+const KEY_VALUE = new RegExp(String.raw`^[A-Za-z_][\w-]*: ${VALUE}$`);
+const KEY_ONLY = /^[A-Za-z_][\w-]*:$/;
+const CHILD_KEY_VALUE = new RegExp(String.raw`^  [A-Za-z_][\w-]*: ${VALUE}$`);
+const CHILD_ITEM = new RegExp(String.raw`^  - ${SCALAR}$`);
+const YAML_SPECIAL = /(?:^|[\s:[,-])(?:true|false|null|yes|no|on|off|y|n|~|\.inf|\.nan)(?:$|[\s,\]])/i;
+
+function readsTheSameInYaml12(block: string): boolean {
+  const lines = block.split('\n').filter((line) => line !== '');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (YAML_SPECIAL.test(line.replace(/"[^"]*"/g, '""'))) return false;
+    if (KEY_VALUE.test(line)) continue;
+    if (!KEY_ONLY.test(line)) return false;
+    const child = lines[i + 1] !== undefined && CHILD_ITEM.test(lines[i + 1]!) ? CHILD_ITEM : CHILD_KEY_VALUE;
+    let j = i + 1;
+    while (j < lines.length && lines[j]!.startsWith(' ')) {
+      if (!child.test(lines[j]!) || YAML_SPECIAL.test(lines[j]!.replace(/"[^"]*"/g, '""'))) return false;
+      j++;
+    }
+    if (j === i + 1) return false; // an empty value: the dialect reads [] or {}, YAML reads null
+    i = j - 1;
+  }
+  return true;
 }
 
 /** YAML 1.2 (core schema) reading of the block, compared field by field with the dialect's. */

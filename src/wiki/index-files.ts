@@ -1,7 +1,7 @@
 // The root `index.md` and every `_index.md`, byte for byte as upstream's
 // `wiki-build-index.py --rebuild-all` writes them (reference/upstream-format.md §1.5-1.6), and the
 // policy that never lets a generated file overwrite a hand-written one.
-import { summarizePage } from './page-summary.js';
+import { type PageSummary, summarizePage } from './page-summary.js';
 import { DIRECTORY_INDEX, ROOT_INDEX, type WikiLayout, isHiddenName, parentDir } from './layout.js';
 import { compareCodePoints, pyTitle } from './python-compat.js';
 
@@ -104,18 +104,16 @@ export async function planIndexFiles(layout: WikiLayout, options: IndexPlanOptio
   }
   const indexPaths = [...(includeRoot ? [ROOT_INDEX] : []), ...dirs.map(indexPathOf)];
   const existing = indexPaths.filter((p) => layout.tree.files.has(p));
-  const texts = await layout.tree.readMany([...needed, ...existing]);
-  const summaries = new Map(
-    [...needed].map((page) => {
-      const read = texts.get(page);
-      return [page, summarizePage(page, read?.ok ? read.text : '')];
-    }),
-  );
+  const summaries = new Map<string, PageSummary>();
+  const currentTexts = new Map<string, string>();
+  await layout.tree.readEach([...needed, ...existing], (file, read) => {
+    if (needed.has(file)) summaries.set(file, summarizePage(file, read.ok ? read.text : ''));
+    else if (read.ok) currentTexts.set(file, read.text);
+  });
 
   const plans: IndexFilePlan[] = [];
   const plan = (indexPath: string, expected: string) => {
-    const read = texts.get(indexPath);
-    const current = read?.ok ? read.text : undefined;
+    const current = currentTexts.get(indexPath);
     plans.push({ path: indexPath, expected, current, status: statusOf(indexPath, expected, current, layout.tree.files.has(indexPath), options.policy) });
   };
   if (includeRoot) plan(ROOT_INDEX, renderRootIndex(layout));

@@ -15,13 +15,24 @@ export const isPyIntLike = (v: PyValue | undefined): v is bigint | boolean => ty
 export const isPyDict = (v: PyValue | undefined): v is PyDict =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-// Characters Python's str.strip()/split() treat as whitespace.
-const PY_WS = '\\t\\n\\x0b\\x0c\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const LEADING_WS = new RegExp(`^[${PY_WS}]+`);
-const TRAILING_WS = new RegExp(`[${PY_WS}]+$`);
-export const pyStrip = (s: string): string => s.replace(LEADING_WS, '').replace(TRAILING_WS, '');
-export const pyLStrip = (s: string): string => s.replace(LEADING_WS, '');
-export const pyRStrip = (s: string): string => s.replace(TRAILING_WS, '');
+// Characters Python's str.strip() treats as whitespace. Stripping scans inward from each end by
+// hand: a trailing-whitespace regex rescans from every position, quadratic on long bodies.
+const PY_WHITESPACE = new Set([
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004,
+  0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+]);
+const isPyWhitespace = (s: string, i: number): boolean => PY_WHITESPACE.has(s.charCodeAt(i));
+export function pyLStrip(s: string): string {
+  let start = 0;
+  while (start < s.length && isPyWhitespace(s, start)) start++;
+  return start === 0 ? s : s.slice(start);
+}
+export function pyRStrip(s: string): string {
+  let end = s.length;
+  while (end > 0 && isPyWhitespace(s, end - 1)) end--;
+  return end === s.length ? s : s.slice(0, end);
+}
+export const pyStrip = (s: string): string => pyRStrip(pyLStrip(s));
 
 /** Python's str.splitlines(): every line boundary Python knows, no trailing empty line. */
 export function pySplitLines(s: string): string[] {

@@ -39,7 +39,7 @@ export interface PageToValidate {
 export function validatePage(layout: WikiLayout, page: PageToValidate): Diagnostic[] {
   const out: Diagnostic[] = [];
   const report = reporterFor(page.path, out);
-  const fm = page.frontmatter ?? readFrontmatter(page.text);
+  const fm = page.frontmatter ?? readFrontmatter(page.text, { compareWithYaml: true });
   if (fm.kind === 'none') {
     if (fm.refusedLanguage) {
       report.error('refused-language', `frontmatter opens with '---${fm.refusedLanguage}': only YAML frontmatter is read (never executed); start the page with a plain '---' line`);
@@ -182,7 +182,9 @@ function checkLinks(layout: WikiLayout, page: PageToValidate, report: Reporter):
   const bodyStartLine = lineAt(page.text, bodyStart);
   // Blank out code instead of removing it, so offsets (and so line numbers) stay true.
   const blank = (m: string) => m.replace(/[^\n]/g, ' ');
-  const body = page.text.slice(bodyStart).replace(FENCED_CODE, blank).replace(INLINE_CODE, blank);
+  const rawBody = page.text.slice(bodyStart);
+  if (!rawBody.includes('](')) return;
+  const body = rawBody.includes('`') ? rawBody.replace(FENCED_CODE, blank).replace(INLINE_CODE, blank) : rawBody;
   // Matches come in order, so line numbers are counted forward once, not from the top each time.
   let line = bodyStartLine;
   let counted = 0;
@@ -246,16 +248,11 @@ export interface WikiValidation {
 /** Validates the given pages (every page of the layout when omitted), reading them in one pass. */
 export async function validateWiki(layout: WikiLayout, only?: readonly string[]): Promise<WikiValidation> {
   const targets = (only ?? layout.pages).filter((p) => !isIndexFile(p));
-  const texts = await layout.tree.readMany(targets);
   const diagnostics: Diagnostic[] = [];
-  for (const path of targets) {
-    const read = texts.get(path);
-    if (!read?.ok) {
-      diagnostics.push({ severity: 'error', code: 'unreadable', path, line: 1, message: read?.reason ?? 'cannot read' });
-      continue;
-    }
-    diagnostics.push(...validatePage(layout, { path, text: read.text }));
-  }
+  await layout.tree.readEach(targets, (path, read) => {
+    if (read.ok) diagnostics.push(...validatePage(layout, { path, text: read.text }));
+    else diagnostics.push({ severity: 'error', code: 'unreadable', path, line: 1, message: read.reason });
+  });
   for (const skipped of layout.tree.skipped) {
     if (skipped.path.endsWith('.md')) {
       diagnostics.push({ severity: 'warning', code: 'not-followed', path: skipped.path, line: 1, message: `${skipped.reason}: not validated` });
