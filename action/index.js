@@ -28084,7 +28084,7 @@ var CONFIG_FILE = ".wiki-steward.yml";
 var DEFAULT_CONFIG = {
   wiki: void 0,
   categories: { include: [], exclude: [] },
-  ladder: { inlineMax: 5, stopwords: [] },
+  ladder: { inlineMax: 5, stopwords: [], commonTermRatio: 0.15 },
   labels: { trigger: "question", answered: "wiki:answered", gap: "wiki:gap", cold: "wiki:cold", error: "wiki:error" },
   capture: { mode: "queries" },
   indexes: "auto"
@@ -28100,11 +28100,12 @@ var ConfigError = class extends Error {
 var isString = (v, key) => typeof v === "string" && v.trim() !== "" ? void 0 : `'${key}' must be a non-empty string`;
 var isStringList = (v, key) => Array.isArray(v) && v.every((x) => typeof x === "string" && x !== "") ? void 0 : `'${key}' must be a list of strings`;
 var oneOf = (...values) => (v, key) => typeof v === "string" && values.includes(v) ? void 0 : `'${key}' must be one of ${values.join(", ")}, got ${JSON.stringify(v)}`;
+var isRatio = (v, key) => typeof v === "number" && v > 0 && v <= 1 ? void 0 : `'${key}' must be a number above 0 and at most 1, got ${JSON.stringify(v)}`;
 var isCount = (v, key) => Number.isInteger(v) && v >= 1 && v <= 1e3 ? void 0 : `'${key}' must be a whole number from 1 to 1000, got ${JSON.stringify(v)}`;
 var SHAPE = {
   wiki: isString,
   categories: { include: isStringList, exclude: isStringList },
-  ladder: { inline_max: isCount, stopwords: isStringList },
+  ladder: { inline_max: isCount, stopwords: isStringList, common_term_ratio: isRatio },
   labels: { trigger: isString, answered: isString, gap: isString, cold: isString, error: isString },
   capture: { mode: oneOf("queries", "pending") },
   indexes: oneOf("auto", "always", "never")
@@ -28143,7 +28144,8 @@ function parseConfig(text, file) {
     },
     ladder: {
       inlineMax: section("ladder").inline_max ?? d.ladder.inlineMax,
-      stopwords: section("ladder").stopwords ?? d.ladder.stopwords
+      stopwords: section("ladder").stopwords ?? d.ladder.stopwords,
+      commonTermRatio: section("ladder").common_term_ratio ?? d.ladder.commonTermRatio
     },
     labels: { ...d.labels, ...section("labels") },
     capture: { mode: section("capture").mode ?? d.capture.mode },

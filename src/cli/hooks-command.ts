@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { requireWikiRoot } from '../config/workspace.js';
-import { GitCommandManager } from '../hooks/git-command-manager.js';
+import { GitCommandManager } from '../git/git-command-manager.js';
 import { installHook, uninstallHook } from '../hooks/install.js';
 import { runPreCommit } from '../hooks/pre-commit.js';
 import { formatText } from '../report/diagnostics-format.js';

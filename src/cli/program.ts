@@ -1,5 +1,5 @@
 // The command tree of `wiki-steward`: parses arguments and hands each command to the core.
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { type CliIo, EXIT, processIo } from './context.js';
 import { DIAGNOSTIC_FORMATS, type DiagnosticFormat } from '../report/diagnostics-format.js';
 
@@ -23,6 +23,29 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .addOption(new Option('--format <format>', 'output format').choices(DIAGNOSTIC_FORMATS as string[]).default('text'))
     .action((paths: string[], opts: { wiki?: string; format: DiagnosticFormat }) =>
       run(async () => (await import('./validate-command.js')).validateCommand(io, { paths, format: opts.format, ...(opts.wiki ? { wiki: opts.wiki } : {}) }))(),
+    );
+
+  program
+    .command('ask')
+    .description('answer a question from the wiki, offline, with verified citations and the trace of how')
+    .argument('[question]', 'the question, in quotes')
+    .option('--wiki <dir>', 'wiki root')
+    .option('--json', 'print the trace as one JSON object (one per line with --questions)')
+    .option('--questions <file>', 'a JSONL file of {"id", "question"} objects: one result per line, same order')
+    .option('--inline-max <n>', 'read up to N candidates inline, explore above (default 5)', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
+      return n;
+    })
+    .action((question: string | undefined, opts: { wiki?: string; json?: boolean; questions?: string; inlineMax?: number }) =>
+      run(async () =>
+        (await import('./ask-command.js')).askCommand(io, question, {
+          json: Boolean(opts.json),
+          ...(opts.wiki ? { wiki: opts.wiki } : {}),
+          ...(opts.questions ? { questions: opts.questions } : {}),
+          ...(opts.inlineMax !== undefined ? { inlineMax: opts.inlineMax } : {}),
+        }),
+      )(),
     );
 
   program

@@ -17,6 +17,8 @@ export interface StewardConfig {
     inlineMax: number;
     /** Extra words that never count as signal terms. */
     stopwords: string[];
+    /** A term matching more than this share of pages is too common to carry signal. */
+    commonTermRatio: number;
   };
   labels: { trigger: string; answered: string; gap: string; cold: string; error: string };
   capture: { mode: 'queries' | 'pending' };
@@ -27,7 +29,7 @@ export interface StewardConfig {
 export const DEFAULT_CONFIG: StewardConfig = {
   wiki: undefined,
   categories: { include: [], exclude: [] },
-  ladder: { inlineMax: 5, stopwords: [] },
+  ladder: { inlineMax: 5, stopwords: [], commonTermRatio: 0.15 },
   labels: { trigger: 'question', answered: 'wiki:answered', gap: 'wiki:gap', cold: 'wiki:cold', error: 'wiki:error' },
   capture: { mode: 'queries' },
   indexes: 'auto',
@@ -53,12 +55,13 @@ const oneOf =
   (...values: string[]): Check =>
   (v, key) =>
     typeof v === 'string' && values.includes(v) ? undefined : `'${key}' must be one of ${values.join(', ')}, got ${JSON.stringify(v)}`;
+const isRatio: Check = (v, key) => (typeof v === 'number' && v > 0 && v <= 1 ? undefined : `'${key}' must be a number above 0 and at most 1, got ${JSON.stringify(v)}`);
 const isCount: Check = (v, key) => (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1000 ? undefined : `'${key}' must be a whole number from 1 to 1000, got ${JSON.stringify(v)}`);
 
 const SHAPE: Shape = {
   wiki: isString,
   categories: { include: isStringList, exclude: isStringList },
-  ladder: { inline_max: isCount, stopwords: isStringList },
+  ladder: { inline_max: isCount, stopwords: isStringList, common_term_ratio: isRatio },
   labels: { trigger: isString, answered: isString, gap: isString, cold: isString, error: isString },
   capture: { mode: oneOf('queries', 'pending') },
   indexes: oneOf('auto', 'always', 'never'),
@@ -101,6 +104,7 @@ export function parseConfig(text: string, file: string): StewardConfig {
     ladder: {
       inlineMax: (section('ladder').inline_max as number) ?? d.ladder.inlineMax,
       stopwords: (section('ladder').stopwords as string[]) ?? d.ladder.stopwords,
+      commonTermRatio: (section('ladder').common_term_ratio as number) ?? d.ladder.commonTermRatio,
     },
     labels: { ...d.labels, ...(section('labels') as Partial<StewardConfig['labels']>) },
     capture: { mode: (section('capture').mode as StewardConfig['capture']['mode']) ?? d.capture.mode },

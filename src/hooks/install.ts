@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { GitCommandManager } from './git-command-manager.js';
+import type { GitCommandManager } from '../git/git-command-manager.js';
 
 export const HOOK_MARKER = '# installed by wiki-steward';
 export const CHAINED_SUFFIX = '.wiki-steward-chained';

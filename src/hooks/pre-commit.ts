@@ -9,7 +9,7 @@ import { affectedIndexDirs, planIndexFiles } from '../wiki/index-files.js';
 import { layoutOf } from '../wiki/open.js';
 import { validateWiki } from '../wiki/validator.js';
 import { writeWikiFileAtomically } from '../wiki/write-files.js';
-import type { GitCommandManager } from './git-command-manager.js';
+import type { GitCommandManager } from '../git/git-command-manager.js';
 import { loadStagedTree } from './staged-tree.js';
 
 export interface PreCommitResult {

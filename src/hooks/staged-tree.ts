@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type WikiTree, addAncestors, decodePageBytes } from '../wiki/tree.js';
 
 const BLOB_CHUNK = 2000;
-import type { GitCommandManager } from './git-command-manager.js';
+import type { GitCommandManager } from '../git/git-command-manager.js';
 
 /** `wikiPrefix` is the wiki root relative to the repository root ('' when the wiki is the repository). */
 export async function loadStagedTree(git: GitCommandManager, repoRoot: string, wikiPrefix: string): Promise<WikiTree> {

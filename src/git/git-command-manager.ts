@@ -1,4 +1,4 @@
-// Every git call the hooks make, in one place: simple-git for ordinary commands, and one streamed
+// Every git call the project makes, in one place: simple-git for ordinary commands, and one streamed
 // `git cat-file --batch` for reading many blobs at once (one process, not one per page).
 import { spawn } from 'node:child_process';
 import { type SimpleGit, simpleGit } from 'simple-git';
@@ -31,6 +31,15 @@ export class GitCommandManager {
 
   constructor(readonly cwd: string) {
     this.git = simpleGit({ baseDir: cwd, allowEnvironment: REPOSITORY_ENVIRONMENT });
+  }
+
+  /** The commit HEAD points at, or undefined outside a repository or before the first commit. */
+  async headCommit(): Promise<string | undefined> {
+    try {
+      return (await this.git.revparse(['HEAD'])).trim() || undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   async topLevel(): Promise<string> {

@@ -1,0 +1,36 @@
+// The answerer interface: every implementation (the embedded offline one, and model-backed ones)
+// takes the ladder's result and the pages it read, and returns claims with their citations plus
+// the coverage verdict. What it returns is data: the cite contract checks it before anyone sees it.
+import type { Branch } from '../ladder/ladder.js';
+import type { SignalTerm } from '../ladder/signal-terms.js';
+import type { Citation } from '../ladder/trace.js';
+
+export interface Claim {
+  text: string;
+  citations: Citation[];
+}
+
+export interface AnswerRequest {
+  question: string;
+  branch: Branch;
+  terms: readonly SignalTerm[];
+  /** Candidate pages in rank order, with their full text. */
+  pages: ReadonlyMap<string, string>;
+}
+
+export interface DraftAnswer {
+  claims: Claim[];
+  /** Does the union of the pages read contain every claim the answer would make? */
+  covered: boolean;
+  /** Terms or claims the pages read do cover, and do not. */
+  found: string[];
+  missing: string[];
+  /** Pages actually read, and candidates left unread with why. */
+  read: string[];
+  unread: Array<{ path: string; reason: string }>;
+}
+
+export interface Answerer {
+  readonly name: string;
+  answer(request: AnswerRequest): Promise<DraftAnswer>;
+}

@@ -1,0 +1,99 @@
+// The cite contract, enforced in code before any answer leaves the engine, whatever produced it:
+// every cited page was read in this run, every quote (at most two lines) occurs in that page at the
+// cited lines (whitespace-normalised), every URL came from this run's search results, and every
+// uncited claim carries the training-data flag. Violations are repaired or the claim is dropped;
+// both are reported.
+import { type Citation, type CiteViolation, type WikiCitation, isWikiCitation } from '../ladder/trace.js';
+import type { Claim } from './answerer.js';
+import { squashSpace } from './passages.js';
+
+export const TRAINING_DATA_FLAG = '(from training data; not in wiki)';
+const MAX_QUOTE_LINES = 2;
+
+export interface CiteContext {
+  /** Pages read in this run: path → full text. */
+  pagesRead: ReadonlyMap<string, string>;
+  /** URLs returned by this run's web searches. */
+  searchUrls: ReadonlySet<string>;
+}
+
+export interface ContractResult {
+  claims: Claim[];
+  violations: CiteViolation[];
+}
+
+export function enforceCiteContract(claims: readonly Claim[], context: CiteContext): ContractResult {
+  const violations: CiteViolation[] = [];
+  const kept: Claim[] = [];
+  const pageLines = new Map<string, string[]>();
+  const linesOf = (path: string) => {
+    let lines = pageLines.get(path);
+    if (!lines) pageLines.set(path, (lines = context.pagesRead.get(path)!.split('\n')));
+    return lines;
+  };
+  for (const claim of claims) {
+    if (claim.citations.length === 0) {
+      if (claim.text.includes(TRAINING_DATA_FLAG)) kept.push(claim);
+      else {
+        violations.push({ rule: 'uncited-claim', detail: `uncited claim flagged: ${clip(claim.text)}`, action: 'repaired' });
+        kept.push({ ...claim, text: `${claim.text.trimEnd()} ${TRAINING_DATA_FLAG}` });
+      }
+      continue;
+    }
+    const citations: Citation[] = [];
+    let broken = false;
+    for (const citation of claim.citations) {
+      const checked = isWikiCitation(citation) ? checkWikiCitation(citation, context, linesOf, violations) : checkWebCitation(citation.url, context, violations);
+      if (checked === undefined) broken = true;
+      else citations.push(checked === true ? citation : checked);
+    }
+    // A claim that leaned on a source it cannot show is not published, even beside good ones.
+    if (broken) {
+      violations.push({ rule: violations.at(-1)!.rule, detail: `claim dropped: ${clip(claim.text)}`, action: 'dropped' });
+      continue;
+    }
+    kept.push({ ...claim, citations });
+  }
+  return { claims: kept, violations };
+}
+
+/** true: valid as given; a citation: valid once repaired; undefined: invalid. */
+function checkWikiCitation(
+  citation: WikiCitation,
+  context: CiteContext,
+  linesOf: (path: string) => string[],
+  violations: CiteViolation[],
+): WikiCitation | true | undefined {
+  if (!context.pagesRead.has(citation.path)) {
+    violations.push({ rule: 'page-not-read', detail: `${citation.path} was not read in this run`, action: 'dropped' });
+    return undefined;
+  }
+  const quote = squashSpace(citation.quote);
+  if (quote === '' || citation.quote.split('\n').length > MAX_QUOTE_LINES) {
+    violations.push({ rule: 'quote-too-long', detail: `${citation.path}: a quote must be one or two lines`, action: 'dropped' });
+    return undefined;
+  }
+  const lines = linesOf(citation.path);
+  const [start, end] = citation.lines;
+  const within = (a: number, b: number) => a >= 1 && b >= a && b <= lines.length && squashSpace(lines.slice(a - 1, b).join('\n')).includes(quote);
+  if (end - start < MAX_QUOTE_LINES && within(start, end)) return true;
+  // Repair: the quote is in the page, at other lines.
+  for (let a = 1; a <= lines.length; a++) {
+    for (let b = a; b < a + MAX_QUOTE_LINES && b <= lines.length; b++) {
+      if (within(a, b)) {
+        violations.push({ rule: 'quote-not-in-page', detail: `${citation.path}: quote is at lines ${a}-${b}, not ${start}-${end}`, action: 'repaired' });
+        return { ...citation, lines: [a, b] };
+      }
+    }
+  }
+  violations.push({ rule: 'quote-not-in-page', detail: `${citation.path}: quote not found in the page: ${clip(citation.quote)}`, action: 'dropped' });
+  return undefined;
+}
+
+function checkWebCitation(url: string, context: CiteContext, violations: CiteViolation[]): true | undefined {
+  if (context.searchUrls.has(url)) return true;
+  violations.push({ rule: 'url-not-from-search', detail: `${url} was not returned by this run's web search`, action: 'dropped' });
+  return undefined;
+}
+
+const clip = (s: string): string => (s.length > 120 ? `${s.slice(0, 117)}...` : s);

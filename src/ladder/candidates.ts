@@ -1,0 +1,71 @@
+// Step B: which pages a signal term matches, by the seed's three rules, and in what order.
+import { compareCodePoints, codePointLength } from '../wiki/python-compat.js';
+import type { WikiCatalog, WikiEntry } from './catalog.js';
+import { type TermPattern, containsWords, tagEquals, termPattern, titleContains } from './text-match.js';
+
+export type MatchField = 'title' | 'tag' | 'summary';
+
+export interface TermMatch {
+  term: string;
+  field: MatchField;
+}
+
+export interface Candidate {
+  path: string;
+  title: string;
+  matched: TermMatch[];
+}
+
+/**
+ * The seed's rule for one term and one page: the title contains it (case-insensitive, from a word
+ * start), a tag equals it (case-insensitive, `#` ignored), or the summary contains it as whole words.
+ */
+export function matchFields(entry: WikiEntry, pattern: TermPattern): MatchField[] {
+  const fields: MatchField[] = [];
+  if (titleContains(entry.folded.title, pattern)) fields.push('title');
+  if (entry.tags.some((tag) => tagEquals(tag, pattern))) fields.push('tag');
+  if (containsWords(entry.folded.summary, pattern)) fields.push('summary');
+  return fields;
+}
+
+/** How many pages a term matches: the corpus statistic behind the "too common" rule. */
+export function documentFrequency(catalog: WikiCatalog, pattern: TermPattern): number {
+  let n = 0;
+  for (const entry of catalog.mayMatch(pattern)) if (matchFields(entry, pattern).length > 0) n++;
+  return n;
+}
+
+export interface CandidateTerm {
+  term: string;
+  /** An expanded term stands for this one page: it matches that page's title and no other page. */
+  page?: string;
+}
+
+/** Every page matched by any term, ranked: distinct terms matched desc, title length asc, title asc. */
+export function findCandidates(catalog: WikiCatalog, terms: readonly CandidateTerm[]): Candidate[] {
+  const patterns = terms.map(({ term, page }) => ({ term, page, pattern: termPattern(term) }));
+  const candidates: Array<Candidate & { distinct: number }> = [];
+  const reachable = new Set<WikiEntry>();
+  for (const { page, pattern } of patterns) {
+    if (page !== undefined) reachable.add(catalog.byPath.get(page)!);
+    else for (const entry of catalog.mayMatch(pattern)) reachable.add(entry);
+  }
+  for (const entry of reachable) {
+    const matched: TermMatch[] = [];
+    let distinct = 0;
+    for (const { term, page, pattern } of patterns) {
+      const fields: MatchField[] = page === undefined ? matchFields(entry, pattern) : page === entry.path ? ['title'] : [];
+      if (fields.length > 0) distinct++;
+      for (const field of fields) matched.push({ term, field });
+    }
+    if (distinct > 0) candidates.push({ path: entry.path, title: entry.title, matched, distinct });
+  }
+  candidates.sort(
+    (a, b) =>
+      b.distinct - a.distinct ||
+      codePointLength(a.title) - codePointLength(b.title) ||
+      compareCodePoints(a.title.toLowerCase(), b.title.toLowerCase()) ||
+      compareCodePoints(a.path, b.path),
+  );
+  return candidates.map(({ distinct: _, ...c }) => c);
+}

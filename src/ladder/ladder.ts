@@ -1,0 +1,100 @@
+// Steps A and B of the read protocol: orient on the catalog, extract signal terms, drop those too
+// common in this wiki to carry signal, expand with the wiki's own vocabulary, count candidates by
+// the seed's rule and branch: 0 → cold (F), 1..inlineMax → inline (C), more → explore (E).
+import { BUILTIN_STOPWORDS, type DroppedTerm, type SignalTerm, extractSignalTerms } from './signal-terms.js';
+import type { WikiCatalog, WikiEntry } from './catalog.js';
+import { type Candidate, documentFrequency, findCandidates } from './candidates.js';
+import { foldedWords, termPattern } from './text-match.js';
+
+export type Branch = 'inline' | 'explore' | 'cold' | 'unconfigured';
+
+export interface LadderOptions {
+  /** Candidate counts up to this are read inline; above it, explored. */
+  inlineMax: number;
+  /** Extra stopwords from the config. */
+  stopwords: readonly string[];
+  /** A term matching more than this share of the wiki's pages carries no signal and is dropped. */
+  commonTermRatio: number;
+}
+
+export interface LadderResult {
+  /** Index files a reader would open in step A. */
+  oriented: string[];
+  terms: SignalTerm[];
+  dropped: DroppedTerm[];
+  candidates: Candidate[];
+  branch: Exclude<Branch, 'unconfigured'>;
+}
+
+/** Terms matching at most this many pages are never "too common", however small the wiki. */
+const ALWAYS_SPECIFIC = 3;
+
+export function runLadder(catalog: WikiCatalog, question: string, options: LadderOptions): LadderResult {
+  const { terms: extracted, dropped } = extractSignalTerms(question, options.stopwords);
+  const n = catalog.entries.length;
+  const limit = Math.max(ALWAYS_SPECIFIC, Math.floor(options.commonTermRatio * n));
+  const frequency = new Map(extracted.map((t) => [t.term, documentFrequency(catalog, termPattern(t.term))]));
+  let terms = extracted.filter((t) => frequency.get(t.term)! <= limit);
+  for (const t of extracted) {
+    if (!terms.includes(t)) dropped.push({ term: t.term, reason: `too common in this wiki: matches ${frequency.get(t.term)} of ${n} pages (limit ${limit})` });
+  }
+  // A question made only of common terms keeps its rarest one rather than asking nothing.
+  if (terms.length === 0 && extracted.length > 0) {
+    const rarest = [...extracted].sort((a, b) => frequency.get(a.term)! - frequency.get(b.term)!)[0]!;
+    terms = [rarest];
+    dropped.splice(dropped.findIndex((d) => d.term === rarest.term), 1);
+  }
+  terms = [...terms, ...expandTerms(catalog, question, terms, options.stopwords)];
+  const candidates = findCandidates(catalog, terms);
+  const branch = candidates.length === 0 ? 'cold' : candidates.length <= options.inlineMax ? 'inline' : 'explore';
+  return { oriented: orientedFiles(catalog, candidates), terms, dropped, candidates, branch };
+}
+
+/**
+ * Expansion from the wiki's own vocabulary, each visible in the trace:
+ * - a schema tag synonym of a term adds the other tag;
+ * - an alias, a heading, or the text of a link to a page, whose every content word is in the
+ *   question (two words at least), adds that page's title as a term that stands for that page.
+ */
+function expandTerms(catalog: WikiCatalog, question: string, terms: readonly SignalTerm[], extraStopwords: readonly string[]): SignalTerm[] {
+  const added: SignalTerm[] = [];
+  const has = new Set(terms.map((t) => foldedWords(t.term).join(' ')));
+  const add = (term: string, via: string, page?: string) => {
+    const key = foldedWords(term).join(' ');
+    if (key === '' || has.has(key)) return;
+    has.add(key);
+    added.push({ term, kind: 'expanded', via, ...(page ? { page } : {}) });
+  };
+  for (const [a, b] of catalog.schema?.synonyms ?? []) {
+    if (has.has(foldedWords(a).join(' '))) add(b, `schema.md tag synonym of '${a}'`);
+    else if (has.has(foldedWords(b).join(' '))) add(a, `schema.md tag synonym of '${b}'`);
+  }
+  const stop = new Set([...BUILTIN_STOPWORDS, ...extraStopwords]);
+  const contentWords = (text: string) => foldedWords(text.replace(/[\p{L}\p{N}']+/gu, (w) => (stop.has(w.toLowerCase()) ? ' ' : w)));
+  const asked = new Set(contentWords(question));
+  const phrases = (e: WikiEntry): Array<[string, string]> => [
+    ...e.aliases.map((p): [string, string] => [p, 'alias']),
+    ...e.headings.map((p): [string, string] => [p, 'heading']),
+    ...e.linkTexts.map((p): [string, string] => [p, 'link text']),
+  ];
+  for (const entry of catalog.entries) {
+    for (const [phrase, kind] of phrases(entry)) {
+      const words = new Set(contentWords(phrase));
+      if (words.size < 2 || ![...words].every((w) => asked.has(w))) continue;
+      add(entry.title, `${kind} "${phrase}" of ${entry.path}`, entry.path);
+      break;
+    }
+  }
+  return added;
+}
+
+/** The category's `_index.md` when every candidate sits in one category, the root `index.md` otherwise. */
+function orientedFiles(catalog: WikiCatalog, candidates: readonly Candidate[]): string[] {
+  const files = catalog.layout.tree.files.has('schema.md') ? ['schema.md'] : [];
+  const categories = new Set(candidates.map((c) => c.path.split('/')[0]!));
+  const one = categories.size === 1 ? `${[...categories][0]}/_index.md` : undefined;
+  if (one && catalog.layout.tree.files.has(one)) files.push(one);
+  else if (catalog.layout.tree.files.has('index.md')) files.push('index.md');
+  else files.push(...catalog.indexFiles.filter((f) => !f.includes('/')));
+  return files;
+}

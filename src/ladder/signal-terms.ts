@@ -1,0 +1,158 @@
+// Signal terms: what in a question could name a page. Deterministic, in this order:
+//   1. `code spans` and "quoted phrases" of up to three words are kept whole (longer ones, usually
+//      pasted messages, are read word by word);
+//   2. version numbers (`0.3.0`, `v2.1`) are kept, without the leading `v`;
+//   3. identifiers — tokens with digits, `_ . / @ :` or a hyphen beside a capital or digit inside,
+//      or a leading `--`, `.` or `@` (`@actions/core`, `KC_DB_URL`, `--inline-max`, `gpt-4o`),
+//      numbers of three or more digits (`429`), and short numbers named by the word before them
+//      (`exit code 7`, `HTTP 404`) — are kept whole; lowercase hyphenated words (`read-only`,
+//      `simple-git`) are kept whole too, as ordinary words; a trailing possessive `'s` is dropped;
+//   4. runs of Capitalised words (or names with inner capitals: `GitHub`, `SearXNG`) not at the
+//      start of a sentence are proper-noun phrases ("Brave Search", "GitHub Models"); all-capital
+//      acronyms (`API`, `PR`) count as proper nouns;
+//   5. every other word is lowercased; stopwords (English, question words, the config's own),
+//      single characters and shorter numbers are dropped, with the reason kept for the trace.
+// Plural and inflected forms are folded when terms are matched (see text-match.ts).
+import { eng } from 'stopword';
+import { foldedWords } from './text-match.js';
+
+export type TermKind = 'code' | 'quoted' | 'version' | 'identifier' | 'proper-noun' | 'word' | 'expanded';
+
+export interface SignalTerm {
+  term: string;
+  kind: TermKind;
+  /** For expanded terms: the wiki vocabulary that suggested it. */
+  via?: string;
+  /** For expanded terms: the page whose title this is; the term stands for that page alone. */
+  page?: string;
+}
+
+export interface DroppedTerm {
+  term: string;
+  reason: string;
+}
+
+/** Kinds that name something specific: a page read must contain them for the wiki to cover the question. */
+export const STRICT_KINDS: ReadonlySet<TermKind> = new Set(['code', 'quoted', 'version', 'identifier', 'proper-noun']);
+
+// Words that shape a question without naming its subject, on top of the English stopword list.
+const QUESTION_WORDS = [
+  'does', 'doing', 'done', 'why', 'when', 'whats', "what's", 'hows', "how's", 'which', 'whom', 'whose', 'cannot', "can't", 'cant',
+  "don't", 'dont', "doesn't", 'doesnt', "isn't", 'isnt', "won't", 'wont', "didn't", 'didnt', "i'm", 'im', "it's", 'its', 'is',
+  'are', 'was', 'be', 'will', 'shall', 'may', 'there', 'any', 'anything', 'something', 'someone', 'somebody', 'way', 'ways',
+  'thing', 'things', 'stuff', 'kind', 'sort', 'lot', 'lots', 'bit', 'please', 'thanks', 'thank', 'hi', 'hello', 'hey', 'ok',
+  'okay', 'yes', 'no', 'not', 'just', 'really', 'actually', 'exactly', 'also', 'even', 'ever', 'every', 'still', 'yet', 'already',
+  'again', 'instead', 'rather', 'else', 'whether', 'possible', 'able', 'need', 'needs', 'needed', 'want', 'wants', 'wanted',
+  'should', 'would', 'could', 'might', 'must', 'let', 'lets', 'use', 'using', 'used', 'uses', 'work', 'works', 'working',
+  'worked', 'happen', 'happens', 'happened', 'mean', 'means', 'meant', 'tell', 'know', 'explain', 'describe', 'show', 'shows',
+  'see', 'seems', 'seem', 'find', 'try', 'tried', 'trying', 'go', 'goes', 'going', 'get', 'gets', 'getting', 'got', 'make',
+  'makes', 'made', 'do', 'did', 'have', 'has', 'had', 'one', 'ones', 'our', 'we', 'us', 'my', 'mine', 'i', 'me', 'you', 'your',
+  'it', 'they', 'them', 'their', 'this', 'that', 'these', 'those', 'here', 'what', 'how', 'who', 'where', 'the', 'a', 'an',
+];
+export const BUILTIN_STOPWORDS: ReadonlySet<string> = new Set([...eng, ...QUESTION_WORDS]);
+
+const TRIM = /^[\s([{"'“‘«<]+|(?:['’]s)?[\s)\]}"'”’»>,.;:!?]*$/g;
+const MAX_EXACT_WORDS = 3;
+/** Words after which a short number is an identifier: `exit code 7`, `HTTP 404`, `port 8080`. */
+const NUMBER_NAMERS = new Set(['code', 'status', 'error', 'exit', 'http', 'port', 'version', 'v', 'step', 'rule', 'issue', 'pr', '#']);
+const HYPHENATED_WORDS = /^\p{Ll}+(?:-\p{Ll}+)+$/u;
+const VERSION = /^v?(\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.-]+)?)$/i;
+const IDENTIFIER = /^(?:--?|\.|@)\S|\S[-_./@:]\S|\d.*[A-Za-z]|[A-Za-z].*\d|^\d{3,}$/;
+const ACRONYM = /^[A-Z]{2,}s?$/;
+/** A capitalised word, or a name with inner capitals (`GitHub`, `SearXNG`, `OpenAI`). */
+const CAPITALISED = /^\p{Lu}[\p{L}\p{M}'’]*$/u;
+const SENTENCE_END = /[.!?:;]$/;
+
+export interface ExtractedTerms {
+  terms: SignalTerm[];
+  dropped: DroppedTerm[];
+}
+
+export function extractSignalTerms(question: string, extraStopwords: readonly string[] = []): ExtractedTerms {
+  const terms: SignalTerm[] = [];
+  const dropped: DroppedTerm[] = [];
+  const stopwords = new Set([...BUILTIN_STOPWORDS, ...extraStopwords.map((w) => w.toLowerCase())]);
+  let rest = question;
+  // A long code span or quote is usually a pasted message with run-specific parts (paths,
+  // counts): its words are read like the rest of the question instead of as one exact phrase.
+  const take = (pattern: RegExp, kind: TermKind) => {
+    rest = rest.replace(pattern, (_, ...groups: unknown[]) => {
+      const text = groups.slice(0, -2).find((g): g is string => typeof g === 'string')?.trim();
+      if (!text) return ' . ';
+      if (text.split(/\s+/).length > MAX_EXACT_WORDS) return ` ${text} . `;
+      terms.push({ term: text, kind });
+      return ' . ';
+    });
+  };
+  take(/`([^`]+)`/g, 'code');
+  take(/"([^"]{2,})"|“([^”]{2,})”|(?<![\p{L}\p{N}])'([^']{2,}?)'(?![\p{L}\p{N}])/gu, 'quoted');
+
+  const tokens = rest.split(/\s+/).filter(Boolean);
+  let sentenceStart = true;
+  let phrase: string[] = [];
+  const closePhrase = () => {
+    if (phrase.length > 0) terms.push({ term: phrase.join(' '), kind: 'proper-noun' });
+    phrase = [];
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    const raw = tokens[i]!;
+    const token = raw.replace(TRIM, '');
+    const atStart = sentenceStart;
+    sentenceStart = SENTENCE_END.test(raw) || raw === '.';
+    if (token === '') {
+      closePhrase();
+      continue;
+    }
+    const version = VERSION.exec(token);
+    if (version) {
+      closePhrase();
+      terms.push({ term: version[1]!, kind: 'version' });
+    } else if (/^\d{1,2}$/.test(token) && NUMBER_NAMERS.has((tokens[i - 1] ?? '').replace(TRIM, '').toLowerCase())) {
+      closePhrase();
+      terms.push({ term: token, kind: 'identifier' });
+    } else if (HYPHENATED_WORDS.test(token)) {
+      // `read-only`, `pre-commit`: ordinary words joined, matched as a phrase but not strict.
+      closePhrase();
+      addWord(token);
+    } else if (IDENTIFIER.test(token)) {
+      closePhrase();
+      terms.push({ term: token.replace(/^-+/, ''), kind: 'identifier' });
+    } else if (ACRONYM.test(token)) {
+      closePhrase();
+      terms.push({ term: token, kind: 'proper-noun' });
+    } else if (CAPITALISED.test(token) && !stopwords.has(token.toLowerCase())) {
+      const next = tokens[i + 1]?.replace(TRIM, '') ?? '';
+      // A capital at a sentence start is grammar, not a name, unless a capitalised word follows.
+      if (!atStart || phrase.length > 0 || (!sentenceStart && CAPITALISED.test(next) && !stopwords.has(next.toLowerCase()))) {
+        phrase.push(token);
+      } else addWord(token);
+    } else {
+      closePhrase();
+      for (const word of token.split(/[^\p{L}\p{N}'’-]+/u)) addWord(word);
+    }
+    if (sentenceStart) closePhrase();
+  }
+  closePhrase();
+
+  function addWord(word: string): void {
+    const lower = word.toLowerCase().replace(/^['’-]+|['’-]+$/g, '');
+    if (lower === '') return;
+    if (stopwords.has(lower) || stopwords.has(lower.replace(/['’]s$/, ''))) dropped.push({ term: lower, reason: 'stopword' });
+    else if (/^\d+$/.test(lower)) dropped.push({ term: lower, reason: 'bare number' });
+    else if ([...lower].length < 2) dropped.push({ term: lower, reason: 'single character' });
+    else terms.push({ term: lower, kind: 'word' });
+  }
+
+  return { terms: dedupe(terms), dropped };
+}
+
+/** One term per folded form; the first (most specific) reading wins. */
+function dedupe(terms: SignalTerm[]): SignalTerm[] {
+  const seen = new Set<string>();
+  return terms.filter((t) => {
+    const key = foldedWords(t.term).join(' ') || t.term.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

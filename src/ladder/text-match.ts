@@ -1,0 +1,80 @@
+// How words are compared everywhere in the ladder: Unicode-normalised, lowercased, split into
+// letter/digit runs, and English words folded by the Porter stemmer (so "hooks", "hooked" and
+// "hook" meet). Words in other scripts are compared as written; runs of CJK ideographs, which have
+// no spaces between words, match anywhere inside a field.
+import { stemmer } from 'stemmer';
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const ASCII_WORD = /^[a-z]+$/;
+const NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
+
+export const normalize = (text: string): string => text.normalize('NFKC').toLowerCase();
+
+/** Folds one lowercased word: Porter stem for English words, as written otherwise. */
+export const foldWord = (word: string): string => (ASCII_WORD.test(word) && word.length > 2 ? stemmer(word) : word);
+
+/** The folded words of a text, in order. */
+export function foldedWords(text: string): string[] {
+  return (normalize(text).match(WORD) ?? []).map(foldWord);
+}
+
+/** A text prepared once for many term lookups. */
+export interface FoldedText {
+  words: string[];
+  /** `' ' + words.join(' ') + ' '`: contiguous word sequences become substring checks. */
+  joined: string;
+  /** The normalised raw text, for identifiers and no-space scripts. */
+  raw: string;
+}
+
+export function foldText(text: string): FoldedText {
+  const words = foldedWords(text);
+  return { words, joined: ` ${words.join(' ')} `, raw: normalize(text) };
+}
+
+/** A signal term prepared for matching. */
+export interface TermPattern {
+  /** Folded words of the term. */
+  words: string[];
+  /** Normalised text of the term as written (`@actions/core`, `kc_db_url`). */
+  raw: string;
+  /** The term is written in a script without spaces: match it as a plain substring. */
+  noSpaceScript: boolean;
+}
+
+export function termPattern(text: string): TermPattern {
+  const raw = normalize(text).trim();
+  return { words: foldedWords(text), raw, noSpaceScript: NO_SPACE_SCRIPT.test(raw) };
+}
+
+/** The term's words appear in the text as a contiguous run of whole words. */
+export function containsWords(text: FoldedText, term: TermPattern): boolean {
+  if (term.noSpaceScript) return text.raw.includes(term.raw);
+  if (term.words.length === 0) return false;
+  return text.joined.includes(` ${term.words.join(' ')} `);
+}
+
+/**
+ * Title rule: a case-insensitive substring that starts at a word boundary. Every word of the term
+ * must match whole except the last, which may be the start of a longer word when it has at least
+ * four letters ("config" finds "configuration"; "api" does not find "rapid").
+ */
+export function titleContains(text: FoldedText, term: TermPattern): boolean {
+  if (containsWords(text, term)) return true;
+  if (term.noSpaceScript || term.words.length === 0) return false;
+  const last = term.words[term.words.length - 1]!;
+  if (last.length < 4) return false;
+  const head = term.words.slice(0, -1);
+  const w = text.words;
+  outer: for (let i = 0; i + head.length < w.length; i++) {
+    for (let k = 0; k < head.length; k++) if (w[i + k] !== head[k]) continue outer;
+    if (w[i + head.length]!.startsWith(last)) return true;
+  }
+  return false;
+}
+
+/** Tag rule: exact, case-insensitive, a leading `#` ignored (compared as folded words). */
+export function tagEquals(tag: string, term: TermPattern): boolean {
+  const words = foldedWords(tag.replace(/^#/, ''));
+  return words.length === term.words.length && words.every((w, i) => w === term.words[i]);
+}

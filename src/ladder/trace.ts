@@ -1,0 +1,60 @@
+// The trace: the one record of how a question was answered. The CLI prints it (`ask --json`), the
+// Action posts it (hidden in its comment) and the digest reads it back, so its shape is the public
+// contract: snake_case keys, every path relative to the wiki root with forward slashes.
+import type { MatchField } from './candidates.js';
+import type { Branch } from './ladder.js';
+import type { TermKind } from './signal-terms.js';
+
+export type Outcome = 'answered' | 'gap' | 'cold' | 'error';
+
+export interface WikiCitation {
+  path: string;
+  /** First and last cited line of the page, 1-based. */
+  lines: [number, number];
+  /** At most two lines of the page, as written there (or a one-line relevance note when `note`). */
+  quote: string;
+}
+
+export interface WebCitation {
+  url: string;
+  title: string;
+}
+
+export type Citation = WikiCitation | WebCitation;
+export const isWikiCitation = (c: Citation): c is WikiCitation => 'path' in c;
+
+export interface CiteViolation {
+  rule: 'page-not-read' | 'quote-not-in-page' | 'quote-too-long' | 'url-not-from-search' | 'uncited-claim';
+  detail: string;
+  /** What was done about it. */
+  action: 'repaired' | 'dropped';
+}
+
+export interface Trace {
+  question: string;
+  /** The caller's id (`--questions` batches), passed through. */
+  id?: unknown;
+  wiki: { root: string | null; commit: string | null };
+  branch: Branch;
+  outcome: Outcome;
+  error?: string;
+  /** Index files a reader would open (step A). */
+  oriented: string[];
+  signal_terms: Array<{ term: string; kind: TermKind; via?: string }>;
+  dropped_terms: Array<{ term: string; reason: string }>;
+  candidates: Array<{ path: string; title: string; matched: Array<{ term: string; field: MatchField }> }>;
+  /** Pages read in full, in reading order. */
+  read: string[];
+  /** Candidates left unread, with why (a model budget); empty offline. */
+  unread: Array<{ path: string; reason: string }>;
+  coverage: { covered: boolean; found: string[]; missing: string[] };
+  citations: Citation[];
+  /** Uncovered claims or terms. */
+  missing: string[];
+  /** What the cite contract repaired or dropped before the answer left the engine. */
+  violations: CiteViolation[];
+  answerer: string;
+  /** The answer as markdown, citations as wiki-relative paths with line ranges. */
+  answer: string;
+  timings_ms: { load: number; ladder: number; answer: number };
+}
