@@ -1,7 +1,8 @@
 // A deterministic generator of large upstream-format wikis (reference/upstream-format.md §1-2) for
 // the benchmark: schema.md, log.md, raw/ evidence, 6-8 categories nested up to category/a/b/page.md,
 // pages with full frontmatter and 2-8 KB bodies that link to other pages, and a small share of
-// pages that break exactly one validator rule each. Same seed and options, same bytes.
+// pages that break exactly one validator rule each. Same seed and options, same bytes. Also makes
+// questions for the answer engine from the wiki's own vocabulary (generateQuestions).
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,6 +26,8 @@ export interface GeneratedWiki {
   faults: Record<string, FaultKind>;
   categories: string[];
   rawFiles: string[];
+  /** What each page's frontmatter says (as planned: a page with a fault may omit it), in `pages` order. */
+  meta: Array<{ path: string; title: string; tags: string[] }>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -501,5 +504,57 @@ export async function generateWiki(dir: string, options: GenerateOptions): Promi
   writeAll(dir, files);
 
   const invalid = pages.filter((p) => p.fault).map((p) => p.path);
-  return { pages: pages.map((p) => p.path), invalid, faults, categories, rawFiles };
+  return { pages: pages.map((p) => p.path), invalid, faults, categories, rawFiles, meta: pages.map((p) => ({ path: p.path, title: p.title, tags: p.tags })) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Questions: what a reader of this wiki might ask, from its own titles and tags, with the words
+// that shape a question (stopwords) and some words the wiki never uses.
+
+/** Words that appear nowhere in a generated wiki (none is in the vocabulary above, even stemmed). */
+const FOREIGN_WORDS = [
+  'kubernetes', 'zeppelin', 'marmalade', 'fjord', 'walrus', 'saxophone', 'tundra', 'origami', 'quokka', 'nebula',
+  'tarragon', 'gazebo', 'mandolin', 'pelican', 'sonnet', 'glacier', 'lantern', 'velvet', 'harbour', 'meadow',
+];
+const QUESTION_OPENERS = [
+  'How does the', 'What is the', 'Why is our', 'When should we use the', 'Is there a way to tune the', 'What happens to the',
+  'Where do we keep the', 'How do I configure', 'Which', 'Can you explain the', 'What breaks when the', 'Do we have notes on',
+];
+const QUESTION_CLOSERS = ['?', ' work?', ' fail?', ' in production?', ' under load?', ' for us?', ' at all?', ' these days?'];
+
+/** A run of 2-4 words of a title, as written (so entity names keep their capitals). */
+function titleWords(rng: Rng, title: string, count = rng.int(2, 4)): string[] {
+  const words = title.split(' ');
+  const n = Math.min(count, words.length);
+  const start = rng.int(0, words.length - n);
+  return words.slice(start, start + n);
+}
+
+/** Titles keep their capitals only for names (entities); everything else is asked in lowercase. */
+const asAsked = (words: string[], category: string): string => (category === 'entities' ? words.join(' ') : words.join(' ').toLowerCase());
+
+/**
+ * `count` questions over a generated wiki, deterministic for a seed. The mix: 2-4 words of one
+ * page's title (45%), title words and a tag (20%), words of two titles (15%), title words with
+ * words the wiki does not hold (12%), and only such words (8%, which the ladder answers cold).
+ */
+export function generateQuestions(wiki: GeneratedWiki, count: number, seed = 20260424): string[] {
+  const rng = new Rng(seed ^ 0x5bd1e995);
+  const categoryOf = (p: string) => p.split('/')[0]!;
+  const questions: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const page = rng.pick(wiki.meta);
+    const own = asAsked(titleWords(rng, page.title), categoryOf(page.path));
+    const roll = rng.next();
+    let body: string;
+    if (roll < 0.45) body = `${rng.pick(QUESTION_OPENERS)} ${own}`;
+    else if (roll < 0.65) body = `${rng.pick(QUESTION_OPENERS)} ${asAsked(titleWords(rng, page.title, rng.int(1, 2)), categoryOf(page.path))} with ${rng.pick(page.tags)}`;
+    else if (roll < 0.8) {
+      const other = rng.pick(wiki.meta);
+      body = `${rng.pick(QUESTION_OPENERS)} ${asAsked(titleWords(rng, page.title, rng.int(1, 2)), categoryOf(page.path))} or the ${asAsked(titleWords(rng, other.title, 2), categoryOf(other.path))}`;
+    } else if (roll < 0.92) body = `${rng.pick(QUESTION_OPENERS)} ${own} near the ${rng.sample(FOREIGN_WORDS, rng.int(1, 2)).join(' ')}`;
+    else body = `${rng.pick(QUESTION_OPENERS)} ${rng.sample(FOREIGN_WORDS, rng.int(2, 3)).join(' ')}`;
+    questions.push(`${body}${rng.pick(QUESTION_CLOSERS)}`);
+  }
+  return questions;
 }

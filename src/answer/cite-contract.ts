@@ -77,12 +77,12 @@ function checkWikiCitation(
   const [start, end] = citation.lines;
   const within = (a: number, b: number) => a >= 1 && b >= a && b <= lines.length && squashSpace(lines.slice(a - 1, b).join('\n')).includes(quote);
   if (end - start < MAX_QUOTE_LINES && within(start, end)) return true;
-  // Repair: the quote is in the page, at other lines.
-  for (let a = 1; a <= lines.length; a++) {
-    for (let b = a; b < a + MAX_QUOTE_LINES && b <= lines.length; b++) {
-      if (within(a, b)) {
-        violations.push({ rule: 'quote-not-in-page', detail: `${citation.path}: quote is at lines ${a}-${b}, not ${start}-${end}`, action: 'repaired' });
-        return { ...citation, lines: [a, b] };
+  // Repair: the quote is in the page at other lines; the tightest span wins.
+  for (let span = 0; span < MAX_QUOTE_LINES; span++) {
+    for (let a = 1; a + span <= lines.length; a++) {
+      if (within(a, a + span)) {
+        violations.push({ rule: 'quote-not-in-page', detail: `${citation.path}: quote is at lines ${a}-${a + span}, not ${start}-${end}`, action: 'repaired' });
+        return { ...citation, lines: [a, a + span] };
       }
     }
   }

@@ -10,10 +10,11 @@
 //   4. runs of Capitalised words (or names with inner capitals: `GitHub`, `SearXNG`) not at the
 //      start of a sentence are proper-noun phrases ("Brave Search", "GitHub Models"); all-capital
 //      acronyms (`API`, `PR`) count as proper nouns;
-//   5. every other word is lowercased; stopwords (English, question words, the config's own),
+//   5. every other word is lowercased; stopwords (English and other European languages' lists,
+//      question words, the config's own),
 //      single characters and shorter numbers are dropped, with the reason kept for the trace.
 // Plural and inflected forms are folded when terms are matched (see text-match.ts).
-import { eng } from 'stopword';
+import { deu, eng, fra, ita, nld, por, spa } from 'stopword';
 import { foldedWords } from './text-match.js';
 
 export type TermKind = 'code' | 'quoted' | 'version' | 'identifier' | 'proper-noun' | 'word' | 'expanded';
@@ -49,7 +50,8 @@ const QUESTION_WORDS = [
   'makes', 'made', 'do', 'did', 'have', 'has', 'had', 'one', 'ones', 'our', 'we', 'us', 'my', 'mine', 'i', 'me', 'you', 'your',
   'it', 'they', 'them', 'their', 'this', 'that', 'these', 'those', 'here', 'what', 'how', 'who', 'where', 'the', 'a', 'an',
 ];
-export const BUILTIN_STOPWORDS: ReadonlySet<string> = new Set([...eng, ...QUESTION_WORDS]);
+// English first; the other lists cover wikis and questions written in the common European languages.
+export const BUILTIN_STOPWORDS: ReadonlySet<string> = new Set([...eng, ...QUESTION_WORDS, ...deu, ...fra, ...spa, ...ita, ...por, ...nld]);
 
 const TRIM = /^[\s([{"'“‘«<]+|(?:['’]s)?[\s)\]}"'”’»>,.;:!?]*$/g;
 const MAX_EXACT_WORDS = 3;
