@@ -15,6 +15,13 @@ const SENTENCE = /(?<=[.!?])\s+(?=[\p{Lu}\p{N}`*"“(\[])/u;
 const QUOTE_TARGET = 160;
 const RANK_DISCOUNT = 0.1;
 const WORDS_PER_TOLERATED_MISS = 3;
+/** A term already quoted still counts for this much: a second page saying the same thing helps. */
+const REQUOTE_SHARE = 0.35;
+/** Re-quoting only tops up short answers. */
+const MAX_REQUOTE_BEFORE = 2;
+/** Tables and code read badly as quotes: they win only when nothing else carries the terms. */
+const LAYOUT_LINE = /^\s*(?:\||```|~~~)/;
+const LAYOUT_SHARE = 0.5;
 
 interface WeightedTerm {
   term: SignalTerm;
@@ -69,13 +76,15 @@ function pickPassages(passages: readonly Passage[], terms: readonly WeightedTerm
     presence[i]!.forEach((has, k) => has && quoted.add(k));
   };
   // The best-ranked page that speaks to the question at all is quoted first.
-  const weightOf = (i: number) => terms.reduce((sum, t, k) => sum + (presence[i]![k] ? t.weight : 0), 0);
+  const weightOf = (i: number) => terms.reduce((sum, t, k) => sum + (presence[i]![k] ? t.weight : 0), 0) * (LAYOUT_LINE.test(passages[i]!.lines[0]!) ? LAYOUT_SHARE : 1);
   for (const path of rankOrder) {
-    const own = passages.map((p, i) => (p.path === path ? i : -1)).filter((i) => i >= 0 && weightOf(i) >= 1);
+    const own = passages.map((p, i) => (p.path === path ? i : -1)).filter((i) => i >= 0 && weightOf(i) >= LAYOUT_SHARE);
     if (own.length === 0) continue;
     take(own.reduce((a, b) => (weightOf(b) > weightOf(a) ? b : a)));
     break;
   }
+  // New terms first; once every term is quoted, a second page saying the same thing may follow.
+  let requoting = false;
   while (picked.length < MAX_CLAIMS) {
     let best = -1;
     let bestGain = 0;
@@ -83,8 +92,9 @@ function pickPassages(passages: readonly Passage[], terms: readonly WeightedTerm
       if (picked.includes(i) || (!pages.has(p.path) && pages.size >= MAX_CITED_PAGES)) return;
       let gain = 0;
       terms.forEach((t, k) => {
-        if (presence[i]![k] && !quoted.has(k)) gain += t.weight;
+        if (presence[i]![k]) gain += !quoted.has(k) ? t.weight : requoting ? t.weight * REQUOTE_SHARE : 0;
       });
+      if (LAYOUT_LINE.test(p.lines[0]!)) gain *= LAYOUT_SHARE;
       // The ladder's ranking counts: a passage from a lower-ranked page must carry more to win.
       gain /= 1 + RANK_DISCOUNT * rank.get(p.path)!;
       // Ties go to the higher-ranked page, then to the earlier passage.
@@ -93,7 +103,11 @@ function pickPassages(passages: readonly Passage[], terms: readonly WeightedTerm
         bestGain = gain;
       }
     });
-    if (best < 0 || bestGain * (1 + RANK_DISCOUNT * rank.get(passages[best]!.path)!) < 1) break;
+    if (best < 0 || bestGain * (1 + RANK_DISCOUNT * rank.get(passages[best]!.path)!) < 1) {
+      if (requoting || picked.length >= MAX_REQUOTE_BEFORE) break;
+      requoting = true;
+      continue;
+    }
     take(best);
   }
   return picked.map((i) => passages[i]!);

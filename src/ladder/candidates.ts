@@ -63,6 +63,7 @@ export function findCandidates(catalog: WikiCatalog, terms: readonly CandidateTe
   candidates.sort(
     (a, b) =>
       b.distinct - a.distinct ||
+      b.matched.length - a.matched.length ||
       codePointLength(a.title) - codePointLength(b.title) ||
       compareCodePoints(a.title.toLowerCase(), b.title.toLowerCase()) ||
       compareCodePoints(a.path, b.path),
