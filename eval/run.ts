@@ -2,7 +2,6 @@
 // `ask --questions` uses. Prints recall of expected pages among pages read and cited, the branch
 // mix, median pages read and cited, and how uncovered questions were flagged.
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { askQuestion, openAskSession } from '../src/answer/ask.js';
 import { openWorkspace } from '../src/config/workspace.js';
 import { type Trace, isWikiCitation } from '../src/ladder/trace.js';
@@ -84,4 +83,4 @@ for (const { q, trace } of results) {
   byKind.set(q.kind, [...(byKind.get(q.kind) ?? []), ok]);
 }
 console.log(`\nper kind (answered if covered, flagged if not): ${[...byKind].map(([k, v]) => `${k} ${v.filter(Boolean).length}/${v.length}`).join(', ')}`);
-console.log(path.basename(process.argv[1] ?? ''), 'done');
+

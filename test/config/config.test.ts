@@ -65,3 +65,14 @@ describe('.wiki-steward.yml', () => {
     expect(await readFile(path.join(repo, 'index.md'), 'utf8')).not.toContain('Reference');
   });
 });
+
+describe('the example wiki documents the real config', () => {
+  it('its full reference block parses as a valid .wiki-steward.yml with the real defaults', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { fileURLToPath } = await import('node:url');
+    const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../examples/wiki/how-to/configure-wiki-steward-yml.md');
+    const block = /## Full reference with defaults\n\n```yaml\n([\s\S]*?)```/.exec(await readFile(file, 'utf8'))![1]!;
+    const config = parseConfig(block, 'configure-wiki-steward-yml.md');
+    expect({ ...config, wiki: undefined }).toEqual(DEFAULT_CONFIG);
+  });
+});
