@@ -42,6 +42,12 @@ export class OfflineAnswerer implements Answerer {
     const required = weighted.filter((w) => w.term.kind !== 'expanded');
     const passages = [...request.pages].flatMap(([path, text]) => splitPassages(path, text));
     const picked = pickPassages(passages, weighted, read);
+    // A page found by its title alone: its opening paragraph is what it says about the subject.
+    if (picked.length === 0) {
+      const titled = read.find((path) => required.some((w) => textHasTerm(foldText(request.pages.get(path)!), w.pattern, w.strict)));
+      const opening = passages.find((p) => p.path === titled);
+      if (opening) picked.push(opening);
+    }
     const claims = picked.map((p) => quoteClaim(p, weighted));
     // Coverage is judged on the pages the answer quotes: terms scattered over many pages read do
     // not make an answer.
@@ -53,7 +59,8 @@ export class OfflineAnswerer implements Answerer {
     return {
       claims,
       // Every specific term (identifier, version, name, code, quote) must be there; of ordinary
-      // words, one in three may be missing — questions word things differently from pages.
+      // words, one in three (rounded down) may be missing — questions word things differently
+      // from pages.
       covered: read.length > 0 && missing.every((w) => !w.strict) && missing.length <= tolerated,
       found: found.map((w) => w.term.term),
       missing: missing.map((w) => w.term.term),

@@ -22,7 +22,10 @@ export interface Candidate {
  */
 export function matchFields(entry: WikiEntry, pattern: TermPattern): MatchField[] {
   const fields: MatchField[] = [];
-  if (titleContains(entry.folded.title, pattern)) fields.push('title');
+  // Without spaces there are no word boundaries: a title written whole inside the question's run
+  // is as good a match as the run inside the title.
+  const titleInsideTerm = pattern.noSpaceScript && entry.folded.title.raw.length >= 2 && pattern.raw.includes(entry.folded.title.raw);
+  if (titleInsideTerm || titleContains(entry.folded.title, pattern)) fields.push('title');
   if (entry.tags.some((tag) => tagEquals(tag, pattern))) fields.push('tag');
   if (containsWords(entry.folded.summary, pattern)) fields.push('summary');
   return fields;

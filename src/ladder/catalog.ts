@@ -201,7 +201,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
     layout,
     entries,
     mayMatch(pattern) {
-      if (pattern.noSpaceScript || pattern.words.length === 0) return entries;
+      if (pattern.noSpaceScript || pattern.words.length === 0) return entries; // no words to look up: every entry
       let hits: Set<number> | undefined;
       pattern.words.forEach((word, i) => {
         const last = i === pattern.words.length - 1 && word.length >= 4;

@@ -88,13 +88,25 @@ function expandTerms(catalog: WikiCatalog, question: string, terms: readonly Sig
   return added;
 }
 
-/** The category's `_index.md` when every candidate sits in one category, the root `index.md` otherwise. */
+/**
+ * What a reader opens in step A: `schema.md`, then the one index file that lists every candidate
+ * (a category's `_index.md`, or a per-area `index.<area>.md`), else the root `index.md`, else the
+ * root-level index files that list any candidate.
+ */
 function orientedFiles(catalog: WikiCatalog, candidates: readonly Candidate[]): string[] {
-  const files = catalog.layout.tree.files.has('schema.md') ? ['schema.md'] : [];
+  const files = catalog.layout.tree.files;
+  const oriented = files.has('schema.md') ? ['schema.md'] : [];
   const categories = new Set(candidates.map((c) => c.path.split('/')[0]!));
-  const one = categories.size === 1 ? `${[...categories][0]}/_index.md` : undefined;
-  if (one && catalog.layout.tree.files.has(one)) files.push(one);
-  else if (catalog.layout.tree.files.has('index.md')) files.push('index.md');
-  else files.push(...catalog.indexFiles.filter((f) => !f.includes('/')));
-  return files;
+  const categoryIndex = categories.size === 1 ? `${[...categories][0]}/_index.md` : undefined;
+  const listers = new Set(candidates.map((c) => catalog.byPath.get(c.path)?.listedIn));
+  const lister = listers.size === 1 ? [...listers][0] : undefined;
+  if (categoryIndex && files.has(categoryIndex)) oriented.push(categoryIndex);
+  else if (lister) oriented.push(lister);
+  else if (files.has('index.md')) oriented.push('index.md');
+  else {
+    const rootIndexes = catalog.indexFiles.filter((f) => !f.includes('/'));
+    const used = rootIndexes.filter((f) => listers.has(f));
+    oriented.push(...(used.length > 0 ? used : rootIndexes));
+  }
+  return oriented;
 }

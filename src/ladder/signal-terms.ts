@@ -65,6 +65,20 @@ const ACRONYM = /^[A-Z]{2,}s?$/;
 const CAPITALISED = /^\p{Lu}[\p{L}\p{M}'’]*$/u;
 const SENTENCE_END = /[.!?:;]$/;
 
+const HAN_OR_KANA = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const HIRAGANA_RUN = /\p{Script=Hiragana}+/u;
+
+/**
+ * Japanese writes no spaces; its grammar (particles, verb endings) is written in hiragana and its
+ * content words mostly in kanji and katakana. A run mixing them is cut at the hiragana, which is
+ * dropped: 日本酒の造り方を教えてください → 日本酒, 造, 方, 教 (single characters then drop out).
+ * Runs of one script only (Chinese, or all-hiragana words) are kept whole.
+ */
+function splitJapanese(word: string): string[] {
+  if (!HIRAGANA_RUN.test(word) || !/[\p{Script=Han}\p{Script=Katakana}]/u.test(word)) return [word];
+  return word.split(/\p{Script=Hiragana}+/u).filter(Boolean);
+}
+
 export interface ExtractedTerms {
   terms: SignalTerm[];
   dropped: DroppedTerm[];
@@ -130,13 +144,17 @@ export function extractSignalTerms(question: string, extraStopwords: readonly st
       } else addWord(token);
     } else {
       closePhrase();
-      for (const word of token.split(/[^\p{L}\p{N}'’-]+/u)) addWord(word);
+      for (const word of token.split(/[^\p{L}\p{N}'’-]+/u)) for (const piece of splitJapanese(word)) addWord(piece);
     }
     if (sentenceStart) closePhrase();
   }
   closePhrase();
 
   function addWord(word: string): void {
+    if (HAN_OR_KANA.test(word) && [...word].length < 2) {
+      dropped.push({ term: word, reason: 'single character' });
+      return;
+    }
     const lower = word.toLowerCase().replace(/^['’-]+|['’-]+$/g, '');
     if (lower === '') return;
     if (stopwords.has(lower) || stopwords.has(lower.replace(/['’]s$/, ''))) dropped.push({ term: lower, reason: 'stopword' });

@@ -54,7 +54,8 @@ export function parseIndexFile(indexFile: string, text: string, options: ParseIn
     } else {
       const slug = wikilink![1]!.trim();
       path = slug.includes('/') ? resolveWikiPath('', slug.endsWith('.md') ? slug : `${slug}.md`) : options.resolveSlug(slug.replace(/\.md$/, ''));
-      title = (wikilink![2] ?? slug.slice(slug.lastIndexOf('/') + 1)).trim();
+      // A bare [[slug]] names the page without titling it: the page's own title stands.
+      title = (wikilink![2] ?? '').trim();
     }
     if (!path || path.endsWith(`/${DIRECTORY_INDEX}`) || path === DIRECTORY_INDEX) return;
     const rest = line.slice(match.index + match[0].length).replace(SEPARATOR, '').replace(QUALITY_MARKER, '').trim();

@@ -43,6 +43,8 @@ describe('signal-term extraction', () => {
 
   it('handles non-English text', () => {
     expect(terms('Wie funktioniert die Straßenbahn-Übersicht?')).toEqual(['funktioniert:word', 'Straßenbahn-Übersicht:identifier']);
-    expect(terms('データベースの設定')).toEqual(['データベースの設定:word']);
+    expect(terms('データベースの設定')).toEqual(['データベース:word', '設定:word']);
+    expect(terms('日本酒の造り方を教えてください')).toEqual(['日本酒:word']);
+    expect(terms('如何配置数据库')).toEqual(['如何配置数据库:word']);
   });
 });

@@ -40,7 +40,7 @@ describe('index files', () => {
     const text = '# Concepts\n\n- [[rate-limiting]] — limits\n- [[concepts/deep/cache|Caching]]: how we cache\n- [[missing-page]]\n';
     const entries = parseIndexFile('index.concepts.md', text, { resolveSlug: (s) => (s === 'rate-limiting' ? 'concepts/rate-limiting.md' : undefined) });
     expect(entries.map((e) => [e.path, e.title, e.summary])).toEqual([
-      ['concepts/rate-limiting.md', 'rate-limiting', 'limits'],
+      ['concepts/rate-limiting.md', '', 'limits'],
       ['concepts/deep/cache.md', 'Caching', 'how we cache'],
     ]);
   });
