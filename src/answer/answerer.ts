@@ -28,6 +28,10 @@ export interface DraftAnswer {
   /** Pages actually read, and candidates left unread with why. */
   read: string[];
   unread: Array<{ path: string; reason: string }>;
+  /** Whether `missing` lists signal terms (offline) or claims (a model). */
+  missingAre?: 'terms' | 'claims';
+  /** Things the reader should know about how this answer was made (a fallback, a budget cut). */
+  notes?: string[];
 }
 
 export interface Answerer {

@@ -7,7 +7,9 @@ import { type WikiCatalog, loadCatalog } from '../ladder/catalog.js';
 import { type LadderOptions, runLadder } from '../ladder/ladder.js';
 import { type Outcome, type Trace } from '../ladder/trace.js';
 import { loadFileTree } from '../wiki/tree.js';
-import type { Answerer } from './answerer.js';
+import type { Claim } from './answerer.js';
+import { JsonHttpClient } from '../net/http-json.js';
+import type { Providers } from './providers.js';
 import { enforceCiteContract } from './cite-contract.js';
 import { OfflineAnswerer } from './offline-answerer.js';
 import { type WikiCitationRenderer, plainCitation, renderAnswer } from './render.js';
@@ -18,8 +20,13 @@ export interface AskSession {
   commit: string | null;
   loadMs: number;
   ladder: LadderOptions;
-  answerer: Answerer;
+  providers: Providers;
 }
+
+/** Results kept per web search, and searches per question (D searches each uncovered claim). */
+const WEB_RESULTS_PER_SEARCH = 3;
+const MAX_SEARCHES = 3;
+const SNIPPET_LIMIT = 280;
 
 export const ladderOptionsOf = (config: StewardConfig): LadderOptions => ({
   inlineMax: config.ladder.inlineMax,
@@ -27,11 +34,13 @@ export const ladderOptionsOf = (config: StewardConfig): LadderOptions => ({
   commonTermRatio: config.ladder.commonTermRatio,
 });
 
-export async function openAskSession(workspace: Workspace, answerer: Answerer = new OfflineAnswerer()): Promise<AskSession> {
+export const offlineProviders = (): Providers => ({ answerer: new OfflineAnswerer(), search: undefined, http: new JsonHttpClient(), secrets: [] });
+
+export async function openAskSession(workspace: Workspace, providers: Providers = offlineProviders()): Promise<AskSession> {
   const started = performance.now();
   const catalog = workspace.wikiRoot ? await loadCatalog(await loadFileTree(workspace.wikiRoot), workspace.config) : undefined;
   const commit = workspace.wikiRoot ? ((await new GitCommandManager(workspace.wikiRoot).headCommit()) ?? null) : null;
-  return { catalog, commit, loadMs: Math.round(performance.now() - started), ladder: ladderOptionsOf(workspace.config), answerer };
+  return { catalog, commit, loadMs: Math.round(performance.now() - started), ladder: ladderOptionsOf(workspace.config), providers };
 }
 
 export interface AskOptions {
@@ -46,16 +55,25 @@ export async function askQuestion(session: AskSession, question: string, options
     question,
     ...(options.id !== undefined ? { id: options.id } : {}),
     wiki: { root: session.catalog?.root ?? null, commit: session.commit },
-    answerer: session.answerer.name,
+    answerer: session.providers.answerer.name,
     unread: [],
     violations: [],
     citations: [],
+    web_searches: [],
+    provider_calls: [],
+    tokens: { input: 0, output: 0 },
+    notes: [],
   };
+  const callsBefore = session.providers.http.calls.length;
   if (!session.catalog) {
     // A.0: nothing configured and nothing found. Step F, said plainly.
-    const empty = { outcome: 'cold' as const, branch: 'unconfigured' as const, claims: [], missing: [], terms: [] };
+    const web = await searchTheWeb(session, [question]);
+    const empty = { outcome: 'cold' as const, branch: 'unconfigured' as const, claims: [], missing: [], terms: [], webClaims: web.claims };
     return {
       ...base,
+      web_searches: web.searches,
+      citations: web.claims.flatMap((c) => c.citations),
+      ...providerTally(session, callsBefore),
       branch: 'unconfigured',
       outcome: 'cold',
       oriented: [],
@@ -89,30 +107,82 @@ export async function askQuestion(session: AskSession, question: string, options
   };
   const terms = ladder.terms.map((t) => t.term);
   if (ladder.branch === 'cold') {
-    trace.missing = trace.coverage.missing;
-    trace.answer = renderAnswer({ outcome: 'cold', branch: 'cold', claims: [], missing: [], terms }, options.renderCitation);
+    // F: search the question.
+    const web = await searchTheWeb(session, [question]);
+    Object.assign(trace, { missing: trace.coverage.missing, web_searches: web.searches, citations: web.claims.flatMap((c) => c.citations) }, providerTally(session, callsBefore));
+    trace.answer = renderAnswer({ outcome: 'cold', branch: 'cold', claims: [], missing: [], terms, webClaims: web.claims }, options.renderCitation);
     trace.timings_ms.answer = since(answerStart);
     return trace;
   }
   try {
     const pages = await session.catalog.readPages(ladder.candidates.map((c) => c.path));
-    const draft = await session.answerer.answer({ question, branch: ladder.branch, terms: ladder.terms, pages });
-    const contract = enforceCiteContract(draft.claims, { pagesRead: pages, searchUrls: new Set() });
-    const outcome: Outcome = draft.covered && contract.claims.length > 0 ? 'answered' : 'gap';
+    const draft = await session.providers.answerer.answer({ question, branch: ladder.branch, terms: ladder.terms, pages });
+    const pagesRead = new Map(draft.read.map((p) => [p, pages.get(p)!]));
+    const wiki = enforceCiteContract(draft.claims, { pagesRead, searchUrls: new Set() });
+    const outcome: Outcome = draft.covered && wiki.claims.length > 0 ? 'answered' : 'gap';
+    // D: search what is missing, one search per uncovered claim (offline: the question itself).
+    const queries = outcome === 'gap' ? (draft.missingAre === 'claims' && draft.missing.length > 0 ? draft.missing.slice(0, MAX_SEARCHES) : [question]) : [];
+    const web = await searchTheWeb(session, queries);
+    const checkedWeb = enforceCiteContract(web.claims, { pagesRead, searchUrls: web.urls });
     Object.assign(trace, {
       outcome,
       read: draft.read,
       unread: draft.unread,
       coverage: { covered: draft.covered, found: draft.found, missing: draft.missing },
-      citations: contract.claims.flatMap((c) => c.citations),
+      citations: [...wiki.claims, ...checkedWeb.claims].flatMap((c) => c.citations),
       missing: draft.missing,
-      violations: contract.violations,
-      answer: renderAnswer({ outcome, branch: ladder.branch, claims: contract.claims, missing: draft.missing, terms }, options.renderCitation ?? plainCitation),
+      violations: [...wiki.violations, ...checkedWeb.violations],
+      web_searches: web.searches,
+      notes: [...(draft.notes ?? []), ...web.notes],
+      ...providerTally(session, callsBefore),
     });
+    trace.answer = renderAnswer(
+      { outcome, branch: ladder.branch, claims: wiki.claims, webClaims: checkedWeb.claims, missing: draft.missing, terms, notes: trace.notes },
+      options.renderCitation ?? plainCitation,
+    );
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    Object.assign(trace, { outcome: 'error', error: message, answer: renderAnswer({ outcome: 'error', branch: ladder.branch, claims: [], missing: [], terms, error: message }) });
+    Object.assign(trace, { outcome: 'error', error: message, ...providerTally(session, callsBefore) });
+    trace.answer = renderAnswer({ outcome: 'error', branch: ladder.branch, claims: [], missing: [], terms, error: message });
   }
   trace.timings_ms.answer = since(answerStart);
   return trace;
+}
+
+/** The provider calls made since `from`, and the tokens they cost. */
+function providerTally(session: AskSession, from: number): Pick<Trace, 'provider_calls' | 'tokens'> {
+  const calls = session.providers.http.calls.slice(from);
+  const tokens = calls.reduce((t, c) => ({ input: t.input + (c.tokens?.input ?? 0), output: t.output + (c.tokens?.output ?? 0) }), { input: 0, output: 0 });
+  return { provider_calls: calls, tokens };
+}
+
+interface WebFindings {
+  claims: Claim[];
+  urls: Set<string>;
+  searches: Trace['web_searches'];
+  notes: string[];
+}
+
+/** Steps D and F: search, and turn results into claims citing `[title](url)`. A failure is reported, not fatal. */
+async function searchTheWeb(session: AskSession, queries: readonly string[]): Promise<WebFindings> {
+  const findings: WebFindings = { claims: [], urls: new Set(), searches: [], notes: [] };
+  const search = session.providers.search;
+  if (!search || queries.length === 0) return findings;
+  for (const query of queries.slice(0, MAX_SEARCHES)) {
+    try {
+      const results = await search.search(query, WEB_RESULTS_PER_SEARCH);
+      findings.searches.push({ provider: search.name, query, results: results.length });
+      for (const r of results) {
+        if (findings.urls.has(r.url)) continue;
+        findings.urls.add(r.url);
+        const snippet = r.snippet.length > SNIPPET_LIMIT ? `${r.snippet.slice(0, SNIPPET_LIMIT - 1)}…` : r.snippet;
+        findings.claims.push({ text: snippet || r.title, citations: [{ url: r.url, title: r.title }] });
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      findings.searches.push({ provider: search.name, query, results: 0, error: message });
+      findings.notes.push(`Web search failed (${message}); the answer says what the wiki is missing without web sources.`);
+    }
+  }
+  return findings;
 }

@@ -14,6 +14,9 @@ export interface RenderInput {
   outcome: Outcome;
   branch: Branch;
   claims: readonly Claim[];
+  /** Claims from this run's web search, for what the wiki does not cover. */
+  webClaims?: readonly Claim[];
+  notes?: readonly string[];
   missing: readonly string[];
   /** Terms the ladder looked for, for the cold explanation. */
   terms: readonly string[];
@@ -39,7 +42,12 @@ export function renderAnswer(input: RenderInput, wiki: WikiCitationRenderer = pl
   }
   if (input.missing.length > 0 && input.branch !== 'unconfigured') {
     out.push('');
-    out.push(`**Not in the wiki:** ${input.missing.map((m) => `\`${m}\``).join(', ')}.`);
+    out.push(`**Not in the wiki:** ${input.missing.map((m) => (m.includes(' ') && m.length > 40 ? m : `\`${m}\``)).join(', ')}.`);
   }
+  if (input.webClaims && input.webClaims.length > 0) {
+    out.push('', '**From the web** (not in the wiki; the capture records it):', '');
+    for (const claim of input.webClaims) out.push(`- ${claim.text} — ${claim.citations.map((c) => renderCitation(c, wiki)).join(', ')}`);
+  }
+  for (const note of input.notes ?? []) out.push('', `_Note: ${note}_`);
   return out.join('\n').trim();
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type AskSession, askQuestion, openAskSession } from '../answer/ask.js';
+import { type LlmChoice, type WebChoice, createProviders } from '../answer/providers.js';
 import type { Trace } from '../ladder/trace.js';
 import { type CliIo, EXIT, openCliWorkspace } from './context.js';
 
@@ -9,6 +10,11 @@ export interface AskOptions {
   json: boolean;
   questions?: string;
   inlineMax?: number;
+  llm: LlmChoice;
+  llmBaseUrl?: string;
+  llmModel?: string;
+  web: WebChoice;
+  webBaseUrl?: string;
 }
 
 export async function askCommand(io: CliIo, question: string | undefined, options: AskOptions): Promise<number> {
@@ -17,7 +23,15 @@ export async function askCommand(io: CliIo, question: string | undefined, option
   const workspace = await openCliWorkspace(io, options.wiki, (config) => {
     if (options.inlineMax !== undefined) config.ladder.inlineMax = options.inlineMax;
   });
-  const session = await openAskSession(workspace);
+  const providers = createProviders({
+    llm: options.llm,
+    llmBaseUrl: options.llmBaseUrl,
+    llmModel: options.llmModel,
+    web: options.web,
+    webBaseUrl: options.webBaseUrl,
+    env: process.env,
+  });
+  const session = await openAskSession(workspace, providers);
   if (options.questions) return askBatch(io, session, options.questions);
   const trace = await askQuestion(session, question!);
   io.stdout(options.json ? JSON.stringify(trace, null, 2) : renderForTerminal(trace));
@@ -62,6 +76,10 @@ export function traceSummary(trace: Trace): string[] {
     ...(trace.unread.length > 0 ? [`- Not read: ${list(trace.unread.map((u) => `\`${u.path}\` (${u.reason})`))}`] : []),
     `- Coverage: ${trace.coverage.covered ? 'every signal term is in the pages read' : `missing ${list(trace.coverage.missing.map((m) => `\`${m}\``))}`}`,
     ...(trace.violations.length > 0 ? [`- Cite contract: ${list(trace.violations.map((v) => `${v.rule} (${v.action}): ${v.detail}`))}`] : []),
+    ...(trace.web_searches.length > 0 ? [`- Web searches: ${list(trace.web_searches.map((w) => `${w.provider} "${w.query}" → ${w.error ? `failed: ${w.error}` : `${w.results} results`}`))}`] : []),
+    ...(trace.provider_calls.length > 0
+      ? [`- Provider calls: ${trace.provider_calls.length} (${trace.provider_calls.reduce((n, c) => n + c.retries, 0)} retries), tokens ${trace.tokens.input} in / ${trace.tokens.output} out`]
+      : []),
     `- Timings: load ${trace.timings_ms.load} ms, ladder ${trace.timings_ms.ladder} ms, answer ${trace.timings_ms.answer} ms`,
   ];
 }

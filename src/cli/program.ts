@@ -5,6 +5,18 @@ import { DIAGNOSTIC_FORMATS, type DiagnosticFormat } from '../report/diagnostics
 
 export const VERSION = '0.1.0';
 
+interface AskFlags {
+  wiki?: string;
+  json?: boolean;
+  questions?: string;
+  inlineMax?: number;
+  llm: 'offline' | 'openai' | 'anthropic';
+  llmBaseUrl?: string;
+  llmModel?: string;
+  web: 'none' | 'tavily' | 'brave' | 'searxng';
+  webBaseUrl?: string;
+}
+
 export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   const run = (work: () => Promise<number>) => async () => setExit(await work());
   const program = new Command('wiki-steward')
@@ -37,13 +49,23 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
       return n;
     })
-    .action((question: string | undefined, opts: { wiki?: string; json?: boolean; questions?: string; inlineMax?: number }) =>
+    .addOption(new Option('--llm <answerer>', 'offline (no network), openai (any OpenAI-compatible server) or anthropic').choices(['offline', 'openai', 'anthropic']).default('offline'))
+    .option('--llm-base-url <url>', 'model endpoint, e.g. http://localhost:11434/v1 for Ollama (Anthropic: without /v1)')
+    .option('--llm-model <name>', 'model name')
+    .addOption(new Option('--web <provider>', 'web search for what the wiki lacks').choices(['none', 'tavily', 'brave', 'searxng']).default('none'))
+    .option('--web-base-url <url>', 'search endpoint (self-hosted SearXNG, proxies); SEARXNG_URL is the default for searxng')
+    .action((question: string | undefined, opts: AskFlags) =>
       run(async () =>
         (await import('./ask-command.js')).askCommand(io, question, {
           json: Boolean(opts.json),
+          llm: opts.llm,
+          web: opts.web,
           ...(opts.wiki ? { wiki: opts.wiki } : {}),
           ...(opts.questions ? { questions: opts.questions } : {}),
           ...(opts.inlineMax !== undefined ? { inlineMax: opts.inlineMax } : {}),
+          ...(opts.llmBaseUrl ? { llmBaseUrl: opts.llmBaseUrl } : {}),
+          ...(opts.llmModel ? { llmModel: opts.llmModel } : {}),
+          ...(opts.webBaseUrl ? { webBaseUrl: opts.webBaseUrl } : {}),
         }),
       )(),
     );

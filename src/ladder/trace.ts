@@ -3,6 +3,7 @@
 // contract: snake_case keys, every path relative to the wiki root with forward slashes.
 import type { MatchField } from './candidates.js';
 import type { Branch } from './ladder.js';
+import type { ProviderCall } from '../net/http-json.js';
 import type { TermKind } from './signal-terms.js';
 
 export type Outcome = 'answered' | 'gap' | 'cold' | 'error';
@@ -54,6 +55,13 @@ export interface Trace {
   /** What the cite contract repaired or dropped before the answer left the engine. */
   violations: CiteViolation[];
   answerer: string;
+  /** Web searches made for steps D and F, and the search provider used. */
+  web_searches: Array<{ provider: string; query: string; results: number; error?: string }>;
+  /** Every model and search request, with retries and tokens; keys never appear here. */
+  provider_calls: ProviderCall[];
+  tokens: { input: number; output: number };
+  /** What the reader should know about how the answer was made (fallbacks, budget cuts). */
+  notes: string[];
   /** The answer as markdown, citations as wiki-relative paths with line ranges. */
   answer: string;
   timings_ms: { load: number; ladder: number; answer: number };

@@ -1,0 +1,30 @@
+// A chat model behind one small interface: a system prompt, one user message, a JSON schema the
+// reply must follow. Each wire protocol (OpenAI-compatible chat completions, Anthropic Messages)
+// implements it; everything above sees only JSON text and token counts.
+
+export interface JsonSchema {
+  name: string;
+  schema: Record<string, unknown>;
+}
+
+export interface ChatRequest {
+  system: string;
+  user: string;
+  schema: JsonSchema;
+  maxTokens: number;
+}
+
+export interface ChatReply {
+  /** The reply's JSON, as text (validated by the caller). */
+  text: string;
+  usage: { input: number; output: number };
+}
+
+export interface ChatModel {
+  readonly provider: string;
+  readonly model: string;
+  complete(request: ChatRequest): Promise<ChatReply>;
+}
+
+/** Joins a base URL and a path, keeping the base's own path (`…/v1` + `chat/completions`). */
+export const endpoint = (base: string, path: string): URL => new URL(path, base.endsWith('/') ? base : `${base}/`);

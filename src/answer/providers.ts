@@ -1,0 +1,90 @@
+// Which answerer and which web search a run uses, from flags or Action inputs and the environment.
+// Keys come only from the environment and are never printed, logged or put in a trace.
+import { JsonHttpClient, ProviderError, type RetryPolicy, DEFAULT_RETRY_POLICY } from '../net/http-json.js';
+import { BraveSearch, type SearchProvider, SearxngSearch, TavilySearch } from '../web/search-provider.js';
+import type { AnswerRequest, Answerer, DraftAnswer } from './answerer.js';
+import { ANTHROPIC_DEFAULT_BASE_URL, AnthropicMessagesModel } from './model/anthropic-messages.js';
+import { DEFAULT_MODEL_BUDGET, type ModelBudget, ModelAnswerer } from './model/model-answerer.js';
+import { OPENAI_DEFAULT_BASE_URL, OpenAiChatModel } from './model/openai-chat.js';
+import { OfflineAnswerer } from './offline-answerer.js';
+
+export const LLM_CHOICES = ['offline', 'openai', 'anthropic'] as const;
+export const WEB_CHOICES = ['none', 'tavily', 'brave', 'searxng'] as const;
+export type LlmChoice = (typeof LLM_CHOICES)[number];
+export type WebChoice = (typeof WEB_CHOICES)[number];
+
+export interface ProviderOptions {
+  llm: LlmChoice;
+  llmBaseUrl?: string | undefined;
+  llmModel?: string | undefined;
+  web: WebChoice;
+  webBaseUrl?: string | undefined;
+  env: NodeJS.ProcessEnv;
+  retry?: RetryPolicy;
+  budget?: ModelBudget;
+}
+
+export interface Providers {
+  answerer: Answerer;
+  search: SearchProvider | undefined;
+  /** Every provider call goes through here, so the trace can report them. */
+  http: JsonHttpClient;
+  /** Key values in use, for masking (the Action registers them as secrets). */
+  secrets: string[];
+}
+
+export class ProviderConfigError extends Error {}
+
+const need = (value: string | undefined, what: string): string => {
+  if (!value) throw new ProviderConfigError(what);
+  return value;
+};
+
+export function createProviders(options: ProviderOptions): Providers {
+  if ((options.llm as string) === 'github' || (options.llm as string) === 'github-models') {
+    throw new ProviderConfigError("GitHub Models was retired in July 2026; use --llm openai (any OpenAI-compatible server) or --llm anthropic");
+  }
+  if (!LLM_CHOICES.includes(options.llm)) throw new ProviderConfigError(`--llm must be one of ${LLM_CHOICES.join(', ')}, got '${options.llm}'`);
+  if (!WEB_CHOICES.includes(options.web)) throw new ProviderConfigError(`--web must be one of ${WEB_CHOICES.join(', ')}, got '${options.web}'`);
+  const http = new JsonHttpClient(options.retry ?? DEFAULT_RETRY_POLICY);
+  const secrets: string[] = [];
+  const key = (name: string) => {
+    const value = options.env[name];
+    if (value) secrets.push(value);
+    return value;
+  };
+  let answerer: Answerer = new OfflineAnswerer();
+  if (options.llm === 'openai') {
+    const model = need(options.llmModel, '--llm openai needs --llm-model (e.g. gpt-4.1-mini, or llama3.1 on Ollama)');
+    const apiKey = key('OPENAI_API_KEY');
+    // Local servers (Ollama, vLLM, llama.cpp, LM Studio) need no key; api.openai.com does.
+    if (!options.llmBaseUrl) need(apiKey, 'OPENAI_API_KEY is not set (or pass --llm-base-url for a server that needs no key)');
+    answerer = withOfflineFallback(new ModelAnswerer(new OpenAiChatModel(http, options.llmBaseUrl ?? OPENAI_DEFAULT_BASE_URL, model, apiKey), options.budget ?? DEFAULT_MODEL_BUDGET));
+  } else if (options.llm === 'anthropic') {
+    const model = need(options.llmModel, '--llm anthropic needs --llm-model (e.g. claude-sonnet-4-5)');
+    const apiKey = need(key('ANTHROPIC_API_KEY'), 'ANTHROPIC_API_KEY is not set');
+    answerer = withOfflineFallback(new ModelAnswerer(new AnthropicMessagesModel(http, options.llmBaseUrl ?? ANTHROPIC_DEFAULT_BASE_URL, model, apiKey), options.budget ?? DEFAULT_MODEL_BUDGET));
+  }
+  let search: SearchProvider | undefined;
+  if (options.web === 'tavily') search = new TavilySearch(http, options.webBaseUrl ?? TavilySearch.DEFAULT_BASE_URL, need(key('TAVILY_API_KEY'), 'TAVILY_API_KEY is not set'));
+  else if (options.web === 'brave') search = new BraveSearch(http, options.webBaseUrl ?? BraveSearch.DEFAULT_BASE_URL, need(key('BRAVE_API_KEY'), 'BRAVE_API_KEY is not set'));
+  else if (options.web === 'searxng') search = new SearxngSearch(http, need(options.webBaseUrl ?? options.env.SEARXNG_URL, '--web searxng needs --web-base-url or SEARXNG_URL (your instance)'));
+  return { answerer, search, http, secrets };
+}
+
+/** A model answerer that, when its provider fails for good, answers offline and says so. */
+function withOfflineFallback(primary: Answerer): Answerer {
+  const offline = new OfflineAnswerer();
+  return {
+    name: primary.name,
+    async answer(request: AnswerRequest): Promise<DraftAnswer> {
+      try {
+        return await primary.answer(request);
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+        const draft = await offline.answer(request);
+        return { ...draft, notes: [...(draft.notes ?? []), `The model provider failed (${error.message}); this answer was made offline from the same pages.`] };
+      }
+    },
+  };
+}

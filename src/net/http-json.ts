@@ -1,0 +1,142 @@
+// JSON over HTTP for model and search providers: a timeout on every attempt, retries with
+// exponential backoff on 429, 5xx and network faults (a server's `retry-after` wins), and a record
+// of every call for the trace. Secrets travel in headers only and never appear in errors.
+
+export interface ProviderCall {
+  provider: string;
+  /** Method and path, never the query string (it may hold a key) nor the host. */
+  request: string;
+  status: number | 'timeout' | 'network-error';
+  retries: number;
+  ms: number;
+  tokens?: { input: number; output: number };
+}
+
+export class ProviderError extends Error {
+  constructor(
+    readonly provider: string,
+    message: string,
+    readonly status: number | 'timeout' | 'network-error' | 'malformed',
+    readonly retryable: boolean,
+  ) {
+    super(`${provider}: ${message}`);
+    this.name = 'ProviderError';
+  }
+}
+
+export interface RetryPolicy {
+  retries: number;
+  /** First backoff; doubles each retry, with jitter. */
+  baseDelayMs: number;
+  /** Longest wait we accept, from backoff or from `retry-after`. */
+  maxDelayMs: number;
+  timeoutMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { retries: 3, baseDelayMs: 500, maxDelayMs: 30_000, timeoutMs: 60_000 };
+
+export interface JsonRequest {
+  provider: string;
+  method: 'GET' | 'POST';
+  url: URL;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+export interface JsonResponse {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  /** The trace record of this call; the caller may add the tokens it cost. */
+  call: ProviderCall;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `retry-after` as seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+const retryableStatus = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
+
+/** The provider's own error message from a JSON error body, whatever its shape. */
+function errorDetail(body: unknown, fallback: string): string {
+  const b = body as { error?: { message?: string; detail?: string } | string; detail?: { error?: string } | string; message?: string } | undefined;
+  const message =
+    (typeof b?.error === 'object' ? (b.error.message ?? b.error.detail) : b?.error) ??
+    (typeof b?.detail === 'object' ? b.detail.error : b?.detail) ??
+    b?.message;
+  return typeof message === 'string' && message !== '' ? message.slice(0, 300) : fallback;
+}
+
+export class JsonHttpClient {
+  readonly calls: ProviderCall[] = [];
+
+  constructor(private readonly policy: RetryPolicy = DEFAULT_RETRY_POLICY) {}
+
+  async request(req: JsonRequest): Promise<JsonResponse> {
+    const started = performance.now();
+    const label = `${req.method} ${req.url.pathname}`;
+    const record = (status: ProviderCall['status'], retries: number) => {
+      const call: ProviderCall = { provider: req.provider, request: label, status, retries, ms: Math.round(performance.now() - started) };
+      this.calls.push(call);
+      return call;
+    };
+    for (let attempt = 0; ; attempt++) {
+      let response: Response;
+      try {
+        response = await fetch(req.url, {
+          method: req.method,
+          headers: { accept: 'application/json', ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}), ...req.headers },
+          ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
+          signal: AbortSignal.timeout(this.policy.timeoutMs),
+        });
+      } catch (error) {
+        const timedOut = (error as Error).name === 'TimeoutError';
+        if (attempt < this.policy.retries) {
+          await sleep(this.backoff(attempt));
+          continue;
+        }
+        record(timedOut ? 'timeout' : 'network-error', attempt);
+        throw new ProviderError(req.provider, timedOut ? `no answer within ${this.policy.timeoutMs} ms (after ${attempt + 1} attempts)` : `network error after ${attempt + 1} attempts: ${(error as Error).message}`, timedOut ? 'timeout' : 'network-error', true);
+      }
+      const text = await response.text();
+      let body: unknown;
+      try {
+        body = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      if (response.ok) {
+        if (body === undefined) {
+          if (attempt < this.policy.retries) {
+            await sleep(this.backoff(attempt));
+            continue;
+          }
+          record(response.status, attempt);
+          throw new ProviderError(req.provider, `answered ${response.status} with a body that is not JSON`, 'malformed', true);
+        }
+        return { status: response.status, headers: response.headers, body, call: record(response.status, attempt) };
+      }
+      if (retryableStatus(response.status) && attempt < this.policy.retries) {
+        const wait = retryAfterMs(response.headers.get('retry-after')) ?? this.backoff(attempt);
+        if (wait <= this.policy.maxDelayMs) {
+          await sleep(wait);
+          continue;
+        }
+      }
+      record(response.status, attempt);
+      throw new ProviderError(req.provider, `HTTP ${response.status}: ${errorDetail(body, response.statusText || 'request failed')}`, response.status, retryableStatus(response.status));
+    }
+  }
+
+  private backoff(attempt: number): number {
+    const exponential = this.policy.baseDelayMs * 2 ** attempt;
+    return Math.min(this.policy.maxDelayMs, exponential / 2 + Math.random() * (exponential / 2));
+  }
+}
