@@ -1,6 +1,6 @@
 // Which answerer and which web search a run uses, from flags or Action inputs and the environment.
 // Keys come only from the environment and are never printed, logged or put in a trace.
-import { JsonHttpClient, ProviderError, type RetryPolicy, DEFAULT_RETRY_POLICY } from '../net/http-json.js';
+import { JsonHttpClient, ProviderError, type RetryPolicy, retryPolicyFromEnv } from '../net/http-json.js';
 import { BraveSearch, type SearchProvider, SearxngSearch, TavilySearch } from '../web/search-provider.js';
 import type { AnswerRequest, Answerer, DraftAnswer } from './answerer.js';
 import { ANTHROPIC_DEFAULT_BASE_URL, AnthropicMessagesModel } from './model/anthropic-messages.js';
@@ -46,7 +46,7 @@ export function createProviders(options: ProviderOptions): Providers {
   }
   if (!LLM_CHOICES.includes(options.llm)) throw new ProviderConfigError(`--llm must be one of ${LLM_CHOICES.join(', ')}, got '${options.llm}'`);
   if (!WEB_CHOICES.includes(options.web)) throw new ProviderConfigError(`--web must be one of ${WEB_CHOICES.join(', ')}, got '${options.web}'`);
-  const http = new JsonHttpClient(options.retry ?? DEFAULT_RETRY_POLICY);
+  const http = new JsonHttpClient(options.retry ?? retryPolicyFromEnv(options.env));
   const secrets: string[] = [];
   const key = (name: string) => {
     const value = options.env[name];

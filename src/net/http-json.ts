@@ -31,9 +31,26 @@ export interface RetryPolicy {
   /** Longest wait we accept, from backoff or from `retry-after`. */
   maxDelayMs: number;
   timeoutMs: number;
+  /** Multiplies every wait (backoff and `retry-after`); 1 outside tests. */
+  waitScale?: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { retries: 3, baseDelayMs: 500, maxDelayMs: 30_000, timeoutMs: 60_000 };
+
+/**
+ * The default policy, adjusted by the environment: `WIKI_STEWARD_HTTP_TIMEOUT_MS` sets the
+ * per-attempt timeout, and `WIKI_STEWARD_TIME_SCALE` (0..1) shrinks every wait — backoff and
+ * `retry-after` alike — for test suites and local emulators. Both are for tests, not for tuning.
+ */
+export function retryPolicyFromEnv(env: NodeJS.ProcessEnv): RetryPolicy {
+  const timeout = Number(env.WIKI_STEWARD_HTTP_TIMEOUT_MS);
+  return { ...DEFAULT_RETRY_POLICY, ...(timeout > 0 ? { timeoutMs: timeout } : {}), waitScale: timeScale(env) };
+}
+
+export function timeScale(env: NodeJS.ProcessEnv): number {
+  const scale = Number(env.WIKI_STEWARD_TIME_SCALE);
+  return scale > 0 && scale <= 1 ? scale : 1;
+}
 
 export interface JsonRequest {
   provider: string;
@@ -51,7 +68,7 @@ export interface JsonResponse {
   call: ProviderCall;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleepFor = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `retry-after` as seconds or an HTTP date; undefined when absent or unreadable. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
@@ -99,7 +116,7 @@ export class JsonHttpClient {
       } catch (error) {
         const timedOut = (error as Error).name === 'TimeoutError';
         if (attempt < this.policy.retries) {
-          await sleep(this.backoff(attempt));
+          await this.sleep(this.backoff(attempt));
           continue;
         }
         record(timedOut ? 'timeout' : 'network-error', attempt);
@@ -115,7 +132,7 @@ export class JsonHttpClient {
       if (response.ok) {
         if (body === undefined) {
           if (attempt < this.policy.retries) {
-            await sleep(this.backoff(attempt));
+            await this.sleep(this.backoff(attempt));
             continue;
           }
           record(response.status, attempt);
@@ -126,13 +143,17 @@ export class JsonHttpClient {
       if (retryableStatus(response.status) && attempt < this.policy.retries) {
         const wait = retryAfterMs(response.headers.get('retry-after')) ?? this.backoff(attempt);
         if (wait <= this.policy.maxDelayMs) {
-          await sleep(wait);
+          await this.sleep(wait);
           continue;
         }
       }
       record(response.status, attempt);
       throw new ProviderError(req.provider, `HTTP ${response.status}: ${errorDetail(body, response.statusText || 'request failed')}`, response.status, retryableStatus(response.status));
     }
+  }
+
+  private sleep(ms: number): Promise<unknown> {
+    return sleepFor(ms * (this.policy.waitScale ?? 1));
   }
 
   private backoff(attempt: number): number {
