@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type AskSession, askQuestion, openAskSession } from '../answer/ask.js';
 import { type LlmChoice, type WebChoice, createProviders } from '../answer/providers.js';
 import type { Trace } from '../ladder/trace.js';
+import { traceSummary } from '../answer/render.js';
 import { type CliIo, EXIT, openCliWorkspace } from './context.js';
 
 export interface AskOptions {
@@ -64,22 +65,3 @@ export function renderForTerminal(trace: Trace): string {
   return lines.join('\n');
 }
 
-export function traceSummary(trace: Trace): string[] {
-  const list = (items: string[]) => (items.length > 0 ? items.join(', ') : 'none');
-  return [
-    `- Branch: **${trace.branch}**, outcome **${trace.outcome}** (answerer: ${trace.answerer})`,
-    `- Oriented on: ${list(trace.oriented.map((f) => `\`${f}\``))}`,
-    `- Signal terms: ${list(trace.signal_terms.map((t) => `\`${t.term}\`${t.via ? ` (from ${t.via})` : ''}`))}`,
-    ...(trace.dropped_terms.length > 0 ? [`- Dropped: ${list(trace.dropped_terms.map((t) => `\`${t.term}\` (${t.reason})`))}`] : []),
-    `- Candidates (${trace.candidates.length}): ${list(trace.candidates.slice(0, 20).map((c) => `\`${c.path}\` [${[...new Set(c.matched.map((m) => `${m.term}→${m.field}`))].join('; ')}]`))}${trace.candidates.length > 20 ? ` and ${trace.candidates.length - 20} more` : ''}`,
-    `- Read: ${list(trace.read.map((p) => `\`${p}\``))}`,
-    ...(trace.unread.length > 0 ? [`- Not read: ${list(trace.unread.map((u) => `\`${u.path}\` (${u.reason})`))}`] : []),
-    `- Coverage: ${trace.coverage.covered ? 'every signal term is in the pages read' : `missing ${list(trace.coverage.missing.map((m) => `\`${m}\``))}`}`,
-    ...(trace.violations.length > 0 ? [`- Cite contract: ${list(trace.violations.map((v) => `${v.rule} (${v.action}): ${v.detail}`))}`] : []),
-    ...(trace.web_searches.length > 0 ? [`- Web searches: ${list(trace.web_searches.map((w) => `${w.provider} "${w.query}" → ${w.error ? `failed: ${w.error}` : `${w.results} results`}`))}`] : []),
-    ...(trace.provider_calls.length > 0
-      ? [`- Provider calls: ${trace.provider_calls.length} (${trace.provider_calls.reduce((n, c) => n + c.retries, 0)} retries), tokens ${trace.tokens.input} in / ${trace.tokens.output} out`]
-      : []),
-    `- Timings: load ${trace.timings_ms.load} ms, ladder ${trace.timings_ms.ladder} ms, answer ${trace.timings_ms.answer} ms`,
-  ];
-}

@@ -12,7 +12,7 @@ const bundle = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../ac
 async function runAction(workspace: string, inputs: Record<string, string> = {}) {
   const summary = path.join(workspace, '.summary.md');
   await writeFile(summary, '');
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, GITHUB_WORKSPACE: workspace, GITHUB_STEP_SUMMARY: summary };
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, GITHUB_WORKSPACE: workspace, GITHUB_STEP_SUMMARY: summary, GITHUB_EVENT_NAME: 'pull_request' };
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
   const result = spawnSync(process.execPath, [bundle], { env, encoding: 'utf8' });
   return { status: result.status, stdout: result.stdout, summary: await readFile(summary, 'utf8') };
@@ -30,7 +30,7 @@ describe('action bundle: validate', () => {
 
   it('passes on a valid wiki found without any input (the runner did not fill defaults)', async () => {
     const repo = await makeWiki({ 'wiki/schema.md': '# S\n', 'wiki/concepts/good.md': page({ title: 'Good', type: 'concepts' }) });
-    const run = await runAction(repo);
+    const run = await runAction(repo, { mode: 'validate' });
     expect(run.status).toBe(0);
     expect(run.summary).toContain('1 pages checked in `wiki`: 0 errors, 0 warnings');
   });

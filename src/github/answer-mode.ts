@@ -1,0 +1,97 @@
+// Answer mode: one question asked in an issue or a `/wiki ask` comment becomes one comment with a
+// verified, cited answer (permalinks at the commit read), outcome labels, a job summary and outputs.
+import * as core from '@actions/core';
+import path from 'node:path';
+import { askQuestion, openAskSession } from '../answer/ask.js';
+import { createProviders } from '../answer/providers.js';
+import type { WikiCitationRenderer } from '../answer/render.js';
+import { openWorkspace } from '../config/workspace.js';
+import { extractSignalTerms } from '../ladder/signal-terms.js';
+import type { Trace } from '../ladder/trace.js';
+import { markerFor, renderComment } from './answer-comment.js';
+import { upsertAnswerComment } from './comment-helper.js';
+import { type Question, isBot } from './event.js';
+import type { ActionInputs } from './inputs.js';
+import { setOutcomeLabel } from './label-helper.js';
+import type { GitHubClient } from './octokit.js';
+import { type RepoRef, mayAsk } from './permission-helper.js';
+import { RepoWrites } from './repo-writes.js';
+
+export interface AnswerContext {
+  github: GitHubClient;
+  repo: RepoRef;
+  inputs: ActionInputs;
+  env: NodeJS.ProcessEnv;
+  /** The checked-out workspace (GITHUB_WORKSPACE). */
+  workspace: string;
+  sender: { login: string; type?: string } | undefined;
+}
+
+export interface AnswerResult {
+  outcome?: Trace['outcome'];
+  branch?: Trace['branch'];
+  commentUrl?: string;
+  skipped?: string;
+}
+
+/** `$GITHUB_SERVER_URL/<repo>/blob/<sha>/<path>?plain=1#L<a>-L<b>`: line anchors work on markdown and on GHES. */
+export function permalinkRenderer(serverUrl: string, repo: RepoRef, commit: string, wikiPrefix: string): WikiCitationRenderer {
+  return (c) => {
+    const file = [wikiPrefix, c.path].filter(Boolean).join('/').split('/').map(encodeURIComponent).join('/');
+    const anchor = c.lines[0] === c.lines[1] ? `L${c.lines[0]}` : `L${c.lines[0]}-L${c.lines[1]}`;
+    return `[\`${c.path}\` ${anchor}](${serverUrl}/${repo.owner}/${repo.repo}/blob/${commit}/${file}?plain=1#${anchor})`;
+  };
+}
+
+export async function answerQuestion(ctx: AnswerContext, question: Question): Promise<AnswerResult> {
+  if (isBot(ctx.sender) || isBot(question.asker)) {
+    core.info(`Skipping: questions from bots are not answered (sender ${ctx.sender?.login}, asker ${question.asker.login}).`);
+    return { skipped: 'bot' };
+  }
+  if (question.locked) {
+    core.info(`Skipping: issue #${question.issueNumber} is locked.`);
+    return { skipped: 'locked' };
+  }
+  const writes = new RepoWrites(ctx.inputs.dryRun);
+  const permission = await mayAsk(ctx.github, ctx.repo, question.asker.login, ctx.inputs.minPermission);
+  if (!permission.allowed) {
+    core.info(`Not answering: @${question.asker.login} has role '${permission.role}', below min-permission '${ctx.inputs.minPermission}'.`);
+    if (ctx.inputs.refusal === 'comment') {
+      const body = `Thanks for the question. wiki-steward answers questions from people with ${ctx.inputs.minPermission} access or more; a maintainer can ask for you by adding the \`${ctx.inputs.triggerLabel}\` label.`;
+      await upsertAnswerComment(ctx.github, writes, ctx.repo, question.issueNumber, question.key, `${body}\n${markerFor(question.key)}`);
+    }
+    return { skipped: 'permission' };
+  }
+
+  const workspace = await openWorkspace({
+    cwd: ctx.workspace,
+    wikiFlag: ctx.inputs.wikiPath,
+    override: (config) => {
+      if (ctx.inputs.captureMode) config.capture.mode = ctx.inputs.captureMode;
+    },
+  });
+  const providers = createProviders({ llm: ctx.inputs.llm, llmBaseUrl: ctx.inputs.llmBaseUrl, llmModel: ctx.inputs.llmModel, web: ctx.inputs.web, webBaseUrl: ctx.inputs.webBaseUrl, env: ctx.env });
+  for (const secret of providers.secrets) core.setSecret(secret);
+  const session = await openAskSession(workspace, providers);
+  const commit = session.commit ?? ctx.env.GITHUB_SHA ?? 'HEAD';
+  const wikiPrefix = workspace.wikiRoot ? path.relative(workspace.repoRoot, workspace.wikiRoot).split(path.sep).join('/') : '';
+  const serverUrl = (ctx.env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/$/, '');
+  // A follow-up such as "/wiki ask why?" has no terms of its own: the issue title is its context.
+  const text = question.commentId !== undefined && extractSignalTerms(question.text).terms.length === 0 ? `${question.text} (${question.issueTitle})` : question.text;
+  const trace = await askQuestion(session, text, { renderCitation: permalinkRenderer(serverUrl, ctx.repo, commit, wikiPrefix) });
+  const footer =
+    trace.outcome === 'error'
+      ? ['', `**This question could not be answered now.** ${trace.error ?? ''} Nothing is lost: re-run the workflow, or edit the issue to ask again.`]
+      : [];
+  const body = renderComment({ key: question.key, trace, answer: trace.answer, footer });
+  const { url } = await upsertAnswerComment(ctx.github, writes, ctx.repo, question.issueNumber, question.key, body);
+  const issue = await ctx.github.rest.issues.get({ ...ctx.repo, issue_number: question.issueNumber });
+  const current = issue.data.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? '')));
+  await setOutcomeLabel(ctx.github, writes, ctx.repo, question.issueNumber, trace.outcome, workspace.config.labels, current);
+
+  await core.summary
+    .addHeading(`wiki-steward: ${trace.outcome} (${trace.branch})`, 2)
+    .addRaw(body.replace(/<!-- wiki-steward:[\s\S]*?-->/g, ''), true)
+    .write();
+  return { outcome: trace.outcome, branch: trace.branch, commentUrl: url };
+}

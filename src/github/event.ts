@@ -1,0 +1,134 @@
+// What an event asks of the steward. Issue and comment text is read from the event payload here,
+// inside the action, and is never interpolated into a shell.
+
+export interface GitHubUser {
+  login: string;
+  type?: string;
+}
+
+export interface Question {
+  /** Stable identity of the question: the issue, or the follow-up comment. */
+  key: string;
+  issueNumber: number;
+  /** The follow-up comment that asked, for `/wiki ask`. */
+  commentId?: number;
+  text: string;
+  /** Issue title and body, for context. */
+  issueTitle: string;
+  issueBody: string;
+  /** Who answers for the question: the author, or whoever added the trigger label. */
+  asker: GitHubUser;
+  isPullRequest: boolean;
+  locked: boolean;
+}
+
+export type Work =
+  | { kind: 'answer'; question: Question }
+  | { kind: 'validate' }
+  | { kind: 'maintain' }
+  | { kind: 'digest' }
+  | { kind: 'skip'; reason: string };
+
+interface IssuePayload {
+  number: number;
+  title?: string;
+  body?: string | null;
+  user?: GitHubUser;
+  labels?: Array<{ name: string } | string>;
+  locked?: boolean;
+  pull_request?: unknown;
+}
+
+export interface EventPayload {
+  action?: string;
+  issue?: IssuePayload;
+  comment?: { id: number; body?: string; user?: GitHubUser };
+  label?: { name: string };
+  sender?: GitHubUser;
+  ref?: string;
+  repository?: { default_branch?: string };
+}
+
+export interface Triggers {
+  triggerLabel: string;
+  command: string;
+}
+
+export const isBot = (user: GitHubUser | undefined): boolean => !!user && (user.type === 'Bot' || /\[bot\]$/i.test(user.login));
+
+const labelNames = (issue: IssuePayload): string[] => (issue.labels ?? []).map((l) => (typeof l === 'string' ? l : l.name));
+
+/** The title without the command prefix (`/wiki How do I …` → `How do I …`), or undefined without it. */
+function afterCommand(title: string, command: string): string | undefined {
+  const t = title.trimStart();
+  if (!t.toLowerCase().startsWith(command.toLowerCase())) return undefined;
+  const rest = t.slice(command.length);
+  if (rest !== '' && !/^[\s:]/.test(rest)) return undefined;
+  return rest.replace(/^[\s:]+/, '');
+}
+
+/** `mode: auto` — the work each event asks for (the README's table). */
+export function workForEvent(eventName: string, payload: EventPayload, triggers: Triggers): Work {
+  if (eventName === 'issues') return issueWork(payload, triggers);
+  if (eventName === 'issue_comment') return commentWork(payload, triggers);
+  if (eventName === 'pull_request' || eventName === 'pull_request_target') return { kind: 'validate' };
+  if (eventName === 'push') {
+    const defaultRef = `refs/heads/${payload.repository?.default_branch ?? 'main'}`;
+    return payload.ref === defaultRef ? { kind: 'maintain' } : { kind: 'validate' };
+  }
+  if (eventName === 'schedule' || eventName === 'workflow_dispatch') return { kind: 'digest' };
+  return { kind: 'skip', reason: `event '${eventName}' asks nothing of wiki-steward` };
+}
+
+function issueWork(payload: EventPayload, triggers: Triggers): Work {
+  const issue = payload.issue;
+  if (!issue) return { kind: 'skip', reason: 'issues event without an issue' };
+  const action = payload.action ?? '';
+  if (!['opened', 'edited', 'labeled', 'reopened'].includes(action)) return { kind: 'skip', reason: `issue ${action}: nothing to answer` };
+  const title = issue.title ?? '';
+  const stripped = afterCommand(title, triggers.command);
+  const labelled = labelNames(issue).includes(triggers.triggerLabel);
+  if (action === 'labeled' && payload.label?.name !== triggers.triggerLabel) return { kind: 'skip', reason: `label '${payload.label?.name}' is not the trigger label` };
+  if (stripped === undefined && !labelled) return { kind: 'skip', reason: `issue #${issue.number} has neither the '${triggers.triggerLabel}' label nor a '${triggers.command}' title` };
+  const asker = action === 'labeled' ? payload.sender : issue.user;
+  const questionTitle = stripped ?? title;
+  const body = (issue.body ?? '').trim();
+  return {
+    kind: 'answer',
+    question: {
+      key: `issue-${issue.number}`,
+      issueNumber: issue.number,
+      text: body ? `${questionTitle}\n\n${body}` : questionTitle,
+      issueTitle: title,
+      issueBody: issue.body ?? '',
+      asker: asker ?? { login: 'ghost' },
+      isPullRequest: Boolean(issue.pull_request),
+      locked: Boolean(issue.locked),
+    },
+  };
+}
+
+function commentWork(payload: EventPayload, triggers: Triggers): Work {
+  const { issue, comment } = payload;
+  if (!issue || !comment) return { kind: 'skip', reason: 'issue_comment event without an issue or comment' };
+  if (payload.action !== 'created') return { kind: 'skip', reason: `comment ${payload.action}: nothing to answer` };
+  const pattern = new RegExp(`^\\s*${triggers.command.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+ask\\b[\\s:]*`, 'i');
+  const body = comment.body ?? '';
+  if (!pattern.test(body)) return { kind: 'skip', reason: `comment does not start with '${triggers.command} ask'` };
+  const text = body.replace(pattern, '').trim();
+  if (text === '') return { kind: 'skip', reason: `'${triggers.command} ask' with no question` };
+  return {
+    kind: 'answer',
+    question: {
+      key: `comment-${comment.id}`,
+      issueNumber: issue.number,
+      commentId: comment.id,
+      text,
+      issueTitle: issue.title ?? '',
+      issueBody: issue.body ?? '',
+      asker: comment.user ?? { login: 'ghost' },
+      isPullRequest: Boolean(issue.pull_request),
+      locked: Boolean(issue.locked),
+    },
+  };
+}

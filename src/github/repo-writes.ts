@@ -1,0 +1,24 @@
+// Every write the Action makes to the repository goes through here, so `dry-run: true` can print
+// each write it would make and make none.
+import * as core from '@actions/core';
+
+export interface WriteLog {
+  /** `POST /repos/o/r/issues/1/comments`, and what it carries. */
+  describe: string;
+}
+
+export class RepoWrites {
+  readonly done: WriteLog[] = [];
+
+  constructor(private readonly dryRun: boolean) {}
+
+  /** Runs the write, or in a dry run logs it and returns `placeholder`. */
+  async run<T>(describe: string, write: () => Promise<T>, placeholder: T): Promise<T> {
+    this.done.push({ describe });
+    if (this.dryRun) {
+      core.info(`[dry-run] would ${describe}`);
+      return placeholder;
+    }
+    return write();
+  }
+}

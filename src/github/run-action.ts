@@ -1,0 +1,55 @@
+// The Action's work, chosen from the event (`mode: auto`) or the `mode` input:
+//   issues, issue_comment → answer; pull_request, push elsewhere → validate;
+//   push to the default branch → maintain; schedule, workflow_dispatch → digest.
+import * as core from '@actions/core';
+import { existsSync, readFileSync } from 'node:fs';
+import { type AnswerResult, answerQuestion } from './answer-mode.js';
+import { type EventPayload, type Work, workForEvent } from './event.js';
+import { readInputs } from './inputs.js';
+import { createGitHubClient } from './octokit.js';
+import { validateCheckout } from './validate-mode.js';
+
+export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const inputs = readInputs(env);
+  const workspace = env.GITHUB_WORKSPACE;
+  if (!workspace || !existsSync(workspace)) {
+    throw new Error('GITHUB_WORKSPACE is not set or missing: run this action in a workflow, after actions/checkout');
+  }
+  const eventName = env.GITHUB_EVENT_NAME ?? '';
+  const payload = readEvent(env.GITHUB_EVENT_PATH);
+  const triggers = { triggerLabel: inputs.triggerLabel, command: inputs.command };
+  const work: Work = inputs.mode === 'auto' ? workForEvent(eventName, payload, triggers) : workForMode(inputs.mode, eventName, payload, triggers);
+  core.info(`wiki-steward: ${work.kind}${work.kind === 'skip' ? ` (${work.reason})` : ''} for ${eventName || 'no event'}`);
+
+  if (work.kind === 'skip') return;
+  if (work.kind === 'validate') return validateCheckout(workspace, inputs.wikiPath);
+  if (work.kind === 'maintain' || work.kind === 'digest') {
+    // Index upkeep and digests build on this entry in a later release; validating is still useful.
+    core.notice(`mode '${work.kind}' is not available in this version of wiki-steward; validating the wiki instead`);
+    return validateCheckout(workspace, inputs.wikiPath);
+  }
+  if (!inputs.token) throw new Error("no GitHub token: pass 'github-token' (default: ${{ github.token }}) to answer questions");
+  const repository = env.GITHUB_REPOSITORY ?? '';
+  const [owner, repo] = repository.split('/');
+  if (!owner || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got '${repository}'`);
+  const result: AnswerResult = await answerQuestion(
+    { github: createGitHubClient(inputs.token, env), repo: { owner, repo }, inputs, env, workspace, sender: payload.sender },
+    work.question,
+  );
+  core.setOutput('ladder-branch', result.branch ?? '');
+  core.setOutput('outcome', result.outcome ?? '');
+  core.setOutput('comment-url', result.commentUrl ?? '');
+  core.setOutput('pull-request-url', '');
+}
+
+function readEvent(eventPath: string | undefined): EventPayload {
+  if (!eventPath || !existsSync(eventPath)) return {};
+  return JSON.parse(readFileSync(eventPath, 'utf8')) as EventPayload;
+}
+
+/** An explicit mode runs that work whatever the event, still reading the question from it. */
+function workForMode(mode: Exclude<ReturnType<typeof readInputs>['mode'], 'auto'>, eventName: string, payload: EventPayload, triggers: { triggerLabel: string; command: string }): Work {
+  if (mode !== 'answer') return { kind: mode };
+  const work = workForEvent(eventName, payload, triggers);
+  return work.kind === 'answer' ? work : { kind: 'skip', reason: `mode 'answer' but the ${eventName || 'missing'} event holds no question` };
+}
