@@ -50,7 +50,10 @@ export function createProviders(options: ProviderOptions): Providers {
   const secrets: string[] = [];
   const key = (name: string) => {
     const value = options.env[name];
-    if (value) secrets.push(value);
+    if (value) {
+      secrets.push(value);
+      http.mask(value);
+    }
     return value;
   };
   let answerer: Answerer = new OfflineAnswerer();

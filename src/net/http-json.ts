@@ -93,8 +93,20 @@ function errorDetail(body: unknown, fallback: string): string {
 
 export class JsonHttpClient {
   readonly calls: ProviderCall[] = [];
+  private readonly secrets = new Set<string>();
 
   constructor(private readonly policy: RetryPolicy = DEFAULT_RETRY_POLICY) {}
+
+  /** Values never to repeat in an error, whatever a server echoes back (keys, tokens). */
+  mask(secret: string): void {
+    if (secret.length >= 4) this.secrets.add(secret);
+  }
+
+  private error(provider: string, message: string, status: ProviderError['status'], retryable: boolean): ProviderError {
+    let safe = message;
+    for (const secret of this.secrets) safe = safe.replaceAll(secret, '***');
+    return new ProviderError(provider, safe, status, retryable);
+  }
 
   async request(req: JsonRequest): Promise<JsonResponse> {
     const started = performance.now();
@@ -106,6 +118,7 @@ export class JsonHttpClient {
     };
     for (let attempt = 0; ; attempt++) {
       let response: Response;
+      let text: string;
       try {
         response = await fetch(req.url, {
           method: req.method,
@@ -113,6 +126,8 @@ export class JsonHttpClient {
           ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
           signal: AbortSignal.timeout(this.policy.timeoutMs),
         });
+        // The body is read under the same timeout: a server that stalls mid-body is a timeout too.
+        text = await response.text();
       } catch (error) {
         const timedOut = (error as Error).name === 'TimeoutError';
         if (attempt < this.policy.retries) {
@@ -120,9 +135,8 @@ export class JsonHttpClient {
           continue;
         }
         record(timedOut ? 'timeout' : 'network-error', attempt);
-        throw new ProviderError(req.provider, timedOut ? `no answer within ${this.policy.timeoutMs} ms (after ${attempt + 1} attempts)` : `network error after ${attempt + 1} attempts: ${(error as Error).message}`, timedOut ? 'timeout' : 'network-error', true);
+        throw this.error(req.provider, timedOut ? `no answer within ${this.policy.timeoutMs} ms (after ${attempt + 1} attempts)` : `network error after ${attempt + 1} attempts: ${(error as Error).message}`, timedOut ? 'timeout' : 'network-error', true);
       }
-      const text = await response.text();
       let body: unknown;
       try {
         body = text === '' ? undefined : JSON.parse(text);
@@ -136,7 +150,7 @@ export class JsonHttpClient {
             continue;
           }
           record(response.status, attempt);
-          throw new ProviderError(req.provider, `answered ${response.status} with a body that is not JSON`, 'malformed', true);
+          throw this.error(req.provider, `answered ${response.status} with a body that is not JSON`, 'malformed', true);
         }
         return { status: response.status, headers: response.headers, body, call: record(response.status, attempt) };
       }
@@ -148,7 +162,7 @@ export class JsonHttpClient {
         }
       }
       record(response.status, attempt);
-      throw new ProviderError(req.provider, `HTTP ${response.status}: ${errorDetail(body, response.statusText || 'request failed')}`, response.status, retryableStatus(response.status));
+      throw this.error(req.provider, `HTTP ${response.status}: ${errorDetail(body, response.statusText || 'request failed')}`, response.status, retryableStatus(response.status));
     }
   }
 

@@ -13,6 +13,22 @@ export interface SearchProvider {
   search(query: string, count: number): Promise<WebResult[]>;
 }
 
+/** Brave documents at most 400 characters and 50 words per query. */
+const BRAVE_MAX_WORDS = 50;
+const BRAVE_MAX_CHARS = 400;
+
+/** Whole words from the start of a query, within a word and a character limit. */
+export function clipQuery(query: string, maxWords: number, maxChars: number): string {
+  const words = query.trim().split(/\s+/).slice(0, maxWords);
+  let out = '';
+  for (const word of words) {
+    const next = out === '' ? word : `${out} ${word}`;
+    if (next.length > maxChars) break;
+    out = next;
+  }
+  return out || query.slice(0, maxChars);
+}
+
 const clean = (s: unknown): string => (typeof s === 'string' ? s.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim() : '');
 const isHttpUrl = (u: unknown): u is string => typeof u === 'string' && /^https?:\/\//i.test(u);
 
@@ -58,7 +74,7 @@ export class BraveSearch implements SearchProvider {
 
   async search(query: string, count: number): Promise<WebResult[]> {
     const url = endpoint(this.baseUrl, 'res/v1/web/search');
-    url.searchParams.set('q', query);
+    url.searchParams.set('q', clipQuery(query, BRAVE_MAX_WORDS, BRAVE_MAX_CHARS));
     url.searchParams.set('count', String(count));
     const { body } = await this.http.request({ provider: this.name, method: 'GET', url, headers: { 'x-subscription-token': this.apiKey } });
     const web = (body as { web?: { results?: unknown } }).web;

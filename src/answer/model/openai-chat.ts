@@ -15,6 +15,8 @@ interface ChatCompletion {
 export class OpenAiChatModel implements ChatModel {
   readonly provider = 'openai';
   private schemaSupported = true;
+  /** Reasoning models take `max_completion_tokens` and no `temperature`. */
+  private reasoningParams = false;
 
   constructor(
     private readonly http: JsonHttpClient,
@@ -28,9 +30,14 @@ export class OpenAiChatModel implements ChatModel {
       return await this.send(request);
     } catch (error) {
       // Servers without structured output reject the field with a 400 that names it.
-      if (this.schemaSupported && error instanceof ProviderError && error.status === 400 && /response_format|json_schema/i.test(error.message)) {
+      if (!(error instanceof ProviderError) || error.status !== 400) throw error;
+      if (this.schemaSupported && /response_format|json_schema/i.test(error.message)) {
         this.schemaSupported = false;
-        return this.send(request);
+        return this.complete(request);
+      }
+      if (!this.reasoningParams && /max_tokens|max_completion_tokens|temperature/i.test(error.message)) {
+        this.reasoningParams = true;
+        return this.complete(request);
       }
       throw error;
     }
@@ -58,8 +65,7 @@ export class OpenAiChatModel implements ChatModel {
           { role: 'system', content: request.system },
           { role: 'user', content: user },
         ],
-        max_tokens: request.maxTokens,
-        temperature: 0,
+        ...(this.reasoningParams ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens, temperature: 0 }),
         ...(this.schemaSupported ? { response_format: { type: 'json_schema', json_schema: { name: request.schema.name, strict: true, schema: request.schema.schema } } } : {}),
       },
     });
