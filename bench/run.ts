@@ -1,31 +1,49 @@
 // The performance benchmark behind `npm run bench`: generates a large wiki, then times the CLI
 // as real separate processes (start-up included) and compares each figure with its target.
+// The answer engine's catalog load and ladder are timed in-process (the real modules from src/),
+// its `ask --questions` batch as a separate process on a second, 500-page wiki.
 //
-//   npm run bench -- [--pages N] [--only validate,index,hook] [--runs N] [--seed N]
-//                    [--keep] [--profile] [--strict]
+//   npm run bench -- [--pages N] [--only validate,index,hook,ask-load,ask-ladder,ask-batch]
+//                    [--runs N] [--seed N] [--keep] [--profile] [--strict]
 //
-// --keep     leave the generated wiki in the temp folder (its path is printed)
-// --profile  when validate or index misses its time target, run it once more under
-//            `node --cpu-prof` and print the top self-time functions
+// --keep     leave the generated wikis in the temp folder (their paths are printed)
+// --profile  when a measure misses its time target, run it once more under the CPU profiler
+//            (`node --cpu-prof` for the CLI, the inspector in-process) and print the top
+//            self-time functions
 // --strict   exit 1 when a target is missed (otherwise only a failed sanity check exits 1)
 //
 // The table is printed as markdown and written as JSON to .bench/results.json.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type GeneratedWiki, generateWiki } from './generate-wiki.js';
+import { type AskSession, openAskSession } from '../src/answer/ask.js';
+import { openWorkspace } from '../src/config/workspace.js';
+import { type LadderResult, runLadder } from '../src/ladder/ladder.js';
+import type { Trace } from '../src/ladder/trace.js';
+import { type GeneratedWiki, generateQuestions, generateWiki } from './generate-wiki.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist/cli.js');
 const OUT_DIR = path.join(ROOT, '.bench');
 const GNU_TIME = '/usr/bin/time';
 
-const MEASURES = ['validate', 'index', 'hook'] as const;
+const MEASURES = ['validate', 'index', 'hook', 'ask-load', 'ask-ladder', 'ask-batch'] as const;
 type Measure = (typeof MEASURES)[number];
 
-const TARGETS = { validateSeconds: 2, indexSeconds: 2, peakRssMb: 300, hookSeconds: 0.5 };
+const TARGETS = {
+  validateSeconds: 2,
+  indexSeconds: 2,
+  peakRssMb: 300,
+  hookSeconds: 0.5,
+  askLoadSeconds: 1.5,
+  askLadderMs: 50,
+  askBatchSeconds: 5,
+};
+/** The ask measures' questions: how many the ladder is timed on, and the batch wiki and file. */
+const ASK = { ladderQuestions: 100, batchPages: 500, batchQuestions: 300 };
 
 // ---------------------------------------------------------------------------------------------
 // Options.
@@ -126,6 +144,31 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
+/** The nearest-rank percentile (`p` in 0..100). */
+const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+};
+
+/** `{ a: 3, b: 1 }` as `a 3, b 1`, largest first. */
+const tally = (values: string[]): string => {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k, n]) => `${k} ${n}`).join(', ');
+};
+
+/** Times an in-process step `runs` times (each after `before`, untimed) as `Timed` figures. */
+async function repeatInProcess(runs: number, measure: () => Promise<unknown>, before?: (run: number) => void): Promise<Timed[]> {
+  const results: Timed[] = [];
+  for (let run = 0; run < runs; run++) {
+    before?.(run);
+    const started = performance.now();
+    await measure();
+    results.push({ ms: performance.now() - started, rssKb: undefined, status: 0, stdout: '', stderr: '' });
+  }
+  return results;
+}
+
 function git(cwd: string, ...args: string[]): string {
   // No automatic gc or maintenance: a detached gc would skew timings and race the clean-up.
   const config = ['user.name=bench', 'user.email=bench@example.invalid', 'init.defaultBranch=main', 'gc.auto=0', 'maintenance.auto=false'];
@@ -148,9 +191,11 @@ interface Metric {
   /** null when there is no figure (e.g. no RSS without GNU time). */
   pass: boolean | null;
   value: number | null;
-  unit: 's' | 'MB';
+  unit: 's' | 'ms' | 'MB';
   runs: number[];
 }
+
+const isTime = (m: Metric): boolean => m.unit === 's' || m.unit === 'ms';
 
 function timeMetric(name: string, limitSeconds: number, timed: Timed[]): Metric {
   const seconds = median(timed.map((t) => t.ms)) / 1000;
@@ -162,6 +207,20 @@ function timeMetric(name: string, limitSeconds: number, timed: Timed[]): Metric 
     value: Number(seconds.toFixed(3)),
     unit: 's',
     runs: timed.map((t) => Number((t.ms / 1000).toFixed(3))),
+  };
+}
+
+/** Milliseconds per item: the median against the target, the p95 beside it (`runs` holds every item). */
+function perItemMetric(name: string, limitMs: number, ms: number[]): Metric {
+  const mid = median(ms);
+  return {
+    metric: `${name} (median of ${ms.length}; p95 ${percentile(ms, 95).toFixed(1)} ms, max ${Math.max(...ms).toFixed(1)} ms)`,
+    target: `≤ ${limitMs} ms`,
+    measured: `${mid.toFixed(1)} ms`,
+    pass: mid <= limitMs,
+    value: Number(mid.toFixed(2)),
+    unit: 'ms',
+    runs: ms.map((v) => Number(v.toFixed(2))),
   };
 }
 
@@ -192,6 +251,17 @@ interface Context {
   wiki: string;
   generated: GeneratedWiki;
   notes: string[];
+  /** The ask session over `wiki`, once a measure has opened one. */
+  askSession?: AskSession;
+  /** The second, small wiki and question file `ask-batch` made (removed with the big one). */
+  batch?: { wiki: string; questions: string; ids: string[] };
+  /** Temp folders to remove at the end (unless --keep). */
+  cleanup: string[];
+}
+
+/** Writes the wiki's index files once (`index`), as a maintained wiki has them. */
+function ensureIndexed(wiki: string): void {
+  if (!existsSync(path.join(wiki, 'index.md'))) repeat(1, 'index', 0, () => timeCommand(['index', '--wiki', wiki], ROOT));
 }
 
 function measureValidate(ctx: Context): Metric[] {
@@ -257,7 +327,7 @@ function editSentence(text: string, run: number): string {
 
 function measureHook(ctx: Context): Metric[] {
   const { wiki } = ctx;
-  if (!existsSync(path.join(wiki, 'index.md'))) timeCommand(['index', '--wiki', wiki], ROOT);
+  ensureIndexed(wiki);
   if (!existsSync(path.join(wiki, '.git'))) {
     git(wiki, 'init', '-q');
     git(wiki, 'add', '-A');
@@ -281,6 +351,118 @@ function measureHook(ctx: Context): Metric[] {
   return [timeMetric(`\`hooks pre-commit\` (${edited.length} staged pages)`, TARGETS.hookSeconds, timed), rssMetric('`hooks pre-commit`', timed)];
 }
 
+/** An ask session over `wiki` (the real workspace and catalog code), as the CLI opens one. */
+async function openBenchSession(wiki: string): Promise<AskSession> {
+  return openAskSession(await openWorkspace({ cwd: ROOT, wikiFlag: wiki }));
+}
+
+async function measureAskLoad(ctx: Context): Promise<Metric[]> {
+  ensureIndexed(ctx.wiki);
+  const workspace = await openWorkspace({ cwd: ROOT, wikiFlag: ctx.wiki });
+  let session: AskSession | undefined;
+  const timed = await repeatInProcess(
+    ctx.options.runs,
+    async () => (session = await openAskSession(workspace)),
+    () => (session = undefined),
+  );
+  const catalog = session!.catalog;
+  if (!catalog || catalog.entries.length !== ctx.generated.pages.length) {
+    throw new Error(`ask-load sanity check failed: the catalog holds ${catalog?.entries.length ?? 'no'} entries for ${ctx.generated.pages.length} pages`);
+  }
+  const listed = catalog.entries.filter((e) => e.listedIn !== undefined).length;
+  ctx.notes.push(
+    `ask-load: catalog of ${catalog.entries.length} entries (${listed} titled from ${catalog.indexFiles.length} index files, ${catalog.unreadable.length} unreadable); ` +
+      `session.loadMs of the last load ${session!.loadMs} ms`,
+  );
+  ctx.askSession = session;
+  return [timeMetric('`ask` catalog load, in-process (openAskSession)', TARGETS.askLoadSeconds, timed)];
+}
+
+/** Runs the ladder on each question `runs` times; per question, the median of its runs. */
+function ladderTimes(session: AskSession, questions: readonly string[], runs: number): { ms: number[]; firstPass: number[]; results: LadderResult[] } {
+  const perQuestion = questions.map((): number[] => []);
+  const results: LadderResult[] = [];
+  for (let run = 0; run < runs; run++) {
+    questions.forEach((question, i) => {
+      const started = performance.now();
+      const result = runLadder(session.catalog!, question, session.ladder);
+      perQuestion[i]!.push(performance.now() - started);
+      if (run === 0) results.push(result);
+    });
+  }
+  return { ms: perQuestion.map(median), firstPass: perQuestion.map((t) => t[0]!), results };
+}
+
+async function measureAskLadder(ctx: Context): Promise<Metric[]> {
+  if (!ctx.askSession) {
+    ensureIndexed(ctx.wiki);
+    ctx.askSession = await openBenchSession(ctx.wiki);
+  }
+  const questions = generateQuestions(ctx.generated, ASK.ladderQuestions, ctx.options.seed);
+  const { ms, firstPass, results } = ladderTimes(ctx.askSession, questions, ctx.options.runs);
+  const slowest = ms.indexOf(Math.max(...ms));
+  const expanded = results.filter((r) => r.terms.some((t) => t.kind === 'expanded')).length;
+  ctx.notes.push(
+    `ask-ladder: ${questions.length} questions, each timed ${ctx.options.runs} times (per question the median); first pass alone: median ${median(firstPass).toFixed(1)} ms, p95 ${percentile(firstPass, 95).toFixed(1)} ms`,
+    `ask-ladder branches: ${tally(results.map((r) => r.branch))}; median candidates ${median(results.map((r) => r.candidates.length))}; ` +
+      `${expanded} questions gained expanded terms; slowest (${ms[slowest]!.toFixed(1)} ms): "${questions[slowest]}"`,
+  );
+  return [perItemMetric('`ask` ladder (steps A–B) per question, in-process', TARGETS.askLadderMs, ms)];
+}
+
+/** A second, small wiki (indexed) and a JSONL file of questions over it, made once. */
+async function prepareAskBatch(ctx: Context): Promise<NonNullable<Context['batch']>> {
+  if (ctx.batch) return ctx.batch;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'wiki-steward-bench-ask-'));
+  ctx.cleanup.push(dir);
+  const wiki = path.join(dir, 'wiki');
+  const generated = await generateWiki(wiki, { pages: ASK.batchPages, seed: ctx.options.seed });
+  ensureIndexed(wiki);
+  const ids = generateQuestions(generated, ASK.batchQuestions, ctx.options.seed + 1).map((question, i) => ({ id: `q${String(i + 1).padStart(3, '0')}`, question }));
+  const questions = path.join(dir, 'questions.jsonl');
+  writeFileSync(questions, ids.map((q) => JSON.stringify(q)).join('\n') + '\n');
+  ctx.batch = { wiki, questions, ids: ids.map((q) => q.id) };
+  return ctx.batch;
+}
+
+/** Sanity check: one JSON trace per question, in order, each with its question's `id`. */
+function checkBatchOutput(batch: NonNullable<Context['batch']>, stdout: string): Trace[] {
+  const lines = stdout.split('\n').filter((l) => l.trim() !== '');
+  const traces = lines.map((line, i) => {
+    try {
+      return JSON.parse(line) as Trace;
+    } catch {
+      throw new Error(`ask-batch sanity check failed: output line ${i + 1} is not JSON: ${line.slice(0, 120)}`);
+    }
+  });
+  const wrong = traces.findIndex((t, i) => t.id !== batch.ids[i]);
+  if (traces.length !== batch.ids.length || wrong >= 0) {
+    throw new Error(
+      `ask-batch sanity check failed: ${traces.length} JSON lines for ${batch.ids.length} questions` +
+        (wrong >= 0 ? `; line ${wrong + 1} has id ${JSON.stringify(traces[wrong]!.id)}, expected ${batch.ids[wrong]}` : ''),
+    );
+  }
+  return traces;
+}
+
+const askBatchArgs = (batch: NonNullable<Context['batch']>): string[] => ['ask', '--wiki', batch.wiki, '--questions', batch.questions, '--json'];
+
+async function measureAskBatch(ctx: Context): Promise<Metric[]> {
+  const batch = await prepareAskBatch(ctx);
+  const timed = repeat(ctx.options.runs, 'ask --questions', 0, () => timeCommand(askBatchArgs(batch), ROOT));
+  const traces = timed.map((t) => checkBatchOutput(batch, t.stdout)).at(-1)!;
+  const sum = (key: 'ladder' | 'answer') => traces.reduce((a, t) => a + t.timings_ms[key], 0);
+  ctx.notes.push(
+    `ask-batch: ${traces.length} JSON lines with the right ids on every run (answerer ${tally(traces.map((t) => t.answerer))}); branches: ${tally(traces.map((t) => t.branch))}; outcomes: ${tally(traces.map((t) => t.outcome))}`,
+    `ask-batch: median candidates ${median(traces.map((t) => t.candidates.length))}, median read ${median(traces.map((t) => t.read.length))}; ` +
+      `last run's own timings: load ${traces[0]!.timings_ms.load} ms, ladder ${sum('ladder')} ms and answer ${sum('answer')} ms over all questions`,
+  );
+  return [
+    timeMetric(`\`ask --questions\` (${batch.ids.length} questions, ${ASK.batchPages}-page wiki)`, TARGETS.askBatchSeconds, timed),
+    rssMetric('`ask --questions`', timed),
+  ];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Profiling (only on request, only for a missed time target).
 
@@ -294,6 +476,29 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
+const bundleMarkers = new Map<string, Array<[number, string]>>();
+
+/**
+ * Where a line of one of our esbuild bundles (dist/, .bench/) came from: esbuild opens each module
+ * with a `// src/ladder/catalog.ts` comment, so the nearest one above names the source file.
+ */
+function bundleSource(url: string, line: number): string | undefined {
+  if (!url.startsWith('file://')) return undefined;
+  const file = fileURLToPath(url);
+  if (!file.startsWith(path.join(ROOT, 'dist')) && !file.startsWith(OUT_DIR)) return undefined;
+  let markers = bundleMarkers.get(file);
+  if (!markers) {
+    markers = [];
+    const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [];
+    lines.forEach((text, i) => {
+      const m = /^\/\/ ((?:src|bench|node_modules)\/\S+)$/.exec(text);
+      if (m) markers!.push([i, m[1]!]);
+    });
+    bundleMarkers.set(file, markers);
+  }
+  return markers.findLast(([at]) => at <= line)?.[1];
+}
+
 /** The functions with the most self time in a `.cpuprofile`. */
 export function topSelfTime(profile: CpuProfile, count: number): Array<{ fn: string; ms: number; share: number }> {
   const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -302,7 +507,9 @@ export function topSelfTime(profile: CpuProfile, count: number): Array<{ fn: str
   profile.samples.forEach((id, i) => {
     const ms = (profile.timeDeltas[i] ?? 0) / 1000;
     const frame = byNode.get(id)?.callFrame;
-    const name = frame ? `${frame.functionName || '(anonymous)'} ${frame.url ? `${path.basename(frame.url)}:${frame.lineNumber + 1}` : ''}`.trim() : '?';
+    const at = frame?.url ? `${path.basename(frame.url)}:${frame.lineNumber + 1}` : '';
+    const source = frame?.url ? bundleSource(frame.url, frame.lineNumber) : undefined;
+    const name = frame ? `${frame.functionName || '(anonymous)'} ${source ? `(${source}, ${at})` : at}`.trim() : '?';
     selfMs.set(name, (selfMs.get(name) ?? 0) + ms);
     total += ms;
   });
@@ -322,8 +529,47 @@ function profileCommand(label: string, args: string[], notes: string[]): void {
   const kept = path.join(OUT_DIR, `${label}.cpuprofile`);
   writeFileSync(kept, readFileSync(path.join(dir, file)));
   rmSync(dir, { recursive: true, force: true });
-  const top = topSelfTime(JSON.parse(readFileSync(kept, 'utf8')) as CpuProfile, 5);
+  noteProfile(label, kept, notes);
+}
+
+/** Profiles `work` in this process with the inspector (bundle lines map back to src/ files). */
+async function profileInProcess(label: string, work: () => Promise<unknown>, notes: string[]): Promise<void> {
+  const session = new Session();
+  session.connect();
+  try {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 200 });
+    await session.post('Profiler.start');
+    await work();
+    const { profile } = await session.post('Profiler.stop');
+    const kept = path.join(OUT_DIR, `${label}.cpuprofile`);
+    writeFileSync(kept, JSON.stringify(profile));
+    noteProfile(label, kept, notes);
+  } finally {
+    session.disconnect();
+  }
+}
+
+function noteProfile(label: string, kept: string, notes: string[]): void {
+  const top = topSelfTime(JSON.parse(readFileSync(kept, 'utf8')) as CpuProfile, 8);
   notes.push(`${label} profile (${path.relative(ROOT, kept)}), top self time: ${top.map((t) => `${t.fn} ${t.ms} ms (${(t.share * 100).toFixed(0)}%)`).join('; ')}`);
+}
+
+/** Profiles each measure that missed its time target (validate, index, ask-*). */
+async function profileSlow(ctx: Context, metrics: Metric[]): Promise<void> {
+  const slow = (prefix: string) => metrics.some((m) => isTime(m) && m.pass === false && m.metric.startsWith(prefix));
+  if (slow('`validate`')) profileCommand('validate', ['validate', '--wiki', ctx.wiki, '--format', 'json'], ctx.notes);
+  if (slow('`index` full')) {
+    deleteIndexFiles(ctx.wiki);
+    profileCommand('index', ['index', '--wiki', ctx.wiki], ctx.notes);
+  }
+  if (slow('`ask` catalog load')) await profileInProcess('ask-load', () => openBenchSession(ctx.wiki), ctx.notes);
+  if (slow('`ask` ladder')) {
+    const session = ctx.askSession ?? (await openBenchSession(ctx.wiki));
+    const questions = generateQuestions(ctx.generated, ASK.ladderQuestions, ctx.options.seed);
+    await profileInProcess('ask-ladder', async () => ladderTimes(session, questions, 1), ctx.notes);
+  }
+  if (slow('`ask --questions`') && ctx.batch) profileCommand('ask-batch', askBatchArgs(ctx.batch), ctx.notes);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -350,6 +596,7 @@ async function main(): Promise<number> {
   }
 
   const wiki = mkdtempSync(path.join(os.tmpdir(), 'wiki-steward-bench-'));
+  const cleanup = [wiki];
   try {
     const started = performance.now();
     const generated = await generateWiki(wiki, { pages: options.pages, seed: options.seed });
@@ -357,25 +604,25 @@ async function main(): Promise<number> {
     console.log(`generated ${generated.pages.length} pages (${generated.invalid.length} broken, ${generated.categories.length} categories) in ${generateSeconds.toFixed(2)} s at ${wiki}`);
     console.log(`peak RSS: ${hasGnuTime ? `${GNU_TIME} -f %M` : `n/a (${GNU_TIME} not found; install the Debian package 'time')`}\n`);
 
-    const ctx: Context = { options, wiki, generated, notes: [] };
+    const ctx: Context = { options, wiki, generated, notes: [], cleanup };
     const metrics: Metric[] = [];
-    const measures: Record<Measure, (c: Context) => Metric[]> = { validate: measureValidate, index: measureIndex, hook: measureHook };
+    const measures: Record<Measure, (c: Context) => Metric[] | Promise<Metric[]>> = {
+      validate: measureValidate,
+      index: measureIndex,
+      hook: measureHook,
+      'ask-load': measureAskLoad,
+      'ask-ladder': measureAskLadder,
+      'ask-batch': measureAskBatch,
+    };
     for (const name of MEASURES) {
       if (!options.only.has(name)) continue;
       process.stdout.write(`measuring ${name}... `);
-      const found = measures[name](ctx);
+      const found = await measures[name](ctx);
       metrics.push(...found);
-      console.log(found.filter((m) => m.unit === 's').map((m) => m.measured).join(', '));
+      console.log(found.filter(isTime).map((m) => m.measured).join(', '));
     }
 
-    if (options.profile) {
-      const slow = metrics.filter((m) => m.unit === 's' && m.pass === false);
-      if (slow.some((m) => m.metric.startsWith('`validate`'))) profileCommand('validate', ['validate', '--wiki', wiki, '--format', 'json'], ctx.notes);
-      if (slow.some((m) => m.metric.startsWith('`index` full'))) {
-        deleteIndexFiles(wiki);
-        profileCommand('index', ['index', '--wiki', wiki], ctx.notes);
-      }
-    }
+    if (options.profile) await profileSlow(ctx, metrics);
 
     console.log(`\n${renderTable(metrics)}\n`);
     for (const note of ctx.notes) console.log(`- ${note}`);
@@ -394,10 +641,10 @@ async function main(): Promise<number> {
     };
     writeFileSync(path.join(OUT_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     console.log(`\nresults written to ${path.relative(ROOT, path.join(OUT_DIR, 'results.json'))}`);
-    if (options.keep) console.log(`wiki kept at ${wiki}`);
+    if (options.keep) console.log(`wikis kept at ${cleanup.join(', ')}`);
     return options.strict && metrics.some((m) => m.pass === false) ? 1 : 0;
   } finally {
-    if (!options.keep) rmSync(wiki, { recursive: true, force: true, maxRetries: 5 });
+    if (!options.keep) for (const dir of cleanup) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
