@@ -30,8 +30,26 @@ interface WeightedTerm {
   weight: number;
 }
 
+/** Pages prepared once per session: a batch asks about the same pages again and again. */
+interface PreparedPage {
+  text: string;
+  folded: ReturnType<typeof foldText>;
+  passages: Passage[];
+}
+const PREPARED_PAGE_LIMIT = 20_000;
+
 export class OfflineAnswerer implements Answerer {
   readonly name = 'offline';
+  private readonly prepared = new Map<string, PreparedPage>();
+
+  private prepare(path: string, text: string): PreparedPage {
+    const cached = this.prepared.get(path);
+    if (cached && cached.text === text) return cached;
+    const page = { text, folded: foldText(text), passages: splitPassages(path, text) };
+    if (this.prepared.size >= PREPARED_PAGE_LIMIT) this.prepared.clear();
+    this.prepared.set(path, page);
+    return page;
+  }
 
   async answer(request: AnswerRequest): Promise<DraftAnswer> {
     const read = [...request.pages.keys()];
@@ -40,18 +58,19 @@ export class OfflineAnswerer implements Answerer {
       return { term, pattern: termPattern(term.term), strict, weight: term.kind === 'expanded' ? 0.5 : strict ? 3 : 1 };
     });
     const required = weighted.filter((w) => w.term.kind !== 'expanded');
-    const passages = [...request.pages].flatMap(([path, text]) => splitPassages(path, text));
+    const pages = new Map([...request.pages].map(([path, text]) => [path, this.prepare(path, text)]));
+    const passages = [...pages.values()].flatMap((p) => p.passages);
     const picked = pickPassages(passages, weighted, read);
     // A page found by its title alone: its opening paragraph is what it says about the subject.
     if (picked.length === 0) {
-      const titled = read.find((path) => required.some((w) => textHasTerm(foldText(request.pages.get(path)!), w.pattern, w.strict)));
+      const titled = read.find((path) => required.some((w) => textHasTerm(pages.get(path)!.folded, w.pattern, w.strict)));
       const opening = passages.find((p) => p.path === titled);
       if (opening) picked.push(opening);
     }
     const claims = picked.map((p) => quoteClaim(p, weighted));
     // Coverage is judged on the pages the answer quotes: terms scattered over many pages read do
     // not make an answer.
-    const quotedPages = [...new Set(picked.map((p) => p.path))].map((path) => foldText(request.pages.get(path)!));
+    const quotedPages = [...new Set(picked.map((p) => p.path))].map((path) => pages.get(path)!.folded);
     const found = required.filter((w) => quotedPages.some((p) => textHasTerm(p, w.pattern, w.strict)));
     const missing = required.filter((w) => !found.includes(w));
     const plainWords = required.filter((w) => !w.strict).length;

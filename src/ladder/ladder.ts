@@ -69,21 +69,11 @@ function expandTerms(catalog: WikiCatalog, question: string, terms: readonly Sig
     if (has.has(foldedWords(a).join(' '))) add(b, `schema.md tag synonym of '${a}'`);
     else if (has.has(foldedWords(b).join(' '))) add(a, `schema.md tag synonym of '${b}'`);
   }
-  const stop = new Set([...BUILTIN_STOPWORDS, ...extraStopwords]);
-  const contentWords = (text: string) => foldedWords(text.replace(/[\p{L}\p{N}']+/gu, (w) => (stop.has(w.toLowerCase()) ? ' ' : w)));
-  const asked = new Set(contentWords(question));
-  const phrases = (e: WikiEntry): Array<[string, string]> => [
-    ...e.aliases.map((p): [string, string] => [p, 'alias']),
-    ...e.headings.map((p): [string, string] => [p, 'heading']),
-    ...e.linkTexts.map((p): [string, string] => [p, 'link text']),
-  ];
-  for (const entry of catalog.entries) {
-    for (const [phrase, kind] of phrases(entry)) {
-      const words = new Set(contentWords(phrase));
-      if (words.size < 2 || ![...words].every((w) => asked.has(w))) continue;
-      add(entry.title, `${kind} "${phrase}" of ${entry.path}`, entry.path);
-      break;
-    }
+  const stop = stopwordSet(extraStopwords);
+  const asked = new Set(contentWords(question, stop));
+  for (const { entry, phrase, kind, words } of vocabularyPhrases(catalog, extraStopwords)) {
+    if (words.length < 2 || !words.every((w) => asked.has(w))) continue;
+    add(entry.title, `${kind} "${phrase}" of ${entry.path}`, entry.path);
   }
   return added;
 }
@@ -109,4 +99,51 @@ function orientedFiles(catalog: WikiCatalog, candidates: readonly Candidate[]): 
     oriented.push(...(used.length > 0 ? used : rootIndexes));
   }
   return oriented;
+}
+
+const stopwordSets = new Map<string, Set<string>>();
+function stopwordSet(extra: readonly string[]): Set<string> {
+  const key = extra.join('\u0000');
+  let set = stopwordSets.get(key);
+  if (!set) stopwordSets.set(key, (set = new Set([...BUILTIN_STOPWORDS, ...extra.map((w) => w.toLowerCase())])));
+  return set;
+}
+
+const contentWords = (text: string, stop: ReadonlySet<string>): string[] =>
+  foldedWords(text.replace(/[\p{L}\p{N}']+/gu, (w) => (stop.has(w.toLowerCase()) ? ' ' : w)));
+
+interface VocabularyPhrase {
+  entry: WikiEntry;
+  phrase: string;
+  kind: 'alias' | 'heading' | 'link text';
+  /** Distinct folded content words of the phrase. */
+  words: string[];
+}
+
+/** Every alias, heading and link text of the wiki, folded once per catalog (not per question). */
+const phraseCache = new WeakMap<WikiCatalog, Map<string, VocabularyPhrase[]>>();
+function vocabularyPhrases(catalog: WikiCatalog, extraStopwords: readonly string[]): VocabularyPhrase[] {
+  let byStopwords = phraseCache.get(catalog);
+  if (!byStopwords) phraseCache.set(catalog, (byStopwords = new Map()));
+  const key = extraStopwords.join('\u0000');
+  let phrases = byStopwords.get(key);
+  if (phrases) return phrases;
+  const stop = stopwordSet(extraStopwords);
+  phrases = [];
+  for (const entry of catalog.entries) {
+    const seen = new Set<string>();
+    const add = (phrase: string, kind: VocabularyPhrase['kind']) => {
+      const words = [...new Set(contentWords(phrase, stop))];
+      const id = words.join(' ');
+      // Each page is expanded at most once per phrase set; one-word phrases never expand.
+      if (words.length < 2 || seen.has(id)) return;
+      seen.add(id);
+      phrases!.push({ entry, phrase, kind, words });
+    };
+    for (const p of entry.aliases) add(p, 'alias');
+    for (const p of entry.headings) add(p, 'heading');
+    for (const p of entry.linkTexts) add(p, 'link text');
+  }
+  byStopwords.set(key, phrases);
+  return phrases;
 }

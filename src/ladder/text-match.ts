@@ -10,8 +10,19 @@ const NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p
 
 export const normalize = (text: string): string => text.normalize('NFKC').toLowerCase();
 
-/** Folds one lowercased word: Porter stem for English words, as written otherwise. */
-export const foldWord = (word: string): string => (ASCII_WORD.test(word) && word.length > 2 ? stemmer(word) : word);
+const STEMS = new Map<string, string>();
+const STEM_CACHE_LIMIT = 200_000;
+
+/** Folds one lowercased word: Porter stem for English words (memoised), as written otherwise. */
+export function foldWord(word: string): string {
+  if (word.length <= 2 || !ASCII_WORD.test(word)) return word;
+  let stem = STEMS.get(word);
+  if (stem === undefined) {
+    stem = stemmer(word);
+    if (STEMS.size < STEM_CACHE_LIMIT) STEMS.set(word, stem);
+  }
+  return stem;
+}
 
 /** The folded words of a text, in order. */
 export function foldedWords(text: string): string[] {
