@@ -45608,7 +45608,7 @@ import { existsSync as existsSync4, readFileSync as readFileSync3 } from "node:f
 
 // src/github/answer-mode.ts
 init_core();
-import path9 from "node:path";
+import path7 from "node:path";
 
 // src/git/git-command-manager.ts
 import { spawn as spawn2 } from "node:child_process";
@@ -53178,7 +53178,17 @@ var WORD = /[\p{L}\p{N}]+/gu;
 var ASCII_WORD = /^[a-z]+$/;
 var NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 var normalize = (text2) => text2.normalize("NFKC").toLowerCase();
-var foldWord = (word) => ASCII_WORD.test(word) && word.length > 2 ? stemmer(word) : word;
+var STEMS = /* @__PURE__ */ new Map();
+var STEM_CACHE_LIMIT = 2e5;
+function foldWord(word) {
+  if (word.length <= 2 || !ASCII_WORD.test(word)) return word;
+  let stem = STEMS.get(word);
+  if (stem === void 0) {
+    stem = stemmer(word);
+    if (STEMS.size < STEM_CACHE_LIMIT) STEMS.set(word, stem);
+  }
+  return stem;
+}
 function foldedWords(text2) {
   return (normalize(text2).match(WORD) ?? []).map(foldWord);
 }
@@ -53709,21 +53719,11 @@ function expandTerms(catalog, question, terms, extraStopwords) {
     if (has.has(foldedWords(a).join(" "))) add(b3, `schema.md tag synonym of '${a}'`);
     else if (has.has(foldedWords(b3).join(" "))) add(a, `schema.md tag synonym of '${b3}'`);
   }
-  const stop = /* @__PURE__ */ new Set([...BUILTIN_STOPWORDS, ...extraStopwords]);
-  const contentWords = (text2) => foldedWords(text2.replace(/[\p{L}\p{N}']+/gu, (w2) => stop.has(w2.toLowerCase()) ? " " : w2));
-  const asked = new Set(contentWords(question));
-  const phrases = (e) => [
-    ...e.aliases.map((p2) => [p2, "alias"]),
-    ...e.headings.map((p2) => [p2, "heading"]),
-    ...e.linkTexts.map((p2) => [p2, "link text"])
-  ];
-  for (const entry of catalog.entries) {
-    for (const [phrase, kind] of phrases(entry)) {
-      const words = new Set(contentWords(phrase));
-      if (words.size < 2 || ![...words].every((w2) => asked.has(w2))) continue;
-      add(entry.title, `${kind} "${phrase}" of ${entry.path}`, entry.path);
-      break;
-    }
+  const stop = stopwordSet(extraStopwords);
+  const asked = new Set(contentWords(question, stop));
+  for (const { entry, phrase, kind, words } of vocabularyPhrases(catalog, extraStopwords)) {
+    if (words.length < 2 || !words.every((w2) => asked.has(w2))) continue;
+    add(entry.title, `${kind} "${phrase}" of ${entry.path}`, entry.path);
   }
   return added;
 }
@@ -53743,6 +53743,39 @@ function orientedFiles(catalog, candidates) {
     oriented.push(...used.length > 0 ? used : rootIndexes);
   }
   return oriented;
+}
+var stopwordSets = /* @__PURE__ */ new Map();
+function stopwordSet(extra) {
+  const key = extra.join("\0");
+  let set2 = stopwordSets.get(key);
+  if (!set2) stopwordSets.set(key, set2 = /* @__PURE__ */ new Set([...BUILTIN_STOPWORDS, ...extra.map((w2) => w2.toLowerCase())]));
+  return set2;
+}
+var contentWords = (text2, stop) => foldedWords(text2.replace(/[\p{L}\p{N}']+/gu, (w2) => stop.has(w2.toLowerCase()) ? " " : w2));
+var phraseCache = /* @__PURE__ */ new WeakMap();
+function vocabularyPhrases(catalog, extraStopwords) {
+  let byStopwords = phraseCache.get(catalog);
+  if (!byStopwords) phraseCache.set(catalog, byStopwords = /* @__PURE__ */ new Map());
+  const key = extraStopwords.join("\0");
+  let phrases = byStopwords.get(key);
+  if (phrases) return phrases;
+  const stop = stopwordSet(extraStopwords);
+  phrases = [];
+  for (const entry of catalog.entries) {
+    const seen = /* @__PURE__ */ new Set();
+    const add = (phrase, kind) => {
+      const words = [...new Set(contentWords(phrase, stop))];
+      const id = words.join(" ");
+      if (words.length < 2 || seen.has(id)) return;
+      seen.add(id);
+      phrases.push({ entry, phrase, kind, words });
+    };
+    for (const p2 of entry.aliases) add(p2, "alias");
+    for (const p2 of entry.headings) add(p2, "heading");
+    for (const p2 of entry.linkTexts) add(p2, "link text");
+  }
+  byStopwords.set(key, phrases);
+  return phrases;
 }
 
 // src/ladder/trace.ts
@@ -53790,6 +53823,16 @@ var JsonHttpClient = class {
   }
   policy;
   calls = [];
+  secrets = /* @__PURE__ */ new Set();
+  /** Values never to repeat in an error, whatever a server echoes back (keys, tokens). */
+  mask(secret) {
+    if (secret.length >= 4) this.secrets.add(secret);
+  }
+  error(provider, message, status, retryable) {
+    let safe = message;
+    for (const secret of this.secrets) safe = safe.replaceAll(secret, "***");
+    return new ProviderError(provider, safe, status, retryable);
+  }
   async request(req) {
     const started = performance.now();
     const label = `${req.method} ${req.url.pathname}`;
@@ -53800,6 +53843,7 @@ var JsonHttpClient = class {
     };
     for (let attempt = 0; ; attempt++) {
       let response;
+      let text2;
       try {
         response = await fetch(req.url, {
           method: req.method,
@@ -53807,6 +53851,7 @@ var JsonHttpClient = class {
           ...req.body !== void 0 ? { body: JSON.stringify(req.body) } : {},
           signal: AbortSignal.timeout(this.policy.timeoutMs)
         });
+        text2 = await response.text();
       } catch (error2) {
         const timedOut = error2.name === "TimeoutError";
         if (attempt < this.policy.retries) {
@@ -53814,9 +53859,8 @@ var JsonHttpClient = class {
           continue;
         }
         record(timedOut ? "timeout" : "network-error", attempt);
-        throw new ProviderError(req.provider, timedOut ? `no answer within ${this.policy.timeoutMs} ms (after ${attempt + 1} attempts)` : `network error after ${attempt + 1} attempts: ${error2.message}`, timedOut ? "timeout" : "network-error", true);
+        throw this.error(req.provider, timedOut ? `no answer within ${this.policy.timeoutMs} ms (after ${attempt + 1} attempts)` : `network error after ${attempt + 1} attempts: ${error2.message}`, timedOut ? "timeout" : "network-error", true);
       }
-      const text2 = await response.text();
       let body;
       try {
         body = text2 === "" ? void 0 : JSON.parse(text2);
@@ -53830,7 +53874,7 @@ var JsonHttpClient = class {
             continue;
           }
           record(response.status, attempt);
-          throw new ProviderError(req.provider, `answered ${response.status} with a body that is not JSON`, "malformed", true);
+          throw this.error(req.provider, `answered ${response.status} with a body that is not JSON`, "malformed", true);
         }
         return { status: response.status, headers: response.headers, body, call: record(response.status, attempt) };
       }
@@ -53842,7 +53886,7 @@ var JsonHttpClient = class {
         }
       }
       record(response.status, attempt);
-      throw new ProviderError(req.provider, `HTTP ${response.status}: ${errorDetail(body, response.statusText || "request failed")}`, response.status, retryableStatus(response.status));
+      throw this.error(req.provider, `HTTP ${response.status}: ${errorDetail(body, response.statusText || "request failed")}`, response.status, retryableStatus(response.status));
     }
   }
   sleep(ms2) {
@@ -53982,8 +54026,18 @@ var REQUOTE_SHARE = 0.35;
 var MAX_REQUOTE_BEFORE = 2;
 var LAYOUT_LINE = /^\s*(?:\||```|~~~)/;
 var LAYOUT_SHARE = 0.5;
+var PREPARED_PAGE_LIMIT = 2e4;
 var OfflineAnswerer = class {
   name = "offline";
+  prepared = /* @__PURE__ */ new Map();
+  prepare(path12, text2) {
+    const cached = this.prepared.get(path12);
+    if (cached && cached.text === text2) return cached;
+    const page = { text: text2, folded: foldText(text2), passages: splitPassages(path12, text2) };
+    if (this.prepared.size >= PREPARED_PAGE_LIMIT) this.prepared.clear();
+    this.prepared.set(path12, page);
+    return page;
+  }
   async answer(request2) {
     const read = [...request2.pages.keys()];
     const weighted = request2.terms.map((term) => {
@@ -53991,15 +54045,16 @@ var OfflineAnswerer = class {
       return { term, pattern: termPattern(term.term), strict, weight: term.kind === "expanded" ? 0.5 : strict ? 3 : 1 };
     });
     const required = weighted.filter((w2) => w2.term.kind !== "expanded");
-    const passages = [...request2.pages].flatMap(([path12, text2]) => splitPassages(path12, text2));
+    const pages = new Map([...request2.pages].map(([path12, text2]) => [path12, this.prepare(path12, text2)]));
+    const passages = [...pages.values()].flatMap((p2) => p2.passages);
     const picked = pickPassages(passages, weighted, read);
     if (picked.length === 0) {
-      const titled = read.find((path12) => required.some((w2) => textHasTerm(foldText(request2.pages.get(path12)), w2.pattern, w2.strict)));
+      const titled = read.find((path12) => required.some((w2) => textHasTerm(pages.get(path12).folded, w2.pattern, w2.strict)));
       const opening = passages.find((p2) => p2.path === titled);
       if (opening) picked.push(opening);
     }
     const claims = picked.map((p2) => quoteClaim(p2, weighted));
-    const quotedPages = [...new Set(picked.map((p2) => p2.path))].map((path12) => foldText(request2.pages.get(path12)));
+    const quotedPages = [...new Set(picked.map((p2) => p2.path))].map((path12) => pages.get(path12).folded);
     const found = required.filter((w2) => quotedPages.some((p2) => textHasTerm(p2, w2.pattern, w2.strict)));
     const missing = required.filter((w2) => !found.includes(w2));
     const plainWords = required.filter((w2) => !w2.strict).length;
@@ -54139,7 +54194,6 @@ function traceSummary(trace) {
 }
 
 // src/answer/ask.ts
-var WEB_RESULTS_PER_SEARCH = 3;
 var MAX_SEARCHES = 3;
 var SNIPPET_LIMIT = 280;
 var ladderOptionsOf = (config) => ({
@@ -54147,7 +54201,7 @@ var ladderOptionsOf = (config) => ({
   stopwords: config.ladder.stopwords,
   commonTermRatio: config.ladder.commonTermRatio
 });
-var offlineProviders = () => ({ answerer: new OfflineAnswerer(), search: void 0, http: new JsonHttpClient(), secrets: [] });
+var offlineProviders = () => ({ answerer: new OfflineAnswerer(), search: void 0, webResults: 0, http: new JsonHttpClient(), secrets: [] });
 async function openAskSession(workspace, providers = offlineProviders()) {
   const started = performance.now();
   const catalog = workspace.wikiRoot ? await loadCatalog(await loadFileTree(workspace.wikiRoot), workspace.config) : void 0;
@@ -54261,7 +54315,7 @@ async function searchTheWeb(session, queries) {
   if (!search || queries.length === 0) return findings;
   for (const query of queries.slice(0, MAX_SEARCHES)) {
     try {
-      const results2 = await search.search(query, WEB_RESULTS_PER_SEARCH);
+      const results2 = await search.search(query, session.providers.webResults);
       findings.searches.push({ provider: search.name, query, results: results2.length });
       for (const r2 of results2) {
         if (findings.urls.has(r2.url)) continue;
@@ -54282,6 +54336,18 @@ async function searchTheWeb(session, queries) {
 var endpoint = (base, path12) => new URL(path12, base.endsWith("/") ? base : `${base}/`);
 
 // src/web/search-provider.ts
+var BRAVE_MAX_WORDS = 50;
+var BRAVE_MAX_CHARS = 400;
+function clipQuery(query, maxWords, maxChars) {
+  const words = query.trim().split(/\s+/).slice(0, maxWords);
+  let out = "";
+  for (const word of words) {
+    const next = out === "" ? word : `${out} ${word}`;
+    if (next.length > maxChars) break;
+    out = next;
+  }
+  return out || query.slice(0, maxChars);
+}
 var clean = (s) => typeof s === "string" ? s.replace(/<[^>]+>/g, "").replace(/\s+/g, " ").trim() : "";
 var isHttpUrl = (u2) => typeof u2 === "string" && /^https?:\/\//i.test(u2);
 function results(provider, items, pick) {
@@ -54323,7 +54389,7 @@ var BraveSearch = class {
   static DEFAULT_BASE_URL = "https://api.search.brave.com";
   async search(query, count) {
     const url = endpoint(this.baseUrl, "res/v1/web/search");
-    url.searchParams.set("q", query);
+    url.searchParams.set("q", clipQuery(query, BRAVE_MAX_WORDS, BRAVE_MAX_CHARS));
     url.searchParams.set("count", String(count));
     const { body } = await this.http.request({ provider: this.name, method: "GET", url, headers: { "x-subscription-token": this.apiKey } });
     const web = body.web;
@@ -54464,6 +54530,16 @@ function parseModelAnswer(text2) {
   }
   return { claims, covered: d2.covered, uncovered: d2.uncovered };
 }
+function toSchemaShape(answer) {
+  return {
+    claims: answer.claims.map((c3) => ({
+      text: c3.text,
+      citations: c3.citations.map((cite) => "path" in cite ? { path: cite.path, start_line: cite.lines[0], end_line: cite.lines[1], quote: cite.quote } : cite)
+    })),
+    covered: answer.covered,
+    uncovered: answer.uncovered
+  };
+}
 function pageBlock(path12, text2) {
   const numbered = text2.split("\n").map((line, i) => `${i + 1}| ${line.replaceAll("</page>", "</ page>")}`).join("\n");
   return `<page path="${path12.replaceAll('"', "")}">
@@ -54529,7 +54605,7 @@ ${batch.map(([p2, t2]) => pageBlock(p2, t2)).join("\n\n")}`));
     const useful = partials.filter((p2) => p2.claims.length > 0);
     if (useful.length === 0) return { claims: [], covered: false, uncovered: [...new Set(partials.flatMap((p2) => p2.uncovered))] };
     const merged = useful.map((p2, i) => `<partial n="${i + 1}">
-${JSON.stringify(p2)}
+${JSON.stringify(toSchemaShape(p2))}
 </partial>`).join("\n");
     return this.ask(
       `${questionBlock(question)}
@@ -54578,13 +54654,20 @@ var OpenAiChatModel = class {
   apiKey;
   provider = "openai";
   schemaSupported = true;
+  /** Reasoning models take `max_completion_tokens` and no `temperature`. */
+  reasoningParams = false;
   async complete(request2) {
     try {
       return await this.send(request2);
     } catch (error2) {
-      if (this.schemaSupported && error2 instanceof ProviderError && error2.status === 400 && /response_format|json_schema/i.test(error2.message)) {
+      if (!(error2 instanceof ProviderError) || error2.status !== 400) throw error2;
+      if (this.schemaSupported && /response_format|json_schema/i.test(error2.message)) {
         this.schemaSupported = false;
-        return this.send(request2);
+        return this.complete(request2);
+      }
+      if (!this.reasoningParams && /max_tokens|max_completion_tokens|temperature/i.test(error2.message)) {
+        this.reasoningParams = true;
+        return this.complete(request2);
       }
       throw error2;
     }
@@ -54611,8 +54694,7 @@ ${JSON.stringify(request2.schema.schema)}`;
           { role: "system", content: request2.system },
           { role: "user", content: user }
         ],
-        max_tokens: request2.maxTokens,
-        temperature: 0,
+        ...this.reasoningParams ? { max_completion_tokens: request2.maxTokens } : { max_tokens: request2.maxTokens, temperature: 0 },
         ...this.schemaSupported ? { response_format: { type: "json_schema", json_schema: { name: request2.schema.name, strict: true, schema: request2.schema.schema } } } : {}
       }
     });
@@ -54630,6 +54712,24 @@ ${JSON.stringify(request2.schema.schema)}`;
 // src/answer/providers.ts
 var LLM_CHOICES = ["offline", "openai", "anthropic"];
 var WEB_CHOICES = ["none", "tavily", "brave", "searxng"];
+function providerOptions(config, given, env) {
+  const retry2 = retryPolicyFromEnv(env);
+  return {
+    llm: given.llm ?? config.answerer.provider,
+    llmBaseUrl: given.llmBaseUrl ?? config.answerer.baseUrl,
+    llmModel: given.llmModel ?? config.answerer.model,
+    web: given.web ?? config.search.provider,
+    webBaseUrl: given.webBaseUrl ?? config.search.baseUrl,
+    env,
+    retry: {
+      ...retry2,
+      retries: config.answerer.maxRetries,
+      timeoutMs: env.WIKI_STEWARD_HTTP_TIMEOUT_MS ? retry2.timeoutMs : config.answerer.timeoutMs
+    },
+    budget: { ...DEFAULT_MODEL_BUDGET, pages: config.answerer.budgetPages },
+    webResults: config.search.maxResults
+  };
+}
 var ProviderConfigError = class extends Error {
 };
 var need = (value, what) => {
@@ -54646,7 +54746,10 @@ function createProviders(options2) {
   const secrets = [];
   const key = (name) => {
     const value = options2.env[name];
-    if (value) secrets.push(value);
+    if (value) {
+      secrets.push(value);
+      http2.mask(value);
+    }
     return value;
   };
   let answerer = new OfflineAnswerer();
@@ -54664,7 +54767,7 @@ function createProviders(options2) {
   if (options2.web === "tavily") search = new TavilySearch(http2, options2.webBaseUrl ?? TavilySearch.DEFAULT_BASE_URL, need(key("TAVILY_API_KEY"), "TAVILY_API_KEY is not set"));
   else if (options2.web === "brave") search = new BraveSearch(http2, options2.webBaseUrl ?? BraveSearch.DEFAULT_BASE_URL, need(key("BRAVE_API_KEY"), "BRAVE_API_KEY is not set"));
   else if (options2.web === "searxng") search = new SearxngSearch(http2, need(options2.webBaseUrl ?? options2.env.SEARXNG_URL, "--web searxng needs --web-base-url or SEARXNG_URL (your instance)"));
-  return { answerer, search, http: http2, secrets };
+  return { answerer, search, webResults: options2.webResults ?? 3, http: http2, secrets };
 }
 function withOfflineFallback(primary) {
   const offline = new OfflineAnswerer();
@@ -54680,146 +54783,6 @@ function withOfflineFallback(primary) {
       }
     }
   };
-}
-
-// src/config/workspace.ts
-import { existsSync as existsSync2, statSync } from "node:fs";
-import path8 from "node:path";
-
-// src/config/config.ts
-import { readFile } from "node:fs/promises";
-import path7 from "node:path";
-var CONFIG_FILE = ".wiki-steward.yml";
-var DEFAULT_CONFIG = {
-  wiki: void 0,
-  categories: { include: [], exclude: [] },
-  ladder: { inlineMax: 5, stopwords: [], commonTermRatio: 0.15 },
-  labels: { trigger: "question", answered: "wiki:answered", gap: "wiki:gap", cold: "wiki:cold", error: "wiki:error" },
-  capture: { mode: "queries" },
-  indexes: "auto"
-};
-var ConfigError = class extends Error {
-  constructor(file, message) {
-    super(`${file}: ${message}`);
-    this.file = file;
-    this.name = "ConfigError";
-  }
-  file;
-};
-var isString = (v2, key) => typeof v2 === "string" && v2.trim() !== "" ? void 0 : `'${key}' must be a non-empty string`;
-var isStringList = (v2, key) => Array.isArray(v2) && v2.every((x3) => typeof x3 === "string" && x3 !== "") ? void 0 : `'${key}' must be a list of strings`;
-var oneOf = (...values) => (v2, key) => typeof v2 === "string" && values.includes(v2) ? void 0 : `'${key}' must be one of ${values.join(", ")}, got ${JSON.stringify(v2)}`;
-var isRatio = (v2, key) => typeof v2 === "number" && v2 > 0 && v2 <= 1 ? void 0 : `'${key}' must be a number above 0 and at most 1, got ${JSON.stringify(v2)}`;
-var isCount = (v2, key) => Number.isInteger(v2) && v2 >= 1 && v2 <= 1e3 ? void 0 : `'${key}' must be a whole number from 1 to 1000, got ${JSON.stringify(v2)}`;
-var SHAPE = {
-  wiki: isString,
-  categories: { include: isStringList, exclude: isStringList },
-  ladder: { inline_max: isCount, stopwords: isStringList, common_term_ratio: isRatio },
-  labels: { trigger: isString, answered: isString, gap: isString, cold: isString, error: isString },
-  capture: { mode: oneOf("queries", "pending") },
-  indexes: oneOf("auto", "always", "never")
-};
-function checkShape(value, shape, prefix, file) {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new ConfigError(file, prefix ? `'${prefix}' must be a mapping` : "the file must hold a YAML mapping");
-  }
-  for (const [key, child2] of Object.entries(value)) {
-    const name = prefix ? `${prefix}.${key}` : key;
-    const expected = shape[key];
-    if (!expected) throw new ConfigError(file, `unknown key '${name}' (known: ${Object.keys(shape).map((k2) => prefix ? `${prefix}.${k2}` : k2).join(", ")})`);
-    if (typeof expected === "function") {
-      const problem = expected(child2, name);
-      if (problem) throw new ConfigError(file, problem);
-    } else checkShape(child2, expected, name, file);
-  }
-}
-function parseConfig(text2, file) {
-  let raw;
-  try {
-    raw = yaml2.load(text2, { schema: yaml2.CORE_SCHEMA, filename: file });
-  } catch (error2) {
-    throw new ConfigError(file, `not valid YAML: ${error2.message.split("\n")[0]}`);
-  }
-  if (raw === null || raw === void 0) return structuredClone(DEFAULT_CONFIG);
-  checkShape(raw, SHAPE, "", file);
-  const r2 = raw;
-  const section = (name) => r2[name] ?? {};
-  const d2 = DEFAULT_CONFIG;
-  return {
-    wiki: r2.wiki ?? d2.wiki,
-    categories: {
-      include: section("categories").include ?? d2.categories.include,
-      exclude: section("categories").exclude ?? d2.categories.exclude
-    },
-    ladder: {
-      inlineMax: section("ladder").inline_max ?? d2.ladder.inlineMax,
-      stopwords: section("ladder").stopwords ?? d2.ladder.stopwords,
-      commonTermRatio: section("ladder").common_term_ratio ?? d2.ladder.commonTermRatio
-    },
-    labels: { ...d2.labels, ...section("labels") },
-    capture: { mode: section("capture").mode ?? d2.capture.mode },
-    indexes: r2.indexes ?? d2.indexes
-  };
-}
-async function loadConfig(repoRoot) {
-  const file = path7.join(repoRoot, CONFIG_FILE);
-  let text2;
-  try {
-    text2 = await readFile(file, "utf8");
-  } catch (error2) {
-    if (error2.code === "ENOENT") return { config: structuredClone(DEFAULT_CONFIG), file: void 0 };
-    throw new ConfigError(file, `cannot read: ${error2.message}`);
-  }
-  return { config: parseConfig(text2, path7.relative(process.cwd(), file) || CONFIG_FILE), file };
-}
-
-// src/config/workspace.ts
-var WikiNotFoundError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "WikiNotFoundError";
-  }
-};
-var AUTO_DETECT_DIRS = ["wiki", "docs/wiki", "."];
-var WIKI_MARKERS = ["schema.md", "index.md"];
-function findRepoRoot(start) {
-  let dir = path8.resolve(start);
-  for (; ; ) {
-    if (existsSync2(path8.join(dir, ".git"))) return dir;
-    const parent = path8.dirname(dir);
-    if (parent === dir) return path8.resolve(start);
-    dir = parent;
-  }
-}
-var isDirectory2 = (p2) => {
-  try {
-    return statSync(p2).isDirectory();
-  } catch {
-    return false;
-  }
-};
-var looksLikeWiki = (dir) => isDirectory2(dir) && WIKI_MARKERS.some((m2) => existsSync2(path8.join(dir, m2)));
-async function openWorkspace(options2) {
-  const repoRoot = findRepoRoot(options2.cwd);
-  const { config, file } = await loadConfig(repoRoot);
-  options2.override?.(config);
-  const given = options2.wikiFlag ? { dir: path8.resolve(options2.cwd, options2.wikiFlag), source: "flag", label: `--wiki ${options2.wikiFlag}` } : config.wiki ? { dir: path8.resolve(repoRoot, config.wiki), source: "config", label: `'wiki: ${config.wiki}' in ${file}` } : void 0;
-  if (given) {
-    if (!isDirectory2(given.dir)) throw new WikiNotFoundError(`${given.label}: ${given.dir} is not a directory`);
-    if (!looksLikeWiki(given.dir)) throw new WikiNotFoundError(`${given.label}: ${given.dir} is not a wiki (it has no schema.md or index.md)`);
-    return { repoRoot, config, configFile: file, wikiRoot: given.dir, wikiSource: given.source };
-  }
-  for (const candidate of AUTO_DETECT_DIRS) {
-    const dir = path8.resolve(repoRoot, candidate);
-    if (looksLikeWiki(dir)) return { repoRoot, config, configFile: file, wikiRoot: dir, wikiSource: "detected" };
-  }
-  return { repoRoot, config, configFile: file, wikiRoot: void 0, wikiSource: "none" };
-}
-function requireWikiRoot(workspace) {
-  if (workspace.wikiRoot) return workspace.wikiRoot;
-  throw new WikiNotFoundError(
-    `no wiki found: looked for schema.md or index.md in ${AUTO_DETECT_DIRS.map((d2) => d2 === "." ? "the repository root" : `${d2}/`).join(", ")} under ${workspace.repoRoot}; pass --wiki DIR or set 'wiki:' in .wiki-steward.yml`
-  );
 }
 
 // src/github/answer-comment.ts
@@ -55051,28 +55014,23 @@ async function answerQuestion(ctx, question) {
     return { skipped: "locked" };
   }
   const writes = new RepoWrites(ctx.inputs.dryRun);
-  const permission = await mayAsk(ctx.github, ctx.repo, question.asker.login, ctx.inputs.minPermission);
+  const { settings } = ctx;
+  const permission = await mayAsk(ctx.github, ctx.repo, question.asker.login, settings.minPermission);
   if (!permission.allowed) {
-    info(`Not answering: @${question.asker.login} has role '${permission.role}', below min-permission '${ctx.inputs.minPermission}'.`);
-    if (ctx.inputs.refusal === "comment") {
-      const body2 = `Thanks for the question. wiki-steward answers questions from people with ${ctx.inputs.minPermission} access or more; a maintainer can ask for you by adding the \`${ctx.inputs.triggerLabel}\` label.`;
+    info(`Not answering: @${question.asker.login} has role '${permission.role}', below min-permission '${settings.minPermission}'.`);
+    if (settings.refusal === "comment") {
+      const body2 = `Thanks for the question. wiki-steward answers questions from people with ${settings.minPermission} access or more; a maintainer can ask for you by adding the \`${settings.triggerLabel}\` label.`;
       await upsertAnswerComment(ctx.github, writes, ctx.repo, question.issueNumber, question.key, `${body2}
 ${markerFor(question.key)}`);
     }
     return { skipped: "permission" };
   }
-  const workspace = await openWorkspace({
-    cwd: ctx.workspace,
-    wikiFlag: ctx.inputs.wikiPath,
-    override: (config) => {
-      if (ctx.inputs.captureMode) config.capture.mode = ctx.inputs.captureMode;
-    }
-  });
-  const providers = createProviders({ llm: ctx.inputs.llm, llmBaseUrl: ctx.inputs.llmBaseUrl, llmModel: ctx.inputs.llmModel, web: ctx.inputs.web, webBaseUrl: ctx.inputs.webBaseUrl, env: ctx.env });
+  const workspace = ctx.workspace;
+  const providers = createProviders(providerOptions(workspace.config, ctx.inputs, ctx.env));
   for (const secret of providers.secrets) setSecret(secret);
   const session = await openAskSession(workspace, providers);
   const commit = session.commit ?? ctx.env.GITHUB_SHA ?? "HEAD";
-  const wikiPrefix = workspace.wikiRoot ? path9.relative(workspace.repoRoot, workspace.wikiRoot).split(path9.sep).join("/") : "";
+  const wikiPrefix = workspace.wikiRoot ? path7.relative(workspace.repoRoot, workspace.wikiRoot).split(path7.sep).join("/") : "";
   const serverUrl = (ctx.env.GITHUB_SERVER_URL ?? "https://github.com").replace(/\/$/, "");
   const text2 = question.commentId !== void 0 && extractSignalTerms(question.text).terms.length === 0 ? `${question.text} (${question.issueTitle})` : question.text;
   const trace = await askQuestion(session, text2, { renderCitation: permalinkRenderer(serverUrl, ctx.repo, commit, wikiPrefix) });
@@ -55093,9 +55051,9 @@ var ROLES = ["none", "read", "triage", "write", "maintain", "admin"];
 var InputError = class extends Error {
 };
 var text = (name) => getInput(name).trim() || void 0;
-function choice(name, choices, fallback) {
-  const value = text(name) ?? fallback;
-  if (!choices.includes(value)) throw new InputError(`input '${name}' must be one of ${choices.join(", ")}, got '${value}'`);
+function choice(name, choices) {
+  const value = text(name);
+  if (value !== void 0 && !choices.includes(value)) throw new InputError(`input '${name}' must be one of ${choices.join(", ")}, got '${value}'`);
   return value;
 }
 function flag(name, fallback) {
@@ -55106,28 +55064,183 @@ function flag(name, fallback) {
   throw new InputError(`input '${name}' must be true or false, got '${value}'`);
 }
 function readInputs(env) {
-  const captureMode = text("capture-mode");
-  if (captureMode !== void 0 && captureMode !== "queries" && captureMode !== "pending") {
-    throw new InputError(`input 'capture-mode' must be queries or pending, got '${captureMode}'`);
-  }
-  const command = text("command") ?? "/wiki";
-  if (/\s/.test(command)) throw new InputError(`input 'command' must be one word such as /wiki, got '${command}'`);
+  const command = text("command");
+  if (command !== void 0 && /\s/.test(command)) throw new InputError(`input 'command' must be one word such as /wiki, got '${command}'`);
   return {
     wikiPath: text("wiki-path"),
     token: text("github-token") ?? env.GITHUB_TOKEN ?? "",
-    mode: choice("mode", MODES, "auto"),
-    llm: choice("llm", LLM_CHOICES, "offline"),
+    mode: choice("mode", MODES) ?? "auto",
+    llm: choice("llm", LLM_CHOICES),
     llmBaseUrl: text("llm-base-url"),
     llmModel: text("llm-model"),
-    web: choice("web", WEB_CHOICES, "none"),
+    web: choice("web", WEB_CHOICES),
     webBaseUrl: text("web-base-url"),
-    triggerLabel: text("trigger-label") ?? "question",
+    triggerLabel: text("trigger-label"),
     command,
-    minPermission: choice("min-permission", ROLES, "triage"),
-    refusal: choice("refusal", ["comment", "silent"], "comment"),
-    captureMode,
+    minPermission: choice("min-permission", ROLES),
+    refusal: choice("refusal", ["comment", "silent"]),
+    captureMode: choice("capture-mode", ["queries", "pending"]),
     dryRun: flag("dry-run", false)
   };
+}
+function effectiveSettings(inputs, config) {
+  return {
+    triggerLabel: inputs.triggerLabel ?? config.labels.trigger,
+    command: inputs.command ?? config.ask.command,
+    minPermission: inputs.minPermission ?? config.ask.minPermission,
+    refusal: inputs.refusal ?? config.ask.refusal
+  };
+}
+
+// src/config/workspace.ts
+import { existsSync as existsSync2, statSync } from "node:fs";
+import path9 from "node:path";
+
+// src/config/config.ts
+import { readFile } from "node:fs/promises";
+import path8 from "node:path";
+var CONFIG_FILE = ".wiki-steward.yml";
+var DEFAULT_CONFIG = {
+  wiki: void 0,
+  categories: { include: [], exclude: [] },
+  ladder: { inlineMax: 5, stopwords: [], commonTermRatio: 0.15 },
+  labels: { trigger: "question", answered: "wiki:answered", gap: "wiki:gap", cold: "wiki:cold", error: "wiki:error" },
+  capture: { mode: "queries" },
+  indexes: "auto",
+  ask: { command: "/wiki", minPermission: "triage", refusal: "comment" },
+  answerer: { provider: "offline", model: void 0, baseUrl: void 0, budgetPages: 40, timeoutMs: 6e4, maxRetries: 3 },
+  search: { provider: "none", baseUrl: void 0, maxResults: 3 }
+};
+var ConfigError = class extends Error {
+  constructor(file, message) {
+    super(`${file}: ${message}`);
+    this.file = file;
+    this.name = "ConfigError";
+  }
+  file;
+};
+var isString = (v2, key) => typeof v2 === "string" && v2.trim() !== "" ? void 0 : `'${key}' must be a non-empty string`;
+var isStringList = (v2, key) => Array.isArray(v2) && v2.every((x3) => typeof x3 === "string" && x3 !== "") ? void 0 : `'${key}' must be a list of strings`;
+var oneOf = (...values) => (v2, key) => typeof v2 === "string" && values.includes(v2) ? void 0 : `'${key}' must be one of ${values.join(", ")}, got ${JSON.stringify(v2)}`;
+var isRatio = (v2, key) => typeof v2 === "number" && v2 > 0 && v2 <= 1 ? void 0 : `'${key}' must be a number above 0 and at most 1, got ${JSON.stringify(v2)}`;
+var wholeNumber = (min, max) => (v2, key) => Number.isInteger(v2) && v2 >= min && v2 <= max ? void 0 : `'${key}' must be a whole number from ${min} to ${max}, got ${JSON.stringify(v2)}`;
+var isCount = wholeNumber(1, 1e3);
+var isUrl = (v2, key) => typeof v2 === "string" && /^https?:\/\/\S+$/.test(v2) ? void 0 : `'${key}' must be an http(s) URL, got ${JSON.stringify(v2)}`;
+var noSecrets = (_v, key) => `'${key}': secrets are never read from this file; set the key in the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, TAVILY_API_KEY, BRAVE_API_KEY)`;
+var SHAPE = {
+  wiki: isString,
+  categories: { include: isStringList, exclude: isStringList },
+  ladder: { inline_max: isCount, stopwords: isStringList, common_term_ratio: isRatio },
+  labels: { trigger: isString, answered: isString, gap: isString, cold: isString, error: isString },
+  capture: { mode: oneOf("queries", "pending") },
+  indexes: oneOf("auto", "always", "never"),
+  ask: { command: isString, min_permission: oneOf("none", "read", "triage", "write", "maintain", "admin"), refusal: oneOf("comment", "silent") },
+  answerer: {
+    provider: oneOf("offline", "openai", "anthropic"),
+    model: isString,
+    base_url: isUrl,
+    budget_pages: wholeNumber(1, 1e4),
+    timeout_ms: wholeNumber(100, 6e5),
+    max_retries: wholeNumber(0, 10),
+    api_key: noSecrets
+  },
+  search: { provider: oneOf("none", "tavily", "brave", "searxng"), base_url: isUrl, max_results: wholeNumber(1, 20), api_key: noSecrets }
+};
+function checkShape(value, shape, prefix, file) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new ConfigError(file, prefix ? `'${prefix}' must be a mapping` : "the file must hold a YAML mapping");
+  }
+  for (const [key, child2] of Object.entries(value)) {
+    const name = prefix ? `${prefix}.${key}` : key;
+    const expected = shape[key];
+    if (!expected) throw new ConfigError(file, `unknown key '${name}' (known: ${Object.keys(shape).map((k2) => prefix ? `${prefix}.${k2}` : k2).join(", ")})`);
+    if (typeof expected === "function") {
+      const problem = expected(child2, name);
+      if (problem) throw new ConfigError(file, problem);
+    } else checkShape(child2, expected, name, file);
+  }
+}
+function parseConfig(text2, file) {
+  let raw;
+  try {
+    raw = yaml2.load(text2, { schema: yaml2.CORE_SCHEMA, filename: file });
+  } catch (error2) {
+    throw new ConfigError(file, `not valid YAML: ${error2.message.split("\n")[0]}`);
+  }
+  if (raw === null || raw === void 0) return structuredClone(DEFAULT_CONFIG);
+  checkShape(raw, SHAPE, "", file);
+  return mergeInto(structuredClone(DEFAULT_CONFIG), raw);
+}
+var camel = (key) => key.replace(/_([a-z])/g, (_3, c3) => c3.toUpperCase());
+function mergeInto(target, source) {
+  for (const [key, value] of Object.entries(source)) {
+    const name = camel(key);
+    const current = target[name];
+    if (value !== null && typeof value === "object" && !Array.isArray(value) && current && typeof current === "object" && !Array.isArray(current)) {
+      mergeInto(current, value);
+    } else target[name] = value;
+  }
+  return target;
+}
+async function loadConfig(repoRoot) {
+  const file = path8.join(repoRoot, CONFIG_FILE);
+  let text2;
+  try {
+    text2 = await readFile(file, "utf8");
+  } catch (error2) {
+    if (error2.code === "ENOENT") return { config: structuredClone(DEFAULT_CONFIG), file: void 0 };
+    throw new ConfigError(file, `cannot read: ${error2.message}`);
+  }
+  return { config: parseConfig(text2, path8.relative(process.cwd(), file) || CONFIG_FILE), file };
+}
+
+// src/config/workspace.ts
+var WikiNotFoundError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "WikiNotFoundError";
+  }
+};
+var AUTO_DETECT_DIRS = ["wiki", "docs/wiki", "."];
+var WIKI_MARKERS = ["schema.md", "index.md"];
+function findRepoRoot(start) {
+  let dir = path9.resolve(start);
+  for (; ; ) {
+    if (existsSync2(path9.join(dir, ".git"))) return dir;
+    const parent = path9.dirname(dir);
+    if (parent === dir) return path9.resolve(start);
+    dir = parent;
+  }
+}
+var isDirectory2 = (p2) => {
+  try {
+    return statSync(p2).isDirectory();
+  } catch {
+    return false;
+  }
+};
+var looksLikeWiki = (dir) => isDirectory2(dir) && WIKI_MARKERS.some((m2) => existsSync2(path9.join(dir, m2)));
+async function openWorkspace(options2) {
+  const repoRoot = findRepoRoot(options2.cwd);
+  const { config, file } = await loadConfig(repoRoot);
+  options2.override?.(config);
+  const given = options2.wikiFlag ? { dir: path9.resolve(options2.cwd, options2.wikiFlag), source: "flag", label: `--wiki ${options2.wikiFlag}` } : config.wiki ? { dir: path9.resolve(repoRoot, config.wiki), source: "config", label: `'wiki: ${config.wiki}' in ${file}` } : void 0;
+  if (given) {
+    if (!isDirectory2(given.dir)) throw new WikiNotFoundError(`${given.label}: ${given.dir} is not a directory`);
+    if (!looksLikeWiki(given.dir)) throw new WikiNotFoundError(`${given.label}: ${given.dir} is not a wiki (it has no schema.md or index.md)`);
+    return { repoRoot, config, configFile: file, wikiRoot: given.dir, wikiSource: given.source };
+  }
+  for (const candidate of AUTO_DETECT_DIRS) {
+    const dir = path9.resolve(repoRoot, candidate);
+    if (looksLikeWiki(dir)) return { repoRoot, config, configFile: file, wikiRoot: dir, wikiSource: "detected" };
+  }
+  return { repoRoot, config, configFile: file, wikiRoot: void 0, wikiSource: "none" };
+}
+function requireWikiRoot(workspace) {
+  if (workspace.wikiRoot) return workspace.wikiRoot;
+  throw new WikiNotFoundError(
+    `no wiki found: looked for schema.md or index.md in ${AUTO_DETECT_DIRS.map((d2) => d2 === "." ? "the repository root" : `${d2}/`).join(", ")} under ${workspace.repoRoot}; pass --wiki DIR or set 'wiki:' in .wiki-steward.yml`
+  );
 }
 
 // src/github/octokit.ts
@@ -59677,7 +59790,15 @@ async function runAction(env = process.env) {
   }
   const eventName = env.GITHUB_EVENT_NAME ?? "";
   const payload = readEvent(env.GITHUB_EVENT_PATH);
-  const triggers = { triggerLabel: inputs.triggerLabel, command: inputs.command };
+  const workspaceConfig = await openWorkspace({
+    cwd: workspace,
+    wikiFlag: inputs.wikiPath,
+    override: (config) => {
+      if (inputs.captureMode) config.capture.mode = inputs.captureMode;
+    }
+  });
+  const settings = effectiveSettings(inputs, workspaceConfig.config);
+  const triggers = { triggerLabel: settings.triggerLabel, command: settings.command };
   const work = inputs.mode === "auto" ? workForEvent(eventName, payload, triggers) : workForMode(inputs.mode, eventName, payload, triggers);
   info(`wiki-steward: ${work.kind}${work.kind === "skip" ? ` (${work.reason})` : ""} for ${eventName || "no event"}`);
   if (work.kind === "skip") return;
@@ -59691,7 +59812,7 @@ async function runAction(env = process.env) {
   const [owner, repo] = repository.split("/");
   if (!owner || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got '${repository}'`);
   const result = await answerQuestion(
-    { github: createGitHubClient(inputs.token, env), repo: { owner, repo }, inputs, env, workspace, sender: payload.sender },
+    { github: createGitHubClient(inputs.token, env), repo: { owner, repo }, inputs, settings, env, workspace: workspaceConfig, sender: payload.sender },
     work.question
   );
   setOutput("ladder-branch", result.branch ?? "");

@@ -23,8 +23,7 @@ export interface AskSession {
   providers: Providers;
 }
 
-/** Results kept per web search, and searches per question (D searches each uncovered claim). */
-const WEB_RESULTS_PER_SEARCH = 3;
+/** Searches per question (D searches each uncovered claim). */
 const MAX_SEARCHES = 3;
 const SNIPPET_LIMIT = 280;
 
@@ -34,7 +33,7 @@ export const ladderOptionsOf = (config: StewardConfig): LadderOptions => ({
   commonTermRatio: config.ladder.commonTermRatio,
 });
 
-export const offlineProviders = (): Providers => ({ answerer: new OfflineAnswerer(), search: undefined, http: new JsonHttpClient(), secrets: [] });
+export const offlineProviders = (): Providers => ({ answerer: new OfflineAnswerer(), search: undefined, webResults: 0, http: new JsonHttpClient(), secrets: [] });
 
 export async function openAskSession(workspace: Workspace, providers: Providers = offlineProviders()): Promise<AskSession> {
   const started = performance.now();
@@ -170,7 +169,7 @@ async function searchTheWeb(session: AskSession, queries: readonly string[]): Pr
   if (!search || queries.length === 0) return findings;
   for (const query of queries.slice(0, MAX_SEARCHES)) {
     try {
-      const results = await search.search(query, WEB_RESULTS_PER_SEARCH);
+      const results = await search.search(query, session.providers.webResults);
       findings.searches.push({ provider: search.name, query, results: results.length });
       for (const r of results) {
         if (findings.urls.has(r.url)) continue;

@@ -7,6 +7,7 @@ import { ANTHROPIC_DEFAULT_BASE_URL, AnthropicMessagesModel } from './model/anth
 import { DEFAULT_MODEL_BUDGET, type ModelBudget, ModelAnswerer } from './model/model-answerer.js';
 import { OPENAI_DEFAULT_BASE_URL, OpenAiChatModel } from './model/openai-chat.js';
 import { OfflineAnswerer } from './offline-answerer.js';
+import type { StewardConfig } from '../config/config.js';
 
 export const LLM_CHOICES = ['offline', 'openai', 'anthropic'] as const;
 export const WEB_CHOICES = ['none', 'tavily', 'brave', 'searxng'] as const;
@@ -22,11 +23,39 @@ export interface ProviderOptions {
   env: NodeJS.ProcessEnv;
   retry?: RetryPolicy;
   budget?: ModelBudget;
+  /** Results kept per web search. */
+  webResults?: number;
+}
+
+/** Flags or Action inputs (when given) over the config file's `answerer:` and `search:` sections. */
+export function providerOptions(
+  config: StewardConfig,
+  given: { llm?: string | undefined; llmBaseUrl?: string | undefined; llmModel?: string | undefined; web?: string | undefined; webBaseUrl?: string | undefined },
+  env: NodeJS.ProcessEnv,
+): ProviderOptions {
+  const retry = retryPolicyFromEnv(env);
+  return {
+    llm: (given.llm ?? config.answerer.provider) as LlmChoice,
+    llmBaseUrl: given.llmBaseUrl ?? config.answerer.baseUrl,
+    llmModel: given.llmModel ?? config.answerer.model,
+    web: (given.web ?? config.search.provider) as WebChoice,
+    webBaseUrl: given.webBaseUrl ?? config.search.baseUrl,
+    env,
+    retry: {
+      ...retry,
+      retries: config.answerer.maxRetries,
+      timeoutMs: env.WIKI_STEWARD_HTTP_TIMEOUT_MS ? retry.timeoutMs : config.answerer.timeoutMs,
+    },
+    budget: { ...DEFAULT_MODEL_BUDGET, pages: config.answerer.budgetPages },
+    webResults: config.search.maxResults,
+  };
 }
 
 export interface Providers {
   answerer: Answerer;
   search: SearchProvider | undefined;
+  /** Results kept per web search. */
+  webResults: number;
   /** Every provider call goes through here, so the trace can report them. */
   http: JsonHttpClient;
   /** Key values in use, for masking (the Action registers them as secrets). */
@@ -72,7 +101,7 @@ export function createProviders(options: ProviderOptions): Providers {
   if (options.web === 'tavily') search = new TavilySearch(http, options.webBaseUrl ?? TavilySearch.DEFAULT_BASE_URL, need(key('TAVILY_API_KEY'), 'TAVILY_API_KEY is not set'));
   else if (options.web === 'brave') search = new BraveSearch(http, options.webBaseUrl ?? BraveSearch.DEFAULT_BASE_URL, need(key('BRAVE_API_KEY'), 'BRAVE_API_KEY is not set'));
   else if (options.web === 'searxng') search = new SearxngSearch(http, need(options.webBaseUrl ?? options.env.SEARXNG_URL, '--web searxng needs --web-base-url or SEARXNG_URL (your instance)'));
-  return { answerer, search, http, secrets };
+  return { answerer, search, webResults: options.webResults ?? 3, http, secrets };
 }
 
 /** A model answerer that, when its provider fails for good, answers offline and says so. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type AskSession, askQuestion, openAskSession } from '../answer/ask.js';
-import { type LlmChoice, type WebChoice, createProviders } from '../answer/providers.js';
+import { createProviders, providerOptions } from '../answer/providers.js';
 import type { Trace } from '../ladder/trace.js';
 import { traceSummary } from '../answer/render.js';
 import { type CliIo, EXIT, openCliWorkspace } from './context.js';
@@ -11,10 +11,10 @@ export interface AskOptions {
   json: boolean;
   questions?: string;
   inlineMax?: number;
-  llm: LlmChoice;
+  llm?: string;
   llmBaseUrl?: string;
   llmModel?: string;
-  web: WebChoice;
+  web?: string;
   webBaseUrl?: string;
 }
 
@@ -24,14 +24,7 @@ export async function askCommand(io: CliIo, question: string | undefined, option
   const workspace = await openCliWorkspace(io, options.wiki, (config) => {
     if (options.inlineMax !== undefined) config.ladder.inlineMax = options.inlineMax;
   });
-  const providers = createProviders({
-    llm: options.llm,
-    llmBaseUrl: options.llmBaseUrl,
-    llmModel: options.llmModel,
-    web: options.web,
-    webBaseUrl: options.webBaseUrl,
-    env: process.env,
-  });
+  const providers = createProviders(providerOptions(workspace.config, options, process.env));
   const session = await openAskSession(workspace, providers);
   if (options.questions) return askBatch(io, session, options.questions);
   const trace = await askQuestion(session, question!);

@@ -10,10 +10,10 @@ interface AskFlags {
   json?: boolean;
   questions?: string;
   inlineMax?: number;
-  llm: 'offline' | 'openai' | 'anthropic';
+  llm?: string;
   llmBaseUrl?: string;
   llmModel?: string;
-  web: 'none' | 'tavily' | 'brave' | 'searxng';
+  web?: string;
   webBaseUrl?: string;
 }
 
@@ -49,17 +49,17 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
       return n;
     })
-    .addOption(new Option('--llm <answerer>', 'offline (no network), openai (any OpenAI-compatible server) or anthropic').choices(['offline', 'openai', 'anthropic']).default('offline'))
+    .addOption(new Option('--llm <answerer>', 'offline (no network; the default), openai (any OpenAI-compatible server) or anthropic').choices(['offline', 'openai', 'anthropic']))
     .option('--llm-base-url <url>', 'model endpoint, e.g. http://localhost:11434/v1 for Ollama (Anthropic: without /v1)')
     .option('--llm-model <name>', 'model name')
-    .addOption(new Option('--web <provider>', 'web search for what the wiki lacks').choices(['none', 'tavily', 'brave', 'searxng']).default('none'))
+    .addOption(new Option('--web <provider>', 'web search for what the wiki lacks (default none)').choices(['none', 'tavily', 'brave', 'searxng']))
     .option('--web-base-url <url>', 'search endpoint (self-hosted SearXNG, proxies); SEARXNG_URL is the default for searxng')
     .action((question: string | undefined, opts: AskFlags) =>
       run(async () =>
         (await import('./ask-command.js')).askCommand(io, question, {
           json: Boolean(opts.json),
-          llm: opts.llm,
-          web: opts.web,
+          ...(opts.llm ? { llm: opts.llm } : {}),
+          ...(opts.web ? { web: opts.web } : {}),
           ...(opts.wiki ? { wiki: opts.wiki } : {}),
           ...(opts.questions ? { questions: opts.questions } : {}),
           ...(opts.inlineMax !== undefined ? { inlineMax: opts.inlineMax } : {}),

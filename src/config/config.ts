@@ -24,6 +24,19 @@ export interface StewardConfig {
   capture: { mode: 'queries' | 'pending' };
   /** Which index files `index` and the hook may (re)write. */
   indexes: IndexPolicy;
+  /** Who may ask, and how (the Action). */
+  ask: { command: string; minPermission: 'none' | 'read' | 'triage' | 'write' | 'maintain' | 'admin'; refusal: 'comment' | 'silent' };
+  /** The answerer; keys never live here, only in the environment. */
+  answerer: {
+    provider: 'offline' | 'openai' | 'anthropic';
+    model: string | undefined;
+    baseUrl: string | undefined;
+    /** Most candidate pages a paid model reads per question. */
+    budgetPages: number;
+    timeoutMs: number;
+    maxRetries: number;
+  };
+  search: { provider: 'none' | 'tavily' | 'brave' | 'searxng'; baseUrl: string | undefined; maxResults: number };
 }
 
 export const DEFAULT_CONFIG: StewardConfig = {
@@ -33,6 +46,9 @@ export const DEFAULT_CONFIG: StewardConfig = {
   labels: { trigger: 'question', answered: 'wiki:answered', gap: 'wiki:gap', cold: 'wiki:cold', error: 'wiki:error' },
   capture: { mode: 'queries' },
   indexes: 'auto',
+  ask: { command: '/wiki', minPermission: 'triage', refusal: 'comment' },
+  answerer: { provider: 'offline', model: undefined, baseUrl: undefined, budgetPages: 40, timeoutMs: 60_000, maxRetries: 3 },
+  search: { provider: 'none', baseUrl: undefined, maxResults: 3 },
 };
 
 export class ConfigError extends Error {
@@ -56,7 +72,13 @@ const oneOf =
   (v, key) =>
     typeof v === 'string' && values.includes(v) ? undefined : `'${key}' must be one of ${values.join(', ')}, got ${JSON.stringify(v)}`;
 const isRatio: Check = (v, key) => (typeof v === 'number' && v > 0 && v <= 1 ? undefined : `'${key}' must be a number above 0 and at most 1, got ${JSON.stringify(v)}`);
-const isCount: Check = (v, key) => (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1000 ? undefined : `'${key}' must be a whole number from 1 to 1000, got ${JSON.stringify(v)}`);
+const wholeNumber =
+  (min: number, max: number): Check =>
+  (v, key) =>
+    Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? undefined : `'${key}' must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`;
+const isCount = wholeNumber(1, 1000);
+const isUrl: Check = (v, key) => (typeof v === 'string' && /^https?:\/\/\S+$/.test(v) ? undefined : `'${key}' must be an http(s) URL, got ${JSON.stringify(v)}`);
+const noSecrets: Check = (_v, key) => `'${key}': secrets are never read from this file; set the key in the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, TAVILY_API_KEY, BRAVE_API_KEY)`;
 
 const SHAPE: Shape = {
   wiki: isString,
@@ -65,6 +87,17 @@ const SHAPE: Shape = {
   labels: { trigger: isString, answered: isString, gap: isString, cold: isString, error: isString },
   capture: { mode: oneOf('queries', 'pending') },
   indexes: oneOf('auto', 'always', 'never'),
+  ask: { command: isString, min_permission: oneOf('none', 'read', 'triage', 'write', 'maintain', 'admin'), refusal: oneOf('comment', 'silent') },
+  answerer: {
+    provider: oneOf('offline', 'openai', 'anthropic'),
+    model: isString,
+    base_url: isUrl,
+    budget_pages: wholeNumber(1, 10_000),
+    timeout_ms: wholeNumber(100, 600_000),
+    max_retries: wholeNumber(0, 10),
+    api_key: noSecrets,
+  },
+  search: { provider: oneOf('none', 'tavily', 'brave', 'searxng'), base_url: isUrl, max_results: wholeNumber(1, 20), api_key: noSecrets },
 };
 
 function checkShape(value: unknown, shape: Shape, prefix: string, file: string): void {
@@ -92,24 +125,21 @@ export function parseConfig(text: string, file: string): StewardConfig {
   }
   if (raw === null || raw === undefined) return structuredClone(DEFAULT_CONFIG);
   checkShape(raw, SHAPE, '', file);
-  const r = raw as Record<string, Record<string, unknown> | string | undefined>;
-  const section = (name: string) => (r[name] ?? {}) as Record<string, unknown>;
-  const d = DEFAULT_CONFIG;
-  return {
-    wiki: (r.wiki as string | undefined) ?? d.wiki,
-    categories: {
-      include: (section('categories').include as string[]) ?? d.categories.include,
-      exclude: (section('categories').exclude as string[]) ?? d.categories.exclude,
-    },
-    ladder: {
-      inlineMax: (section('ladder').inline_max as number) ?? d.ladder.inlineMax,
-      stopwords: (section('ladder').stopwords as string[]) ?? d.ladder.stopwords,
-      commonTermRatio: (section('ladder').common_term_ratio as number) ?? d.ladder.commonTermRatio,
-    },
-    labels: { ...d.labels, ...(section('labels') as Partial<StewardConfig['labels']>) },
-    capture: { mode: (section('capture').mode as StewardConfig['capture']['mode']) ?? d.capture.mode },
-    indexes: (r.indexes as IndexPolicy | undefined) ?? d.indexes,
-  };
+  return mergeInto(structuredClone(DEFAULT_CONFIG) as unknown as Record<string, unknown>, raw as Record<string, unknown>) as unknown as StewardConfig;
+}
+
+const camel = (key: string): string => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** The file's (already checked) values over the defaults, snake_case keys to camelCase. */
+function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, value] of Object.entries(source)) {
+    const name = camel(key);
+    const current = target[name];
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object' && !Array.isArray(current)) {
+      mergeInto(current as Record<string, unknown>, value as Record<string, unknown>);
+    } else target[name] = value;
+  }
+  return target;
 }
 
 /** Reads `.wiki-steward.yml` from the repository root; defaults when the file does not exist. */

@@ -3,15 +3,15 @@
 import * as core from '@actions/core';
 import path from 'node:path';
 import { askQuestion, openAskSession } from '../answer/ask.js';
-import { createProviders } from '../answer/providers.js';
+import { createProviders, providerOptions } from '../answer/providers.js';
 import type { WikiCitationRenderer } from '../answer/render.js';
-import { openWorkspace } from '../config/workspace.js';
+import type { Workspace } from '../config/workspace.js';
 import { extractSignalTerms } from '../ladder/signal-terms.js';
 import type { Trace } from '../ladder/trace.js';
 import { markerFor, renderComment } from './answer-comment.js';
 import { upsertAnswerComment } from './comment-helper.js';
 import { type Question, isBot } from './event.js';
-import type { ActionInputs } from './inputs.js';
+import type { ActionInputs, Settings } from './inputs.js';
 import { setOutcomeLabel } from './label-helper.js';
 import type { GitHubClient } from './octokit.js';
 import { type RepoRef, mayAsk } from './permission-helper.js';
@@ -21,9 +21,10 @@ export interface AnswerContext {
   github: GitHubClient;
   repo: RepoRef;
   inputs: ActionInputs;
+  settings: Settings;
   env: NodeJS.ProcessEnv;
-  /** The checked-out workspace (GITHUB_WORKSPACE). */
-  workspace: string;
+  /** The checked-out workspace (GITHUB_WORKSPACE), with its config. */
+  workspace: Workspace;
   sender: { login: string; type?: string } | undefined;
 }
 
@@ -53,24 +54,19 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
     return { skipped: 'locked' };
   }
   const writes = new RepoWrites(ctx.inputs.dryRun);
-  const permission = await mayAsk(ctx.github, ctx.repo, question.asker.login, ctx.inputs.minPermission);
+  const { settings } = ctx;
+  const permission = await mayAsk(ctx.github, ctx.repo, question.asker.login, settings.minPermission);
   if (!permission.allowed) {
-    core.info(`Not answering: @${question.asker.login} has role '${permission.role}', below min-permission '${ctx.inputs.minPermission}'.`);
-    if (ctx.inputs.refusal === 'comment') {
-      const body = `Thanks for the question. wiki-steward answers questions from people with ${ctx.inputs.minPermission} access or more; a maintainer can ask for you by adding the \`${ctx.inputs.triggerLabel}\` label.`;
+    core.info(`Not answering: @${question.asker.login} has role '${permission.role}', below min-permission '${settings.minPermission}'.`);
+    if (settings.refusal === 'comment') {
+      const body = `Thanks for the question. wiki-steward answers questions from people with ${settings.minPermission} access or more; a maintainer can ask for you by adding the \`${settings.triggerLabel}\` label.`;
       await upsertAnswerComment(ctx.github, writes, ctx.repo, question.issueNumber, question.key, `${body}\n${markerFor(question.key)}`);
     }
     return { skipped: 'permission' };
   }
 
-  const workspace = await openWorkspace({
-    cwd: ctx.workspace,
-    wikiFlag: ctx.inputs.wikiPath,
-    override: (config) => {
-      if (ctx.inputs.captureMode) config.capture.mode = ctx.inputs.captureMode;
-    },
-  });
-  const providers = createProviders({ llm: ctx.inputs.llm, llmBaseUrl: ctx.inputs.llmBaseUrl, llmModel: ctx.inputs.llmModel, web: ctx.inputs.web, webBaseUrl: ctx.inputs.webBaseUrl, env: ctx.env });
+  const workspace = ctx.workspace;
+  const providers = createProviders(providerOptions(workspace.config, ctx.inputs, ctx.env));
   for (const secret of providers.secrets) core.setSecret(secret);
   const session = await openAskSession(workspace, providers);
   const commit = session.commit ?? ctx.env.GITHUB_SHA ?? 'HEAD';

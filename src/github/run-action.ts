@@ -5,7 +5,8 @@ import * as core from '@actions/core';
 import { existsSync, readFileSync } from 'node:fs';
 import { type AnswerResult, answerQuestion } from './answer-mode.js';
 import { type EventPayload, type Work, workForEvent } from './event.js';
-import { readInputs } from './inputs.js';
+import { effectiveSettings, readInputs } from './inputs.js';
+import { openWorkspace } from '../config/workspace.js';
 import { createGitHubClient } from './octokit.js';
 import { validateCheckout } from './validate-mode.js';
 
@@ -17,7 +18,15 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   }
   const eventName = env.GITHUB_EVENT_NAME ?? '';
   const payload = readEvent(env.GITHUB_EVENT_PATH);
-  const triggers = { triggerLabel: inputs.triggerLabel, command: inputs.command };
+  const workspaceConfig = await openWorkspace({
+    cwd: workspace,
+    wikiFlag: inputs.wikiPath,
+    override: (config) => {
+      if (inputs.captureMode) config.capture.mode = inputs.captureMode;
+    },
+  });
+  const settings = effectiveSettings(inputs, workspaceConfig.config);
+  const triggers = { triggerLabel: settings.triggerLabel, command: settings.command };
   const work: Work = inputs.mode === 'auto' ? workForEvent(eventName, payload, triggers) : workForMode(inputs.mode, eventName, payload, triggers);
   core.info(`wiki-steward: ${work.kind}${work.kind === 'skip' ? ` (${work.reason})` : ''} for ${eventName || 'no event'}`);
 
@@ -33,7 +42,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   const [owner, repo] = repository.split('/');
   if (!owner || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got '${repository}'`);
   const result: AnswerResult = await answerQuestion(
-    { github: createGitHubClient(inputs.token, env), repo: { owner, repo }, inputs, env, workspace, sender: payload.sender },
+    { github: createGitHubClient(inputs.token, env), repo: { owner, repo }, inputs, settings, env, workspace: workspaceConfig, sender: payload.sender },
     work.question,
   );
   core.setOutput('ladder-branch', result.branch ?? '');

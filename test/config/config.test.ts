@@ -76,3 +76,24 @@ describe('the example wiki documents the real config', () => {
     expect({ ...config, wiki: undefined }).toEqual(DEFAULT_CONFIG);
   });
 });
+
+describe('provider and asking settings', () => {
+  it('reads answerer, search and ask sections, and refuses keys in the file', () => {
+    const config = parseConfig(
+      'answerer:\n  provider: openai\n  model: llama3.1\n  base_url: http://localhost:11434/v1\n  budget_pages: 12\nsearch:\n  provider: searxng\n  base_url: https://search.example.org\nask:\n  min_permission: write\n',
+      'x',
+    );
+    expect(config.answerer).toMatchObject({ provider: 'openai', model: 'llama3.1', baseUrl: 'http://localhost:11434/v1', budgetPages: 12, timeoutMs: 60_000 });
+    expect(config.search).toMatchObject({ provider: 'searxng', baseUrl: 'https://search.example.org', maxResults: 3 });
+    expect(config.ask).toEqual({ command: '/wiki', minPermission: 'write', refusal: 'comment' });
+    expect(() => parseConfig('answerer:\n  api_key: sk-123\n', '.wiki-steward.yml')).toThrow("'answerer.api_key': secrets are never read from this file");
+    expect(() => parseConfig('search:\n  base_url: ftp://x\n', '.wiki-steward.yml')).toThrow("'search.base_url' must be an http(s) URL");
+  });
+
+  it('lets flags win over the file', async () => {
+    const { providerOptions } = await import('../../src/answer/providers.js');
+    const config = parseConfig('answerer:\n  provider: anthropic\n  model: claude-x\nsearch:\n  provider: brave\n', 'x');
+    expect(providerOptions(config, {}, {})).toMatchObject({ llm: 'anthropic', llmModel: 'claude-x', web: 'brave' });
+    expect(providerOptions(config, { llm: 'offline', web: 'none' }, {})).toMatchObject({ llm: 'offline', web: 'none' });
+  });
+});
