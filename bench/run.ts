@@ -13,7 +13,7 @@
 // --strict   exit 1 when a target is missed (otherwise only a failed sanity check exits 1)
 //
 // The table is printed as markdown and written as JSON to .bench/results.json.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
@@ -30,7 +30,7 @@ const CLI = path.join(ROOT, 'dist/cli.js');
 const OUT_DIR = path.join(ROOT, '.bench');
 const GNU_TIME = '/usr/bin/time';
 
-const MEASURES = ['validate', 'index', 'hook', 'ask-load', 'ask-ladder', 'ask-batch'] as const;
+const MEASURES = ['validate', 'index', 'hook', 'ask-load', 'ask-ladder', 'ask-batch', 'action'] as const;
 type Measure = (typeof MEASURES)[number];
 
 const TARGETS = {
@@ -41,7 +41,13 @@ const TARGETS = {
   askLoadSeconds: 1.5,
   askLadderMs: 50,
   askBatchSeconds: 5,
+  actionBundleMb: 3,
+  actionStartupMs: 300,
+  actionQuestionSeconds: 2,
 };
+/** The Action measure: one question on a wiki of this size, against the GitHub emulator. */
+const ACTION = { pages: 1000 };
+const BUNDLE = path.join(ROOT, 'action/index.js');
 /** The ask measures' questions: how many the ladder is timed on, and the batch wiki and file. */
 const ASK = { ladderQuestions: 100, batchPages: 500, batchQuestions: 300 };
 
@@ -463,6 +469,86 @@ async function measureAskBatch(ctx: Context): Promise<Metric[]> {
   ];
 }
 
+/**
+ * The Action end to end: `node action/index.js` started as a runner starts it, for one question in
+ * an `issues` event, against the local GitHub emulator, on a 1,000-page wiki in a git checkout.
+ * Measures the bundle's size, start-up to its first API call, and the whole run.
+ */
+async function measureAction(ctx: Context): Promise<Metric[]> {
+  const { startGitHubEmulator } = await import('../test/github-emulator/emulator.js');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'wiki-steward-bench-action-'));
+  ctx.cleanup.push(dir);
+  const generated = await generateWiki(path.join(dir, 'wiki'), { pages: ACTION.pages, seed: ctx.options.seed });
+  ensureIndexed(path.join(dir, 'wiki'));
+  git(dir, 'init', '-q');
+  git(dir, 'add', '-A');
+  git(dir, '-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', 'commit', '-q', '--no-verify', '-m', 'wiki');
+  const question = generateQuestions(generated, 1, ctx.options.seed + 7)[0]!;
+  const startups: number[] = [];
+  const totals: Timed[] = [];
+  const firstInRepo: number[] = [];
+  // Runs after the first find the outcome labels already there, as every question after a repo's
+  // first does; the first run creates them (one more write, spaced a second apart as GitHub asks).
+  for (let run = 0; run <= ctx.options.runs; run++) {
+    const gh = await startGitHubEmulator({ repos: [{ owner: 'bench', name: 'wiki' }] });
+    try {
+      if (run > 0) for (const name of ['question', 'wiki:answered', 'wiki:gap', 'wiki:cold', 'wiki:error']) gh.state.addLabel({ name });
+      gh.state.addIssue({ number: 1, title: question, user: 'asker', labels: ['question'] });
+      gh.state.setPermission('asker', 'triage');
+      const eventPath = path.join(dir, 'event.json');
+      writeFileSync(eventPath, JSON.stringify(gh.events.issues('opened', 1)));
+      writeFileSync(path.join(dir, 'summary.md'), '');
+      writeFileSync(path.join(dir, 'output.txt'), '');
+      const env = {
+        PATH: process.env.PATH,
+        ...gh.env(),
+        GITHUB_EVENT_NAME: 'issues',
+        GITHUB_EVENT_PATH: eventPath,
+        GITHUB_WORKSPACE: dir,
+        GITHUB_STEP_SUMMARY: path.join(dir, 'summary.md'),
+        GITHUB_OUTPUT: path.join(dir, 'output.txt'),
+        'INPUT_GITHUB-TOKEN': 'ghs_bench',
+        'INPUT_WIKI-PATH': 'wiki',
+      };
+      const started = performance.now();
+      let firstCall: number | undefined;
+      let lastOutput = '';
+      const poll = setInterval(() => {
+        if (firstCall === undefined && gh.requests.length > 0) firstCall = performance.now();
+      }, 1);
+      const exit = await new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, [BUNDLE], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let output = '';
+        child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+        child.on('close', () => (lastOutput = output));
+        child.on('close', resolve);
+      });
+      const ms = performance.now() - started;
+      clearInterval(poll);
+      if (exit !== 0 || gh.state.commentsOn(1).length !== 1) throw new Error(`action run ${run + 1} failed (exit ${exit}, ${gh.state.commentsOn(1).length} comments):\n${lastOutput.slice(-2000)}`);
+      if (run === 0) {
+        firstInRepo.push(ms);
+        continue;
+      }
+      startups.push((firstCall ?? performance.now()) - started);
+      totals.push({ ms, rssKb: undefined, status: exit, stdout: '', stderr: '' });
+    } finally {
+      await gh.close();
+    }
+  }
+  const bundleMb = statSync(BUNDLE).size / 1024 / 1024;
+  ctx.notes.push(
+    `action: question "${question}" on a ${ACTION.pages}-page wiki; one comment posted on every run; start-up to first API call ${startups.map((m) => m.toFixed(0)).join(' / ')} ms`,
+    `action: the repository's first question also creates its outcome label (a third write): ${(firstInRepo[0]! / 1000).toFixed(2)} s`,
+  );
+  return [
+    { metric: '`action/index.js` bundle size', target: `≤ ${TARGETS.actionBundleMb} MB`, measured: `${bundleMb.toFixed(2)} MB`, pass: bundleMb <= TARGETS.actionBundleMb, value: Number(bundleMb.toFixed(3)), unit: 'MB', runs: [] },
+    perItemMetric('`node action/index.js` start-up to first API call', TARGETS.actionStartupMs, startups),
+    timeMetric(`one question end to end, emulator + offline answerer, ${ACTION.pages}-page wiki`, TARGETS.actionQuestionSeconds, totals),
+  ];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Profiling (only on request, only for a missed time target).
 
@@ -613,6 +699,7 @@ async function main(): Promise<number> {
       'ask-load': measureAskLoad,
       'ask-ladder': measureAskLadder,
       'ask-batch': measureAskBatch,
+      action: measureAction,
     };
     for (const name of MEASURES) {
       if (!options.only.has(name)) continue;

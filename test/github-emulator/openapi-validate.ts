@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 // Validates GitHub REST bodies against GitHub's published OpenAPI description, trimmed to the
 // operations the emulator serves (test/fixtures/github-openapi/endpoints.json, written by
 // scripts/trim-openapi.mjs). Used by the emulator's own tests, by the emulator to refuse malformed
@@ -35,7 +36,16 @@ export interface EndpointsFile {
   components: { schemas: Record<string, JsonSchema> };
 }
 
-const ENDPOINTS_URL = new URL('../fixtures/github-openapi/endpoints.json', import.meta.url);
+// Found from this file's folder upward, so the module also works when bundled elsewhere (the bench).
+const ENDPOINTS_URL = ((): URL => {
+  for (let dir = new URL('./', import.meta.url); ; dir = new URL('../', dir)) {
+    for (const candidate of ['../fixtures/github-openapi/endpoints.json', 'test/fixtures/github-openapi/endpoints.json']) {
+      const url = new URL(candidate, dir);
+      if (existsSync(url)) return url;
+    }
+    if (dir.pathname === '/') return new URL('../fixtures/github-openapi/endpoints.json', import.meta.url);
+  }
+})();
 const ROOT_ID = 'https://wiki-steward.test/github-openapi/endpoints.json';
 
 let loaded: EndpointsFile | undefined;
