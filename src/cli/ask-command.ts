@@ -2,6 +2,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type AskSession, askQuestion, openAskSession } from '../answer/ask.js';
 import { createProviders, providerOptions } from '../answer/providers.js';
+import { planCapture } from '../capture/capture-plan.js';
+import type { Workspace } from '../config/workspace.js';
+import { loadFileTree } from '../wiki/tree.js';
+import { writeWikiFileAtomically } from '../wiki/write-files.js';
 import type { Trace } from '../ladder/trace.js';
 import { traceSummary } from '../answer/render.js';
 import { type CliIo, EXIT, openCliWorkspace } from './context.js';
@@ -16,6 +20,8 @@ export interface AskOptions {
   llmModel?: string;
   web?: string;
   webBaseUrl?: string;
+  /** Write a capture into the local wiki for cold and gap outcomes. */
+  capture?: boolean;
 }
 
 export async function askCommand(io: CliIo, question: string | undefined, options: AskOptions): Promise<number> {
@@ -29,6 +35,7 @@ export async function askCommand(io: CliIo, question: string | undefined, option
   if (options.questions) return askBatch(io, session, options.questions);
   const trace = await askQuestion(session, question!);
   io.stdout(options.json ? JSON.stringify(trace, null, 2) : renderForTerminal(trace));
+  if (options.capture) await captureLocally(io, workspace, trace);
   return trace.outcome === 'error' ? EXIT.faults : EXIT.ok;
 }
 
@@ -58,3 +65,17 @@ export function renderForTerminal(trace: Trace): string {
   return lines.join('\n');
 }
 
+
+/** `ask --capture`: the capture a pull request would add, written into the local wiki instead. */
+async function captureLocally(io: CliIo, workspace: Workspace, trace: Trace): Promise<void> {
+  if (trace.outcome !== 'cold' && trace.outcome !== 'gap') {
+    io.stderr(`no capture: the outcome is ${trace.outcome}`);
+    return;
+  }
+  const wikiRoot = workspace.wikiRoot ?? path.join(workspace.repoRoot, 'wiki');
+  const tree = workspace.wikiRoot ? await loadFileTree(workspace.wikiRoot) : undefined;
+  const plan = await planCapture(tree, workspace.config, trace, {}, new Date());
+  for (const [file, content] of plan.files) await writeWikiFileAtomically(wikiRoot, file, content);
+  const others = plan.files.size - 1;
+  io.stderr(`captured ${path.relative(io.cwd, path.join(wikiRoot, plan.path))}${others > 0 ? ` (and ${others} ${plan.bootstrap ? 'new wiki' : 'index'} file${others === 1 ? '' : 's'})` : ''}: review it, then commit`);
+}

@@ -15,6 +15,7 @@ interface AskFlags {
   llmModel?: string;
   web?: string;
   webBaseUrl?: string;
+  capture?: boolean;
 }
 
 export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
@@ -54,6 +55,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--llm-model <name>', 'model name')
     .addOption(new Option('--web <provider>', 'web search for what the wiki lacks (default none)').choices(['none', 'tavily', 'brave', 'searxng']))
     .option('--web-base-url <url>', 'search endpoint (self-hosted SearXNG, proxies); SEARXNG_URL is the default for searxng')
+    .option('--capture', 'for a cold or gap outcome, write the capture (and its index files) into the local wiki')
     .action((question: string | undefined, opts: AskFlags) =>
       run(async () =>
         (await import('./ask-command.js')).askCommand(io, question, {
@@ -66,6 +68,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
           ...(opts.llmBaseUrl ? { llmBaseUrl: opts.llmBaseUrl } : {}),
           ...(opts.llmModel ? { llmModel: opts.llmModel } : {}),
           ...(opts.webBaseUrl ? { webBaseUrl: opts.webBaseUrl } : {}),
+          ...(opts.capture ? { capture: true } : {}),
         }),
       )(),
     );

@@ -130,3 +130,21 @@ export function memoryTree(root: string, contents: Map<string, Uint8Array | stri
     },
   };
 }
+
+/** A tree with some files added or replaced in memory: what the wiki will be once they are written. */
+export function overlayTree(base: WikiTree, added: ReadonlyMap<string, string>): WikiTree {
+  const files = new Set([...base.files, ...added.keys()]);
+  const dirs = new Set(base.dirs);
+  addAncestors(added.keys(), dirs);
+  return {
+    root: base.root,
+    files,
+    dirs,
+    skipped: base.skipped,
+    async readEach(paths, visit) {
+      const fromBase = paths.filter((p) => !added.has(p));
+      await base.readEach(fromBase, visit);
+      for (const p of paths) if (added.has(p)) visit(p, decodePageBytes(Buffer.from(added.get(p)!)));
+    },
+  };
+}
