@@ -53635,7 +53635,9 @@ function extractSignalTerms(question, extraStopwords = []) {
     else if ([...lower].length < 2) dropped.push({ term: lower, reason: "single character" });
     else terms.push({ term: lower, kind: "word" });
   }
-  return { terms: dedupe(terms), dropped };
+  const seenDropped = /* @__PURE__ */ new Set();
+  const droppedOnce = dropped.filter((d2) => !seenDropped.has(d2.term) && seenDropped.add(d2.term));
+  return { terms: dedupe(terms), dropped: droppedOnce };
 }
 function dedupe(terms) {
   const seen = /* @__PURE__ */ new Set();
@@ -54147,6 +54149,7 @@ var stripListMarker = (quote) => quote.replace(/^(?:[-*+]|\d+[.)])\s+/, "");
 // src/answer/render.ts
 var plainCitation = (c3) => `\`${c3.path}\` ${c3.lines[0] === c3.lines[1] ? `line ${c3.lines[0]}` : `lines ${c3.lines[0]}-${c3.lines[1]}`}`;
 var renderCitation = (c3, wiki) => isWikiCitation(c3) ? wiki(c3) : `[${c3.title.replace(/[[\]]/g, "")}](${c3.url})`;
+var unlinkPageLinks = (text2) => text2.replace(/!?\[([^\]]*)\]\((?!https?:)[^)]*\)/g, "$1");
 function renderAnswer(input, wiki = plainCitation) {
   const out = [];
   if (input.outcome === "error") {
@@ -54160,7 +54163,7 @@ function renderAnswer(input, wiki = plainCitation) {
     out.push(input.outcome === "answered" ? "From the wiki:" : "The wiki covers part of this:");
     out.push("");
     for (const claim of input.claims) {
-      const quoted = claim.citations.some(isWikiCitation) ? `\u201C${claim.text.replace(/\s*\n\s*/g, " ")}\u201D` : claim.text;
+      const quoted = claim.citations.some(isWikiCitation) ? `\u201C${unlinkPageLinks(claim.text).replace(/\s*\n\s*/g, " ")}\u201D` : claim.text;
       out.push(`- ${quoted}${claim.citations.length > 0 ? ` \u2014 ${claim.citations.map((c3) => renderCitation(c3, wiki)).join(", ")}` : ""}`);
     }
   }
@@ -54175,8 +54178,9 @@ function renderAnswer(input, wiki = plainCitation) {
   for (const note of input.notes ?? []) out.push("", `_Note: ${note}_`);
   return out.join("\n").trim();
 }
+var SUMMARY_ITEMS = 25;
 function traceSummary(trace) {
-  const list = (items) => items.length > 0 ? items.join(", ") : "none";
+  const list = (items) => items.length === 0 ? "none" : items.length <= SUMMARY_ITEMS ? items.join(", ") : `${items.slice(0, SUMMARY_ITEMS).join(", ")} and ${items.length - SUMMARY_ITEMS} more`;
   return [
     `- Branch: **${trace.branch}**, outcome **${trace.outcome}** (answerer: ${trace.answerer})`,
     `- Oriented on: ${list(trace.oriented.map((f3) => `\`${f3}\``))}`,
@@ -54790,8 +54794,9 @@ var COMMENT_LIMIT = 65536;
 var MARKER_PREFIX = "<!-- wiki-steward:answer ";
 var TRACE_PREFIX = "<!-- wiki-steward:trace ";
 var QUESTION_LIMIT = 2e3;
+var DETAILS_LIMIT = 12e3;
 var neutralizeMentions = (text2) => text2.replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, "$1@\u2060");
-var commentSafeJson = (value) => JSON.stringify(value).replaceAll("--", "-\\u002d").replaceAll(">", "\\u003e");
+var commentSafeJson = (value) => JSON.stringify(value).replaceAll("--", "-\\u002d").replaceAll(">", "\\u003e").replaceAll("@", "\\u0040");
 var markerFor = (key) => `${MARKER_PREFIX}key=${key} -->`;
 function markerKey(body) {
   return /<!-- wiki-steward:answer key=([\w-]+) -->/.exec(body)?.[1];
@@ -54801,12 +54806,15 @@ var cut = (text2, limit, what) => text2.length <= limit ? text2 : `${text2.slice
 _[${what} cut here: ${text2.length - limit} more characters not shown]_`;
 function renderComment(parts) {
   const { trace } = parts;
-  const question = neutralizeMentions(trace.question.length > QUESTION_LIMIT ? `${trace.question.slice(0, QUESTION_LIMIT)}\u2026` : trace.question);
+  const question = neutralizeMentions(trace.question.slice(0, QUESTION_LIMIT));
   const quoted = question.split("\n").map((l3) => `> ${l3}`).join("\n");
-  const head = `${quoted}
+  const questionCut = trace.question.length > QUESTION_LIMIT ? `
+
+_[Question cut here: ${trace.question.length - QUESTION_LIMIT} more characters not shown]_` : "";
+  const head = `${quoted}${questionCut}
 
 `;
-  const details = ["<details><summary>How this was answered</summary>", "", ...traceSummary(trace).map(neutralizeMentions), "", "</details>"].join("\n");
+  const details = cut(["<details><summary>How this was answered</summary>", "", ...traceSummary(trace).map(neutralizeMentions), ""].join("\n"), DETAILS_LIMIT, "Trace") + "\n\n</details>";
   const footer = (parts.footer ?? []).join("\n");
   const marker = markerFor(parts.key);
   let traceJson = `${TRACE_PREFIX}${commentSafeJson(trace)} -->`;
@@ -54992,11 +55000,17 @@ var RepoWrites = class {
       info(`[dry-run] would ${describe}`);
       return placeholder;
     }
-    return write();
+    try {
+      return await write();
+    } catch (error2) {
+      const status = error2.status;
+      throw new Error(`GitHub refused to ${describe}${status ? ` (HTTP ${status})` : ""}: ${error2.message}`);
+    }
   }
 };
 
 // src/github/answer-mode.ts
+var QUESTION_LIMIT2 = 4e3;
 function permalinkRenderer(serverUrl, repo, commit, wikiPrefix) {
   return (c3) => {
     const file = [wikiPrefix, c3.path].filter(Boolean).join("/").split("/").map(encodeURIComponent).join("/");
@@ -55033,13 +55047,18 @@ ${markerFor(question.key)}`);
   const wikiPrefix = workspace.wikiRoot ? path7.relative(workspace.repoRoot, workspace.wikiRoot).split(path7.sep).join("/") : "";
   const serverUrl = (ctx.env.GITHUB_SERVER_URL ?? "https://github.com").replace(/\/$/, "");
   const text2 = question.commentId !== void 0 && extractSignalTerms(question.text).terms.length === 0 ? `${question.text} (${question.issueTitle})` : question.text;
-  const trace = await askQuestion(session, text2, { renderCitation: permalinkRenderer(serverUrl, ctx.repo, commit, wikiPrefix) });
+  const asked = text2.length > QUESTION_LIMIT2 ? text2.slice(0, QUESTION_LIMIT2) : text2;
+  const trace = await askQuestion(session, asked, { renderCitation: permalinkRenderer(serverUrl, ctx.repo, commit, wikiPrefix) });
+  trace.wiki.root = wikiPrefix || (trace.wiki.root === null ? null : ".");
+  if (asked.length < text2.length) trace.notes.push(`The question was cut to its first ${QUESTION_LIMIT2} characters for the wiki search.`);
   const footer = trace.outcome === "error" ? ["", `**This question could not be answered now.** ${trace.error ?? ""} Nothing is lost: re-run the workflow, or edit the issue to ask again.`] : [];
   const body = renderComment({ key: question.key, trace, answer: trace.answer, footer });
   const { url } = await upsertAnswerComment(ctx.github, writes, ctx.repo, question.issueNumber, question.key, body);
-  const issue2 = await ctx.github.rest.issues.get({ ...ctx.repo, issue_number: question.issueNumber });
-  const current = issue2.data.labels.map((l3) => typeof l3 === "string" ? l3 : l3.name ?? "");
-  await setOutcomeLabel(ctx.github, writes, ctx.repo, question.issueNumber, trace.outcome, workspace.config.labels, current);
+  if (question.commentId === void 0) {
+    const issue2 = await ctx.github.rest.issues.get({ ...ctx.repo, issue_number: question.issueNumber });
+    const current = issue2.data.labels.map((l3) => typeof l3 === "string" ? l3 : l3.name ?? "");
+    await setOutcomeLabel(ctx.github, writes, ctx.repo, question.issueNumber, trace.outcome, workspace.config.labels, current);
+  }
   await summary.addHeading(`wiki-steward: ${trace.outcome} (${trace.branch})`, 2).addRaw(body.replace(/<!-- wiki-steward:[\s\S]*?-->/g, ""), true).write();
   return { outcome: trace.outcome, branch: trace.branch, commentUrl: url };
 }

@@ -23,6 +23,12 @@ export interface RenderInput {
   error?: string;
 }
 
+/**
+ * `[text](page.md)` → `text`: a page's own relative links mean nothing once quoted elsewhere (an
+ * issue comment, a capture in another folder); web links stay.
+ */
+export const unlinkPageLinks = (text: string): string => text.replace(/!?\[([^\]]*)\]\((?!https?:)[^)]*\)/g, '$1');
+
 export function renderAnswer(input: RenderInput, wiki: WikiCitationRenderer = plainCitation): string {
   const out: string[] = [];
   if (input.outcome === 'error') {
@@ -36,7 +42,7 @@ export function renderAnswer(input: RenderInput, wiki: WikiCitationRenderer = pl
     out.push(input.outcome === 'answered' ? 'From the wiki:' : 'The wiki covers part of this:');
     out.push('');
     for (const claim of input.claims) {
-      const quoted = claim.citations.some(isWikiCitation) ? `“${claim.text.replace(/\s*\n\s*/g, ' ')}”` : claim.text;
+      const quoted = claim.citations.some(isWikiCitation) ? `“${unlinkPageLinks(claim.text).replace(/\s*\n\s*/g, ' ')}”` : claim.text;
       out.push(`- ${quoted}${claim.citations.length > 0 ? ` — ${claim.citations.map((c) => renderCitation(c, wiki)).join(', ')}` : ''}`);
     }
   }
@@ -53,8 +59,11 @@ export function renderAnswer(input: RenderInput, wiki: WikiCitationRenderer = pl
 }
 
 /** The trace as the bullet list of the folded "How this was answered" section. */
+const SUMMARY_ITEMS = 25;
+
 export function traceSummary(trace: Trace): string[] {
-  const list = (items: string[]) => (items.length > 0 ? items.join(', ') : 'none');
+  const list = (items: string[]) =>
+    items.length === 0 ? 'none' : items.length <= SUMMARY_ITEMS ? items.join(', ') : `${items.slice(0, SUMMARY_ITEMS).join(', ')} and ${items.length - SUMMARY_ITEMS} more`;
   return [
     `- Branch: **${trace.branch}**, outcome **${trace.outcome}** (answerer: ${trace.answerer})`,
     `- Oriented on: ${list(trace.oriented.map((f) => `\`${f}\``))}`,

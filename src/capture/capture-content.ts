@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { type Trace, type WebCitation, type WikiCitation, isWikiCitation } from '../ladder/trace.js';
 import { pyFormatFixed2 } from '../wiki/python-compat.js';
+import { unlinkPageLinks } from '../answer/render.js';
 
 export interface CaptureSource {
   /** Where the question was asked, e.g. the issue URL; absent for local captures. */
@@ -37,8 +38,7 @@ export function captureTitle(question: string): string {
   return clean.length > TITLE_LIMIT ? `${clean.slice(0, TITLE_LIMIT - 1).trimEnd()}…` : clean;
 }
 
-/** Page links inside quoted text would resolve from the capture's folder: keep their words only. */
-const unlink = (text: string): string => text.replace(/!?\[([^\]]*)\]\((?!https?:)[^)]*\)/g, '$1');
+const unlink = unlinkPageLinks;
 
 const lineRange = (c: WikiCitation): string => (c.lines[0] === c.lines[1] ? `line ${c.lines[0]}` : `lines ${c.lines[0]}-${c.lines[1]}`);
 const wikiCitations = (t: Trace) => t.citations.filter(isWikiCitation);

@@ -8,12 +8,14 @@ export const COMMENT_LIMIT = 65_536;
 const MARKER_PREFIX = '<!-- wiki-steward:answer ';
 const TRACE_PREFIX = '<!-- wiki-steward:trace ';
 const QUESTION_LIMIT = 2_000;
+const DETAILS_LIMIT = 12_000;
 
 /** `@user` and `@org/team` in page or model text must not ping anyone: a word joiner breaks the link. */
 export const neutralizeMentions = (text: string): string => text.replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, '$1@\u2060');
 
-/** JSON that cannot end the HTML comment it sits in. */
-const commentSafeJson = (value: unknown): string => JSON.stringify(value).replaceAll('--', '-\\u002d').replaceAll('>', '\\u003e');
+/** JSON that cannot end the HTML comment it sits in, and whose `@`s cannot mention anyone. */
+const commentSafeJson = (value: unknown): string =>
+  JSON.stringify(value).replaceAll('--', '-\\u002d').replaceAll('>', '\\u003e').replaceAll('@', '\\u0040');
 
 export const markerFor = (key: string): string => `${MARKER_PREFIX}key=${key} -->`;
 
@@ -48,13 +50,14 @@ const cut = (text: string, limit: number, what: string): string =>
 
 export function renderComment(parts: CommentParts): string {
   const { trace } = parts;
-  const question = neutralizeMentions(trace.question.length > QUESTION_LIMIT ? `${trace.question.slice(0, QUESTION_LIMIT)}…` : trace.question);
+  const question = neutralizeMentions(trace.question.slice(0, QUESTION_LIMIT));
   const quoted = question
     .split('\n')
     .map((l) => `> ${l}`)
     .join('\n');
-  const head = `${quoted}\n\n`;
-  const details = ['<details><summary>How this was answered</summary>', '', ...traceSummary(trace).map(neutralizeMentions), '', '</details>'].join('\n');
+  const questionCut = trace.question.length > QUESTION_LIMIT ? `\n\n_[Question cut here: ${trace.question.length - QUESTION_LIMIT} more characters not shown]_` : '';
+  const head = `${quoted}${questionCut}\n\n`;
+  const details = cut(['<details><summary>How this was answered</summary>', '', ...traceSummary(trace).map(neutralizeMentions), ''].join('\n'), DETAILS_LIMIT, 'Trace') + '\n\n</details>';
   const footer = (parts.footer ?? []).join('\n');
   const marker = markerFor(parts.key);
   // The trace JSON is what the digest reads: slimmed first when space runs short, dropped last.

@@ -17,6 +17,9 @@ import type { GitHubClient } from './octokit.js';
 import { type RepoRef, mayAsk } from './permission-helper.js';
 import { RepoWrites } from './repo-writes.js';
 
+/** Longest question text the ladder reads; a longer issue body is cut, and the answer says so. */
+const QUESTION_LIMIT = 4_000;
+
 export interface AnswerContext {
   github: GitHubClient;
   repo: RepoRef;
@@ -74,16 +77,23 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
   const serverUrl = (ctx.env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/$/, '');
   // A follow-up such as "/wiki ask why?" has no terms of its own: the issue title is its context.
   const text = question.commentId !== undefined && extractSignalTerms(question.text).terms.length === 0 ? `${question.text} (${question.issueTitle})` : question.text;
-  const trace = await askQuestion(session, text, { renderCitation: permalinkRenderer(serverUrl, ctx.repo, commit, wikiPrefix) });
+  const asked = text.length > QUESTION_LIMIT ? text.slice(0, QUESTION_LIMIT) : text;
+  const trace = await askQuestion(session, asked, { renderCitation: permalinkRenderer(serverUrl, ctx.repo, commit, wikiPrefix) });
+  // Paths in a posted trace are repository-relative: the runner's folders are nobody's business.
+  trace.wiki.root = wikiPrefix || (trace.wiki.root === null ? null : '.');
+  if (asked.length < text.length) trace.notes.push(`The question was cut to its first ${QUESTION_LIMIT} characters for the wiki search.`);
   const footer =
     trace.outcome === 'error'
       ? ['', `**This question could not be answered now.** ${trace.error ?? ''} Nothing is lost: re-run the workflow, or edit the issue to ask again.`]
       : [];
   const body = renderComment({ key: question.key, trace, answer: trace.answer, footer });
   const { url } = await upsertAnswerComment(ctx.github, writes, ctx.repo, question.issueNumber, question.key, body);
-  const issue = await ctx.github.rest.issues.get({ ...ctx.repo, issue_number: question.issueNumber });
-  const current = issue.data.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? '')));
-  await setOutcomeLabel(ctx.github, writes, ctx.repo, question.issueNumber, trace.outcome, workspace.config.labels, current);
+  // The issue's label follows the issue's own question; a follow-up's outcome is in its comment.
+  if (question.commentId === undefined) {
+    const issue = await ctx.github.rest.issues.get({ ...ctx.repo, issue_number: question.issueNumber });
+    const current = issue.data.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? '')));
+    await setOutcomeLabel(ctx.github, writes, ctx.repo, question.issueNumber, trace.outcome, workspace.config.labels, current);
+  }
 
   await core.summary
     .addHeading(`wiki-steward: ${trace.outcome} (${trace.branch})`, 2)

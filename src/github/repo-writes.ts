@@ -19,6 +19,12 @@ export class RepoWrites {
       core.info(`[dry-run] would ${describe}`);
       return placeholder;
     }
-    return write();
+    try {
+      return await write();
+    } catch (error) {
+      // Say which write failed: a bare "Internal Server Error" tells a maintainer nothing.
+      const status = (error as { status?: number }).status;
+      throw new Error(`GitHub refused to ${describe}${status ? ` (HTTP ${status})` : ''}: ${(error as Error).message}`);
+    }
   }
 }

@@ -163,7 +163,10 @@ export function extractSignalTerms(question: string, extraStopwords: readonly st
     else terms.push({ term: lower, kind: 'word' });
   }
 
-  return { terms: dedupe(terms), dropped };
+  // Each dropped word once, however often the question repeats it.
+  const seenDropped = new Set<string>();
+  const droppedOnce = dropped.filter((d) => !seenDropped.has(d.term) && seenDropped.add(d.term));
+  return { terms: dedupe(terms), dropped: droppedOnce };
 }
 
 /** One term per folded form; the first (most specific) reading wins. */

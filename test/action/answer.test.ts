@@ -1,0 +1,587 @@
+// Answer mode end to end: the committed Action bundle (`node action/index.js`), started as a runner
+// starts it, against the GitHub REST emulator. Every scenario asserts the writes that reached the
+// emulator (its state and its request log) and every response is checked against GitHub's schema.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type GitHubEmulator, type RecordedRequest, startGitHubEmulator } from '../github-emulator/emulator.js';
+import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
+import { type RunResult, type Workspace, fileAt, makeWorkspace, removeTempDirs, runBundle, snapshotAction, traceOf, visible } from './harness.js';
+
+const REPO = 'octo-org/wiki';
+const SERVER = 'http://github.test';
+const COMMENTS = '/repos/{owner}/{repo}/issues/{issue_number}/comments';
+const COMMENT = '/repos/{owner}/{repo}/issues/comments/{comment_id}';
+const LABELS = '/repos/{owner}/{repo}/labels';
+const ISSUE_LABELS = '/repos/{owner}/{repo}/issues/{issue_number}/labels';
+const ISSUE_LABEL = '/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}';
+const PERMISSION = '/repos/{owner}/{repo}/collaborators/{username}/permission';
+
+const COVERED = 'How do I install the pre-commit hook?';
+const COLD = 'How do I bake sourdough bread?';
+const GAP = 'How do I set `--max-citations` so answers cite at most 3 pages?';
+
+// A page whose text mentions a user and a team, so the offline answerer quotes them.
+const ESCALATE_PAGE = `---
+title: Escalate an unanswered question
+type: how-to
+tags: [support, escalation]
+sources: [conversation]
+created: "2026-11-20T09:00:00Z"
+updated: "2026-11-20T09:00:00Z"
+quality:
+  accuracy: 4
+  completeness: 3
+  signal: 4
+  interlinking: 2
+  overall: 3.25
+  rated_at: "2026-11-20T09:00:00Z"
+  rated_by: human
+---
+
+When the steward cannot answer, escalate the question to the people who own the wiki.
+
+## Escalate
+
+To escalate an unanswered question, ping @wiki-oncall or the @octo-org/docs-team in the issue; they reply within one working day.
+`;
+
+let bundle: string;
+let ws: Workspace;
+let gh: GitHubEmulator;
+const timings: Array<{ what: string; ms: number }> = [];
+
+beforeAll(async () => {
+  bundle = await snapshotAction();
+  ws = await makeWorkspace();
+});
+
+beforeEach(async () => {
+  gh = await startGitHubEmulator({ repos: [{ owner: 'octo-org', name: 'wiki' }], serverUrl: SERVER });
+});
+
+afterEach(async () => {
+  expectAllResponsesValid(gh.requests);
+  await gh.close();
+});
+
+afterAll(async () => {
+  await removeTempDirs();
+  if (timings.length > 0) console.log(`answer e2e timings (spawn → exit):\n${timings.map((t) => `  ${t.what}: ${t.ms.toFixed(0)} ms`).join('\n')}`);
+});
+
+// -----------------------------------------------------------------------------------------------
+// Helpers
+
+interface Run extends RunResult {
+  /** The requests this run made, in order. */
+  requests: RecordedRequest[];
+}
+
+async function run(eventName: string, payload: unknown, opts: { inputs?: Record<string, string>; workspace?: Workspace | null; env?: Record<string, string> } = {}): Promise<Run> {
+  const from = gh.requests.length;
+  const result = await runBundle({
+    bundle,
+    githubEnv: gh.env(),
+    workspace: opts.workspace === null ? undefined : (opts.workspace ?? ws),
+    eventName,
+    payload,
+    inputs: opts.inputs,
+    env: opts.env,
+  });
+  return { ...result, requests: gh.requests.slice(from) };
+}
+
+const writesOf = (requests: readonly RecordedRequest[]) => requests.filter((r) => r.method !== 'GET' && r.method !== 'HEAD').map((r) => `${r.method} ${r.route} ${r.status}`);
+
+/** Fails with the child's output, so a failing scenario says why. */
+function expectExit(r: RunResult, code: number): void {
+  expect(r.code, `exit ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`).toBe(code);
+}
+
+function asker(login: string, role: 'admin' | 'maintain' | 'write' | 'triage' | 'read'): string {
+  gh.state.setPermission(login, role);
+  return login;
+}
+
+function issue(number: number, title: string, opts: { body?: string; user?: string; labels?: string[]; locked?: boolean; pull_request?: boolean } = {}) {
+  return gh.state.addIssue({ number, title, body: opts.body ?? '', user: opts.user ?? 'alice', labels: opts.labels ?? ['question'], locked: opts.locked, pull_request: opts.pull_request });
+}
+
+const labelsOf = (n: number) => [...gh.state.issue(n).labels].sort();
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const PERMALINK = new RegExp(`\\]\\((${escapeRe(SERVER)}/${escapeRe(REPO)}/blob/([0-9a-f]{40})/([^?)\\s]+)\\?plain=1#L(\\d+)(?:-L(\\d+))?)\\)`, 'g');
+
+/**
+ * Every permalink in the body points at the workspace commit, at a file that exists there, at
+ * lines inside it; and every wiki citation of the trace quotes text that is on its cited lines.
+ */
+async function expectPermalinksResolve(body: string, workspace: Workspace): Promise<Array<{ file: string; from: number; to: number }>> {
+  const links = [...body.matchAll(PERMALINK)].map((m) => ({ sha: m[2], file: decodeURIComponent(m[3] ?? ''), from: Number(m[4]), to: Number(m[5] ?? m[4]) }));
+  for (const link of links) {
+    expect(link.sha).toBe(workspace.sha);
+    const lines = (await fileAt(workspace, link.file)).split('\n');
+    expect(link.from).toBeGreaterThanOrEqual(1);
+    expect(link.to).toBeGreaterThanOrEqual(link.from);
+    expect(link.to).toBeLessThanOrEqual(lines.length);
+  }
+  const trace = traceOf(body);
+  const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+  for (const c of (trace?.citations ?? []) as Array<{ path?: string; lines?: [number, number]; quote?: string }>) {
+    if (!c.path || !c.lines || !c.quote) continue;
+    const lines = (await fileAt(workspace, `wiki/${c.path}`)).split('\n');
+    expect(squash(lines.slice(c.lines[0] - 1, c.lines[1]).join('\n'))).toContain(squash(c.quote));
+  }
+  return links;
+}
+
+/** The element, or a failed test. */
+function at<T>(list: readonly T[], index: number): T {
+  const item = list[index];
+  if (item === undefined) throw new Error(`expected an element at ${index}, got ${list.length} elements`);
+  return item;
+}
+
+function onlyComment(n: number) {
+  const comments = gh.state.commentsOn(n);
+  expect(comments).toHaveLength(1);
+  return at(comments, 0);
+}
+
+/** The quoted question: the comment's first paragraph. */
+const quoteOf = (body: string): string => at(body.split('\n\n'), 0);
+
+// -----------------------------------------------------------------------------------------------
+
+describe('action bundle: answer mode', () => {
+  it('answers a covered question: one comment with permalinks, trace, label, outputs and summary', async () => {
+    asker('alice', 'triage');
+    issue(1, COVERED);
+    const r = await run('issues', gh.events.issues('opened', 1));
+    timings.push({ what: 'covered question (first run of the file)', ms: r.ms });
+    expectExit(r, 0);
+
+    const comment = onlyComment(1);
+    expect(comment.user).toBe('github-actions[bot]');
+    const body = comment.body;
+    // The question, quoted.
+    expect(body.startsWith(`> ${COVERED}\n`)).toBe(true);
+    // Cites the how-to page with a permalink at the workspace commit, `?plain=1#L…`.
+    const links = await expectPermalinksResolve(body, ws);
+    expect(links.map((l) => l.file)).toContain('wiki/how-to/install-pre-commit-hook.md');
+    expect(body).toMatch(new RegExp(`${escapeRe(`${SERVER}/${REPO}/blob/${ws.sha}/wiki/how-to/install-pre-commit-hook.md?plain=1#L`)}\\d+`));
+    // The folded trace section, the hidden marker and the trace JSON.
+    expect(body).toContain('<details><summary>How this was answered</summary>');
+    expect(body).toContain('</details>');
+    expect(body).toContain('<!-- wiki-steward:answer key=issue-1 -->');
+    const trace = traceOf(body);
+    expect(trace).toBeDefined();
+    expect(trace?.outcome).toBe('answered');
+    expect(trace?.question).toBe(COVERED);
+    expect(trace?.wiki.commit).toBe(ws.sha);
+    expect(trace?.citations.some((c: { path?: string }) => c.path === 'how-to/install-pre-commit-hook.md')).toBe(true);
+
+    // Writes: the comment, the outcome label created (it did not exist) and added.
+    expect(writesOf(r.requests)).toEqual([`POST ${COMMENTS} 201`, `POST ${LABELS} 201`, `POST ${ISSUE_LABELS} 200`]);
+    expect(labelsOf(1)).toEqual(['question', 'wiki:answered']);
+    expect(gh.state.findLabel('wiki:answered')).toMatchObject({ color: '0e8a16' });
+    // The permission of the asker was checked.
+    expect(r.requests.filter((q) => q.route === PERMISSION).map((q) => q.params.username)).toEqual(['alice']);
+
+    // Outputs and the job summary.
+    expect(r.outputs.outcome).toBe('answered');
+    expect(r.outputs['ladder-branch']).toBe(trace?.branch);
+    expect(['inline', 'explore']).toContain(r.outputs['ladder-branch']);
+    expect(r.outputs['comment-url']).toBe(`${SERVER}/${REPO}/issues/1#issuecomment-${comment.id}`);
+    expect(r.outputs['pull-request-url']).toBe('');
+    expect(r.summary).toContain('wiki-steward: answered');
+    expect(r.summary).toContain(`${SERVER}/${REPO}/blob/${ws.sha}/wiki/how-to/install-pre-commit-hook.md?plain=1#L`);
+    expect(r.summary).not.toContain('<!-- wiki-steward:');
+  });
+
+  it.each([
+    { kind: 'cold', title: COLD, label: 'wiki:cold', says: 'The wiki has no page that matches this question' },
+    { kind: 'gap', title: GAP, label: 'wiki:gap', says: '`--max-citations`' },
+  ])('a $kind question gets one comment and the $label label', async ({ kind, title, label, says }) => {
+    asker('alice', 'triage');
+    issue(2, title);
+    const r = await run('issues', gh.events.issues('opened', 2));
+    expectExit(r, 0);
+    const body = onlyComment(2).body;
+    expect(traceOf(body)?.outcome).toBe(kind);
+    expect(body).toContain(says);
+    if (kind === 'gap') expect(body).toMatch(/\*\*Not in the wiki:\*\*[^\n]*`--max-citations`/);
+    await expectPermalinksResolve(body, ws);
+    expect(writesOf(r.requests)).toEqual([`POST ${COMMENTS} 201`, `POST ${LABELS} 201`, `POST ${ISSUE_LABELS} 200`]);
+    expect(labelsOf(2)).toEqual(['question', label]);
+    expect(r.outputs.outcome).toBe(kind);
+  });
+
+  it('a re-run updates the one comment in place; an edit that changes the outcome switches the label', async () => {
+    asker('alice', 'triage');
+    issue(3, 'Help', { body: COVERED });
+    const first = await run('issues', gh.events.issues('opened', 3));
+    expectExit(first, 0);
+    const original = onlyComment(3);
+    expect(traceOf(original.body)?.outcome).toBe('answered');
+    expect(labelsOf(3)).toEqual(['question', 'wiki:answered']);
+
+    // The same event again (a re-run of the job).
+    const rerun = await run('issues', gh.events.issues('opened', 3));
+    expectExit(rerun, 0);
+    expect(writesOf(rerun.requests)).toEqual([`PATCH ${COMMENT} 200`]);
+    expect(rerun.requests.find((q) => q.method === 'PATCH')?.params.comment_id).toBe(String(original.id));
+    expect(onlyComment(3).id).toBe(original.id);
+    expect(rerun.outputs['comment-url']).toBe(first.outputs['comment-url']);
+    expect(labelsOf(3)).toEqual(['question', 'wiki:answered']);
+
+    // The author edits the body into a question the wiki does not cover.
+    const old = gh.state.issue(3).body;
+    gh.state.issue(3).body = COLD;
+    const payload = { ...gh.events.issues('edited', 3), changes: { body: { from: old } } };
+    const edit = await run('issues', payload);
+    expectExit(edit, 0);
+    const edited = onlyComment(3);
+    expect(edited.id).toBe(original.id);
+    expect(traceOf(edited.body)?.outcome).toBe('cold');
+    expect(edited.body).toContain(`> ${COLD}`);
+    expect(edited.body).not.toContain('install-pre-commit-hook.md?plain=1');
+    expect(writesOf(edit.requests)).toEqual([`PATCH ${COMMENT} 200`, `DELETE ${ISSUE_LABEL} 200`, `POST ${LABELS} 201`, `POST ${ISSUE_LABELS} 200`]);
+    expect(edit.requests.find((q) => q.method === 'DELETE')?.params.name).toBe('wiki:answered');
+    expect(labelsOf(3)).toEqual(['question', 'wiki:cold']);
+    expect(edit.requests.filter((q) => q.method === 'POST' && q.route === COMMENTS)).toHaveLength(0);
+    expect(edit.outputs.outcome).toBe('cold');
+  });
+
+  it('`/wiki ask` on an issue answers in a separate comment keyed to the follow-up; the issue answer is untouched', async () => {
+    asker('alice', 'triage');
+    asker('bob', 'write');
+    issue(4, COVERED);
+    expectExit(await run('issues', gh.events.issues('opened', 4)), 0);
+    const issueAnswer = { ...onlyComment(4) };
+
+    const followUp = gh.state.addComment({ issue_number: 4, user: 'bob', body: '/wiki ask How do I validate the wiki in CI?' });
+    const r = await run('issue_comment', gh.events.issueComment('created', followUp.id));
+    expectExit(r, 0);
+    const comments = gh.state.commentsOn(4);
+    expect(comments).toHaveLength(3); // the issue answer, the follow-up, the follow-up's answer
+    const [a, f, b] = [at(comments, 0), at(comments, 1), at(comments, 2)];
+    expect(a).toEqual(issueAnswer); // not touched: same body, same updated_at
+    expect(f.id).toBe(followUp.id);
+    expect(b.body).toContain(`<!-- wiki-steward:answer key=comment-${followUp.id} -->`);
+    expect(b.body.startsWith('> How do I validate the wiki in CI?\n')).toBe(true);
+    expect(traceOf(b.body)?.question).toBe('How do I validate the wiki in CI?');
+    expect(traceOf(b.body)?.outcome).toBe('answered');
+    await expectPermalinksResolve(b.body, ws);
+    expect(r.requests.filter((q) => q.route === PERMISSION).map((q) => q.params.username)).toEqual(['bob']);
+    expect(writesOf(r.requests).filter((w) => w.includes('/comments'))).toEqual([`POST ${COMMENTS} 201`]);
+    expect(r.outputs['comment-url']).toBe(`${SERVER}/${REPO}/issues/4#issuecomment-${b.id}`);
+
+    // Re-running the follow-up updates its own answer only.
+    const again = await run('issue_comment', gh.events.issueComment('created', followUp.id));
+    expectExit(again, 0);
+    expect(writesOf(again.requests).filter((w) => w.includes('comments'))).toEqual([`PATCH ${COMMENT} 200`]);
+    expect(again.requests.find((q) => q.method === 'PATCH')?.params.comment_id).toBe(String(b.id));
+    expect(at(gh.state.commentsOn(4), 0)).toEqual(issueAnswer);
+  });
+
+  it('`/wiki ask` on a pull request conversation answers there, keyed to the comment', async () => {
+    asker('carol', 'maintain');
+    issue(5, 'Add a page about hooks', { user: 'carol', labels: [], pull_request: true });
+    const ask = gh.state.addComment({ issue_number: 5, user: 'carol', body: `/wiki ask ${COVERED}` });
+    const payload = gh.events.issueComment('created', ask.id) as { issue: { pull_request?: unknown } };
+    expect(payload.issue.pull_request).toBeDefined();
+    const r = await run('issue_comment', payload);
+    expectExit(r, 0);
+    const comments = gh.state.commentsOn(5);
+    expect(comments).toHaveLength(2);
+    const answer = at(comments, 1);
+    expect(answer.body).toContain(`<!-- wiki-steward:answer key=comment-${ask.id} -->`);
+    expect(traceOf(answer.body)?.outcome).toBe('answered');
+    await expectPermalinksResolve(answer.body, ws);
+    expect(r.outputs['comment-url']).toBe(`${SERVER}/${REPO}/pull/5#issuecomment-${answer.id}`);
+    expect(writesOf(r.requests)[0]).toBe(`POST ${COMMENTS} 201`);
+  });
+
+  it('a `/wiki How do I …` title without the label is answered, with the prefix stripped', async () => {
+    asker('alice', 'triage');
+    issue(6, `/wiki ${COVERED}`, { labels: [] });
+    const r = await run('issues', gh.events.issues('opened', 6));
+    expectExit(r, 0);
+    const body = onlyComment(6).body;
+    expect(traceOf(body)?.question).toBe(COVERED);
+    expect(traceOf(body)?.outcome).toBe('answered');
+    expect(body.startsWith(`> ${COVERED}\n`)).toBe(true);
+    expect(body).not.toMatch(/^> \/wiki/m);
+    expect(traceOf(body)?.question).not.toContain('/wiki');
+    expect(labelsOf(6)).toEqual(['wiki:answered']);
+  });
+
+  describe('who may ask', () => {
+    it('an asker below min-permission gets one short polite refusal and no answer', async () => {
+      asker('outsider', 'read');
+      issue(7, COVERED, { user: 'outsider' });
+      const r = await run('issues', gh.events.issues('opened', 7));
+      expectExit(r, 0);
+      const body = onlyComment(7).body;
+      expect(visible(body).trim().length).toBeLessThan(400);
+      expect(body).toMatch(/^Thanks for the question\./);
+      expect(body).toContain('triage');
+      expect(body).toContain('<!-- wiki-steward:answer key=issue-7 -->');
+      expect(traceOf(body)).toBeUndefined();
+      expect(body).not.toContain('?plain=1');
+      expect(body).not.toContain('How this was answered');
+      expect(writesOf(r.requests)).toEqual([`POST ${COMMENTS} 201`]);
+      expect(labelsOf(7)).toEqual(['question']);
+      expect(r.stdout).toContain("@outsider has role 'read', below min-permission 'triage'");
+    });
+
+    it('with refusal: silent, no comment at all', async () => {
+      asker('outsider', 'read');
+      issue(8, COVERED, { user: 'outsider' });
+      const r = await run('issues', gh.events.issues('opened', 8), { inputs: { refusal: 'silent' } });
+      expectExit(r, 0);
+      expect(writesOf(r.requests)).toEqual([]);
+      expect(gh.state.commentsOn(8)).toHaveLength(0);
+    });
+
+    it('min-permission: none answers anyone (no permission look-up)', async () => {
+      issue(9, COVERED, { user: 'passer-by' });
+      const r = await run('issues', gh.events.issues('opened', 9), { inputs: { 'min-permission': 'none' } });
+      expectExit(r, 0);
+      expect(traceOf(onlyComment(9).body)?.outcome).toBe('answered');
+      expect(r.requests.filter((q) => q.route === PERMISSION)).toHaveLength(0);
+      expect(labelsOf(9)).toEqual(['question', 'wiki:answered']);
+    });
+
+    it("a maintainer labelling an outsider's issue asks for it", async () => {
+      asker('outsider', 'read');
+      asker('maint', 'maintain');
+      issue(10, COVERED, { user: 'outsider', labels: [] });
+      // Opened without the label: nothing to do.
+      const opened = await run('issues', gh.events.issues('opened', 10));
+      expectExit(opened, 0);
+      expect(opened.requests).toHaveLength(0);
+      // The maintainer adds the label.
+      gh.state.issue(10).labels.push(gh.state.ensureLabel('question').name);
+      const r = await run('issues', gh.events.issues('labeled', 10, { sender: 'maint', label: 'question' }));
+      expectExit(r, 0);
+      expect(r.requests.filter((q) => q.route === PERMISSION).map((q) => q.params.username)).toEqual(['maint']);
+      expect(traceOf(onlyComment(10).body)?.outcome).toBe('answered');
+      expect(labelsOf(10)).toEqual(['question', 'wiki:answered']);
+    });
+  });
+
+  describe('no writes', () => {
+    it.each([
+      { who: 'bot author (dependabot[bot], type Bot)', author: 'dependabot[bot]', sender: undefined },
+      { who: 'bot sender (type Bot)', author: 'alice', sender: { login: 'helper-app', type: 'Bot' } },
+      { who: 'bot sender (login ending [bot], type User)', author: 'alice', sender: { login: 'renovate[bot]', type: 'User' } },
+    ])('$who → nothing written', async ({ author, sender }) => {
+      asker('alice', 'triage');
+      issue(11, COVERED, { user: author });
+      const payload = gh.events.issues('opened', 11) as Record<string, unknown>;
+      if (sender) payload.sender = { ...(payload.sender as object), ...sender };
+      const r = await run('issues', payload);
+      expectExit(r, 0);
+      expect(gh.writes()).toEqual([]);
+      expect(gh.state.commentsOn(11)).toHaveLength(0);
+      expect(r.stdout).toContain('questions from bots are not answered');
+    });
+
+    it('a locked issue → nothing written, one log line', async () => {
+      asker('alice', 'triage');
+      issue(12, COVERED, { locked: true });
+      const r = await run('issues', gh.events.issues('opened', 12));
+      expectExit(r, 0);
+      expect(gh.writes()).toEqual([]);
+      expect(r.stdout).toContain('Skipping: issue #12 is locked.');
+    });
+  });
+
+  it.each([
+    { size: '1 MB', chars: 1_048_576 },
+    { size: '60 KB (under GitHub\'s own 65,536 issue body limit)', chars: 60_000 },
+  ])('a $size issue body → one comment under 65,536 characters', async ({ size, chars }) => {
+    asker('alice', 'triage');
+    const line = 'Here is more context about my setup, the hook and the repository layout we use. ';
+    const big = line.repeat(Math.ceil(chars / line.length)).slice(0, chars);
+    issue(13, COVERED, { body: big });
+    const r = await run('issues', gh.events.issues('opened', 13));
+    timings.push({ what: `${size} issue body`, ms: r.ms });
+    const sent = r.requests.find((q) => q.method === 'POST' && q.route === COMMENTS)?.body as { body?: string } | undefined;
+    const sentLength = [...(sent?.body ?? '')].length;
+    const longest = (sent?.body ?? '').split('\n').reduce((a, l) => (l.length > a.length ? l : a), '');
+    expect(sentLength, `comment body sent: ${sentLength} characters; longest line (${longest.length}): ${longest.slice(0, 80)}…`).toBeLessThan(65_536);
+    expectExit(r, 0);
+    const body = onlyComment(13).body;
+    expect([...body].length).toBeLessThan(65_536);
+    const quote = quoteOf(body);
+    expect(quote.startsWith(`> ${COVERED}`)).toBe(true);
+    expect(quote.length).toBeLessThan(5_000);
+    expect(traceOf(body)).toBeDefined();
+    expect(writesOf(r.requests)[0]).toBe(`POST ${COMMENTS} 201`);
+  });
+
+  it('a long question is quoted cut, with a visible note', async () => {
+    asker('alice', 'triage');
+    const line = 'Here is more context about my setup, the hook and the repository layout we use. ';
+    issue(23, COVERED, { body: line.repeat(60) }); // ~4,900 characters: the comment itself fits
+    const r = await run('issues', gh.events.issues('opened', 23));
+    expectExit(r, 0);
+    const body = onlyComment(23).body;
+    const quote = quoteOf(body);
+    expect(quote.length).toBeLessThan(line.length * 60);
+    expect(visible(body)).toMatch(/cut here|not shown|more characters/i);
+  });
+
+  it('Unicode and emoji pass through; @user and @org/team in the question are neutralised', async () => {
+    asker('alice', 'triage');
+    const title = `${COVERED} 🚀 ünïcödé 日本語`;
+    issue(14, title, { body: 'cc @someone and @octo-org/docs-team — thanks! 🙏🏽 (e-mail me at alice@example.com)' });
+    const r = await run('issues', gh.events.issues('opened', 14));
+    expectExit(r, 0);
+    const body = onlyComment(14).body;
+    expect(body).toContain('🚀 ünïcödé 日本語');
+    expect(body).toContain('🙏🏽');
+    expect(body).toContain('alice@example.com'); // an e-mail address is not a mention
+    expect(visible(body)).not.toMatch(/(^|[^\w`])@(someone|octo-org\/docs-team)/m);
+    expect(visible(body)).toContain('@\u2060someone');
+    // The whole posted body, hidden trace JSON included.
+    expect(body).not.toMatch(/(^|[^\w`\u2060])@(someone|octo-org\/docs-team)\b/m);
+    await expectPermalinksResolve(body, ws);
+  });
+
+  it('@user and @org/team quoted from a wiki page in the answer are neutralised', async () => {
+    const withPage = await makeWorkspace({ 'wiki/how-to/escalate-an-unanswered-question.md': ESCALATE_PAGE });
+    asker('alice', 'triage');
+    issue(15, 'How do I escalate an unanswered question?');
+    const r = await run('issues', gh.events.issues('opened', 15), { workspace: withPage });
+    expectExit(r, 0);
+    const body = onlyComment(15).body;
+    expect(traceOf(body)?.outcome).toBe('answered');
+    const links = await expectPermalinksResolve(body, withPage);
+    expect(links.map((l) => l.file)).toContain('wiki/how-to/escalate-an-unanswered-question.md');
+    expect(visible(body)).toContain('@\u2060wiki-oncall');
+    expect(visible(body)).toContain('@\u2060octo-org/docs-team');
+    expect(visible(body)).not.toMatch(/(^|[^\w`\u2060])@(wiki-oncall|octo-org\/docs-team)/m);
+    expect(body).not.toMatch(/(^|[^\w`\u2060])@(wiki-oncall|octo-org\/docs-team)/m);
+  });
+
+  describe('GitHub faults', () => {
+    const postComment = { method: 'POST', path: /\/issues\/\d+\/comments$/ };
+    const posts = (r: Run) => r.requests.filter((q) => q.method === 'POST' && q.route === COMMENTS).map((q) => q.status);
+
+    it('a 502 on the comment POST is retried: one comment', async () => {
+      asker('alice', 'triage');
+      issue(16, COVERED);
+      gh.faults.serverError({ match: postComment, status: 502, times: 1 });
+      const r = await run('issues', gh.events.issues('opened', 16));
+      expectExit(r, 0);
+      expect(posts(r)).toEqual([502, 201]);
+      onlyComment(16);
+      expect(labelsOf(16)).toEqual(['question', 'wiki:answered']);
+    });
+
+    it.each([
+      { kind: 'secondary rate limit 403 + retry-after', fault: () => gh.faults.secondaryRateLimit({ match: postComment, status: 403, retryAfter: 1 }), status: 403 },
+      { kind: 'secondary rate limit 429 + retry-after', fault: () => gh.faults.secondaryRateLimit({ match: postComment, status: 429, retryAfter: 2 }), status: 429 },
+      { kind: 'primary rate limit 429 (x-ratelimit-remaining: 0)', fault: () => gh.faults.primaryRateLimit({ match: postComment, status: 429, resetInSeconds: 1 }), status: 429 },
+    ])('$kind is waited out and retried: one comment', async ({ fault, status }) => {
+      asker('alice', 'triage');
+      issue(17, COVERED);
+      fault();
+      const r = await run('issues', gh.events.issues('opened', 17));
+      expectExit(r, 0);
+      expect(posts(r)).toEqual([status, 201]);
+      onlyComment(17);
+      expect(r.stdout).toMatch(/::warning::GitHub (secondary|primary) rate limit on POST .*retrying after \d+ s/);
+    });
+
+    it('a secondary rate limit on a label write is retried too', async () => {
+      asker('alice', 'triage');
+      issue(18, COVERED);
+      gh.faults.secondaryRateLimit({ match: { method: 'POST', path: /\/issues\/\d+\/labels$/ }, status: 403, retryAfter: 1 });
+      const r = await run('issues', gh.events.issues('opened', 18));
+      expectExit(r, 0);
+      expect(labelsOf(18)).toEqual(['question', 'wiki:answered']);
+      onlyComment(18);
+    });
+
+    it('a permanent 500 on POST comments → exit 1 with a clear ::error:: message', async () => {
+      asker('alice', 'triage');
+      issue(19, COVERED);
+      gh.faults.push({ match: postComment, times: Infinity, status: 500, body: { message: 'Internal Server Error', documentation_url: 'https://docs.github.com/rest', status: '500' } });
+      const r = await run('issues', gh.events.issues('opened', 19));
+      expectExit(r, 1);
+      expect(posts(r)).toEqual([500, 500, 500, 500]); // plugin-retry: the first try and 3 retries
+      expect(gh.state.commentsOn(19)).toHaveLength(0);
+      const error = r.stdout.split('\n').find((l) => l.startsWith('::error::'));
+      expect(error, r.stdout).toBeDefined();
+      expect(error).toMatch(/Internal Server Error|500/);
+      expect(error).toMatch(/comment/i);
+      // Nothing after the failed comment: no label for an answer that was never posted.
+      expect(writesOf(r.requests).filter((w) => !w.startsWith(`POST ${COMMENTS}`))).toEqual([]);
+    });
+  });
+
+  it('dry-run: only GETs reach GitHub, and each write is listed', async () => {
+    asker('alice', 'triage');
+    issue(20, COVERED);
+    const r = await run('issues', gh.events.issues('opened', 20), { inputs: { 'dry-run': 'true' } });
+    expectExit(r, 0);
+    expect(r.requests.length).toBeGreaterThan(0);
+    expect(r.requests.every((q) => q.method === 'GET')).toBe(true);
+    expect(gh.writes()).toEqual([]);
+    expect(gh.state.commentsOn(20)).toHaveLength(0);
+    expect(labelsOf(20)).toEqual(['question']);
+    const planned = r.stdout.split('\n').filter((l) => l.startsWith('[dry-run] would '));
+    expect(planned).toEqual([
+      expect.stringMatching(/^\[dry-run\] would POST \/repos\/octo-org\/wiki\/issues\/20\/comments \(\d+ characters\)$/),
+      '[dry-run] would POST /repos/octo-org/wiki/labels (wiki:answered)',
+      '[dry-run] would POST /repos/octo-org/wiki/issues/20/labels (wiki:answered)',
+    ]);
+    expect(r.outputs.outcome).toBe('answered');
+  });
+
+  it('no GITHUB_WORKSPACE → exit 1, saying to add actions/checkout', async () => {
+    asker('alice', 'triage');
+    issue(21, COVERED);
+    const r = await run('issues', gh.events.issues('opened', 21), { workspace: null });
+    expectExit(r, 1);
+    expect(r.stdout).toMatch(/^::error::.*actions\/checkout/m);
+    expect(gh.requests).toHaveLength(0);
+  });
+
+  it.each([
+    { event: 'schedule', payload: { schedule: '0 6 * * 1' } },
+    { event: 'push', payload: { ref: 'refs/heads/main', repository: { default_branch: 'main' } } },
+    { event: 'push', payload: { ref: 'refs/heads/feature', repository: { default_branch: 'main' } } },
+  ])('a $event event with no question validates the wiki (no issue writes)', async ({ event, payload }) => {
+    const r = await run(event, { ...payload, sender: { login: 'alice', type: 'User' } });
+    expectExit(r, 0);
+    expect(gh.requests).toHaveLength(0);
+    expect(r.summary).toContain('wiki-steward: validate');
+    expect(r.summary).toMatch(/\d+ pages checked in `wiki`: 0 errors/);
+    expect(r.outputs).toEqual({});
+  });
+
+  it('timing: one covered question end to end (spawn → exit), measured not asserted', async () => {
+    asker('alice', 'triage');
+    const runs: number[] = [];
+    for (let n = 30; n < 33; n++) {
+      issue(n, COVERED);
+      const r = await run('issues', gh.events.issues('opened', n));
+      expectExit(r, 0);
+      runs.push(r.ms);
+      const trace = traceOf(onlyComment(n).body);
+      timings.push({ what: `covered question #${n - 29} (trace: load ${trace?.timings_ms.load} ms, ladder ${trace?.timings_ms.ladder} ms, answer ${trace?.timings_ms.answer} ms)`, ms: r.ms });
+    }
+    runs.sort((a, b) => a - b);
+    // The floor: the same bundle on an event it skips (node start-up, bundle load, no API call).
+    const skip = await run('issues', { ...gh.events.issues('closed', 30) });
+    expectExit(skip, 0);
+    expect(skip.requests).toHaveLength(0);
+    timings.push({ what: 'baseline: skipped event (start-up only)', ms: skip.ms });
+    timings.push({ what: 'covered question, median of 3', ms: at(runs, 1) });
+  });
+});

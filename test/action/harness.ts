@@ -1,0 +1,180 @@
+// Runs the Action bundle as a GitHub runner starts it: `node <action>/action/index.js`, cwd the
+// workspace, with the runner's environment (INPUT_* filled from action.yml's defaults and then
+// overridden, GITHUB_* variables, file commands for outputs and the step summary).
+//
+// The child is spawned asynchronously: the GitHub emulator lives in this process's event loop.
+import { execFile, spawn } from 'node:child_process';
+import { cp, mkdir, mkdtemp as makeTemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import yaml from 'js-yaml';
+
+const exec = promisify(execFile);
+/** Temp folders made here, removed by `removeTempDirs()`. */
+const tempDirs: string[] = [];
+async function mkdtemp(prefix: string): Promise<string> {
+  const dir = await makeTemp(prefix);
+  tempDirs.push(dir);
+  return dir;
+}
+export async function removeTempDirs(): Promise<void> {
+  await Promise.all(tempDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+}
+
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The action's inputs and their defaults, as the runner reads them from action.yml. */
+export async function actionInputDefaults(): Promise<Record<string, string>> {
+  const manifest = yaml.load(await readFile(path.join(projectRoot, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }> };
+  return Object.fromEntries(Object.entries(manifest.inputs).map(([name, spec]) => [name, String(spec.default ?? '')]));
+}
+
+/**
+ * A copy of the action as the runner downloads it (action.yml + action/), taken once so a
+ * concurrent rebuild of action/index.js by another process cannot change the bundle mid-suite.
+ */
+export async function snapshotAction(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'ws-action-'));
+  await cp(path.join(projectRoot, 'action'), path.join(dir, 'action'), { recursive: true });
+  await cp(path.join(projectRoot, 'action.yml'), path.join(dir, 'action.yml'));
+  return path.join(dir, 'action/index.js');
+}
+
+export interface Workspace {
+  dir: string;
+  sha: string;
+}
+
+const git = (cwd: string, ...args: string[]) =>
+  exec('git', ['-c', 'user.name=Wiki Test', '-c', 'user.email=wiki-test@example.com', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd });
+
+/** A checkout: a git repository with examples/wiki at `wiki/` (plus `extra` files), committed. */
+export async function makeWorkspace(extra: Record<string, string> = {}): Promise<Workspace> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'ws-checkout-'));
+  await git(dir, 'init', '-q');
+  await cp(path.join(projectRoot, 'examples/wiki'), path.join(dir, 'wiki'), { recursive: true });
+  await writeFile(path.join(dir, 'README.md'), '# octo-org/wiki\n');
+  for (const [rel, content] of Object.entries(extra)) {
+    await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+    await writeFile(path.join(dir, rel), content);
+  }
+  await git(dir, 'add', '-A');
+  await git(dir, 'commit', '-q', '-m', 'wiki');
+  const sha = (await git(dir, 'rev-parse', 'HEAD')).stdout.trim();
+  return { dir, sha };
+}
+
+/** A file as committed at `sha` (what a permalink shows). */
+export async function fileAt(workspace: Workspace, file: string): Promise<string> {
+  return (await git(workspace.dir, 'show', `${workspace.sha}:${file}`)).stdout;
+}
+
+export interface RunOptions {
+  bundle: string;
+  /** GITHUB_API_URL, GITHUB_SERVER_URL, GITHUB_REPOSITORY… (the emulator's gh.env()). */
+  githubEnv: Record<string, string>;
+  workspace: Workspace | undefined;
+  eventName: string;
+  payload?: unknown;
+  /** Input overrides by their action.yml name (`dry-run`, `min-permission`, …). */
+  inputs?: Record<string, string>;
+  env?: Record<string, string>;
+  token?: string;
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+  /** Spawn to exit, in milliseconds. */
+  ms: number;
+}
+
+/** Parses GITHUB_OUTPUT's file-command format: `name<<DELIM\nvalue\nDELIM\n` (or `name=value`). */
+export function parseOutputFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    const heredoc = /^([^=<]+)<<(.+)$/.exec(line);
+    if (heredoc) {
+      const name = heredoc[1] ?? '';
+      const delimiter = heredoc[2] ?? '';
+      const value: string[] = [];
+      for (i++; i < lines.length && lines[i] !== delimiter; i++) value.push(lines[i] ?? '');
+      if (i >= lines.length) throw new Error(`GITHUB_OUTPUT: no closing delimiter for ${name}`);
+      out[name] = value.join('\n');
+    } else if (line.includes('=')) {
+      out[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
+    } else if (line.trim() !== '') {
+      throw new Error(`GITHUB_OUTPUT: unparsable line ${JSON.stringify(line)}`);
+    }
+  }
+  return out;
+}
+
+export async function runBundle(options: RunOptions): Promise<RunResult> {
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'ws-run-'));
+  const eventPath = path.join(tmp, 'event.json');
+  const summaryPath = path.join(tmp, 'step_summary.md');
+  const outputPath = path.join(tmp, 'output.txt');
+  await writeFile(eventPath, JSON.stringify(options.payload ?? {}));
+  await writeFile(summaryPath, '');
+  await writeFile(outputPath, '');
+  const token = options.token ?? 'ghs_test_token';
+
+  const inputs = { ...(await actionInputDefaults()), ...(options.inputs ?? {}) };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LANG: 'C.UTF-8',
+    CI: 'true',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_ACTION: 'wiki-steward',
+    GITHUB_ACTOR: 'github-actions[bot]',
+    GITHUB_RUN_ID: '1',
+    GITHUB_RUN_NUMBER: '1',
+    GITHUB_WORKFLOW: 'wiki-steward',
+    GITHUB_REF: 'refs/heads/main',
+    RUNNER_OS: 'Linux',
+    RUNNER_TEMP: tmp,
+    ...options.githubEnv,
+    GITHUB_EVENT_NAME: options.eventName,
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_STEP_SUMMARY: summaryPath,
+    GITHUB_OUTPUT: outputPath,
+    WIKI_STEWARD_TIME_SCALE: '0.001',
+    ...(options.workspace ? { GITHUB_WORKSPACE: options.workspace.dir, GITHUB_SHA: options.workspace.sha } : {}),
+  };
+  // The runner's naming: `INPUT_` + the name upper-cased, spaces as `_`, hyphens kept.
+  for (const [name, value] of Object.entries(inputs)) {
+    env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value.replace('${{ github.token }}', token);
+  }
+  Object.assign(env, options.env ?? {});
+
+  const started = performance.now();
+  const child = spawn(process.execPath, [options.bundle], { cwd: options.workspace?.dir ?? tmp, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (c) => resolve(c));
+  });
+  const ms = performance.now() - started;
+  return { code, stdout, stderr, outputs: parseOutputFile(await readFile(outputPath, 'utf8')), summary: await readFile(summaryPath, 'utf8'), ms };
+}
+
+/** The hidden trace JSON of a steward comment, parsed back (independently of src/). */
+export function traceOf(body: string): Record<string, any> | undefined {
+  const m = /<!-- wiki-steward:trace ([\s\S]*?) -->/.exec(body);
+  return m?.[1] === undefined ? undefined : (JSON.parse(m[1]) as Record<string, any>);
+}
+
+/** The comment body a reader sees: without HTML comments. */
+export const visible = (body: string): string => body.replace(/<!--[\s\S]*?-->/g, '');
