@@ -20,7 +20,7 @@ export interface StewardConfig {
     /** A term matching more than this share of pages is too common to carry signal. */
     commonTermRatio: number;
   };
-  labels: { trigger: string; answered: string; gap: string; cold: string; error: string };
+  labels: { trigger: string; answered: string; gap: string; cold: string; error: string; capture: string; digest: string };
   capture: { mode: 'queries' | 'pending' };
   /** Which index files `index` and the hook may (re)write. */
   indexes: IndexPolicy;
@@ -43,7 +43,7 @@ export const DEFAULT_CONFIG: StewardConfig = {
   wiki: undefined,
   categories: { include: [], exclude: [] },
   ladder: { inlineMax: 5, stopwords: [], commonTermRatio: 0.15 },
-  labels: { trigger: 'question', answered: 'wiki:answered', gap: 'wiki:gap', cold: 'wiki:cold', error: 'wiki:error' },
+  labels: { trigger: 'question', answered: 'wiki:answered', gap: 'wiki:gap', cold: 'wiki:cold', error: 'wiki:error', capture: 'wiki:capture', digest: 'wiki:digest' },
   capture: { mode: 'queries' },
   indexes: 'auto',
   ask: { command: '/wiki', minPermission: 'triage', refusal: 'comment' },
@@ -84,7 +84,7 @@ const SHAPE: Shape = {
   wiki: isString,
   categories: { include: isStringList, exclude: isStringList },
   ladder: { inline_max: isCount, stopwords: isStringList, common_term_ratio: isRatio },
-  labels: { trigger: isString, answered: isString, gap: isString, cold: isString, error: isString },
+  labels: { trigger: isString, answered: isString, gap: isString, cold: isString, error: isString, capture: isString, digest: isString },
   capture: { mode: oneOf('queries', 'pending') },
   indexes: oneOf('auto', 'always', 'never'),
   ask: { command: isString, min_permission: oneOf('none', 'read', 'triage', 'write', 'maintain', 'admin'), refusal: oneOf('comment', 'silent') },

@@ -9,6 +9,9 @@ import type { Workspace } from '../config/workspace.js';
 import { extractSignalTerms } from '../ladder/signal-terms.js';
 import type { Trace } from '../ladder/trace.js';
 import { markerFor, renderComment } from './answer-comment.js';
+import { planCapture } from '../capture/capture-plan.js';
+import { loadFileTree } from '../wiki/tree.js';
+import { type CapturePrResult, deleteBranch, openCapturePr } from './capture-pr.js';
 import { upsertAnswerComment } from './comment-helper.js';
 import { type Question, isBot } from './event.js';
 import type { ActionInputs, Settings } from './inputs.js';
@@ -35,7 +38,13 @@ export interface AnswerResult {
   outcome?: Trace['outcome'];
   branch?: Trace['branch'];
   commentUrl?: string;
+  pullRequestUrl?: string;
   skipped?: string;
+}
+
+async function withdrawCapture(github: GitHubClient, writes: RepoWrites, repo: RepoRef, capture: CapturePrResult): Promise<void> {
+  await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${capture.number} (close)`, () => github.rest.pulls.update({ ...repo, pull_number: capture.number, state: 'closed' }), undefined).catch(() => undefined);
+  await deleteBranch(github, writes, repo, capture.branch).catch(() => undefined);
 }
 
 /** `$GITHUB_SERVER_URL/<repo>/blob/<sha>/<path>?plain=1#L<a>-L<b>`: line anchors work on markdown and on GHES. */
@@ -86,8 +95,40 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
     trace.outcome === 'error'
       ? ['', `**This question could not be answered now.** ${trace.error ?? ''} Nothing is lost: re-run the workflow, or edit the issue to ask again.`]
       : [];
+  // Cold and gap grow the wiki by review: a capture pull request, linked from the answer.
+  let capture: CapturePrResult | undefined;
+  if (trace.outcome === 'cold' || trace.outcome === 'gap') {
+    const tree = workspace.wikiRoot ? await loadFileTree(workspace.wikiRoot) : undefined;
+    const plan = await planCapture(tree, workspace.config, trace, { url: `${serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/issues/${question.issueNumber}`, label: `#${question.issueNumber}` }, new Date());
+    capture = await openCapturePr({
+      github: ctx.github,
+      writes,
+      repo: ctx.repo,
+      question,
+      trace,
+      plan,
+      wikiPrefix: workspace.wikiRoot ? wikiPrefix : 'wiki',
+      labels: [workspace.config.labels.capture],
+      reviewers: ctx.inputs.reviewers,
+      draft: ctx.inputs.draft,
+      answer: trace.answer,
+    });
+    footer.push(
+      '',
+      capture.status === 'human-edited'
+        ? `A person has pushed to the capture pull request ${capture.url}, so it was left as it is; update it there if the answer above adds something.`
+        : `The wiki does not fully cover this yet: ${capture.url} adds a capture page for a reviewer to complete and merge.`,
+    );
+  }
   const body = renderComment({ key: question.key, trace, answer: trace.answer, footer });
-  const { url } = await upsertAnswerComment(ctx.github, writes, ctx.repo, question.issueNumber, question.key, body);
+  let url: string;
+  try {
+    ({ url } = await upsertAnswerComment(ctx.github, writes, ctx.repo, question.issueNumber, question.key, body));
+  } catch (error) {
+    // No pull request without its comment link: a PR opened in this run is withdrawn.
+    if (capture?.status === 'opened') await withdrawCapture(ctx.github, writes, ctx.repo, capture);
+    throw error;
+  }
   // The issue's label follows the issue's own question; a follow-up's outcome is in its comment.
   if (question.commentId === undefined) {
     const issue = await ctx.github.rest.issues.get({ ...ctx.repo, issue_number: question.issueNumber });
@@ -99,5 +140,5 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
     .addHeading(`wiki-steward: ${trace.outcome} (${trace.branch})`, 2)
     .addRaw(body.replace(/<!-- wiki-steward:[\s\S]*?-->/g, ''), true)
     .write();
-  return { outcome: trace.outcome, branch: trace.branch, commentUrl: url };
+  return { outcome: trace.outcome, branch: trace.branch, commentUrl: url, ...(capture ? { pullRequestUrl: capture.url } : {}) };
 }

@@ -1,5 +1,6 @@
 // What an event asks of the steward. Issue and comment text is read from the event payload here,
 // inside the action, and is never interpolated into a shell.
+import { CAPTURE_BRANCH_PREFIX } from './capture-pr.js';
 
 export interface GitHubUser {
   login: string;
@@ -22,8 +23,18 @@ export interface Question {
   locked: boolean;
 }
 
+/** A capture pull request the steward opened, now closed (merged or not). */
+export interface ClosedCapture {
+  number: number;
+  merged: boolean;
+  mergeCommitSha: string | null;
+  body: string;
+  branch: string;
+}
+
 export type Work =
   | { kind: 'answer'; question: Question }
+  | { kind: 'capture-closed'; pull: ClosedCapture }
   | { kind: 'validate' }
   | { kind: 'maintain' }
   | { kind: 'digest' }
@@ -47,6 +58,7 @@ export interface EventPayload {
   sender?: GitHubUser;
   ref?: string;
   repository?: { default_branch?: string };
+  pull_request?: { number: number; merged?: boolean; merge_commit_sha?: string | null; body?: string | null; head?: { ref?: string } };
 }
 
 export interface Triggers {
@@ -71,7 +83,16 @@ function afterCommand(title: string, command: string): string | undefined {
 export function workForEvent(eventName: string, payload: EventPayload, triggers: Triggers): Work {
   if (eventName === 'issues') return issueWork(payload, triggers);
   if (eventName === 'issue_comment') return commentWork(payload, triggers);
-  if (eventName === 'pull_request' || eventName === 'pull_request_target') return { kind: 'validate' };
+  if (eventName === 'pull_request' || eventName === 'pull_request_target') {
+    const pull = payload.pull_request;
+    const branch = pull?.head?.ref ?? '';
+    // The steward's own capture PRs are handled when they close: these events come from its own
+    // work, and only questions are refused to bots.
+    if (payload.action === 'closed' && pull && branch.startsWith(CAPTURE_BRANCH_PREFIX)) {
+      return { kind: 'capture-closed', pull: { number: pull.number, merged: Boolean(pull.merged), mergeCommitSha: pull.merge_commit_sha ?? null, body: pull.body ?? '', branch } };
+    }
+    return { kind: 'validate' };
+  }
   if (eventName === 'push') {
     const defaultRef = `refs/heads/${payload.repository?.default_branch ?? 'main'}`;
     return payload.ref === defaultRef ? { kind: 'maintain' } : { kind: 'validate' };

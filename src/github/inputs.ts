@@ -24,6 +24,9 @@ export interface ActionInputs {
   minPermission: Role | undefined;
   refusal: 'comment' | 'silent' | undefined;
   captureMode: 'queries' | 'pending' | undefined;
+  /** Capture pull requests: people asked to review, and whether they open as drafts. */
+  reviewers: string[];
+  draft: boolean;
   dryRun: boolean;
 }
 
@@ -62,6 +65,8 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
     minPermission: choice('min-permission', ROLES),
     refusal: choice('refusal', ['comment', 'silent'] as const),
     captureMode: choice('capture-mode', ['queries', 'pending'] as const),
+    reviewers: (text('reviewers') ?? '').split(/[\s,]+/).map((r) => r.replace(/^@/, '')).filter(Boolean),
+    draft: flag('draft', false),
     dryRun: flag('dry-run', false),
   };
 }

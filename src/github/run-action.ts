@@ -9,6 +9,8 @@ import { effectiveSettings, readInputs } from './inputs.js';
 import { openWorkspace } from '../config/workspace.js';
 import { createGitHubClient } from './octokit.js';
 import { validateCheckout } from './validate-mode.js';
+import { handleClosedCapture } from './capture-closed.js';
+import { RepoWrites } from './repo-writes.js';
 
 export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const inputs = readInputs(env);
@@ -37,18 +39,22 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     core.notice(`mode '${work.kind}' is not available in this version of wiki-steward; validating the wiki instead`);
     return validateCheckout(workspace, inputs.wikiPath);
   }
-  if (!inputs.token) throw new Error("no GitHub token: pass 'github-token' (default: ${{ github.token }}) to answer questions");
+  if (!inputs.token) throw new Error("no GitHub token: pass 'github-token' (default: ${{ github.token }})");
   const repository = env.GITHUB_REPOSITORY ?? '';
   const [owner, repo] = repository.split('/');
   if (!owner || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got '${repository}'`);
-  const result: AnswerResult = await answerQuestion(
-    { github: createGitHubClient(inputs.token, env), repo: { owner, repo }, inputs, settings, env, workspace: workspaceConfig, sender: payload.sender },
-    work.question,
-  );
+  const github = createGitHubClient(inputs.token, env);
+  if (work.kind === 'capture-closed') {
+    const serverUrl = (env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/$/, '');
+    const reply = await handleClosedCapture(github, new RepoWrites(inputs.dryRun), { owner, repo }, work.pull, serverUrl);
+    core.setOutput('comment-url', reply ?? '');
+    return;
+  }
+  const result: AnswerResult = await answerQuestion({ github, repo: { owner, repo }, inputs, settings, env, workspace: workspaceConfig, sender: payload.sender }, work.question);
   core.setOutput('ladder-branch', result.branch ?? '');
   core.setOutput('outcome', result.outcome ?? '');
   core.setOutput('comment-url', result.commentUrl ?? '');
-  core.setOutput('pull-request-url', '');
+  core.setOutput('pull-request-url', result.pullRequestUrl ?? '');
 }
 
 function readEvent(eventPath: string | undefined): EventPayload {
