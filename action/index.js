@@ -49302,6 +49302,34 @@ function pyStr(v2) {
   if (typeof v2 === "string") return v2;
   return pyRepr(v2);
 }
+var CASED = /[\p{Lu}\p{Ll}\p{Lt}]/u;
+function pyTitle(s) {
+  let out = "";
+  let previousCased = false;
+  for (const ch of s) {
+    const cased = CASED.test(ch);
+    if (cased) out += previousCased ? ch.toLowerCase() : titleCaseOf(ch);
+    else out += ch;
+    previousCased = cased;
+  }
+  return out;
+}
+var TITLECASE_EXCEPTIONS = {
+  "\u01C4": "\u01C5",
+  "\u01C5": "\u01C5",
+  "\u01C6": "\u01C5",
+  "\u01C7": "\u01C8",
+  "\u01C8": "\u01C8",
+  "\u01C9": "\u01C8",
+  "\u01CA": "\u01CB",
+  "\u01CB": "\u01CB",
+  "\u01CC": "\u01CB",
+  "\u01F1": "\u01F2",
+  "\u01F2": "\u01F2",
+  "\u01F3": "\u01F2",
+  "\xDF": "Ss"
+};
+var titleCaseOf = (ch) => TITLECASE_EXCEPTIONS[ch] ?? ch.toUpperCase();
 function compareCodePoints(a, b3) {
   const ia = a[Symbol.iterator]();
   const ib = b3[Symbol.iterator]();
@@ -52967,6 +52995,18 @@ function firstInvalidUtf8Offset(bytes) {
   }
   return lo;
 }
+function addAncestors(files, dirs) {
+  for (const file of files) {
+    let at2 = file.lastIndexOf("/");
+    while (at2 > 0) {
+      const dir = file.slice(0, at2);
+      if (dirs.has(dir)) break;
+      dirs.add(dir);
+      at2 = dir.lastIndexOf("/");
+    }
+  }
+  dirs.add("");
+}
 var NEVER_WALKED = /* @__PURE__ */ new Set([".git", "node_modules"]);
 async function loadFileTree(root) {
   const absoluteRoot = path6.resolve(root);
@@ -53008,6 +53048,39 @@ async function loadFileTree(root) {
     }
   };
 }
+function memoryTree(root, contents) {
+  const files = new Set(contents.keys());
+  const dirs = /* @__PURE__ */ new Set();
+  addAncestors(files, dirs);
+  return {
+    root,
+    files,
+    dirs,
+    skipped: [],
+    async readEach(paths, visit) {
+      for (const rel of paths) {
+        const data = contents.get(rel);
+        visit(rel, data === void 0 ? { ok: false, reason: "no such file" } : decodePageBytes(typeof data === "string" ? Buffer.from(data) : data));
+      }
+    }
+  };
+}
+function overlayTree(base, added) {
+  const files = /* @__PURE__ */ new Set([...base.files, ...added.keys()]);
+  const dirs = new Set(base.dirs);
+  addAncestors(added.keys(), dirs);
+  return {
+    root: base.root,
+    files,
+    dirs,
+    skipped: base.skipped,
+    async readEach(paths, visit) {
+      const fromBase = paths.filter((p2) => !added.has(p2));
+      await base.readEach(fromBase, visit);
+      for (const p2 of paths) if (added.has(p2)) visit(p2, decodePageBytes(Buffer.from(added.get(p2))));
+    }
+  };
+}
 
 // src/wiki/open.ts
 async function openWikiLayout(wikiRoot, config) {
@@ -53021,6 +53094,22 @@ var fileStem = (relPath) => {
   const name = relPath.slice(relPath.lastIndexOf("/") + 1);
   return name.endsWith(".md") ? name.slice(0, -3) : name;
 };
+function builderFrontmatter(text2) {
+  const fm = readFrontmatter(text2);
+  return fm.kind === "ok" ? fm.data : /* @__PURE__ */ Object.create(null);
+}
+function summarizePage(relPath, text2, frontmatter = builderFrontmatter(text2)) {
+  const title = "title" in frontmatter ? pyStr(frontmatter.title) : fileStem(relPath);
+  return { title, quality: qualityMarker(frontmatter), description: firstParagraph(text2) };
+}
+function qualityMarker(frontmatter) {
+  const quality = frontmatter.quality;
+  if (!isPyDict(quality)) return "";
+  const overall = quality.overall;
+  if (overall === void 0 || overall === null) return "";
+  const asFloat = pyToFloat(overall);
+  return asFloat === void 0 ? `(q: ${pyStr(overall)}) ` : `(q: ${pyFormatFixed2(asFloat)}) `;
+}
 function firstParagraph(text2) {
   const close = text2.indexOf("\n---\n", 4);
   if (close < 0) return "";
@@ -54838,6 +54927,406 @@ function slimTrace(trace, minimal = false) {
   };
 }
 
+// src/wiki/index-files.ts
+var EM_DASH = "\u2014";
+var PREVIEW_TITLES = 5;
+var ROOT_GENERATED = /^# Wiki Index\n\n(?:- \[[^\n]*\]\([^\n]*\/_index\.md\) \u2014 \d+ pages(?:, \d+ levels deep)?\n)*$/;
+var ROOT_INIT_TEMPLATE = /^# Wiki Index\n(?:\n## [^\n]+\n\(empty\)\n)*\n?$/;
+var DIRECTORY_GENERATED = /^# [^\n]*\n\n## Pages \(in this directory\)\n(?:\(none\)\n|(?:- \[[^\n]*\n)+)\n## Subdirectories\n(?:\(none\)\n|(?:(?:- \[|  - )[^\n]*\n)+)\n$/;
+function isGeneratedForm(indexPath, text2) {
+  if (indexPath === ROOT_INDEX) return ROOT_GENERATED.test(text2) || ROOT_INIT_TEMPLATE.test(text2);
+  return DIRECTORY_GENERATED.test(text2);
+}
+var indexPathOf = (dir) => dir === "" ? ROOT_INDEX : `${dir}/${DIRECTORY_INDEX}`;
+var stripEntryTail = (line) => line.replace(/[ \u2014]+$/, "");
+function renderRootIndex(layout) {
+  const lines = ["# Wiki Index", ""];
+  for (const category of layout.categories) {
+    const depth = layout.depths.get(category) ?? 0;
+    const display = pyTitle(category.replaceAll("-", " ").replaceAll("_", " "));
+    lines.push(`- [${display}](${category}/_index.md) ${EM_DASH} ${layout.counts.get(category) ?? 0} pages${depth > 1 ? `, ${depth} levels deep` : ""}`);
+  }
+  return `${lines.join("\n")}
+`;
+}
+function listPagesByDirectory(layout) {
+  const own = /* @__PURE__ */ new Map();
+  const subtree = /* @__PURE__ */ new Map();
+  const push = (map2, key, page) => {
+    const list = map2.get(key);
+    if (list) list.push(page);
+    else map2.set(key, [page]);
+  };
+  for (const page of layout.pages) {
+    let dir = parentDir(page);
+    push(own, dir, page);
+    while (dir !== "") {
+      push(subtree, dir, page);
+      dir = parentDir(dir);
+    }
+  }
+  return { own, subtree };
+}
+function childDirectories(layout, dir) {
+  const prefix = `${dir}/`;
+  return [...layout.tree.dirs].filter((d2) => d2.startsWith(prefix) && !d2.slice(prefix.length).includes("/") && !isHiddenName(d2.slice(prefix.length))).sort(compareCodePoints);
+}
+async function planIndexFiles(layout, options2) {
+  const dirs = layout.indexedDirs.filter((d2) => !options2.onlyDirs || options2.onlyDirs.has(d2));
+  const includeRoot = !options2.onlyDirs || options2.onlyDirs.has("");
+  const listing = listPagesByDirectory(layout);
+  const children = new Map(dirs.map((d2) => [d2, childDirectories(layout, d2)]));
+  const needed = /* @__PURE__ */ new Set();
+  for (const dir of dirs) {
+    for (const page of listing.own.get(dir) ?? []) needed.add(page);
+    for (const child2 of children.get(dir)) {
+      for (const page of (listing.subtree.get(child2) ?? []).slice(0, PREVIEW_TITLES)) needed.add(page);
+    }
+  }
+  const indexPaths = [...includeRoot ? [ROOT_INDEX] : [], ...dirs.map(indexPathOf)];
+  const existing = indexPaths.filter((p2) => layout.tree.files.has(p2));
+  const summaries = /* @__PURE__ */ new Map();
+  const currentTexts = /* @__PURE__ */ new Map();
+  await layout.tree.readEach([...needed, ...existing], (file, read) => {
+    if (needed.has(file)) summaries.set(file, summarizePage(file, read.ok ? read.text : ""));
+    else if (read.ok) currentTexts.set(file, read.text);
+  });
+  const plans = [];
+  const plan = (indexPath, expected) => {
+    const current = currentTexts.get(indexPath);
+    plans.push({ path: indexPath, expected, current, status: statusOf(indexPath, expected, current, layout.tree.files.has(indexPath), options2.policy) });
+  };
+  if (includeRoot) plan(ROOT_INDEX, renderRootIndex(layout));
+  for (const dir of dirs) {
+    const name = dir.slice(dir.lastIndexOf("/") + 1);
+    const lines = [`# ${name}`, "", "## Pages (in this directory)"];
+    const own = listing.own.get(dir) ?? [];
+    if (own.length === 0) lines.push("(none)");
+    for (const page of own) {
+      const s = summaries.get(page);
+      lines.push(stripEntryTail(`- [${s.title}](${page.slice(dir.length + 1)}) ${EM_DASH} ${s.quality}${s.description}`));
+    }
+    lines.push("", "## Subdirectories");
+    const subdirs = children.get(dir);
+    if (subdirs.length === 0) lines.push("(none)");
+    for (const child2 of subdirs) {
+      const childName = child2.slice(dir.length + 1);
+      const below = listing.subtree.get(child2) ?? [];
+      lines.push(`- [${childName}/](${childName}/_index.md) ${EM_DASH} ${below.length} pages`);
+      if (below.length > 0) lines.push(`  - ${below.slice(0, PREVIEW_TITLES).map((p2) => summaries.get(p2).title).join(", ")}`);
+    }
+    lines.push("");
+    plan(indexPathOf(dir), `${lines.join("\n")}
+`);
+  }
+  return plans;
+}
+function statusOf(indexPath, expected, current, exists2, policy) {
+  if (!exists2) return policy === "never" ? "hand-written" : "missing";
+  if (current === expected) return "fresh";
+  if (policy === "never") return "hand-written";
+  if (policy === "auto" && (current === void 0 || !isGeneratedForm(indexPath, current))) return "hand-written";
+  return "stale";
+}
+function affectedIndexDirs(pagePaths) {
+  const dirs = /* @__PURE__ */ new Set([""]);
+  for (const page of pagePaths) {
+    let dir = parentDir(page);
+    while (dir !== "") {
+      dirs.add(dir);
+      dir = parentDir(dir);
+    }
+  }
+  return dirs;
+}
+
+// src/capture/capture-content.ts
+import { createHash } from "node:crypto";
+var PENDING_BODY_FLOOR = 1500;
+var TITLE_LIMIT = 120;
+var isoSeconds = (d2) => d2.toISOString().replace(/\.\d{3}Z$/, "Z");
+var captureStamp = (d2) => isoSeconds(d2).replaceAll(":", "-");
+function captureTitle(question) {
+  const first = question.split("\n").find((l3) => l3.trim() !== "") ?? "Untitled question";
+  const clean2 = first.replace(/[\u0000-\u001f\u007f]/g, " ").replaceAll('"', "'").replaceAll("\\", "/").replace(/\s+/g, " ").trim();
+  return clean2.length > TITLE_LIMIT ? `${clean2.slice(0, TITLE_LIMIT - 1).trimEnd()}\u2026` : clean2;
+}
+var unlink2 = unlinkPageLinks;
+var lineRange = (c3) => c3.lines[0] === c3.lines[1] ? `line ${c3.lines[0]}` : `lines ${c3.lines[0]}-${c3.lines[1]}`;
+var wikiCitations = (t2) => t2.citations.filter(isWikiCitation);
+var webCitations = (t2) => t2.citations.filter((c3) => !isWikiCitation(c3));
+function captureQuality(trace) {
+  const cited = trace.citations.length;
+  const accuracy = cited === 0 ? 2 : trace.violations.some((v2) => v2.action === "dropped") ? 3 : 4;
+  const completeness = (trace.outcome === "cold" ? 1 : 2) + (webCitations(trace).length > 0 ? 1 : 0);
+  const signal = 3;
+  const interlinking = Math.min(5, 1 + new Set(wikiCitations(trace).map((c3) => c3.path)).size);
+  return { accuracy, completeness, signal, interlinking, overall: pyFormatFixed2((accuracy + completeness + signal + interlinking) / 4) };
+}
+function bodySections(input, wikiLink) {
+  const { trace, source } = input;
+  const had = wikiCitations(trace);
+  const web = webCitations(trace);
+  const quote = (s) => unlink2(s).replace(/\s*\n\s*/g, " ");
+  return [
+    "## Question",
+    "",
+    ...trace.question.split("\n").map((l3) => `> ${unlink2(l3)}`.trimEnd()),
+    "",
+    "## What the wiki had",
+    "",
+    ...had.length > 0 ? had.map((c3) => `- \u201C${quote(c3.quote)}\u201D \u2014 ${wikiLink(c3)}`) : ["Nothing: no page matched this question."],
+    "",
+    "## What was missing",
+    "",
+    ...trace.missing.length > 0 ? trace.missing.map((m2) => `- ${unlink2(m2)}`) : ["- The pages read did not cover every claim of an answer."],
+    "",
+    "## From the web",
+    "",
+    ...web.length > 0 ? web.map((c3) => `- [${c3.title.replace(/[[\]]/g, "")}](${c3.url})`) : ["No web search was made (no provider configured) or it found nothing."],
+    "",
+    "## Answer given",
+    "",
+    unlink2(trace.answer),
+    "",
+    `Captured by wiki-steward${source.label ? ` from ${source.url ? `[${source.label}](${source.url})` : source.label}` : ""} (branch \`${trace.branch}\`, outcome \`${trace.outcome}\`).`
+  ];
+}
+var summaryLine = (trace) => trace.outcome === "cold" ? "A question the wiki had no page for, captured so the next asker finds an answer here." : "A question the wiki covered only in part, captured with what it had and what was missing.";
+function queriesPage(input, tags) {
+  const { trace, now } = input;
+  const q3 = captureQuality(trace);
+  const stamp = isoSeconds(now);
+  const link = (c3) => `[${c3.path}](/${c3.path}) ${lineRange(c3)}`;
+  return [
+    "---",
+    `title: "${captureTitle(trace.question)}"`,
+    "type: queries",
+    `tags: [${["capture", trace.outcome === "cold" ? "cold" : "gap", ...tags].join(", ")}]`,
+    "sources: [conversation]",
+    `created: "${stamp}"`,
+    `updated: "${stamp}"`,
+    "quality:",
+    `  accuracy: ${q3.accuracy}`,
+    `  completeness: ${q3.completeness}`,
+    `  signal: ${q3.signal}`,
+    `  interlinking: ${q3.interlinking}`,
+    `  overall: ${q3.overall}`,
+    `  rated_at: "${stamp}"`,
+    "  rated_by: ingester",
+    "---",
+    summaryLine(trace),
+    "",
+    ...bodySections(input, link),
+    ""
+  ].join("\n");
+}
+function pendingCapture(input) {
+  const { trace, now } = input;
+  const link = (c3) => `${c3.path} ${lineRange(c3)}`;
+  const body = `${summaryLine(trace)}
+
+${bodySections(input, link).join("\n")}
+`;
+  const bytes = Buffer.byteLength(body);
+  const id = createHash("sha256").update(`${trace.question}\0${input.source.url ?? ""}`).digest("hex").slice(0, 32);
+  const fields = [
+    ["title", JSON.stringify(captureTitle(trace.question))],
+    ["evidence", '"conversation"'],
+    ["evidence_type", '"conversation"'],
+    ["capture_kind", '"chat-only"'],
+    ["suggested_action", '"create"'],
+    ["suggested_pages", `[${[...new Set(wikiCitations(trace).map((c3) => JSON.stringify(c3.path)))].join(", ")}]`],
+    ["captured_at", `"${captureStamp(now)}"`],
+    ["captured_by", '"wiki-steward"'],
+    ["capture_id", `"cap-${id}"`],
+    ["promotion_policy", '"none"'],
+    ["promotion_decision", "null"],
+    ["promotion_id", "null"],
+    ["propagated_from", "null"]
+  ];
+  if (bytes < PENDING_BODY_FLOOR) {
+    fields.push(["needs_more_detail", "true"], ["needs_more_detail_reason", `"body is ${bytes} bytes; floor for capture_kind=chat-only is ${PENDING_BODY_FLOOR} bytes"`]);
+  }
+  return `---
+${fields.map(([k2, v2]) => `${k2}: ${v2}`).join("\n")}
+---
+
+${body}`;
+}
+
+// src/capture/slug.ts
+import { createHash as createHash2 } from "node:crypto";
+var MAX_SLUG = 60;
+function slugify(text2) {
+  const ascii = text2.normalize("NFKD").replace(new RegExp("\\p{M}+", "gu"), "").toLowerCase();
+  let slug = ascii.replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  if (slug.length > MAX_SLUG) slug = slug.slice(0, MAX_SLUG).replace(/-[^-]*$/, "") || slug.slice(0, MAX_SLUG);
+  return slug;
+}
+function captureSlug(question) {
+  return slugify(question) || `question-${createHash2("sha1").update(question).digest("hex").slice(0, 8)}`;
+}
+
+// src/capture/capture-plan.ts
+var BOOTSTRAP_SCHEMA = `# Wiki Schema
+
+## Role
+main
+
+## Categories
+- \`queries/\` \u2014 questions asked of the wiki and what was found
+
+## Tag Taxonomy (bounded)
+- \`#capture\`
+- \`#cold\`
+- \`#gap\`
+
+## Numeric Thresholds
+- Split a page at 200+ lines.
+- Restructure a category at 500+ pages.
+`;
+function topicTags(trace) {
+  const words = trace.signal_terms.filter((t2) => t2.kind !== "expanded").map((t2) => normalize(t2.term).replace(/[^\p{Ll}\p{N}]+/gu, "-").replace(/^-|-$/g, "")).filter((t2) => /^[\p{Ll}\p{N}][\p{Ll}\p{N}-]{1,30}$/u.test(t2));
+  return [...new Set(words)].slice(0, 3);
+}
+async function titleOf(tree, path12) {
+  let title;
+  await tree.readEach([path12], (_3, file) => {
+    if (!file.ok) return;
+    const fm = readFrontmatter(file.text);
+    if (fm.kind === "ok" && typeof fm.data.title === "string") title = fm.data.title;
+  });
+  return title;
+}
+async function planCapture(tree, config, trace, source, now) {
+  const input = { trace, source, now };
+  const slug = captureSlug(trace.question.split("\n")[0] ?? trace.question);
+  const bootstrap = tree === void 0;
+  const base = tree ?? memoryTree("", /* @__PURE__ */ new Map([["schema.md", BOOTSTRAP_SCHEMA]]));
+  const files = new Map(bootstrap ? [["schema.md", BOOTSTRAP_SCHEMA]] : []);
+  if (config.capture.mode === "pending") {
+    const path13 = `.wiki-pending/${captureStamp(now)}-${slug}.md`;
+    files.set(path13, pendingCapture(input));
+    return { path: path13, files, bootstrap };
+  }
+  const title = captureTitle(trace.question);
+  let path12 = `queries/${slug}.md`;
+  for (let n = 2; base.files.has(path12) && await titleOf(base, path12) !== title; n++) path12 = `queries/${slug}-${n}.md`;
+  files.set(path12, queriesPage(input, topicTags(trace)));
+  const after = overlayTree(base, files);
+  const layout = layoutOf(after, config);
+  const policy = bootstrap ? "always" : config.indexes;
+  const plans = await planIndexFiles(layout, { policy, onlyDirs: affectedIndexDirs([path12]) });
+  for (const plan of plans) if (plan.status === "stale" || plan.status === "missing") files.set(plan.path, plan.expected);
+  return { path: path12, files, bootstrap };
+}
+
+// src/github/capture-pr.ts
+var CAPTURE_BRANCH_PREFIX = "wiki-steward/capture/";
+var CAPTURE_MARKER = /<!-- wiki-steward:capture key=([\w-]+) issue=(\d+) page=(\S+) commit=([0-9a-f]{40}) -->/;
+var TITLE_LIMIT2 = 200;
+var captureBranch = (q3) => `${CAPTURE_BRANCH_PREFIX}${q3.issueNumber}${q3.commentId !== void 0 ? `-c${q3.commentId}` : ""}`;
+function readCaptureMarker(body) {
+  const m2 = CAPTURE_MARKER.exec(body ?? "");
+  return m2 ? { key: m2[1], issueNumber: Number(m2[2]), page: decodeURIComponent(m2[3]), commit: m2[4] } : void 0;
+}
+var markerText = (m2) => `<!-- wiki-steward:capture key=${m2.key} issue=${m2.issueNumber} page=${encodeURIComponent(m2.page)} commit=${m2.commit} -->`;
+var PullRequestsForbiddenError = class extends Error {
+  constructor() {
+    super(
+      "GitHub Actions may not create pull requests in this repository: turn on 'Allow GitHub Actions to create and approve pull requests' (Settings \u2192 Actions \u2192 General \u2192 Workflow permissions), or pass a GitHub App or fine-grained token as github-token"
+    );
+  }
+};
+var repoPath = (prefix, file) => prefix ? `${prefix}/${file}` : file;
+function prBody(o2, marker) {
+  const q3 = o2.trace.question.length > 2e3 ? `${o2.trace.question.slice(0, 2e3)}\u2026` : o2.trace.question;
+  return [
+    `Captures the gap from #${o2.question.issueNumber}.`,
+    "",
+    `The wiki ${o2.trace.outcome === "cold" ? "had no page for" : "covered only part of"} this question, so this adds \`${marker.page}\`${o2.plan.bootstrap ? " and starts the wiki (`schema.md`, `index.md`)" : ""}${o2.plan.files.size > 1 ? " with its regenerated index files" : ""}. Edit it into a real page, set \`rated_by: human\` when you have checked it, and merge.`,
+    "",
+    "### Question",
+    "",
+    ...q3.split("\n").map((l3) => `> ${l3}`),
+    "",
+    "### The answer given",
+    "",
+    o2.answer,
+    "",
+    `What was missing: ${o2.trace.missing.length > 0 ? o2.trace.missing.map((m2) => `\`${m2.replaceAll("`", "'")}\``).join(", ") : "a full answer"}.`,
+    "",
+    markerText(marker)
+  ].join("\n");
+}
+async function openCapturePr(o2) {
+  const { github, writes, repo } = o2;
+  const branch = captureBranch(o2.question);
+  const { data: repository } = await github.rest.repos.get({ owner: repo.owner, repo: repo.repo });
+  const base = repository.default_branch;
+  const baseSha = (await github.rest.git.getRef({ ...repo, ref: `heads/${base}` })).data.object.sha;
+  const baseTree = (await github.rest.git.getCommit({ ...repo, commit_sha: baseSha })).data.tree.sha;
+  const branchSha = await github.rest.git.getRef({ ...repo, ref: `heads/${branch}` }).then(
+    (r2) => r2.data.object.sha,
+    (e) => {
+      if (e.status === 404) return void 0;
+      throw e;
+    }
+  );
+  const open2 = (await github.rest.pulls.list({ ...repo, state: "open", head: `${repo.owner}:${branch}`, per_page: 10 })).data[0];
+  const previous = readCaptureMarker(open2?.body);
+  if (branchSha && open2 && previous && previous.commit !== branchSha) {
+    return { status: "human-edited", url: open2.html_url, number: open2.number, branch };
+  }
+  const page = repoPath(o2.wikiPrefix, o2.plan.path);
+  const tree = [];
+  for (const [file, content] of o2.plan.files) {
+    const blob = await writes.run(`POST /repos/${repo.owner}/${repo.repo}/git/blobs (${file})`, async () => (await github.rest.git.createBlob({ ...repo, content, encoding: "utf-8" })).data.sha, "0".repeat(40));
+    tree.push({ path: repoPath(o2.wikiPrefix, file), mode: "100644", type: "blob", sha: blob });
+  }
+  const treeSha = await writes.run(`POST /repos/${repo.owner}/${repo.repo}/git/trees (${tree.length} files on ${base})`, async () => (await github.rest.git.createTree({ ...repo, base_tree: baseTree, tree })).data.sha, "0".repeat(40));
+  const message = `wiki: capture "${o2.plan.path}" from #${o2.question.issueNumber}`;
+  const commit = await writes.run(`POST /repos/${repo.owner}/${repo.repo}/git/commits (${message})`, async () => (await github.rest.git.createCommit({ ...repo, message, tree: treeSha, parents: [baseSha] })).data.sha, "0".repeat(40));
+  if (branchSha) await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/git/refs/heads/${branch}`, () => github.rest.git.updateRef({ ...repo, ref: `heads/${branch}`, sha: commit, force: true }), void 0);
+  else await writes.run(`POST /repos/${repo.owner}/${repo.repo}/git/refs (refs/heads/${branch})`, () => github.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha: commit }), void 0);
+  const marker = { key: o2.question.key, issueNumber: o2.question.issueNumber, page, commit };
+  const title = `wiki: capture "${o2.trace.question.split("\n")[0].slice(0, TITLE_LIMIT2 - 20)}"`;
+  const body = prBody(o2, marker);
+  try {
+    if (open2) {
+      await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${open2.number}`, () => github.rest.pulls.update({ ...repo, pull_number: open2.number, title, body }), void 0);
+      return { status: "updated", url: open2.html_url, number: open2.number, branch };
+    }
+    const created = await writes.run(
+      `POST /repos/${repo.owner}/${repo.repo}/pulls (${branch} \u2192 ${base})`,
+      async () => {
+        const { data } = await github.rest.pulls.create({ ...repo, title, head: branch, base, body, draft: o2.draft });
+        return { html_url: data.html_url, number: data.number };
+      },
+      { html_url: "", number: 0 }
+    );
+    if (o2.labels.length > 0) {
+      await writes.run(`POST /repos/${repo.owner}/${repo.repo}/issues/${created.number}/labels (${o2.labels.join(", ")})`, () => github.rest.issues.addLabels({ ...repo, issue_number: created.number, labels: o2.labels }), void 0);
+    }
+    if (o2.reviewers.length > 0) {
+      await writes.run(`POST /repos/${repo.owner}/${repo.repo}/pulls/${created.number}/requested_reviewers`, () => github.rest.pulls.requestReviewers({ ...repo, pull_number: created.number, reviewers: o2.reviewers }), void 0);
+    }
+    return { status: "opened", url: created.html_url, number: created.number, branch };
+  } catch (error2) {
+    if (!branchSha) await deleteBranch(github, writes, repo, branch).catch(() => void 0);
+    if (/not permitted to create or approve pull requests/i.test(error2.message)) throw new PullRequestsForbiddenError();
+    throw error2;
+  }
+}
+async function deleteBranch(github, writes, repo, branch) {
+  await writes.run(`DELETE /repos/${repo.owner}/${repo.repo}/git/refs/heads/${branch}`, async () => {
+    await github.rest.git.deleteRef({ ...repo, ref: `heads/${branch}` }).catch((e) => {
+      if (e.status !== 422 && e.status !== 404) throw e;
+    });
+  }, void 0);
+}
+
 // src/github/comment-helper.ts
 async function findAnswerComment(github, repo, issueNumber, key) {
   const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: issueNumber, per_page: 100 });
@@ -54872,7 +55361,14 @@ function afterCommand(title, command) {
 function workForEvent(eventName, payload, triggers) {
   if (eventName === "issues") return issueWork(payload, triggers);
   if (eventName === "issue_comment") return commentWork(payload, triggers);
-  if (eventName === "pull_request" || eventName === "pull_request_target") return { kind: "validate" };
+  if (eventName === "pull_request" || eventName === "pull_request_target") {
+    const pull = payload.pull_request;
+    const branch = pull?.head?.ref ?? "";
+    if (payload.action === "closed" && pull && branch.startsWith(CAPTURE_BRANCH_PREFIX)) {
+      return { kind: "capture-closed", pull: { number: pull.number, merged: Boolean(pull.merged), mergeCommitSha: pull.merge_commit_sha ?? null, body: pull.body ?? "", branch } };
+    }
+    return { kind: "validate" };
+  }
   if (eventName === "push") {
     const defaultRef = `refs/heads/${payload.repository?.default_branch ?? "main"}`;
     return payload.ref === defaultRef ? { kind: "maintain" } : { kind: "validate" };
@@ -55011,6 +55507,10 @@ var RepoWrites = class {
 
 // src/github/answer-mode.ts
 var QUESTION_LIMIT2 = 4e3;
+async function withdrawCapture(github, writes, repo, capture) {
+  await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${capture.number} (close)`, () => github.rest.pulls.update({ ...repo, pull_number: capture.number, state: "closed" }), void 0).catch(() => void 0);
+  await deleteBranch(github, writes, repo, capture.branch).catch(() => void 0);
+}
 function permalinkRenderer(serverUrl, repo, commit, wikiPrefix) {
   return (c3) => {
     const file = [wikiPrefix, c3.path].filter(Boolean).join("/").split("/").map(encodeURIComponent).join("/");
@@ -55052,15 +55552,43 @@ ${markerFor(question.key)}`);
   trace.wiki.root = wikiPrefix || (trace.wiki.root === null ? null : ".");
   if (asked.length < text2.length) trace.notes.push(`The question was cut to its first ${QUESTION_LIMIT2} characters for the wiki search.`);
   const footer = trace.outcome === "error" ? ["", `**This question could not be answered now.** ${trace.error ?? ""} Nothing is lost: re-run the workflow, or edit the issue to ask again.`] : [];
+  let capture;
+  if (trace.outcome === "cold" || trace.outcome === "gap") {
+    const tree = workspace.wikiRoot ? await loadFileTree(workspace.wikiRoot) : void 0;
+    const plan = await planCapture(tree, workspace.config, trace, { url: `${serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/issues/${question.issueNumber}`, label: `#${question.issueNumber}` }, /* @__PURE__ */ new Date());
+    capture = await openCapturePr({
+      github: ctx.github,
+      writes,
+      repo: ctx.repo,
+      question,
+      trace,
+      plan,
+      wikiPrefix: workspace.wikiRoot ? wikiPrefix : "wiki",
+      labels: [workspace.config.labels.capture],
+      reviewers: ctx.inputs.reviewers,
+      draft: ctx.inputs.draft,
+      answer: trace.answer
+    });
+    footer.push(
+      "",
+      capture.status === "human-edited" ? `A person has pushed to the capture pull request ${capture.url}, so it was left as it is; update it there if the answer above adds something.` : `The wiki does not fully cover this yet: ${capture.url} adds a capture page for a reviewer to complete and merge.`
+    );
+  }
   const body = renderComment({ key: question.key, trace, answer: trace.answer, footer });
-  const { url } = await upsertAnswerComment(ctx.github, writes, ctx.repo, question.issueNumber, question.key, body);
+  let url;
+  try {
+    ({ url } = await upsertAnswerComment(ctx.github, writes, ctx.repo, question.issueNumber, question.key, body));
+  } catch (error2) {
+    if (capture?.status === "opened") await withdrawCapture(ctx.github, writes, ctx.repo, capture);
+    throw error2;
+  }
   if (question.commentId === void 0) {
     const issue2 = await ctx.github.rest.issues.get({ ...ctx.repo, issue_number: question.issueNumber });
     const current = issue2.data.labels.map((l3) => typeof l3 === "string" ? l3 : l3.name ?? "");
     await setOutcomeLabel(ctx.github, writes, ctx.repo, question.issueNumber, trace.outcome, workspace.config.labels, current);
   }
   await summary.addHeading(`wiki-steward: ${trace.outcome} (${trace.branch})`, 2).addRaw(body.replace(/<!-- wiki-steward:[\s\S]*?-->/g, ""), true).write();
-  return { outcome: trace.outcome, branch: trace.branch, commentUrl: url };
+  return { outcome: trace.outcome, branch: trace.branch, commentUrl: url, ...capture ? { pullRequestUrl: capture.url } : {} };
 }
 
 // src/github/inputs.ts
@@ -55099,6 +55627,8 @@ function readInputs(env) {
     minPermission: choice("min-permission", ROLES),
     refusal: choice("refusal", ["comment", "silent"]),
     captureMode: choice("capture-mode", ["queries", "pending"]),
+    reviewers: (text("reviewers") ?? "").split(/[\s,]+/).map((r2) => r2.replace(/^@/, "")).filter(Boolean),
+    draft: flag("draft", false),
     dryRun: flag("dry-run", false)
   };
 }
@@ -55123,7 +55653,7 @@ var DEFAULT_CONFIG = {
   wiki: void 0,
   categories: { include: [], exclude: [] },
   ladder: { inlineMax: 5, stopwords: [], commonTermRatio: 0.15 },
-  labels: { trigger: "question", answered: "wiki:answered", gap: "wiki:gap", cold: "wiki:cold", error: "wiki:error" },
+  labels: { trigger: "question", answered: "wiki:answered", gap: "wiki:gap", cold: "wiki:cold", error: "wiki:error", capture: "wiki:capture", digest: "wiki:digest" },
   capture: { mode: "queries" },
   indexes: "auto",
   ask: { command: "/wiki", minPermission: "triage", refusal: "comment" },
@@ -55150,7 +55680,7 @@ var SHAPE = {
   wiki: isString,
   categories: { include: isStringList, exclude: isStringList },
   ladder: { inline_max: isCount, stopwords: isStringList, common_term_ratio: isRatio },
-  labels: { trigger: isString, answered: isString, gap: isString, cold: isString, error: isString },
+  labels: { trigger: isString, answered: isString, gap: isString, cold: isString, error: isString, capture: isString, digest: isString },
   capture: { mode: oneOf("queries", "pending") },
   indexes: oneOf("auto", "always", "never"),
   ask: { command: isString, min_permission: oneOf("none", "read", "triage", "write", "maintain", "admin"), refusal: oneOf("comment", "silent") },
@@ -59800,6 +60330,27 @@ async function validateCheckout(workspaceDir, wikiPath) {
   if (hasErrors(diagnostics)) setFailed(`${errors.length} wiki errors in ${new Set(errors.map((d2) => d2.path)).size} pages`);
 }
 
+// src/github/capture-closed.ts
+init_core();
+var closedMarker = (pr2) => `<!-- wiki-steward:capture-closed pr=${pr2} -->`;
+async function handleClosedCapture(github, writes, repo, pull, serverUrl) {
+  const marker = readCaptureMarker(pull.body);
+  await deleteBranch(github, writes, repo, pull.branch);
+  if (!marker) {
+    info(`Capture PR #${pull.number} has no steward marker: branch deleted, nothing to reply.`);
+    return void 0;
+  }
+  const body = pull.merged ? `The wiki now covers this question: [\`${marker.page}\`](${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? "HEAD"}/${marker.page.split("/").map(encodeURIComponent).join("/")}) was merged in #${pull.number}. Asking again finds it.` : `The capture pull request #${pull.number} was closed without merging, so the wiki still does not cover this question.`;
+  const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: marker.issueNumber, per_page: 100 });
+  if (comments.some((c3) => c3.user?.type === "Bot" && (c3.body ?? "").includes(closedMarker(pull.number)))) return void 0;
+  return writes.run(
+    `POST /repos/${repo.owner}/${repo.repo}/issues/${marker.issueNumber}/comments (capture #${pull.number} ${pull.merged ? "merged" : "closed"})`,
+    async () => (await github.rest.issues.createComment({ ...repo, issue_number: marker.issueNumber, body: `${body}
+${closedMarker(pull.number)}` })).data.html_url,
+    ""
+  );
+}
+
 // src/github/run-action.ts
 async function runAction(env = process.env) {
   const inputs = readInputs(env);
@@ -59826,18 +60377,22 @@ async function runAction(env = process.env) {
     notice(`mode '${work.kind}' is not available in this version of wiki-steward; validating the wiki instead`);
     return validateCheckout(workspace, inputs.wikiPath);
   }
-  if (!inputs.token) throw new Error("no GitHub token: pass 'github-token' (default: ${{ github.token }}) to answer questions");
+  if (!inputs.token) throw new Error("no GitHub token: pass 'github-token' (default: ${{ github.token }})");
   const repository = env.GITHUB_REPOSITORY ?? "";
   const [owner, repo] = repository.split("/");
   if (!owner || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got '${repository}'`);
-  const result = await answerQuestion(
-    { github: createGitHubClient(inputs.token, env), repo: { owner, repo }, inputs, settings, env, workspace: workspaceConfig, sender: payload.sender },
-    work.question
-  );
+  const github = createGitHubClient(inputs.token, env);
+  if (work.kind === "capture-closed") {
+    const serverUrl = (env.GITHUB_SERVER_URL ?? "https://github.com").replace(/\/$/, "");
+    const reply = await handleClosedCapture(github, new RepoWrites(inputs.dryRun), { owner, repo }, work.pull, serverUrl);
+    setOutput("comment-url", reply ?? "");
+    return;
+  }
+  const result = await answerQuestion({ github, repo: { owner, repo }, inputs, settings, env, workspace: workspaceConfig, sender: payload.sender }, work.question);
   setOutput("ladder-branch", result.branch ?? "");
   setOutput("outcome", result.outcome ?? "");
   setOutput("comment-url", result.commentUrl ?? "");
-  setOutput("pull-request-url", "");
+  setOutput("pull-request-url", result.pullRequestUrl ?? "");
 }
 function readEvent(eventPath) {
   if (!eventPath || !existsSync4(eventPath)) return {};
