@@ -1279,14 +1279,14 @@ var require_util = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path12 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path13 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path12 && path12[0] !== "/") {
-          path12 = `/${path12}`;
+        if (path13 && path13[0] !== "/") {
+          path13 = `/${path13}`;
         }
-        return new URL(`${origin}${path12}`);
+        return new URL(`${origin}${path13}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1737,39 +1737,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path12, origin }
+          request: { method, path: path13, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path12);
+        debuglog("sending request to %s %s/%s", method, origin, path13);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path12, origin },
+          request: { method, path: path13, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path12,
+          path13,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path12, origin }
+          request: { method, path: path13, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path12);
+        debuglog("trailers received from %s %s/%s", method, origin, path13);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path12, origin },
+          request: { method, path: path13, origin },
           error: error2
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path12,
+          path13,
           error2.message
         );
       });
@@ -1818,9 +1818,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path12, origin }
+            request: { method, path: path13, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path12);
+          debuglog("sending request to %s %s/%s", method, origin, path13);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1883,7 +1883,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path12,
+        path: path13,
         method,
         body,
         headers,
@@ -1898,11 +1898,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path12 !== "string") {
+        if (typeof path13 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path12[0] !== "/" && !(path12.startsWith("http://") || path12.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path13[0] !== "/" && !(path13.startsWith("http://") || path13.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path12)) {
+        } else if (invalidPathRegex.test(path13)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1968,7 +1968,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path12, query) : path12;
+        this.path = query ? buildURL(path13, query) : path13;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6661,7 +6661,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path12, host, upgrade, blocking, reset } = request2;
+      const { method, path: path13, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6742,7 +6742,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path12} HTTP/1.1\r
+      let header = `${method} ${path13} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7271,7 +7271,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path12, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path13, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7368,7 +7368,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path12;
+      headers[HTTP2_HEADER_PATH] = path13;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7721,9 +7721,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path12 = search ? `${pathname}${search}` : pathname;
+        const path13 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path12;
+        this.opts.path = path13;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8962,10 +8962,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path12 = "/",
+          path: path13 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path12;
+        opts.path = origin + path13;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10937,20 +10937,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path12) {
-      if (typeof path12 !== "string") {
-        return path12;
+    function safeUrl(path13) {
+      if (typeof path13 !== "string") {
+        return path13;
       }
-      const pathSegments = path12.split("?");
+      const pathSegments = path13.split("?");
       if (pathSegments.length !== 2) {
-        return path12;
+        return path13;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path12, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path12);
+    function matchKey(mockDispatch2, { path: path13, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path13);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10972,7 +10972,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path12 }) => matchValue(safeUrl(path12), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path13 }) => matchValue(safeUrl(path13), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -11010,9 +11010,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path12, method, body, headers, query } = opts;
+      const { path: path13, method, body, headers, query } = opts;
       return {
-        path: path12,
+        path: path13,
         method,
         body,
         headers,
@@ -11475,10 +11475,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path12, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path13, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path12,
+            Path: path13,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16357,9 +16357,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path12) {
-      for (let i = 0; i < path12.length; ++i) {
-        const code = path12.charCodeAt(i);
+    function validateCookiePath(path13) {
+      for (let i = 0; i < path13.length; ++i) {
+        const code = path13.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19279,11 +19279,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path12 = opts.path;
+          let path13 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path12 = `/${path12}`;
+            path13 = `/${path13}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path12);
+          url = new URL(util.parseOrigin(url).origin + path13);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -22164,10 +22164,10 @@ var require_src2 = __commonJS({
     var fs_1 = __require("fs");
     var debug_1 = __importDefault(require_src());
     var log = debug_1.default("@kwsites/file-exists");
-    function check(path12, isFile, isDirectory3) {
-      log(`checking %s`, path12);
+    function check(path13, isFile, isDirectory3) {
+      log(`checking %s`, path13);
       try {
-        const stat2 = fs_1.statSync(path12);
+        const stat2 = fs_1.statSync(path13);
         if (stat2.isFile() && isFile) {
           log(`[OK] path represents a file`);
           return true;
@@ -22187,8 +22187,8 @@ var require_src2 = __commonJS({
         throw e;
       }
     }
-    function exists2(path12, type2 = exports2.READABLE) {
-      return check(path12, (type2 & exports2.FILE) > 0, (type2 & exports2.FOLDER) > 0);
+    function exists2(path13, type2 = exports2.READABLE) {
+      return check(path13, (type2 & exports2.FILE) > 0, (type2 & exports2.FOLDER) > 0);
     }
     exports2.exists = exists2;
     exports2.FILE = 1;
@@ -49093,6 +49093,11 @@ var GitCommandManager = class {
     const out = await this.git.raw(hasHead ? ["diff", "--cached", "--name-only", "--no-renames", "-z"] : ["ls-files", "-z"]);
     return out.split("\0").filter(Boolean);
   }
+  /** Files changed between `base` (its merge base with HEAD) and HEAD, repository-relative; deleted ones left out. */
+  async changedSince(base) {
+    const out = await this.git.raw(["diff", "--name-only", "--no-renames", "--diff-filter=ACMRT", "-z", `${base}...HEAD`]);
+    return out.split("\0").filter(Boolean);
+  }
   /** Every staged regular file under `prefix` (repository-relative folder, '' for all). */
   async stagedEntries(prefix) {
     const out = await this.git.raw(["ls-files", "--stage", "-z", "--", prefix === "" ? "." : prefix]);
@@ -52721,9 +52726,9 @@ var RATERS = ["doctor", "human", "ingester"];
 var ISO_UTC = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
 var MAX_PATH_PARTS = 5;
 var isIndexFile = (relPath) => relPath === ROOT_INDEX || relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
-function reporterFor(path12, out) {
+function reporterFor(path13, out) {
   const add = (severity) => (code, message, options2 = {}) => {
-    out.push({ severity, code, path: path12, line: options2.line ?? 1, message, ...options2.field !== void 0 ? { field: options2.field } : {} });
+    out.push({ severity, code, path: path13, line: options2.line ?? 1, message, ...options2.field !== void 0 ? { field: options2.field } : {} });
   };
   return { error: add("error"), warning: add("warning") };
 }
@@ -52765,11 +52770,11 @@ function validatePage(layout, page) {
   checkSourcesExist(layout, data, report, at2);
   return out;
 }
-function checkType(layout, path12, data, report, at2) {
+function checkType(layout, path13, data, report, at2) {
   if (!("type" in data)) return;
   const type2 = data.type;
   const shown = pyStr(type2);
-  const first = path12.split("/")[0];
+  const first = path13.split("/")[0];
   if (typeof type2 !== "string" || !layout.categories.includes(type2)) {
     report.error("type-not-category", `type '${shown}' is not one of the wiki's categories (${layout.categories.join(", ") || "none"})`, at2("type"));
   }
@@ -52909,9 +52914,9 @@ var lineAt = (s, offset) => countNewlines(s, 0, offset) + 1;
 async function validateWiki(layout, only) {
   const targets = (only ?? layout.pages).filter((p2) => !isIndexFile(p2));
   const diagnostics = [];
-  await layout.tree.readEach(targets, (path12, read) => {
-    if (read.ok) diagnostics.push(...validatePage(layout, { path: path12, text: read.text }));
-    else diagnostics.push({ severity: "error", code: "unreadable", path: path12, line: 1, message: read.reason });
+  await layout.tree.readEach(targets, (path13, read) => {
+    if (read.ok) diagnostics.push(...validatePage(layout, { path: path13, text: read.text }));
+    else diagnostics.push({ severity: "error", code: "unreadable", path: path13, line: 1, message: read.reason });
   });
   for (const skipped of layout.tree.skipped) {
     if (skipped.path.endsWith(".md")) {
@@ -52941,20 +52946,20 @@ function parseIndexFile(indexFile, text2, options2) {
     const wikilink = markdown ? null : WIKILINK_ENTRY.exec(line);
     const match = markdown ?? wikilink;
     if (!match || match.index > 2) return;
-    let path12;
+    let path13;
     let title;
     if (markdown) {
       const target = decodeURIComponentSafe(markdown[2]);
-      path12 = resolveWikiPath(target.startsWith("/") ? "" : baseDir, target);
+      path13 = resolveWikiPath(target.startsWith("/") ? "" : baseDir, target);
       title = markdown[1].trim();
     } else {
       const slug = wikilink[1].trim();
-      path12 = slug.includes("/") ? resolveWikiPath("", slug.endsWith(".md") ? slug : `${slug}.md`) : options2.resolveSlug(slug.replace(/\.md$/, ""));
+      path13 = slug.includes("/") ? resolveWikiPath("", slug.endsWith(".md") ? slug : `${slug}.md`) : options2.resolveSlug(slug.replace(/\.md$/, ""));
       title = (wikilink[2] ?? "").trim();
     }
-    if (!path12 || path12.endsWith(`/${DIRECTORY_INDEX}`) || path12 === DIRECTORY_INDEX) return;
+    if (!path13 || path13.endsWith(`/${DIRECTORY_INDEX}`) || path13 === DIRECTORY_INDEX) return;
     const rest = line.slice(match.index + match[0].length).replace(SEPARATOR, "").replace(QUALITY_MARKER, "").trim();
-    entries.push({ indexFile, line: i + 1, path: path12, title, summary: rest });
+    entries.push({ indexFile, line: i + 1, path: path13, title, summary: rest });
   });
   return entries;
 }
@@ -53320,10 +53325,10 @@ var stringList = (value) => {
   if (typeof value === "string") return value.split(",").map((v2) => v2.trim()).filter(Boolean);
   return [];
 };
-function readPageFacts(path12, text2) {
+function readPageFacts(path13, text2) {
   const fm = readFrontmatter(text2);
   const data = fm.kind === "ok" ? fm.data : void 0;
-  const title = data && "title" in data ? pyStr(data.title) : fileStem(path12);
+  const title = data && "title" in data ? pyStr(data.title) : fileStem(path13);
   const declared = data ? [data.summary, data.description].find((v2) => typeof v2 === "string" && v2.trim() !== "") : void 0;
   const close = text2.indexOf("\n---\n");
   const body = fm.kind === "none" || close < 0 ? text2 : text2.slice(close + 5);
@@ -53340,7 +53345,7 @@ function readPageFacts(path12, text2) {
   for (const m2 of body.matchAll(LINK)) {
     const target = m2[2];
     if (/^[a-z]+:/i.test(target)) continue;
-    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path12), decodeURIComponentSafe2(target));
+    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path13), decodeURIComponentSafe2(target));
     if (resolved) links.push({ target: resolved, text: m2[1] });
   }
   return {
@@ -53386,14 +53391,14 @@ async function loadCatalog(tree, config) {
   const unreadable = [];
   let schema2;
   const pages = new Set(layout.pages.filter((p2) => !isIndexFilePath(p2)));
-  await tree.readEach([...pages, ...indexFiles, ...tree.files.has("schema.md") ? ["schema.md"] : []], (path12, file) => {
+  await tree.readEach([...pages, ...indexFiles, ...tree.files.has("schema.md") ? ["schema.md"] : []], (path13, file) => {
     if (!file.ok) {
-      if (pages.has(path12)) unreadable.push({ path: path12, reason: file.reason });
+      if (pages.has(path13)) unreadable.push({ path: path13, reason: file.reason });
       return;
     }
-    if (pages.has(path12)) facts.set(path12, readPageFacts(path12, file.text));
-    else if (path12 === "schema.md") schema2 = parseSchema(file.text);
-    else indexTexts.set(path12, file.text);
+    if (pages.has(path13)) facts.set(path13, readPageFacts(path13, file.text));
+    else if (path13 === "schema.md") schema2 = parseSchema(file.text);
+    else indexTexts.set(path13, file.text);
   });
   const stems = /* @__PURE__ */ new Map();
   for (const page of pages) {
@@ -53418,21 +53423,21 @@ async function loadCatalog(tree, config) {
     }
   }
   const entries = [];
-  for (const path12 of layout.pages) {
-    const f3 = facts.get(path12);
+  for (const path13 of layout.pages) {
+    const f3 = facts.get(path13);
     if (!f3) continue;
-    const index = listed.get(path12);
+    const index = listed.get(path13);
     const title = index?.title || f3.title;
     const summary2 = index?.summary || f3.ownSummary;
     entries.push({
-      path: path12,
-      category: path12.split("/")[0],
+      path: path13,
+      category: path13.split("/")[0],
       title,
       summary: summary2,
       tags: f3.tags,
       aliases: f3.aliases,
       headings: f3.headings,
-      linkTexts: [...new Set(linkTexts.get(path12) ?? [])],
+      linkTexts: [...new Set(linkTexts.get(path13) ?? [])],
       ...index ? { listedIn: index.indexFile } : {},
       folded: { title: foldText(title), summary: foldText(summary2) }
     });
@@ -53460,8 +53465,8 @@ async function loadCatalog(tree, config) {
     unreadable,
     async readPages(paths) {
       const out = /* @__PURE__ */ new Map();
-      await tree.readEach(paths, (path12, file) => {
-        if (file.ok) out.set(path12, file.text);
+      await tree.readEach(paths, (path13, file) => {
+        if (file.ok) out.set(path13, file.text);
       });
       return out;
     }
@@ -53990,7 +53995,7 @@ var JsonHttpClient = class {
 };
 
 // src/answer/passages.ts
-function splitPassages(path12, text2) {
+function splitPassages(path13, text2) {
   const lines = text2.split("\n");
   let first = 0;
   if (lines[0] === "---") {
@@ -54004,7 +54009,7 @@ function splitPassages(path12, text2) {
   const flush = () => {
     if (block && block.lines.some((l3) => l3.trim() !== "")) {
       passages.push({
-        path: path12,
+        path: path13,
         start: block.start + 1,
         end: block.start + block.lines.length,
         lines: block.lines,
@@ -54045,9 +54050,9 @@ function enforceCiteContract(claims, context3) {
   const violations = [];
   const kept = [];
   const pageLines = /* @__PURE__ */ new Map();
-  const linesOf = (path12) => {
-    let lines = pageLines.get(path12);
-    if (!lines) pageLines.set(path12, lines = context3.pagesRead.get(path12).split("\n"));
+  const linesOf = (path13) => {
+    let lines = pageLines.get(path13);
+    if (!lines) pageLines.set(path13, lines = context3.pagesRead.get(path13).split("\n"));
     return lines;
   };
   for (const claim of claims) {
@@ -54121,12 +54126,12 @@ var PREPARED_PAGE_LIMIT = 2e4;
 var OfflineAnswerer = class {
   name = "offline";
   prepared = /* @__PURE__ */ new Map();
-  prepare(path12, text2) {
-    const cached = this.prepared.get(path12);
+  prepare(path13, text2) {
+    const cached = this.prepared.get(path13);
     if (cached && cached.text === text2) return cached;
-    const page = { text: text2, folded: foldText(text2), passages: splitPassages(path12, text2) };
+    const page = { text: text2, folded: foldText(text2), passages: splitPassages(path13, text2) };
     if (this.prepared.size >= PREPARED_PAGE_LIMIT) this.prepared.clear();
-    this.prepared.set(path12, page);
+    this.prepared.set(path13, page);
     return page;
   }
   async answer(request2) {
@@ -54136,16 +54141,16 @@ var OfflineAnswerer = class {
       return { term, pattern: termPattern(term.term), strict, weight: term.kind === "expanded" ? 0.5 : strict ? 3 : 1 };
     });
     const required = weighted.filter((w2) => w2.term.kind !== "expanded");
-    const pages = new Map([...request2.pages].map(([path12, text2]) => [path12, this.prepare(path12, text2)]));
+    const pages = new Map([...request2.pages].map(([path13, text2]) => [path13, this.prepare(path13, text2)]));
     const passages = [...pages.values()].flatMap((p2) => p2.passages);
     const picked = pickPassages(passages, weighted, read);
     if (picked.length === 0) {
-      const titled = read.find((path12) => required.some((w2) => textHasTerm(pages.get(path12).folded, w2.pattern, w2.strict)));
+      const titled = read.find((path13) => required.some((w2) => textHasTerm(pages.get(path13).folded, w2.pattern, w2.strict)));
       const opening = passages.find((p2) => p2.path === titled);
       if (opening) picked.push(opening);
     }
     const claims = picked.map((p2) => quoteClaim(p2, weighted));
-    const quotedPages = [...new Set(picked.map((p2) => p2.path))].map((path12) => pages.get(path12).folded);
+    const quotedPages = [...new Set(picked.map((p2) => p2.path))].map((path13) => pages.get(path13).folded);
     const found = required.filter((w2) => quotedPages.some((p2) => textHasTerm(p2, w2.pattern, w2.strict)));
     const missing = required.filter((w2) => !found.includes(w2));
     const plainWords = required.filter((w2) => !w2.strict).length;
@@ -54175,8 +54180,8 @@ function pickPassages(passages, terms, rankOrder) {
     presence[i].forEach((has, k2) => has && quoted.add(k2));
   };
   const weightOf = (i) => terms.reduce((sum, t2, k2) => sum + (presence[i][k2] ? t2.weight : 0), 0) * (LAYOUT_LINE.test(passages[i].lines[0]) ? LAYOUT_SHARE : 1);
-  for (const path12 of rankOrder) {
-    const own = passages.map((p2, i) => p2.path === path12 ? i : -1).filter((i) => i >= 0 && weightOf(i) >= LAYOUT_SHARE);
+  for (const path13 of rankOrder) {
+    const own = passages.map((p2, i) => p2.path === path13 ? i : -1).filter((i) => i >= 0 && weightOf(i) >= LAYOUT_SHARE);
     if (own.length === 0) continue;
     take(own.reduce((a, b3) => weightOf(b3) > weightOf(a) ? b3 : a));
     break;
@@ -54426,7 +54431,7 @@ async function searchTheWeb(session, queries) {
 }
 
 // src/answer/model/chat-model.ts
-var endpoint = (base, path12) => new URL(path12, base.endsWith("/") ? base : `${base}/`);
+var endpoint = (base, path13) => new URL(path13, base.endsWith("/") ? base : `${base}/`);
 
 // src/web/search-provider.ts
 var BRAVE_MAX_WORDS = 50;
@@ -54633,9 +54638,9 @@ function toSchemaShape(answer) {
     uncovered: answer.uncovered
   };
 }
-function pageBlock(path12, text2) {
+function pageBlock(path13, text2) {
   const numbered = text2.split("\n").map((line, i) => `${i + 1}| ${line.replaceAll("</page>", "</ page>")}`).join("\n");
-  return `<page path="${path12.replaceAll('"', "")}">
+  return `<page path="${path13.replaceAll('"', "")}">
 ${numbered}
 </page>`;
 }
@@ -54660,14 +54665,14 @@ var ModelAnswerer = class {
     const ranked = [...request2.pages];
     const unread = [];
     let pages = ranked.slice(0, this.budget.pages);
-    for (const [path12] of ranked.slice(this.budget.pages)) unread.push({ path: path12, reason: `model budget: at most ${this.budget.pages} pages per question` });
+    for (const [path13] of ranked.slice(this.budget.pages)) unread.push({ path: path13, reason: `model budget: at most ${this.budget.pages} pages per question` });
     let estimate = 0;
     const affordable = [];
-    for (const [path12, text2] of pages) {
+    for (const [path13, text2] of pages) {
       const cost = estimateTokens(text2) + 50;
-      if (affordable.length > 0 && estimate + cost > this.budget.tokens * 0.8) unread.push({ path: path12, reason: `model budget: ${this.budget.tokens} tokens per question` });
+      if (affordable.length > 0 && estimate + cost > this.budget.tokens * 0.8) unread.push({ path: path13, reason: `model budget: ${this.budget.tokens} tokens per question` });
       else {
-        affordable.push([path12, text2]);
+        affordable.push([path13, text2]);
         estimate += cost;
       }
     }
@@ -55190,9 +55195,9 @@ function topicTags(trace) {
   const words = trace.signal_terms.filter((t2) => t2.kind !== "expanded").map((t2) => normalize(t2.term).replace(/[^\p{Ll}\p{N}]+/gu, "-").replace(/^-|-$/g, "")).filter((t2) => /^[\p{Ll}\p{N}][\p{Ll}\p{N}-]{1,30}$/u.test(t2));
   return [...new Set(words)].slice(0, 3);
 }
-async function titleOf(tree, path12) {
+async function titleOf(tree, path13) {
   let title;
-  await tree.readEach([path12], (_3, file) => {
+  await tree.readEach([path13], (_3, file) => {
     if (!file.ok) return;
     const fm = readFrontmatter(file.text);
     if (fm.kind === "ok" && typeof fm.data.title === "string") title = fm.data.title;
@@ -55206,20 +55211,20 @@ async function planCapture(tree, config, trace, source, now) {
   const base = tree ?? memoryTree("", /* @__PURE__ */ new Map([["schema.md", BOOTSTRAP_SCHEMA]]));
   const files = new Map(bootstrap ? [["schema.md", BOOTSTRAP_SCHEMA]] : []);
   if (config.capture.mode === "pending") {
-    const path13 = `.wiki-pending/${captureStamp(now)}-${slug}.md`;
-    files.set(path13, pendingCapture(input));
-    return { path: path13, files, bootstrap };
+    const path14 = `.wiki-pending/${captureStamp(now)}-${slug}.md`;
+    files.set(path14, pendingCapture(input));
+    return { path: path14, files, bootstrap };
   }
   const title = captureTitle(trace.question);
-  let path12 = `queries/${slug}.md`;
-  for (let n = 2; base.files.has(path12) && await titleOf(base, path12) !== title; n++) path12 = `queries/${slug}-${n}.md`;
-  files.set(path12, queriesPage(input, topicTags(trace)));
+  let path13 = `queries/${slug}.md`;
+  for (let n = 2; base.files.has(path13) && await titleOf(base, path13) !== title; n++) path13 = `queries/${slug}-${n}.md`;
+  files.set(path13, queriesPage(input, topicTags(trace)));
   const after = overlayTree(base, files);
   const layout = layoutOf(after, config);
   const policy = bootstrap ? "always" : config.indexes;
-  const plans = await planIndexFiles(layout, { policy, onlyDirs: affectedIndexDirs([path12]) });
+  const plans = await planIndexFiles(layout, { policy, onlyDirs: affectedIndexDirs([path13]) });
   for (const plan of plans) if (plan.status === "stale" || plan.status === "missing") files.set(plan.path, plan.expected);
-  return { path: path12, files, bootstrap };
+  return { path: path13, files, bootstrap };
 }
 
 // src/github/capture-pr.ts
@@ -55335,13 +55340,13 @@ async function findAnswerComment(github, repo, issueNumber, key) {
 }
 async function upsertAnswerComment(github, writes, repo, issueNumber, key, body) {
   const existing = await findAnswerComment(github, repo, issueNumber, key);
-  const path12 = `/repos/${repo.owner}/${repo.repo}/issues`;
+  const path13 = `/repos/${repo.owner}/${repo.repo}/issues`;
   if (existing) {
-    await writes.run(`PATCH ${path12}/comments/${existing.id} (${body.length} characters)`, () => github.rest.issues.updateComment({ ...repo, comment_id: existing.id, body }), void 0);
+    await writes.run(`PATCH ${path13}/comments/${existing.id} (${body.length} characters)`, () => github.rest.issues.updateComment({ ...repo, comment_id: existing.id, body }), void 0);
     return { url: existing.url, created: false };
   }
   const created = await writes.run(
-    `POST ${path12}/${issueNumber}/comments (${body.length} characters)`,
+    `POST ${path13}/${issueNumber}/comments (${body.length} characters)`,
     async () => (await github.rest.issues.createComment({ ...repo, issue_number: issueNumber, body })).data.html_url,
     ""
   );
@@ -55441,9 +55446,9 @@ var DESCRIPTIONS = {
 async function setOutcomeLabel(github, writes, repo, issueNumber, outcome, labels, current) {
   const name = labels[outcome];
   const stale = ["answered", "gap", "cold", "error"].map((o2) => labels[o2]).filter((l3) => l3 !== name && current.includes(l3));
-  const path12 = `/repos/${repo.owner}/${repo.repo}`;
+  const path13 = `/repos/${repo.owner}/${repo.repo}`;
   for (const old of stale) {
-    await writes.run(`DELETE ${path12}/issues/${issueNumber}/labels/${old}`, () => github.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name: old }), void 0);
+    await writes.run(`DELETE ${path13}/issues/${issueNumber}/labels/${old}`, () => github.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name: old }), void 0);
   }
   if (current.includes(name)) return;
   const exists2 = await github.rest.issues.getLabel({ ...repo, name }).then(
@@ -55454,9 +55459,9 @@ async function setOutcomeLabel(github, writes, repo, issueNumber, outcome, label
     }
   );
   if (!exists2) {
-    await writes.run(`POST ${path12}/labels (${name})`, () => github.rest.issues.createLabel({ ...repo, name, color: COLORS[outcome], description: DESCRIPTIONS[outcome] }).catch(ignoreAlreadyExists), void 0);
+    await writes.run(`POST ${path13}/labels (${name})`, () => github.rest.issues.createLabel({ ...repo, name, color: COLORS[outcome], description: DESCRIPTIONS[outcome] }).catch(ignoreAlreadyExists), void 0);
   }
-  await writes.run(`POST ${path12}/issues/${issueNumber}/labels (${name})`, () => github.rest.issues.addLabels({ ...repo, issue_number: issueNumber, labels: [name] }), void 0);
+  await writes.run(`POST ${path13}/issues/${issueNumber}/labels (${name})`, () => github.rest.issues.addLabels({ ...repo, issue_number: issueNumber, labels: [name] }), void 0);
 }
 function ignoreAlreadyExists(error2) {
   if (error2.status === 422) return void 0;
@@ -55809,8 +55814,8 @@ var Context = class {
       if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync2(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path12 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path12} does not exist${EOL6}`);
+        const path13 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path13} does not exist${EOL6}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -60104,7 +60109,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path12) => path12.split("/").map((c3) => c3.startsWith("{") ? "(?:.+?)" : c3).join("/")
+    (path13) => path13.split("/").map((c3) => c3.startsWith("{") ? "(?:.+?)" : c3).join("/")
   );
   const regex2 = `^(?:${regexes.map((r2) => `(?:${r2})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -60300,6 +60305,9 @@ function createGitHubClient(token, env) {
 
 // src/github/validate-mode.ts
 init_core();
+import path12 from "node:path";
+
+// src/cli/validate-command.ts
 import path11 from "node:path";
 
 // src/report/diagnostics-format.ts
@@ -60315,19 +60323,39 @@ async function emitAnnotations(diagnostics, paths) {
   }
 }
 
+// src/cli/validate-command.ts
+async function changedPages(repoRoot, wikiRoot, base, pages) {
+  const prefix = path11.relative(repoRoot, wikiRoot).split(path11.sep).join("/");
+  const changed = await new GitCommandManager(repoRoot).changedSince(base);
+  const inWiki = new Set(changed.map((p2) => prefix === "" ? p2 : p2.startsWith(`${prefix}/`) ? p2.slice(prefix.length + 1) : void 0).filter((p2) => p2 !== void 0));
+  return pages.filter((p2) => inWiki.has(p2));
+}
+
 // src/github/validate-mode.ts
-async function validateCheckout(workspaceDir, wikiPath) {
+async function validateCheckout(workspaceDir, wikiPath, changedSince) {
   const workspace = await openWorkspace({ cwd: workspaceDir, wikiFlag: wikiPath });
   const wikiRoot = requireWikiRoot(workspace);
   const layout = await openWikiLayout(wikiRoot, workspace.config);
-  const { diagnostics, checked } = await validateWiki(layout);
-  await emitAnnotations(diagnostics, { wikiRoot, repoRoot: workspace.repoRoot, cwd: workspaceDir });
-  const errors = diagnostics.filter((d2) => d2.severity === "error");
-  await summary.addHeading("wiki-steward: validate", 2).addRaw(`${checked.length} pages checked in \`${path11.relative(workspace.repoRoot, wikiRoot) || "."}\`: ${errors.length} errors, ${diagnostics.length - errors.length} warnings.`, true).addTable([
+  let only;
+  if (changedSince) {
+    try {
+      only = await changedPages(workspace.repoRoot, wikiRoot, changedSince, layout.pages);
+    } catch {
+      notice(`the pull request's base ${changedSince.slice(0, 12)} is not in the checkout (use actions/checkout with fetch-depth: 0): validating the whole wiki`);
+    }
+  }
+  const { diagnostics, checked } = await validateWiki(layout, only);
+  const plans = await planIndexFiles(layout, { policy: workspace.config.indexes, ...only ? { onlyDirs: affectedIndexDirs(only) } : {} });
+  const stale = plans.filter((p2) => p2.status === "stale" || p2.status === "missing").map((p2) => ({ severity: "error", code: "stale-index", path: p2.path, line: 1, message: `index file is ${p2.status === "missing" ? "missing" : "stale"}: run 'wiki-steward index' and commit the result` }));
+  const all = [...diagnostics, ...stale];
+  await emitAnnotations(all, { wikiRoot, repoRoot: workspace.repoRoot, cwd: workspaceDir });
+  const errors = all.filter((d2) => d2.severity === "error");
+  const scope = only ? `${checked.length} changed pages checked` : `${checked.length} pages checked`;
+  await summary.addHeading("wiki-steward: validate", 2).addRaw(`${scope} in \`${path12.relative(workspace.repoRoot, wikiRoot) || "."}\`: ${errors.length} errors, ${all.length - errors.length} warnings.`, true).addTable([
     [{ data: "File", header: true }, { data: "Line", header: true }, { data: "Fault", header: true }],
-    ...diagnostics.map((d2) => [d2.path, String(d2.line), d2.message])
+    ...all.map((d2) => [d2.path, String(d2.line), d2.message])
   ]).write();
-  if (hasErrors(diagnostics)) setFailed(`${errors.length} wiki errors in ${new Set(errors.map((d2) => d2.path)).size} pages`);
+  if (hasErrors(all)) setFailed(`${errors.length} wiki errors in ${new Set(errors.map((d2) => d2.path)).size} files`);
 }
 
 // src/github/capture-closed.ts
@@ -60372,7 +60400,7 @@ async function runAction(env = process.env) {
   const work = inputs.mode === "auto" ? workForEvent(eventName, payload, triggers) : workForMode(inputs.mode, eventName, payload, triggers);
   info(`wiki-steward: ${work.kind}${work.kind === "skip" ? ` (${work.reason})` : ""} for ${eventName || "no event"}`);
   if (work.kind === "skip") return;
-  if (work.kind === "validate") return validateCheckout(workspace, inputs.wikiPath);
+  if (work.kind === "validate") return validateCheckout(workspace, inputs.wikiPath, payload.pull_request?.base?.sha);
   if (work.kind === "maintain" || work.kind === "digest") {
     notice(`mode '${work.kind}' is not available in this version of wiki-steward; validating the wiki instead`);
     return validateCheckout(workspace, inputs.wikiPath);

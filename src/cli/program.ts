@@ -34,8 +34,16 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .argument('[paths...]', 'pages or folders to check, relative to the current directory')
     .option('--wiki <dir>', 'wiki root (default: .wiki-steward.yml, else wiki/, docs/wiki/ or .)')
     .addOption(new Option('--format <format>', 'output format').choices(DIAGNOSTIC_FORMATS as string[]).default('text'))
-    .action((paths: string[], opts: { wiki?: string; format: DiagnosticFormat }) =>
-      run(async () => (await import('./validate-command.js')).validateCommand(io, { paths, format: opts.format, ...(opts.wiki ? { wiki: opts.wiki } : {}) }))(),
+    .option('--changed-since <rev>', 'only pages changed between <rev> and HEAD (e.g. origin/main on a pull request)')
+    .action((paths: string[], opts: { wiki?: string; format: DiagnosticFormat; changedSince?: string }) =>
+      run(async () =>
+        (await import('./validate-command.js')).validateCommand(io, {
+          paths,
+          format: opts.format,
+          ...(opts.wiki ? { wiki: opts.wiki } : {}),
+          ...(opts.changedSince ? { changedSince: opts.changedSince } : {}),
+        }),
+      )(),
     );
 
   program

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { requireWikiRoot } from '../config/workspace.js';
 import { type DiagnosticFormat, emitAnnotations, formatText, toJsonRecords } from '../report/diagnostics-format.js';
+import { GitCommandManager } from '../git/git-command-manager.js';
 import { hasErrors } from '../wiki/diagnostics.js';
 import { openWikiLayout } from '../wiki/open.js';
 import { validateWiki } from '../wiki/validator.js';
@@ -10,13 +11,19 @@ export interface ValidateOptions {
   wiki?: string;
   format: DiagnosticFormat;
   paths: string[];
+  /** Only pages changed since this git revision (a pull request's base). */
+  changedSince?: string;
 }
 
 export async function validateCommand(io: CliIo, options: ValidateOptions): Promise<number> {
   const workspace = await openCliWorkspace(io, options.wiki);
   const wikiRoot = requireWikiRoot(workspace);
   const layout = await openWikiLayout(wikiRoot, workspace.config);
-  const only = options.paths.length > 0 ? selectPages(options.paths, io.cwd, wikiRoot, layout.pages, layout.tree.files) : undefined;
+  const only = options.changedSince
+    ? await changedPages(workspace.repoRoot, wikiRoot, options.changedSince, layout.pages)
+    : options.paths.length > 0
+      ? selectPages(options.paths, io.cwd, wikiRoot, layout.pages, layout.tree.files)
+      : undefined;
   const { diagnostics, checked } = await validateWiki(layout, only);
   const paths = { wikiRoot, repoRoot: workspace.repoRoot, cwd: io.cwd };
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
@@ -48,4 +55,12 @@ function selectPages(args: string[], cwd: string, wikiRoot: string, pages: reado
     }
   }
   return [...selected];
+}
+
+/** Pages of the wiki changed since `base`, so a wiki with old faults can adopt the check gradually. */
+export async function changedPages(repoRoot: string, wikiRoot: string, base: string, pages: readonly string[]): Promise<string[]> {
+  const prefix = path.relative(repoRoot, wikiRoot).split(path.sep).join('/');
+  const changed = await new GitCommandManager(repoRoot).changedSince(base);
+  const inWiki = new Set(changed.map((p) => (prefix === '' ? p : p.startsWith(`${prefix}/`) ? p.slice(prefix.length + 1) : undefined)).filter((p): p is string => p !== undefined));
+  return pages.filter((p) => inWiki.has(p));
 }

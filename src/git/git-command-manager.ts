@@ -62,6 +62,12 @@ export class GitCommandManager {
     return out.split('\0').filter(Boolean);
   }
 
+  /** Files changed between `base` (its merge base with HEAD) and HEAD, repository-relative; deleted ones left out. */
+  async changedSince(base: string): Promise<string[]> {
+    const out = await this.git.raw(['diff', '--name-only', '--no-renames', '--diff-filter=ACMRT', '-z', `${base}...HEAD`]);
+    return out.split('\0').filter(Boolean);
+  }
+
   /** Every staged regular file under `prefix` (repository-relative folder, '' for all). */
   async stagedEntries(prefix: string): Promise<StagedEntry[]> {
     const out = await this.git.raw(['ls-files', '--stage', '-z', '--', prefix === '' ? '.' : prefix]);

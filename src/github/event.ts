@@ -58,7 +58,7 @@ export interface EventPayload {
   sender?: GitHubUser;
   ref?: string;
   repository?: { default_branch?: string };
-  pull_request?: { number: number; merged?: boolean; merge_commit_sha?: string | null; body?: string | null; head?: { ref?: string } };
+  pull_request?: { number: number; merged?: boolean; merge_commit_sha?: string | null; body?: string | null; head?: { ref?: string }; base?: { sha?: string; ref?: string } };
 }
 
 export interface Triggers {

@@ -33,7 +33,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   core.info(`wiki-steward: ${work.kind}${work.kind === 'skip' ? ` (${work.reason})` : ''} for ${eventName || 'no event'}`);
 
   if (work.kind === 'skip') return;
-  if (work.kind === 'validate') return validateCheckout(workspace, inputs.wikiPath);
+  if (work.kind === 'validate') return validateCheckout(workspace, inputs.wikiPath, payload.pull_request?.base?.sha);
   if (work.kind === 'maintain' || work.kind === 'digest') {
     // Index upkeep and digests build on this entry in a later release; validating is still useful.
     core.notice(`mode '${work.kind}' is not available in this version of wiki-steward; validating the wiki instead`);
