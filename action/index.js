@@ -54895,6 +54895,16 @@ var markerFor = (key) => `${MARKER_PREFIX}key=${key} -->`;
 function markerKey(body) {
   return /<!-- wiki-steward:answer key=([\w-]+) -->/.exec(body)?.[1];
 }
+function traceFromComment(body) {
+  const at2 = body.indexOf(TRACE_PREFIX);
+  if (at2 < 0) return void 0;
+  const end = body.indexOf(" -->", at2);
+  try {
+    return JSON.parse(body.slice(at2 + TRACE_PREFIX.length, end));
+  } catch {
+    return void 0;
+  }
+}
 var cut = (text2, limit, what) => text2.length <= limit ? text2 : `${text2.slice(0, limit)}
 
 _[${what} cut here: ${text2.length - limit} more characters not shown]_`;
@@ -55489,13 +55499,16 @@ async function mayAsk(github, repo, username, minimum) {
 // src/github/repo-writes.ts
 init_core();
 var RepoWrites = class {
-  constructor(dryRun) {
+  constructor(dryRun, budget = Infinity) {
     this.dryRun = dryRun;
+    this.budget = budget;
   }
   dryRun;
+  budget;
   done = [];
   /** Runs the write, or in a dry run logs it and returns `placeholder`. */
   async run(describe, write, placeholder) {
+    if (this.done.length >= this.budget) throw new Error(`write budget of ${this.budget} for this run is spent; not going to ${describe}`);
     this.done.push({ describe });
     if (this.dryRun) {
       info(`[dry-run] would ${describe}`);
@@ -55663,7 +55676,8 @@ var DEFAULT_CONFIG = {
   indexes: "auto",
   ask: { command: "/wiki", minPermission: "triage", refusal: "comment" },
   answerer: { provider: "offline", model: void 0, baseUrl: void 0, budgetPages: 40, timeoutMs: 6e4, maxRetries: 3 },
-  search: { provider: "none", baseUrl: void 0, maxResults: 3 }
+  search: { provider: "none", baseUrl: void 0, maxResults: 3 },
+  digest: { period: "week", staleDays: 180, maxWrites: 5 }
 };
 var ConfigError = class extends Error {
   constructor(file, message) {
@@ -55698,7 +55712,8 @@ var SHAPE = {
     max_retries: wholeNumber(0, 10),
     api_key: noSecrets
   },
-  search: { provider: oneOf("none", "tavily", "brave", "searxng"), base_url: isUrl, max_results: wholeNumber(1, 20), api_key: noSecrets }
+  search: { provider: oneOf("none", "tavily", "brave", "searxng"), base_url: isUrl, max_results: wholeNumber(1, 20), api_key: noSecrets },
+  digest: { period: oneOf("week", "month"), stale_days: wholeNumber(1, 3650), max_writes: wholeNumber(1, 100) }
 };
 function checkShape(value, shape, prefix, file) {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
@@ -60379,6 +60394,230 @@ ${closedMarker(pull.number)}` })).data.html_url,
   );
 }
 
+// src/digest/digest-report.ts
+var topicTerms = (t2) => new Set(t2.signal_terms.filter((s) => s.kind !== "expanded").map((s) => foldedWords(s.term).join(" ")).filter(Boolean));
+var SAME_TOPIC = 0.5;
+var jaccard = (a, b3) => {
+  let shared = 0;
+  for (const x3 of a) if (b3.has(x3)) shared++;
+  return shared / (a.size + b3.size - shared || 1);
+};
+function groupUnanswered(answers, captures) {
+  const groups2 = [];
+  for (const a of answers) {
+    if (a.trace.outcome === "answered") continue;
+    const terms = topicTerms(a.trace);
+    const home = groups2.find((g2) => jaccard(g2.termSet, terms) >= SAME_TOPIC);
+    const question = { question: a.trace.question.split("\n")[0], issueNumber: a.issueNumber, url: a.url, outcome: a.trace.outcome };
+    if (home) {
+      home.questions.push(question);
+      for (const t2 of terms) home.termSet.add(t2);
+    } else groups2.push({ terms: [], termSet: new Set(terms), questions: [question] });
+  }
+  return groups2.map(({ termSet, ...g2 }) => {
+    const capture = captures.find((c3) => g2.questions.some((q3) => q3.issueNumber === c3.issueNumber));
+    return { ...g2, terms: [...termSet].slice(0, 4), ...capture ? { capture: { number: capture.number, url: capture.url } } : {} };
+  }).sort((a, b3) => b3.questions.length - a.questions.length);
+}
+function buildDigest(input) {
+  const inPeriod2 = input.answers;
+  const outcomes = { answered: 0, gap: 0, cold: 0, error: 0 };
+  for (const a of inPeriod2) outcomes[a.trace.outcome]++;
+  const cited = /* @__PURE__ */ new Map();
+  for (const a of inPeriod2) for (const c3 of a.trace.citations.filter(isWikiCitation)) cited.set(c3.path, (cited.get(c3.path) ?? 0) + 1);
+  const asked = /* @__PURE__ */ new Map();
+  for (const a of inPeriod2) for (const p2 of new Set(a.trace.candidates.slice(0, 5).map((c3) => c3.path))) asked.set(p2, (asked.get(p2) ?? 0) + 1);
+  const day = 864e5;
+  return {
+    period: { label: input.period.label, start: input.period.start.toISOString(), end: input.period.end.toISOString() },
+    outcomes,
+    asked: inPeriod2.length,
+    unansweredTopics: groupUnanswered(inPeriod2, input.captures),
+    openCaptures: input.captures.filter((c3) => c3.state === "open").map((c3) => ({ number: c3.number, title: c3.title, url: c3.url, ageDays: Math.floor((input.now.getTime() - Date.parse(c3.createdAt)) / day) })).sort((a, b3) => b3.ageDays - a.ageDays),
+    mergedCaptures: input.captures.filter((c3) => c3.mergedAt && Date.parse(c3.mergedAt) >= input.period.start.getTime() && Date.parse(c3.mergedAt) < input.period.end.getTime()).map((c3) => ({ number: c3.number, title: c3.title, url: c3.url })),
+    feedback: {
+      up: inPeriod2.reduce((n, a) => n + a.reactions.up, 0),
+      down: inPeriod2.reduce((n, a) => n + a.reactions.down, 0),
+      mostDownvoted: inPeriod2.filter((a) => a.reactions.down > 0).sort((a, b3) => b3.reactions.down - a.reactions.down || a.reactions.up - b3.reactions.up).slice(0, 5).map((a) => ({ question: a.trace.question.split("\n")[0], url: a.url, down: a.reactions.down, up: a.reactions.up }))
+    },
+    mostCited: [...cited].sort((a, b3) => b3[1] - a[1] || a[0].localeCompare(b3[0])).slice(0, 10).map(([path13, citations]) => ({ path: path13, citations })),
+    oldestAskedAbout: [...asked].filter(([path13]) => input.health?.updated.has(path13)).map(([path13, n]) => ({ path: path13, asked: n, updated: input.health.updated.get(path13) })).sort((a, b3) => a.updated.localeCompare(b3.updated) || b3.asked - a.asked).slice(0, 10),
+    health: input.health
+  };
+}
+var LIST_LIMIT = 20;
+var more = (n) => n > LIST_LIMIT ? [`- \u2026 and ${n - LIST_LIMIT} more`] : [];
+function renderDigest(r2, title) {
+  const lines = [`# ${title}`, "", `Period ${r2.period.label} (${r2.period.start.slice(0, 10)} to ${r2.period.end.slice(0, 10)}, UTC).`, ""];
+  lines.push("## Questions", "", `${r2.asked} questions asked: ${r2.outcomes.answered} answered, ${r2.outcomes.gap} gap, ${r2.outcomes.cold} cold, ${r2.outcomes.error} error.`, "");
+  if (r2.asked > 0) {
+    lines.push("```mermaid", "pie title Outcomes", ...["answered", "gap", "cold", "error"].filter((o2) => r2.outcomes[o2] > 0).map((o2) => `  "${o2}" : ${r2.outcomes[o2]}`), "```", "");
+  }
+  lines.push("## What to write next", "");
+  if (r2.asked === 0) lines.push("No questions were asked this period.");
+  else if (r2.unansweredTopics.length === 0) lines.push("Every question this period was answered from the wiki.");
+  for (const g2 of r2.unansweredTopics.slice(0, LIST_LIMIT)) {
+    const asks = g2.questions.map((q3) => `#${q3.issueNumber}`).join(", ");
+    lines.push(`- **${g2.terms.join(", ") || "no terms"}** \u2014 asked ${g2.questions.length}\xD7 (${asks})${g2.capture ? `, capture #${g2.capture.number}` : ""}: \u201C${g2.questions[0].question.slice(0, 140)}\u201D`);
+  }
+  lines.push(...more(r2.unansweredTopics.length), "", "## Capture pull requests", "");
+  lines.push(r2.openCaptures.length === 0 ? "No capture pull request is open." : `${r2.openCaptures.length} open, oldest first:`);
+  for (const c3 of r2.openCaptures.slice(0, LIST_LIMIT)) lines.push(`- #${c3.number} (${c3.ageDays} days) ${c3.title}`);
+  lines.push(...more(r2.openCaptures.length));
+  if (r2.mergedCaptures.length > 0) lines.push("", `Merged this period: ${r2.mergedCaptures.map((c3) => `#${c3.number}`).join(", ")}.`);
+  lines.push("", "## Reader feedback", "", `\u{1F44D} ${r2.feedback.up} \xB7 \u{1F44E} ${r2.feedback.down} on answers this period.`);
+  for (const d2 of r2.feedback.mostDownvoted) lines.push(`- \u{1F44E} ${d2.down} / \u{1F44D} ${d2.up}: [${d2.question.slice(0, 100).replace(/[[\]]/g, "")}](${d2.url})`);
+  if (r2.mostCited.length > 0) lines.push("", "## Most cited pages", "", ...r2.mostCited.map((c3) => `- \`${c3.path}\` (${c3.citations})`));
+  if (r2.oldestAskedAbout.length > 0) lines.push("", "## Most asked-about pages, oldest first", "", ...r2.oldestAskedAbout.map((p2) => `- \`${p2.path}\` \u2014 updated ${p2.updated.slice(0, 10)}, asked about ${p2.asked}\xD7`));
+  const h3 = r2.health;
+  if (h3) {
+    lines.push("", "## Wiki health", "", `${h3.pages} pages in ${h3.categories} categories${h3.categories > 8 ? " (more than 8: consider merging categories)" : ""}.`, "");
+    const section = (name, items, show) => {
+      lines.push(`- **${name}**: ${items.length}`);
+      for (const x3 of items.slice(0, LIST_LIMIT)) lines.push(`  - ${show(x3)}`);
+      if (items.length > LIST_LIMIT) lines.push(`  - \u2026 and ${items.length - LIST_LIMIT} more`);
+    };
+    section("Invalid pages", h3.invalid, (x3) => `\`${x3.path}\`: ${x3.messages.slice(0, 2).join("; ")}`);
+    section("Broken links", h3.brokenLinks, (x3) => `\`${x3.path}\` line ${x3.line} \u2192 \`${x3.target}\``);
+    section("Orphan pages (no inbound link)", h3.orphans, (x3) => `\`${x3}\``);
+    section("Stale pages", h3.stale, (x3) => `\`${x3.path}\` (updated ${x3.updated.slice(0, 10)})`);
+    section("Low-quality pages (overall < 3.0, not rated by a person)", h3.lowQuality, (x3) => `\`${x3.path}\` (${x3.overall})`);
+    section("Index files over 8 KB", h3.oversizedIndexes, (x3) => `\`${x3.path}\` (${x3.bytes} bytes)`);
+    section("Pages deeper than the cap", h3.tooDeep, (x3) => `\`${x3}\``);
+  }
+  return lines.join("\n");
+}
+
+// src/digest/period.ts
+var DAY = 864e5;
+function periodOf(kind, at2) {
+  if (kind === "month") {
+    const start2 = new Date(Date.UTC(at2.getUTCFullYear(), at2.getUTCMonth(), 1));
+    const end = new Date(Date.UTC(at2.getUTCFullYear(), at2.getUTCMonth() + 1, 1));
+    return { kind, label: `${start2.getUTCFullYear()}-${String(start2.getUTCMonth() + 1).padStart(2, "0")}`, start: start2, end };
+  }
+  const midnight = Date.UTC(at2.getUTCFullYear(), at2.getUTCMonth(), at2.getUTCDate());
+  const weekday = (new Date(midnight).getUTCDay() + 6) % 7;
+  const start = new Date(midnight - weekday * DAY);
+  const thursday = new Date(start.getTime() + 3 * DAY);
+  const isoYear = thursday.getUTCFullYear();
+  const firstThursday = Date.UTC(isoYear, 0, 4);
+  const firstMonday = firstThursday - (new Date(firstThursday).getUTCDay() + 6) % 7 * DAY;
+  const week = Math.round((start.getTime() - firstMonday) / (7 * DAY)) + 1;
+  return { kind, label: `${isoYear}-W${String(week).padStart(2, "0")}`, start, end: new Date(start.getTime() + 7 * DAY) };
+}
+var inPeriod = (p2, iso) => {
+  const t2 = Date.parse(iso);
+  return t2 >= p2.start.getTime() && t2 < p2.end.getTime();
+};
+
+// src/github/digest-mode.ts
+var digestTitle = (period) => `wiki-steward digest ${period.label}`;
+async function readRepoActivity(github, repo, period, config) {
+  const comments = await github.paginate(github.rest.issues.listCommentsForRepo, { ...repo, since: period.start.toISOString(), per_page: 100 });
+  const answers = [];
+  for (const c3 of comments) {
+    if (c3.user?.type !== "Bot" || !inPeriod(period, c3.created_at)) continue;
+    const trace = traceFromComment(c3.body ?? "");
+    if (!trace) continue;
+    const issueNumber = Number(/\/issues\/(\d+)$/.exec(c3.issue_url)?.[1] ?? 0);
+    answers.push({ trace, issueNumber, url: c3.html_url, createdAt: c3.created_at, reactions: { up: c3.reactions?.["+1"] ?? 0, down: c3.reactions?.["-1"] ?? 0 } });
+  }
+  const items = await github.paginate(github.rest.issues.listForRepo, { ...repo, labels: config.labels.capture, state: "all", per_page: 100 });
+  const captures = items.filter((i) => i.pull_request).map((i) => {
+    const marker = readCaptureMarker(i.body);
+    return {
+      number: i.number,
+      title: i.title,
+      url: i.html_url,
+      createdAt: i.created_at,
+      mergedAt: i.pull_request?.merged_at ?? null,
+      state: i.state === "open" ? "open" : "closed",
+      ...marker ? { issueNumber: marker.issueNumber } : {}
+    };
+  });
+  return { answers, captures };
+}
+async function runDigest(github, writes, repo, period, config, health, now) {
+  const activity = github && repo ? await readRepoActivity(github, repo, period, config) : { answers: [], captures: [] };
+  const report = buildDigest({ period, now, ...activity, health });
+  const title = digestTitle(period);
+  const markdown = renderDigest(report, title);
+  if (!github || !writes || !repo) return { report, markdown };
+  const existing = (await github.paginate(github.rest.issues.listForRepo, { ...repo, labels: config.labels.digest, state: "all", per_page: 100 })).find(
+    (i) => !i.pull_request && i.title === title
+  );
+  const body = markdown.length > 65e3 ? `${markdown.slice(0, 64900)}
+
+_[Digest cut here: ${markdown.length - 64900} more characters in the job summary]_` : markdown;
+  if (existing) {
+    await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/issues/${existing.number} (${title})`, () => github.rest.issues.update({ ...repo, issue_number: existing.number, body }), void 0);
+    return { report, markdown, issueUrl: existing.html_url };
+  }
+  const url = await writes.run(
+    `POST /repos/${repo.owner}/${repo.repo}/issues (${title})`,
+    async () => (await github.rest.issues.create({ ...repo, title, body, labels: [config.labels.digest] })).data.html_url,
+    ""
+  );
+  return { report, markdown, issueUrl: url };
+}
+
+// src/digest/wiki-health.ts
+var INDEX_SIZE_LIMIT = 8192;
+var LOW_QUALITY = 3;
+var LINK2 = /\[[^\]]*\]\(([^)\s]+)\)/g;
+async function wikiHealth(layout, options2) {
+  const { diagnostics } = await validateWiki(layout);
+  const byPage = /* @__PURE__ */ new Map();
+  for (const d2 of diagnostics.filter((x3) => x3.severity === "error")) byPage.set(d2.path, [...byPage.get(d2.path) ?? [], `${d2.line}: ${d2.message}`]);
+  const inbound = new Map(layout.pages.map((p2) => [p2, 0]));
+  const health = {
+    pages: layout.pages.length,
+    categories: layout.categories.length,
+    invalid: [...byPage].map(([path13, messages]) => ({ path: path13, messages })),
+    brokenLinks: diagnostics.filter((d2) => d2.code === "broken-link").map((d2) => ({ path: d2.path, line: d2.line, target: d2.field ?? "" })),
+    orphans: [],
+    stale: [],
+    lowQuality: [],
+    oversizedIndexes: [],
+    tooDeep: layout.pages.filter((p2) => p2.split("/").length > MAX_PATH_PARTS),
+    updated: /* @__PURE__ */ new Map()
+  };
+  const staleBefore = options2.now.getTime() - options2.staleDays * 864e5;
+  const indexes = [...layout.tree.files].filter(isIndexFilePath);
+  await layout.tree.readEach([...layout.pages, ...indexes], (path13, file) => {
+    if (!file.ok) return;
+    if (isIndexFilePath(path13)) {
+      const bytes = Buffer.byteLength(file.text);
+      if (path13 !== "index.md" && bytes > INDEX_SIZE_LIMIT) health.oversizedIndexes.push({ path: path13, bytes });
+      return;
+    }
+    const close = file.text.indexOf("\n---\n");
+    for (const m2 of file.text.slice(close < 0 ? 0 : close).matchAll(LINK2)) {
+      const target = m2[1].split("#")[0];
+      if (target === "" || /^[a-z]+:/i.test(target)) continue;
+      const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path13), target);
+      if (resolved && resolved !== path13 && inbound.has(resolved)) inbound.set(resolved, inbound.get(resolved) + 1);
+    }
+    const fm = readFrontmatter(file.text);
+    if (fm.kind !== "ok") return;
+    const updated = fm.data.updated;
+    if (typeof updated === "string") {
+      health.updated.set(path13, updated);
+      if (Date.parse(updated) < staleBefore) health.stale.push({ path: path13, updated });
+    }
+    const quality = fm.data.quality;
+    if (isPyDict(quality) && quality.rated_by !== "human") {
+      const overall = pyToFloat(quality.overall);
+      if (overall !== void 0 && overall < LOW_QUALITY) health.lowQuality.push({ path: path13, overall });
+    }
+  });
+  health.orphans = [...inbound].filter(([, n]) => n === 0).map(([p2]) => p2);
+  health.stale.sort((a, b3) => a.updated.localeCompare(b3.updated));
+  health.lowQuality.sort((a, b3) => a.overall - b3.overall);
+  return health;
+}
+
 // src/github/run-action.ts
 async function runAction(env = process.env) {
   const inputs = readInputs(env);
@@ -60401,8 +60640,8 @@ async function runAction(env = process.env) {
   info(`wiki-steward: ${work.kind}${work.kind === "skip" ? ` (${work.reason})` : ""} for ${eventName || "no event"}`);
   if (work.kind === "skip") return;
   if (work.kind === "validate") return validateCheckout(workspace, inputs.wikiPath, payload.pull_request?.base?.sha);
-  if (work.kind === "maintain" || work.kind === "digest") {
-    notice(`mode '${work.kind}' is not available in this version of wiki-steward; validating the wiki instead`);
+  if (work.kind === "maintain") {
+    notice("mode 'maintain' is not available in this version of wiki-steward; validating the wiki instead");
     return validateCheckout(workspace, inputs.wikiPath);
   }
   if (!inputs.token) throw new Error("no GitHub token: pass 'github-token' (default: ${{ github.token }})");
@@ -60410,6 +60649,15 @@ async function runAction(env = process.env) {
   const [owner, repo] = repository.split("/");
   if (!owner || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got '${repository}'`);
   const github = createGitHubClient(inputs.token, env);
+  if (work.kind === "digest") {
+    const config = workspaceConfig.config;
+    const period = periodOf(config.digest.period, /* @__PURE__ */ new Date());
+    const health = workspaceConfig.wikiRoot ? await wikiHealth(await openWikiLayout(workspaceConfig.wikiRoot, config), { now: /* @__PURE__ */ new Date(), staleDays: config.digest.staleDays }) : void 0;
+    const digest = await runDigest(github, new RepoWrites(inputs.dryRun, config.digest.maxWrites), { owner, repo }, period, config, health, /* @__PURE__ */ new Date());
+    await summary.addRaw(digest.markdown, true).write();
+    setOutput("comment-url", digest.issueUrl ?? "");
+    return;
+  }
   if (work.kind === "capture-closed") {
     const serverUrl = (env.GITHUB_SERVER_URL ?? "https://github.com").replace(/\/$/, "");
     const reply = await handleClosedCapture(github, new RepoWrites(inputs.dryRun), { owner, repo }, work.pull, serverUrl);

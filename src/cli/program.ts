@@ -88,6 +88,26 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--check', 'change nothing; print a unified diff of stale index files and exit 1 if any')
     .action((opts: { wiki?: string; check?: boolean }) => run(async () => (await import('./index-command.js')).indexCommand(io, { check: Boolean(opts.check), ...(opts.wiki ? { wiki: opts.wiki } : {}) }))());
 
+  program
+    .command('digest')
+    .description("the period's digest: questions and outcomes, what to write next, capture PRs, feedback, wiki health")
+    .option('--wiki <dir>', 'wiki root')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--period <label>', 'a week like 2026-W49 or a month like 2026-11 (default: the current one, per digest.period)')
+    .option('--repo <owner/name>', "also read the steward's answer comments and capture PRs (token from GITHUB_TOKEN, API from GITHUB_API_URL)")
+    .option('--post', "with --repo: create or update the period's digest issue")
+    .action((opts: { wiki?: string; format: 'text' | 'json'; period?: string; repo?: string; post?: boolean }) =>
+      run(async () =>
+        (await import('./digest-command.js')).digestCommand(io, {
+          format: opts.format,
+          post: Boolean(opts.post),
+          ...(opts.wiki ? { wiki: opts.wiki } : {}),
+          ...(opts.period ? { period: opts.period } : {}),
+          ...(opts.repo ? { repo: opts.repo } : {}),
+        }),
+      )(),
+    );
+
   const hooks = program.command('hooks').description('git hooks that validate staged pages and regenerate their indexes');
   hooks
     .command('install')

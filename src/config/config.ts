@@ -37,6 +37,8 @@ export interface StewardConfig {
     maxRetries: number;
   };
   search: { provider: 'none' | 'tavily' | 'brave' | 'searxng'; baseUrl: string | undefined; maxResults: number };
+  /** The scheduled digest: its period, when a page counts as stale, and its write budget per run. */
+  digest: { period: 'week' | 'month'; staleDays: number; maxWrites: number };
 }
 
 export const DEFAULT_CONFIG: StewardConfig = {
@@ -49,6 +51,7 @@ export const DEFAULT_CONFIG: StewardConfig = {
   ask: { command: '/wiki', minPermission: 'triage', refusal: 'comment' },
   answerer: { provider: 'offline', model: undefined, baseUrl: undefined, budgetPages: 40, timeoutMs: 60_000, maxRetries: 3 },
   search: { provider: 'none', baseUrl: undefined, maxResults: 3 },
+  digest: { period: 'week', staleDays: 180, maxWrites: 5 },
 };
 
 export class ConfigError extends Error {
@@ -98,6 +101,7 @@ const SHAPE: Shape = {
     api_key: noSecrets,
   },
   search: { provider: oneOf('none', 'tavily', 'brave', 'searxng'), base_url: isUrl, max_results: wholeNumber(1, 20), api_key: noSecrets },
+  digest: { period: oneOf('week', 'month'), stale_days: wholeNumber(1, 3650), max_writes: wholeNumber(1, 100) },
 };
 
 function checkShape(value: unknown, shape: Shape, prefix: string, file: string): void {

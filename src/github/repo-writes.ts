@@ -10,10 +10,15 @@ export interface WriteLog {
 export class RepoWrites {
   readonly done: WriteLog[] = [];
 
-  constructor(private readonly dryRun: boolean) {}
+  constructor(
+    private readonly dryRun: boolean,
+    /** Most writes this run may make (the digest's budget); unlimited when omitted. */
+    private readonly budget = Infinity,
+  ) {}
 
   /** Runs the write, or in a dry run logs it and returns `placeholder`. */
   async run<T>(describe: string, write: () => Promise<T>, placeholder: T): Promise<T> {
+    if (this.done.length >= this.budget) throw new Error(`write budget of ${this.budget} for this run is spent; not going to ${describe}`);
     this.done.push({ describe });
     if (this.dryRun) {
       core.info(`[dry-run] would ${describe}`);

@@ -11,6 +11,10 @@ import { createGitHubClient } from './octokit.js';
 import { validateCheckout } from './validate-mode.js';
 import { handleClosedCapture } from './capture-closed.js';
 import { RepoWrites } from './repo-writes.js';
+import { runDigest } from './digest-mode.js';
+import { periodOf } from '../digest/period.js';
+import { wikiHealth } from '../digest/wiki-health.js';
+import { openWikiLayout } from '../wiki/open.js';
 
 export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const inputs = readInputs(env);
@@ -34,9 +38,9 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
 
   if (work.kind === 'skip') return;
   if (work.kind === 'validate') return validateCheckout(workspace, inputs.wikiPath, payload.pull_request?.base?.sha);
-  if (work.kind === 'maintain' || work.kind === 'digest') {
-    // Index upkeep and digests build on this entry in a later release; validating is still useful.
-    core.notice(`mode '${work.kind}' is not available in this version of wiki-steward; validating the wiki instead`);
+  if (work.kind === 'maintain') {
+    // Index upkeep builds on this entry in a later release; validating is still useful.
+    core.notice("mode 'maintain' is not available in this version of wiki-steward; validating the wiki instead");
     return validateCheckout(workspace, inputs.wikiPath);
   }
   if (!inputs.token) throw new Error("no GitHub token: pass 'github-token' (default: ${{ github.token }})");
@@ -44,6 +48,15 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   const [owner, repo] = repository.split('/');
   if (!owner || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got '${repository}'`);
   const github = createGitHubClient(inputs.token, env);
+  if (work.kind === 'digest') {
+    const config = workspaceConfig.config;
+    const period = periodOf(config.digest.period, new Date());
+    const health = workspaceConfig.wikiRoot ? await wikiHealth(await openWikiLayout(workspaceConfig.wikiRoot, config), { now: new Date(), staleDays: config.digest.staleDays }) : undefined;
+    const digest = await runDigest(github, new RepoWrites(inputs.dryRun, config.digest.maxWrites), { owner, repo }, period, config, health, new Date());
+    await core.summary.addRaw(digest.markdown, true).write();
+    core.setOutput('comment-url', digest.issueUrl ?? '');
+    return;
+  }
   if (work.kind === 'capture-closed') {
     const serverUrl = (env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/$/, '');
     const reply = await handleClosedCapture(github, new RepoWrites(inputs.dryRun), { owner, repo }, work.pull, serverUrl);

@@ -1,0 +1,44 @@
+import * as core from '@actions/core';
+import { periodOf, parsePeriod } from '../digest/period.js';
+import { wikiHealth } from '../digest/wiki-health.js';
+import { runDigest } from '../github/digest-mode.js';
+import { createGitHubClient } from '../github/octokit.js';
+import { RepoWrites } from '../github/repo-writes.js';
+import { openWikiLayout } from '../wiki/open.js';
+import { type CliIo, EXIT, openCliWorkspace } from './context.js';
+
+export interface DigestOptions {
+  wiki?: string;
+  format: 'text' | 'json';
+  period?: string;
+  /** `owner/name`: also read the steward's comments and capture PRs (token from GITHUB_TOKEN). */
+  repo?: string;
+  /** With --repo: create or update the period's digest issue. */
+  post: boolean;
+}
+
+export async function digestCommand(io: CliIo, options: DigestOptions): Promise<number> {
+  const workspace = await openCliWorkspace(io, options.wiki);
+  const config = workspace.config;
+  const now = new Date();
+  const period = options.period ? parsePeriod(options.period) : periodOf(config.digest.period, now);
+  const health = workspace.wikiRoot ? await wikiHealth(await openWikiLayout(workspace.wikiRoot, config), { now, staleDays: config.digest.staleDays }) : undefined;
+  let github;
+  let repo;
+  if (options.repo) {
+    const [owner, name] = options.repo.split('/');
+    if (!owner || !name) throw new Error(`--repo must be owner/name, got '${options.repo}'`);
+    const token = process.env.GITHUB_TOKEN;
+    if (!token) throw new Error('--repo needs a token in GITHUB_TOKEN');
+    core.setSecret(token);
+    github = createGitHubClient(token, process.env);
+    repo = { owner, repo: name };
+  }
+  const writes = options.post ? new RepoWrites(false, config.digest.maxWrites) : undefined;
+  if (options.post && !github) throw new Error('--post needs --repo');
+  const run = await runDigest(github, writes, repo, period, config, health, now);
+  if (options.format === 'json') io.stdout(JSON.stringify({ ...run.report, health: run.report.health && { ...run.report.health, updated: Object.fromEntries(run.report.health.updated) }, issue_url: run.issueUrl ?? null }, null, 2));
+  else io.stdout(run.markdown);
+  if (run.issueUrl) io.stderr(`digest issue: ${run.issueUrl}`);
+  return EXIT.ok;
+}

@@ -1,0 +1,172 @@
+// The digest: what the team should write next. Built from the steward's own answer traces (read
+// back from its comments), the reactions on them, the capture pull requests and the wiki itself,
+// for one period. Pure data in, report out: the same report prints locally and posts as an issue.
+import { foldedWords } from '../ladder/text-match.js';
+import type { Outcome, Trace } from '../ladder/trace.js';
+import { isWikiCitation } from '../ladder/trace.js';
+import type { Period } from './period.js';
+import type { WikiHealth } from './wiki-health.js';
+
+export interface AnswerRecord {
+  trace: Trace;
+  issueNumber: number;
+  url: string;
+  createdAt: string;
+  reactions: { up: number; down: number };
+}
+
+export interface CaptureRecord {
+  number: number;
+  title: string;
+  url: string;
+  createdAt: string;
+  mergedAt: string | null;
+  state: 'open' | 'closed';
+  /** The question's issue, from the PR's marker. */
+  issueNumber?: number;
+}
+
+export interface DigestInput {
+  period: Period;
+  now: Date;
+  answers: AnswerRecord[];
+  captures: CaptureRecord[];
+  health: WikiHealth | undefined;
+}
+
+export interface TopicGroup {
+  /** The terms that name the group. */
+  terms: string[];
+  questions: Array<{ question: string; issueNumber: number; url: string; outcome: Outcome }>;
+  capture?: { number: number; url: string };
+}
+
+export interface DigestReport {
+  period: { label: string; start: string; end: string };
+  outcomes: Record<Outcome, number>;
+  asked: number;
+  unansweredTopics: TopicGroup[];
+  openCaptures: Array<{ number: number; title: string; url: string; ageDays: number }>;
+  mergedCaptures: Array<{ number: number; title: string; url: string }>;
+  feedback: { up: number; down: number; mostDownvoted: Array<{ question: string; url: string; down: number; up: number }> };
+  mostCited: Array<{ path: string; citations: number }>;
+  oldestAskedAbout: Array<{ path: string; asked: number; updated: string }>;
+  health: WikiHealth | undefined;
+}
+
+/** Terms that identify what a question is about: its own signal terms, folded, expansions aside. */
+const topicTerms = (t: Trace): Set<string> =>
+  new Set(t.signal_terms.filter((s) => s.kind !== 'expanded').map((s) => foldedWords(s.term).join(' ')).filter(Boolean));
+
+/** Reworded questions about the same thing share most of their terms (Jaccard ≥ 0.5). */
+const SAME_TOPIC = 0.5;
+const jaccard = (a: Set<string>, b: Set<string>) => {
+  let shared = 0;
+  for (const x of a) if (b.has(x)) shared++;
+  return shared / (a.size + b.size - shared || 1);
+};
+
+function groupUnanswered(answers: readonly AnswerRecord[], captures: readonly CaptureRecord[]): TopicGroup[] {
+  const groups: Array<TopicGroup & { termSet: Set<string> }> = [];
+  for (const a of answers) {
+    if (a.trace.outcome === 'answered') continue;
+    const terms = topicTerms(a.trace);
+    const home = groups.find((g) => jaccard(g.termSet, terms) >= SAME_TOPIC);
+    const question = { question: a.trace.question.split('\n')[0]!, issueNumber: a.issueNumber, url: a.url, outcome: a.trace.outcome };
+    if (home) {
+      home.questions.push(question);
+      for (const t of terms) home.termSet.add(t);
+    } else groups.push({ terms: [], termSet: new Set(terms), questions: [question] });
+  }
+  return groups
+    .map(({ termSet, ...g }) => {
+      const capture = captures.find((c) => g.questions.some((q) => q.issueNumber === c.issueNumber));
+      return { ...g, terms: [...termSet].slice(0, 4), ...(capture ? { capture: { number: capture.number, url: capture.url } } : {}) };
+    })
+    .sort((a, b) => b.questions.length - a.questions.length);
+}
+
+export function buildDigest(input: DigestInput): DigestReport {
+  const inPeriod = input.answers;
+  const outcomes: Record<Outcome, number> = { answered: 0, gap: 0, cold: 0, error: 0 };
+  for (const a of inPeriod) outcomes[a.trace.outcome]++;
+  const cited = new Map<string, number>();
+  for (const a of inPeriod) for (const c of a.trace.citations.filter(isWikiCitation)) cited.set(c.path, (cited.get(c.path) ?? 0) + 1);
+  const asked = new Map<string, number>();
+  for (const a of inPeriod) for (const p of new Set(a.trace.candidates.slice(0, 5).map((c) => c.path))) asked.set(p, (asked.get(p) ?? 0) + 1);
+  const day = 86_400_000;
+  return {
+    period: { label: input.period.label, start: input.period.start.toISOString(), end: input.period.end.toISOString() },
+    outcomes,
+    asked: inPeriod.length,
+    unansweredTopics: groupUnanswered(inPeriod, input.captures),
+    openCaptures: input.captures
+      .filter((c) => c.state === 'open')
+      .map((c) => ({ number: c.number, title: c.title, url: c.url, ageDays: Math.floor((input.now.getTime() - Date.parse(c.createdAt)) / day) }))
+      .sort((a, b) => b.ageDays - a.ageDays),
+    mergedCaptures: input.captures
+      .filter((c) => c.mergedAt && Date.parse(c.mergedAt) >= input.period.start.getTime() && Date.parse(c.mergedAt) < input.period.end.getTime())
+      .map((c) => ({ number: c.number, title: c.title, url: c.url })),
+    feedback: {
+      up: inPeriod.reduce((n, a) => n + a.reactions.up, 0),
+      down: inPeriod.reduce((n, a) => n + a.reactions.down, 0),
+      mostDownvoted: inPeriod
+        .filter((a) => a.reactions.down > 0)
+        .sort((a, b) => b.reactions.down - a.reactions.down || a.reactions.up - b.reactions.up)
+        .slice(0, 5)
+        .map((a) => ({ question: a.trace.question.split('\n')[0]!, url: a.url, down: a.reactions.down, up: a.reactions.up })),
+    },
+    mostCited: [...cited].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10).map(([path, citations]) => ({ path, citations })),
+    oldestAskedAbout: [...asked]
+      .filter(([path]) => input.health?.updated.has(path))
+      .map(([path, n]) => ({ path, asked: n, updated: input.health!.updated.get(path)! }))
+      .sort((a, b) => a.updated.localeCompare(b.updated) || b.asked - a.asked)
+      .slice(0, 10),
+    health: input.health,
+  };
+}
+
+const LIST_LIMIT = 20;
+const more = (n: number) => (n > LIST_LIMIT ? [`- … and ${n - LIST_LIMIT} more`] : []);
+
+/** The report as the digest issue's markdown (and the job summary, and the CLI's output). */
+export function renderDigest(r: DigestReport, title: string): string {
+  const lines = [`# ${title}`, '', `Period ${r.period.label} (${r.period.start.slice(0, 10)} to ${r.period.end.slice(0, 10)}, UTC).`, ''];
+  lines.push('## Questions', '', `${r.asked} questions asked: ${r.outcomes.answered} answered, ${r.outcomes.gap} gap, ${r.outcomes.cold} cold, ${r.outcomes.error} error.`, '');
+  if (r.asked > 0) {
+    lines.push('```mermaid', 'pie title Outcomes', ...(['answered', 'gap', 'cold', 'error'] as const).filter((o) => r.outcomes[o] > 0).map((o) => `  "${o}" : ${r.outcomes[o]}`), '```', '');
+  }
+  lines.push('## What to write next', '');
+  if (r.asked === 0) lines.push('No questions were asked this period.');
+  else if (r.unansweredTopics.length === 0) lines.push('Every question this period was answered from the wiki.');
+  for (const g of r.unansweredTopics.slice(0, LIST_LIMIT)) {
+    const asks = g.questions.map((q) => `#${q.issueNumber}`).join(', ');
+    lines.push(`- **${g.terms.join(', ') || 'no terms'}** — asked ${g.questions.length}× (${asks})${g.capture ? `, capture #${g.capture.number}` : ''}: “${g.questions[0]!.question.slice(0, 140)}”`);
+  }
+  lines.push(...more(r.unansweredTopics.length), '', '## Capture pull requests', '');
+  lines.push(r.openCaptures.length === 0 ? 'No capture pull request is open.' : `${r.openCaptures.length} open, oldest first:`);
+  for (const c of r.openCaptures.slice(0, LIST_LIMIT)) lines.push(`- #${c.number} (${c.ageDays} days) ${c.title}`);
+  lines.push(...more(r.openCaptures.length));
+  if (r.mergedCaptures.length > 0) lines.push('', `Merged this period: ${r.mergedCaptures.map((c) => `#${c.number}`).join(', ')}.`);
+  lines.push('', '## Reader feedback', '', `👍 ${r.feedback.up} · 👎 ${r.feedback.down} on answers this period.`);
+  for (const d of r.feedback.mostDownvoted) lines.push(`- 👎 ${d.down} / 👍 ${d.up}: [${d.question.slice(0, 100).replace(/[[\]]/g, '')}](${d.url})`);
+  if (r.mostCited.length > 0) lines.push('', '## Most cited pages', '', ...r.mostCited.map((c) => `- \`${c.path}\` (${c.citations})`));
+  if (r.oldestAskedAbout.length > 0) lines.push('', '## Most asked-about pages, oldest first', '', ...r.oldestAskedAbout.map((p) => `- \`${p.path}\` — updated ${p.updated.slice(0, 10)}, asked about ${p.asked}×`));
+  const h = r.health;
+  if (h) {
+    lines.push('', '## Wiki health', '', `${h.pages} pages in ${h.categories} categories${h.categories > 8 ? ' (more than 8: consider merging categories)' : ''}.`, '');
+    const section = <T>(name: string, items: readonly T[], show: (x: T) => string) => {
+      lines.push(`- **${name}**: ${items.length}`);
+      for (const x of items.slice(0, LIST_LIMIT)) lines.push(`  - ${show(x)}`);
+      if (items.length > LIST_LIMIT) lines.push(`  - … and ${items.length - LIST_LIMIT} more`);
+    };
+    section('Invalid pages', h.invalid, (x) => `\`${x.path}\`: ${x.messages.slice(0, 2).join('; ')}`);
+    section('Broken links', h.brokenLinks, (x) => `\`${x.path}\` line ${x.line} → \`${x.target}\``);
+    section('Orphan pages (no inbound link)', h.orphans, (x) => `\`${x}\``);
+    section('Stale pages', h.stale, (x) => `\`${x.path}\` (updated ${x.updated.slice(0, 10)})`);
+    section('Low-quality pages (overall < 3.0, not rated by a person)', h.lowQuality, (x) => `\`${x.path}\` (${x.overall})`);
+    section('Index files over 8 KB', h.oversizedIndexes, (x) => `\`${x.path}\` (${x.bytes} bytes)`);
+    section('Pages deeper than the cap', h.tooDeep, (x) => `\`${x}\``);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,49 @@
+// The digest's period: the ISO week (UTC) by default, or the calendar month, as a label
+// (`2026-W49`, `2026-11`) and the half-open interval [start, end).
+
+export type PeriodKind = 'week' | 'month';
+
+export interface Period {
+  kind: PeriodKind;
+  label: string;
+  start: Date;
+  end: Date;
+}
+
+const DAY = 86_400_000;
+
+export function periodOf(kind: PeriodKind, at: Date): Period {
+  if (kind === 'month') {
+    const start = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+    const end = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
+    return { kind, label: `${start.getUTCFullYear()}-${String(start.getUTCMonth() + 1).padStart(2, '0')}`, start, end };
+  }
+  const midnight = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate());
+  const weekday = (new Date(midnight).getUTCDay() + 6) % 7; // Monday 0 … Sunday 6
+  const start = new Date(midnight - weekday * DAY);
+  // The ISO year is the year of the week's Thursday.
+  const thursday = new Date(start.getTime() + 3 * DAY);
+  const isoYear = thursday.getUTCFullYear();
+  const firstThursday = Date.UTC(isoYear, 0, 4);
+  const firstMonday = firstThursday - ((new Date(firstThursday).getUTCDay() + 6) % 7) * DAY;
+  const week = Math.round((start.getTime() - firstMonday) / (7 * DAY)) + 1;
+  return { kind, label: `${isoYear}-W${String(week).padStart(2, '0')}`, start, end: new Date(start.getTime() + 7 * DAY) };
+}
+
+/** `2026-W49` or `2026-11` back to its period. */
+export function parsePeriod(label: string): Period {
+  const week = /^(\d{4})-W(\d{2})$/.exec(label);
+  if (week) {
+    const jan4 = Date.UTC(Number(week[1]), 0, 4);
+    const monday = jan4 - ((new Date(jan4).getUTCDay() + 6) % 7) * DAY;
+    return periodOf('week', new Date(monday + (Number(week[2]) - 1) * 7 * DAY));
+  }
+  const month = /^(\d{4})-(\d{2})$/.exec(label);
+  if (month) return periodOf('month', new Date(Date.UTC(Number(month[1]), Number(month[2]) - 1, 1)));
+  throw new Error(`period must look like 2026-W49 or 2026-11, got '${label}'`);
+}
+
+export const inPeriod = (p: Period, iso: string): boolean => {
+  const t = Date.parse(iso);
+  return t >= p.start.getTime() && t < p.end.getTime();
+};

@@ -1,0 +1,79 @@
+// Digest mode (schedule / workflow_dispatch) and `wiki-steward digest --repo`: read back the
+// steward's answer comments (their trace JSON and reactions) and the capture pull requests for
+// one period, add the wiki's health, and keep one issue per period — created, then updated in
+// place. Reads are paginated (100 a page); writes stay within the run's budget.
+import { readCaptureMarker } from './capture-pr.js';
+import { traceFromComment } from './answer-comment.js';
+import type { StewardConfig } from '../config/config.js';
+import { type AnswerRecord, type CaptureRecord, type DigestReport, buildDigest, renderDigest } from '../digest/digest-report.js';
+import { type Period, inPeriod } from '../digest/period.js';
+import type { WikiHealth } from '../digest/wiki-health.js';
+import type { GitHubClient } from './octokit.js';
+import type { RepoRef } from './permission-helper.js';
+import type { RepoWrites } from './repo-writes.js';
+
+export const digestTitle = (period: Period): string => `wiki-steward digest ${period.label}`;
+
+export async function readRepoActivity(github: GitHubClient, repo: RepoRef, period: Period, config: StewardConfig): Promise<{ answers: AnswerRecord[]; captures: CaptureRecord[] }> {
+  const comments = await github.paginate(github.rest.issues.listCommentsForRepo, { ...repo, since: period.start.toISOString(), per_page: 100 });
+  const answers: AnswerRecord[] = [];
+  for (const c of comments) {
+    if (c.user?.type !== 'Bot' || !inPeriod(period, c.created_at)) continue;
+    const trace = traceFromComment(c.body ?? '');
+    if (!trace) continue;
+    const issueNumber = Number(/\/issues\/(\d+)$/.exec(c.issue_url)?.[1] ?? 0);
+    answers.push({ trace, issueNumber, url: c.html_url, createdAt: c.created_at, reactions: { up: c.reactions?.['+1'] ?? 0, down: c.reactions?.['-1'] ?? 0 } });
+  }
+  const items = await github.paginate(github.rest.issues.listForRepo, { ...repo, labels: config.labels.capture, state: 'all', per_page: 100 });
+  const captures: CaptureRecord[] = items
+    .filter((i) => i.pull_request)
+    .map((i) => {
+      const marker = readCaptureMarker(i.body);
+      return {
+        number: i.number,
+        title: i.title,
+        url: i.html_url,
+        createdAt: i.created_at,
+        mergedAt: i.pull_request?.merged_at ?? null,
+        state: i.state === 'open' ? 'open' : 'closed',
+        ...(marker ? { issueNumber: marker.issueNumber } : {}),
+      };
+    });
+  return { answers, captures };
+}
+
+export interface DigestRun {
+  report: DigestReport;
+  markdown: string;
+  issueUrl?: string;
+}
+
+export async function runDigest(
+  github: GitHubClient | undefined,
+  writes: RepoWrites | undefined,
+  repo: RepoRef | undefined,
+  period: Period,
+  config: StewardConfig,
+  health: WikiHealth | undefined,
+  now: Date,
+): Promise<DigestRun> {
+  const activity = github && repo ? await readRepoActivity(github, repo, period, config) : { answers: [], captures: [] };
+  const report = buildDigest({ period, now, ...activity, health });
+  const title = digestTitle(period);
+  const markdown = renderDigest(report, title);
+  if (!github || !writes || !repo) return { report, markdown };
+  const existing = (await github.paginate(github.rest.issues.listForRepo, { ...repo, labels: config.labels.digest, state: 'all', per_page: 100 })).find(
+    (i) => !i.pull_request && i.title === title,
+  );
+  const body = markdown.length > 65_000 ? `${markdown.slice(0, 64_900)}\n\n_[Digest cut here: ${markdown.length - 64_900} more characters in the job summary]_` : markdown;
+  if (existing) {
+    await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/issues/${existing.number} (${title})`, () => github.rest.issues.update({ ...repo, issue_number: existing.number, body }), undefined);
+    return { report, markdown, issueUrl: existing.html_url };
+  }
+  const url = await writes.run(
+    `POST /repos/${repo.owner}/${repo.repo}/issues (${title})`,
+    async () => (await github.rest.issues.create({ ...repo, title, body, labels: [config.labels.digest] })).data.html_url,
+    '',
+  );
+  return { report, markdown, issueUrl: url };
+}
