@@ -1279,14 +1279,14 @@ var require_util = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path13 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path14 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path13 && path13[0] !== "/") {
-          path13 = `/${path13}`;
+        if (path14 && path14[0] !== "/") {
+          path14 = `/${path14}`;
         }
-        return new URL(`${origin}${path13}`);
+        return new URL(`${origin}${path14}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1737,39 +1737,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path13, origin }
+          request: { method, path: path14, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path13);
+        debuglog("sending request to %s %s/%s", method, origin, path14);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path13, origin },
+          request: { method, path: path14, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path13,
+          path14,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path13, origin }
+          request: { method, path: path14, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path13);
+        debuglog("trailers received from %s %s/%s", method, origin, path14);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path13, origin },
+          request: { method, path: path14, origin },
           error: error2
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path13,
+          path14,
           error2.message
         );
       });
@@ -1818,9 +1818,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path13, origin }
+            request: { method, path: path14, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path13);
+          debuglog("sending request to %s %s/%s", method, origin, path14);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1883,7 +1883,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path13,
+        path: path14,
         method,
         body,
         headers,
@@ -1898,11 +1898,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path13 !== "string") {
+        if (typeof path14 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path13[0] !== "/" && !(path13.startsWith("http://") || path13.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path14[0] !== "/" && !(path14.startsWith("http://") || path14.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path13)) {
+        } else if (invalidPathRegex.test(path14)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1968,7 +1968,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path13, query) : path13;
+        this.path = query ? buildURL(path14, query) : path14;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6661,7 +6661,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path13, host, upgrade, blocking, reset } = request2;
+      const { method, path: path14, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6742,7 +6742,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path13} HTTP/1.1\r
+      let header = `${method} ${path14} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7271,7 +7271,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path13, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path14, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7368,7 +7368,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path13;
+      headers[HTTP2_HEADER_PATH] = path14;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7721,9 +7721,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path13 = search ? `${pathname}${search}` : pathname;
+        const path14 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path13;
+        this.opts.path = path14;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8962,10 +8962,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path13 = "/",
+          path: path14 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path13;
+        opts.path = origin + path14;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10937,20 +10937,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path13) {
-      if (typeof path13 !== "string") {
-        return path13;
+    function safeUrl(path14) {
+      if (typeof path14 !== "string") {
+        return path14;
       }
-      const pathSegments = path13.split("?");
+      const pathSegments = path14.split("?");
       if (pathSegments.length !== 2) {
-        return path13;
+        return path14;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path13, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path13);
+    function matchKey(mockDispatch2, { path: path14, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path14);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10972,7 +10972,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path13 }) => matchValue(safeUrl(path13), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path14 }) => matchValue(safeUrl(path14), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -11010,9 +11010,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path13, method, body, headers, query } = opts;
+      const { path: path14, method, body, headers, query } = opts;
       return {
-        path: path13,
+        path: path14,
         method,
         body,
         headers,
@@ -11475,10 +11475,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path13, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path14, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path13,
+            Path: path14,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16357,9 +16357,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path13) {
-      for (let i = 0; i < path13.length; ++i) {
-        const code = path13.charCodeAt(i);
+    function validateCookiePath(path14) {
+      for (let i = 0; i < path14.length; ++i) {
+        const code = path14.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19279,11 +19279,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path13 = opts.path;
+          let path14 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path13 = `/${path13}`;
+            path14 = `/${path14}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path13);
+          url = new URL(util.parseOrigin(url).origin + path14);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -22164,10 +22164,10 @@ var require_src2 = __commonJS({
     var fs_1 = __require("fs");
     var debug_1 = __importDefault(require_src());
     var log = debug_1.default("@kwsites/file-exists");
-    function check(path13, isFile, isDirectory3) {
-      log(`checking %s`, path13);
+    function check(path14, isFile, isDirectory3) {
+      log(`checking %s`, path14);
       try {
-        const stat2 = fs_1.statSync(path13);
+        const stat2 = fs_1.statSync(path14);
         if (stat2.isFile() && isFile) {
           log(`[OK] path represents a file`);
           return true;
@@ -22187,8 +22187,8 @@ var require_src2 = __commonJS({
         throw e;
       }
     }
-    function exists2(path13, type2 = exports2.READABLE) {
-      return check(path13, (type2 & exports2.FILE) > 0, (type2 & exports2.FOLDER) > 0);
+    function exists2(path14, type2 = exports2.READABLE) {
+      return check(path14, (type2 & exports2.FILE) > 0, (type2 & exports2.FOLDER) > 0);
     }
     exports2.exists = exists2;
     exports2.FILE = 1;
@@ -52726,9 +52726,9 @@ var RATERS = ["doctor", "human", "ingester"];
 var ISO_UTC = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
 var MAX_PATH_PARTS = 5;
 var isIndexFile = (relPath) => relPath === ROOT_INDEX || relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
-function reporterFor(path13, out) {
+function reporterFor(path14, out) {
   const add = (severity) => (code, message, options2 = {}) => {
-    out.push({ severity, code, path: path13, line: options2.line ?? 1, message, ...options2.field !== void 0 ? { field: options2.field } : {} });
+    out.push({ severity, code, path: path14, line: options2.line ?? 1, message, ...options2.field !== void 0 ? { field: options2.field } : {} });
   };
   return { error: add("error"), warning: add("warning") };
 }
@@ -52770,11 +52770,11 @@ function validatePage(layout, page) {
   checkSourcesExist(layout, data, report, at2);
   return out;
 }
-function checkType(layout, path13, data, report, at2) {
+function checkType(layout, path14, data, report, at2) {
   if (!("type" in data)) return;
   const type2 = data.type;
   const shown = pyStr(type2);
-  const first = path13.split("/")[0];
+  const first = path14.split("/")[0];
   if (typeof type2 !== "string" || !layout.categories.includes(type2)) {
     report.error("type-not-category", `type '${shown}' is not one of the wiki's categories (${layout.categories.join(", ") || "none"})`, at2("type"));
   }
@@ -52914,9 +52914,9 @@ var lineAt = (s, offset) => countNewlines(s, 0, offset) + 1;
 async function validateWiki(layout, only) {
   const targets = (only ?? layout.pages).filter((p2) => !isIndexFile(p2));
   const diagnostics = [];
-  await layout.tree.readEach(targets, (path13, read) => {
-    if (read.ok) diagnostics.push(...validatePage(layout, { path: path13, text: read.text }));
-    else diagnostics.push({ severity: "error", code: "unreadable", path: path13, line: 1, message: read.reason });
+  await layout.tree.readEach(targets, (path14, read) => {
+    if (read.ok) diagnostics.push(...validatePage(layout, { path: path14, text: read.text }));
+    else diagnostics.push({ severity: "error", code: "unreadable", path: path14, line: 1, message: read.reason });
   });
   for (const skipped of layout.tree.skipped) {
     if (skipped.path.endsWith(".md")) {
@@ -52946,20 +52946,20 @@ function parseIndexFile(indexFile, text2, options2) {
     const wikilink = markdown ? null : WIKILINK_ENTRY.exec(line);
     const match = markdown ?? wikilink;
     if (!match || match.index > 2) return;
-    let path13;
+    let path14;
     let title;
     if (markdown) {
       const target = decodeURIComponentSafe(markdown[2]);
-      path13 = resolveWikiPath(target.startsWith("/") ? "" : baseDir, target);
+      path14 = resolveWikiPath(target.startsWith("/") ? "" : baseDir, target);
       title = markdown[1].trim();
     } else {
       const slug = wikilink[1].trim();
-      path13 = slug.includes("/") ? resolveWikiPath("", slug.endsWith(".md") ? slug : `${slug}.md`) : options2.resolveSlug(slug.replace(/\.md$/, ""));
+      path14 = slug.includes("/") ? resolveWikiPath("", slug.endsWith(".md") ? slug : `${slug}.md`) : options2.resolveSlug(slug.replace(/\.md$/, ""));
       title = (wikilink[2] ?? "").trim();
     }
-    if (!path13 || path13.endsWith(`/${DIRECTORY_INDEX}`) || path13 === DIRECTORY_INDEX) return;
+    if (!path14 || path14.endsWith(`/${DIRECTORY_INDEX}`) || path14 === DIRECTORY_INDEX) return;
     const rest = line.slice(match.index + match[0].length).replace(SEPARATOR, "").replace(QUALITY_MARKER, "").trim();
-    entries.push({ indexFile, line: i + 1, path: path13, title, summary: rest });
+    entries.push({ indexFile, line: i + 1, path: path14, title, summary: rest });
   });
   return entries;
 }
@@ -53325,10 +53325,10 @@ var stringList = (value) => {
   if (typeof value === "string") return value.split(",").map((v2) => v2.trim()).filter(Boolean);
   return [];
 };
-function readPageFacts(path13, text2) {
+function readPageFacts(path14, text2) {
   const fm = readFrontmatter(text2);
   const data = fm.kind === "ok" ? fm.data : void 0;
-  const title = data && "title" in data ? pyStr(data.title) : fileStem(path13);
+  const title = data && "title" in data ? pyStr(data.title) : fileStem(path14);
   const declared = data ? [data.summary, data.description].find((v2) => typeof v2 === "string" && v2.trim() !== "") : void 0;
   const close = text2.indexOf("\n---\n");
   const body = fm.kind === "none" || close < 0 ? text2 : text2.slice(close + 5);
@@ -53345,7 +53345,7 @@ function readPageFacts(path13, text2) {
   for (const m2 of body.matchAll(LINK)) {
     const target = m2[2];
     if (/^[a-z]+:/i.test(target)) continue;
-    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path13), decodeURIComponentSafe2(target));
+    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path14), decodeURIComponentSafe2(target));
     if (resolved) links.push({ target: resolved, text: m2[1] });
   }
   return {
@@ -53391,14 +53391,14 @@ async function loadCatalog(tree, config) {
   const unreadable = [];
   let schema2;
   const pages = new Set(layout.pages.filter((p2) => !isIndexFilePath(p2)));
-  await tree.readEach([...pages, ...indexFiles, ...tree.files.has("schema.md") ? ["schema.md"] : []], (path13, file) => {
+  await tree.readEach([...pages, ...indexFiles, ...tree.files.has("schema.md") ? ["schema.md"] : []], (path14, file) => {
     if (!file.ok) {
-      if (pages.has(path13)) unreadable.push({ path: path13, reason: file.reason });
+      if (pages.has(path14)) unreadable.push({ path: path14, reason: file.reason });
       return;
     }
-    if (pages.has(path13)) facts.set(path13, readPageFacts(path13, file.text));
-    else if (path13 === "schema.md") schema2 = parseSchema(file.text);
-    else indexTexts.set(path13, file.text);
+    if (pages.has(path14)) facts.set(path14, readPageFacts(path14, file.text));
+    else if (path14 === "schema.md") schema2 = parseSchema(file.text);
+    else indexTexts.set(path14, file.text);
   });
   const stems = /* @__PURE__ */ new Map();
   for (const page of pages) {
@@ -53423,21 +53423,21 @@ async function loadCatalog(tree, config) {
     }
   }
   const entries = [];
-  for (const path13 of layout.pages) {
-    const f3 = facts.get(path13);
+  for (const path14 of layout.pages) {
+    const f3 = facts.get(path14);
     if (!f3) continue;
-    const index = listed.get(path13);
+    const index = listed.get(path14);
     const title = index?.title || f3.title;
     const summary2 = index?.summary || f3.ownSummary;
     entries.push({
-      path: path13,
-      category: path13.split("/")[0],
+      path: path14,
+      category: path14.split("/")[0],
       title,
       summary: summary2,
       tags: f3.tags,
       aliases: f3.aliases,
       headings: f3.headings,
-      linkTexts: [...new Set(linkTexts.get(path13) ?? [])],
+      linkTexts: [...new Set(linkTexts.get(path14) ?? [])],
       ...index ? { listedIn: index.indexFile } : {},
       folded: { title: foldText(title), summary: foldText(summary2) }
     });
@@ -53465,8 +53465,8 @@ async function loadCatalog(tree, config) {
     unreadable,
     async readPages(paths) {
       const out = /* @__PURE__ */ new Map();
-      await tree.readEach(paths, (path13, file) => {
-        if (file.ok) out.set(path13, file.text);
+      await tree.readEach(paths, (path14, file) => {
+        if (file.ok) out.set(path14, file.text);
       });
       return out;
     }
@@ -53995,7 +53995,7 @@ var JsonHttpClient = class {
 };
 
 // src/answer/passages.ts
-function splitPassages(path13, text2) {
+function splitPassages(path14, text2) {
   const lines = text2.split("\n");
   let first = 0;
   if (lines[0] === "---") {
@@ -54009,7 +54009,7 @@ function splitPassages(path13, text2) {
   const flush = () => {
     if (block && block.lines.some((l3) => l3.trim() !== "")) {
       passages.push({
-        path: path13,
+        path: path14,
         start: block.start + 1,
         end: block.start + block.lines.length,
         lines: block.lines,
@@ -54050,9 +54050,9 @@ function enforceCiteContract(claims, context3) {
   const violations = [];
   const kept = [];
   const pageLines = /* @__PURE__ */ new Map();
-  const linesOf = (path13) => {
-    let lines = pageLines.get(path13);
-    if (!lines) pageLines.set(path13, lines = context3.pagesRead.get(path13).split("\n"));
+  const linesOf = (path14) => {
+    let lines = pageLines.get(path14);
+    if (!lines) pageLines.set(path14, lines = context3.pagesRead.get(path14).split("\n"));
     return lines;
   };
   for (const claim of claims) {
@@ -54126,12 +54126,12 @@ var PREPARED_PAGE_LIMIT = 2e4;
 var OfflineAnswerer = class {
   name = "offline";
   prepared = /* @__PURE__ */ new Map();
-  prepare(path13, text2) {
-    const cached = this.prepared.get(path13);
+  prepare(path14, text2) {
+    const cached = this.prepared.get(path14);
     if (cached && cached.text === text2) return cached;
-    const page = { text: text2, folded: foldText(text2), passages: splitPassages(path13, text2) };
+    const page = { text: text2, folded: foldText(text2), passages: splitPassages(path14, text2) };
     if (this.prepared.size >= PREPARED_PAGE_LIMIT) this.prepared.clear();
-    this.prepared.set(path13, page);
+    this.prepared.set(path14, page);
     return page;
   }
   async answer(request2) {
@@ -54141,16 +54141,16 @@ var OfflineAnswerer = class {
       return { term, pattern: termPattern(term.term), strict, weight: term.kind === "expanded" ? 0.5 : strict ? 3 : 1 };
     });
     const required = weighted.filter((w2) => w2.term.kind !== "expanded");
-    const pages = new Map([...request2.pages].map(([path13, text2]) => [path13, this.prepare(path13, text2)]));
+    const pages = new Map([...request2.pages].map(([path14, text2]) => [path14, this.prepare(path14, text2)]));
     const passages = [...pages.values()].flatMap((p2) => p2.passages);
     const picked = pickPassages(passages, weighted, read);
     if (picked.length === 0) {
-      const titled = read.find((path13) => required.some((w2) => textHasTerm(pages.get(path13).folded, w2.pattern, w2.strict)));
+      const titled = read.find((path14) => required.some((w2) => textHasTerm(pages.get(path14).folded, w2.pattern, w2.strict)));
       const opening = passages.find((p2) => p2.path === titled);
       if (opening) picked.push(opening);
     }
     const claims = picked.map((p2) => quoteClaim(p2, weighted));
-    const quotedPages = [...new Set(picked.map((p2) => p2.path))].map((path13) => pages.get(path13).folded);
+    const quotedPages = [...new Set(picked.map((p2) => p2.path))].map((path14) => pages.get(path14).folded);
     const found = required.filter((w2) => quotedPages.some((p2) => textHasTerm(p2, w2.pattern, w2.strict)));
     const missing = required.filter((w2) => !found.includes(w2));
     const plainWords = required.filter((w2) => !w2.strict).length;
@@ -54180,8 +54180,8 @@ function pickPassages(passages, terms, rankOrder) {
     presence[i].forEach((has, k2) => has && quoted.add(k2));
   };
   const weightOf = (i) => terms.reduce((sum, t2, k2) => sum + (presence[i][k2] ? t2.weight : 0), 0) * (LAYOUT_LINE.test(passages[i].lines[0]) ? LAYOUT_SHARE : 1);
-  for (const path13 of rankOrder) {
-    const own = passages.map((p2, i) => p2.path === path13 ? i : -1).filter((i) => i >= 0 && weightOf(i) >= LAYOUT_SHARE);
+  for (const path14 of rankOrder) {
+    const own = passages.map((p2, i) => p2.path === path14 ? i : -1).filter((i) => i >= 0 && weightOf(i) >= LAYOUT_SHARE);
     if (own.length === 0) continue;
     take(own.reduce((a, b3) => weightOf(b3) > weightOf(a) ? b3 : a));
     break;
@@ -54431,7 +54431,7 @@ async function searchTheWeb(session, queries) {
 }
 
 // src/answer/model/chat-model.ts
-var endpoint = (base, path13) => new URL(path13, base.endsWith("/") ? base : `${base}/`);
+var endpoint = (base, path14) => new URL(path14, base.endsWith("/") ? base : `${base}/`);
 
 // src/web/search-provider.ts
 var BRAVE_MAX_WORDS = 50;
@@ -54638,9 +54638,9 @@ function toSchemaShape(answer) {
     uncovered: answer.uncovered
   };
 }
-function pageBlock(path13, text2) {
+function pageBlock(path14, text2) {
   const numbered = text2.split("\n").map((line, i) => `${i + 1}| ${line.replaceAll("</page>", "</ page>")}`).join("\n");
-  return `<page path="${path13.replaceAll('"', "")}">
+  return `<page path="${path14.replaceAll('"', "")}">
 ${numbered}
 </page>`;
 }
@@ -54665,14 +54665,14 @@ var ModelAnswerer = class {
     const ranked = [...request2.pages];
     const unread = [];
     let pages = ranked.slice(0, this.budget.pages);
-    for (const [path13] of ranked.slice(this.budget.pages)) unread.push({ path: path13, reason: `model budget: at most ${this.budget.pages} pages per question` });
+    for (const [path14] of ranked.slice(this.budget.pages)) unread.push({ path: path14, reason: `model budget: at most ${this.budget.pages} pages per question` });
     let estimate = 0;
     const affordable = [];
-    for (const [path13, text2] of pages) {
+    for (const [path14, text2] of pages) {
       const cost = estimateTokens(text2) + 50;
-      if (affordable.length > 0 && estimate + cost > this.budget.tokens * 0.8) unread.push({ path: path13, reason: `model budget: ${this.budget.tokens} tokens per question` });
+      if (affordable.length > 0 && estimate + cost > this.budget.tokens * 0.8) unread.push({ path: path14, reason: `model budget: ${this.budget.tokens} tokens per question` });
       else {
-        affordable.push([path13, text2]);
+        affordable.push([path14, text2]);
         estimate += cost;
       }
     }
@@ -55205,9 +55205,9 @@ function topicTags(trace) {
   const words = trace.signal_terms.filter((t2) => t2.kind !== "expanded").map((t2) => normalize(t2.term).replace(/[^\p{Ll}\p{N}]+/gu, "-").replace(/^-|-$/g, "")).filter((t2) => /^[\p{Ll}\p{N}][\p{Ll}\p{N}-]{1,30}$/u.test(t2));
   return [...new Set(words)].slice(0, 3);
 }
-async function titleOf(tree, path13) {
+async function titleOf(tree, path14) {
   let title;
-  await tree.readEach([path13], (_3, file) => {
+  await tree.readEach([path14], (_3, file) => {
     if (!file.ok) return;
     const fm = readFrontmatter(file.text);
     if (fm.kind === "ok" && typeof fm.data.title === "string") title = fm.data.title;
@@ -55221,20 +55221,48 @@ async function planCapture(tree, config, trace, source, now) {
   const base = tree ?? memoryTree("", /* @__PURE__ */ new Map([["schema.md", BOOTSTRAP_SCHEMA]]));
   const files = new Map(bootstrap ? [["schema.md", BOOTSTRAP_SCHEMA]] : []);
   if (config.capture.mode === "pending") {
-    const path14 = `.wiki-pending/${captureStamp(now)}-${slug}.md`;
-    files.set(path14, pendingCapture(input));
-    return { path: path14, files, bootstrap };
+    const path15 = `.wiki-pending/${captureStamp(now)}-${slug}.md`;
+    files.set(path15, pendingCapture(input));
+    return { path: path15, files, bootstrap };
   }
   const title = captureTitle(trace.question);
-  let path13 = `queries/${slug}.md`;
-  for (let n = 2; base.files.has(path13) && await titleOf(base, path13) !== title; n++) path13 = `queries/${slug}-${n}.md`;
-  files.set(path13, queriesPage(input, topicTags(trace)));
+  let path14 = `queries/${slug}.md`;
+  for (let n = 2; base.files.has(path14) && await titleOf(base, path14) !== title; n++) path14 = `queries/${slug}-${n}.md`;
+  files.set(path14, queriesPage(input, topicTags(trace)));
   const after = overlayTree(base, files);
   const layout = layoutOf(after, config);
   const policy = bootstrap ? "always" : config.indexes;
-  const plans = await planIndexFiles(layout, { policy, onlyDirs: affectedIndexDirs([path13]) });
+  const plans = await planIndexFiles(layout, { policy, onlyDirs: affectedIndexDirs([path14]) });
   for (const plan of plans) if (plan.status === "stale" || plan.status === "missing") files.set(plan.path, plan.expected);
-  return { path: path13, files, bootstrap };
+  return { path: path14, files, bootstrap };
+}
+
+// src/github/git-data.ts
+var NO_SHA = "0".repeat(40);
+async function refSha(github, repo, branch) {
+  return github.rest.git.getRef({ ...repo, ref: `heads/${branch}` }).then(
+    (r2) => r2.data.object.sha,
+    (e) => {
+      if (e.status === 404) return void 0;
+      throw e;
+    }
+  );
+}
+async function commitFiles(github, writes, repo, baseSha, files, message) {
+  const where = `/repos/${repo.owner}/${repo.repo}/git`;
+  const baseTree = (await github.rest.git.getCommit({ ...repo, commit_sha: baseSha })).data.tree.sha;
+  const tree = [];
+  for (const file of files) {
+    const sha = await writes.run(`POST ${where}/blobs (${file.path})`, async () => (await github.rest.git.createBlob({ ...repo, content: file.content, encoding: "utf-8" })).data.sha, NO_SHA);
+    tree.push({ path: file.path, mode: "100644", type: "blob", sha });
+  }
+  const treeSha = await writes.run(`POST ${where}/trees (${tree.length} files)`, async () => (await github.rest.git.createTree({ ...repo, base_tree: baseTree, tree })).data.sha, NO_SHA);
+  return writes.run(`POST ${where}/commits (${message})`, async () => (await github.rest.git.createCommit({ ...repo, message, tree: treeSha, parents: [baseSha] })).data.sha, NO_SHA);
+}
+async function setBranch(github, writes, repo, branch, sha, exists2, force) {
+  const where = `/repos/${repo.owner}/${repo.repo}/git/refs`;
+  if (exists2) await writes.run(`PATCH ${where}/heads/${branch}`, () => github.rest.git.updateRef({ ...repo, ref: `heads/${branch}`, sha, force }), void 0);
+  else await writes.run(`POST ${where} (refs/heads/${branch})`, () => github.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha }), void 0);
 }
 
 // src/github/capture-pr.ts
@@ -55245,6 +55273,10 @@ var captureBranch = (q3) => `${CAPTURE_BRANCH_PREFIX}${q3.issueNumber}${q3.comme
 function readCaptureMarker(body) {
   const m2 = CAPTURE_MARKER.exec(body ?? "");
   return m2 ? { key: m2[1], issueNumber: Number(m2[2]), page: decodeURIComponent(m2[3]), commit: m2[4] } : void 0;
+}
+function rewriteCaptureMarker(body, commit) {
+  const marker = readCaptureMarker(body);
+  return marker ? body.replace(CAPTURE_MARKER, markerText({ ...marker, commit })) : body;
 }
 var markerText = (m2) => `<!-- wiki-steward:capture key=${m2.key} issue=${m2.issueNumber} page=${encodeURIComponent(m2.page)} commit=${m2.commit} -->`;
 var PullRequestsForbiddenError = class extends Error {
@@ -55280,31 +55312,17 @@ async function openCapturePr(o2) {
   const branch = captureBranch(o2.question);
   const { data: repository } = await github.rest.repos.get({ owner: repo.owner, repo: repo.repo });
   const base = repository.default_branch;
-  const baseSha = (await github.rest.git.getRef({ ...repo, ref: `heads/${base}` })).data.object.sha;
-  const baseTree = (await github.rest.git.getCommit({ ...repo, commit_sha: baseSha })).data.tree.sha;
-  const branchSha = await github.rest.git.getRef({ ...repo, ref: `heads/${branch}` }).then(
-    (r2) => r2.data.object.sha,
-    (e) => {
-      if (e.status === 404) return void 0;
-      throw e;
-    }
-  );
+  const baseSha = await refSha(github, repo, base);
+  const branchSha = await refSha(github, repo, branch);
   const open2 = (await github.rest.pulls.list({ ...repo, state: "open", head: `${repo.owner}:${branch}`, per_page: 10 })).data[0];
   const previous = readCaptureMarker(open2?.body);
   if (branchSha && open2 && previous && previous.commit !== branchSha) {
     return { status: "human-edited", url: open2.html_url, number: open2.number, branch };
   }
   const page = repoPath(o2.wikiPrefix, o2.plan.path);
-  const tree = [];
-  for (const [file, content] of o2.plan.files) {
-    const blob = await writes.run(`POST /repos/${repo.owner}/${repo.repo}/git/blobs (${file})`, async () => (await github.rest.git.createBlob({ ...repo, content, encoding: "utf-8" })).data.sha, "0".repeat(40));
-    tree.push({ path: repoPath(o2.wikiPrefix, file), mode: "100644", type: "blob", sha: blob });
-  }
-  const treeSha = await writes.run(`POST /repos/${repo.owner}/${repo.repo}/git/trees (${tree.length} files on ${base})`, async () => (await github.rest.git.createTree({ ...repo, base_tree: baseTree, tree })).data.sha, "0".repeat(40));
-  const message = `wiki: capture "${o2.plan.path}" from #${o2.question.issueNumber}`;
-  const commit = await writes.run(`POST /repos/${repo.owner}/${repo.repo}/git/commits (${message})`, async () => (await github.rest.git.createCommit({ ...repo, message, tree: treeSha, parents: [baseSha] })).data.sha, "0".repeat(40));
-  if (branchSha) await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/git/refs/heads/${branch}`, () => github.rest.git.updateRef({ ...repo, ref: `heads/${branch}`, sha: commit, force: true }), void 0);
-  else await writes.run(`POST /repos/${repo.owner}/${repo.repo}/git/refs (refs/heads/${branch})`, () => github.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha: commit }), void 0);
+  const files = [...o2.plan.files].map(([file, content]) => ({ path: repoPath(o2.wikiPrefix, file), content }));
+  const commit = await commitFiles(github, writes, repo, baseSha, files, `wiki: capture "${o2.plan.path}" from #${o2.question.issueNumber}`);
+  await setBranch(github, writes, repo, branch, commit, branchSha !== void 0, true);
   const marker = { key: o2.question.key, issueNumber: o2.question.issueNumber, page, commit };
   const title = `wiki: capture "${o2.trace.question.split("\n")[0].slice(0, TITLE_LIMIT2 - 20)}"`;
   const body = prBody(o2, marker);
@@ -55350,13 +55368,13 @@ async function findAnswerComment(github, repo, issueNumber, key) {
 }
 async function upsertAnswerComment(github, writes, repo, issueNumber, key, body) {
   const existing = await findAnswerComment(github, repo, issueNumber, key);
-  const path13 = `/repos/${repo.owner}/${repo.repo}/issues`;
+  const path14 = `/repos/${repo.owner}/${repo.repo}/issues`;
   if (existing) {
-    await writes.run(`PATCH ${path13}/comments/${existing.id} (${body.length} characters)`, () => github.rest.issues.updateComment({ ...repo, comment_id: existing.id, body }), void 0);
+    await writes.run(`PATCH ${path14}/comments/${existing.id} (${body.length} characters)`, () => github.rest.issues.updateComment({ ...repo, comment_id: existing.id, body }), void 0);
     return { url: existing.url, created: false };
   }
   const created = await writes.run(
-    `POST ${path13}/${issueNumber}/comments (${body.length} characters)`,
+    `POST ${path14}/${issueNumber}/comments (${body.length} characters)`,
     async () => (await github.rest.issues.createComment({ ...repo, issue_number: issueNumber, body })).data.html_url,
     ""
   );
@@ -55456,9 +55474,9 @@ var DESCRIPTIONS = {
 async function setOutcomeLabel(github, writes, repo, issueNumber, outcome, labels, current) {
   const name = labels[outcome];
   const stale = ["answered", "gap", "cold", "error"].map((o2) => labels[o2]).filter((l3) => l3 !== name && current.includes(l3));
-  const path13 = `/repos/${repo.owner}/${repo.repo}`;
+  const path14 = `/repos/${repo.owner}/${repo.repo}`;
   for (const old of stale) {
-    await writes.run(`DELETE ${path13}/issues/${issueNumber}/labels/${old}`, () => github.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name: old }), void 0);
+    await writes.run(`DELETE ${path14}/issues/${issueNumber}/labels/${old}`, () => github.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name: old }), void 0);
   }
   if (current.includes(name)) return;
   const exists2 = await github.rest.issues.getLabel({ ...repo, name }).then(
@@ -55469,9 +55487,9 @@ async function setOutcomeLabel(github, writes, repo, issueNumber, outcome, label
     }
   );
   if (!exists2) {
-    await writes.run(`POST ${path13}/labels (${name})`, () => github.rest.issues.createLabel({ ...repo, name, color: COLORS[outcome], description: DESCRIPTIONS[outcome] }).catch(ignoreAlreadyExists), void 0);
+    await writes.run(`POST ${path14}/labels (${name})`, () => github.rest.issues.createLabel({ ...repo, name, color: COLORS[outcome], description: DESCRIPTIONS[outcome] }).catch(ignoreAlreadyExists), void 0);
   }
-  await writes.run(`POST ${path13}/issues/${issueNumber}/labels (${name})`, () => github.rest.issues.addLabels({ ...repo, issue_number: issueNumber, labels: [name] }), void 0);
+  await writes.run(`POST ${path14}/issues/${issueNumber}/labels (${name})`, () => github.rest.issues.addLabels({ ...repo, issue_number: issueNumber, labels: [name] }), void 0);
 }
 function ignoreAlreadyExists(error2) {
   if (error2.status === 422) return void 0;
@@ -55829,8 +55847,8 @@ var Context = class {
       if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync2(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path13 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path13} does not exist${EOL6}`);
+        const path14 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path14} does not exist${EOL6}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -60124,7 +60142,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path13) => path13.split("/").map((c3) => c3.startsWith("{") ? "(?:.+?)" : c3).join("/")
+    (path14) => path14.split("/").map((c3) => c3.startsWith("{") ? "(?:.+?)" : c3).join("/")
   );
   const regex2 = `^(?:${regexes.map((r2) => `(?:${r2})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -60440,8 +60458,8 @@ function buildDigest(input) {
       down: inPeriod2.reduce((n, a) => n + a.reactions.down, 0),
       mostDownvoted: inPeriod2.filter((a) => a.reactions.down > 0).sort((a, b3) => b3.reactions.down - a.reactions.down || a.reactions.up - b3.reactions.up).slice(0, 5).map((a) => ({ question: a.trace.question.split("\n")[0], url: a.url, down: a.reactions.down, up: a.reactions.up }))
     },
-    mostCited: [...cited].sort((a, b3) => b3[1] - a[1] || a[0].localeCompare(b3[0])).slice(0, 10).map(([path13, citations]) => ({ path: path13, citations })),
-    oldestAskedAbout: [...asked].filter(([path13]) => input.health?.updated.has(path13)).map(([path13, n]) => ({ path: path13, asked: n, updated: input.health.updated.get(path13) })).sort((a, b3) => a.updated.localeCompare(b3.updated) || b3.asked - a.asked).slice(0, 10),
+    mostCited: [...cited].sort((a, b3) => b3[1] - a[1] || a[0].localeCompare(b3[0])).slice(0, 10).map(([path14, citations]) => ({ path: path14, citations })),
+    oldestAskedAbout: [...asked].filter(([path14]) => input.health?.updated.has(path14)).map(([path14, n]) => ({ path: path14, asked: n, updated: input.health.updated.get(path14) })).sort((a, b3) => a.updated.localeCompare(b3.updated) || b3.asked - a.asked).slice(0, 10),
     health: input.health
   };
 }
@@ -60562,6 +60580,78 @@ _[Digest cut here: ${markdown.length - 64900} more characters in the job summary
   return { report, markdown, issueUrl: url };
 }
 
+// src/github/maintain-mode.ts
+init_core();
+import path13 from "node:path";
+var REFRESH_BRANCH = "wiki-steward/refresh-indexes";
+var NEEDS_REBASE = "<!-- wiki-steward:needs-rebase -->";
+async function maintainWiki(github, writes, repo, workspace, checkedOutSha) {
+  const result = { indexFiles: [], refreshedCaptures: [], humanEdited: [] };
+  if (!workspace.wikiRoot) return result;
+  const prefix = path13.relative(workspace.repoRoot, workspace.wikiRoot).split(path13.sep).join("/");
+  const inRepo = (p2) => prefix ? `${prefix}/${p2}` : p2;
+  const { data: repository } = await github.rest.repos.get({ owner: repo.owner, repo: repo.repo });
+  const base = repository.default_branch;
+  const baseSha = await refSha(github, repo, base);
+  const tree = await loadFileTree(workspace.wikiRoot);
+  const stale = (await planIndexFiles(layoutOf(tree, workspace.config), { policy: workspace.config.indexes })).filter((p2) => p2.status === "stale" || p2.status === "missing");
+  result.indexFiles = stale.map((p2) => p2.path);
+  if (stale.length > 0 && checkedOutSha && checkedOutSha !== baseSha) {
+    notice(`${base} moved on since this checkout (${checkedOutSha.slice(0, 7)} \u2192 ${baseSha.slice(0, 7)}); the next run refreshes the index files`);
+  } else if (stale.length > 0) {
+    const files = stale.map((p2) => ({ path: inRepo(p2.path), content: p2.expected }));
+    const message = `wiki: refresh ${stale.length} index file${stale.length === 1 ? "" : "s"}`;
+    const commit = await commitFiles(github, writes, repo, baseSha, files, message);
+    try {
+      await setBranch(github, writes, repo, base, commit, true, false);
+      result.committed = commit;
+    } catch (error2) {
+      info(`cannot update ${base} directly (${error2.message}); opening a pull request instead`);
+      await setBranch(github, writes, repo, REFRESH_BRANCH, commit, await refSha(github, repo, REFRESH_BRANCH) !== void 0, true);
+      const open2 = (await github.rest.pulls.list({ ...repo, state: "open", head: `${repo.owner}:${REFRESH_BRANCH}`, per_page: 1 })).data[0];
+      const body = `The index files below are stale after recent merges; this regenerates them exactly as \`wiki-steward index\` would.
+
+${stale.map((p2) => `- \`${inRepo(p2.path)}\``).join("\n")}`;
+      result.pullRequestUrl = open2 ? (await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${open2.number}`, () => github.rest.pulls.update({ ...repo, pull_number: open2.number, body }), void 0), open2.html_url) : await writes.run(`POST /repos/${repo.owner}/${repo.repo}/pulls (${REFRESH_BRANCH})`, async () => (await github.rest.pulls.create({ ...repo, title: "wiki: refresh wiki indexes", head: REFRESH_BRANCH, base, body })).data.html_url, "");
+    }
+  }
+  const pulls = await github.paginate(github.rest.pulls.list, { ...repo, state: "open", base, per_page: 100 });
+  for (const pull of pulls.filter((p2) => p2.head.ref.startsWith(CAPTURE_BRANCH_PREFIX))) {
+    const marker = readCaptureMarker(pull.body);
+    if (!marker) continue;
+    const branchSha = await refSha(github, repo, pull.head.ref);
+    if (!branchSha) continue;
+    const parent = (await github.rest.git.getCommit({ ...repo, commit_sha: branchSha })).data.parents[0]?.sha;
+    if (parent === baseSha) continue;
+    if (branchSha !== marker.commit) {
+      result.humanEdited.push(pull.number);
+      const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: pull.number, per_page: 100 });
+      if (!comments.some((c3) => (c3.body ?? "").includes(NEEDS_REBASE))) {
+        await writes.run(
+          `POST /repos/${repo.owner}/${repo.repo}/issues/${pull.number}/comments (needs a rebase)`,
+          () => github.rest.issues.createComment({ ...repo, issue_number: pull.number, body: `${base} has moved on and this branch has commits from a person, so wiki-steward leaves it alone: it needs a rebase (and \`wiki-steward index\`) before merging.
+${NEEDS_REBASE}` }),
+          void 0
+        );
+      }
+      continue;
+    }
+    const page = await github.rest.repos.getContent({ ...repo, path: marker.page, ref: pull.head.ref });
+    const content = "content" in page.data && typeof page.data.content === "string" ? Buffer.from(page.data.content, "base64").toString("utf8") : void 0;
+    if (content === void 0) continue;
+    const wikiPage = prefix && marker.page.startsWith(`${prefix}/`) ? marker.page.slice(prefix.length + 1) : marker.page;
+    const after = overlayTree(tree, /* @__PURE__ */ new Map([[wikiPage, content]]));
+    const plans = await planIndexFiles(layoutOf(after, workspace.config), { policy: workspace.config.indexes, onlyDirs: affectedIndexDirs([wikiPage]) });
+    const files = [{ path: marker.page, content }, ...plans.filter((p2) => p2.status === "stale" || p2.status === "missing").map((p2) => ({ path: inRepo(p2.path), content: p2.expected }))];
+    const commit = await commitFiles(github, writes, repo, baseSha, files, `wiki: capture "${wikiPage}" rebuilt on ${base}`);
+    await setBranch(github, writes, repo, pull.head.ref, commit, true, true);
+    const body = rewriteCaptureMarker(pull.body ?? "", commit);
+    await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${pull.number} (marker)`, () => github.rest.pulls.update({ ...repo, pull_number: pull.number, body }), void 0);
+    result.refreshedCaptures.push(pull.number);
+  }
+  return result;
+}
+
 // src/digest/wiki-health.ts
 var INDEX_SIZE_LIMIT = 8192;
 var LOW_QUALITY = 3;
@@ -60574,7 +60664,7 @@ async function wikiHealth(layout, options2) {
   const health = {
     pages: layout.pages.length,
     categories: layout.categories.length,
-    invalid: [...byPage].map(([path13, messages]) => ({ path: path13, messages })),
+    invalid: [...byPage].map(([path14, messages]) => ({ path: path14, messages })),
     brokenLinks: diagnostics.filter((d2) => d2.code === "broken-link").map((d2) => ({ path: d2.path, line: d2.line, target: d2.field ?? "" })),
     orphans: [],
     stale: [],
@@ -60585,31 +60675,31 @@ async function wikiHealth(layout, options2) {
   };
   const staleBefore = options2.now.getTime() - options2.staleDays * 864e5;
   const indexes = [...layout.tree.files].filter(isIndexFilePath);
-  await layout.tree.readEach([...layout.pages, ...indexes], (path13, file) => {
+  await layout.tree.readEach([...layout.pages, ...indexes], (path14, file) => {
     if (!file.ok) return;
-    if (isIndexFilePath(path13)) {
+    if (isIndexFilePath(path14)) {
       const bytes = Buffer.byteLength(file.text);
-      if (path13 !== "index.md" && bytes > INDEX_SIZE_LIMIT) health.oversizedIndexes.push({ path: path13, bytes });
+      if (path14 !== "index.md" && bytes > INDEX_SIZE_LIMIT) health.oversizedIndexes.push({ path: path14, bytes });
       return;
     }
     const close = file.text.indexOf("\n---\n");
     for (const m2 of file.text.slice(close < 0 ? 0 : close).matchAll(LINK2)) {
       const target = m2[1].split("#")[0];
       if (target === "" || /^[a-z]+:/i.test(target)) continue;
-      const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path13), target);
-      if (resolved && resolved !== path13 && inbound.has(resolved)) inbound.set(resolved, inbound.get(resolved) + 1);
+      const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path14), target);
+      if (resolved && resolved !== path14 && inbound.has(resolved)) inbound.set(resolved, inbound.get(resolved) + 1);
     }
     const fm = readFrontmatter(file.text);
     if (fm.kind !== "ok") return;
     const updated = fm.data.updated;
     if (typeof updated === "string") {
-      health.updated.set(path13, updated);
-      if (Date.parse(updated) < staleBefore) health.stale.push({ path: path13, updated });
+      health.updated.set(path14, updated);
+      if (Date.parse(updated) < staleBefore) health.stale.push({ path: path14, updated });
     }
     const quality = fm.data.quality;
     if (isPyDict(quality) && quality.rated_by !== "human") {
       const overall = pyToFloat(quality.overall);
-      if (overall !== void 0 && overall < LOW_QUALITY) health.lowQuality.push({ path: path13, overall });
+      if (overall !== void 0 && overall < LOW_QUALITY) health.lowQuality.push({ path: path14, overall });
     }
   });
   health.orphans = [...inbound].filter(([, n]) => n === 0).map(([p2]) => p2);
@@ -60640,15 +60730,19 @@ async function runAction(env = process.env) {
   info(`wiki-steward: ${work.kind}${work.kind === "skip" ? ` (${work.reason})` : ""} for ${eventName || "no event"}`);
   if (work.kind === "skip") return;
   if (work.kind === "validate") return validateCheckout(workspace, inputs.wikiPath, payload.pull_request?.base?.sha);
-  if (work.kind === "maintain") {
-    notice("mode 'maintain' is not available in this version of wiki-steward; validating the wiki instead");
-    return validateCheckout(workspace, inputs.wikiPath);
-  }
   if (!inputs.token) throw new Error("no GitHub token: pass 'github-token' (default: ${{ github.token }})");
   const repository = env.GITHUB_REPOSITORY ?? "";
   const [owner, repo] = repository.split("/");
   if (!owner || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got '${repository}'`);
   const github = createGitHubClient(inputs.token, env);
+  if (work.kind === "maintain") {
+    const maintained = await maintainWiki(github, new RepoWrites(inputs.dryRun), { owner, repo }, workspaceConfig, env.GITHUB_SHA);
+    info(
+      `maintain: ${maintained.indexFiles.length} stale index files${maintained.committed ? ` committed (${maintained.committed.slice(0, 7)})` : maintained.pullRequestUrl ? ` proposed in ${maintained.pullRequestUrl}` : ""}; capture PRs rebuilt: ${maintained.refreshedCaptures.map((n) => `#${n}`).join(", ") || "none"}; left for a person: ${maintained.humanEdited.map((n) => `#${n}`).join(", ") || "none"}`
+    );
+    setOutput("pull-request-url", maintained.pullRequestUrl ?? "");
+    return validateCheckout(workspace, inputs.wikiPath);
+  }
   if (work.kind === "digest") {
     const config = workspaceConfig.config;
     const period = periodOf(config.digest.period, /* @__PURE__ */ new Date());

@@ -8,6 +8,7 @@ import type { Question } from './event.js';
 import type { GitHubClient } from './octokit.js';
 import type { RepoRef } from './permission-helper.js';
 import type { RepoWrites } from './repo-writes.js';
+import { commitFiles, refSha, setBranch } from './git-data.js';
 
 export const CAPTURE_BRANCH_PREFIX = 'wiki-steward/capture/';
 const CAPTURE_MARKER = /<!-- wiki-steward:capture key=([\w-]+) issue=(\d+) page=(\S+) commit=([0-9a-f]{40}) -->/;
@@ -28,6 +29,12 @@ export interface CaptureMarker {
 export function readCaptureMarker(body: string | null | undefined): CaptureMarker | undefined {
   const m = CAPTURE_MARKER.exec(body ?? '');
   return m ? { key: m[1]!, issueNumber: Number(m[2]), page: decodeURIComponent(m[3]!), commit: m[4]! } : undefined;
+}
+
+/** The PR body with its marker pointing at a new steward commit (after a rebuild on a new base). */
+export function rewriteCaptureMarker(body: string, commit: string): string {
+  const marker = readCaptureMarker(body);
+  return marker ? body.replace(CAPTURE_MARKER, markerText({ ...marker, commit })) : body;
 }
 
 const markerText = (m: CaptureMarker): string => `<!-- wiki-steward:capture key=${m.key} issue=${m.issueNumber} page=${encodeURIComponent(m.page)} commit=${m.commit} -->`;
@@ -88,15 +95,8 @@ export async function openCapturePr(o: CapturePrOptions): Promise<CapturePrResul
   const branch = captureBranch(o.question);
   const { data: repository } = await github.rest.repos.get({ owner: repo.owner, repo: repo.repo });
   const base = repository.default_branch;
-  const baseSha = (await github.rest.git.getRef({ ...repo, ref: `heads/${base}` })).data.object.sha;
-  const baseTree = (await github.rest.git.getCommit({ ...repo, commit_sha: baseSha })).data.tree.sha;
-  const branchSha = await github.rest.git.getRef({ ...repo, ref: `heads/${branch}` }).then(
-    (r) => r.data.object.sha,
-    (e: { status?: number }) => {
-      if (e.status === 404) return undefined;
-      throw e;
-    },
-  );
+  const baseSha = (await refSha(github, repo, base))!;
+  const branchSha = await refSha(github, repo, branch);
   const open = (await github.rest.pulls.list({ ...repo, state: 'open', head: `${repo.owner}:${branch}`, per_page: 10 })).data[0];
   const previous = readCaptureMarker(open?.body);
   if (branchSha && open && previous && previous.commit !== branchSha) {
@@ -104,18 +104,10 @@ export async function openCapturePr(o: CapturePrOptions): Promise<CapturePrResul
   }
 
   const page = repoPath(o.wikiPrefix, o.plan.path);
-  const tree: Array<{ path: string; mode: '100644'; type: 'blob'; sha: string }> = [];
-  for (const [file, content] of o.plan.files) {
-    const blob = await writes.run(`POST /repos/${repo.owner}/${repo.repo}/git/blobs (${file})`, async () => (await github.rest.git.createBlob({ ...repo, content, encoding: 'utf-8' })).data.sha, '0'.repeat(40));
-    tree.push({ path: repoPath(o.wikiPrefix, file), mode: '100644', type: 'blob', sha: blob });
-  }
-  const treeSha = await writes.run(`POST /repos/${repo.owner}/${repo.repo}/git/trees (${tree.length} files on ${base})`, async () => (await github.rest.git.createTree({ ...repo, base_tree: baseTree, tree })).data.sha, '0'.repeat(40));
-  // No author or committer: GitHub then signs the commit as verified.
-  const message = `wiki: capture "${o.plan.path}" from #${o.question.issueNumber}`;
-  const commit = await writes.run(`POST /repos/${repo.owner}/${repo.repo}/git/commits (${message})`, async () => (await github.rest.git.createCommit({ ...repo, message, tree: treeSha, parents: [baseSha] })).data.sha, '0'.repeat(40));
+  const files = [...o.plan.files].map(([file, content]) => ({ path: repoPath(o.wikiPrefix, file), content }));
+  const commit = await commitFiles(github, writes, repo, baseSha, files, `wiki: capture "${o.plan.path}" from #${o.question.issueNumber}`);
   // Our own branch is rebuilt on the current base each time, so it always merges cleanly.
-  if (branchSha) await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/git/refs/heads/${branch}`, () => github.rest.git.updateRef({ ...repo, ref: `heads/${branch}`, sha: commit, force: true }), undefined);
-  else await writes.run(`POST /repos/${repo.owner}/${repo.repo}/git/refs (refs/heads/${branch})`, () => github.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha: commit }), undefined);
+  await setBranch(github, writes, repo, branch, commit, branchSha !== undefined, true);
 
   const marker: CaptureMarker = { key: o.question.key, issueNumber: o.question.issueNumber, page, commit };
   const title = `wiki: capture "${o.trace.question.split('\n')[0]!.slice(0, TITLE_LIMIT - 20)}"`;

@@ -12,6 +12,7 @@ import { validateCheckout } from './validate-mode.js';
 import { handleClosedCapture } from './capture-closed.js';
 import { RepoWrites } from './repo-writes.js';
 import { runDigest } from './digest-mode.js';
+import { maintainWiki } from './maintain-mode.js';
 import { periodOf } from '../digest/period.js';
 import { wikiHealth } from '../digest/wiki-health.js';
 import { openWikiLayout } from '../wiki/open.js';
@@ -38,16 +39,21 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
 
   if (work.kind === 'skip') return;
   if (work.kind === 'validate') return validateCheckout(workspace, inputs.wikiPath, payload.pull_request?.base?.sha);
-  if (work.kind === 'maintain') {
-    // Index upkeep builds on this entry in a later release; validating is still useful.
-    core.notice("mode 'maintain' is not available in this version of wiki-steward; validating the wiki instead");
-    return validateCheckout(workspace, inputs.wikiPath);
-  }
+
   if (!inputs.token) throw new Error("no GitHub token: pass 'github-token' (default: ${{ github.token }})");
   const repository = env.GITHUB_REPOSITORY ?? '';
   const [owner, repo] = repository.split('/');
   if (!owner || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got '${repository}'`);
   const github = createGitHubClient(inputs.token, env);
+  if (work.kind === 'maintain') {
+    // Maintain first; a validation failure afterwards does not undo it.
+    const maintained = await maintainWiki(github, new RepoWrites(inputs.dryRun), { owner, repo }, workspaceConfig, env.GITHUB_SHA);
+    core.info(
+      `maintain: ${maintained.indexFiles.length} stale index files${maintained.committed ? ` committed (${maintained.committed.slice(0, 7)})` : maintained.pullRequestUrl ? ` proposed in ${maintained.pullRequestUrl}` : ''}; capture PRs rebuilt: ${maintained.refreshedCaptures.map((n) => `#${n}`).join(', ') || 'none'}; left for a person: ${maintained.humanEdited.map((n) => `#${n}`).join(', ') || 'none'}`,
+    );
+    core.setOutput('pull-request-url', maintained.pullRequestUrl ?? '');
+    return validateCheckout(workspace, inputs.wikiPath);
+  }
   if (work.kind === 'digest') {
     const config = workspaceConfig.config;
     const period = periodOf(config.digest.period, new Date());

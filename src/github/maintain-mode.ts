@@ -1,0 +1,95 @@
+// Maintain mode (push to the default branch): stale index files are regenerated and committed in
+// one Git Data API commit — or, on a protected branch, proposed in one "refresh wiki indexes" pull
+// request — and open capture pull requests that another merge left behind are rebuilt on the new
+// base, unless a person has pushed to them (then the PR is told it needs a rebase).
+import * as core from '@actions/core';
+import path from 'node:path';
+import type { Workspace } from '../config/workspace.js';
+import { affectedIndexDirs, planIndexFiles } from '../wiki/index-files.js';
+import { layoutOf } from '../wiki/open.js';
+import { loadFileTree, overlayTree } from '../wiki/tree.js';
+import { CAPTURE_BRANCH_PREFIX, readCaptureMarker, rewriteCaptureMarker } from './capture-pr.js';
+import { commitFiles, refSha, setBranch } from './git-data.js';
+import type { GitHubClient } from './octokit.js';
+import type { RepoRef } from './permission-helper.js';
+import type { RepoWrites } from './repo-writes.js';
+
+export const REFRESH_BRANCH = 'wiki-steward/refresh-indexes';
+const NEEDS_REBASE = '<!-- wiki-steward:needs-rebase -->';
+
+export interface MaintainResult {
+  indexFiles: string[];
+  committed?: string;
+  pullRequestUrl?: string;
+  refreshedCaptures: number[];
+  humanEdited: number[];
+}
+
+export async function maintainWiki(github: GitHubClient, writes: RepoWrites, repo: RepoRef, workspace: Workspace, checkedOutSha: string | undefined): Promise<MaintainResult> {
+  const result: MaintainResult = { indexFiles: [], refreshedCaptures: [], humanEdited: [] };
+  if (!workspace.wikiRoot) return result;
+  const prefix = path.relative(workspace.repoRoot, workspace.wikiRoot).split(path.sep).join('/');
+  const inRepo = (p: string) => (prefix ? `${prefix}/${p}` : p);
+  const { data: repository } = await github.rest.repos.get({ owner: repo.owner, repo: repo.repo });
+  const base = repository.default_branch;
+  const baseSha = (await refSha(github, repo, base))!;
+  const tree = await loadFileTree(workspace.wikiRoot);
+
+  // 1. Index files, from the checkout — only when it is still the branch's head, so nothing newer is undone.
+  const stale = (await planIndexFiles(layoutOf(tree, workspace.config), { policy: workspace.config.indexes })).filter((p) => p.status === 'stale' || p.status === 'missing');
+  result.indexFiles = stale.map((p) => p.path);
+  if (stale.length > 0 && checkedOutSha && checkedOutSha !== baseSha) {
+    core.notice(`${base} moved on since this checkout (${checkedOutSha.slice(0, 7)} → ${baseSha.slice(0, 7)}); the next run refreshes the index files`);
+  } else if (stale.length > 0) {
+    const files = stale.map((p) => ({ path: inRepo(p.path), content: p.expected }));
+    const message = `wiki: refresh ${stale.length} index file${stale.length === 1 ? '' : 's'}`;
+    const commit = await commitFiles(github, writes, repo, baseSha, files, message);
+    try {
+      await setBranch(github, writes, repo, base, commit, true, false);
+      result.committed = commit;
+    } catch (error) {
+      // A protected branch refuses direct pushes: propose the same commit instead.
+      core.info(`cannot update ${base} directly (${(error as Error).message}); opening a pull request instead`);
+      await setBranch(github, writes, repo, REFRESH_BRANCH, commit, (await refSha(github, repo, REFRESH_BRANCH)) !== undefined, true);
+      const open = (await github.rest.pulls.list({ ...repo, state: 'open', head: `${repo.owner}:${REFRESH_BRANCH}`, per_page: 1 })).data[0];
+      const body = `The index files below are stale after recent merges; this regenerates them exactly as \`wiki-steward index\` would.\n\n${stale.map((p) => `- \`${inRepo(p.path)}\``).join('\n')}`;
+      result.pullRequestUrl = open
+        ? (await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${open.number}`, () => github.rest.pulls.update({ ...repo, pull_number: open.number, body }), undefined), open.html_url)
+        : await writes.run(`POST /repos/${repo.owner}/${repo.repo}/pulls (${REFRESH_BRANCH})`, async () => (await github.rest.pulls.create({ ...repo, title: 'wiki: refresh wiki indexes', head: REFRESH_BRANCH, base, body })).data.html_url, '');
+    }
+  }
+
+  // 2. Capture pull requests left behind by other merges: rebuilt on the new base.
+  const pulls = await github.paginate(github.rest.pulls.list, { ...repo, state: 'open', base, per_page: 100 });
+  for (const pull of pulls.filter((p) => p.head.ref.startsWith(CAPTURE_BRANCH_PREFIX))) {
+    const marker = readCaptureMarker(pull.body);
+    if (!marker) continue;
+    const branchSha = await refSha(github, repo, pull.head.ref);
+    if (!branchSha) continue;
+    const parent = (await github.rest.git.getCommit({ ...repo, commit_sha: branchSha })).data.parents[0]?.sha;
+    if (parent === baseSha) continue; // already on the current base
+    if (branchSha !== marker.commit) {
+      result.humanEdited.push(pull.number);
+      const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: pull.number, per_page: 100 });
+      if (!comments.some((c) => (c.body ?? '').includes(NEEDS_REBASE))) {
+        await writes.run(`POST /repos/${repo.owner}/${repo.repo}/issues/${pull.number}/comments (needs a rebase)`, () =>
+          github.rest.issues.createComment({ ...repo, issue_number: pull.number, body: `${base} has moved on and this branch has commits from a person, so wiki-steward leaves it alone: it needs a rebase (and \`wiki-steward index\`) before merging.\n${NEEDS_REBASE}` }),
+        undefined);
+      }
+      continue;
+    }
+    const page = await github.rest.repos.getContent({ ...repo, path: marker.page, ref: pull.head.ref });
+    const content = 'content' in page.data && typeof page.data.content === 'string' ? Buffer.from(page.data.content, 'base64').toString('utf8') : undefined;
+    if (content === undefined) continue;
+    const wikiPage = prefix && marker.page.startsWith(`${prefix}/`) ? marker.page.slice(prefix.length + 1) : marker.page;
+    const after = overlayTree(tree, new Map([[wikiPage, content]]));
+    const plans = await planIndexFiles(layoutOf(after, workspace.config), { policy: workspace.config.indexes, onlyDirs: affectedIndexDirs([wikiPage]) });
+    const files = [{ path: marker.page, content }, ...plans.filter((p) => p.status === 'stale' || p.status === 'missing').map((p) => ({ path: inRepo(p.path), content: p.expected }))];
+    const commit = await commitFiles(github, writes, repo, baseSha, files, `wiki: capture "${wikiPage}" rebuilt on ${base}`);
+    await setBranch(github, writes, repo, pull.head.ref, commit, true, true);
+    const body = rewriteCaptureMarker(pull.body ?? '', commit);
+    await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${pull.number} (marker)`, () => github.rest.pulls.update({ ...repo, pull_number: pull.number, body }), undefined);
+    result.refreshedCaptures.push(pull.number);
+  }
+  return result;
+}
