@@ -8,7 +8,7 @@
 // (the non-dereferenced description; $refs are resolved here).
 //
 // What is kept, per operation (method + path): the operationId, the documentation URL, the parameters (name, in, required,
-// schema), the JSON request body schema, every 2xx response schema (null for an empty body such as
+// schema, and `multiSegment: true` for path parameters GitHub marks `x-multi-segment`, such as a ref or a file path), the JSON request body schema, every 2xx response schema (null for an empty body such as
 // 204), and for each declared 4xx/5xx response the name of its error schema. Every schema under
 // components/schemas that those reference (transitively) is kept, plus `basic-error` and
 // `validation-error` always. Descriptions, examples, titles and x-* vendor extensions are dropped.
@@ -46,6 +46,26 @@ export const OPERATIONS = [
   ['POST', '/repos/{owner}/{repo}/issues/{issue_number}/labels'],
   ['DELETE', '/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}'],
   ['GET', '/repos/{owner}/{repo}/collaborators/{username}/permission'],
+  // Git Data API (refs, blobs, trees, commits), backed by a real git repository per emulated repo.
+  ['GET', '/repos/{owner}/{repo}/git/ref/{ref}'],
+  ['GET', '/repos/{owner}/{repo}/git/matching-refs/{ref}'],
+  ['POST', '/repos/{owner}/{repo}/git/refs'],
+  ['PATCH', '/repos/{owner}/{repo}/git/refs/{ref}'],
+  ['DELETE', '/repos/{owner}/{repo}/git/refs/{ref}'],
+  ['GET', '/repos/{owner}/{repo}/git/blobs/{file_sha}'],
+  ['POST', '/repos/{owner}/{repo}/git/blobs'],
+  ['GET', '/repos/{owner}/{repo}/git/trees/{tree_sha}'],
+  ['POST', '/repos/{owner}/{repo}/git/trees'],
+  ['GET', '/repos/{owner}/{repo}/git/commits/{commit_sha}'],
+  ['POST', '/repos/{owner}/{repo}/git/commits'],
+  // Contents (read) and pull requests.
+  ['GET', '/repos/{owner}/{repo}/contents/{path}'],
+  ['GET', '/repos/{owner}/{repo}/pulls'],
+  ['POST', '/repos/{owner}/{repo}/pulls'],
+  ['GET', '/repos/{owner}/{repo}/pulls/{pull_number}'],
+  ['PATCH', '/repos/{owner}/{repo}/pulls/{pull_number}'],
+  ['PUT', '/repos/{owner}/{repo}/pulls/{pull_number}/merge'],
+  ['POST', '/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers'],
 ];
 
 const ALWAYS_KEPT_SCHEMAS = ['basic-error', 'validation-error'];
@@ -169,7 +189,13 @@ export function trim(doc, operations = OPERATIONS) {
     if (!op) throw new Error(`operation not found in the description: ${method} ${template}`);
     const parameters = [...(doc.paths[template].parameters ?? []), ...(op.parameters ?? [])]
       .map((p) => deref(doc, p))
-      .map((p) => ({ name: p.name, in: p.in, required: p.required === true, schema: cleanSchema(p.schema ?? {}, refs) }));
+      .map((p) => ({
+        name: p.name,
+        in: p.in,
+        required: p.required === true,
+        schema: cleanSchema(p.schema ?? {}, refs),
+        ...(p['x-multi-segment'] === true ? { multiSegment: true } : {}),
+      }));
     const body = op.requestBody ? deref(doc, op.requestBody) : undefined;
     const requestSchema = body ? jsonSchemaOf(body.content) : null;
     const responses = {};

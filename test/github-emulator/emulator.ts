@@ -11,12 +11,19 @@
 //   dropped connections) on matching requests.
 // - `requests` records every request (method, path, route, body, status, response body) in
 //   arrival order, so tests can assert which writes happened and in which order.
+// - Each repository is backed by a real bare git repository (git-repo.ts) in a temporary directory:
+//   the Git Data API, contents and pull requests (with real three-way merges) run git plumbing, so
+//   shas are real and tests can run git against `gitDir(repo)`.
 //
 // Documented in test/github-emulator/README.md.
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { components } from '@octokit/openapi-types';
+import { type GitIdent, GitInputError, GitRepo, type MergeCheck, type TreeEntry, identTime } from './git-repo.js';
 import { checkRequestBody, findOperation } from './openapi-validate.js';
 
 type Schemas = components['schemas'];
@@ -30,6 +37,15 @@ export type FullRepository = Schemas['full-repository'];
 export type CollaboratorPermission = Schemas['repository-collaborator-permission'];
 export type BasicError = Schemas['basic-error'];
 export type ValidationError = Schemas['validation-error'];
+export type PullRequest = Schemas['pull-request'];
+export type PullRequestSimple = Schemas['pull-request-simple'];
+export type GitRef = Schemas['git-ref'];
+export type GitCommit = Schemas['git-commit'];
+export type GitTree = Schemas['git-tree'];
+export type Blob = Schemas['blob'];
+export type ContentFile = Schemas['content-file'];
+export type ContentDirectory = Schemas['content-directory'];
+export type Repository = Schemas['repository'];
 
 // ---------------------------------------------------------------------------------------------
 // Public types
@@ -71,6 +87,21 @@ export interface RepoInit {
   archived?: boolean;
   has_issues?: boolean;
   topics?: string[];
+  /**
+   * A working directory whose files (honoring its .gitignore files, without .git) become the first
+   * commit ("Initial commit") on the default branch.
+   */
+  seedFrom?: string;
+  /** Files (path → UTF-8 content) for the first commit; combined with `seedFrom`, they override it. */
+  seedFiles?: Record<string, string>;
+  /**
+   * Without a seed, the repository starts as GitHub's "Initialize this repository with a README"
+   * does: one commit with `README.md` (`# name`, then the description). With `autoInit: false` it
+   * starts empty, and the Git Data API answers GitHub's 409 "Git Repository is empty.".
+   */
+  autoInit?: boolean;
+  /** "Allow GitHub Actions to create and approve pull requests" (default true). */
+  actionsCanCreatePullRequests?: boolean;
 }
 
 export interface RoleGrant {
@@ -97,6 +128,82 @@ export interface RepoRecord {
   pushed_at: string;
   /** Collaborator roles by lower-cased login. */
   roles: Map<string, RoleGrant>;
+  /** When false, POST /pulls by github-actions[bot] gets GitHub's 403. */
+  actionsCanCreatePullRequests: boolean;
+}
+
+/** A commit the emulator wrote (through POST /git/commits, a merge, a seed or `commitFiles`). */
+export interface CommitRecord {
+  repo: string;
+  sha: string;
+  tree: string;
+  parents: string[];
+  message: string;
+  author: { name: string; email: string; date: string };
+  committer: { name: string; email: string; date: string };
+  /** The request gave an `author` (GitHub then does not sign the commit). */
+  customAuthor: boolean;
+  /** The request gave a `committer`. */
+  customCommitter: boolean;
+  /** The request gave its own `signature`. */
+  customSignature: boolean;
+  /** Signed by the emulator's "web-flow" key: GET /git/commits reports verification.verified true. */
+  verified: boolean;
+  /** Who made it: the authenticated login (null for seeds and test helpers). */
+  actor: string | null;
+  via: 'git/commits' | 'merge' | 'squash' | 'rebase' | 'seed' | 'commitFiles';
+}
+
+/**
+ * A pull request. Its title, body, state, labels, assignees and author live on the issue record
+ * with the same number (`issue`; GitHub gives pull requests and issues one number space); the
+ * getters below read them from there.
+ */
+export class PullRecord {
+  /** Last known head commit (refreshed from the branch while the pull request is open). */
+  head_sha = '';
+  /** Base branch commit (refreshed while open; frozen at the pre-merge base when merged). */
+  base_sha = '';
+  merged = false;
+  merged_at: string | null = null;
+  merged_by: string | null = null;
+  merge_commit_sha: string | null = null;
+  requested_reviewers: string[] = [];
+  requested_teams: string[] = [];
+  /** @internal cached merge check for `${base_sha}:${head_sha}`. */
+  mergeCache: { key: string; check: MergeCheck; testMerge: string | null } | null = null;
+
+  constructor(
+    readonly repo: string,
+    readonly id: number,
+    readonly node_id: string,
+    readonly issue: IssueRecord,
+    /** Head branch name (in this repository; forks are not emulated). */
+    public head: string,
+    /** Base branch name. */
+    public base: string,
+    public draft: boolean,
+    public maintainer_can_modify: boolean,
+  ) {}
+
+  get number(): number {
+    return this.issue.number;
+  }
+  get title(): string {
+    return this.issue.title;
+  }
+  get body(): string | null {
+    return this.issue.body;
+  }
+  get state(): 'open' | 'closed' {
+    return this.issue.state;
+  }
+  get user(): string {
+    return this.issue.user;
+  }
+  get labels(): string[] {
+    return this.issue.labels;
+  }
 }
 
 export interface IssueRecord {
@@ -169,6 +276,10 @@ export interface TokenInit {
    * 403 "Resource not accessible by integration". Default 'write'.
    */
   issues?: 'write' | 'read' | 'none';
+  /** The token's `contents` permission: git refs, blobs, trees, commits and merges. Default 'write'. */
+  contents?: 'write' | 'read' | 'none';
+  /** The token's `pull-requests` permission: creating and editing pull requests. Default 'write'. */
+  pull_requests?: 'write' | 'read' | 'none';
 }
 
 export interface RateLimitState {
@@ -275,10 +386,16 @@ export interface GitHubEmulator {
   render: Renderer;
   /** Webhook-style event payloads built from the state, for GITHUB_EVENT_PATH. */
   events: EventPayloads;
+  /**
+   * The bare git repository behind a repository ('owner/name' or just 'name'; default: the first
+   * repository). Run git against it, e.g. to push to a branch as a human would.
+   */
+  gitDir(repo?: string): string;
   /** GITHUB_API_URL, GITHUB_SERVER_URL, GITHUB_GRAPHQL_URL, GITHUB_REPOSITORY for a child process. */
   env(repo?: string): Record<string, string>;
   /** Requests that changed something (not GET/HEAD), optionally only the successful ones. */
   writes(opts?: { successfulOnly?: boolean }): RecordedRequest[];
+  /** Stops the server and deletes the temporary git repositories. */
   close(): Promise<void>;
 }
 
@@ -348,6 +465,46 @@ function validationFailed(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Git helpers
+
+/** GitHub's committer for commits it makes and signs itself ("web-flow"). */
+export const WEB_FLOW = { name: 'GitHub', email: 'noreply@github.com' } as const;
+const WEB_FLOW_KEY = 'github-emulator web-flow key';
+
+/**
+ * The emulator's stand-in for GitHub's web-flow PGP signature: an armored block whose body is an
+ * HMAC of the payload, so `verifySignature` can check it. It is not a real OpenPGP packet.
+ */
+export function signPayload(payload: string): string {
+  const mac = createHmac('sha256', WEB_FLOW_KEY).update(payload).digest();
+  const body = Buffer.concat([Buffer.from('github-emulator web-flow signature\0'), mac]).toString('base64');
+  const lines = body.match(/.{1,64}/g) ?? [];
+  return ['-----BEGIN PGP SIGNATURE-----', '', ...lines, `=${mac.subarray(0, 3).toString('base64')}`, '-----END PGP SIGNATURE-----', ''].join('\n');
+}
+
+export function verifySignature(payload: string | null, signature: string | null): boolean {
+  return payload !== null && signature !== null && signature === signPayload(payload);
+}
+
+/** Base64 in lines of 60 characters, each ending with a newline, as GitHub serves blob and file content. */
+function base64Lines(buf: Buffer): string {
+  const b64 = buf.toString('base64');
+  return b64 === '' ? '' : `${(b64.match(/.{1,60}/g) ?? []).join('\n')}\n`;
+}
+
+function gitIsoDate(time: number): string {
+  return isoSeconds(new Date(time * 1000));
+}
+
+function isSha(s: unknown): s is string {
+  return typeof s === 'string' && /^[0-9a-f]{40}$/.test(s);
+}
+
+function encodePath(p: string): string {
+  return p.split('/').map(encodeURIComponent).join('/');
+}
+
+// ---------------------------------------------------------------------------------------------
 // State
 
 export class EmulatorState {
@@ -357,10 +514,18 @@ export class EmulatorState {
   readonly comments: CommentRecord[] = [];
   readonly labels: LabelRecord[] = [];
   readonly reactions: ReactionRecord[] = [];
+  /** Pull requests (each also has an issue record with the same number). */
+  readonly pulls: PullRecord[] = [];
+  /** Commits the emulator wrote, oldest first (API commits, merges, seeds, `commitFiles`). */
+  readonly commits: CommitRecord[] = [];
   readonly rateLimit: RateLimitState;
   readonly rateLimitWindowSeconds: number;
 
-  private nextId = { repo: 700_000_001, user: 1_000, issue: 2_000_000_001, comment: 3_000_000_001, label: 4_000_000_001, reaction: 5_000_000_001 };
+  private nextId = { repo: 700_000_001, user: 1_000, issue: 2_000_000_001, comment: 3_000_000_001, label: 4_000_000_001, reaction: 5_000_000_001, pull: 6_000_000_001 };
+  private gitRoot: string | undefined;
+  private readonly gitRepos = new Map<string, GitRepo>();
+  /** Repositories whose README commit is written when their git repository is first used. */
+  private readonly pendingAutoInit = new Set<string>();
 
   constructor(
     private readonly clock: () => Date,
@@ -407,10 +572,26 @@ export class EmulatorState {
       updated_at: now,
       pushed_at: now,
       roles: new Map(),
+      actionsCanCreatePullRequests: init.actionsCanCreatePullRequests ?? true,
     };
     if (ownerType === 'User') repo.roles.set(lower(init.owner), { role_name: 'admin', base: 'admin' });
     this.repos.push(repo);
+    if (init.seedFrom !== undefined || init.seedFiles !== undefined) this.seed(repo, init.seedFrom, init.seedFiles);
+    else if (init.autoInit !== false) this.pendingAutoInit.add(repo.full_name);
     return repo;
+  }
+
+  /** Writes the first commit of a repository from a directory and/or a file map. */
+  private seed(repo: RepoRecord, dir: string | undefined, files: Record<string, string> | undefined): void {
+    const git = this.git(repo.full_name);
+    if (!git.isEmpty()) throw new Error(`${repo.full_name} already has commits`);
+    let tree = dir !== undefined ? git.treeFromDirectory(path.resolve(dir)) : null;
+    if (files) tree = git.buildTree(tree, Object.entries(files).map(([p, content]) => ({ path: p, content })));
+    tree ??= git.buildTree(null, []);
+    const ident = { name: repo.owner, email: `${this.ensureUser(repo.owner).id}+${repo.owner}@users.noreply.github.com`, ...identTime(this.clock()) };
+    const sha = git.commitTree(tree, [], 'Initial commit', ident, ident);
+    git.updateRef(`refs/heads/${repo.default_branch}`, sha, '');
+    this.recordCommit(repo.full_name, sha, { customAuthor: true, customCommitter: true, customSignature: false, actor: null, via: 'seed' });
   }
 
   findRepo(fullName: string): RepoRecord | undefined {
@@ -418,9 +599,13 @@ export class EmulatorState {
     return this.repos.find((r) => lower(r.full_name) === key);
   }
 
-  /** The repo for "owner/name", or the first repo when omitted. */
+  /** The repo for "owner/name" (or a bare "name" when only one repository has it), or the first repo when omitted. */
   repo(fullName?: string): RepoRecord {
-    const repo = fullName === undefined ? this.repos[0] : this.findRepo(fullName);
+    const byName = (name: string) => {
+      const found = this.repos.filter((r) => lower(r.name) === lower(name));
+      return found.length === 1 ? found[0] : undefined;
+    };
+    const repo = fullName === undefined ? this.repos[0] : fullName.includes('/') ? this.findRepo(fullName) : byName(fullName);
     if (!repo) throw new Error(fullName === undefined ? 'the emulator has no repository' : `no repository ${fullName}`);
     return repo;
   }
@@ -672,6 +857,357 @@ export class EmulatorState {
     Object.assign(this.rateLimit, patch);
     if (patch.remaining !== undefined && patch.used === undefined) this.rateLimit.used = Math.max(0, this.rateLimit.limit - patch.remaining);
   }
+
+  // -- settings ------------------------------------------------------------------------------
+
+  /**
+   * The repository setting "Allow GitHub Actions to create and approve pull requests". With false,
+   * POST /pulls by github-actions[bot] gets GitHub's 403 "GitHub Actions is not permitted to create
+   * or approve pull requests.".
+   */
+  setActionsCanCreatePullRequests(allowed: boolean, repoName?: string): void {
+    this.repo(repoName).actionsCanCreatePullRequests = allowed;
+  }
+
+  // -- git -----------------------------------------------------------------------------------
+
+  /** The git repository behind a repository (created, empty, on first use). */
+  git(repoName?: string): GitRepo {
+    const repo = this.repo(repoName);
+    let git = this.gitRepos.get(repo.full_name);
+    if (!git) {
+      this.gitRoot ??= mkdtempSync(path.join(tmpdir(), 'gh-emulator-'));
+      git = GitRepo.init(path.join(this.gitRoot, repo.owner, `${repo.name}.git`), repo.default_branch);
+      this.gitRepos.set(repo.full_name, git);
+      if (this.pendingAutoInit.delete(repo.full_name)) {
+        this.seed(repo, undefined, { 'README.md': `# ${repo.name}\n${repo.description ? `${repo.description}\n` : ''}` });
+      }
+    }
+    return git;
+  }
+
+  /** The bare repository's directory (GIT_DIR) for 'owner/name' or 'name'. */
+  gitDir(repoName?: string): string {
+    return this.git(repoName).dir;
+  }
+
+  /** Deletes the temporary git repositories. */
+  dispose(): void {
+    if (this.gitRoot) rmSync(this.gitRoot, { recursive: true, force: true });
+    this.gitRoot = undefined;
+    this.gitRepos.clear();
+  }
+
+  /**
+   * The commit a branch points at, or undefined. `branchHead('capture/x')` uses the first
+   * repository; `branchHead('octo-org/wiki', 'capture/x')` names one.
+   */
+  branchHead(repoOrBranch: string, branch?: string): string | undefined {
+    const [repoName, name] = branch === undefined ? [undefined, repoOrBranch] : [repoOrBranch, branch];
+    const git = this.git(repoName);
+    const sha = git.refSha(`refs/heads/${name}`);
+    return sha ?? undefined;
+  }
+
+  /**
+   * A file's UTF-8 content at a branch, tag or commit, or undefined when the path (or ref) does not
+   * exist. `fileAt('main', 'wiki/index.md')` or `fileAt('octo-org/wiki', 'main', 'wiki/index.md')`.
+   */
+  fileAt(a: string, b: string, c?: string): string | undefined {
+    const [repoName, ref, filePath] = c === undefined ? [undefined, a, b] : [a, b, c];
+    const git = this.git(repoName);
+    const commit = git.resolveCommit(ref);
+    if (!commit) return undefined;
+    const entry = git.lsTree(commit, { path: filePath.replace(/^\/+/, '') }).find((e) => e.path === filePath.replace(/^\/+/, ''));
+    if (!entry || entry.type !== 'blob') return undefined;
+    return git.readBlob(entry.sha).toString('utf8');
+  }
+
+  /** The record of a commit the emulator wrote. */
+  findCommit(sha: string, repoName?: string): CommitRecord | undefined {
+    const repo = this.repo(repoName);
+    return this.commits.find((c) => c.repo === repo.full_name && c.sha === sha);
+  }
+
+  /** @internal */
+  recordCommit(repoName: string, sha: string, meta: Pick<CommitRecord, 'customAuthor' | 'customCommitter' | 'customSignature' | 'actor' | 'via'>): CommitRecord {
+    const repo = this.repo(repoName);
+    const c = this.git(repo.full_name).readCommit(sha);
+    const ident = (i: GitIdent) => ({ name: i.name, email: i.email, date: gitIsoDate(i.time) });
+    const record: CommitRecord = {
+      repo: repo.full_name,
+      sha,
+      tree: c.tree,
+      parents: c.parents,
+      message: c.message,
+      author: ident(c.author),
+      committer: ident(c.committer),
+      verified: verifySignature(c.payload, c.signature),
+      ...meta,
+    };
+    this.commits.push(record);
+    return record;
+  }
+
+  /** The git identity GitHub uses for a user or bot: its name and its noreply address. */
+  identityOf(login: string): { name: string; email: string } {
+    const u = this.ensureUser(login);
+    return { name: u.name ?? u.login, email: `${u.id}+${u.login}@users.noreply.github.com` };
+  }
+
+  /**
+   * Simulates a push: commits files (path → content, null deletes) on top of a branch (created from
+   * `from`, default the default branch, when missing) and moves the branch. Returns the commit sha.
+   */
+  commitFiles(opts: {
+    branch: string;
+    files: Record<string, string | null>;
+    message?: string;
+    author?: string | { name: string; email: string };
+    from?: string;
+    repo?: string;
+  }): string {
+    const repo = this.repo(opts.repo);
+    const git = this.git(repo.full_name);
+    const current = git.refSha(`refs/heads/${opts.branch}`);
+    const parent = current ?? git.resolveCommit(opts.from ?? repo.default_branch);
+    const baseTree = parent ? git.resolveTree(parent) : null;
+    const tree = git.buildTree(
+      baseTree,
+      Object.entries(opts.files).map(([p, content]) => (content === null ? { path: p, sha: null } : { path: p, content })),
+    );
+    const who = typeof opts.author === 'object' ? opts.author : this.identityOf(opts.author ?? 'octocat');
+    const ident = { ...who, ...identTime(this.clock()) };
+    const sha = git.commitTree(tree, parent ? [parent] : [], opts.message ?? 'Update files', ident, ident);
+    if (!git.updateRef(`refs/heads/${opts.branch}`, sha, current ?? '')) throw new Error(`branch ${opts.branch} moved while committing`);
+    this.recordCommit(repo.full_name, sha, { customAuthor: true, customCommitter: true, customSignature: false, actor: null, via: 'commitFiles' });
+    repo.pushed_at = this.now();
+    return sha;
+  }
+
+  /**
+   * Writes a commit as POST /git/commits does. Without author and committer (and signature),
+   * GitHub makes the commit itself: the author is the authenticated user, the committer is
+   * "GitHub <noreply@github.com>", and it is signed (verification.verified true).
+   */
+  createCommit(opts: {
+    repo?: string;
+    actor: string;
+    tree: string;
+    parents: string[];
+    message: string;
+    author?: { name: string; email: string; date?: string };
+    committer?: { name?: string; email?: string; date?: string };
+    signature?: string;
+    via?: CommitRecord['via'];
+  }): CommitRecord {
+    const repo = this.repo(opts.repo);
+    const git = this.git(repo.full_name);
+    const now = identTime(this.clock());
+    const author: GitIdent = opts.author
+      ? { name: opts.author.name, email: opts.author.email, ...(opts.author.date ? identTime(opts.author.date) : now) }
+      : { ...this.identityOf(opts.actor), ...now };
+    const custom = opts.author !== undefined || opts.committer !== undefined || opts.signature !== undefined;
+    let sha: string;
+    if (!custom) {
+      sha = git.writeSignedCommit(opts.tree, opts.parents, opts.message, author, { ...WEB_FLOW, ...now }, signPayload);
+    } else {
+      const committer: GitIdent = opts.committer
+        ? {
+            name: opts.committer.name ?? author.name,
+            email: opts.committer.email ?? author.email,
+            ...(opts.committer.date ? identTime(opts.committer.date) : opts.author ? { time: author.time, tz: author.tz } : now),
+          }
+        : { ...author };
+      sha = opts.signature
+        ? git.writeSignedCommit(opts.tree, opts.parents, opts.message, author, committer, () => opts.signature as string)
+        : git.commitTree(opts.tree, opts.parents, opts.message, author, committer);
+    }
+    return this.recordCommit(repo.full_name, sha, {
+      customAuthor: opts.author !== undefined,
+      customCommitter: opts.committer !== undefined,
+      customSignature: opts.signature !== undefined,
+      actor: opts.actor,
+      via: opts.via ?? 'git/commits',
+    });
+  }
+
+  // -- pull requests -------------------------------------------------------------------------
+
+  findPull(number: number, repoName?: string): PullRecord | undefined {
+    const repo = this.repo(repoName);
+    return this.pulls.find((p) => p.repo === repo.full_name && p.number === number);
+  }
+
+  /** The pull request, or throws. */
+  pull(number: number, repoName?: string): PullRecord {
+    const pr = this.findPull(number, repoName);
+    if (!pr) throw new Error(`no pull request #${number} in ${this.repo(repoName).full_name}`);
+    return pr;
+  }
+
+  /**
+   * Adds a pull request from `head` into `base` (default: the default branch); both branches must
+   * exist. No validation beyond that: POST /pulls checks duplicates and empty diffs itself.
+   */
+  addPull(init: {
+    head: string;
+    base?: string;
+    title: string;
+    body?: string | null;
+    user?: string;
+    draft?: boolean;
+    labels?: string[];
+    maintainer_can_modify?: boolean;
+    number?: number;
+    repo?: string;
+  }): PullRecord {
+    const repo = this.repo(init.repo);
+    const git = this.git(repo.full_name);
+    const base = init.base ?? repo.default_branch;
+    const headSha = git.refSha(`refs/heads/${init.head}`);
+    const baseSha = git.refSha(`refs/heads/${base}`);
+    if (!headSha) throw new Error(`no branch ${init.head} in ${repo.full_name}`);
+    if (!baseSha) throw new Error(`no branch ${base} in ${repo.full_name}`);
+    const issue = this.addIssue({
+      repo: repo.full_name,
+      title: init.title,
+      body: init.body ?? null,
+      ...(init.user ? { user: init.user } : {}),
+      ...(init.labels ? { labels: init.labels } : {}),
+      ...(init.number !== undefined ? { number: init.number } : {}),
+      pull_request: true,
+    });
+    const id = this.nextId.pull++;
+    const pr = new PullRecord(repo.full_name, id, nodeId('PR', id), issue, init.head, base, init.draft ?? false, init.maintainer_can_modify ?? false);
+    pr.head_sha = headSha;
+    pr.base_sha = baseSha;
+    git.updateRef(`refs/pull/${issue.number}/head`, headSha);
+    this.pulls.push(pr);
+    return pr;
+  }
+
+  /**
+   * Brings an open pull request up to date with its branches, as GitHub does after a push: the head
+   * sha follows the head branch; a deleted head or base branch closes it; a head that became part
+   * of the base (someone merged and pushed) marks it merged.
+   */
+  refreshPull(pr: PullRecord): PullRecord {
+    if (pr.state !== 'open') return pr;
+    const git = this.git(pr.repo);
+    const head = git.refSha(`refs/heads/${pr.head}`);
+    const base = git.refSha(`refs/heads/${pr.base}`);
+    if (!head || !base) {
+      this.closeIssue(pr.issue, null);
+      return pr;
+    }
+    if (head !== pr.head_sha) {
+      pr.head_sha = head;
+      git.updateRef(`refs/pull/${pr.number}/head`, head);
+      pr.issue.updated_at = this.now();
+    }
+    if (base !== pr.base_sha && git.isAncestor(head, base) && !git.isAncestor(head, pr.base_sha)) {
+      // The head's commits reached the base through a push: GitHub marks the pull request merged.
+      pr.merged = true;
+      pr.merged_at = this.now();
+      pr.merge_commit_sha = base;
+      this.closeIssue(pr.issue, null);
+      return pr;
+    }
+    pr.base_sha = base;
+    return pr;
+  }
+
+  /** @internal closes the issue record of a pull request. */
+  closeIssue(issue: IssueRecord, by: string | null): void {
+    issue.state = 'closed';
+    issue.state_reason = null;
+    issue.closed_at = this.now();
+    issue.closed_by = by;
+    issue.updated_at = issue.closed_at;
+  }
+
+  /**
+   * The real merge check of an open pull request (`git merge-tree --write-tree` of head into base),
+   * cached per base/head pair. A clean result also writes GitHub's test merge commit
+   * ("Merge <head> into <base>") to refs/pull/N/merge.
+   */
+  mergeCheck(pr: PullRecord): { check: MergeCheck; testMerge: string | null } {
+    const key = `${pr.base_sha}:${pr.head_sha}`;
+    if (pr.mergeCache?.key === key) return pr.mergeCache;
+    const git = this.git(pr.repo);
+    const check = git.mergeTrees(pr.base_sha, pr.head_sha);
+    let testMerge: string | null = null;
+    if (check.clean && check.tree) {
+      const ident = { ...WEB_FLOW, ...identTime(this.clock()) };
+      testMerge = git.commitTree(check.tree, [pr.base_sha, pr.head_sha], `Merge ${pr.head_sha} into ${pr.base_sha}`, ident, ident);
+      git.updateRef(`refs/pull/${pr.number}/merge`, testMerge);
+    } else {
+      git.deleteRef(`refs/pull/${pr.number}/merge`);
+    }
+    pr.mergeCache = { key, check, testMerge };
+    return pr.mergeCache;
+  }
+
+  /** A commit GitHub makes and signs itself: committer "GitHub <noreply@github.com>". */
+  private webFlowCommit(repoName: string, tree: string, parents: string[], message: string, author: GitIdent, actor: string | null, via: CommitRecord['via']): string {
+    const git = this.git(repoName);
+    const sha = git.writeSignedCommit(tree, parents, message, author, { ...WEB_FLOW, ...identTime(this.clock()) }, signPayload);
+    this.recordCommit(repoName, sha, { customAuthor: false, customCommitter: false, customSignature: false, actor, via });
+    return sha;
+  }
+
+  /**
+   * Merges a pull request as PUT /pulls/{n}/merge does, with a real three-way merge. Throws
+   * HttpError 405 "Pull Request is not mergeable" (closed, merged or draft), 409 "Head branch was
+   * modified…" (`sha` mismatch), 405 "Merge conflict" or 405 "Base branch was modified…".
+   */
+  mergePull(
+    pr: PullRecord,
+    opts: { by: string; method?: 'merge' | 'squash' | 'rebase'; commit_title?: string; commit_message?: string; sha?: string; docs?: string },
+  ): { sha: string } {
+    const docs = opts.docs ?? 'https://docs.github.com/rest/pulls/pulls#merge-a-pull-request';
+    this.refreshPull(pr);
+    if (pr.state !== 'open' || pr.draft) throw basicError(405, 'Pull Request is not mergeable', docs);
+    if (opts.sha !== undefined && opts.sha !== pr.head_sha) throw basicError(409, 'Head branch was modified. Review and try the merge again.', docs);
+    const { check } = this.mergeCheck(pr);
+    if (!check.clean || !check.tree) throw basicError(405, 'Merge conflict', docs);
+    const repo = this.repo(pr.repo);
+    const git = this.git(repo.full_name);
+    const oldBase = pr.base_sha;
+    const now = identTime(this.clock());
+    const method = opts.method ?? 'merge';
+    const message = (title: string, body: string) => (body ? `${title}\n\n${body}` : title);
+    let result: string;
+    if (method === 'merge') {
+      const title = opts.commit_title ?? `Merge pull request #${pr.number} from ${repo.owner}/${pr.head}`;
+      result = this.webFlowCommit(repo.full_name, check.tree, [oldBase, pr.head_sha], message(title, opts.commit_message ?? pr.title), { ...this.identityOf(opts.by), ...now }, opts.by, 'merge');
+    } else if (method === 'squash') {
+      const commits = git.commitsBetween(oldBase, pr.head_sha).map((c) => git.readCommit(c).message.trim());
+      const title = opts.commit_title ?? `${pr.title} (#${pr.number})`;
+      const body = opts.commit_message ?? commits.map((m) => `* ${m}`).join('\n\n');
+      result = this.webFlowCommit(repo.full_name, check.tree, [oldBase], message(title, body), { ...this.identityOf(pr.user), ...now }, opts.by, 'squash');
+    } else {
+      let current = oldBase;
+      const ident = { ...WEB_FLOW, ...now };
+      for (const c of git.commitsBetween(oldBase, pr.head_sha)) {
+        const original = git.readCommit(c);
+        if (original.parents.length > 1) throw basicError(405, 'This branch can\'t be rebased', docs);
+        const picked = git.cherryPickTree(c, current, ident);
+        if (!picked.clean || !picked.tree) throw basicError(405, 'Merge conflict', docs);
+        current = this.webFlowCommit(repo.full_name, picked.tree, [current], original.message, original.author, opts.by, 'rebase');
+      }
+      result = current;
+    }
+    if (!git.updateRef(`refs/heads/${pr.base}`, result, oldBase)) throw basicError(405, 'Base branch was modified. Review and try the merge again.', docs);
+    pr.merged = true;
+    pr.merged_at = this.now();
+    pr.merged_by = this.ensureUser(opts.by).login;
+    pr.merge_commit_sha = result;
+    this.closeIssue(pr.issue, pr.merged_by);
+    repo.pushed_at = pr.merged_at;
+    return { sha: result };
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -906,17 +1442,266 @@ export class Renderer {
       state_reason: issue.state_reason,
     };
     if (issue.pull_request) {
+      const pr = this.state.findPull(issue.number, repo.full_name);
       rendered.pull_request = {
         url: `${repoApi}/pulls/${issue.number}`,
         html_url: html,
         diff_url: `${html}.diff`,
         patch_url: `${html}.patch`,
-        merged_at: null,
+        merged_at: pr?.merged_at ?? null,
       };
-      rendered.draft = false;
+      rendered.draft = pr?.draft ?? false;
     }
     if (opts.withClosedBy) rendered.closed_by = issue.closed_by ? this.user(issue.closed_by) : null;
     return rendered;
+  }
+
+  // -- git data ------------------------------------------------------------------------------
+
+  /** A repository as embedded in pull requests (head.repo, base.repo): the `repository` shape. */
+  repositoryForPull(fullName: string): Repository {
+    const { organization: _o, network_count: _n, subscribers_count: _s, permissions: _p, ...rest } = this.repository(fullName);
+    return rest as Repository;
+  }
+
+  gitRef(repoName: string, ref: { ref: string; sha: string; type: string }): GitRef {
+    const api = this.repoApiUrl(this.state.repo(repoName));
+    return {
+      ref: ref.ref,
+      node_id: `REF_kwDO${Buffer.from(`${repoName}:${ref.ref}`).toString('base64url')}`,
+      url: `${api}/git/${encodePath(ref.ref)}`,
+      object: { sha: ref.sha, type: ref.type, url: `${api}/git/${ref.type}s/${ref.sha}` },
+    };
+  }
+
+  gitCommit(repoName: string, sha: string): GitCommit {
+    const repo = this.state.repo(repoName);
+    const api = this.repoApiUrl(repo);
+    const c = this.state.git(repo.full_name).readCommit(sha);
+    const verified = verifySignature(c.payload, c.signature);
+    const ident = (i: GitIdent) => ({ name: i.name, email: i.email, date: gitIsoDate(i.time) });
+    return {
+      sha,
+      node_id: `C_kwDO${Buffer.from(`${repo.full_name}:${sha}`).toString('base64url')}`,
+      url: `${api}/git/commits/${sha}`,
+      html_url: `${this.serverUrl}/${repo.full_name}/commit/${sha}`,
+      author: ident(c.author),
+      committer: ident(c.committer),
+      tree: { sha: c.tree, url: `${api}/git/trees/${c.tree}` },
+      message: c.message,
+      parents: c.parents.map((p) => ({ sha: p, url: `${api}/git/commits/${p}`, html_url: `${this.serverUrl}/${repo.full_name}/commit/${p}` })),
+      verification: {
+        verified,
+        reason: c.signature === null ? 'unsigned' : verified ? 'valid' : 'unknown_key',
+        signature: c.signature,
+        payload: c.payload,
+        verified_at: verified ? gitIsoDate(c.committer.time) : null,
+      },
+    };
+  }
+
+  blob(repoName: string, sha: string): Blob {
+    const repo = this.state.repo(repoName);
+    const content = this.state.git(repo.full_name).readBlob(sha);
+    return {
+      sha,
+      node_id: `B_kwDO${Buffer.from(`${repo.full_name}:${sha}`).toString('base64url')}`,
+      size: content.length,
+      url: `${this.repoApiUrl(repo)}/git/blobs/${sha}`,
+      content: base64Lines(content),
+      encoding: 'base64',
+    };
+  }
+
+  tree(repoName: string, sha: string, entries: TreeEntry[]): GitTree {
+    const api = this.repoApiUrl(this.state.repo(repoName));
+    return {
+      sha,
+      url: `${api}/git/trees/${sha}`,
+      tree: entries.map((e) => ({
+        path: e.path,
+        mode: e.mode,
+        type: e.type,
+        sha: e.sha,
+        ...(e.size !== undefined ? { size: e.size } : {}),
+        ...(e.type === 'commit' ? {} : { url: `${api}/git/${e.type}s/${e.sha}` }),
+      })),
+      truncated: false,
+    };
+  }
+
+  /** A contents API entry (file, dir, symlink or submodule) at `ref`; files carry their content. */
+  contentEntry(repoName: string, ref: string, entry: TreeEntry, withContent: boolean): ContentFile {
+    const repo = this.state.repo(repoName);
+    const api = this.repoApiUrl(repo);
+    const name = entry.path.split('/').pop() ?? entry.path;
+    const self = `${api}/contents/${encodePath(entry.path)}?ref=${encodeURIComponent(ref)}`;
+    const kind = entry.type === 'tree' ? 'dir' : entry.type === 'commit' ? 'submodule' : entry.mode === '120000' ? 'symlink' : 'file';
+    const git = kind === 'submodule' ? null : `${api}/git/${entry.type === 'tree' ? 'trees' : 'blobs'}/${entry.sha}`;
+    const html = kind === 'submodule' ? null : `${this.serverUrl}/${repo.full_name}/${kind === 'dir' ? 'tree' : 'blob'}/${ref}/${encodePath(entry.path)}`;
+    const download = kind === 'file' || kind === 'symlink' ? `${this.serverUrl}/${repo.full_name}/raw/${ref}/${encodePath(entry.path)}` : null;
+    const out: Record<string, unknown> = {
+      type: kind,
+      size: entry.size ?? 0,
+      name,
+      path: entry.path,
+      sha: entry.sha,
+      url: self,
+      git_url: git,
+      html_url: html,
+      download_url: download,
+      _links: { self, git, html },
+    };
+    if (withContent && kind === 'file') {
+      const data = this.state.git(repo.full_name).readBlob(entry.sha);
+      // GitHub leaves files over 1 MB out of this endpoint (encoding "none").
+      out.content = data.length > 1_000_000 ? '' : base64Lines(data);
+      out.encoding = data.length > 1_000_000 ? 'none' : 'base64';
+    } else if (withContent && kind === 'symlink') {
+      out.target = this.state.git(repo.full_name).readBlob(entry.sha).toString('utf8');
+    } else if (withContent && kind === 'submodule') {
+      out.submodule_git_url = '';
+    }
+    return out as ContentFile;
+  }
+
+  // -- pull requests -------------------------------------------------------------------------
+
+  private team(org: string, slug: string): Schemas['team'] {
+    let id = 0;
+    for (const ch of `${org}/${slug}`) id = (id * 31 + ch.charCodeAt(0)) % 9_000_000;
+    const api = `${this.apiUrl}/organizations/1/team/${id + 1_000_000}`;
+    return {
+      id: id + 1_000_000,
+      node_id: nodeId('T', id),
+      url: api,
+      html_url: `${this.serverUrl}/orgs/${org}/teams/${slug}`,
+      name: slug,
+      slug,
+      description: null,
+      privacy: 'closed',
+      notification_setting: 'notifications_enabled',
+      permission: 'pull',
+      members_url: `${api}/members{/member}`,
+      repositories_url: `${api}/repos`,
+      parent: null,
+      type: 'organization',
+    };
+  }
+
+  /** The `pull-request-simple` shape (lists, requested_reviewers). */
+  pullSimple(pr: PullRecord): PullRequestSimple {
+    const repo = this.state.repo(pr.repo);
+    const api = this.repoApiUrl(repo);
+    const issue = pr.issue;
+    const url = `${api}/pulls/${pr.number}`;
+    const html = `${this.serverUrl}/${repo.full_name}/pull/${pr.number}`;
+    const issueUrl = `${api}/issues/${pr.number}`;
+    const labels = issue.labels
+      .map((name) => this.state.findLabel(name, repo.full_name))
+      .filter((l): l is LabelRecord => l !== undefined)
+      .map((l) => this.label(l));
+    const assignees = issue.assignees.map((a) => this.user(a));
+    const side = (ref: string, sha: string) => ({
+      label: `${repo.owner}:${ref}`,
+      ref,
+      sha,
+      user: this.user(repo.owner),
+      repo: this.repositoryForPull(repo.full_name),
+    });
+    return {
+      url,
+      id: pr.id,
+      node_id: pr.node_id,
+      html_url: html,
+      diff_url: `${html}.diff`,
+      patch_url: `${html}.patch`,
+      issue_url: issueUrl,
+      commits_url: `${url}/commits`,
+      review_comments_url: `${url}/comments`,
+      review_comment_url: `${api}/pulls/comments{/number}`,
+      comments_url: `${issueUrl}/comments`,
+      statuses_url: `${api}/statuses/${pr.head_sha}`,
+      number: pr.number,
+      state: issue.state,
+      locked: issue.locked,
+      title: issue.title,
+      user: this.user(issue.user),
+      body: issue.body,
+      // pull-request-simple types a label's description as a non-null string (pull-request allows
+      // null), so lists send '' for a label without one; the full shape below sends null.
+      labels: labels.map((l) => ({ ...l, description: l.description ?? '' })),
+      milestone: null,
+      active_lock_reason: issue.active_lock_reason,
+      created_at: issue.created_at,
+      updated_at: issue.updated_at,
+      closed_at: issue.closed_at,
+      merged_at: pr.merged_at,
+      merge_commit_sha: pr.merge_commit_sha,
+      assignee: assignees[0] ?? null,
+      assignees,
+      requested_reviewers: pr.requested_reviewers.map((r) => this.user(r)),
+      requested_teams: pr.requested_teams.map((t) => this.team(repo.owner, t)),
+      head: side(pr.head, pr.head_sha),
+      base: side(pr.base, pr.base_sha),
+      _links: {
+        self: { href: url },
+        html: { href: html },
+        issue: { href: issueUrl },
+        comments: { href: `${issueUrl}/comments` },
+        review_comments: { href: `${url}/comments` },
+        review_comment: { href: `${api}/pulls/comments{/number}` },
+        commits: { href: `${url}/commits` },
+        statuses: { href: `${api}/statuses/${pr.head_sha}` },
+      },
+      author_association: this.authorAssociation(issue.user, repo.full_name, issue.author_association),
+      auto_merge: null,
+      draft: pr.draft,
+    };
+  }
+
+  /**
+   * The full `pull-request` shape. `mergeable` runs the real merge check (true/'clean' or
+   * false/'dirty'; 'draft' for drafts); with `mergeable: 'unknown'` (what POST /pulls answers, since
+   * GitHub computes mergeability in the background) it is null/'unknown'. Closed pull requests
+   * are always null/'unknown'.
+   */
+  pull(pr: PullRecord, opts: { mergeable?: 'compute' | 'unknown' } = {}): PullRequest {
+    const git = this.state.git(pr.repo);
+    const simple = this.pullSimple(pr);
+    let mergeable: boolean | null = null;
+    let mergeableState = 'unknown';
+    let mergeCommitSha = pr.merge_commit_sha;
+    if (pr.state === 'open' && (opts.mergeable ?? 'compute') === 'compute') {
+      const { check, testMerge } = this.state.mergeCheck(pr);
+      mergeable = check.clean;
+      mergeableState = !check.clean ? 'dirty' : pr.draft ? 'draft' : 'clean';
+      mergeCommitSha = testMerge;
+    }
+    const base = git.mergeBase(pr.base_sha, pr.head_sha) ?? pr.base_sha;
+    const stat = git.diffStat(base, pr.head_sha);
+    return {
+      ...simple,
+      user: this.user(pr.issue.user),
+      merge_commit_sha: mergeCommitSha,
+      merged: pr.merged,
+      mergeable,
+      rebaseable: mergeable,
+      mergeable_state: mergeableState,
+      merged_by: pr.merged_by ? this.user(pr.merged_by) : null,
+      labels: pr.issue.labels
+        .map((name) => this.state.findLabel(name, pr.repo))
+        .filter((l): l is LabelRecord => l !== undefined)
+        .map((l) => this.label(l)) as PullRequest['labels'],
+      comments: this.state.commentsOn(pr.number, pr.repo).length,
+      review_comments: 0,
+      maintainer_can_modify: pr.maintainer_can_modify,
+      commits: git.commitsBetween(pr.base_sha, pr.head_sha).length,
+      additions: stat.additions,
+      deletions: stat.deletions,
+      changed_files: stat.files,
+      requested_teams: pr.requested_teams.map((t) => this.team(this.state.repo(pr.repo).owner, t)),
+    } as PullRequest;
   }
 
   comment(comment: CommentRecord): IssueComment {
@@ -1003,6 +1788,34 @@ export class EventPayloads {
       comment: this.render.comment(comment),
       repository: this.render.repository(comment.repo),
       sender: this.render.user(opts.sender ?? comment.user),
+    };
+  }
+
+  /**
+   * A `pull_request` event (opened, closed, labeled, synchronize, …) for a pull request in the
+   * state. `merged` overrides pull_request.merged (e.g. `closed` with `{ merged: true }` for a
+   * merge the test did not perform through the API); `label` adds the event's `label`.
+   */
+  pullRequest(
+    action: string,
+    number: number,
+    opts: { repo?: string; sender?: string; merged?: boolean; label?: string } = {},
+  ): Record<string, unknown> {
+    const pr = this.state.pull(number, opts.repo);
+    this.state.refreshPull(pr);
+    const pullRequest: Record<string, unknown> = { ...this.render.pull(pr) };
+    if (opts.merged !== undefined) {
+      pullRequest.merged = opts.merged;
+      if (opts.merged && pullRequest.merged_at === null) pullRequest.merged_at = pr.issue.closed_at ?? this.state.now();
+      if (opts.merged && pullRequest.state === 'open') pullRequest.state = 'closed';
+    }
+    return {
+      action,
+      number: pr.number,
+      pull_request: pullRequest,
+      ...(opts.label ? { label: this.render.label(this.state.ensureLabel(opts.label, pr.repo)) } : {}),
+      repository: this.render.repository(pr.repo),
+      sender: this.render.user(opts.sender ?? pr.merged_by ?? pr.user),
     };
   }
 }
@@ -1150,18 +1963,20 @@ interface Route {
   names: string[];
   handler: Handler;
   /** Which token permission the route needs. */
-  needs: 'read' | 'issues:write';
+  needs: 'read' | 'issues:write' | 'contents:write' | 'pull_requests:write';
 }
 
 function compileRoute(method: string, template: string, needs: Route['needs'], handler: Handler): Route {
   const names: string[] = [];
+  // Parameters GitHub marks x-multi-segment (a ref such as heads/feature/x, a file path) span '/'.
+  const multi = new Set((findOperation(method, template)?.spec.parameters ?? []).filter((p) => p.multiSegment).map((p) => p.name));
   const body = template
     .split('/')
     .map((seg) => {
       const m = /^\{(\w+)\}$/.exec(seg);
       if (m && m[1]) {
         names.push(m[1]);
-        return '([^/]+)';
+        return multi.has(m[1]) ? '(.*)' : '([^/]+)';
       }
       return seg;
     })
@@ -1280,6 +2095,17 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
   const labelNames = (items: unknown[]): string[] =>
     items.map((i) => (typeof i === 'string' ? i : String((i as { name?: unknown }).name ?? ''))).filter((n) => n.trim() !== '');
   const canWrite = (ctx: Ctx) => ROLE_RANK[state.roleOf(ctx.actor.login, ctx.repo.full_name).base] >= ROLE_RANK.write;
+  /** The repository's git repository; GitHub's 409 when it has no commits yet. */
+  const nonEmptyGit = (ctx: Ctx): GitRepo => {
+    const git = state.git(ctx.repo.full_name);
+    if (git.isEmpty()) throw basicError(409, 'Git Repository is empty.', ctx.docs);
+    return git;
+  };
+  const getPull = (ctx: Ctx): PullRecord => {
+    const pr = state.findPull(intParam(ctx.params.pull_number), ctx.repo.full_name);
+    if (!pr) throw notFound();
+    return pr;
+  };
   const issueLabels = (issue: IssueRecord): Label[] =>
     issue.labels
       .map((n) => state.findLabel(n, issue.repo))
@@ -1499,6 +2325,356 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
       if (!user) throw notFound();
       return { status: 200, body: render.collaboratorPermission(user.login, ctx.repo.full_name) };
     }),
+
+    // -- Git Data API: refs ----------------------------------------------------------------------
+
+    compileRoute('GET', '/repos/{owner}/{repo}/git/ref/{ref}', 'read', (ctx) => {
+      const git = nonEmptyGit(ctx);
+      const full = `refs/${ctx.params.ref ?? ''}`;
+      const ref = git.refs(full).find((r) => r.ref === full);
+      if (!ref) throw basicError(404, 'Not Found', ctx.docs);
+      return { status: 200, body: render.gitRef(ctx.repo.full_name, ref) };
+    }),
+
+    compileRoute('GET', '/repos/{owner}/{repo}/git/matching-refs/{ref}', 'read', (ctx) => {
+      const git = nonEmptyGit(ctx);
+      const refs = git.refs(`refs/${ctx.params.ref ?? ''}`);
+      return { status: 200, body: refs.map((r) => render.gitRef(ctx.repo.full_name, r)) };
+    }),
+
+    compileRoute('POST', '/repos/{owner}/{repo}/git/refs', 'contents:write', (ctx) => {
+      const b = ctx.body as { ref: string; sha: string };
+      const git = nonEmptyGit(ctx);
+      if (!b.ref.startsWith('refs/') || b.ref.split('/').length < 3 || !git.isValidRefName(b.ref)) {
+        throw basicError(422, 'Reference name is not valid', ctx.docs);
+      }
+      const type = git.objectType(b.sha);
+      if (!type) throw basicError(422, 'Object does not exist', ctx.docs);
+      if (git.refs(b.ref).some((r) => r.ref === b.ref)) throw basicError(422, 'Reference already exists', ctx.docs);
+      if (b.ref.startsWith('refs/heads/') && type !== 'commit') throw basicError(422, 'Reference update failed', ctx.docs);
+      if (!git.updateRef(b.ref, b.sha, '')) throw basicError(422, 'Reference already exists', ctx.docs);
+      if (b.ref.startsWith('refs/heads/')) ctx.repo.pushed_at = state.now();
+      const body = render.gitRef(ctx.repo.full_name, { ref: b.ref, sha: b.sha, type });
+      return { status: 201, body, headers: { location: body.url } };
+    }),
+
+    compileRoute('PATCH', '/repos/{owner}/{repo}/git/refs/{ref}', 'contents:write', (ctx) => {
+      const b = ctx.body as { sha: string; force?: boolean };
+      const git = nonEmptyGit(ctx);
+      const full = `refs/${ctx.params.ref ?? ''}`;
+      const current = git.refs(full).find((r) => r.ref === full);
+      if (!current) throw basicError(422, 'Reference does not exist', ctx.docs);
+      const type = git.objectType(b.sha);
+      if (!type) throw basicError(422, 'Object does not exist', ctx.docs);
+      if (full.startsWith('refs/heads/') && type !== 'commit') throw basicError(422, 'Reference update failed', ctx.docs);
+      if (b.force !== true && current.sha !== b.sha && !(type === 'commit' && current.type === 'commit' && git.isAncestor(current.sha, b.sha))) {
+        throw basicError(422, 'Update is not a fast forward', ctx.docs);
+      }
+      if (!git.updateRef(full, b.sha, current.sha)) throw basicError(422, 'Reference cannot be updated', ctx.docs);
+      if (full.startsWith('refs/heads/')) ctx.repo.pushed_at = state.now();
+      return { status: 200, body: render.gitRef(ctx.repo.full_name, { ref: full, sha: b.sha, type }) };
+    }),
+
+    compileRoute('DELETE', '/repos/{owner}/{repo}/git/refs/{ref}', 'contents:write', (ctx) => {
+      const git = nonEmptyGit(ctx);
+      const full = `refs/${ctx.params.ref ?? ''}`;
+      const current = git.refs(full).find((r) => r.ref === full);
+      if (!current) throw basicError(422, 'Reference does not exist', ctx.docs);
+      if (full === `refs/heads/${ctx.repo.default_branch}`) throw basicError(422, 'Cannot delete the default branch', ctx.docs);
+      git.deleteRef(full, current.sha);
+      // Deleting a pull request's head or base branch closes it.
+      for (const pr of state.pulls) if (pr.repo === ctx.repo.full_name) state.refreshPull(pr);
+      return { status: 204 };
+    }),
+
+    // -- Git Data API: blobs, trees, commits -------------------------------------------------------
+
+    compileRoute('GET', '/repos/{owner}/{repo}/git/blobs/{file_sha}', 'read', (ctx) => {
+      const git = nonEmptyGit(ctx);
+      const sha = ctx.params.file_sha ?? '';
+      if (git.objectType(sha) !== 'blob') throw basicError(404, 'Not Found', ctx.docs);
+      return { status: 200, body: render.blob(ctx.repo.full_name, sha) };
+    }),
+
+    compileRoute('POST', '/repos/{owner}/{repo}/git/blobs', 'contents:write', (ctx) => {
+      const b = ctx.body as { content: string; encoding?: string };
+      const git = nonEmptyGit(ctx);
+      const encoding = (b.encoding ?? 'utf-8').toLowerCase();
+      let data: Buffer;
+      if (encoding === 'utf-8' || encoding === 'utf8') data = Buffer.from(b.content, 'utf8');
+      else if (encoding === 'base64') {
+        if (!/^[A-Za-z0-9+/=\s]*$/.test(b.content)) throw validationFailed(ctx.docs, [{ resource: 'Blob', code: 'invalid', field: 'content' }]);
+        data = Buffer.from(b.content, 'base64');
+      } else {
+        throw validationFailed(ctx.docs, [{ resource: 'Blob', code: 'invalid', field: 'encoding', message: `encoding must be either 'utf-8' or 'base64'` }]);
+      }
+      const sha = git.writeBlob(data);
+      const url = `${render.repoApiUrl(ctx.repo)}/git/blobs/${sha}`;
+      return { status: 201, body: { url, sha }, headers: { location: url } };
+    }),
+
+    compileRoute('GET', '/repos/{owner}/{repo}/git/trees/{tree_sha}', 'read', (ctx) => {
+      const git = nonEmptyGit(ctx);
+      const tree = git.resolveTree(ctx.params.tree_sha ?? '');
+      if (!tree) throw basicError(404, 'Not Found', ctx.docs);
+      // Any value of `recursive` (even "false" or "0") turns recursion on; omit it to turn it off.
+      const recursive = ctx.query.has('recursive');
+      return { status: 200, body: render.tree(ctx.repo.full_name, tree, git.lsTree(tree, { recursive, showTrees: true })) };
+    }),
+
+    compileRoute('POST', '/repos/{owner}/{repo}/git/trees', 'contents:write', (ctx) => {
+      const b = ctx.body as {
+        base_tree?: string;
+        tree: Array<{ path?: string; mode?: string; type?: 'blob' | 'tree' | 'commit'; sha?: string | null; content?: string }>;
+      };
+      const git = nonEmptyGit(ctx);
+      let base: string | null = null;
+      if (b.base_tree !== undefined) {
+        base = isSha(b.base_tree) && git.objectType(b.base_tree) === 'tree' ? b.base_tree : null;
+        if (!base) throw basicError(422, 'GitRPC::BadObjectState', ctx.docs);
+      }
+      const changes = b.tree.map((e, i) => {
+        if (typeof e.path !== 'string' || e.path === '') {
+          throw validationFailed(ctx.docs, [{ resource: 'Tree', code: 'missing_field', field: `tree[${i}].path` }], 'Must supply a valid tree.path');
+        }
+        if (e.content !== undefined && e.sha !== undefined && e.sha !== null) {
+          throw basicError(422, 'Must supply either tree.sha or tree.content, not both', ctx.docs);
+        }
+        if (e.content === undefined && e.sha === undefined) throw basicError(422, 'Must supply either tree.sha or tree.content', ctx.docs);
+        if (e.mode === '040000' && e.type !== undefined && e.type !== 'tree') throw basicError(422, `tree.type must be "tree" for mode 040000`, ctx.docs);
+        return { path: e.path, ...(e.mode ? { mode: e.mode } : {}), ...(e.type ? { type: e.type } : {}), ...(e.sha !== undefined ? { sha: e.sha } : {}), ...(e.content !== undefined ? { content: e.content } : {}) };
+      });
+      let sha: string;
+      try {
+        sha = git.buildTree(base, changes);
+      } catch (err) {
+        if (err instanceof GitInputError) {
+          throw basicError(422, err.code === 'missing-path' ? 'GitRPC::BadObjectState' : err.code === 'bad-path' ? `tree.path ${err.message}` : err.message, ctx.docs);
+        }
+        throw err;
+      }
+      const body = render.tree(ctx.repo.full_name, sha, git.lsTree(sha));
+      return { status: 201, body, headers: { location: `${render.repoApiUrl(ctx.repo)}/git/trees/${sha}` } };
+    }),
+
+    compileRoute('GET', '/repos/{owner}/{repo}/git/commits/{commit_sha}', 'read', (ctx) => {
+      const git = nonEmptyGit(ctx);
+      const sha = ctx.params.commit_sha ?? '';
+      if (git.objectType(sha) !== 'commit') throw basicError(404, 'Not Found', ctx.docs);
+      return { status: 200, body: render.gitCommit(ctx.repo.full_name, sha) };
+    }),
+
+    compileRoute('POST', '/repos/{owner}/{repo}/git/commits', 'contents:write', (ctx) => {
+      const b = ctx.body as {
+        message: string;
+        tree: string;
+        parents?: string[];
+        author?: { name: string; email: string; date?: string };
+        committer?: { name?: string; email?: string; date?: string };
+        signature?: string;
+      };
+      const git = nonEmptyGit(ctx);
+      if (!isSha(b.tree) || git.objectType(b.tree) !== 'tree') throw basicError(422, 'Tree SHA does not exist', ctx.docs);
+      for (const p of b.parents ?? []) {
+        if (!isSha(p) || git.objectType(p) !== 'commit') throw basicError(422, 'Parent SHA does not exist or is not a commit object', ctx.docs);
+      }
+      for (const who of [b.author, b.committer]) {
+        if (who?.date !== undefined && Number.isNaN(Date.parse(who.date))) {
+          throw validationFailed(ctx.docs, [{ resource: 'Commit', code: 'invalid', field: who === b.author ? 'author.date' : 'committer.date' }]);
+        }
+      }
+      const record = state.createCommit({
+        repo: ctx.repo.full_name,
+        actor: ctx.actor.login,
+        tree: b.tree,
+        parents: b.parents ?? [],
+        message: b.message,
+        ...(b.author ? { author: b.author } : {}),
+        ...(b.committer ? { committer: b.committer } : {}),
+        ...(b.signature !== undefined ? { signature: b.signature } : {}),
+      });
+      const body = render.gitCommit(ctx.repo.full_name, record.sha);
+      return { status: 201, body, headers: { location: body.url } };
+    }),
+
+    // -- Contents ------------------------------------------------------------------------------
+
+    compileRoute('GET', '/repos/{owner}/{repo}/contents/{path}', 'read', (ctx) => {
+      const git = state.git(ctx.repo.full_name);
+      if (git.isEmpty()) throw basicError(404, 'This repository is empty.', ctx.docs);
+      const ref = ctx.query.get('ref') || ctx.repo.default_branch;
+      const commit = git.resolveCommit(ref);
+      if (!commit) throw basicError(404, `No commit found for the ref ${ref}`, ctx.docs);
+      const filePath = (ctx.params.path ?? '').replace(/^\/+|\/+$/g, '');
+      if (filePath === '') {
+        return { status: 200, body: git.lsTree(commit).map((e) => render.contentEntry(ctx.repo.full_name, ref, e, false)) };
+      }
+      const entry = git.lsTree(commit, { path: filePath }).find((e) => e.path === filePath);
+      if (!entry) throw basicError(404, 'Not Found', ctx.docs);
+      if (entry.type === 'tree') {
+        const children = git.lsTree(`${commit}:${filePath}`).map((e) => ({ ...e, path: `${filePath}/${e.path}` }));
+        return { status: 200, body: children.map((e) => render.contentEntry(ctx.repo.full_name, ref, e, false)) };
+      }
+      return { status: 200, body: render.contentEntry(ctx.repo.full_name, ref, entry, true) };
+    }),
+
+    // -- Pull requests -----------------------------------------------------------------------------
+
+    compileRoute('GET', '/repos/{owner}/{repo}/pulls', 'read', (ctx) => {
+      const stateFilter = ctx.query.get('state') ?? 'open';
+      if (!['open', 'closed', 'all'].includes(stateFilter)) {
+        throw validationFailed(ctx.docs, [{ resource: 'Search', code: 'invalid', field: 'state' }]);
+      }
+      const head = ctx.query.get('head');
+      const base = ctx.query.get('base');
+      const sort = ctx.query.get('sort') ?? 'created';
+      const direction = ctx.query.get('direction') ?? (sort === 'created' ? 'desc' : 'asc');
+      // GitHub ignores a head filter without the "owner:" prefix.
+      const headFilter = head && head.includes(':') ? head.split(':') : null;
+      const list = state.pulls
+        .filter((p) => p.repo === ctx.repo.full_name)
+        .map((p) => state.refreshPull(p))
+        .filter((p) => stateFilter === 'all' || p.state === stateFilter)
+        .filter((p) => !headFilter || (lower(headFilter[0] ?? '') === lower(ctx.repo.owner) && p.head === headFilter.slice(1).join(':')))
+        .filter((p) => !base || p.base === base)
+        .sort((a, b) => {
+          const key = (p: PullRecord): number =>
+            sort === 'updated' ? Date.parse(p.issue.updated_at) : sort === 'popularity' ? state.commentsOn(p.number, p.repo).length : Date.parse(p.issue.created_at);
+          const d = key(a) - key(b) || a.number - b.number;
+          return direction === 'asc' ? d : -d;
+        });
+      const page = paginate(list, ctx, apiUrl);
+      return { status: 200, body: page.items.map((p) => render.pullSimple(p)), headers: page.headers };
+    }),
+
+    compileRoute('POST', '/repos/{owner}/{repo}/pulls', 'pull_requests:write', (ctx) => {
+      const b = ctx.body as { title?: string; head: string; base: string; body?: string; draft?: boolean; maintainer_can_modify?: boolean; issue?: number };
+      if (lower(ctx.actor.login) === 'github-actions[bot]' && !ctx.repo.actionsCanCreatePullRequests) {
+        throw basicError(403, 'GitHub Actions is not permitted to create or approve pull requests.', ctx.docs);
+      }
+      if (!canWrite(ctx)) throw basicError(403, 'Must have push access to create a pull request in this repository.', ctx.docs);
+      if (b.issue !== undefined) throw validationFailed(ctx.docs, [{ resource: 'PullRequest', code: 'custom', field: 'issue', message: 'Converting issues to pull requests is not emulated' }]);
+      if (b.title === undefined || b.title.trim() === '') throw validationFailed(ctx.docs, [{ resource: 'PullRequest', code: 'missing_field', field: 'title' }]);
+      if (typeof b.body === 'string') checkBodySize(b.body, 'Issue', ctx.docs);
+      const git = state.git(ctx.repo.full_name);
+      const colon = b.head.indexOf(':');
+      const headOwner = colon >= 0 ? b.head.slice(0, colon) : ctx.repo.owner;
+      const headBranch = colon >= 0 ? b.head.slice(colon + 1) : b.head;
+      const errors: NonNullable<ValidationError['errors']> = [];
+      if (!git.refSha(`refs/heads/${b.base}`)) errors.push({ resource: 'PullRequest', field: 'base', code: 'invalid' });
+      if (lower(headOwner) !== lower(ctx.repo.owner) || !git.refSha(`refs/heads/${headBranch}`)) errors.push({ resource: 'PullRequest', field: 'head', code: 'invalid' });
+      if (errors.length > 0) throw validationFailed(ctx.docs, errors);
+      const existing = state.pulls
+        .filter((p) => p.repo === ctx.repo.full_name && p.head === headBranch && p.base === b.base)
+        .map((p) => state.refreshPull(p))
+        .find((p) => p.state === 'open');
+      if (existing) {
+        throw validationFailed(ctx.docs, [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${ctx.repo.owner}:${headBranch}.` }]);
+      }
+      if (git.commitsBetween(`refs/heads/${b.base}`, `refs/heads/${headBranch}`).length === 0) {
+        throw validationFailed(ctx.docs, [{ resource: 'PullRequest', code: 'custom', message: `No commits between ${b.base} and ${b.head}` }]);
+      }
+      const pr = state.addPull({
+        repo: ctx.repo.full_name,
+        head: headBranch,
+        base: b.base,
+        title: b.title,
+        body: b.body ?? null,
+        user: ctx.actor.login,
+        draft: b.draft ?? false,
+        // Only meaningful for pull requests from forks; GitHub reports false for same-repository ones.
+        maintainer_can_modify: b.maintainer_can_modify ?? false,
+      });
+      // GitHub computes mergeability in the background: the creation response has mergeable null.
+      const body = render.pull(pr, { mergeable: 'unknown' });
+      return { status: 201, body, headers: { location: body.url } };
+    }),
+
+    compileRoute('GET', '/repos/{owner}/{repo}/pulls/{pull_number}', 'read', (ctx) => {
+      const pr = state.refreshPull(getPull(ctx));
+      return { status: 200, body: render.pull(pr) };
+    }),
+
+    compileRoute('PATCH', '/repos/{owner}/{repo}/pulls/{pull_number}', 'pull_requests:write', (ctx) => {
+      const pr = state.refreshPull(getPull(ctx));
+      const b = (ctx.body ?? {}) as { title?: string; body?: string; state?: 'open' | 'closed'; base?: string; maintainer_can_modify?: boolean };
+      if (lower(pr.user) !== lower(ctx.actor.login) && !canWrite(ctx)) throw basicError(403, 'Must have push access to update this pull request.', ctx.docs);
+      const git = state.git(ctx.repo.full_name);
+      if (b.title !== undefined) {
+        if (b.title.trim() === '') throw validationFailed(ctx.docs, [{ resource: 'PullRequest', code: 'missing_field', field: 'title' }]);
+        pr.issue.title = b.title;
+      }
+      if (b.body !== undefined) {
+        checkBodySize(b.body, 'Issue', ctx.docs);
+        pr.issue.body = b.body;
+      }
+      if (b.base !== undefined && b.base !== pr.base) {
+        if (pr.state !== 'open') throw validationFailed(ctx.docs, [{ resource: 'PullRequest', code: 'custom', field: 'base', message: 'Cannot change the base branch of a closed pull request.' }]);
+        const baseSha = git.refSha(`refs/heads/${b.base}`);
+        if (!baseSha) throw validationFailed(ctx.docs, [{ resource: 'PullRequest', code: 'invalid', field: 'base' }]);
+        pr.base = b.base;
+        pr.base_sha = baseSha;
+      }
+      if (b.maintainer_can_modify !== undefined) pr.maintainer_can_modify = b.maintainer_can_modify;
+      if (b.state !== undefined && b.state !== pr.state) {
+        if (b.state === 'closed') state.closeIssue(pr.issue, ctx.actor.login);
+        else {
+          if (pr.merged) throw validationFailed(ctx.docs, [{ resource: 'PullRequest', code: 'custom', field: 'state', message: 'state cannot be changed. The pull request has been merged.' }]);
+          if (!git.refSha(`refs/heads/${pr.head}`) || !git.refSha(`refs/heads/${pr.base}`)) {
+            throw validationFailed(ctx.docs, [{ resource: 'PullRequest', code: 'custom', field: 'state', message: 'state cannot be changed. The head or base branch was deleted.' }]);
+          }
+          pr.issue.state = 'open';
+          pr.issue.state_reason = null;
+          pr.issue.closed_at = null;
+          pr.issue.closed_by = null;
+          state.refreshPull(pr);
+        }
+      }
+      touch(pr.issue);
+      return { status: 200, body: render.pull(pr) };
+    }),
+
+    compileRoute('PUT', '/repos/{owner}/{repo}/pulls/{pull_number}/merge', 'contents:write', (ctx) => {
+      const pr = getPull(ctx);
+      const b = (ctx.body ?? {}) as { commit_title?: string; commit_message?: string; sha?: string; merge_method?: 'merge' | 'squash' | 'rebase' };
+      if (!canWrite(ctx)) throw basicError(403, 'Must have push access to merge this pull request.', ctx.docs);
+      const { sha } = state.mergePull(pr, {
+        by: ctx.actor.login,
+        docs: ctx.docs,
+        ...(b.merge_method ? { method: b.merge_method } : {}),
+        ...(b.commit_title !== undefined ? { commit_title: b.commit_title } : {}),
+        ...(b.commit_message !== undefined ? { commit_message: b.commit_message } : {}),
+        ...(b.sha !== undefined ? { sha: b.sha } : {}),
+      });
+      return { status: 200, body: { sha, merged: true, message: 'Pull Request successfully merged' } };
+    }),
+
+    compileRoute('POST', '/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers', 'pull_requests:write', (ctx) => {
+      const pr = state.refreshPull(getPull(ctx));
+      const b = (ctx.body ?? {}) as { reviewers?: string[]; team_reviewers?: string[] };
+      const reviewers = b.reviewers ?? [];
+      const teams = b.team_reviewers ?? [];
+      if (reviewers.some((r) => lower(r) === lower(pr.user))) throw basicError(422, 'Review cannot be requested from pull request author.', ctx.docs);
+      const isCollaborator = (login: string) => {
+        if (lower(login) === lower(ctx.repo.owner)) return true;
+        const grant = ctx.repo.roles.get(lower(login));
+        return grant !== undefined && ROLE_RANK[grant.base] >= ROLE_RANK.read;
+      };
+      if (reviewers.some((r) => !isCollaborator(r)) || (teams.length > 0 && ctx.repo.ownerType !== 'Organization')) {
+        throw basicError(
+          422,
+          `Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the ${ctx.repo.full_name} repository.`,
+          ctx.docs,
+        );
+      }
+      for (const r of reviewers) {
+        const login = state.ensureUser(r).login;
+        if (!pr.requested_reviewers.some((x) => lower(x) === lower(login))) pr.requested_reviewers.push(login);
+      }
+      for (const t of teams) if (!pr.requested_teams.includes(t)) pr.requested_teams.push(t);
+      touch(pr.issue);
+      return { status: 201, body: render.pullSimple(pr) };
+    }),
   ];
 
   const tokenFor = (authorization: string | undefined): TokenInit | 'missing' | 'bad' => {
@@ -1637,11 +2813,10 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
       if (repo.private && ROLE_RANK[state.roleOf(actor.login, repo.full_name).base] < ROLE_RANK.read) throw notFound();
       const op = findOperation(method, route.template);
       const docs = op?.spec.documentationUrl ?? DOCS;
-      if (route.needs === 'issues:write' && (token.issues ?? 'write') !== 'write') {
-        throw basicError(403, 'Resource not accessible by integration', docs);
-      }
-      if (route.needs === 'issues:write' && repo.archived) {
-        throw basicError(403, 'Repository was archived so is read-only.', docs);
+      if (route.needs !== 'read') {
+        const scope = route.needs === 'issues:write' ? token.issues : route.needs === 'contents:write' ? token.contents : token.pull_requests;
+        if ((scope ?? 'write') !== 'write') throw basicError(403, 'Resource not accessible by integration', docs);
+        if (repo.archived) throw basicError(403, 'Repository was archived so is read-only.', docs);
       }
 
       // 5. Request body: JSON, then the documented request schema.
@@ -1693,6 +2868,9 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
     requests,
     render,
     events,
+    gitDir(repo?: string) {
+      return state.gitDir(repo);
+    },
     env(repo?: string) {
       return {
         GITHUB_API_URL: apiUrl,
@@ -1707,7 +2885,10 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
     },
     close() {
       return new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        server.close(() => {
+          state.dispose();
+          resolve();
+        });
         server.closeAllConnections();
       });
     },

@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs';
 //   expectAllResponsesValid(emulator.requests);   // every response the emulator sent
 //
 // The description is OpenAPI 3.0 (`nullable: true`); schemas are converted to JSON Schema
-// (draft-07) for ajv: `nullable` becomes a `null` alternative, and the non-standard `int64`
-// format is checked as an integer.
+// (draft-07) for ajv: `nullable` becomes a `null` alternative, the non-standard `int64`
+// format is checked as an integer and `repo.nwo` as "owner/name".
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -22,7 +22,8 @@ type JsonSchema = Record<string, unknown>;
 export interface OperationSpec {
   operationId: string;
   documentationUrl: string | null;
-  parameters: Array<{ name: string; in: string; required: boolean; schema: JsonSchema }>;
+  /** `multiSegment`: a path parameter that may contain '/' (GitHub's x-multi-segment: refs, file paths). */
+  parameters: Array<{ name: string; in: string; required: boolean; schema: JsonSchema; multiSegment?: boolean }>;
   requestBody: { required: boolean; schema: JsonSchema } | null;
   /** 2xx status → body schema (null: no body, e.g. 204). */
   responses: Record<string, JsonSchema | null>;
@@ -89,6 +90,8 @@ function ajv(): Ajv {
   const instance = new Ajv({ strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true, allErrors: true });
   addFormats(instance);
   instance.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
+  // GitHub's own format for "owner/name" (POST /pulls `head_repo`).
+  instance.addFormat('repo.nwo', /^[^/\s]+\/[^/\s]+$/);
   const definitions = Object.fromEntries(
     Object.entries(endpoints().components.schemas).map(([name, s]) => [name, toJsonSchema(s)]),
   );
@@ -107,10 +110,11 @@ function validatorFor(key: string, schema: unknown): ValidateFunction {
   return fn;
 }
 
-function templateRegex(template: string): RegExp {
+function templateRegex(template: string, spec?: OperationSpec): RegExp {
+  const multi = new Set((spec?.parameters ?? []).filter((p) => p.multiSegment).map((p) => `{${p.name}}`));
   const body = template
     .split('/')
-    .map((seg) => (/^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+    .map((seg) => (/^\{[^}]+\}$/.test(seg) ? (multi.has(seg) ? '.+' : '[^/]+') : seg.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
     .join('/');
   return new RegExp(`^${body}$`);
 }
@@ -131,7 +135,7 @@ export function findOperation(method: string, pathOrTemplate: string): { key: st
     const space = key.indexOf(' ');
     if (key.slice(0, space) !== m) continue;
     const template = key.slice(space + 1);
-    if (!templateRegex(template).test(pathname)) continue;
+    if (!templateRegex(template, spec).test(pathname)) continue;
     const literals = template.split('/').filter((s) => s && !s.startsWith('{')).length;
     if (!best || literals > best.literals) best = { key, template, spec, literals };
   }
