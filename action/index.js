@@ -55043,6 +55043,10 @@ function statusOf(indexPath, expected, current, exists2, policy) {
   if (policy === "auto" && (current === void 0 || !isGeneratedForm(indexPath, current))) return "hand-written";
   return "stale";
 }
+function outdatedIndexFiles(plans) {
+  const adopted = plans.some((p2) => p2.status === "fresh" || p2.status === "stale");
+  return plans.filter((p2) => p2.status === "stale" || adopted && p2.status === "missing");
+}
 function affectedIndexDirs(pagePaths) {
   const dirs = /* @__PURE__ */ new Set([""]);
   for (const page of pagePaths) {
@@ -60379,7 +60383,7 @@ async function validateCheckout(workspaceDir, wikiPath, changedSince) {
   }
   const { diagnostics, checked } = await validateWiki(layout, only);
   const plans = await planIndexFiles(layout, { policy: workspace.config.indexes, ...only ? { onlyDirs: affectedIndexDirs(only) } : {} });
-  const stale = plans.filter((p2) => p2.status === "stale" || p2.status === "missing").map((p2) => ({ severity: "error", code: "stale-index", path: p2.path, line: 1, message: `index file is ${p2.status === "missing" ? "missing" : "stale"}: run 'wiki-steward index' and commit the result` }));
+  const stale = outdatedIndexFiles(plans).map((p2) => ({ severity: "error", code: "stale-index", path: p2.path, line: 1, message: `index file is ${p2.status === "missing" ? "missing" : "stale"}: run 'wiki-steward index' and commit the result` }));
   const all = [...diagnostics, ...stale];
   await emitAnnotations(all, { wikiRoot, repoRoot: workspace.repoRoot, cwd: workspaceDir });
   const errors = all.filter((d2) => d2.severity === "error");
@@ -60594,7 +60598,7 @@ async function maintainWiki(github, writes, repo, workspace, checkedOutSha) {
   const base = repository.default_branch;
   const baseSha = await refSha(github, repo, base);
   const tree = await loadFileTree(workspace.wikiRoot);
-  const stale = (await planIndexFiles(layoutOf(tree, workspace.config), { policy: workspace.config.indexes })).filter((p2) => p2.status === "stale" || p2.status === "missing");
+  const stale = outdatedIndexFiles(await planIndexFiles(layoutOf(tree, workspace.config), { policy: workspace.config.indexes }));
   result.indexFiles = stale.map((p2) => p2.path);
   if (stale.length > 0 && checkedOutSha && checkedOutSha !== baseSha) {
     notice(`${base} moved on since this checkout (${checkedOutSha.slice(0, 7)} \u2192 ${baseSha.slice(0, 7)}); the next run refreshes the index files`);

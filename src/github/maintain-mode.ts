@@ -5,7 +5,7 @@
 import * as core from '@actions/core';
 import path from 'node:path';
 import type { Workspace } from '../config/workspace.js';
-import { affectedIndexDirs, planIndexFiles } from '../wiki/index-files.js';
+import { affectedIndexDirs, outdatedIndexFiles, planIndexFiles } from '../wiki/index-files.js';
 import { layoutOf } from '../wiki/open.js';
 import { loadFileTree, overlayTree } from '../wiki/tree.js';
 import { CAPTURE_BRANCH_PREFIX, readCaptureMarker, rewriteCaptureMarker } from './capture-pr.js';
@@ -36,7 +36,7 @@ export async function maintainWiki(github: GitHubClient, writes: RepoWrites, rep
   const tree = await loadFileTree(workspace.wikiRoot);
 
   // 1. Index files, from the checkout — only when it is still the branch's head, so nothing newer is undone.
-  const stale = (await planIndexFiles(layoutOf(tree, workspace.config), { policy: workspace.config.indexes })).filter((p) => p.status === 'stale' || p.status === 'missing');
+  const stale = outdatedIndexFiles(await planIndexFiles(layoutOf(tree, workspace.config), { policy: workspace.config.indexes }));
   result.indexFiles = stale.map((p) => p.path);
   if (stale.length > 0 && checkedOutSha && checkedOutSha !== baseSha) {
     core.notice(`${base} moved on since this checkout (${checkedOutSha.slice(0, 7)} → ${baseSha.slice(0, 7)}); the next run refreshes the index files`);

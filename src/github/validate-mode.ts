@@ -9,7 +9,7 @@ import { changedPages } from '../cli/validate-command.js';
 import { openWorkspace, requireWikiRoot } from '../config/workspace.js';
 import { emitAnnotations } from '../report/diagnostics-format.js';
 import { type Diagnostic, hasErrors } from '../wiki/diagnostics.js';
-import { affectedIndexDirs, planIndexFiles } from '../wiki/index-files.js';
+import { affectedIndexDirs, outdatedIndexFiles, planIndexFiles } from '../wiki/index-files.js';
 import { openWikiLayout } from '../wiki/open.js';
 import { validateWiki } from '../wiki/validator.js';
 
@@ -27,9 +27,7 @@ export async function validateCheckout(workspaceDir: string, wikiPath: string | 
   }
   const { diagnostics, checked } = await validateWiki(layout, only);
   const plans = await planIndexFiles(layout, { policy: workspace.config.indexes, ...(only ? { onlyDirs: affectedIndexDirs(only) } : {}) });
-  const stale: Diagnostic[] = plans
-    .filter((p) => p.status === 'stale' || p.status === 'missing')
-    .map((p) => ({ severity: 'error', code: 'stale-index', path: p.path, line: 1, message: `index file is ${p.status === 'missing' ? 'missing' : 'stale'}: run 'wiki-steward index' and commit the result` }));
+  const stale: Diagnostic[] = outdatedIndexFiles(plans).map((p) => ({ severity: 'error', code: 'stale-index', path: p.path, line: 1, message: `index file is ${p.status === 'missing' ? 'missing' : 'stale'}: run 'wiki-steward index' and commit the result` }));
   const all = [...diagnostics, ...stale];
   await emitAnnotations(all, { wikiRoot, repoRoot: workspace.repoRoot, cwd: workspaceDir });
   const errors = all.filter((d) => d.severity === 'error');

@@ -149,6 +149,15 @@ function statusOf(indexPath: string, expected: string, current: string | undefin
   return 'stale';
 }
 
+/**
+ * The index files that need writing. A wiki that keeps no generated index file at all is left
+ * without: missing files count only once the wiki has adopted generated indexes.
+ */
+export function outdatedIndexFiles(plans: readonly IndexFilePlan[]): IndexFilePlan[] {
+  const adopted = plans.some((p) => p.status === 'fresh' || p.status === 'stale');
+  return plans.filter((p) => p.status === 'stale' || (adopted && p.status === 'missing'));
+}
+
 /** The directories whose index files change when these pages change: each parent and its ancestors. */
 export function affectedIndexDirs(pagePaths: Iterable<string>): Set<string> {
   const dirs = new Set<string>(['']);

@@ -24,7 +24,7 @@ describe('action bundle: validate', () => {
     const run = await runAction(repo, { 'wiki-path': 'docs/kb' });
     expect(run.status).toBe(1);
     expect(run.stdout).toContain('::error title=wiki-steward type-path-mismatch,file=docs/kb/concepts/bad.md,line=3::');
-    expect(run.stdout).toContain('::error::2 wiki errors in 1 pages');
+    expect(run.stdout).toContain('::error::2 wiki errors in 1 files');
     expect(run.summary).toContain('1 pages checked in `docs/kb`: 2 errors');
   });
 
