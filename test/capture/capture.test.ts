@@ -44,13 +44,19 @@ describe('ask --capture', () => {
     expect((await runCli(['validate', '--wiki', wiki], wiki)).code).toBe(0);
     expect((await runCli(['index', '--check', '--wiki', wiki], wiki)).code).toBe(0);
 
-    // The same question again updates its own capture; a different one with the same slug gets -2.
+    // The same question again updates its own capture (and now finds it: the loop works).
     await runCli(['ask', '--wiki', wiki, '--capture', 'How are cache keys rotated with `KEY_ROTATION_DAYS`?'], wiki);
-    await runCli(['ask', '--wiki', wiki, '--capture', 'How are cache keys rotated with KEY-ROTATION-DAYS?'], wiki);
+    // A page someone wrote at the slug's path is never overwritten: the capture takes -2.
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(path.join(wiki, 'queries/how-do-we-shard-the-zeppelin-fleet.md'), page({ title: 'Fleet sharding notes', type: 'queries' }));
+    const sharded = await runCli(['ask', '--wiki', wiki, '--capture', 'How do we shard the zeppelin fleet?'], wiki);
+    expect(sharded.stderr).toContain('queries/how-do-we-shard-the-zeppelin-fleet-2.md');
+    expect(await readFile(path.join(wiki, 'queries/how-do-we-shard-the-zeppelin-fleet.md'), 'utf8')).toContain('title: Fleet sharding notes');
     expect((await readdir(path.join(wiki, 'queries'))).sort()).toEqual([
       '_index.md',
-      'how-are-cache-keys-rotated-with-key-rotation-days-2.md',
       'how-are-cache-keys-rotated-with-key-rotation-days.md',
+      'how-do-we-shard-the-zeppelin-fleet-2.md',
+      'how-do-we-shard-the-zeppelin-fleet.md',
     ]);
     expect((await runCli(['validate', '--wiki', wiki], wiki)).code).toBe(0);
   });
