@@ -48,15 +48,15 @@ describe('ask --capture', () => {
     await runCli(['ask', '--wiki', wiki, '--capture', 'How are cache keys rotated with `KEY_ROTATION_DAYS`?'], wiki);
     // A page someone wrote at the slug's path is never overwritten: the capture takes -2.
     const { writeFile } = await import('node:fs/promises');
-    await writeFile(path.join(wiki, 'queries/how-do-we-shard-the-zeppelin-fleet.md'), page({ title: 'Fleet sharding notes', type: 'queries' }));
-    const sharded = await runCli(['ask', '--wiki', wiki, '--capture', 'How do we shard the zeppelin fleet?'], wiki);
-    expect(sharded.stderr).toContain('queries/how-do-we-shard-the-zeppelin-fleet-2.md');
-    expect(await readFile(path.join(wiki, 'queries/how-do-we-shard-the-zeppelin-fleet.md'), 'utf8')).toContain('title: Fleet sharding notes');
+    await writeFile(path.join(wiki, 'queries/how-do-we-shard-the-zeppelin-fleet-across-regions.md'), page({ title: 'Fleet sharding notes', type: 'queries' }));
+    const sharded = await runCli(['ask', '--wiki', wiki, '--capture', 'How do we shard the `ZEPPELIN_FLEET` across regions?'], wiki);
+    expect(sharded.stderr).toContain('queries/how-do-we-shard-the-zeppelin-fleet-across-regions-2.md');
+    expect(await readFile(path.join(wiki, 'queries/how-do-we-shard-the-zeppelin-fleet-across-regions.md'), 'utf8')).toContain('title: Fleet sharding notes');
     expect((await readdir(path.join(wiki, 'queries'))).sort()).toEqual([
       '_index.md',
       'how-are-cache-keys-rotated-with-key-rotation-days.md',
-      'how-do-we-shard-the-zeppelin-fleet-2.md',
-      'how-do-we-shard-the-zeppelin-fleet.md',
+      'how-do-we-shard-the-zeppelin-fleet-across-regions-2.md',
+      'how-do-we-shard-the-zeppelin-fleet-across-regions.md',
     ]);
     expect((await runCli(['validate', '--wiki', wiki], wiki)).code).toBe(0);
   });
