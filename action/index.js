@@ -53345,7 +53345,7 @@ function readPageFacts(path14, text2) {
   for (const m2 of body.matchAll(LINK)) {
     const target = m2[2];
     if (/^[a-z]+:/i.test(target)) continue;
-    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path14), decodeURIComponentSafe2(target));
+    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path14), decodeURIComponentSafe(target));
     if (resolved) links.push({ target: resolved, text: m2[1] });
   }
   return {
@@ -53375,13 +53375,6 @@ function buildPostings(entries) {
     }
   });
   return postings;
-}
-function decodeURIComponentSafe2(s) {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 async function loadCatalog(tree, config) {
   const layout = layoutOf(tree, config);

@@ -1,22 +1,11 @@
 // The command tree of `wiki-steward`: parses arguments and hands each command to the core.
 import { Command, InvalidArgumentError, Option } from 'commander';
+import type { AskOptions } from './ask-command.js';
 import { type CliIo, EXIT, processIo } from './context.js';
 import { DIAGNOSTIC_FORMATS, type DiagnosticFormat } from '../report/diagnostics-format.js';
 
 export const VERSION = '0.1.0';
 
-interface AskFlags {
-  wiki?: string;
-  json?: boolean;
-  questions?: string;
-  inlineMax?: number;
-  llm?: string;
-  llmBaseUrl?: string;
-  llmModel?: string;
-  web?: string;
-  webBaseUrl?: string;
-  capture?: boolean;
-}
 
 export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   const run = (work: () => Promise<number>) => async () => setExit(await work());
@@ -64,21 +53,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .addOption(new Option('--web <provider>', 'web search for what the wiki lacks (default none)').choices(['none', 'tavily', 'brave', 'searxng']))
     .option('--web-base-url <url>', 'search endpoint (self-hosted SearXNG, proxies); SEARXNG_URL is the default for searxng')
     .option('--capture', 'for a cold or gap outcome, write the capture (and its index files) into the local wiki')
-    .action((question: string | undefined, opts: AskFlags) =>
-      run(async () =>
-        (await import('./ask-command.js')).askCommand(io, question, {
-          json: Boolean(opts.json),
-          ...(opts.llm ? { llm: opts.llm } : {}),
-          ...(opts.web ? { web: opts.web } : {}),
-          ...(opts.wiki ? { wiki: opts.wiki } : {}),
-          ...(opts.questions ? { questions: opts.questions } : {}),
-          ...(opts.inlineMax !== undefined ? { inlineMax: opts.inlineMax } : {}),
-          ...(opts.llmBaseUrl ? { llmBaseUrl: opts.llmBaseUrl } : {}),
-          ...(opts.llmModel ? { llmModel: opts.llmModel } : {}),
-          ...(opts.webBaseUrl ? { webBaseUrl: opts.webBaseUrl } : {}),
-          ...(opts.capture ? { capture: true } : {}),
-        }),
-      )(),
+    .action((question: string | undefined, opts: Omit<AskOptions, 'json'> & { json?: boolean }) =>
+      run(async () => (await import('./ask-command.js')).askCommand(io, question, { ...opts, json: Boolean(opts.json) }))(),
     );
 
   program

@@ -4,7 +4,7 @@
 import type { StewardConfig } from '../config/config.js';
 import { type PyValue, comparePathParts, pyStr } from '../wiki/python-compat.js';
 import { readFrontmatter } from '../wiki/frontmatter.js';
-import { type IndexEntry, isIndexFilePath, parseIndexFile } from '../wiki/index-entries.js';
+import { type IndexEntry, decodeURIComponentSafe, isIndexFilePath, parseIndexFile } from '../wiki/index-entries.js';
 import { type WikiLayout, parentDir } from '../wiki/layout.js';
 import { layoutOf } from '../wiki/open.js';
 import { fileStem, firstParagraph } from '../wiki/page-summary.js';
@@ -123,13 +123,6 @@ function buildPostings(entries: readonly WikiEntry[]): Map<string, number[]> {
   return postings;
 }
 
-function decodeURIComponentSafe(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
 
 export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promise<WikiCatalog> {
   const layout = layoutOf(tree, config);

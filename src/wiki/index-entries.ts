@@ -64,7 +64,8 @@ export function parseIndexFile(indexFile: string, text: string, options: ParseIn
   return entries;
 }
 
-function decodeURIComponentSafe(s: string): string {
+/** `%20` and friends decoded, or the text as it is when it is not valid percent-encoding. */
+export function decodeURIComponentSafe(s: string): string {
   try {
     return decodeURIComponent(s);
   } catch {
