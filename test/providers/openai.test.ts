@@ -54,7 +54,7 @@ describe('ask --llm openai', () => {
 
   it('explores many pages map/reduce: one call per batch of 8 and a merge, every call and token in the trace', async () => {
     openai.setFallback(readerStep);
-    const { trace } = await askCli('How do the model providers and web search providers fit together?', flags(), env);
+    const { trace } = await askCli('How do providers, answerers, web search, captures, labels and indexes work together?', flags(), env);
     expect(openai.problems()).toEqual([]);
     expect(trace.branch).toBe('explore');
     const batches = Math.ceil(trace.read.length / 8);
@@ -77,7 +77,7 @@ describe('ask --llm openai', () => {
     // A model that does what the merge prompt says — "keep each claim's citations exactly as
     // given" — must end up with a reply that fits the schema it is held to.
     openai.setFallback((r) => ({ reply: readerReply(r, { literal: true }) }));
-    const { trace } = await askCli('How do the model providers and web search providers fit together?', flags(), env);
+    const { trace } = await askCli('How do providers, answerers, web search, captures, labels and indexes work together?', flags(), env);
     const merge = openai.requests.find((r) => userText(r).includes('<partial n="1">'))!;
     const partial = JSON.parse(/<partial n="1">\n(.*)\n<\/partial>/.exec(userText(merge))![1]!) as { claims: Array<{ citations: object[] }> };
     expect(partial.claims[0]!.citations[0]).toEqual({ path: expect.any(String), start_line: expect.any(Number), end_line: expect.any(Number), quote: expect.any(String) });
