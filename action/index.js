@@ -54196,7 +54196,7 @@ function pickPassages(passages, terms, rankOrder) {
         bestGain = gain;
       }
     });
-    if (best < 0 || bestGain * (1 + RANK_DISCOUNT * rank.get(passages[best].path)) < 1) {
+    if (best < 0 || bestGain * (1 + RANK_DISCOUNT * rank.get(passages[best].path)) < 1 - 1e-9) {
       if (requoting || picked.length >= MAX_REQUOTE_BEFORE) break;
       requoting = true;
       continue;
@@ -60362,7 +60362,7 @@ async function changedPages(repoRoot, wikiRoot, base, pages) {
 }
 
 // src/github/validate-mode.ts
-async function validateCheckout(workspaceDir, wikiPath, changedSince) {
+async function validateCheckout(workspaceDir, wikiPath, changedSince, indexFilesHandled = /* @__PURE__ */ new Set()) {
   const workspace = await openWorkspace({ cwd: workspaceDir, wikiFlag: wikiPath });
   const wikiRoot = requireWikiRoot(workspace);
   const layout = await openWikiLayout(wikiRoot, workspace.config);
@@ -60376,7 +60376,7 @@ async function validateCheckout(workspaceDir, wikiPath, changedSince) {
   }
   const { diagnostics, checked } = await validateWiki(layout, only);
   const plans = await planIndexFiles(layout, { policy: workspace.config.indexes, ...only ? { onlyDirs: affectedIndexDirs(only) } : {} });
-  const stale = outdatedIndexFiles(plans).map((p2) => ({ severity: "error", code: "stale-index", path: p2.path, line: 1, message: `index file is ${p2.status === "missing" ? "missing" : "stale"}: run 'wiki-steward index' and commit the result` }));
+  const stale = outdatedIndexFiles(plans).filter((p2) => !indexFilesHandled.has(p2.path)).map((p2) => ({ severity: "error", code: "stale-index", path: p2.path, line: 1, message: `index file is ${p2.status === "missing" ? "missing" : "stale"}: run 'wiki-steward index' and commit the result` }));
   const all = [...diagnostics, ...stale];
   await emitAnnotations(all, { wikiRoot, repoRoot: workspace.repoRoot, cwd: workspaceDir });
   const errors = all.filter((d2) => d2.severity === "error");
@@ -60738,7 +60738,8 @@ async function runAction(env = process.env) {
       `maintain: ${maintained.indexFiles.length} stale index files${maintained.committed ? ` committed (${maintained.committed.slice(0, 7)})` : maintained.pullRequestUrl ? ` proposed in ${maintained.pullRequestUrl}` : ""}; capture PRs rebuilt: ${maintained.refreshedCaptures.map((n) => `#${n}`).join(", ") || "none"}; left for a person: ${maintained.humanEdited.map((n) => `#${n}`).join(", ") || "none"}`
     );
     setOutput("pull-request-url", maintained.pullRequestUrl ?? "");
-    return validateCheckout(workspace, inputs.wikiPath);
+    const handled = maintained.committed || maintained.pullRequestUrl ? new Set(maintained.indexFiles) : /* @__PURE__ */ new Set();
+    return validateCheckout(workspace, inputs.wikiPath, void 0, handled);
   }
   if (work.kind === "digest") {
     const config = workspaceConfig.config;

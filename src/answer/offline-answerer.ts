@@ -129,7 +129,8 @@ function pickPassages(passages: readonly Passage[], terms: readonly WeightedTerm
         bestGain = gain;
       }
     });
-    if (best < 0 || bestGain * (1 + RANK_DISCOUNT * rank.get(passages[best]!.path)!) < 1) {
+    // Undo the rank discount to compare the raw gain with 1 (with a hair of tolerance for float error).
+    if (best < 0 || bestGain * (1 + RANK_DISCOUNT * rank.get(passages[best]!.path)!) < 1 - 1e-9) {
       if (requoting || picked.length >= MAX_REQUOTE_BEFORE) break;
       requoting = true;
       continue;

@@ -52,7 +52,8 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
       `maintain: ${maintained.indexFiles.length} stale index files${maintained.committed ? ` committed (${maintained.committed.slice(0, 7)})` : maintained.pullRequestUrl ? ` proposed in ${maintained.pullRequestUrl}` : ''}; capture PRs rebuilt: ${maintained.refreshedCaptures.map((n) => `#${n}`).join(', ') || 'none'}; left for a person: ${maintained.humanEdited.map((n) => `#${n}`).join(', ') || 'none'}`,
     );
     core.setOutput('pull-request-url', maintained.pullRequestUrl ?? '');
-    return validateCheckout(workspace, inputs.wikiPath);
+    const handled = maintained.committed || maintained.pullRequestUrl ? new Set(maintained.indexFiles) : new Set<string>();
+    return validateCheckout(workspace, inputs.wikiPath, undefined, handled);
   }
   if (work.kind === 'digest') {
     const config = workspaceConfig.config;

@@ -13,7 +13,11 @@ import { affectedIndexDirs, outdatedIndexFiles, planIndexFiles } from '../wiki/i
 import { openWikiLayout } from '../wiki/open.js';
 import { validateWiki } from '../wiki/validator.js';
 
-export async function validateCheckout(workspaceDir: string, wikiPath: string | undefined, changedSince?: string): Promise<void> {
+/**
+ * `indexFilesHandled`: index files (wiki-relative) a maintain run has just refreshed on the branch,
+ * which this checkout, taken before that commit, still shows stale.
+ */
+export async function validateCheckout(workspaceDir: string, wikiPath: string | undefined, changedSince?: string, indexFilesHandled: ReadonlySet<string> = new Set()): Promise<void> {
   const workspace = await openWorkspace({ cwd: workspaceDir, wikiFlag: wikiPath });
   const wikiRoot = requireWikiRoot(workspace);
   const layout = await openWikiLayout(wikiRoot, workspace.config);
@@ -27,7 +31,9 @@ export async function validateCheckout(workspaceDir: string, wikiPath: string | 
   }
   const { diagnostics, checked } = await validateWiki(layout, only);
   const plans = await planIndexFiles(layout, { policy: workspace.config.indexes, ...(only ? { onlyDirs: affectedIndexDirs(only) } : {}) });
-  const stale: Diagnostic[] = outdatedIndexFiles(plans).map((p) => ({ severity: 'error', code: 'stale-index', path: p.path, line: 1, message: `index file is ${p.status === 'missing' ? 'missing' : 'stale'}: run 'wiki-steward index' and commit the result` }));
+  const stale: Diagnostic[] = outdatedIndexFiles(plans)
+    .filter((p) => !indexFilesHandled.has(p.path))
+    .map((p) => ({ severity: 'error', code: 'stale-index', path: p.path, line: 1, message: `index file is ${p.status === 'missing' ? 'missing' : 'stale'}: run 'wiki-steward index' and commit the result` }));
   const all = [...diagnostics, ...stale];
   await emitAnnotations(all, { wikiRoot, repoRoot: workspace.repoRoot, cwd: workspaceDir });
   const errors = all.filter((d) => d.severity === 'error');
