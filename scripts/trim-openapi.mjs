@@ -34,6 +34,7 @@ export const OPERATIONS = [
   ['POST', '/repos/{owner}/{repo}/issues'],
   ['GET', '/repos/{owner}/{repo}/issues/{issue_number}'],
   ['PATCH', '/repos/{owner}/{repo}/issues/{issue_number}'],
+  ['GET', '/repos/{owner}/{repo}/issues/comments'],
   ['GET', '/repos/{owner}/{repo}/issues/{issue_number}/comments'],
   ['POST', '/repos/{owner}/{repo}/issues/{issue_number}/comments'],
   ['GET', '/repos/{owner}/{repo}/issues/comments/{comment_id}'],

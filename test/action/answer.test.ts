@@ -1,10 +1,14 @@
 // Answer mode end to end: the committed Action bundle (`node action/index.js`), started as a runner
 // starts it, against the GitHub REST emulator. Every scenario asserts the writes that reached the
 // emulator (its state and its request log) and every response is checked against GitHub's schema.
+//
+// The emulated repository holds what the job checks out: it is seeded from the example workspace
+// and the workspace of each run is a clone of it (as actions/checkout gives), so GITHUB_SHA, the
+// permalinks and the base of capture pull requests are one and the same commit.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type GitHubEmulator, type RecordedRequest, startGitHubEmulator } from '../github-emulator/emulator.js';
 import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
-import { type RunResult, type Workspace, fileAt, makeWorkspace, removeTempDirs, runBundle, snapshotAction, traceOf, visible } from './harness.js';
+import { type RunResult, type Workspace, bareGit, checkout, fileAt, makeWorkspace, removeTempDirs, runBundle, snapshotAction, traceOf, visible } from './harness.js';
 
 const REPO = 'octo-org/wiki';
 const SERVER = 'http://github.test';
@@ -14,6 +18,15 @@ const LABELS = '/repos/{owner}/{repo}/labels';
 const ISSUE_LABELS = '/repos/{owner}/{repo}/issues/{issue_number}/labels';
 const ISSUE_LABEL = '/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}';
 const PERMISSION = '/repos/{owner}/{repo}/collaborators/{username}/permission';
+const ISSUES = '/repos/{owner}/{repo}/issues';
+const ISSUE = '/repos/{owner}/{repo}/issues/{issue_number}';
+const BLOBS = '/repos/{owner}/{repo}/git/blobs';
+const TREES = '/repos/{owner}/{repo}/git/trees';
+const COMMITS = '/repos/{owner}/{repo}/git/commits';
+const REFS = '/repos/{owner}/{repo}/git/refs';
+const REF = '/repos/{owner}/{repo}/git/refs/{ref}';
+const PULLS = '/repos/{owner}/{repo}/pulls';
+const PULL = '/repos/{owner}/{repo}/pulls/{pull_number}';
 
 const COVERED = 'How do I install the pre-commit hook?';
 const COLD = 'How do I bake sourdough bread?';
@@ -45,17 +58,21 @@ To escalate an unanswered question, ping @wiki-oncall or the @octo-org/docs-team
 `;
 
 let bundle: string;
+/** The example workspace the emulated repository is seeded from. */
+let template: Workspace;
+/** This test's checkout of the emulated repository's main. */
 let ws: Workspace;
 let gh: GitHubEmulator;
 const timings: Array<{ what: string; ms: number }> = [];
 
 beforeAll(async () => {
   bundle = await snapshotAction();
-  ws = await makeWorkspace();
+  template = await makeWorkspace();
 });
 
 beforeEach(async () => {
-  gh = await startGitHubEmulator({ repos: [{ owner: 'octo-org', name: 'wiki' }], serverUrl: SERVER });
+  gh = await startGitHubEmulator({ repos: [{ owner: 'octo-org', name: 'wiki', seedFrom: template.dir }], serverUrl: SERVER });
+  ws = await checkout(gh.gitDir());
 });
 
 afterEach(async () => {
@@ -147,6 +164,24 @@ function onlyComment(n: number) {
   return at(comments, 0);
 }
 
+/** The writes that open a capture pull request of `files` files: blobs, tree, commit, branch, pull request, its label. */
+const openedCapture = (files: number): string[] => [
+  ...Array.from({ length: files }, () => `POST ${BLOBS} 201`),
+  `POST ${TREES} 201`,
+  `POST ${COMMITS} 201`,
+  `POST ${REFS} 201`,
+  `POST ${PULLS} 201`,
+  `POST ${ISSUE_LABELS} 200`,
+];
+
+/** Issue n's capture pull request (open), and the files its branch changes against main. */
+async function captureOf(n: number) {
+  const pr = gh.state.pulls.find((p) => p.head === `wiki-steward/capture/${n}`);
+  if (!pr) throw new Error(`no capture pull request for #${n}: ${gh.state.pulls.map((p) => p.head).join(', ') || 'none'}`);
+  const files = (await bareGit(gh.gitDir(), 'diff', '--name-only', 'main', pr.head)).trim().split('\n').filter(Boolean);
+  return { pr, files };
+}
+
 /** The quoted question: the comment's first paragraph. */
 const quoteOf = (body: string): string => at(body.split('\n\n'), 0);
 
@@ -201,7 +236,7 @@ describe('action bundle: answer mode', () => {
   it.each([
     { kind: 'cold', title: COLD, label: 'wiki:cold', says: 'The wiki has no page that matches this question' },
     { kind: 'gap', title: GAP, label: 'wiki:gap', says: '`--max-citations`' },
-  ])('a $kind question gets one comment and the $label label', async ({ kind, title, label, says }) => {
+  ])('a $kind question gets one comment, a capture pull request it links, and the $label label', async ({ kind, title, label, says }) => {
     asker('alice', 'triage');
     issue(2, title);
     const r = await run('issues', gh.events.issues('opened', 2));
@@ -211,7 +246,18 @@ describe('action bundle: answer mode', () => {
     expect(body).toContain(says);
     if (kind === 'gap') expect(body).toMatch(/\*\*Not in the wiki:\*\*[^\n]*`--max-citations`/);
     await expectPermalinksResolve(body, ws);
-    expect(writesOf(r.requests)).toEqual([`POST ${COMMENTS} 201`, `POST ${LABELS} 201`, `POST ${ISSUE_LABELS} 200`]);
+
+    // The capture pull request (its details: capture.test.ts), built on the commit that was read.
+    const { pr, files } = await captureOf(2);
+    expect(pr).toMatchObject({ base: 'main', state: 'open', title: `wiki: capture "${title}"`, labels: ['wiki:capture'] });
+    expect(pr.base_sha).toBe(ws.sha);
+    expect(files.some((f) => /^wiki\/queries\/[a-z0-9-]+\.md$/.test(f))).toBe(true);
+    expect(visible(body)).toContain(`${SERVER}/${REPO}/pull/${pr.number}`);
+    expect(r.outputs['pull-request-url']).toBe(`${SERVER}/${REPO}/pull/${pr.number}`);
+
+    // Writes: the capture (one blob per file), its pull request and label; then the comment and the outcome label.
+    expect(writesOf(r.requests)).toEqual([...openedCapture(files.length), `POST ${COMMENTS} 201`, `POST ${LABELS} 201`, `POST ${ISSUE_LABELS} 200`]);
+    expect(r.requests.find((q) => q.method === 'POST' && q.route === ISSUE_LABELS)?.params.issue_number).toBe(String(pr.number));
     expect(labelsOf(2)).toEqual(['question', label]);
     expect(r.outputs.outcome).toBe(kind);
   });
@@ -245,11 +291,29 @@ describe('action bundle: answer mode', () => {
     expect(traceOf(edited.body)?.outcome).toBe('cold');
     expect(edited.body).toContain(`> ${COLD}`);
     expect(edited.body).not.toContain('install-pre-commit-hook.md?plain=1');
-    expect(writesOf(edit.requests)).toEqual([`PATCH ${COMMENT} 200`, `DELETE ${ISSUE_LABEL} 200`, `POST ${LABELS} 201`, `POST ${ISSUE_LABELS} 200`]);
-    expect(edit.requests.find((q) => q.method === 'DELETE')?.params.name).toBe('wiki:answered');
+    // Now cold: a capture pull request is opened and the one comment links it.
+    const { pr, files } = await captureOf(3);
+    expect(edited.body).toContain(`${SERVER}/${REPO}/pull/${pr.number}`);
+    expect(writesOf(edit.requests)).toEqual([...openedCapture(files.length), `PATCH ${COMMENT} 200`, `DELETE ${ISSUE_LABEL} 200`, `POST ${LABELS} 201`, `POST ${ISSUE_LABELS} 200`]);
+    expect(edit.requests.find((q) => q.method === 'DELETE' && q.route === ISSUE_LABEL)?.params.name).toBe('wiki:answered');
     expect(labelsOf(3)).toEqual(['question', 'wiki:cold']);
     expect(edit.requests.filter((q) => q.method === 'POST' && q.route === COMMENTS)).toHaveLength(0);
     expect(edit.outputs.outcome).toBe('cold');
+
+    // Re-running the cold answer rebuilds the same branch and updates the same pull request.
+    const again = await run('issues', payload);
+    expectExit(again, 0);
+    expect(writesOf(again.requests)).toEqual([
+      ...Array.from({ length: files.length }, () => `POST ${BLOBS} 201`),
+      `POST ${TREES} 201`,
+      `POST ${COMMITS} 201`,
+      `PATCH ${REF} 200`,
+      `PATCH ${PULL} 200`,
+      `PATCH ${COMMENT} 200`,
+    ]);
+    expect(gh.state.pulls).toHaveLength(1);
+    expect(onlyComment(3).id).toBe(original.id);
+    expect(again.outputs['pull-request-url']).toBe(edit.outputs['pull-request-url']);
   });
 
   it('`/wiki ask` on an issue answers in a separate comment keyed to the follow-up; the issue answer is untouched', async () => {
@@ -552,12 +616,36 @@ describe('action bundle: answer mode', () => {
     expect(gh.requests).toHaveLength(0);
   });
 
-  it.each([
-    { event: 'schedule', payload: { schedule: '0 6 * * 1' } },
-    { event: 'push', payload: { ref: 'refs/heads/main', repository: { default_branch: 'main' } } },
-    { event: 'push', payload: { ref: 'refs/heads/feature', repository: { default_branch: 'main' } } },
-  ])('a $event event with no question validates the wiki (no issue writes)', async ({ event, payload }) => {
-    const r = await run(event, { ...payload, sender: { login: 'alice', type: 'User' } });
+  it('a schedule event posts the digest: one issue labelled wiki:digest, the same report in the job summary', async () => {
+    const r = await run('schedule', { schedule: '0 6 * * 1' });
+    expectExit(r, 0);
+    expect(writesOf(r.requests)).toEqual([`POST ${ISSUES} 201`]);
+    const digests = gh.state.issues.filter((i) => i.labels.includes('wiki:digest'));
+    expect(digests).toHaveLength(1);
+    const digest = at(digests, 0);
+    expect(digest.title).toMatch(/^wiki-steward digest \d{4}-W\d{2}$/);
+    expect(digest.user).toBe('github-actions[bot]');
+    expect(digest.body).toContain('0 questions asked');
+    expect(digest.body).toContain('## Wiki health');
+    expect(r.summary).toContain(`# ${digest.title}`);
+    expect(r.outputs['comment-url']).toBe(`${SERVER}/${REPO}/issues/${digest.number}`);
+    // Nothing but the digest was touched: no validation ran on a schedule.
+    expect(r.summary).not.toContain('wiki-steward: validate');
+  });
+
+  it('a push to main maintains (nothing stale: no writes) and then validates', async () => {
+    const r = await run('push', { ref: 'refs/heads/main', repository: { default_branch: 'main' }, sender: { login: 'alice', type: 'User' } });
+    expectExit(r, 0);
+    expect(writesOf(r.requests)).toEqual([]);
+    expect(r.requests.length).toBeGreaterThan(0);
+    expect(r.stdout).toMatch(/maintain: 0 stale index files; capture PRs rebuilt: none/);
+    expect(r.summary).toContain('wiki-steward: validate');
+    expect(r.summary).toMatch(/\d+ pages checked in `wiki`: 0 errors/);
+    expect(r.outputs).toEqual({ 'pull-request-url': '' });
+  });
+
+  it('a push to another branch validates the whole wiki (no API call)', async () => {
+    const r = await run('push', { ref: 'refs/heads/feature', repository: { default_branch: 'main' }, sender: { login: 'alice', type: 'User' } });
     expectExit(r, 0);
     expect(gh.requests).toHaveLength(0);
     expect(r.summary).toContain('wiki-steward: validate');

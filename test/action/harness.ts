@@ -50,20 +50,61 @@ export interface Workspace {
 const git = (cwd: string, ...args: string[]) =>
   exec('git', ['-c', 'user.name=Wiki Test', '-c', 'user.email=wiki-test@example.com', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd });
 
-/** A checkout: a git repository with examples/wiki at `wiki/` (plus `extra` files), committed. */
-export async function makeWorkspace(extra: Record<string, string> = {}): Promise<Workspace> {
+/**
+ * A checkout: a git repository with examples/wiki at `wiki/` (plus `extra` files; `null` removes
+ * a file), committed. The wiki's index files are regenerated first (`wiki-steward index`), so the
+ * workspace starts fresh whatever state examples/wiki is in while someone edits it;
+ * `{ index: false }` keeps them as they are. `{ wiki: false }` leaves the wiki out (a repository
+ * with no wiki at all).
+ */
+export async function makeWorkspace(extra: Record<string, string | null> = {}, opts: { wiki?: boolean; index?: boolean } = {}): Promise<Workspace> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'ws-checkout-'));
   await git(dir, 'init', '-q');
-  await cp(path.join(projectRoot, 'examples/wiki'), path.join(dir, 'wiki'), { recursive: true });
+  if (opts.wiki !== false) await cp(path.join(projectRoot, 'examples/wiki'), path.join(dir, 'wiki'), { recursive: true });
   await writeFile(path.join(dir, 'README.md'), '# octo-org/wiki\n');
   for (const [rel, content] of Object.entries(extra)) {
+    if (content === null) {
+      await rm(path.join(dir, rel), { recursive: true, force: true });
+      continue;
+    }
     await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
     await writeFile(path.join(dir, rel), content);
+  }
+  if (opts.wiki !== false && opts.index !== false) {
+    const indexed = await runCli(['index', '--wiki', 'wiki'], dir);
+    if (indexed.code !== 0) throw new Error(`wiki-steward index failed in the workspace (exit ${indexed.code}):\n${indexed.stdout}${indexed.stderr}`);
   }
   await git(dir, 'add', '-A');
   await git(dir, 'commit', '-q', '-m', 'wiki');
   const sha = (await git(dir, 'rev-parse', 'HEAD')).stdout.trim();
   return { dir, sha };
+}
+
+/**
+ * What `actions/checkout` gives a job: a clone of the emulated repository (its bare git directory,
+ * `gh.gitDir()`) with `ref` checked out — a branch (the default: the repository's default branch)
+ * or a commit sha — and its full history, so `GITHUB_SHA` and every sha the API reports agree.
+ */
+export async function checkout(gitDir: string, ref = 'main'): Promise<Workspace> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'ws-clone-'));
+  await git(dir, 'clone', '-q', gitDir, '.');
+  if (/^[0-9a-f]{40}$/.test(ref)) await git(dir, '-c', 'advice.detachedHead=false', 'checkout', '-q', ref);
+  else await git(dir, 'checkout', '-q', '-B', ref, `origin/${ref}`);
+  const sha = (await git(dir, 'rev-parse', 'HEAD')).stdout.trim();
+  return { dir, sha };
+}
+
+/** `git <args>` on a bare repository (the emulator's `gh.gitDir()`), its stdout. */
+export async function bareGit(gitDir: string, ...args: string[]): Promise<string> {
+  return (await exec('git', ['--git-dir', gitDir, ...args], { maxBuffer: 64 * 1024 * 1024 })).stdout;
+}
+
+/** Runs the built CLI (`node dist/cli.js …`) in `cwd`; never throws on a non-zero exit. */
+export async function runCli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return exec(process.execPath, [path.join(projectRoot, 'dist/cli.js'), ...args], { cwd, maxBuffer: 64 * 1024 * 1024 }).then(
+    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' }),
+  );
 }
 
 /** A file as committed at `sha` (what a permalink shows). */

@@ -365,6 +365,59 @@ describe('reactions', () => {
   });
 });
 
+describe('repository-wide comments', () => {
+  it('lists every issue’s comments by ascending id, with since, sort/direction and pagination; reaction rollups follow POSTed reactions', async () => {
+    emu.state.addIssue({ number: 1, title: 'One' });
+    emu.state.addIssue({ number: 2, title: 'Two' });
+    const made = [];
+    for (let i = 1; i <= 7; i++) {
+      made.push(emu.state.addComment({ issue_number: i % 2 ? 1 : 2, body: `c${i}`, user: 'alice', created_at: `2026-11-2${i}T10:00:00Z` }));
+    }
+    const all = await octokit.paginate(octokit.rest.issues.listCommentsForRepo, { ...R, per_page: 3 });
+    expect(all.map((c) => c.body)).toEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7']);
+    expect(all.map((c) => c.issue_url.replace(/^.*\/issues\//, ''))).toEqual(['1', '2', '1', '2', '1', '2', '1']);
+    const first = await octokit.rest.issues.listCommentsForRepo({ ...R, per_page: 3 });
+    expect(first.data).toHaveLength(3);
+    expect(first.headers.link).toContain(`<${emu.url}/repos/octo-org/wiki/issues/comments?per_page=3&page=2>; rel="next"`);
+    expect(first.headers.link).toContain('page=3>; rel="last"');
+
+    // since: comments updated at or after the time.
+    const since = await octokit.rest.issues.listCommentsForRepo({ ...R, since: '2026-11-25T00:00:00Z' });
+    expect(since.data.map((c) => c.body)).toEqual(['c5', 'c6', 'c7']);
+    // sort + direction; direction alone is ignored, as on GitHub.
+    const newest = await octokit.rest.issues.listCommentsForRepo({ ...R, sort: 'created', direction: 'desc', per_page: 2 });
+    expect(newest.data.map((c) => c.body)).toEqual(['c7', 'c6']);
+    const oldest = await octokit.rest.issues.listCommentsForRepo({ ...R, sort: 'created', direction: 'asc', per_page: 2 });
+    expect(oldest.data.map((c) => c.body)).toEqual(['c1', 'c2']);
+    const ignored = await octokit.rest.issues.listCommentsForRepo({ ...R, direction: 'desc', per_page: 2 });
+    expect(ignored.data.map((c) => c.body)).toEqual(['c1', 'c2']);
+    emu.state.comments[0]!.updated_at = '2026-12-01T00:00:00Z';
+    const updated = await octokit.rest.issues.listCommentsForRepo({ ...R, sort: 'updated', per_page: 2 });
+    expect(updated.data.map((c) => c.body)).toEqual(['c1', 'c7']);
+    const bad = await raw('GET', `/repos/${owner}/${repo}/issues/comments?sort=votes`);
+    expect(bad.status).toBe(422);
+
+    // The reactions rollup on every comment response, in step with the reactions given.
+    const target = made[2]!;
+    const zero = (await octokit.rest.issues.getComment({ ...R, comment_id: target.id })).data.reactions;
+    expect(zero).toEqual({
+      url: `${emu.url}/repos/octo-org/wiki/issues/comments/${target.id}/reactions`,
+      total_count: 0, '+1': 0, '-1': 0, laugh: 0, confused: 0, heart: 0, hooray: 0, eyes: 0, rocket: 0,
+    });
+    await octokit.rest.reactions.createForIssueComment({ ...R, comment_id: target.id, content: '+1' });
+    await octokit.rest.reactions.createForIssueComment({ ...R, comment_id: target.id, content: '+1' }); // the same user again: no change
+    await octokit.rest.reactions.createForIssueComment({ ...R, comment_id: target.id, content: '-1' });
+    emu.state.addReaction({ comment_id: target.id, content: '+1', user: 'bob' });
+    emu.state.addReaction({ comment_id: target.id, content: 'heart', user: 'bob' });
+    const rolled = (await octokit.paginate(octokit.rest.issues.listCommentsForRepo, { ...R, per_page: 100 })).find((c) => c.id === target.id);
+    expect(rolled?.reactions).toMatchObject({ total_count: 4, '+1': 2, '-1': 1, heart: 1, laugh: 0 });
+    expect((await octokit.rest.issues.listComments({ ...R, issue_number: 1 })).data.find((c) => c.id === target.id)?.reactions).toEqual(rolled?.reactions);
+    expect((await octokit.rest.issues.getComment({ ...R, comment_id: target.id })).data.reactions).toEqual(rolled?.reactions);
+    // The issue's own route still answers issues.
+    expect((await octokit.rest.issues.get({ ...R, issue_number: 2 })).data.title).toBe('Two');
+  });
+});
+
 describe('labels', () => {
   it('gets (404 when missing), creates (422 already_exists on duplicates), adds to and removes from issues', async () => {
     const missing = await failure(octokit.rest.issues.getLabel({ ...R, name: 'question' }));
@@ -557,7 +610,7 @@ describe('the OpenAPI validator', () => {
   it('compiles every schema of the trimmed description, which covers every emulated operation', () => {
     expect(compileAllSchemas()).toBeGreaterThan(40);
     expect(endpoints().source.package).toMatch(/^@octokit\/openapi@23\./);
-    expect(Object.keys(endpoints().operations)).toHaveLength(35);
+    expect(Object.keys(endpoints().operations)).toHaveLength(36);
   });
 
 
@@ -881,6 +934,33 @@ describe('git data, contents and pull requests (real git)', () => {
     expect(again.status).toBe(422);
     expect(again.response?.data).toMatchObject({ message: 'Reference does not exist' });
     expect((await octokit.rest.pulls.get({ ...R, pull_number: pr.data.number })).data).toMatchObject({ state: 'closed', merged: false });
+  });
+
+  it('a protected branch refuses ref updates and deletion (GitHub’s 422) but takes merges', async () => {
+    const main = emu.state.branchHead('main') as string;
+    emu.state.protectBranch('main');
+    const ahead = emu.state.commitFiles({ branch: 'capture/p', files: { 'wiki/p.md': '# P\n' } });
+    const patch = await failure(octokit.rest.git.updateRef({ ...R, ref: 'heads/main', sha: ahead }));
+    expect(patch.status).toBe(422);
+    expect(patch.response?.data).toMatchObject({ message: 'Changes must be made through a pull request.' });
+    expect((await failure(octokit.rest.git.updateRef({ ...R, ref: 'heads/main', sha: ahead, force: true }))).status).toBe(422);
+    expect(emu.state.branchHead('main')).toBe(main);
+    // Other branches are not protected.
+    await octokit.rest.git.createRef({ ...R, ref: 'refs/heads/capture/q', sha: main });
+    expect((await octokit.rest.git.updateRef({ ...R, ref: 'heads/capture/q', sha: ahead })).status).toBe(200);
+    // A pull request still merges into it.
+    const pr = await octokit.rest.pulls.create({ ...R, title: 'p', head: 'capture/p', base: 'main' });
+    const merged = await octokit.rest.pulls.merge({ ...R, pull_number: pr.data.number });
+    expect(emu.state.branchHead('main')).toBe(merged.data.sha);
+    // A custom status and message, and a protected branch that is not the default one.
+    emu.state.protectBranch('release', { status: 403, message: 'Resource protected by organization rule' });
+    emu.state.commitFiles({ branch: 'release', files: { 'r.md': 'r\n' } });
+    const del = await failure(octokit.rest.git.deleteRef({ ...R, ref: 'heads/release' }));
+    expect(del.status).toBe(403);
+    expect(del.response?.data).toMatchObject({ message: 'Resource protected by organization rule' });
+    emu.state.unprotectBranch('main');
+    expect((await octokit.rest.git.updateRef({ ...R, ref: 'heads/main', sha: merged.data.sha })).status).toBe(200);
+    expect(emu.state.repo().protectedBranches.has('release')).toBe(true);
   });
 
   it('a commit with a custom author is not signed; one without is verified', async () => {

@@ -102,6 +102,16 @@ export interface RepoInit {
   autoInit?: boolean;
   /** "Allow GitHub Actions to create and approve pull requests" (default true). */
   actionsCanCreatePullRequests?: boolean;
+  /** Branches protected from the start (see `state.protectBranch`). */
+  protectedBranches?: string[];
+}
+
+/** How a protected branch refuses a direct ref update through the API. */
+export interface BranchProtection {
+  /** HTTP status of the refusal (default 422, as GitHub answers PATCH /git/refs on a protected branch). */
+  status: number;
+  /** The refusal's message (default "Changes must be made through a pull request."). */
+  message: string;
 }
 
 export interface RoleGrant {
@@ -130,6 +140,8 @@ export interface RepoRecord {
   roles: Map<string, RoleGrant>;
   /** When false, POST /pulls by github-actions[bot] gets GitHub's 403. */
   actionsCanCreatePullRequests: boolean;
+  /** Protected branches by name: the Git Data API may not move or delete them (merges still may). */
+  protectedBranches: Map<string, BranchProtection>;
 }
 
 /** A commit the emulator wrote (through POST /git/commits, a merge, a seed or `commitFiles`). */
@@ -412,6 +424,7 @@ const PERMISSION_OF_ROLE: Record<RoleName, 'admin' | 'write' | 'read' | 'none'> 
   read: 'read',
   none: 'none',
 };
+const DEFAULT_PROTECTION: BranchProtection = { status: 422, message: 'Changes must be made through a pull request.' };
 const KNOWN_BOT_IDS: Record<string, number> = { 'github-actions[bot]': 41898282, 'dependabot[bot]': 49699333 };
 const DOCS = 'https://docs.github.com/rest';
 
@@ -573,6 +586,7 @@ export class EmulatorState {
       pushed_at: now,
       roles: new Map(),
       actionsCanCreatePullRequests: init.actionsCanCreatePullRequests ?? true,
+      protectedBranches: new Map((init.protectedBranches ?? []).map((b) => [b, { ...DEFAULT_PROTECTION }])),
     };
     if (ownerType === 'User') repo.roles.set(lower(init.owner), { role_name: 'admin', base: 'admin' });
     this.repos.push(repo);
@@ -867,6 +881,20 @@ export class EmulatorState {
    */
   setActionsCanCreatePullRequests(allowed: boolean, repoName?: string): void {
     this.repo(repoName).actionsCanCreatePullRequests = allowed;
+  }
+
+  /**
+   * Protects a branch as a branch protection rule that requires pull requests does: PATCH and
+   * DELETE /git/refs/heads/<branch> answer GitHub's 422 "Changes must be made through a pull
+   * request." (or the `status` / `message` given). Merging a pull request into it still works, and
+   * so do the test helpers (`commitFiles` stands for an administrator's push).
+   */
+  protectBranch(branch: string, opts: Partial<BranchProtection> & { repo?: string } = {}): void {
+    this.repo(opts.repo).protectedBranches.set(branch, { status: opts.status ?? DEFAULT_PROTECTION.status, message: opts.message ?? DEFAULT_PROTECTION.message });
+  }
+
+  unprotectBranch(branch: string, repoName?: string): void {
+    this.repo(repoName).protectedBranches.delete(branch);
   }
 
   // -- git -----------------------------------------------------------------------------------
@@ -2106,6 +2134,11 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
     if (!pr) throw notFound();
     return pr;
   };
+  /** A protected branch refuses direct ref updates. */
+  const refuseProtected = (ctx: Ctx, fullRef: string) => {
+    const rule = fullRef.startsWith('refs/heads/') ? ctx.repo.protectedBranches.get(fullRef.slice('refs/heads/'.length)) : undefined;
+    if (rule) throw basicError(rule.status, rule.message, 'https://docs.github.com/articles/about-protected-branches');
+  };
   const issueLabels = (issue: IssueRecord): Label[] =>
     issue.labels
       .map((n) => state.findLabel(n, issue.repo))
@@ -2164,6 +2197,27 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
       });
       const body = render.issue(issue, { withClosedBy: true });
       return { status: 201, body, headers: { location: body.url } };
+    }),
+
+    // Before /issues/{issue_number}, which would otherwise take "comments" for an issue number.
+    compileRoute('GET', '/repos/{owner}/{repo}/issues/comments', 'read', (ctx) => {
+      const sort = ctx.query.get('sort');
+      const direction = ctx.query.get('direction');
+      if (sort !== null && !['created', 'updated'].includes(sort)) throw validationFailed(ctx.docs, [{ resource: 'IssueComment', code: 'invalid', field: 'sort' }]);
+      if (direction !== null && !['asc', 'desc'].includes(direction)) throw validationFailed(ctx.docs, [{ resource: 'IssueComment', code: 'invalid', field: 'direction' }]);
+      const since = parseSince(ctx.query.get('since'));
+      const list = state.comments
+        .filter((c) => c.repo === ctx.repo.full_name)
+        .filter((c) => since === undefined || Date.parse(c.updated_at) >= since)
+        .sort((a, b) => {
+          // By default GitHub lists them by ascending id; `direction` applies only with `sort`.
+          if (sort === null) return a.id - b.id;
+          const key = (c: CommentRecord) => Date.parse(sort === 'updated' ? c.updated_at : c.created_at);
+          const d = key(a) - key(b) || a.id - b.id;
+          return direction === 'asc' ? d : -d;
+        });
+      const page = paginate(list, ctx, apiUrl);
+      return { status: 200, body: page.items.map((c) => render.comment(c)), headers: page.headers };
     }),
 
     compileRoute('GET', '/repos/{owner}/{repo}/issues/{issue_number}', 'read', (ctx) => ({
@@ -2364,6 +2418,7 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
       const full = `refs/${ctx.params.ref ?? ''}`;
       const current = git.refs(full).find((r) => r.ref === full);
       if (!current) throw basicError(422, 'Reference does not exist', ctx.docs);
+      refuseProtected(ctx, full);
       const type = git.objectType(b.sha);
       if (!type) throw basicError(422, 'Object does not exist', ctx.docs);
       if (full.startsWith('refs/heads/') && type !== 'commit') throw basicError(422, 'Reference update failed', ctx.docs);
@@ -2381,6 +2436,7 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
       const current = git.refs(full).find((r) => r.ref === full);
       if (!current) throw basicError(422, 'Reference does not exist', ctx.docs);
       if (full === `refs/heads/${ctx.repo.default_branch}`) throw basicError(422, 'Cannot delete the default branch', ctx.docs);
+      refuseProtected(ctx, full);
       git.deleteRef(full, current.sha);
       // Deleting a pull request's head or base branch closes it.
       for (const pr of state.pulls) if (pr.repo === ctx.repo.full_name) state.refreshPull(pr);
