@@ -55293,13 +55293,13 @@ function prBody(o2, marker) {
     "",
     "### Question",
     "",
-    ...q3.split("\n").map((l3) => `> ${l3}`),
+    ...neutralizeMentions(q3).split("\n").map((l3) => `> ${l3}`),
     "",
     "### The answer given",
     "",
-    o2.answer,
+    neutralizeMentions(o2.answer),
     "",
-    `What was missing: ${o2.trace.missing.length > 0 ? o2.trace.missing.map((m2) => `\`${m2.replaceAll("`", "'")}\``).join(", ") : "a full answer"}.`,
+    `What was missing: ${o2.trace.missing.length > 0 ? o2.trace.missing.map((m2) => `\`${neutralizeMentions(m2).replaceAll("`", "'")}\``).join(", ") : "a full answer"}.`,
     "",
     markerText(marker)
   ].join("\n");
@@ -60410,11 +60410,11 @@ ${closedMarker(pull.number)}` })).data.html_url,
 }
 
 // src/digest/digest-report.ts
-var topicTerms = (t2) => new Set(t2.signal_terms.filter((s) => s.kind !== "expanded").map((s) => foldedWords(s.term).join(" ")).filter(Boolean));
+var topicTerms = (t2) => new Map(t2.signal_terms.filter((s) => s.kind !== "expanded").map((s) => [foldedWords(s.term).join(" "), s.term]).filter(([k2]) => k2 !== ""));
 var SAME_TOPIC = 0.5;
 var jaccard = (a, b3) => {
   let shared = 0;
-  for (const x3 of a) if (b3.has(x3)) shared++;
+  for (const x3 of a.keys()) if (b3.has(x3)) shared++;
   return shared / (a.size + b3.size - shared || 1);
 };
 function groupUnanswered(answers, captures) {
@@ -60426,12 +60426,12 @@ function groupUnanswered(answers, captures) {
     const question = { question: a.trace.question.split("\n")[0], issueNumber: a.issueNumber, url: a.url, outcome: a.trace.outcome };
     if (home) {
       home.questions.push(question);
-      for (const t2 of terms) home.termSet.add(t2);
-    } else groups2.push({ terms: [], termSet: new Set(terms), questions: [question] });
+      for (const [k2, v2] of terms) if (!home.termSet.has(k2)) home.termSet.set(k2, v2);
+    } else groups2.push({ terms: [], termSet: new Map(terms), questions: [question] });
   }
   return groups2.map(({ termSet, ...g2 }) => {
     const capture = captures.find((c3) => g2.questions.some((q3) => q3.issueNumber === c3.issueNumber));
-    return { ...g2, terms: [...termSet].slice(0, 4), ...capture ? { capture: { number: capture.number, url: capture.url } } : {} };
+    return { ...g2, terms: [...termSet.values()].slice(0, 4), ...capture ? { capture: { number: capture.number, url: capture.url } } : {} };
   }).sort((a, b3) => b3.questions.length - a.questions.length);
 }
 function buildDigest(input) {
@@ -60448,7 +60448,7 @@ function buildDigest(input) {
     outcomes,
     asked: inPeriod2.length,
     unansweredTopics: groupUnanswered(inPeriod2, input.captures),
-    openCaptures: input.captures.filter((c3) => c3.state === "open").map((c3) => ({ number: c3.number, title: c3.title, url: c3.url, ageDays: Math.floor((input.now.getTime() - Date.parse(c3.createdAt)) / day) })).sort((a, b3) => b3.ageDays - a.ageDays),
+    openCaptures: input.captures.filter((c3) => c3.state === "open").sort((a, b3) => Date.parse(a.createdAt) - Date.parse(b3.createdAt) || a.number - b3.number).map((c3) => ({ number: c3.number, title: c3.title, url: c3.url, ageDays: Math.floor((input.now.getTime() - Date.parse(c3.createdAt)) / day) })),
     mergedCaptures: input.captures.filter((c3) => c3.mergedAt && Date.parse(c3.mergedAt) >= input.period.start.getTime() && Date.parse(c3.mergedAt) < input.period.end.getTime()).map((c3) => ({ number: c3.number, title: c3.title, url: c3.url })),
     feedback: {
       up: inPeriod2.reduce((n, a) => n + a.reactions.up, 0),
@@ -60525,6 +60525,7 @@ var inPeriod = (p2, iso) => {
   const t2 = Date.parse(iso);
   return t2 >= p2.start.getTime() && t2 < p2.end.getTime();
 };
+var previousPeriod = (p2) => periodOf(p2.kind, new Date(p2.start.getTime() - 1));
 
 // src/github/digest-mode.ts
 var digestTitle = (period) => `wiki-steward digest ${period.label}`;
@@ -60603,14 +60604,21 @@ async function maintainWiki(github, writes, repo, workspace, checkedOutSha) {
       await setBranch(github, writes, repo, base, commit, true, false);
       result.committed = commit;
     } catch (error2) {
-      info(`cannot update ${base} directly (${error2.message}); opening a pull request instead`);
-      await setBranch(github, writes, repo, REFRESH_BRANCH, commit, await refSha(github, repo, REFRESH_BRANCH) !== void 0, true);
-      const open2 = (await github.rest.pulls.list({ ...repo, state: "open", head: `${repo.owner}:${REFRESH_BRANCH}`, per_page: 1 })).data[0];
-      const body = `The index files below are stale after recent merges; this regenerates them exactly as \`wiki-steward index\` would.
+      const message2 = error2.message;
+      const movedOn = /not a fast.forward/i.test(message2);
+      if (!movedOn && !/protected branch|through a pull request|HTTP 403/i.test(message2)) throw error2;
+      if (movedOn) notice(`${base} moved on while the index files were being refreshed; the next run refreshes them`);
+      else await proposeIndexRefresh(commit);
+    }
+  }
+  async function proposeIndexRefresh(commit) {
+    info(`cannot update ${base} directly; opening a pull request instead`);
+    await setBranch(github, writes, repo, REFRESH_BRANCH, commit, await refSha(github, repo, REFRESH_BRANCH) !== void 0, true);
+    const open2 = (await github.rest.pulls.list({ ...repo, state: "open", head: `${repo.owner}:${REFRESH_BRANCH}`, per_page: 1 })).data[0];
+    const body = `The index files below are stale after recent merges; this regenerates them exactly as \`wiki-steward index\` would.
 
 ${stale.map((p2) => `- \`${inRepo(p2.path)}\``).join("\n")}`;
-      result.pullRequestUrl = open2 ? (await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${open2.number}`, () => github.rest.pulls.update({ ...repo, pull_number: open2.number, body }), void 0), open2.html_url) : await writes.run(`POST /repos/${repo.owner}/${repo.repo}/pulls (${REFRESH_BRANCH})`, async () => (await github.rest.pulls.create({ ...repo, title: "wiki: refresh wiki indexes", head: REFRESH_BRANCH, base, body })).data.html_url, "");
-    }
+    result.pullRequestUrl = open2 ? (await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${open2.number}`, () => github.rest.pulls.update({ ...repo, pull_number: open2.number, body }), void 0), open2.html_url) : await writes.run(`POST /repos/${repo.owner}/${repo.repo}/pulls (${REFRESH_BRANCH})`, async () => (await github.rest.pulls.create({ ...repo, title: "wiki: refresh wiki indexes", head: REFRESH_BRANCH, base, body })).data.html_url, "");
   }
   const pulls = await github.paginate(github.rest.pulls.list, { ...repo, state: "open", base, per_page: 100 });
   for (const pull of pulls.filter((p2) => p2.head.ref.startsWith(CAPTURE_BRANCH_PREFIX))) {
@@ -60706,6 +60714,7 @@ async function wikiHealth(layout, options2) {
 }
 
 // src/github/run-action.ts
+var DAY_MS = 864e5;
 async function runAction(env = process.env) {
   const inputs = readInputs(env);
   const workspace = env.GITHUB_WORKSPACE;
@@ -60743,9 +60752,11 @@ async function runAction(env = process.env) {
   }
   if (work.kind === "digest") {
     const config = workspaceConfig.config;
-    const period = periodOf(config.digest.period, /* @__PURE__ */ new Date());
-    const health = workspaceConfig.wikiRoot ? await wikiHealth(await openWikiLayout(workspaceConfig.wikiRoot, config), { now: /* @__PURE__ */ new Date(), staleDays: config.digest.staleDays }) : void 0;
-    const digest = await runDigest(github, new RepoWrites(inputs.dryRun, config.digest.maxWrites), { owner, repo }, period, config, health, /* @__PURE__ */ new Date());
+    const now = env.WIKI_STEWARD_NOW ? new Date(env.WIKI_STEWARD_NOW) : /* @__PURE__ */ new Date();
+    const current = periodOf(config.digest.period, now);
+    const period = eventName === "schedule" && now.getTime() - current.start.getTime() < DAY_MS ? previousPeriod(current) : current;
+    const health = workspaceConfig.wikiRoot ? await wikiHealth(await openWikiLayout(workspaceConfig.wikiRoot, config), { now, staleDays: config.digest.staleDays }) : void 0;
+    const digest = await runDigest(github, new RepoWrites(inputs.dryRun, config.digest.maxWrites), { owner, repo }, period, config, health, now);
     await summary.addRaw(digest.markdown, true).write();
     setOutput("comment-url", digest.issueUrl ?? "");
     return;

@@ -54,20 +54,20 @@ export interface DigestReport {
   health: WikiHealth | undefined;
 }
 
-/** Terms that identify what a question is about: its own signal terms, folded, expansions aside. */
-const topicTerms = (t: Trace): Set<string> =>
-  new Set(t.signal_terms.filter((s) => s.kind !== 'expanded').map((s) => foldedWords(s.term).join(' ')).filter(Boolean));
+/** Terms that identify what a question is about: its own signal terms, folded (→ as written), expansions aside. */
+const topicTerms = (t: Trace): Map<string, string> =>
+  new Map(t.signal_terms.filter((s) => s.kind !== 'expanded').map((s) => [foldedWords(s.term).join(' '), s.term] as const).filter(([k]) => k !== ''));
 
 /** Reworded questions about the same thing share most of their terms (Jaccard ≥ 0.5). */
 const SAME_TOPIC = 0.5;
-const jaccard = (a: Set<string>, b: Set<string>) => {
+const jaccard = (a: Map<string, string>, b: Map<string, string>) => {
   let shared = 0;
-  for (const x of a) if (b.has(x)) shared++;
+  for (const x of a.keys()) if (b.has(x)) shared++;
   return shared / (a.size + b.size - shared || 1);
 };
 
 function groupUnanswered(answers: readonly AnswerRecord[], captures: readonly CaptureRecord[]): TopicGroup[] {
-  const groups: Array<TopicGroup & { termSet: Set<string> }> = [];
+  const groups: Array<TopicGroup & { termSet: Map<string, string> }> = [];
   for (const a of answers) {
     if (a.trace.outcome === 'answered') continue;
     const terms = topicTerms(a.trace);
@@ -75,13 +75,13 @@ function groupUnanswered(answers: readonly AnswerRecord[], captures: readonly Ca
     const question = { question: a.trace.question.split('\n')[0]!, issueNumber: a.issueNumber, url: a.url, outcome: a.trace.outcome };
     if (home) {
       home.questions.push(question);
-      for (const t of terms) home.termSet.add(t);
-    } else groups.push({ terms: [], termSet: new Set(terms), questions: [question] });
+      for (const [k, v] of terms) if (!home.termSet.has(k)) home.termSet.set(k, v);
+    } else groups.push({ terms: [], termSet: new Map(terms), questions: [question] });
   }
   return groups
     .map(({ termSet, ...g }) => {
       const capture = captures.find((c) => g.questions.some((q) => q.issueNumber === c.issueNumber));
-      return { ...g, terms: [...termSet].slice(0, 4), ...(capture ? { capture: { number: capture.number, url: capture.url } } : {}) };
+      return { ...g, terms: [...termSet.values()].slice(0, 4), ...(capture ? { capture: { number: capture.number, url: capture.url } } : {}) };
     })
     .sort((a, b) => b.questions.length - a.questions.length);
 }
@@ -102,8 +102,8 @@ export function buildDigest(input: DigestInput): DigestReport {
     unansweredTopics: groupUnanswered(inPeriod, input.captures),
     openCaptures: input.captures
       .filter((c) => c.state === 'open')
-      .map((c) => ({ number: c.number, title: c.title, url: c.url, ageDays: Math.floor((input.now.getTime() - Date.parse(c.createdAt)) / day) }))
-      .sort((a, b) => b.ageDays - a.ageDays),
+      .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.number - b.number)
+      .map((c) => ({ number: c.number, title: c.title, url: c.url, ageDays: Math.floor((input.now.getTime() - Date.parse(c.createdAt)) / day) })),
     mergedCaptures: input.captures
       .filter((c) => c.mergedAt && Date.parse(c.mergedAt) >= input.period.start.getTime() && Date.parse(c.mergedAt) < input.period.end.getTime())
       .map((c) => ({ number: c.number, title: c.title, url: c.url })),

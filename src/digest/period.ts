@@ -47,3 +47,6 @@ export const inPeriod = (p: Period, iso: string): boolean => {
   const t = Date.parse(iso);
   return t >= p.start.getTime() && t < p.end.getTime();
 };
+
+/** The period before `p`: what a scheduled run at the start of a period reports. */
+export const previousPeriod = (p: Period): Period => periodOf(p.kind, new Date(p.start.getTime() - 1));

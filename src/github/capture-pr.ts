@@ -9,6 +9,7 @@ import type { GitHubClient } from './octokit.js';
 import type { RepoRef } from './permission-helper.js';
 import type { RepoWrites } from './repo-writes.js';
 import { commitFiles, refSha, setBranch } from './git-data.js';
+import { neutralizeMentions } from './answer-comment.js';
 
 export const CAPTURE_BRANCH_PREFIX = 'wiki-steward/capture/';
 const CAPTURE_MARKER = /<!-- wiki-steward:capture key=([\w-]+) issue=(\d+) page=(\S+) commit=([0-9a-f]{40}) -->/;
@@ -78,13 +79,13 @@ function prBody(o: CapturePrOptions, marker: CaptureMarker): string {
     '',
     '### Question',
     '',
-    ...q.split('\n').map((l) => `> ${l}`),
+    ...neutralizeMentions(q).split('\n').map((l) => `> ${l}`),
     '',
     '### The answer given',
     '',
-    o.answer,
+    neutralizeMentions(o.answer),
     '',
-    `What was missing: ${o.trace.missing.length > 0 ? o.trace.missing.map((m) => `\`${m.replaceAll('`', "'")}\``).join(', ') : 'a full answer'}.`,
+    `What was missing: ${o.trace.missing.length > 0 ? o.trace.missing.map((m) => `\`${neutralizeMentions(m).replaceAll('`', "'")}\``).join(', ') : 'a full answer'}.`,
     '',
     markerText(marker),
   ].join('\n');

@@ -1,7 +1,8 @@
 // Maintain mode (push to the default branch): stale index files are regenerated and committed in
 // one Git Data API commit — or, on a protected branch, proposed in one "refresh wiki indexes" pull
-// request — and open capture pull requests that another merge left behind are rebuilt on the new
-// base, unless a person has pushed to them (then the PR is told it needs a rebase).
+// request — and open capture pull requests that another merge left behind (stale or conflicting)
+// are rebuilt on the new base, unless a person has pushed to them (then the PR is told it needs a
+// rebase).
 import * as core from '@actions/core';
 import path from 'node:path';
 import type { Workspace } from '../config/workspace.js';
@@ -48,15 +49,23 @@ export async function maintainWiki(github: GitHubClient, writes: RepoWrites, rep
       await setBranch(github, writes, repo, base, commit, true, false);
       result.committed = commit;
     } catch (error) {
-      // A protected branch refuses direct pushes: propose the same commit instead.
-      core.info(`cannot update ${base} directly (${(error as Error).message}); opening a pull request instead`);
-      await setBranch(github, writes, repo, REFRESH_BRANCH, commit, (await refSha(github, repo, REFRESH_BRANCH)) !== undefined, true);
-      const open = (await github.rest.pulls.list({ ...repo, state: 'open', head: `${repo.owner}:${REFRESH_BRANCH}`, per_page: 1 })).data[0];
-      const body = `The index files below are stale after recent merges; this regenerates them exactly as \`wiki-steward index\` would.\n\n${stale.map((p) => `- \`${inRepo(p.path)}\``).join('\n')}`;
-      result.pullRequestUrl = open
-        ? (await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${open.number}`, () => github.rest.pulls.update({ ...repo, pull_number: open.number, body }), undefined), open.html_url)
-        : await writes.run(`POST /repos/${repo.owner}/${repo.repo}/pulls (${REFRESH_BRANCH})`, async () => (await github.rest.pulls.create({ ...repo, title: 'wiki: refresh wiki indexes', head: REFRESH_BRANCH, base, body })).data.html_url, '');
+      const message = (error as Error).message;
+      const movedOn = /not a fast.forward/i.test(message);
+      // A protected branch refuses direct pushes: propose the same commit instead. Anything else fails the step.
+      if (!movedOn && !/protected branch|through a pull request|HTTP 403/i.test(message)) throw error;
+      if (movedOn) core.notice(`${base} moved on while the index files were being refreshed; the next run refreshes them`);
+      else await proposeIndexRefresh(commit);
     }
+  }
+
+  async function proposeIndexRefresh(commit: string): Promise<void> {
+    core.info(`cannot update ${base} directly; opening a pull request instead`);
+    await setBranch(github, writes, repo, REFRESH_BRANCH, commit, (await refSha(github, repo, REFRESH_BRANCH)) !== undefined, true);
+    const open = (await github.rest.pulls.list({ ...repo, state: 'open', head: `${repo.owner}:${REFRESH_BRANCH}`, per_page: 1 })).data[0];
+    const body = `The index files below are stale after recent merges; this regenerates them exactly as \`wiki-steward index\` would.\n\n${stale.map((p) => `- \`${inRepo(p.path)}\``).join('\n')}`;
+    result.pullRequestUrl = open
+      ? (await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${open.number}`, () => github.rest.pulls.update({ ...repo, pull_number: open.number, body }), undefined), open.html_url)
+      : await writes.run(`POST /repos/${repo.owner}/${repo.repo}/pulls (${REFRESH_BRANCH})`, async () => (await github.rest.pulls.create({ ...repo, title: 'wiki: refresh wiki indexes', head: REFRESH_BRANCH, base, body })).data.html_url, '');
   }
 
   // 2. Capture pull requests left behind by other merges: rebuilt on the new base.
@@ -66,8 +75,9 @@ export async function maintainWiki(github: GitHubClient, writes: RepoWrites, rep
     if (!marker) continue;
     const branchSha = await refSha(github, repo, pull.head.ref);
     if (!branchSha) continue;
+    // Behind the base means stale: its index files no longer describe the wiki it would merge into.
     const parent = (await github.rest.git.getCommit({ ...repo, commit_sha: branchSha })).data.parents[0]?.sha;
-    if (parent === baseSha) continue; // already on the current base
+    if (parent === baseSha) continue;
     if (branchSha !== marker.commit) {
       result.humanEdited.push(pull.number);
       const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: pull.number, per_page: 100 });

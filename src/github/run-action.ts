@@ -13,9 +13,11 @@ import { handleClosedCapture } from './capture-closed.js';
 import { RepoWrites } from './repo-writes.js';
 import { runDigest } from './digest-mode.js';
 import { maintainWiki } from './maintain-mode.js';
-import { periodOf } from '../digest/period.js';
+import { periodOf, previousPeriod } from '../digest/period.js';
 import { wikiHealth } from '../digest/wiki-health.js';
 import { openWikiLayout } from '../wiki/open.js';
+
+const DAY_MS = 86_400_000;
 
 export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const inputs = readInputs(env);
@@ -57,9 +59,14 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   }
   if (work.kind === 'digest') {
     const config = workspaceConfig.config;
-    const period = periodOf(config.digest.period, new Date());
-    const health = workspaceConfig.wikiRoot ? await wikiHealth(await openWikiLayout(workspaceConfig.wikiRoot, config), { now: new Date(), staleDays: config.digest.staleDays }) : undefined;
-    const digest = await runDigest(github, new RepoWrites(inputs.dryRun, config.digest.maxWrites), { owner, repo }, period, config, health, new Date());
+    // A scheduled run early in a period (the usual Monday-morning schedule) reports the period that
+    // just ended, which would otherwise never get its final update; a manual run updates the current one.
+    // WIKI_STEWARD_NOW pins the clock for tests; nobody sets it in a workflow.
+    const now = env.WIKI_STEWARD_NOW ? new Date(env.WIKI_STEWARD_NOW) : new Date();
+    const current = periodOf(config.digest.period, now);
+    const period = eventName === 'schedule' && now.getTime() - current.start.getTime() < DAY_MS ? previousPeriod(current) : current;
+    const health = workspaceConfig.wikiRoot ? await wikiHealth(await openWikiLayout(workspaceConfig.wikiRoot, config), { now, staleDays: config.digest.staleDays }) : undefined;
+    const digest = await runDigest(github, new RepoWrites(inputs.dryRun, config.digest.maxWrites), { owner, repo }, period, config, health, now);
     await core.summary.addRaw(digest.markdown, true).write();
     core.setOutput('comment-url', digest.issueUrl ?? '');
     return;

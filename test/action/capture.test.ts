@@ -474,9 +474,6 @@ describe('action bundle: capture pull requests', () => {
     expect(answerOn(19).body).not.toMatch(mention); // the comment neutralises them
     const { pr } = await captureOf(19);
     expect(pr.body).toContain('someone');
-    // SRC BUG: src/github/capture-pr.ts prBody() (line 81, the `### Question` quote, and line 85, `o.answer`) puts the
-    // issue text and the answer into the PR body without neutralizeMentions() (src/github/answer-comment.ts), so
-    // opening the capture PR pings every @user and @org/team written in the issue (or quoted from a page).
     expect(pr.body).not.toMatch(mention);
   });
 
