@@ -55586,6 +55586,7 @@ ${markerFor(question.key)}`);
   if (asked.length < text2.length) trace.notes.push(`The question was cut to its first ${QUESTION_LIMIT2} characters for the wiki search.`);
   const footer = trace.outcome === "error" ? ["", `**This question could not be answered now.** ${trace.error ?? ""} Nothing is lost: re-run the workflow, or edit the issue to ask again.`] : [];
   let capture;
+  let captureRefused;
   if (trace.outcome === "cold" || trace.outcome === "gap") {
     const tree = workspace.wikiRoot ? await loadFileTree(workspace.wikiRoot) : void 0;
     const plan = await planCapture(tree, workspace.config, trace, { url: `${serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/issues/${question.issueNumber}`, label: `#${question.issueNumber}` }, /* @__PURE__ */ new Date());
@@ -55601,7 +55602,14 @@ ${markerFor(question.key)}`);
       reviewers: ctx.inputs.reviewers,
       draft: ctx.inputs.draft,
       answer: trace.answer
+    }).catch((error2) => {
+      if (!(error2 instanceof PullRequestsForbiddenError)) throw error2;
+      captureRefused = error2;
+      return void 0;
     });
+  }
+  if (captureRefused) footer.push("", `No capture pull request could be opened: ${captureRefused.message}.`);
+  if (capture) {
     footer.push(
       "",
       capture.status === "human-edited" ? `A person has pushed to the capture pull request ${capture.url}, so it was left as it is; update it there if the answer above adds something.` : `The wiki does not fully cover this yet: ${capture.url} adds a capture page for a reviewer to complete and merge.`
@@ -55620,6 +55628,7 @@ ${markerFor(question.key)}`);
     const current = issue2.data.labels.map((l3) => typeof l3 === "string" ? l3 : l3.name ?? "");
     await setOutcomeLabel(ctx.github, writes, ctx.repo, question.issueNumber, trace.outcome, workspace.config.labels, current);
   }
+  if (captureRefused) throw captureRefused;
   await summary.addHeading(`wiki-steward: ${trace.outcome} (${trace.branch})`, 2).addRaw(body.replace(/<!-- wiki-steward:[\s\S]*?-->/g, ""), true).write();
   return { outcome: trace.outcome, branch: trace.branch, commentUrl: url, ...capture ? { pullRequestUrl: capture.url } : {} };
 }

@@ -11,7 +11,7 @@ import type { Trace } from '../ladder/trace.js';
 import { markerFor, renderComment } from './answer-comment.js';
 import { planCapture } from '../capture/capture-plan.js';
 import { loadFileTree } from '../wiki/tree.js';
-import { type CapturePrResult, deleteBranch, openCapturePr } from './capture-pr.js';
+import { type CapturePrResult, PullRequestsForbiddenError, deleteBranch, openCapturePr } from './capture-pr.js';
 import { upsertAnswerComment } from './comment-helper.js';
 import { type Question, isBot } from './event.js';
 import type { ActionInputs, Settings } from './inputs.js';
@@ -97,6 +97,7 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
       : [];
   // Cold and gap grow the wiki by review: a capture pull request, linked from the answer.
   let capture: CapturePrResult | undefined;
+  let captureRefused: Error | undefined;
   if (trace.outcome === 'cold' || trace.outcome === 'gap') {
     const tree = workspace.wikiRoot ? await loadFileTree(workspace.wikiRoot) : undefined;
     const plan = await planCapture(tree, workspace.config, trace, { url: `${serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/issues/${question.issueNumber}`, label: `#${question.issueNumber}` }, new Date());
@@ -112,7 +113,15 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
       reviewers: ctx.inputs.reviewers,
       draft: ctx.inputs.draft,
       answer: trace.answer,
+    }).catch((error: unknown) => {
+      // The asker still gets the answer; the step then fails with what to change.
+      if (!(error instanceof PullRequestsForbiddenError)) throw error;
+      captureRefused = error;
+      return undefined;
     });
+  }
+  if (captureRefused) footer.push('', `No capture pull request could be opened: ${captureRefused.message}.`);
+  if (capture) {
     footer.push(
       '',
       capture.status === 'human-edited'
@@ -136,6 +145,7 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
     await setOutcomeLabel(ctx.github, writes, ctx.repo, question.issueNumber, trace.outcome, workspace.config.labels, current);
   }
 
+  if (captureRefused) throw captureRefused;
   await core.summary
     .addHeading(`wiki-steward: ${trace.outcome} (${trace.branch})`, 2)
     .addRaw(body.replace(/<!-- wiki-steward:[\s\S]*?-->/g, ''), true)

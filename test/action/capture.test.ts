@@ -369,7 +369,7 @@ describe('action bundle: capture pull requests', () => {
     await expectValidAt(pr.head);
   });
 
-  it(`PR creation forbidden by the repository setting → an error naming "${SETTING}", exit 1, no orphan branch`, async () => {
+  it(`PR creation forbidden by the repository setting → the answer still posted, an error naming "${SETTING}", exit 1, no orphan branch`, async () => {
     gh.state.setActionsCanCreatePullRequests(false);
     ask(12, COLD);
     const r = await run('issues', gh.events.issues('opened', 12));
@@ -379,7 +379,12 @@ describe('action bundle: capture pull requests', () => {
     // The branch was created for the PR, refused, then deleted again.
     const blobs = writesOf(r.requests).filter((w) => w.startsWith(`POST ${BLOBS}`));
     expect(blobs.length).toBeGreaterThan(0);
-    expect(writesOf(r.requests)).toEqual([...blobs, `POST ${TREES} 201`, `POST ${COMMITS} 201`, `POST ${REFS} 201`, `POST ${PULLS} 403`, `DELETE ${REF} 204`]);
+    expect(writesOf(r.requests).slice(0, blobs.length + 5)).toEqual([...blobs, `POST ${TREES} 201`, `POST ${COMMITS} 201`, `POST ${REFS} 201`, `POST ${PULLS} 403`, `DELETE ${REF} 204`]);
+    // The asker still gets the answer, which says why no capture was opened.
+    const comments = gh.state.commentsOn(12);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).toContain(`No capture pull request could be opened`);
+    expect(comments[0]!.body).toContain(SETTING);
     expect(gh.state.branchHead(captureBranch(12))).toBeUndefined();
     expect((await bareGit(gh.gitDir(), 'for-each-ref', '--format=%(refname)', 'refs/heads/')).trim().split('\n')).toEqual(['refs/heads/main']);
     expect(gh.state.pulls).toHaveLength(0);
