@@ -5,6 +5,7 @@
 // The emulated repository holds what the job checks out: it is seeded from the example workspace
 // and the workspace of each run is a clone of it (as actions/checkout gives), so GITHUB_SHA, the
 // permalinks and the base of capture pull requests are one and the same commit.
+import { page } from '../helpers/wiki-fixture.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type GitHubEmulator, type RecordedRequest, startGitHubEmulator } from '../github-emulator/emulator.js';
 import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
@@ -33,29 +34,15 @@ const COLD = 'How do I bake sourdough bread?';
 const GAP = 'How do I set `--max-citations` so answers cite at most 3 pages?';
 
 // A page whose text mentions a user and a team, so the offline answerer quotes them.
-const ESCALATE_PAGE = `---
-title: Escalate an unanswered question
-type: how-to
-tags: [support, escalation]
-sources: [conversation]
-created: "2026-11-20T09:00:00Z"
-updated: "2026-11-20T09:00:00Z"
-quality:
-  accuracy: 4
-  completeness: 3
-  signal: 4
-  interlinking: 2
-  overall: 3.25
-  rated_at: "2026-11-20T09:00:00Z"
-  rated_by: human
----
-
-When the steward cannot answer, escalate the question to the people who own the wiki.
+const ESCALATE_PAGE = page({
+  title: 'Escalate an unanswered question',
+  type: 'how-to',
+  body: `When the steward cannot answer, escalate the question to the people who own the wiki.
 
 ## Escalate
 
-To escalate an unanswered question, ping @wiki-oncall or the @octo-org/docs-team in the issue; they reply within one working day.
-`;
+To escalate an unanswered question, ping @wiki-oncall or the @octo-org/docs-team in the issue; they reply within one working day.`,
+});
 
 let bundle: string;
 /** The example workspace the emulated repository is seeded from. */

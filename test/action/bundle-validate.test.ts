@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { makeWiki, page } from '../support/wiki-fixture.js';
+import { makeWiki, page } from '../helpers/wiki-fixture.js';
 
 const bundle = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../action/index.js');
 

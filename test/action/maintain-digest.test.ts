@@ -6,6 +6,7 @@
 // Validation of a pull request with an invalid page (annotations on the right lines, failed check)
 // is covered in test/cli/changed-since.test.ts; the last test here only checks that the
 // emulator's own pull_request payload reaches it (the base sha) for a capture branch.
+import { page } from '../helpers/wiki-fixture.js';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -37,25 +38,7 @@ const GAP = 'How do I set `--max-citations` so answers cite at most 3 pages?';
 const DAY = 86_400_000;
 
 /** A valid page a person pushes straight to main, without regenerating the index files. */
-const pageAbout = (title: string, body: string) => `---
-title: ${title}
-type: concepts
-tags: [operations]
-sources: [conversation]
-created: "2026-11-20T09:00:00Z"
-updated: "2026-11-20T09:00:00Z"
-quality:
-  accuracy: 4
-  completeness: 3
-  signal: 4
-  interlinking: 2
-  overall: 3.25
-  rated_at: "2026-11-20T09:00:00Z"
-  rated_by: human
----
-
-${body}
-`;
+const pageAbout = (title: string, body: string) => page({ title, type: 'concepts', body });
 
 let bundle: string;
 let template: Workspace;

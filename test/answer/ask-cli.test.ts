@@ -4,8 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Trace } from '../../src/ladder/trace.js';
-import { runCli } from '../support/cli.js';
-import { makeWiki, page } from '../support/wiki-fixture.js';
+import { runCli } from '../helpers/cli-in-process.js';
+import { makeWiki, page } from '../helpers/wiki-fixture.js';
 
 const example = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../examples/wiki');
 const ask = async (question: string, wiki = example, extra: string[] = []) => {

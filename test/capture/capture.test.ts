@@ -4,8 +4,8 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { captureSlug, slugify } from '../../src/capture/slug.js';
-import { runCli } from '../support/cli.js';
-import { makeWiki, page } from '../support/wiki-fixture.js';
+import { runCli } from '../helpers/cli-in-process.js';
+import { makeWiki, page } from '../helpers/wiki-fixture.js';
 
 const wikiWith = () =>
   makeWiki({

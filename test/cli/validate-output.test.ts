@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
-import { makeWiki, page } from '../support/wiki-fixture.js';
+import { runCli } from '../helpers/cli-in-process.js';
+import { makeWiki, page } from '../helpers/wiki-fixture.js';
 
 describe('wiki-steward validate output', () => {
   const setup = () =>

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, parseConfig } from '../../src/config/config.js';
 import { openWorkspace } from '../../src/config/workspace.js';
-import { runCli } from '../support/cli.js';
-import { makeWiki, page } from '../support/wiki-fixture.js';
+import { runCli } from '../helpers/cli-in-process.js';
+import { makeWiki, page } from '../helpers/wiki-fixture.js';
 
 describe('.wiki-steward.yml', () => {
   it('fills defaults and reads every documented key', () => {

@@ -5,7 +5,7 @@ import { wikiHealth } from '../../src/digest/wiki-health.js';
 import { DEFAULT_CONFIG } from '../../src/config/config.js';
 import type { Outcome, Trace } from '../../src/ladder/trace.js';
 import { openWikiLayout } from '../../src/wiki/open.js';
-import { makeWiki, page } from '../support/wiki-fixture.js';
+import { makeWiki, page } from '../helpers/wiki-fixture.js';
 
 describe('digest periods', () => {
   it.each([

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Trace, WikiCitation } from '../../src/ladder/trace.js';
-import { runCli } from '../support/cli.js';
+import { runCli } from '../helpers/cli-in-process.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/wikis');
 const copies: string[] = [];

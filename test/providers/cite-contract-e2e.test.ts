@@ -3,7 +3,7 @@
 // a wiki page that tries to instruct the model. Whatever the model says is data; only what the
 // contract can verify reaches the answer.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { makeWiki, page } from '../support/wiki-fixture.js';
+import { makeWiki, page } from '../helpers/wiki-fixture.js';
 import { type StandIn, pagesSent, startStandIn, systemText, userText } from './stand-ins.js';
 import { INSTALL_CLAIM, INSTALL_PAGE, INSTALL_QUESTION, INSTALL_QUOTE, KEYS, askCli } from './support.js';
 

@@ -11,7 +11,7 @@ import { type ProviderOptions, createProviders } from '../../src/answer/provider
 import { openWorkspace } from '../../src/config/workspace.js';
 import type { Trace } from '../../src/ladder/trace.js';
 import type { RetryPolicy } from '../../src/net/http-json.js';
-import { type CliRun, runCli } from '../support/cli.js';
+import { type CliRun, runCli } from '../helpers/cli-in-process.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const EXAMPLE_WIKI = path.join(PROJECT_ROOT, 'examples/wiki');

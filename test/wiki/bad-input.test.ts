@@ -4,8 +4,8 @@ import { mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
-import { makeWiki, page } from '../support/wiki-fixture.js';
+import { runCli } from '../helpers/cli-in-process.js';
+import { makeWiki, page } from '../helpers/wiki-fixture.js';
 
 const validateJson = async (wiki: string) => {
   const run = await runCli(['validate', '--wiki', wiki, '--format', 'json'], wiki);

@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
-import { makeWiki, page } from '../support/wiki-fixture.js';
+import { runCli } from '../helpers/cli-in-process.js';
+import { makeWiki, page } from '../helpers/wiki-fixture.js';
 
 const read = (wiki: string, rel: string) => readFile(path.join(wiki, rel), 'utf8');
 
