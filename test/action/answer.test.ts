@@ -10,24 +10,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type GitHubEmulator, type RecordedRequest, startGitHubEmulator } from '../github-emulator/emulator.js';
 import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
 import { type RunResult, type Workspace, bareGit, checkout, fileAt, makeWorkspace, removeTempDirs, runBundle, snapshotAction, traceOf, visible } from './harness.js';
+import { REPO, SERVER, ISSUES, ISSUE, COMMENTS, COMMENT, LABELS, ISSUE_LABELS, ISSUE_LABEL, PERMISSION, BLOBS, TREES, COMMITS, REFS, REF, PULLS, PULL } from './routes.js';
 
-const REPO = 'octo-org/wiki';
-const SERVER = 'http://github.test';
-const COMMENTS = '/repos/{owner}/{repo}/issues/{issue_number}/comments';
-const COMMENT = '/repos/{owner}/{repo}/issues/comments/{comment_id}';
-const LABELS = '/repos/{owner}/{repo}/labels';
-const ISSUE_LABELS = '/repos/{owner}/{repo}/issues/{issue_number}/labels';
-const ISSUE_LABEL = '/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}';
-const PERMISSION = '/repos/{owner}/{repo}/collaborators/{username}/permission';
-const ISSUES = '/repos/{owner}/{repo}/issues';
-const ISSUE = '/repos/{owner}/{repo}/issues/{issue_number}';
-const BLOBS = '/repos/{owner}/{repo}/git/blobs';
-const TREES = '/repos/{owner}/{repo}/git/trees';
-const COMMITS = '/repos/{owner}/{repo}/git/commits';
-const REFS = '/repos/{owner}/{repo}/git/refs';
-const REF = '/repos/{owner}/{repo}/git/refs/{ref}';
-const PULLS = '/repos/{owner}/{repo}/pulls';
-const PULL = '/repos/{owner}/{repo}/pulls/{pull_number}';
 
 const COVERED = 'How do I install the pre-commit hook?';
 const COLD = 'How do I bake sourdough bread?';

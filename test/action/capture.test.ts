@@ -7,20 +7,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type GitHubEmulator, type PullRecord, type RecordedRequest, startGitHubEmulator } from '../github-emulator/emulator.js';
 import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
 import { type RunResult, type Workspace, bareGit, checkout, makeWorkspace, removeTempDirs, runBundle, runCli, snapshotAction, traceOf, visible } from './harness.js';
+import { REPO, SERVER, COMMENTS, COMMENT, ISSUE_LABELS, BLOBS, TREES, COMMITS, REFS, REF, PULLS, PULL, REVIEWERS } from './routes.js';
 
-const REPO = 'octo-org/wiki';
-const SERVER = 'http://github.test';
-const COMMENTS = '/repos/{owner}/{repo}/issues/{issue_number}/comments';
-const COMMENT = '/repos/{owner}/{repo}/issues/comments/{comment_id}';
-const ISSUE_LABELS = '/repos/{owner}/{repo}/issues/{issue_number}/labels';
-const BLOBS = '/repos/{owner}/{repo}/git/blobs';
-const TREES = '/repos/{owner}/{repo}/git/trees';
-const COMMITS = '/repos/{owner}/{repo}/git/commits';
-const REFS = '/repos/{owner}/{repo}/git/refs';
-const REF = '/repos/{owner}/{repo}/git/refs/{ref}';
-const PULLS = '/repos/{owner}/{repo}/pulls';
-const PULL = '/repos/{owner}/{repo}/pulls/{pull_number}';
-const REVIEWERS = '/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers';
 
 const COLD = 'How do I bake sourdough bread?';
 const COLD_SLUG = 'how-do-i-bake-sourdough-bread';

@@ -17,19 +17,8 @@ import type { Trace } from '../../src/ladder/trace.js';
 import { type GitHubEmulator, type PullRecord, type RecordedRequest, startGitHubEmulator } from '../github-emulator/emulator.js';
 import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
 import { type RunResult, type Workspace, bareGit, checkout, makeWorkspace, removeTempDirs, runBundle, runCli, snapshotAction, traceOf, visible } from './harness.js';
+import { REPO, SERVER, ISSUES, ISSUE, COMMENTS, BLOBS, TREES, COMMITS, REFS, REF, PULLS, PULL } from './routes.js';
 
-const REPO = 'octo-org/wiki';
-const SERVER = 'http://github.test';
-const ISSUES = '/repos/{owner}/{repo}/issues';
-const ISSUE = '/repos/{owner}/{repo}/issues/{issue_number}';
-const COMMENTS = '/repos/{owner}/{repo}/issues/{issue_number}/comments';
-const BLOBS = '/repos/{owner}/{repo}/git/blobs';
-const TREES = '/repos/{owner}/{repo}/git/trees';
-const COMMITS = '/repos/{owner}/{repo}/git/commits';
-const REFS = '/repos/{owner}/{repo}/git/refs';
-const REF = '/repos/{owner}/{repo}/git/refs/{ref}';
-const PULLS = '/repos/{owner}/{repo}/pulls';
-const PULL = '/repos/{owner}/{repo}/pulls/{pull_number}';
 const REFRESH_BRANCH = 'wiki-steward/refresh-indexes';
 
 const COVERED = 'How do I install the pre-commit hook?';
