@@ -8,5 +8,7 @@ export default defineConfig({
     // Tests that spawn git and node processes need more than the 5 s default.
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // The JSON report lets .ci/run print one plain "N passed, N failed" line at the end.
+    reporters: ['default', ['json', { outputFile: '.test-results/vitest.json' }]],
   },
 });
