@@ -483,10 +483,13 @@ async function measureAction(ctx: Context): Promise<Metric[]> {
   git(dir, 'init', '-q');
   git(dir, 'add', '-A');
   git(dir, '-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', 'commit', '-q', '--no-verify', '-m', 'wiki');
-  const question = generateQuestions(generated, 1, ctx.options.seed + 7)[0]!;
+  // A question one page answers (its title): the answer path the target is about. A cold or gap
+  // question also opens a capture pull request, three more writes spaced a second apart.
+  const question = `What is ${generated.meta[0]!.title}?`;
   const startups: number[] = [];
   const totals: Timed[] = [];
   const firstInRepo: number[] = [];
+  let lastOutcome = '?';
   // Runs after the first find the outcome labels already there, as every question after a repo's
   // first does; the first run creates them (one more write, spaced a second apart as GitHub asks).
   for (let run = 0; run <= ctx.options.runs; run++) {
@@ -531,22 +534,56 @@ async function measureAction(ctx: Context): Promise<Metric[]> {
         firstInRepo.push(ms);
         continue;
       }
+      lastOutcome = /outcome<<(\S+)\n([^\n]*)/.exec(readFileSync(path.join(dir, 'output.txt'), 'utf8'))?.[2] ?? '?';
       startups.push((firstCall ?? performance.now()) - started);
       totals.push({ ms, rssKb: undefined, status: exit, stdout: '', stderr: '' });
     } finally {
       await gh.close();
     }
   }
+  const coldMs = await timeColdQuestion(dir, startGitHubEmulator);
   const bundleMb = statSync(BUNDLE).size / 1024 / 1024;
   ctx.notes.push(
-    `action: question "${question}" on a ${ACTION.pages}-page wiki; one comment posted on every run; start-up to first API call ${startups.map((m) => m.toFixed(0)).join(' / ')} ms`,
+    `action: question "${question}" (outcome ${lastOutcome}) on a ${ACTION.pages}-page wiki; one comment posted on every run; start-up to first API call ${startups.map((m) => m.toFixed(0)).join(' / ')} ms`,
     `action: the repository's first question also creates its outcome label (a third write): ${(firstInRepo[0]! / 1000).toFixed(2)} s`,
+    `action: a cold question, which also opens a capture pull request (tree, commit, branch, PR, label: writes a second apart): ${(coldMs / 1000).toFixed(2)} s`,
   );
   return [
     { metric: '`action/index.js` bundle size', target: `≤ ${TARGETS.actionBundleMb} MB`, measured: `${bundleMb.toFixed(2)} MB`, pass: bundleMb <= TARGETS.actionBundleMb, value: Number(bundleMb.toFixed(3)), unit: 'MB', runs: [] },
     perItemMetric('`node action/index.js` start-up to first API call', TARGETS.actionStartupMs, startups),
     timeMetric(`one question end to end, emulator + offline answerer, ${ACTION.pages}-page wiki`, TARGETS.actionQuestionSeconds, totals),
   ];
+}
+
+/** One cold question (no page matches) on the same workspace: answer comment plus capture PR. */
+async function timeColdQuestion(dir: string, start: typeof import('../test/github-emulator/emulator.js').startGitHubEmulator): Promise<number> {
+  const gh = await start({ repos: [{ owner: 'bench', name: 'wiki', seedFrom: dir }] });
+  try {
+    for (const name of ['question', 'wiki:answered', 'wiki:gap', 'wiki:cold', 'wiki:error', 'wiki:capture']) gh.state.addLabel({ name });
+    gh.state.addIssue({ number: 2, title: 'How do I calibrate the xylophone tuner for the quokka choir?', user: 'asker', labels: ['question'] });
+    gh.state.setPermission('asker', 'triage');
+    const eventPath = path.join(dir, 'event-cold.json');
+    writeFileSync(eventPath, JSON.stringify(gh.events.issues('opened', 2)));
+    writeFileSync(path.join(dir, 'summary-cold.md'), '');
+    writeFileSync(path.join(dir, 'output-cold.txt'), '');
+    const env = {
+      PATH: process.env.PATH,
+      ...gh.env(),
+      GITHUB_EVENT_NAME: 'issues',
+      GITHUB_EVENT_PATH: eventPath,
+      GITHUB_WORKSPACE: dir,
+      GITHUB_STEP_SUMMARY: path.join(dir, 'summary-cold.md'),
+      GITHUB_OUTPUT: path.join(dir, 'output-cold.txt'),
+      'INPUT_GITHUB-TOKEN': 'ghs_bench',
+      'INPUT_WIKI-PATH': 'wiki',
+    };
+    const started = performance.now();
+    const exit = await new Promise<number | null>((resolve) => spawn(process.execPath, [BUNDLE], { env, stdio: 'ignore' }).on('close', resolve));
+    if (exit !== 0 || gh.state.pulls.length !== 1) throw new Error(`cold action run failed (exit ${exit}, ${gh.state.pulls.length} pull requests)`);
+    return performance.now() - started;
+  } finally {
+    await gh.close();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -54,7 +54,8 @@ export function runLadder(catalog: WikiCatalog, question: string, options: Ladde
  * Expansion from the wiki's own vocabulary, each visible in the trace:
  * - a schema tag synonym of a term adds the other tag;
  * - an alias, a heading, or the text of a link to a page, whose every content word is in the
- *   question (two words at least), adds that page's title as a term that stands for that page.
+ *   question (two words at least), adds that page's title as a term that stands for that page —
+ *   unless more than three pages share that phrase, which then names none of them.
  */
 function expandTerms(catalog: WikiCatalog, question: string, terms: readonly SignalTerm[], extraStopwords: readonly string[]): SignalTerm[] {
   const added: SignalTerm[] = [];
@@ -71,8 +72,10 @@ function expandTerms(catalog: WikiCatalog, question: string, terms: readonly Sig
   }
   const stop = stopwordSet(extraStopwords);
   const asked = new Set(contentWords(question, stop));
-  for (const { entry, phrase, kind, words } of vocabularyPhrases(catalog, extraStopwords)) {
-    if (words.length < 2 || !words.every((w) => asked.has(w))) continue;
+  const phrases = vocabularyPhrases(catalog, extraStopwords);
+  for (const { entry, phrase, kind, words, key } of phrases.list) {
+    // A phrase many pages share ("Failure modes" as a heading everywhere) names none of them.
+    if (phrases.pagesWith.get(key)! > ALWAYS_SPECIFIC || !words.every((w) => asked.has(w))) continue;
     add(entry.title, `${kind} "${phrase}" of ${entry.path}`, entry.path);
   }
   return added;
@@ -118,32 +121,43 @@ interface VocabularyPhrase {
   kind: 'alias' | 'heading' | 'link text';
   /** Distinct folded content words of the phrase. */
   words: string[];
+  /** The words, sorted and joined: phrases with the same key say the same thing. */
+  key: string;
+}
+
+interface Vocabulary {
+  list: VocabularyPhrase[];
+  /** How many pages carry each phrase key. */
+  pagesWith: Map<string, number>;
 }
 
 /** Every alias, heading and link text of the wiki, folded once per catalog (not per question). */
-const phraseCache = new WeakMap<WikiCatalog, Map<string, VocabularyPhrase[]>>();
-function vocabularyPhrases(catalog: WikiCatalog, extraStopwords: readonly string[]): VocabularyPhrase[] {
+const phraseCache = new WeakMap<WikiCatalog, Map<string, Vocabulary>>();
+function vocabularyPhrases(catalog: WikiCatalog, extraStopwords: readonly string[]): Vocabulary {
   let byStopwords = phraseCache.get(catalog);
   if (!byStopwords) phraseCache.set(catalog, (byStopwords = new Map()));
   const key = extraStopwords.join('\u0000');
-  let phrases = byStopwords.get(key);
-  if (phrases) return phrases;
+  const cached = byStopwords.get(key);
+  if (cached) return cached;
   const stop = stopwordSet(extraStopwords);
-  phrases = [];
+  const phrases: VocabularyPhrase[] = [];
+  const pagesWith = new Map<string, number>();
   for (const entry of catalog.entries) {
     const seen = new Set<string>();
     const add = (phrase: string, kind: VocabularyPhrase['kind']) => {
       const words = [...new Set(contentWords(phrase, stop))];
-      const id = words.join(' ');
+      const id = [...words].sort().join(' ');
       // Each page is expanded at most once per phrase set; one-word phrases never expand.
       if (words.length < 2 || seen.has(id)) return;
       seen.add(id);
-      phrases!.push({ entry, phrase, kind, words });
+      pagesWith.set(id, (pagesWith.get(id) ?? 0) + 1);
+      phrases.push({ entry, phrase, kind, words, key: id });
     };
     for (const p of entry.aliases) add(p, 'alias');
     for (const p of entry.headings) add(p, 'heading');
     for (const p of entry.linkTexts) add(p, 'link text');
   }
-  byStopwords.set(key, phrases);
-  return phrases;
+  const vocabulary = { list: phrases, pagesWith };
+  byStopwords.set(key, vocabulary);
+  return vocabulary;
 }
