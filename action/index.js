@@ -53810,8 +53810,9 @@ function expandTerms(catalog, question, terms, extraStopwords) {
   }
   const stop = stopwordSet(extraStopwords);
   const asked = new Set(contentWords(question, stop));
-  for (const { entry, phrase, kind, words } of vocabularyPhrases(catalog, extraStopwords)) {
-    if (words.length < 2 || !words.every((w2) => asked.has(w2))) continue;
+  const phrases = vocabularyPhrases(catalog, extraStopwords);
+  for (const { entry, phrase, kind, words, key } of phrases.list) {
+    if (phrases.pagesWith.get(key) > ALWAYS_SPECIFIC || !words.every((w2) => asked.has(w2))) continue;
     add(entry.title, `${kind} "${phrase}" of ${entry.path}`, entry.path);
   }
   return added;
@@ -53846,25 +53847,28 @@ function vocabularyPhrases(catalog, extraStopwords) {
   let byStopwords = phraseCache.get(catalog);
   if (!byStopwords) phraseCache.set(catalog, byStopwords = /* @__PURE__ */ new Map());
   const key = extraStopwords.join("\0");
-  let phrases = byStopwords.get(key);
-  if (phrases) return phrases;
+  const cached = byStopwords.get(key);
+  if (cached) return cached;
   const stop = stopwordSet(extraStopwords);
-  phrases = [];
+  const phrases = [];
+  const pagesWith = /* @__PURE__ */ new Map();
   for (const entry of catalog.entries) {
     const seen = /* @__PURE__ */ new Set();
     const add = (phrase, kind) => {
       const words = [...new Set(contentWords(phrase, stop))];
-      const id = words.join(" ");
+      const id = [...words].sort().join(" ");
       if (words.length < 2 || seen.has(id)) return;
       seen.add(id);
-      phrases.push({ entry, phrase, kind, words });
+      pagesWith.set(id, (pagesWith.get(id) ?? 0) + 1);
+      phrases.push({ entry, phrase, kind, words, key: id });
     };
     for (const p2 of entry.aliases) add(p2, "alias");
     for (const p2 of entry.headings) add(p2, "heading");
     for (const p2 of entry.linkTexts) add(p2, "link text");
   }
-  byStopwords.set(key, phrases);
-  return phrases;
+  const vocabulary = { list: phrases, pagesWith };
+  byStopwords.set(key, vocabulary);
+  return vocabulary;
 }
 
 // src/ladder/trace.ts
@@ -55248,12 +55252,8 @@ async function refSha(github, repo, branch) {
 async function commitFiles(github, writes, repo, baseSha, files, message) {
   const where = `/repos/${repo.owner}/${repo.repo}/git`;
   const baseTree = (await github.rest.git.getCommit({ ...repo, commit_sha: baseSha })).data.tree.sha;
-  const tree = [];
-  for (const file of files) {
-    const sha = await writes.run(`POST ${where}/blobs (${file.path})`, async () => (await github.rest.git.createBlob({ ...repo, content: file.content, encoding: "utf-8" })).data.sha, NO_SHA);
-    tree.push({ path: file.path, mode: "100644", type: "blob", sha });
-  }
-  const treeSha = await writes.run(`POST ${where}/trees (${tree.length} files)`, async () => (await github.rest.git.createTree({ ...repo, base_tree: baseTree, tree })).data.sha, NO_SHA);
+  const tree = files.map((file) => ({ path: file.path, mode: "100644", type: "blob", content: file.content }));
+  const treeSha = await writes.run(`POST ${where}/trees (${files.map((f3) => f3.path).join(", ")})`, async () => (await github.rest.git.createTree({ ...repo, base_tree: baseTree, tree })).data.sha, NO_SHA);
   return writes.run(`POST ${where}/commits (${message})`, async () => (await github.rest.git.createCommit({ ...repo, message, tree: treeSha, parents: [baseSha] })).data.sha, NO_SHA);
 }
 async function setBranch(github, writes, repo, branch, sha, exists2, force) {
@@ -60418,6 +60418,63 @@ ${closedMarker(pull.number)}` })).data.html_url,
   );
 }
 
+// src/digest/wiki-health.ts
+var INDEX_SIZE_LIMIT = 8192;
+var CATEGORY_LIMIT = 8;
+var LOW_QUALITY = 3;
+var LINK2 = /\[[^\]]*\]\(([^)\s]+)\)/g;
+async function wikiHealth(layout, options2) {
+  const { diagnostics } = await validateWiki(layout);
+  const byPage = /* @__PURE__ */ new Map();
+  for (const d2 of diagnostics.filter((x3) => x3.severity === "error")) byPage.set(d2.path, [...byPage.get(d2.path) ?? [], `${d2.line}: ${d2.message}`]);
+  const inbound = new Map(layout.pages.map((p2) => [p2, 0]));
+  const health = {
+    pages: layout.pages.length,
+    categories: layout.categories.length,
+    invalid: [...byPage].map(([path14, messages]) => ({ path: path14, messages })),
+    brokenLinks: diagnostics.filter((d2) => d2.code === "broken-link").map((d2) => ({ path: d2.path, line: d2.line, target: d2.field ?? "" })),
+    orphans: [],
+    stale: [],
+    lowQuality: [],
+    oversizedIndexes: [],
+    tooDeep: layout.pages.filter((p2) => p2.split("/").length > MAX_PATH_PARTS),
+    updated: /* @__PURE__ */ new Map()
+  };
+  const staleBefore = options2.now.getTime() - options2.staleDays * 864e5;
+  const indexes = [...layout.tree.files].filter(isIndexFilePath);
+  await layout.tree.readEach([...layout.pages, ...indexes], (path14, file) => {
+    if (!file.ok) return;
+    if (isIndexFilePath(path14)) {
+      const bytes = Buffer.byteLength(file.text);
+      if (path14 !== "index.md" && bytes > INDEX_SIZE_LIMIT) health.oversizedIndexes.push({ path: path14, bytes });
+      return;
+    }
+    const close = file.text.indexOf("\n---\n");
+    for (const m2 of file.text.slice(close < 0 ? 0 : close).matchAll(LINK2)) {
+      const target = m2[1].split("#")[0];
+      if (target === "" || /^[a-z]+:/i.test(target)) continue;
+      const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path14), target);
+      if (resolved && resolved !== path14 && inbound.has(resolved)) inbound.set(resolved, inbound.get(resolved) + 1);
+    }
+    const fm = readFrontmatter(file.text);
+    if (fm.kind !== "ok") return;
+    const updated = fm.data.updated;
+    if (typeof updated === "string") {
+      health.updated.set(path14, updated);
+      if (Date.parse(updated) < staleBefore) health.stale.push({ path: path14, updated });
+    }
+    const quality = fm.data.quality;
+    if (isPyDict(quality) && quality.rated_by !== "human") {
+      const overall = pyToFloat(quality.overall);
+      if (overall !== void 0 && overall < LOW_QUALITY) health.lowQuality.push({ path: path14, overall });
+    }
+  });
+  health.orphans = [...inbound].filter(([, n]) => n === 0).map(([p2]) => p2);
+  health.stale.sort((a, b3) => a.updated.localeCompare(b3.updated));
+  health.lowQuality.sort((a, b3) => a.overall - b3.overall);
+  return health;
+}
+
 // src/digest/digest-report.ts
 var topicTerms = (t2) => new Map(t2.signal_terms.filter((s) => s.kind !== "expanded").map((s) => [foldedWords(s.term).join(" "), s.term]).filter(([k2]) => k2 !== ""));
 var SAME_TOPIC = 0.5;
@@ -60495,7 +60552,7 @@ function renderDigest(r2, title) {
   if (r2.oldestAskedAbout.length > 0) lines.push("", "## Most asked-about pages, oldest first", "", ...r2.oldestAskedAbout.map((p2) => `- \`${p2.path}\` \u2014 updated ${p2.updated.slice(0, 10)}, asked about ${p2.asked}\xD7`));
   const h3 = r2.health;
   if (h3) {
-    lines.push("", "## Wiki health", "", `${h3.pages} pages in ${h3.categories} categories${h3.categories > 8 ? " (more than 8: consider merging categories)" : ""}.`, "");
+    lines.push("", "## Wiki health", "", `${h3.pages} pages in ${h3.categories} categories${h3.categories > CATEGORY_LIMIT ? ` (more than ${CATEGORY_LIMIT}: consider merging categories)` : ""}.`, "");
     const section = (name, items, show) => {
       lines.push(`- **${name}**: ${items.length}`);
       for (const x3 of items.slice(0, LIST_LIMIT)) lines.push(`  - ${show(x3)}`);
@@ -60664,62 +60721,6 @@ ${NEEDS_REBASE}` }),
     result.refreshedCaptures.push(pull.number);
   }
   return result;
-}
-
-// src/digest/wiki-health.ts
-var INDEX_SIZE_LIMIT = 8192;
-var LOW_QUALITY = 3;
-var LINK2 = /\[[^\]]*\]\(([^)\s]+)\)/g;
-async function wikiHealth(layout, options2) {
-  const { diagnostics } = await validateWiki(layout);
-  const byPage = /* @__PURE__ */ new Map();
-  for (const d2 of diagnostics.filter((x3) => x3.severity === "error")) byPage.set(d2.path, [...byPage.get(d2.path) ?? [], `${d2.line}: ${d2.message}`]);
-  const inbound = new Map(layout.pages.map((p2) => [p2, 0]));
-  const health = {
-    pages: layout.pages.length,
-    categories: layout.categories.length,
-    invalid: [...byPage].map(([path14, messages]) => ({ path: path14, messages })),
-    brokenLinks: diagnostics.filter((d2) => d2.code === "broken-link").map((d2) => ({ path: d2.path, line: d2.line, target: d2.field ?? "" })),
-    orphans: [],
-    stale: [],
-    lowQuality: [],
-    oversizedIndexes: [],
-    tooDeep: layout.pages.filter((p2) => p2.split("/").length > MAX_PATH_PARTS),
-    updated: /* @__PURE__ */ new Map()
-  };
-  const staleBefore = options2.now.getTime() - options2.staleDays * 864e5;
-  const indexes = [...layout.tree.files].filter(isIndexFilePath);
-  await layout.tree.readEach([...layout.pages, ...indexes], (path14, file) => {
-    if (!file.ok) return;
-    if (isIndexFilePath(path14)) {
-      const bytes = Buffer.byteLength(file.text);
-      if (path14 !== "index.md" && bytes > INDEX_SIZE_LIMIT) health.oversizedIndexes.push({ path: path14, bytes });
-      return;
-    }
-    const close = file.text.indexOf("\n---\n");
-    for (const m2 of file.text.slice(close < 0 ? 0 : close).matchAll(LINK2)) {
-      const target = m2[1].split("#")[0];
-      if (target === "" || /^[a-z]+:/i.test(target)) continue;
-      const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path14), target);
-      if (resolved && resolved !== path14 && inbound.has(resolved)) inbound.set(resolved, inbound.get(resolved) + 1);
-    }
-    const fm = readFrontmatter(file.text);
-    if (fm.kind !== "ok") return;
-    const updated = fm.data.updated;
-    if (typeof updated === "string") {
-      health.updated.set(path14, updated);
-      if (Date.parse(updated) < staleBefore) health.stale.push({ path: path14, updated });
-    }
-    const quality = fm.data.quality;
-    if (isPyDict(quality) && quality.rated_by !== "human") {
-      const overall = pyToFloat(quality.overall);
-      if (overall !== void 0 && overall < LOW_QUALITY) health.lowQuality.push({ path: path14, overall });
-    }
-  });
-  health.orphans = [...inbound].filter(([, n]) => n === 0).map(([p2]) => p2);
-  health.stale.sort((a, b3) => a.updated.localeCompare(b3.updated));
-  health.lowQuality.sort((a, b3) => a.overall - b3.overall);
-  return health;
 }
 
 // src/github/run-action.ts

@@ -5,7 +5,7 @@ import { foldedWords } from '../ladder/text-match.js';
 import type { Outcome, Trace } from '../ladder/trace.js';
 import { isWikiCitation } from '../ladder/trace.js';
 import type { Period } from './period.js';
-import type { WikiHealth } from './wiki-health.js';
+import { CATEGORY_LIMIT, type WikiHealth } from './wiki-health.js';
 
 export interface AnswerRecord {
   trace: Trace;
@@ -154,7 +154,7 @@ export function renderDigest(r: DigestReport, title: string): string {
   if (r.oldestAskedAbout.length > 0) lines.push('', '## Most asked-about pages, oldest first', '', ...r.oldestAskedAbout.map((p) => `- \`${p.path}\` — updated ${p.updated.slice(0, 10)}, asked about ${p.asked}×`));
   const h = r.health;
   if (h) {
-    lines.push('', '## Wiki health', '', `${h.pages} pages in ${h.categories} categories${h.categories > 8 ? ' (more than 8: consider merging categories)' : ''}.`, '');
+    lines.push('', '## Wiki health', '', `${h.pages} pages in ${h.categories} categories${h.categories > CATEGORY_LIMIT ? ` (more than ${CATEGORY_LIMIT}: consider merging categories)` : ''}.`, '');
     const section = <T>(name: string, items: readonly T[], show: (x: T) => string) => {
       lines.push(`- **${name}**: ${items.length}`);
       for (const x of items.slice(0, LIST_LIMIT)) lines.push(`  - ${show(x)}`);

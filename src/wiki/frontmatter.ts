@@ -57,12 +57,6 @@ export function extractFrontmatterBlock(text: string): string | undefined {
   return head.startsWith('---\n') ? head.slice(4) : head.slice(5);
 }
 
-/** Upstream's body: everything after the first `\n---\n` (the page text when there is none). */
-export function bodyOffset(text: string): number {
-  const close = text.indexOf('\n---\n');
-  return close < 0 ? -1 : close + 5;
-}
-
 const OPENER_WITH_LANGUAGE = /^---[ \t]*([A-Za-z][\w-]*)[ \t]*\n/;
 
 export interface ReadFrontmatterOptions {

@@ -9,7 +9,6 @@ export interface PyDict {
   [key: string]: PyValue;
 }
 
-export const isPyInt = (v: PyValue | undefined): v is bigint => typeof v === 'bigint';
 /** Python's `isinstance(v, int)`: bools are ints too. */
 export const isPyIntLike = (v: PyValue | undefined): v is bigint | boolean => typeof v === 'bigint' || typeof v === 'boolean';
 export const isPyDict = (v: PyValue | undefined): v is PyDict =>
