@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type GitHubEmulator, type RecordedRequest, startGitHubEmulator } from '../github-emulator/emulator.js';
 import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
 import { type RunResult, type Workspace, bareGit, checkout, fileAt, makeWorkspace, removeTempDirs, runBundle, snapshotAction, traceOf, visible } from './harness.js';
-import { REPO, SERVER, ISSUES, ISSUE, COMMENTS, COMMENT, LABELS, ISSUE_LABELS, ISSUE_LABEL, PERMISSION, BLOBS, TREES, COMMITS, REFS, REF, PULLS, PULL } from './routes.js';
+import { REPO, SERVER, ISSUES, ISSUE, COMMENTS, COMMENT, LABELS, ISSUE_LABELS, ISSUE_LABEL, PERMISSION, TREES, COMMITS, REFS, REF, PULLS, PULL } from './routes.js';
 
 
 const COVERED = 'How do I install the pre-commit hook?';
@@ -135,9 +135,8 @@ function onlyComment(n: number) {
   return at(comments, 0);
 }
 
-/** The writes that open a capture pull request of `files` files: blobs, tree, commit, branch, pull request, its label. */
-const openedCapture = (files: number): string[] => [
-  ...Array.from({ length: files }, () => `POST ${BLOBS} 201`),
+/** The writes that open a capture pull request: one tree (file contents inline), commit, branch, pull request, its label. */
+const OPENED_CAPTURE: readonly string[] = [
   `POST ${TREES} 201`,
   `POST ${COMMITS} 201`,
   `POST ${REFS} 201`,
@@ -226,8 +225,8 @@ describe('action bundle: answer mode', () => {
     expect(visible(body)).toContain(`${SERVER}/${REPO}/pull/${pr.number}`);
     expect(r.outputs['pull-request-url']).toBe(`${SERVER}/${REPO}/pull/${pr.number}`);
 
-    // Writes: the capture (one blob per file), its pull request and label; then the comment and the outcome label.
-    expect(writesOf(r.requests)).toEqual([...openedCapture(files.length), `POST ${COMMENTS} 201`, `POST ${LABELS} 201`, `POST ${ISSUE_LABELS} 200`]);
+    // Writes: the capture (one tree with the files inline), its pull request and label; then the comment and the outcome label.
+    expect(writesOf(r.requests)).toEqual([...OPENED_CAPTURE, `POST ${COMMENTS} 201`, `POST ${LABELS} 201`, `POST ${ISSUE_LABELS} 200`]);
     expect(r.requests.find((q) => q.method === 'POST' && q.route === ISSUE_LABELS)?.params.issue_number).toBe(String(pr.number));
     expect(labelsOf(2)).toEqual(['question', label]);
     expect(r.outputs.outcome).toBe(kind);
@@ -265,7 +264,7 @@ describe('action bundle: answer mode', () => {
     // Now cold: a capture pull request is opened and the one comment links it.
     const { pr, files } = await captureOf(3);
     expect(edited.body).toContain(`${SERVER}/${REPO}/pull/${pr.number}`);
-    expect(writesOf(edit.requests)).toEqual([...openedCapture(files.length), `PATCH ${COMMENT} 200`, `DELETE ${ISSUE_LABEL} 200`, `POST ${LABELS} 201`, `POST ${ISSUE_LABELS} 200`]);
+    expect(writesOf(edit.requests)).toEqual([...OPENED_CAPTURE, `PATCH ${COMMENT} 200`, `DELETE ${ISSUE_LABEL} 200`, `POST ${LABELS} 201`, `POST ${ISSUE_LABELS} 200`]);
     expect(edit.requests.find((q) => q.method === 'DELETE' && q.route === ISSUE_LABEL)?.params.name).toBe('wiki:answered');
     expect(labelsOf(3)).toEqual(['question', 'wiki:cold']);
     expect(edit.requests.filter((q) => q.method === 'POST' && q.route === COMMENTS)).toHaveLength(0);
@@ -275,7 +274,6 @@ describe('action bundle: answer mode', () => {
     const again = await run('issues', payload);
     expectExit(again, 0);
     expect(writesOf(again.requests)).toEqual([
-      ...Array.from({ length: files.length }, () => `POST ${BLOBS} 201`),
       `POST ${TREES} 201`,
       `POST ${COMMITS} 201`,
       `PATCH ${REF} 200`,

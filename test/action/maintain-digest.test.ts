@@ -17,7 +17,7 @@ import type { Trace } from '../../src/ladder/trace.js';
 import { type GitHubEmulator, type PullRecord, type RecordedRequest, startGitHubEmulator } from '../github-emulator/emulator.js';
 import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
 import { type RunResult, type Workspace, bareGit, checkout, makeWorkspace, removeTempDirs, runBundle, runCli, snapshotAction, traceOf, visible } from './harness.js';
-import { REPO, SERVER, ISSUES, ISSUE, COMMENTS, BLOBS, TREES, COMMITS, REFS, REF, PULLS, PULL } from './routes.js';
+import { REPO, SERVER, ISSUES, ISSUE, COMMENTS, TREES, COMMITS, REFS, REF, PULLS, PULL } from './routes.js';
 
 const REFRESH_BRANCH = 'wiki-steward/refresh-indexes';
 
@@ -383,7 +383,7 @@ describe('action bundle: maintain (push to main)', () => {
     expect(gh.state.findCommit(head)).toMatchObject({ parents: [human], message: 'wiki: refresh 2 index files' });
     expectStewardCommit(head);
     expect(r.stdout).toContain(`maintain: 2 stale index files committed (${head.slice(0, 7)})`);
-    expect(writesOf(r.requests)).toEqual([`POST ${BLOBS} 201`, `POST ${BLOBS} 201`, `POST ${TREES} 201`, `POST ${COMMITS} 201`, `PATCH ${REF} 200`]);
+    expect(writesOf(r.requests)).toEqual([`POST ${TREES} 201`, `POST ${COMMITS} 201`, `PATCH ${REF} 200`]);
     expect((await bareGit(gh.gitDir(), 'diff', '--name-only', human, head)).trim().split('\n').sort()).toEqual(['wiki/concepts/_index.md', 'wiki/index.md']);
     await expectCleanAt('main');
   });
@@ -395,7 +395,7 @@ describe('action bundle: maintain (push to main)', () => {
     expectExit(r, 0); // the index files the PR refreshes are not reported stale (see the test above)
     expect(r.stdout).not.toContain('stale-index');
     expect(gh.state.branchHead('main')).toBe(human);
-    expect(writesOf(r.requests)).toEqual([`POST ${BLOBS} 201`, `POST ${BLOBS} 201`, `POST ${TREES} 201`, `POST ${COMMITS} 201`, `PATCH ${REF} 422`, `POST ${REFS} 201`, `POST ${PULLS} 201`]);
+    expect(writesOf(r.requests)).toEqual([`POST ${TREES} 201`, `POST ${COMMITS} 201`, `PATCH ${REF} 422`, `POST ${REFS} 201`, `POST ${PULLS} 201`]);
     expect(gh.state.pulls).toHaveLength(1);
     const pr = at(gh.state.pulls, 0);
     expect(pr).toMatchObject({ head: REFRESH_BRANCH, base: 'main', state: 'open', title: 'wiki: refresh wiki indexes', user: 'github-actions[bot]' });
@@ -412,7 +412,7 @@ describe('action bundle: maintain (push to main)', () => {
     const human2 = gh.state.commitFiles({ branch: 'main', files: { 'wiki/concepts/zeppelin-fuel.md': pageAbout('Zeppelin fuel', 'Zeppelins run on hydrogen cells.') }, author: 'bob' });
     const again = await run('push', pushToMain, { workspace: await checkout(gh.gitDir()) });
     expectExit(again, 0);
-    expect(writesOf(again.requests)).toEqual([`POST ${BLOBS} 201`, `POST ${BLOBS} 201`, `POST ${TREES} 201`, `POST ${COMMITS} 201`, `PATCH ${REF} 422`, `PATCH ${REF} 200`, `PATCH ${PULL} 200`]);
+    expect(writesOf(again.requests)).toEqual([`POST ${TREES} 201`, `POST ${COMMITS} 201`, `PATCH ${REF} 422`, `PATCH ${REF} 200`, `PATCH ${PULL} 200`]);
     expect(gh.state.pulls).toHaveLength(1);
     expect(gh.state.findCommit(gh.state.branchHead(REFRESH_BRANCH) as string)?.parents).toEqual([human2]);
     expect(await getPull(pr.number)).toMatchObject({ mergeable: true });
