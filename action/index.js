@@ -55588,7 +55588,7 @@ ${markerFor(question.key)}`);
   let capture;
   let captureRefused;
   if (trace.outcome === "cold" || trace.outcome === "gap") {
-    const tree = workspace.wikiRoot ? await loadFileTree(workspace.wikiRoot) : void 0;
+    const tree = session.catalog?.layout.tree;
     const plan = await planCapture(tree, workspace.config, trace, { url: `${serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/issues/${question.issueNumber}`, label: `#${question.issueNumber}` }, /* @__PURE__ */ new Date());
     capture = await openCapturePr({
       github: ctx.github,
@@ -60371,8 +60371,7 @@ async function changedPages(repoRoot, wikiRoot, base, pages) {
 }
 
 // src/github/validate-mode.ts
-async function validateCheckout(workspaceDir, wikiPath, changedSince, indexFilesHandled = /* @__PURE__ */ new Set()) {
-  const workspace = await openWorkspace({ cwd: workspaceDir, wikiFlag: wikiPath });
+async function validateCheckout(workspace, workspaceDir, changedSince, indexFilesHandled = /* @__PURE__ */ new Set()) {
   const wikiRoot = requireWikiRoot(workspace);
   const layout = await openWikiLayout(wikiRoot, workspace.config);
   let only;
@@ -60727,45 +60726,45 @@ ${NEEDS_REBASE}` }),
 var DAY_MS = 864e5;
 async function runAction(env = process.env) {
   const inputs = readInputs(env);
-  const workspace = env.GITHUB_WORKSPACE;
-  if (!workspace || !existsSync4(workspace)) {
+  const workspaceDir = env.GITHUB_WORKSPACE;
+  if (!workspaceDir || !existsSync4(workspaceDir)) {
     throw new Error("GITHUB_WORKSPACE is not set or missing: run this action in a workflow, after actions/checkout");
   }
   const eventName = env.GITHUB_EVENT_NAME ?? "";
   const payload = readEvent(env.GITHUB_EVENT_PATH);
-  const workspaceConfig = await openWorkspace({
-    cwd: workspace,
+  const workspace = await openWorkspace({
+    cwd: workspaceDir,
     wikiFlag: inputs.wikiPath,
     override: (config) => {
       if (inputs.captureMode) config.capture.mode = inputs.captureMode;
     }
   });
-  const settings = effectiveSettings(inputs, workspaceConfig.config);
+  const settings = effectiveSettings(inputs, workspace.config);
   const triggers = { triggerLabel: settings.triggerLabel, command: settings.command };
   const work = inputs.mode === "auto" ? workForEvent(eventName, payload, triggers) : workForMode(inputs.mode, eventName, payload, triggers);
   info(`wiki-steward: ${work.kind}${work.kind === "skip" ? ` (${work.reason})` : ""} for ${eventName || "no event"}`);
   if (work.kind === "skip") return;
-  if (work.kind === "validate") return validateCheckout(workspace, inputs.wikiPath, payload.pull_request?.base?.sha);
+  if (work.kind === "validate") return validateCheckout(workspace, workspaceDir, payload.pull_request?.base?.sha);
   if (!inputs.token) throw new Error("no GitHub token: pass 'github-token' (default: ${{ github.token }})");
   const repository = env.GITHUB_REPOSITORY ?? "";
   const [owner, repo] = repository.split("/");
   if (!owner || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got '${repository}'`);
   const github = createGitHubClient(inputs.token, env);
   if (work.kind === "maintain") {
-    const maintained = await maintainWiki(github, new RepoWrites(inputs.dryRun), { owner, repo }, workspaceConfig, env.GITHUB_SHA);
+    const maintained = await maintainWiki(github, new RepoWrites(inputs.dryRun), { owner, repo }, workspace, env.GITHUB_SHA);
     info(
       `maintain: ${maintained.indexFiles.length} stale index files${maintained.committed ? ` committed (${maintained.committed.slice(0, 7)})` : maintained.pullRequestUrl ? ` proposed in ${maintained.pullRequestUrl}` : ""}; capture PRs rebuilt: ${maintained.refreshedCaptures.map((n) => `#${n}`).join(", ") || "none"}; left for a person: ${maintained.humanEdited.map((n) => `#${n}`).join(", ") || "none"}`
     );
     setOutput("pull-request-url", maintained.pullRequestUrl ?? "");
     const handled = maintained.committed || maintained.pullRequestUrl ? new Set(maintained.indexFiles) : /* @__PURE__ */ new Set();
-    return validateCheckout(workspace, inputs.wikiPath, void 0, handled);
+    return validateCheckout(workspace, workspaceDir, void 0, handled);
   }
   if (work.kind === "digest") {
-    const config = workspaceConfig.config;
+    const config = workspace.config;
     const now = env.WIKI_STEWARD_NOW ? new Date(env.WIKI_STEWARD_NOW) : /* @__PURE__ */ new Date();
     const current = periodOf(config.digest.period, now);
     const period = eventName === "schedule" && now.getTime() - current.start.getTime() < DAY_MS ? previousPeriod(current) : current;
-    const health = workspaceConfig.wikiRoot ? await wikiHealth(await openWikiLayout(workspaceConfig.wikiRoot, config), { now, staleDays: config.digest.staleDays }) : void 0;
+    const health = workspace.wikiRoot ? await wikiHealth(await openWikiLayout(workspace.wikiRoot, config), { now, staleDays: config.digest.staleDays }) : void 0;
     const digest = await runDigest(github, new RepoWrites(inputs.dryRun, config.digest.maxWrites), { owner, repo }, period, config, health, now);
     await summary.addRaw(digest.markdown, true).write();
     setOutput("comment-url", digest.issueUrl ?? "");
@@ -60777,7 +60776,7 @@ async function runAction(env = process.env) {
     setOutput("comment-url", reply ?? "");
     return;
   }
-  const result = await answerQuestion({ github, repo: { owner, repo }, inputs, settings, env, workspace: workspaceConfig, sender: payload.sender }, work.question);
+  const result = await answerQuestion({ github, repo: { owner, repo }, inputs, settings, env, workspace, sender: payload.sender }, work.question);
   setOutput("ladder-branch", result.branch ?? "");
   setOutput("outcome", result.outcome ?? "");
   setOutput("comment-url", result.commentUrl ?? "");

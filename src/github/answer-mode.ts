@@ -10,7 +10,6 @@ import { extractSignalTerms } from '../ladder/signal-terms.js';
 import type { Trace } from '../ladder/trace.js';
 import { markerFor, renderComment } from './answer-comment.js';
 import { planCapture } from '../capture/capture-plan.js';
-import { loadFileTree } from '../wiki/tree.js';
 import { type CapturePrResult, PullRequestsForbiddenError, deleteBranch, openCapturePr } from './capture-pr.js';
 import { upsertAnswerComment } from './comment-helper.js';
 import { type Question, isBot } from './event.js';
@@ -99,7 +98,8 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
   let capture: CapturePrResult | undefined;
   let captureRefused: Error | undefined;
   if (trace.outcome === 'cold' || trace.outcome === 'gap') {
-    const tree = workspace.wikiRoot ? await loadFileTree(workspace.wikiRoot) : undefined;
+    // The tree the catalog already walked: the capture plans against the same files the answer read.
+    const tree = session.catalog?.layout.tree;
     const plan = await planCapture(tree, workspace.config, trace, { url: `${serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/issues/${question.issueNumber}`, label: `#${question.issueNumber}` }, new Date());
     capture = await openCapturePr({
       github: ctx.github,

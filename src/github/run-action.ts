@@ -21,26 +21,27 @@ const DAY_MS = 86_400_000;
 
 export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const inputs = readInputs(env);
-  const workspace = env.GITHUB_WORKSPACE;
-  if (!workspace || !existsSync(workspace)) {
+  const workspaceDir = env.GITHUB_WORKSPACE;
+  if (!workspaceDir || !existsSync(workspaceDir)) {
     throw new Error('GITHUB_WORKSPACE is not set or missing: run this action in a workflow, after actions/checkout');
   }
   const eventName = env.GITHUB_EVENT_NAME ?? '';
   const payload = readEvent(env.GITHUB_EVENT_PATH);
-  const workspaceConfig = await openWorkspace({
-    cwd: workspace,
+  // Opened once: every mode below works from this checkout and its config.
+  const workspace = await openWorkspace({
+    cwd: workspaceDir,
     wikiFlag: inputs.wikiPath,
     override: (config) => {
       if (inputs.captureMode) config.capture.mode = inputs.captureMode;
     },
   });
-  const settings = effectiveSettings(inputs, workspaceConfig.config);
+  const settings = effectiveSettings(inputs, workspace.config);
   const triggers = { triggerLabel: settings.triggerLabel, command: settings.command };
   const work: Work = inputs.mode === 'auto' ? workForEvent(eventName, payload, triggers) : workForMode(inputs.mode, eventName, payload, triggers);
   core.info(`wiki-steward: ${work.kind}${work.kind === 'skip' ? ` (${work.reason})` : ''} for ${eventName || 'no event'}`);
 
   if (work.kind === 'skip') return;
-  if (work.kind === 'validate') return validateCheckout(workspace, inputs.wikiPath, payload.pull_request?.base?.sha);
+  if (work.kind === 'validate') return validateCheckout(workspace, workspaceDir, payload.pull_request?.base?.sha);
 
   if (!inputs.token) throw new Error("no GitHub token: pass 'github-token' (default: ${{ github.token }})");
   const repository = env.GITHUB_REPOSITORY ?? '';
@@ -49,23 +50,23 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   const github = createGitHubClient(inputs.token, env);
   if (work.kind === 'maintain') {
     // Maintain first; a validation failure afterwards does not undo it.
-    const maintained = await maintainWiki(github, new RepoWrites(inputs.dryRun), { owner, repo }, workspaceConfig, env.GITHUB_SHA);
+    const maintained = await maintainWiki(github, new RepoWrites(inputs.dryRun), { owner, repo }, workspace, env.GITHUB_SHA);
     core.info(
       `maintain: ${maintained.indexFiles.length} stale index files${maintained.committed ? ` committed (${maintained.committed.slice(0, 7)})` : maintained.pullRequestUrl ? ` proposed in ${maintained.pullRequestUrl}` : ''}; capture PRs rebuilt: ${maintained.refreshedCaptures.map((n) => `#${n}`).join(', ') || 'none'}; left for a person: ${maintained.humanEdited.map((n) => `#${n}`).join(', ') || 'none'}`,
     );
     core.setOutput('pull-request-url', maintained.pullRequestUrl ?? '');
     const handled = maintained.committed || maintained.pullRequestUrl ? new Set(maintained.indexFiles) : new Set<string>();
-    return validateCheckout(workspace, inputs.wikiPath, undefined, handled);
+    return validateCheckout(workspace, workspaceDir, undefined, handled);
   }
   if (work.kind === 'digest') {
-    const config = workspaceConfig.config;
+    const config = workspace.config;
     // A scheduled run early in a period (the usual Monday-morning schedule) reports the period that
     // just ended, which would otherwise never get its final update; a manual run updates the current one.
     // WIKI_STEWARD_NOW pins the clock for tests; nobody sets it in a workflow.
     const now = env.WIKI_STEWARD_NOW ? new Date(env.WIKI_STEWARD_NOW) : new Date();
     const current = periodOf(config.digest.period, now);
     const period = eventName === 'schedule' && now.getTime() - current.start.getTime() < DAY_MS ? previousPeriod(current) : current;
-    const health = workspaceConfig.wikiRoot ? await wikiHealth(await openWikiLayout(workspaceConfig.wikiRoot, config), { now, staleDays: config.digest.staleDays }) : undefined;
+    const health = workspace.wikiRoot ? await wikiHealth(await openWikiLayout(workspace.wikiRoot, config), { now, staleDays: config.digest.staleDays }) : undefined;
     const digest = await runDigest(github, new RepoWrites(inputs.dryRun, config.digest.maxWrites), { owner, repo }, period, config, health, now);
     await core.summary.addRaw(digest.markdown, true).write();
     core.setOutput('comment-url', digest.issueUrl ?? '');
@@ -77,7 +78,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     core.setOutput('comment-url', reply ?? '');
     return;
   }
-  const result: AnswerResult = await answerQuestion({ github, repo: { owner, repo }, inputs, settings, env, workspace: workspaceConfig, sender: payload.sender }, work.question);
+  const result: AnswerResult = await answerQuestion({ github, repo: { owner, repo }, inputs, settings, env, workspace, sender: payload.sender }, work.question);
   core.setOutput('ladder-branch', result.branch ?? '');
   core.setOutput('outcome', result.outcome ?? '');
   core.setOutput('comment-url', result.commentUrl ?? '');

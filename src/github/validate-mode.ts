@@ -6,7 +6,7 @@
 import * as core from '@actions/core';
 import path from 'node:path';
 import { changedPages } from '../cli/validate-command.js';
-import { openWorkspace, requireWikiRoot } from '../config/workspace.js';
+import { type Workspace, requireWikiRoot } from '../config/workspace.js';
 import { emitAnnotations } from '../report/diagnostics-format.js';
 import { type Diagnostic, hasErrors } from '../wiki/diagnostics.js';
 import { affectedIndexDirs, outdatedIndexFiles, planIndexFiles } from '../wiki/index-files.js';
@@ -17,8 +17,7 @@ import { validateWiki } from '../wiki/validator.js';
  * `indexFilesHandled`: index files (wiki-relative) a maintain run has just refreshed on the branch,
  * which this checkout, taken before that commit, still shows stale.
  */
-export async function validateCheckout(workspaceDir: string, wikiPath: string | undefined, changedSince?: string, indexFilesHandled: ReadonlySet<string> = new Set()): Promise<void> {
-  const workspace = await openWorkspace({ cwd: workspaceDir, wikiFlag: wikiPath });
+export async function validateCheckout(workspace: Workspace, workspaceDir: string, changedSince?: string, indexFilesHandled: ReadonlySet<string> = new Set()): Promise<void> {
   const wikiRoot = requireWikiRoot(workspace);
   const layout = await openWikiLayout(wikiRoot, workspace.config);
   let only: string[] | undefined;
