@@ -469,13 +469,73 @@ async function measureAskBatch(ctx: Context): Promise<Metric[]> {
   ];
 }
 
+/** One question, asked in a fresh emulated repository and answered by the bundle as a runner starts it. */
+interface ActionRun {
+  ms: number;
+  /** From spawn to the emulator's first request. */
+  firstCallMs: number;
+  outcome: string;
+  comments: number;
+  pulls: number;
+}
+
+const OUTCOME_LABELS = ['question', 'wiki:answered', 'wiki:gap', 'wiki:cold', 'wiki:error', 'wiki:capture'];
+
+async function askThroughBundle(dir: string, question: string, options: { labelsExist: boolean; seeded: boolean }): Promise<ActionRun> {
+  const { startGitHubEmulator } = await import('../test/github-emulator/emulator.js');
+  const gh = await startGitHubEmulator({ repos: [{ owner: 'bench', name: 'wiki', ...(options.seeded ? { seedFrom: dir } : {}) }] });
+  try {
+    if (options.labelsExist) for (const name of OUTCOME_LABELS) gh.state.addLabel({ name });
+    gh.state.addIssue({ number: 1, title: question, user: 'asker', labels: ['question'] });
+    gh.state.setPermission('asker', 'triage');
+    const file = (name: string, content = '') => {
+      writeFileSync(path.join(dir, name), content);
+      return path.join(dir, name);
+    };
+    const env = {
+      PATH: process.env.PATH,
+      ...gh.env(),
+      GITHUB_EVENT_NAME: 'issues',
+      GITHUB_EVENT_PATH: file('event.json', JSON.stringify(gh.events.issues('opened', 1))),
+      GITHUB_WORKSPACE: dir,
+      GITHUB_STEP_SUMMARY: file('summary.md'),
+      GITHUB_OUTPUT: file('output.txt'),
+      'INPUT_GITHUB-TOKEN': 'ghs_bench',
+      'INPUT_WIKI-PATH': 'wiki',
+    };
+    const started = performance.now();
+    let firstCall: number | undefined;
+    const poll = setInterval(() => {
+      if (firstCall === undefined && gh.requests.length > 0) firstCall = performance.now();
+    }, 1);
+    let output = '';
+    const exit = await new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, [BUNDLE], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+      child.on('close', resolve);
+    });
+    const ms = performance.now() - started;
+    clearInterval(poll);
+    if (exit !== 0) throw new Error(`action run failed (exit ${exit}):\n${output.slice(-2000)}`);
+    return {
+      ms,
+      firstCallMs: (firstCall ?? performance.now()) - started,
+      outcome: /outcome<<(\S+)\n([^\n]*)/.exec(readFileSync(env.GITHUB_OUTPUT, 'utf8'))?.[2] ?? '?',
+      comments: gh.state.commentsOn(1).length,
+      pulls: gh.state.pulls.length,
+    };
+  } finally {
+    await gh.close();
+  }
+}
+
 /**
  * The Action end to end: `node action/index.js` started as a runner starts it, for one question in
  * an `issues` event, against the local GitHub emulator, on a 1,000-page wiki in a git checkout.
  * Measures the bundle's size, start-up to its first API call, and the whole run.
  */
 async function measureAction(ctx: Context): Promise<Metric[]> {
-  const { startGitHubEmulator } = await import('../test/github-emulator/emulator.js');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'wiki-steward-bench-action-'));
   ctx.cleanup.push(dir);
   const generated = await generateWiki(path.join(dir, 'wiki'), { pages: ACTION.pages, seed: ctx.options.seed });
@@ -486,104 +546,26 @@ async function measureAction(ctx: Context): Promise<Metric[]> {
   // A question one page answers (its title): the answer path the target is about. A cold or gap
   // question also opens a capture pull request, three more writes spaced a second apart.
   const question = `What is ${generated.meta[0]!.title}?`;
-  const startups: number[] = [];
-  const totals: Timed[] = [];
-  const firstInRepo: number[] = [];
-  let lastOutcome = '?';
-  // Runs after the first find the outcome labels already there, as every question after a repo's
-  // first does; the first run creates them (one more write, spaced a second apart as GitHub asks).
-  for (let run = 0; run <= ctx.options.runs; run++) {
-    const gh = await startGitHubEmulator({ repos: [{ owner: 'bench', name: 'wiki' }] });
-    try {
-      if (run > 0) for (const name of ['question', 'wiki:answered', 'wiki:gap', 'wiki:cold', 'wiki:error']) gh.state.addLabel({ name });
-      gh.state.addIssue({ number: 1, title: question, user: 'asker', labels: ['question'] });
-      gh.state.setPermission('asker', 'triage');
-      const eventPath = path.join(dir, 'event.json');
-      writeFileSync(eventPath, JSON.stringify(gh.events.issues('opened', 1)));
-      writeFileSync(path.join(dir, 'summary.md'), '');
-      writeFileSync(path.join(dir, 'output.txt'), '');
-      const env = {
-        PATH: process.env.PATH,
-        ...gh.env(),
-        GITHUB_EVENT_NAME: 'issues',
-        GITHUB_EVENT_PATH: eventPath,
-        GITHUB_WORKSPACE: dir,
-        GITHUB_STEP_SUMMARY: path.join(dir, 'summary.md'),
-        GITHUB_OUTPUT: path.join(dir, 'output.txt'),
-        'INPUT_GITHUB-TOKEN': 'ghs_bench',
-        'INPUT_WIKI-PATH': 'wiki',
-      };
-      const started = performance.now();
-      let firstCall: number | undefined;
-      let lastOutput = '';
-      const poll = setInterval(() => {
-        if (firstCall === undefined && gh.requests.length > 0) firstCall = performance.now();
-      }, 1);
-      const exit = await new Promise<number | null>((resolve) => {
-        const child = spawn(process.execPath, [BUNDLE], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-        let output = '';
-        child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-        child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-        child.on('close', () => (lastOutput = output));
-        child.on('close', resolve);
-      });
-      const ms = performance.now() - started;
-      clearInterval(poll);
-      if (exit !== 0 || gh.state.commentsOn(1).length !== 1) throw new Error(`action run ${run + 1} failed (exit ${exit}, ${gh.state.commentsOn(1).length} comments):\n${lastOutput.slice(-2000)}`);
-      if (run === 0) {
-        firstInRepo.push(ms);
-        continue;
-      }
-      lastOutcome = /outcome<<(\S+)\n([^\n]*)/.exec(readFileSync(path.join(dir, 'output.txt'), 'utf8'))?.[2] ?? '?';
-      startups.push((firstCall ?? performance.now()) - started);
-      totals.push({ ms, rssKb: undefined, status: exit, stdout: '', stderr: '' });
-    } finally {
-      await gh.close();
-    }
-  }
-  const coldMs = await timeColdQuestion(dir, startGitHubEmulator);
+  const check = (run: ActionRun, what: string, pulls: number) => {
+    if (run.comments !== 1 || run.pulls !== pulls) throw new Error(`${what}: ${run.comments} comments, ${run.pulls} pull requests`);
+    return run;
+  };
+  // A repository's first question also creates its outcome label (one more write); later ones find it.
+  const first = check(await askThroughBundle(dir, question, { labelsExist: false, seeded: false }), 'first question', 0);
+  const runs: ActionRun[] = [];
+  for (let i = 0; i < ctx.options.runs; i++) runs.push(check(await askThroughBundle(dir, question, { labelsExist: true, seeded: false }), 'covered question', 0));
+  const cold = check(await askThroughBundle(dir, 'How do I calibrate the xylophone tuner for the quokka choir?', { labelsExist: true, seeded: true }), 'cold question', 1);
   const bundleMb = statSync(BUNDLE).size / 1024 / 1024;
   ctx.notes.push(
-    `action: question "${question}" (outcome ${lastOutcome}) on a ${ACTION.pages}-page wiki; one comment posted on every run; start-up to first API call ${startups.map((m) => m.toFixed(0)).join(' / ')} ms`,
-    `action: the repository's first question also creates its outcome label (a third write): ${(firstInRepo[0]! / 1000).toFixed(2)} s`,
-    `action: a cold question, which also opens a capture pull request (tree, commit, branch, PR, label: writes a second apart): ${(coldMs / 1000).toFixed(2)} s`,
+    `action: question "${question}" (outcome ${runs.at(-1)!.outcome}) on a ${ACTION.pages}-page wiki; one comment posted on every run; start-up to first API call ${runs.map((r) => r.firstCallMs.toFixed(0)).join(' / ')} ms`,
+    `action: the repository's first question also creates its outcome label (a third write): ${(first.ms / 1000).toFixed(2)} s`,
+    `action: a cold question, which also opens a capture pull request (tree, commit, branch, PR, label: writes a second apart): ${(cold.ms / 1000).toFixed(2)} s`,
   );
   return [
     { metric: '`action/index.js` bundle size', target: `≤ ${TARGETS.actionBundleMb} MB`, measured: `${bundleMb.toFixed(2)} MB`, pass: bundleMb <= TARGETS.actionBundleMb, value: Number(bundleMb.toFixed(3)), unit: 'MB', runs: [] },
-    perItemMetric('`node action/index.js` start-up to first API call', TARGETS.actionStartupMs, startups),
-    timeMetric(`one question end to end, emulator + offline answerer, ${ACTION.pages}-page wiki`, TARGETS.actionQuestionSeconds, totals),
+    perItemMetric('`node action/index.js` start-up to first API call', TARGETS.actionStartupMs, runs.map((r) => r.firstCallMs)),
+    timeMetric(`one question end to end, emulator + offline answerer, ${ACTION.pages}-page wiki`, TARGETS.actionQuestionSeconds, runs.map((r) => ({ ms: r.ms, rssKb: undefined, status: 0, stdout: '', stderr: '' }))),
   ];
-}
-
-/** One cold question (no page matches) on the same workspace: answer comment plus capture PR. */
-async function timeColdQuestion(dir: string, start: typeof import('../test/github-emulator/emulator.js').startGitHubEmulator): Promise<number> {
-  const gh = await start({ repos: [{ owner: 'bench', name: 'wiki', seedFrom: dir }] });
-  try {
-    for (const name of ['question', 'wiki:answered', 'wiki:gap', 'wiki:cold', 'wiki:error', 'wiki:capture']) gh.state.addLabel({ name });
-    gh.state.addIssue({ number: 2, title: 'How do I calibrate the xylophone tuner for the quokka choir?', user: 'asker', labels: ['question'] });
-    gh.state.setPermission('asker', 'triage');
-    const eventPath = path.join(dir, 'event-cold.json');
-    writeFileSync(eventPath, JSON.stringify(gh.events.issues('opened', 2)));
-    writeFileSync(path.join(dir, 'summary-cold.md'), '');
-    writeFileSync(path.join(dir, 'output-cold.txt'), '');
-    const env = {
-      PATH: process.env.PATH,
-      ...gh.env(),
-      GITHUB_EVENT_NAME: 'issues',
-      GITHUB_EVENT_PATH: eventPath,
-      GITHUB_WORKSPACE: dir,
-      GITHUB_STEP_SUMMARY: path.join(dir, 'summary-cold.md'),
-      GITHUB_OUTPUT: path.join(dir, 'output-cold.txt'),
-      'INPUT_GITHUB-TOKEN': 'ghs_bench',
-      'INPUT_WIKI-PATH': 'wiki',
-    };
-    const started = performance.now();
-    const exit = await new Promise<number | null>((resolve) => spawn(process.execPath, [BUNDLE], { env, stdio: 'ignore' }).on('close', resolve));
-    if (exit !== 0 || gh.state.pulls.length !== 1) throw new Error(`cold action run failed (exit ${exit}, ${gh.state.pulls.length} pull requests)`);
-    return performance.now() - started;
-  } finally {
-    await gh.close();
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
