@@ -4,9 +4,8 @@
 // actions/checkout gives), so the checkout and the API agree on every sha. A pull request's head
 // is checked by cloning it from the emulator's bare repository and running the built CLI on it.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type GitHubEmulator, type PullRecord, type RecordedRequest, startGitHubEmulator } from '../github-emulator/emulator.js';
-import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
-import { type RunResult, type Workspace, bareGit, checkout, makeWorkspace, removeTempDirs, runBundle, runCli, snapshotAction, traceOf, visible } from './harness.js';
+import { type GitHubEmulator, type PullRecord, type RecordedRequest } from '../github-emulator/emulator.js';
+import { type RunResult, type Workspace, bareGit, checkout, makeWorkspace, removeTempDirs, runBundle, runCli, snapshotAction, traceOf, visible, closeChecked, seededRepo } from './harness.js';
 import { REPO, SERVER, COMMENTS, COMMENT, ISSUE_LABELS, TREES, COMMITS, REFS, REF, PULLS, PULL, REVIEWERS } from './routes.js';
 
 
@@ -44,9 +43,8 @@ let gh: GitHubEmulator;
 /** This test's checkout of main. */
 let ws: Workspace;
 
-async function seed(from: Workspace): Promise<void> {
-  gh = await startGitHubEmulator({ repos: [{ owner: 'octo-org', name: 'wiki', seedFrom: from.dir }], serverUrl: SERVER });
-  ws = await checkout(gh.gitDir());
+async function seed(from: Workspace | string): Promise<void> {
+  ({ gh, ws } = await seededRepo(from));
 }
 
 beforeAll(async () => {
@@ -58,10 +56,7 @@ beforeEach(async () => {
   await seed(template);
 });
 
-afterEach(async () => {
-  expectAllResponsesValid(gh.requests);
-  await gh.close();
-});
+afterEach(() => closeChecked(gh));
 
 afterAll(removeTempDirs);
 

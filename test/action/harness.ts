@@ -10,6 +10,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import yaml from 'js-yaml';
+import { type GitHubEmulator, startGitHubEmulator } from '../github-emulator/emulator.js';
+import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
+import { SERVER } from './routes.js';
 
 const exec = promisify(execFile);
 /** Temp folders made here, removed by `removeTempDirs()`. */
@@ -219,3 +222,15 @@ export function traceOf(body: string): Record<string, any> | undefined {
 
 /** The comment body a reader sees: without HTML comments. */
 export const visible = (body: string): string => body.replace(/<!--[\s\S]*?-->/g, '');
+
+/** A fresh emulated `octo-org/wiki` seeded from a workspace (or folder), and a checkout of its main. */
+export async function seededRepo(from: Workspace | string): Promise<{ gh: GitHubEmulator; ws: Workspace }> {
+  const gh = await startGitHubEmulator({ repos: [{ owner: 'octo-org', name: 'wiki', seedFrom: typeof from === 'string' ? from : from.dir }], serverUrl: SERVER });
+  return { gh, ws: await checkout(gh.gitDir()) };
+}
+
+/** After each test: every response the emulator gave matched GitHub's schemas; then it stops. */
+export async function closeChecked(gh: GitHubEmulator): Promise<void> {
+  expectAllResponsesValid(gh.requests);
+  await gh.close();
+}

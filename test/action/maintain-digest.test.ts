@@ -14,9 +14,8 @@ import { generateQuestions, generateWiki } from '../../bench/generate-wiki.js';
 import { renderComment } from '../../src/github/answer-comment.js';
 import { extractSignalTerms } from '../../src/ladder/signal-terms.js';
 import type { Trace } from '../../src/ladder/trace.js';
-import { type GitHubEmulator, type PullRecord, type RecordedRequest, startGitHubEmulator } from '../github-emulator/emulator.js';
-import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
-import { type RunResult, type Workspace, bareGit, checkout, makeWorkspace, removeTempDirs, runBundle, runCli, snapshotAction, traceOf, visible } from './harness.js';
+import { type GitHubEmulator, type PullRecord, type RecordedRequest } from '../github-emulator/emulator.js';
+import { type RunResult, type Workspace, bareGit, checkout, makeWorkspace, removeTempDirs, runBundle, runCli, snapshotAction, traceOf, visible, closeChecked, seededRepo } from './harness.js';
 import { REPO, SERVER, ISSUES, ISSUE, COMMENTS, TREES, COMMITS, REFS, REF, PULLS, PULL } from './routes.js';
 
 const REFRESH_BRANCH = 'wiki-steward/refresh-indexes';
@@ -36,8 +35,7 @@ let ws: Workspace;
 const figures: string[] = [];
 
 async function seed(from: Workspace | string): Promise<void> {
-  gh = await startGitHubEmulator({ repos: [{ owner: 'octo-org', name: 'wiki', seedFrom: typeof from === 'string' ? from : from.dir }], serverUrl: SERVER });
-  ws = await checkout(gh.gitDir());
+  ({ gh, ws } = await seededRepo(from));
 }
 
 beforeAll(async () => {
@@ -49,10 +47,7 @@ beforeEach(async () => {
   await seed(template);
 });
 
-afterEach(async () => {
-  expectAllResponsesValid(gh.requests);
-  await gh.close();
-});
+afterEach(() => closeChecked(gh));
 
 afterAll(async () => {
   await removeTempDirs();
