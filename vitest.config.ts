@@ -7,6 +7,9 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     // Tests that spawn git and node processes need more than the 5 s default.
     testTimeout: 30_000,
+    // Most test time is spent waiting on spawned git and node processes and on local servers, not
+    // on the CPU: four files at a time keep a 2-core machine busy (vitest's default is cores − 1).
+    maxWorkers: 4,
     hookTimeout: 60_000,
     // The JSON report lets .ci/run print one plain "N passed, N failed" line at the end.
     reporters: ['default', ['json', { outputFile: '.test-results/vitest.json' }]],

@@ -23,7 +23,7 @@ async function mkdtemp(prefix: string): Promise<string> {
   return dir;
 }
 export async function removeTempDirs(): Promise<void> {
-  await Promise.all(tempDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  await Promise.all(tempDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 5 })));
 }
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -51,7 +51,7 @@ export interface Workspace {
 }
 
 const git = (cwd: string, ...args: string[]) =>
-  exec('git', ['-c', 'user.name=Wiki Test', '-c', 'user.email=wiki-test@example.com', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd });
+  exec('git', ['-c', 'gc.auto=0', '-c', 'maintenance.auto=false', '-c', 'user.name=Wiki Test', '-c', 'user.email=wiki-test@example.com', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd });
 
 /**
  * A checkout: a git repository with examples/wiki at `wiki/` (plus `extra` files; `null` removes

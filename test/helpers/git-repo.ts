@@ -51,7 +51,7 @@ export class TempDirs {
   }
 
   async cleanup(): Promise<void> {
-    await Promise.all(this.made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+    await Promise.all(this.made.splice(0).map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 5 })));
   }
 }
 

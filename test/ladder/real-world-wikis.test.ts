@@ -15,7 +15,7 @@ const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fix
 const copies: string[] = [];
 
 afterAll(async () => {
-  await Promise.all(copies.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  await Promise.all(copies.splice(0).map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 5 })));
 });
 
 /**

@@ -1,6 +1,12 @@
 // The package as users get it: `npm pack` the project, install the tarball into an empty folder
-// offline (from npm's cache, filled by `npm ci`), and run the `wiki-steward` bin through npx.
+// with `npm ci --offline`, and run the `wiki-steward` bin through npx.
+//
+// Offline needs no registry metadata when the folder has a complete lockfile: npm ci then fetches
+// every tarball by its integrity from npm's cache, which the project's own `npm ci` has just filled.
+// That lockfile is derived from ours: the tarball, plus our lockfile's production entries at the
+// same paths (the tree npm already resolved and installed for the project).
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +35,51 @@ const must = (what: string, r: RunResult): RunResult => {
   return r;
 };
 
+interface LockEntry { dev?: boolean; devOptional?: boolean; [field: string]: unknown }
+
+/**
+ * Where the registry serves a locked package. Lockfiles written with omit-lockfile-registry-resolved
+ * leave it out, and npm then asks the registry's metadata for it, which offline it cannot.
+ */
+function registryTarballUrl(lockKey: string, entry: LockEntry): string {
+  const name = (entry.name as string | undefined) ?? lockKey.slice(lockKey.lastIndexOf('node_modules/') + 'node_modules/'.length);
+  const registry = (process.env.npm_config_registry ?? 'https://registry.npmjs.org/').replace(/\/?$/, '/');
+  return `${registry}${name}/-/${name.split('/').pop()}-${entry.version as string}.tgz`;
+}
+
+/** A project that depends on the tarball only, with a lockfile npm ci can install offline. */
+function writeInstallProject(dir: string, tarball: string): void {
+  const ours = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+  const ourLock = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+  const spec = `file:${path.relative(dir, tarball)}`;
+  // Our overrides come along: the lockfile holds the versions they chose.
+  const manifest = { name: 'pack-test', version: '1.0.0', private: true, dependencies: { 'wiki-steward': spec }, overrides: ours.overrides };
+  const production = Object.entries(ourLock.packages)
+    .filter(([key, entry]) => key.startsWith('node_modules/') && !entry.dev && !entry.devOptional)
+    .map(([key, entry]) => [key, { ...entry, resolved: entry.resolved ?? registryTarballUrl(key, entry) }] as const);
+  const lock = {
+    name: manifest.name,
+    version: manifest.version,
+    lockfileVersion: 3,
+    requires: true,
+    packages: {
+      '': { name: manifest.name, version: manifest.version, dependencies: manifest.dependencies },
+      'node_modules/wiki-steward': {
+        version: ours.version,
+        resolved: spec,
+        integrity: `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`,
+        license: ours.license,
+        dependencies: ours.dependencies,
+        bin: ours.bin,
+        engines: ours.engines,
+      },
+      ...Object.fromEntries(production),
+    },
+  };
+  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(path.join(dir, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
+}
+
 const writeFiles = (root: string, files: Record<string, string>) => openRepo(root).write(files);
 
 describe('the packed npm package', { timeout: TIMEOUT }, () => {
@@ -45,9 +96,8 @@ describe('the packed npm package', { timeout: TIMEOUT }, () => {
     expect(info!.files.map((f) => f.path)).toContain('dist/cli.js');
 
     installDir = await dirs.make('ws-install-');
-    // A package.json of its own keeps npm from taking an ancestor folder as the project.
-    writeFileSync(path.join(installDir, 'package.json'), `${JSON.stringify({ name: 'pack-test', version: '1.0.0', private: true }, null, 2)}\n`);
-    must('npm install --offline (the dependencies must already be in npm\'s cache: run `npm ci` in the project first)', npm('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], installDir));
+    writeInstallProject(installDir, tarball);
+    must('npm ci --offline (the tarballs must be in npm\'s cache: run `npm ci` in the project first)', npm('npm', ['ci', '--offline', '--no-audit', '--no-fund'], installDir));
   }, TIMEOUT);
 
   afterAll(() => dirs.cleanup());
@@ -55,6 +105,8 @@ describe('the packed npm package', { timeout: TIMEOUT }, () => {
   it('installs the tarball as a dependency with a wiki-steward bin', () => {
     const manifest = JSON.parse(readFileSync(path.join(installDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(manifest.dependencies['wiki-steward']).toMatch(/wiki-steward-.*\.tgz$/);
+    const installed = JSON.parse(readFileSync(path.join(installDir, 'node_modules/wiki-steward/package.json'), 'utf8')) as { name: string };
+    expect(installed.name).toBe('wiki-steward');
   });
 
   it('npx --no-install wiki-steward --help exits 0 and lists validate, index and hooks', () => {

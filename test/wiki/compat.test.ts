@@ -19,7 +19,7 @@ beforeAll(async () => {
   wiki = await mkdtemp(path.join(os.tmpdir(), 'ws-compat-'));
   await cp(path.join(compat, 'wiki'), wiki, { recursive: true });
 });
-afterAll(() => rm(wiki, { recursive: true, force: true }));
+afterAll(() => rm(wiki, { recursive: true, force: true, maxRetries: 5 }));
 
 async function expectedIndexFiles(): Promise<string[]> {
   const { readdir } = await import('node:fs/promises');
