@@ -1,86 +1,133 @@
-// `npm run eval`: the question bank over the example wiki, through the same session the CLI's
-// `ask --questions` uses. Prints recall of expected pages among pages read and cited, the branch
-// mix, median pages read and cited, and how uncovered questions were flagged.
-import { readFile } from 'node:fs/promises';
+// `npm run eval`: asks a question bank of a wiki through the same session `ask --questions` uses,
+// ranks the same questions with a stock BM25 baseline (lunr, default settings) over the same pages,
+// and prints per question type and overall: how often the expected page was a candidate, read and
+// cited, answers and flags, pages read and cited, recall@1/5/10 of both rankings, and the targets.
+//
+//   npm run eval -- [--bank FILE] [--wiki DIR] [--results FILE] [--verbose] [--json]
+//
+// --bank FILE      JSONL bank, ours or eval-dev's (see bank.ts); default eval/questions.jsonl
+//                  (--questions is an alias)
+// --wiki DIR       default examples/wiki
+// --results FILE   one line per question, as `wiki-steward ask --json --questions` prints it
+//                  (the bank line's fields, then the trace): score.mjs reads it
+// --verbose        list the misses: terms, top 5 candidates, pages read and cited
+// --json           the figures as JSON instead of tables
+// Exits 0 whether or not the targets are met.
+import { writeFile } from 'node:fs/promises';
 import { askQuestion, openAskSession } from '../src/answer/ask.js';
 import { openWorkspace } from '../src/config/workspace.js';
-import { type Trace, isWikiCitation } from '../src/ladder/trace.js';
-
-interface BankQuestion {
-  id: string;
-  question: string;
-  kind: string;
-  expected: string[];
-}
+import { type BankQuestion, firstExpectedRank, isExpected, loadBank } from './bank.js';
+import { buildBaseline } from './baseline.js';
+import { type QuestionResult, type Ratio, type Row, type Target, candidatePaths, citedPages, isFlagged, rowsOf, targetsOf, typesOf } from './figures.js';
 
 const args = process.argv.slice(2);
-const flag = (name: string, fallback: string) => {
-  const at = args.indexOf(name);
+const flag = (names: string[], fallback: string): string => {
+  const at = args.findIndex((a) => names.includes(a));
   return at >= 0 && args[at + 1] ? args[at + 1]! : fallback;
 };
-const wiki = flag('--wiki', 'examples/wiki');
-const bankFile = flag('--questions', 'eval/questions.jsonl');
+const bankFile = flag(['--bank', '--questions'], 'eval/questions.jsonl');
+const wiki = flag(['--wiki'], 'examples/wiki');
+const resultsFile = flag(['--results'], '');
 const verbose = args.includes('--verbose');
+const asJson = args.includes('--json');
 
-const bank: BankQuestion[] = (await readFile(bankFile, 'utf8'))
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as BankQuestion);
-const session = await openAskSession(await openWorkspace({ cwd: process.cwd(), wikiFlag: wiki }));
-const started = performance.now();
-const results: Array<{ q: BankQuestion; trace: Trace }> = [];
-for (const q of bank) results.push({ q, trace: await askQuestion(session, q.question, { id: q.id }) });
-const elapsed = performance.now() - started;
-
-const cited = (t: Trace) => [...new Set(t.citations.filter(isWikiCitation).map((c) => c.path))];
-const share = (xs: boolean[]) => (xs.length === 0 ? NaN : xs.filter(Boolean).length / xs.length);
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-const covered = results.filter((r) => r.q.expected.length > 0);
-const uncovered = results.filter((r) => r.q.expected.length === 0);
-const answered = covered.filter((r) => r.trace.outcome === 'answered');
-
-const figures = {
-  questions: results.length,
-  expected_page_read: share(covered.map((r) => r.q.expected.some((p) => r.trace.read.includes(p)))),
-  expected_page_cited: share(covered.map((r) => r.q.expected.some((p) => cited(r.trace).includes(p)))),
-  median_pages_cited: median(answered.map((r) => cited(r.trace).length)),
-  covered_answered: share(covered.map((r) => r.trace.outcome === 'answered')),
-  uncovered_flagged: share(uncovered.map((r) => r.trace.outcome === 'gap' || r.trace.outcome === 'cold')),
-  median_pages_read: median(results.map((r) => r.trace.read.length)),
-  branch_mix: Object.fromEntries(['cold', 'inline', 'explore'].map((b) => [b, results.filter((r) => r.trace.branch === b).length])),
-  ms_per_question: Math.round((elapsed / results.length) * 10) / 10,
-};
-const targets: Record<string, [number, '>=' | '<=']> = {
-  expected_page_read: [0.9, '>='],
-  expected_page_cited: [0.8, '>='],
-  median_pages_cited: [5, '<='],
-  covered_answered: [0.85, '>='],
-  uncovered_flagged: [0.9, '>='],
-};
-
-if (verbose) {
-  for (const { q, trace } of results) {
-    const ok = q.expected.length === 0 ? trace.outcome !== 'answered' : trace.outcome === 'answered' && q.expected.some((p) => cited(trace).includes(p));
-    if (ok) continue;
-    console.log(`${q.id} [${q.kind}] ${q.question}\n  expected ${q.expected.join(', ') || '(uncovered)'} → ${trace.branch}/${trace.outcome}; terms ${trace.signal_terms.map((t) => t.term).join(' | ')}; missing ${trace.missing.join(' | ')}\n  read ${trace.read.slice(0, 6).join(', ')}${trace.read.length > 6 ? ' …' : ''}; cited ${cited(trace).join(', ')}`);
+async function runBank(bank: readonly BankQuestion[]) {
+  const session = await openAskSession(await openWorkspace({ cwd: process.cwd(), wikiFlag: wiki }));
+  if (!session.catalog) throw new Error(`no wiki found at ${wiki}`);
+  const baseline = await buildBaseline(session.catalog);
+  const results: QuestionResult[] = [];
+  for (const q of bank) {
+    const started = performance.now();
+    const trace = await askQuestion(session, q.question, { id: q.raw.id });
+    const ms = performance.now() - started;
+    results.push({ q, trace, baseline: baseline.rank(q.question), ms });
   }
-  console.log('');
+  return { results, pages: session.catalog.entries.length, loadMs: session.loadMs, lunrBuildMs: baseline.buildMs };
 }
-console.log(`question bank: ${bankFile} (${results.length} questions) on ${wiki}\n`);
-console.log('| figure | target | measured |\n|---|---|---|');
-for (const [name, value] of Object.entries(figures)) {
-  const target = targets[name];
-  const shown = typeof value === 'number' ? (Number.isInteger(value) ? String(value) : value.toFixed(2)) : JSON.stringify(value);
-  const verdict = target ? ((target[1] === '>=' ? (value as number) >= target[0] : (value as number) <= target[0]) ? ' ✓' : ' ✗') : '';
-  console.log(`| ${name} | ${target ? `${target[1]} ${target[0]}` : ''} | ${shown}${verdict} |`);
-}
-const byKind = new Map<string, boolean[]>();
-for (const { q, trace } of results) {
-  const ok = q.expected.length === 0 ? trace.outcome !== 'answered' : trace.outcome === 'answered';
-  byKind.set(q.kind, [...(byKind.get(q.kind) ?? []), ok]);
-}
-console.log(`\nper kind (answered if covered, flagged if not): ${[...byKind].map(([k, v]) => `${k} ${v.filter(Boolean).length}/${v.length}`).join(', ')}`);
 
+// ---- printing
+
+const rate = (r: Ratio) => (r.rate === null ? '-' : r.rate.toFixed(2));
+const num = (x: number | null) => (x === null ? '-' : String(x));
+
+/** Fixed-width: the first `left` columns padded on the right, the others on the left. */
+function table(head: string[], rows: string[][], ruleAfter: number[] = [], left = 1): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const fmt = (r: string[]) => r.map((c, i) => (i < left ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
+  return [fmt(head), rule, ...rows.flatMap((r, i) => (ruleAfter.includes(i) ? [fmt(r), rule] : [fmt(r)]))].join('\n');
+}
+
+const answersTable = (rows: readonly Row[]) =>
+  table(
+    ['scope', 'n', 'exp.cand', 'exp.read', 'read@5', 'all.read', 'exp.cited', 'cite.prec', 'answered', 'flagged', 'med.read', 'med.cited'],
+    rows.map((r) => [r.scope, String(r.questions), rate(r.expected_candidate), rate(r.expected_read), rate(r.expected_read_top5), rate(r.all_expected_read), rate(r.expected_cited), rate(r.citation_precision), rate(r.answered), rate(r.flagged), num(r.median_pages_read), num(r.median_pages_cited)]),
+    [2],
+  );
+
+const rankingTable = (rows: readonly Row[]) =>
+  table(
+    ['scope', 'covered', 'ours R@1', 'R@5', 'R@10', 'lunr R@1', 'R@5', 'R@10'],
+    rows.filter((r) => r.recall.at1.of > 0).map((r) => [r.scope, String(r.recall.at1.of), rate(r.recall.at1), rate(r.recall.at5), rate(r.recall.at10), rate(r.lunr_recall.at1), rate(r.lunr_recall.at5), rate(r.lunr_recall.at10)]),
+    [1],
+  );
+
+const targetsTable = (targets: readonly Target[]) =>
+  table(
+    ['target', 'wanted', 'measured', ''],
+    targets.map((t) => [t.figure, t.target, t.shown, t.met ? '✓' : '✗']),
+    [],
+    2,
+  );
+
+const outcomesOf = (rs: readonly QuestionResult[]) =>
+  Object.fromEntries(typesOf(rs).map((t) => [t, countBy(rs.filter((r) => r.q.type === t).map((r) => r.trace.outcome))]));
+
+function countBy(xs: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const x of xs) out[x] = (out[x] ?? 0) + 1;
+  return out;
+}
+
+/** Covered: not answered or no expected page cited. Uncovered: not flagged. */
+const isMiss = (r: QuestionResult) => (r.q.uncovered ? !isFlagged(r.trace) : r.trace.outcome !== 'answered' || !citedPages(r.trace).some((p) => isExpected(r.q, p)));
+
+function missLines(rs: readonly QuestionResult[]): string[] {
+  const rank = (r: QuestionResult, list: readonly string[]) => {
+    const at = firstExpectedRank(r.q, list);
+    return at === undefined ? '-' : String(at + 1);
+  };
+  return rs.filter(isMiss).flatMap((r) => [
+    `${r.q.id} [${r.q.type}] ${r.q.question}`,
+    `  expected ${r.q.expected.join(', ') || '-'}${r.q.uncovered ? ' (uncovered)' : ''} → ${r.trace.branch}/${r.trace.outcome}; rank ours ${rank(r, candidatePaths(r.trace))}, lunr ${rank(r, r.baseline)}`,
+    `  terms ${r.trace.signal_terms.map((t) => t.term).join(' | ')}`,
+    `  candidates ${candidatePaths(r.trace).slice(0, 5).join(', ')}${r.trace.candidates.length > 5 ? ` … (${r.trace.candidates.length})` : ''}`,
+    `  read ${r.trace.read.join(', ') || '-'}`,
+    `  cited ${citedPages(r.trace).join(', ') || '-'}`,
+  ]);
+}
+
+// ---- main
+
+const bank = await loadBank(bankFile);
+const run = await runBank(bank);
+const { results } = run;
+if (resultsFile) await writeFile(resultsFile, results.map((r) => `${JSON.stringify({ ...r.q.raw, ...r.trace })}\n`).join(''));
+const rows = rowsOf(results);
+const targets = targetsOf(rows);
+const msPerQuestion = Math.round((results.reduce((s, r) => s + r.ms, 0) / Math.max(1, results.length)) * 10) / 10;
+const branchMix = { cold: 0, inline: 0, explore: 0, ...countBy(results.map((r) => r.trace.branch)) };
+const outcomes = outcomesOf(results);
+
+if (asJson) {
+  if (verbose) console.error(missLines(results).join('\n'));
+  console.log(JSON.stringify({ bank: bankFile, wiki, questions: results.length, pages: run.pages, ms_per_question: msPerQuestion, load_ms: run.loadMs, lunr_build_ms: run.lunrBuildMs, branch_mix: branchMix, outcomes, rows, targets }, null, 2));
+} else {
+  if (verbose) console.log(`misses:\n${missLines(results).join('\n')}\n`);
+  console.log(`bank ${bankFile}: ${results.length} questions (${rows[1]!.questions} covered, ${rows[2]!.questions} uncovered) on ${wiki} (${run.pages} pages)`);
+  console.log(`ms per question ${msPerQuestion} (load ${run.loadMs} ms, lunr index ${run.lunrBuildMs} ms); branch mix cold/inline/explore ${branchMix.cold} / ${branchMix.inline} / ${branchMix.explore}\n`);
+  console.log(`${answersTable(rows)}\n`);
+  console.log(`recall@k: the first expected page's position among our candidates, and in lunr 2.3.9's ranking\n${rankingTable(rows)}\n`);
+  console.log(`outcomes per type:\n${Object.entries(outcomes).map(([t, o]) => `  ${t}: ${Object.entries(o).map(([k, v]) => `${k}=${v}`).join(' ')}`).join('\n')}\n`);
+  console.log(targetsTable(targets));
+}

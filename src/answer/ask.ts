@@ -93,13 +93,21 @@ export async function askQuestion(session: AskSession, question: string, options
   const trace: Trace = {
     ...base,
     branch: ladder.branch,
+    seed_branch: ladder.seedBranch,
     outcome: 'cold',
     oriented: ladder.oriented,
-    signal_terms: ladder.terms.map((t) => ({ term: t.term, kind: t.kind, ...(t.via ? { via: t.via } : {}) })),
+    signal_terms: ladder.terms.map((t) => ({
+      term: t.term,
+      kind: t.kind,
+      ...(t.via ? { via: t.via } : {}),
+      ...(t.weight !== undefined ? { weight: t.weight } : {}),
+      ...(t.gate === false ? { gate: false as const, note: t.note } : {}),
+    })),
     dropped_terms: ladder.dropped,
-    candidates: ladder.candidates.map((c) => ({ path: c.path, title: c.title, matched: c.matched })),
+    candidates: ladder.candidates.map((c) => ({ path: c.path, title: c.title, score: Math.round(c.score * 1000) / 1000, source: c.source, matched: c.matched })),
+    ...(ladder.askedBefore.length > 0 ? { asked_before: ladder.askedBefore } : {}),
     read: [],
-    coverage: { covered: false, found: [], missing: ladder.terms.filter((t) => t.kind !== 'expanded').map((t) => t.term) },
+    coverage: { covered: false, found: [], missing: ladder.terms.filter((t) => t.kind !== 'expanded' && t.kind !== 'feedback').map((t) => t.term) },
     missing: [],
     answer: '',
     timings_ms: { load: session.loadMs, ladder: ladderMs, answer: 0 },
@@ -114,7 +122,9 @@ export async function askQuestion(session: AskSession, question: string, options
     return trace;
   }
   try {
-    const pages = await session.catalog.readPages(ladder.candidates.map((c) => c.path));
+    const texts = await session.catalog.readPages(ladder.candidates.map((c) => c.path));
+    // In rank order, best first: answerers read (and budget) in that order.
+    const pages = new Map(ladder.candidates.filter((c) => texts.has(c.path)).map((c) => [c.path, texts.get(c.path)!]));
     const draft = await session.providers.answerer.answer({ question, branch: ladder.branch, terms: ladder.terms, pages });
     const pagesRead = new Map(draft.read.map((p) => [p, pages.get(p)!]));
     const wiki = enforceCiteContract(draft.claims, { pagesRead, searchUrls: new Set() });

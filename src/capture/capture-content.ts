@@ -96,6 +96,12 @@ const summaryLine = (trace: Trace): string =>
     ? 'A question the wiki had no page for, captured so the next asker finds an answer here.'
     : 'A question the wiki covered only in part, captured with what it had and what was missing.';
 
+/**
+ * The frontmatter value that marks a page the steward wrote for a question it could not answer.
+ * A reviewer turns the capture into coverage by writing the answer and deleting `captured_by`.
+ */
+export const CAPTURE_MARK = 'wiki-steward';
+
 /** A `queries/` page: full frontmatter that passes the validator, the capture as its body. */
 export function queriesPage(input: CaptureInput, tags: readonly string[]): string {
   const { trace, now } = input;
@@ -107,6 +113,8 @@ export function queriesPage(input: CaptureInput, tags: readonly string[]): strin
     `title: "${captureTitle(trace.question)}"`,
     'type: queries',
     `tags: [${['capture', trace.outcome === 'cold' ? 'cold' : 'gap', ...tags].join(', ')}]`,
+    // The capture mark: while it stays, the page records an open gap, never coverage (see OPEN_CAPTURE).
+    `captured_by: ${CAPTURE_MARK}`,
     'sources: [conversation]',
     `created: "${stamp}"`,
     `updated: "${stamp}"`,

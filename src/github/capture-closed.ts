@@ -1,5 +1,5 @@
-// Closing the loop: when a capture pull request merges, the asker hears that the wiki now covers
-// the question (with the new page's permalink) and the branch goes; closed unmerged, the branch
+// Closing the loop: when a capture pull request merges, the asker hears where the question is now
+// recorded (with the new page's permalink) and what turns that record into coverage and the branch goes; closed unmerged, the branch
 // goes and the issue says so. A question's issue closing while its PR is open changes nothing.
 import * as core from '@actions/core';
 import { deleteBranch, readCaptureMarker } from './capture-pr.js';
@@ -18,7 +18,7 @@ export async function handleClosedCapture(github: GitHubClient, writes: RepoWrit
     return undefined;
   }
   const body = pull.merged
-    ? `The wiki now covers this question: [\`${marker.page}\`](${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? 'HEAD'}/${marker.page.split('/').map(encodeURIComponent).join('/')}) was merged in #${pull.number}. Asking again finds it.`
+    ? `The capture page for this question is in the wiki: [\`${marker.page}\`](${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? 'HEAD'}/${marker.page.split('/').map(encodeURIComponent).join('/')}) was merged in #${pull.number}. It records the question as asked and still open: once a reviewer writes the answer on that page and deletes its \`captured_by\` line, the wiki covers it and asking again is answered from it.`
     : `The capture pull request #${pull.number} was closed without merging, so the wiki still does not cover this question.`;
   // A re-run of the same event must not reply twice.
   const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: marker.issueNumber, per_page: 100 });

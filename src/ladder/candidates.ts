@@ -3,7 +3,8 @@ import { compareCodePoints, codePointLength } from '../wiki/python-compat.js';
 import type { WikiCatalog, WikiEntry } from './catalog.js';
 import { type TermPattern, containsWords, tagEquals, termPattern, titleContains } from './text-match.js';
 
-export type MatchField = 'title' | 'tag' | 'summary';
+/** `body`: a body candidate's words, found by the ranking rather than the seed's gate. */
+export type MatchField = 'title' | 'tag' | 'summary' | 'body';
 
 export interface TermMatch {
   term: string;

@@ -11,7 +11,9 @@ import { fileStem, firstParagraph } from '../wiki/page-summary.js';
 import { type WikiSchema, parseSchema } from '../wiki/schema-file.js';
 import { type FileText, type WikiTree } from '../wiki/tree.js';
 import { resolveWikiPath } from '../wiki/validator.js';
-import { type FoldedText, type TermPattern, foldText, foldedWords } from './text-match.js';
+import { type RelevanceIndex, buildRelevanceIndex } from './relevance.js';
+import { findAcronyms } from './acronyms.js';
+import { type FoldedText, type TermPattern, foldText, foldedWords, withoutLinkTargets } from './text-match.js';
 
 export interface WikiEntry {
   path: string;
@@ -27,6 +29,8 @@ export interface WikiEntry {
   linkTexts: string[];
   /** The index file the title and summary came from, when one lists the page. */
   listedIn?: string;
+  /** A capture still open (see `isOpenCapture`): a record of a gap, never coverage. */
+  openCapture: boolean;
   folded: { title: FoldedText; summary: FoldedText };
 }
 
@@ -36,6 +40,10 @@ export interface WikiCatalog {
   entries: WikiEntry[];
   byPath: Map<string, WikiEntry>;
   schema: WikiSchema | undefined;
+  /** Fielded relevance over every entry (same order as `entries`). */
+  relevance: RelevanceIndex;
+  /** Acronyms the wiki spells out ("Backend for Frontend (BFF)"): folded acronym → its expansions. */
+  acronyms: ReadonlyMap<string, readonly string[]>;
   /** Index files present, wiki-relative (root first). */
   indexFiles: string[];
   /** Pages that could not be read, with why. */
@@ -65,6 +73,20 @@ interface PageFacts {
   aliases: string[];
   headings: string[];
   links: Array<{ target: string; text: string }>;
+  /** The body with link targets left out: only read while the catalog loads. */
+  body: string;
+  openCapture: boolean;
+}
+
+/**
+ * A page the steward wrote for a question it could not answer is a record of that gap until a
+ * reviewer writes the answer and deletes its `captured_by` line. Captures made before that mark
+ * existed carry the `capture` tag on a `queries` page instead.
+ */
+export function isOpenCapture(path: string, data: Readonly<Record<string, PyValue>> | undefined): boolean {
+  if (!data) return false;
+  if (data.captured_by !== undefined && data.captured_by !== null) return true;
+  return path.split('/')[0] === 'queries' && stringList(data.tags).includes('capture');
 }
 
 function readPageFacts(path: string, text: string): PageFacts {
@@ -97,6 +119,8 @@ function readPageFacts(path: string, text: string): PageFacts {
     aliases: stringList(data?.aliases),
     headings,
     links,
+    body: withoutLinkTargets(body),
+    openCapture: isOpenCapture(path, data),
   };
 }
 
@@ -184,9 +208,22 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
       headings: f.headings,
       linkTexts: [...new Set(linkTexts.get(path) ?? [])],
       ...(index ? { listedIn: index.indexFile } : {}),
+      openCapture: f.openCapture,
       folded: { title: foldText(title), summary: foldText(summary) },
     });
   }
+  const relevance = buildRelevanceIndex(
+    entries.map((e) => ({
+      title: [e.title],
+      aliases: e.aliases,
+      tags: e.tags,
+      summary: [e.summary],
+      headings: e.headings,
+      links: e.linkTexts,
+      body: [facts.get(e.path)!.body],
+    })),
+  );
+  const acronyms = findAcronyms(entries.map((e) => facts.get(e.path)!.body));
   const postings = buildPostings(entries);
   const vocabulary = [...postings.keys()];
   return {
@@ -205,6 +242,8 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
       return [...hits!].sort((a, b) => a - b).map((i) => entries[i]!);
     },
     byPath: new Map(entries.map((e) => [e.path, e])),
+    relevance,
+    acronyms,
     schema,
     indexFiles,
     unreadable,

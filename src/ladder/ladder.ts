@@ -1,10 +1,16 @@
-// Steps A and B of the read protocol: orient on the catalog, extract signal terms, drop those too
-// common in this wiki to carry signal, expand with the wiki's own vocabulary, count candidates by
-// the seed's rule and branch: 0 → cold (F), 1..inlineMax → inline (C), more → explore (E).
-import { BUILTIN_STOPWORDS, type DroppedTerm, type SignalTerm, extractSignalTerms } from './signal-terms.js';
+// Steps A and B of the read protocol: orient on the catalog, extract signal terms, expand them with
+// the wiki's own vocabulary, count candidates and branch: 0 → cold (F), 1..inlineMax → inline (C),
+// more → explore (E).
+//
+// The seed's gate (a term in a title, tag or summary) still makes candidates and is still counted
+// (`seedBranch`). A question in everyday words rarely meets the wiki's title words, so the page body
+// may also make candidates: at most BODY_CANDIDATES pages the fielded relevance score ranks highest,
+// each above a floor relative to the best score. Every candidate, however found, is ranked by that
+// score, best first, and the branch comes from the size of the union.
+import { BUILTIN_STOPWORDS, type DroppedTerm, STRICT_KINDS, type SignalTerm, extractSignalTerms } from './signal-terms.js';
 import type { WikiCatalog, WikiEntry } from './catalog.js';
-import { type Candidate, documentFrequency, findCandidates } from './candidates.js';
-import { foldedWords, termPattern } from './text-match.js';
+import { type Candidate, type TermMatch, documentFrequency, findCandidates } from './candidates.js';
+import { foldWord, foldedWords, lowerWords, termPattern } from './text-match.js';
 
 export type Branch = 'inline' | 'explore' | 'cold' | 'unconfigured';
 
@@ -13,8 +19,15 @@ export interface LadderOptions {
   inlineMax: number;
   /** Extra stopwords from the config. */
   stopwords: readonly string[];
-  /** A term matching more than this share of the wiki's pages carries no signal and is dropped. */
+  /** An ordinary word matching more than this share of the wiki's pages is too common to open the gate. */
   commonTermRatio: number;
+}
+
+export interface RankedCandidate extends Candidate {
+  /** Fielded relevance (BM25F) of the page for this question. */
+  score: number;
+  /** How the page became a candidate: the seed's gate, or its body ranked among the best. */
+  source: 'gate' | 'body';
 }
 
 export interface LadderResult {
@@ -22,40 +35,174 @@ export interface LadderResult {
   oriented: string[];
   terms: SignalTerm[];
   dropped: DroppedTerm[];
-  candidates: Candidate[];
+  /** Best first. */
+  candidates: RankedCandidate[];
+  /** Open captures that match: the question was asked before and is still open (never coverage). */
+  askedBefore: string[];
   branch: Exclude<Branch, 'unconfigured'>;
+  /** The branch the seed's gate alone would have taken. */
+  seedBranch: Exclude<Branch, 'unconfigured'>;
 }
 
 /** Terms matching at most this many pages are never "too common", however small the wiki. */
 const ALWAYS_SPECIFIC = 3;
+/** At most this many pages join the candidates through their body alone. */
+export const BODY_CANDIDATES = 5;
+/** A body candidate must score at least this share of the best page's score. */
+export const BODY_SCORE_FLOOR = 0.4;
+/**
+ * Ranking weight of a query word by where it came from: the question's own words count fully,
+ * names and identifiers a little more; the wiki's vocabulary and feedback from the best pages count
+ * less, so they reorder pages without outvoting the question.
+ */
+const WEIGHT = { strict: 1.5, word: 1, expanded: 0.6, feedback: 0.1 } as const;
+/** How much a term held whole by a title adds, per unit of its words' rarity. */
+const TITLE_NAME_BONUS = 0.3;
+/** Pseudo-relevance feedback: words from the short fields of the best few pages of a first pass. */
+const FEEDBACK_PAGES = 3;
+const FEEDBACK_WORDS = 4;
+
+const weightOf = (term: SignalTerm): number =>
+  term.kind === 'feedback' ? WEIGHT.feedback : term.kind === 'expanded' ? WEIGHT.expanded : STRICT_KINDS.has(term.kind) ? WEIGHT.strict : WEIGHT.word;
+
+const branchOf = (count: number, inlineMax: number): Exclude<Branch, 'unconfigured'> => (count === 0 ? 'cold' : count <= inlineMax ? 'inline' : 'explore');
 
 export function runLadder(catalog: WikiCatalog, question: string, options: LadderOptions): LadderResult {
   const { terms: extracted, dropped } = extractSignalTerms(question, options.stopwords);
   const n = catalog.entries.length;
+  // Names, identifiers, versions and quotes are the question's subject: never too common. An
+  // ordinary word on a large share of the pages names none of them: it stays in the ranking, where
+  // its rarity weighs it, but does not open the gate.
   const limit = Math.max(ALWAYS_SPECIFIC, Math.floor(options.commonTermRatio * n));
-  const frequency = new Map(extracted.map((t) => [t.term, documentFrequency(catalog, termPattern(t.term))]));
-  let terms = extracted.filter((t) => frequency.get(t.term)! <= limit);
+  const common = new Set<SignalTerm>();
   for (const t of extracted) {
-    if (!terms.includes(t)) dropped.push({ term: t.term, reason: `too common in this wiki: matches ${frequency.get(t.term)} of ${n} pages (limit ${limit})` });
+    if (STRICT_KINDS.has(t.kind)) continue;
+    const pages = documentFrequency(catalog, termPattern(t.term));
+    if (pages > limit) {
+      common.add(t);
+      t.gate = false;
+      t.note = `too common to name pages here: matches ${pages} of ${n} pages (limit ${limit}); ranked by its rarity`;
+    }
   }
-  // A question made only of common terms keeps its rarest one rather than asking nothing.
-  if (terms.length === 0 && extracted.length > 0) {
-    const rarest = [...extracted].sort((a, b) => frequency.get(a.term)! - frequency.get(b.term)!)[0]!;
-    terms = [rarest];
-    dropped.splice(dropped.findIndex((d) => d.term === rarest.term), 1);
+  // A question made only of common words lets its rarest one open the gate rather than asking nothing.
+  if (common.size === extracted.length && extracted.length > 0) {
+    const rarest = [...extracted].sort((a, b) => documentFrequency(catalog, termPattern(a.term)) - documentFrequency(catalog, termPattern(b.term)))[0]!;
+    common.delete(rarest);
+    delete rarest.gate;
+    delete rarest.note;
   }
-  terms = [...terms, ...expandTerms(catalog, question, terms, options.stopwords)];
-  const candidates = findCandidates(catalog, terms);
-  const branch = candidates.length === 0 ? 'cold' : candidates.length <= options.inlineMax ? 'inline' : 'explore';
-  return { oriented: orientedFiles(catalog, candidates), terms, dropped, candidates, branch };
+  let terms = [...extracted, ...expandTerms(catalog, question, extracted, options.stopwords)];
+  const gateTerms = terms.filter((t) => t.gate !== false);
+  const gate = findCandidates(catalog, gateTerms);
+
+  let scores = catalog.relevance.score(queryWords(terms));
+  const feedback = feedbackTerms(catalog, scores, terms, options.stopwords);
+  if (feedback.length > 0) {
+    terms = [...terms, ...feedback];
+    scores = catalog.relevance.score(queryWords(terms));
+  }
+  for (const t of terms) t.weight = weightOf(t);
+
+  const ranked = rankCandidates(catalog, gate, scores, terms);
+  const isCapture = (path: string) => catalog.byPath.get(path)!.openCapture;
+  const candidates = ranked.filter((c) => !isCapture(c.path));
+  return {
+    // Step A orients on the index files: the pages the gate found there, else whatever was found.
+    oriented: orientedFiles(catalog, candidates.some((c) => c.source === 'gate') ? candidates.filter((c) => c.source === 'gate') : candidates),
+    terms,
+    dropped,
+    candidates,
+    askedBefore: ranked.filter((c) => isCapture(c.path)).map((c) => c.path),
+    branch: branchOf(candidates.length, options.inlineMax),
+    seedBranch: branchOf(gate.filter((c) => !isCapture(c.path)).length, options.inlineMax),
+  };
+}
+
+/** Each folded word of the terms with the highest weight any term gives it. */
+function queryWords(terms: readonly SignalTerm[]): Map<string, number> {
+  const words = new Map<string, number>();
+  for (const term of terms) {
+    const weight = weightOf(term);
+    for (const word of foldedWords(term.term)) words.set(word, Math.max(words.get(word) ?? 0, weight));
+  }
+  return words;
+}
+
+/** The gate's candidates plus the best body matches, ranked by score, best first. */
+function rankCandidates(catalog: WikiCatalog, gate: readonly Candidate[], scores: ReadonlyMap<number, number>, terms: readonly SignalTerm[]): RankedCandidate[] {
+  const index = new Map(catalog.entries.map((e, i) => [e.path, i]));
+  const scoreOf = (path: string) => scores.get(index.get(path)!) ?? 0;
+  const byTerm = new Map(terms.map((t) => [t.term, t]));
+  // A term the page's title or an alias holds whole (the seed's title rule) names the page: that
+  // counts beyond the words' separate hits, in proportion to how rare the term's words are.
+  const named = (c: Candidate) =>
+    [...new Set(c.matched.filter((m) => m.field === 'title').map((m) => m.term))].reduce((sum, term) => {
+      const t = byTerm.get(term);
+      const words = t ? foldedWords(t.term) : [];
+      return sum + (t ? weightOf(t) * words.reduce((s, w) => s + catalog.relevance.idf(w), 0) : 0);
+    }, 0);
+  const ranked: RankedCandidate[] = gate.map((c) => ({ ...c, score: scoreOf(c.path) + TITLE_NAME_BONUS * named(c), source: 'gate' }));
+  const inGate = new Set(gate.map((c) => c.path));
+  const best = Math.max(0, ...scores.values());
+  const body = [...scores]
+    .filter(([entry, score]) => score >= BODY_SCORE_FLOOR * best && !inGate.has(catalog.entries[entry]!.path))
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, BODY_CANDIDATES);
+  const words = [...new Set(terms.flatMap((t) => foldedWords(t.term)))];
+  // A question that names things (names, identifiers, versions, code, quotes) none of which any
+  // page mentions is about something this wiki does not know: sharing ordinary words with it
+  // ("database", "servers") does not make a page a candidate.
+  const names = terms.filter((t) => STRICT_KINDS.has(t.kind)).map((t) => foldedWords(t.term)).filter((w) => w.length > 0);
+  if (names.length > 0 && !names.some((name) => catalog.relevance.anyPageHoldsAll(name))) body.length = 0;
+  for (const [entry, score] of body) {
+    const page = catalog.entries[entry]!;
+    const matched: TermMatch[] = catalog.relevance.wordsIn(entry, words).map((word) => ({ term: word, field: 'body' }));
+    ranked.push({ path: page.path, title: page.title, matched, score, source: 'body' });
+  }
+  // Stable: equal scores keep the gate's own order (distinct terms matched, then shorter titles).
+  return ranked.map((c, i) => ({ c, i })).sort((a, b) => b.c.score - a.c.score || a.i - b.i).map(({ c }) => c);
+}
+
+/**
+ * Pseudo-relevance feedback: the words the best pages of a first pass are named and sectioned by
+ * (titles, aliases, tags, summaries, headings), rarer than the question's own, weighted by how well
+ * those pages scored. They bridge a question in everyday words to the wiki's own terms.
+ */
+function feedbackTerms(catalog: WikiCatalog, scores: ReadonlyMap<number, number>, terms: readonly SignalTerm[], extraStopwords: readonly string[]): SignalTerm[] {
+  const top = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, FEEDBACK_PAGES);
+  if (top.length === 0) return [];
+  const best = top[0]![1];
+  const asked = new Set(terms.flatMap((t) => foldedWords(t.term)));
+  const stop = stopwordSet(extraStopwords);
+  const strength = new Map<string, { value: number; word: string; pages: Set<string> }>();
+  for (const [entry, score] of top) {
+    const page = catalog.entries[entry]!;
+    const seen = new Set<string>();
+    for (const word of [page.title, ...page.aliases, ...page.tags, page.summary, ...page.headings].flatMap(lowerWords)) {
+      const folded = foldWord(word);
+      if (seen.has(folded) || asked.has(folded) || word.length < 3 || /^\d+$/.test(word) || stop.has(word)) continue;
+      seen.add(folded);
+      const s = strength.get(folded) ?? { value: 0, word, pages: new Set<string>() };
+      s.value += (score / best) * catalog.relevance.idf(folded);
+      s.pages.add(page.path);
+      strength.set(folded, s);
+    }
+  }
+  return [...strength.values()]
+    .filter((s) => s.pages.size >= 2 || top.length === 1)
+    .sort((a, b) => b.value - a.value || (a.word < b.word ? -1 : 1))
+    .slice(0, FEEDBACK_WORDS)
+    .map((s) => ({ term: s.word, kind: 'feedback' as const, via: `pseudo-relevance feedback from ${[...s.pages].join(', ')}` }));
 }
 
 /**
  * Expansion from the wiki's own vocabulary, each visible in the trace:
  * - a schema tag synonym of a term adds the other tag;
- * - an alias, a heading, or the text of a link to a page, whose every content word is in the
- *   question (two words at least), adds that page's title as a term that stands for that page —
- *   unless more than three pages share that phrase, which then names none of them.
+ * - an acronym the wiki spells out adds its long form, and a long form adds its acronym;
+ * - an alias, or the text of a link to a page, whose every content word is in the question (two
+ *   words at least), adds that page's title as a term that stands for that page — unless more than
+ *   three pages share that phrase, which then names none of them. Headings do not expand: a heading
+ *   names a section, not the page, and already counts in the ranking.
  */
 function expandTerms(catalog: WikiCatalog, question: string, terms: readonly SignalTerm[], extraStopwords: readonly string[]): SignalTerm[] {
   const added: SignalTerm[] = [];
@@ -69,6 +216,17 @@ function expandTerms(catalog: WikiCatalog, question: string, terms: readonly Sig
   for (const [a, b] of catalog.schema?.synonyms ?? []) {
     if (has.has(foldedWords(a).join(' '))) add(b, `schema.md tag synonym of '${a}'`);
     else if (has.has(foldedWords(b).join(' '))) add(a, `schema.md tag synonym of '${b}'`);
+  }
+  // An acronym the wiki spells out reaches pages written with the long form, and the long form
+  // reaches pages that only use the acronym.
+  const questionWords = ` ${foldedWords(question).join(' ')} `;
+  const asks = (phrase: string) => questionWords.includes(` ${foldedWords(phrase).join(' ')} `);
+  for (const [acronym, longForms] of catalog.acronyms) {
+    if (questionWords.includes(` ${acronym} `)) for (const long of longForms) add(long, `the wiki spells out '${acronym.toUpperCase()}' as '${long}'`);
+    else {
+      const asked = longForms.find(asks);
+      if (asked) add(acronym.toUpperCase(), `the wiki's acronym for '${asked}'`);
+    }
   }
   const stop = stopwordSet(extraStopwords);
   const asked = new Set(contentWords(question, stop));
@@ -118,7 +276,7 @@ const contentWords = (text: string, stop: ReadonlySet<string>): string[] =>
 interface VocabularyPhrase {
   entry: WikiEntry;
   phrase: string;
-  kind: 'alias' | 'heading' | 'link text';
+  kind: 'alias' | 'link text';
   /** Distinct folded content words of the phrase. */
   words: string[];
   /** The words, sorted and joined: phrases with the same key say the same thing. */
@@ -154,7 +312,6 @@ function vocabularyPhrases(catalog: WikiCatalog, extraStopwords: readonly string
       phrases.push({ entry, phrase, kind, words, key: id });
     };
     for (const p of entry.aliases) add(p, 'alias');
-    for (const p of entry.headings) add(p, 'heading');
     for (const p of entry.linkTexts) add(p, 'link text');
   }
   const vocabulary = { list: phrases, pagesWith };

@@ -17,7 +17,7 @@
 import { deu, eng, fra, ita, nld, por, spa } from 'stopword';
 import { foldedWords } from './text-match.js';
 
-export type TermKind = 'code' | 'quoted' | 'version' | 'identifier' | 'proper-noun' | 'word' | 'expanded';
+export type TermKind = 'code' | 'quoted' | 'version' | 'identifier' | 'proper-noun' | 'word' | 'expanded' | 'feedback';
 
 export interface SignalTerm {
   term: string;
@@ -26,6 +26,12 @@ export interface SignalTerm {
   via?: string;
   /** For expanded terms: the page whose title this is; the term stands for that page alone. */
   page?: string;
+  /** False when the term ranks pages but is too common to make candidates by the seed's gate. */
+  gate?: false;
+  /** Why the term does not open the gate. */
+  note?: string;
+  /** Its weight in the ranking (set by the ladder). */
+  weight?: number;
 }
 
 export interface DroppedTerm {
@@ -149,6 +155,7 @@ export function extractSignalTerms(question: string, extraStopwords: readonly st
     if (sentenceStart) closePhrase();
   }
   closePhrase();
+  terms.push(...designations(question, stopwords));
 
   function addWord(word: string): void {
     if (HAN_OR_KANA.test(word) && [...word].length < 2) {
@@ -167,6 +174,22 @@ export function extractSignalTerms(question: string, extraStopwords: readonly st
   const seenDropped = new Set<string>();
   const droppedOnce = dropped.filter((d) => !seenDropped.has(d.term) && seenDropped.add(d.term));
   return { terms: dedupe(terms), dropped: droppedOnce };
+}
+
+/**
+ * A name followed by a number or code names one thing: "API RP 581", "ISO 9223", "AWS D1.1". The
+ * whole designation is a term of its own (its parts stay terms too), so a title that carries it
+ * whole is told apart from its siblings ("API RP 580").
+ */
+const DESIGNATION = /(?:(?:\p{Lu}[\p{L}&]*)[ \t]+){1,3}\p{Lu}?\d[\p{L}\p{N}.-]*\p{N}?/gu;
+function designations(question: string, stopwords: ReadonlySet<string>): SignalTerm[] {
+  const found: SignalTerm[] = [];
+  for (const m of question.matchAll(DESIGNATION)) {
+    const words = m[0].replace(/[.-]+$/, '').split(/[ \t]+/);
+    while (words.length > 1 && stopwords.has(words[0]!.toLowerCase())) words.shift();
+    if (words.length >= 2) found.push({ term: words.join(' '), kind: 'proper-noun' });
+  }
+  return found;
 }
 
 /** One term per folded form; the first (most specific) reading wins. */

@@ -24,9 +24,18 @@ export function foldWord(word: string): string {
   return stem;
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+const ASCII_WORD_RUN = /[a-z0-9]+/g;
+
+/**
+ * The lowercased words of a text, in order. Plain ASCII needs no Unicode normalisation and splits
+ * on a cheaper pattern: the same words, faster on the page bodies the catalog reads at load.
+ */
+export const lowerWords = (text: string): string[] => (NON_ASCII.test(text) ? normalize(text).match(WORD) : text.toLowerCase().match(ASCII_WORD_RUN)) ?? [];
+
 /** The folded words of a text, in order. */
 export function foldedWords(text: string): string[] {
-  return (normalize(text).match(WORD) ?? []).map(foldWord);
+  return lowerWords(text).map(foldWord);
 }
 
 /** A text prepared once for many term lookups. */
@@ -89,3 +98,6 @@ export function tagEquals(tag: string, term: TermPattern): boolean {
   const words = foldedWords(tag.replace(/^#/, ''));
   return words.length === term.words.length && words.every((w, i) => w === term.words[i]);
 }
+
+/** `[text](target)` → `text`: a link's words count, its file name does not. */
+export const withoutLinkTargets = (text: string): string => text.replace(/\]\([^)\s]*\)/g, ']');

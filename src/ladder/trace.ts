@@ -37,13 +37,19 @@ export interface Trace {
   id?: unknown;
   wiki: { root: string | null; commit: string | null };
   branch: Branch;
+  /** The branch the seed's gate alone (titles, tags, summaries) would have taken. */
+  seed_branch?: Branch;
   outcome: Outcome;
   error?: string;
   /** Index files a reader would open (step A). */
   oriented: string[];
-  signal_terms: Array<{ term: string; kind: TermKind; via?: string }>;
+  /** `weight`: in the ranking; `gate: false`: ranks pages but too common to make candidates (`note` says why). */
+  signal_terms: Array<{ term: string; kind: TermKind; via?: string; weight?: number; gate?: false; note?: string }>;
   dropped_terms: Array<{ term: string; reason: string }>;
-  candidates: Array<{ path: string; title: string; matched: Array<{ term: string; field: MatchField }> }>;
+  /** Best first; `source`: the seed's gate, or the body ranked among the best. */
+  candidates: Array<{ path: string; title: string; score?: number; source?: 'gate' | 'body'; matched: Array<{ term: string; field: MatchField }> }>;
+  /** Open captures of this question or a near one: asked before, still open; never coverage. */
+  asked_before?: string[];
   /** Pages read in full, in reading order. */
   read: string[];
   /** Candidates left unread, with why (a model budget); empty offline. */

@@ -298,7 +298,7 @@ describe('action bundle: capture pull requests', () => {
     const page = markerOf(a.pr.body).page;
     const reply = at(gh.state.commentsOn(6), 1);
     expect(reply.user).toBe('github-actions[bot]');
-    expect(visible(reply.body)).toContain(`The wiki now covers this question: [\`${page}\`](${SERVER}/${REPO}/blob/${mergeSha}/${page}) was merged in #${a.pr.number}.`);
+    expect(visible(reply.body)).toContain(`The capture page for this question is in the wiki: [\`${page}\`](${SERVER}/${REPO}/blob/${mergeSha}/${page}) was merged in #${a.pr.number}.`);
     expect(gh.state.fileAt(mergeSha, page)).toBeDefined();
     expect(gh.state.branchHead(a.pr.head)).toBeUndefined();
     expect(writesOf(closed.requests)).toEqual([`DELETE ${REF} 204`, `POST ${COMMENTS} 201`]);

@@ -1,0 +1,61 @@
+// Acronyms a wiki spells out itself: "long-term corrosion rate (LTCR)", "Backend for Frontend (BFF)".
+// A question that uses one form reaches pages written with the other, with no synonym list: the
+// pairs come from the pages. The long form is found by the Schwartz–Hearst rule: walking back from
+// the parenthesis, each letter of the acronym must appear, in order, in the words before it, and
+// its first letter must start a word.
+import { foldedWords } from './text-match.js';
+
+const DEFINITION = /\(([\p{Lu}][\p{Lu}\p{N}&]{1,9}s?)\)/gu;
+/** How far back from the parenthesis the long form may start. */
+const LOOK_BACK = 120;
+/** Pages defining one acronym differently beyond this are not trusted for it. */
+const MAX_EXPANSIONS = 3;
+
+/** The words before an acronym that spell it, or undefined. */
+export function longFormOf(acronym: string, before: string): string | undefined {
+  const letters = acronym.replace(/s$/, '').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  const words = before.trim().split(/[ \t]+/);
+  const maxWords = Math.min(letters.length + 5, letters.length * 2);
+  for (let count = 1; count <= Math.min(words.length, maxWords); count++) {
+    const candidate = words.slice(words.length - count).join(' ');
+    if (spells(letters, candidate.toLowerCase())) return candidate;
+  }
+  return undefined;
+}
+
+function spells(letters: string, longForm: string): boolean {
+  let l = longForm.length - 1;
+  for (let a = letters.length - 1; a >= 0; a--) {
+    const c = letters[a]!;
+    // The first letter of the acronym must start a word of the long form.
+    while (l >= 0 && (longForm[l] !== c || (a === 0 && l > 0 && /[\p{L}\p{N}]/u.test(longForm[l - 1]!)))) l--;
+    if (l < 0) return false;
+    l--;
+  }
+  // The long form must start with the word the first letter matched.
+  return /^[\p{L}\p{N}]/u.test(longForm) && longForm.startsWith(letters[0]!);
+}
+
+/** Folded acronym → the long forms the wiki gives it, as first written (one per folded form). */
+export function findAcronyms(texts: Iterable<string>): Map<string, string[]> {
+  const found = new Map<string, Map<string, string>>();
+  for (const text of texts) {
+    for (const m of text.matchAll(DEFINITION)) {
+      const acronym = m[1]!;
+      const before = text.slice(Math.max(0, m.index - LOOK_BACK), m.index);
+      // The long form is the end of the same line and clause: never across a line or sentence break.
+      const clause = before.slice(Math.max(before.lastIndexOf('\n'), before.search(/[.;:!?(\][][^.;:!?(\][]*$/)) + 1);
+      const longForm = longFormOf(acronym, clause);
+      if (!longForm) continue;
+      const key = foldedWords(acronym.replace(/s$/, '')).join(' ');
+      const long = foldedWords(longForm).join(' ');
+      if (key === '' || long === '' || long === key) continue;
+      const forms = found.get(key) ?? new Map<string, string>();
+      if (!forms.has(long)) forms.set(long, longForm.toLowerCase());
+      found.set(key, forms);
+    }
+  }
+  const out = new Map<string, string[]>();
+  for (const [key, forms] of found) if (forms.size <= MAX_EXPANSIONS) out.set(key, [...forms.values()]);
+  return out;
+}
