@@ -53000,10 +53000,10 @@ var EXTERNAL = ["http://", "https://", "mailto:", "#"];
 function checkLinks(layout, page, report) {
   const close = page.text.indexOf("\n---\n");
   if (close < 0) return;
-  const bodyStart = close + 5;
-  const bodyStartLine = lineAt(page.text, bodyStart);
+  const bodyStart2 = close + 5;
+  const bodyStartLine = lineAt(page.text, bodyStart2);
   const blank = (m2) => m2.replace(/[^\n]/g, " ");
-  const rawBody = page.text.slice(bodyStart);
+  const rawBody = page.text.slice(bodyStart2);
   if (!rawBody.includes("](")) return;
   const body = rawBody.includes("`") ? rawBody.replace(FENCED_CODE, blank).replace(INLINE_CODE, blank) : rawBody;
   let line = bodyStartLine;
@@ -53291,6 +53291,9 @@ function parseSchema(text2) {
   return schema2;
 }
 
+// src/ladder/signal-terms.ts
+var import_stopword = __toESM(require_stopword_cjs(), 1);
+
 // node_modules/stemmer/index.js
 var step2list = {
   ational: "ate",
@@ -53422,8 +53425,45 @@ function foldWord(word) {
   }
   return stem;
 }
+var WORD_CHAR = /^[\p{L}\p{N}]$/u;
+var ASCII_WORD_CHAR = Array.from({ length: 128 }, (_3, c3) => c3 >= 48 && c3 <= 57 || c3 >= 65 && c3 <= 90 || c3 >= 97 && c3 <= 122);
+function forEachLowerWord(text2, visit) {
+  let start = -1;
+  let ascii = true;
+  const emit = (end) => {
+    const word = text2.slice(start, end);
+    if (ascii) visit(word.toLowerCase());
+    else for (const part of normalize(word).match(WORD) ?? []) visit(part);
+    start = -1;
+    ascii = true;
+  };
+  for (let i = 0; i < text2.length; ) {
+    const c3 = text2.charCodeAt(i);
+    let width = 1;
+    let isWord;
+    if (c3 < 128) isWord = ASCII_WORD_CHAR[c3];
+    else {
+      const cp = text2.codePointAt(i);
+      if (cp > 65535) width = 2;
+      isWord = WORD_CHAR.test(String.fromCodePoint(cp));
+      if (isWord) ascii = false;
+    }
+    if (isWord) {
+      if (start < 0) start = i;
+    } else if (start >= 0) emit(i);
+    i += width;
+  }
+  if (start >= 0) emit(text2.length);
+}
+function lowerWords(text2) {
+  const words = [];
+  forEachLowerWord(text2, (w2) => words.push(w2));
+  return words;
+}
 function foldedWords(text2) {
-  return (normalize(text2).match(WORD) ?? []).map(foldWord);
+  const words = [];
+  forEachLowerWord(text2, (w2) => words.push(foldWord(w2)));
+  return words;
 }
 function foldText(text2) {
   const words = foldedWords(text2);
@@ -53455,158 +53495,9 @@ function tagEquals(tag, term) {
   const words = foldedWords(tag.replace(/^#/, ""));
   return words.length === term.words.length && words.every((w2, i) => w2 === term.words[i]);
 }
-
-// src/ladder/catalog.ts
-var HEADING2 = /^#{1,6}\s+(.+?)\s*#*\s*$/;
-var LINK = /\[([^\]]+)\]\(([^)\s]+?\.md)(?:#[^)\s]*)?\)/g;
-var stringList = (value) => {
-  if (Array.isArray(value)) return value.filter((v2) => typeof v2 === "string").map((v2) => v2.trim()).filter(Boolean);
-  if (typeof value === "string") return value.split(",").map((v2) => v2.trim()).filter(Boolean);
-  return [];
-};
-function readPageFacts(path14, text2) {
-  const fm = readFrontmatter(text2);
-  const data = fm.kind === "ok" ? fm.data : void 0;
-  const title = data && "title" in data ? pyStr(data.title) : fileStem(path14);
-  const declared = data ? [data.summary, data.description].find((v2) => typeof v2 === "string" && v2.trim() !== "") : void 0;
-  const close = text2.indexOf("\n---\n");
-  const body = fm.kind === "none" || close < 0 ? text2 : text2.slice(close + 5);
-  const headings = [];
-  let inFence = false;
-  for (const line of body.split("\n")) {
-    if (line.startsWith("```") || line.startsWith("~~~")) inFence = !inFence;
-    else if (!inFence) {
-      const heading = HEADING2.exec(line);
-      if (heading) headings.push(heading[1]);
-    }
-  }
-  const links = [];
-  for (const m2 of body.matchAll(LINK)) {
-    const target = m2[2];
-    if (/^[a-z]+:/i.test(target)) continue;
-    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path14), decodeURIComponentSafe(target));
-    if (resolved) links.push({ target: resolved, text: m2[1] });
-  }
-  return {
-    title,
-    ownSummary: declared?.trim() ?? firstBodyParagraph(text2),
-    tags: stringList(data?.tags).map((t2) => t2.replace(/^#/, "")),
-    aliases: stringList(data?.aliases),
-    headings,
-    links
-  };
-}
-function firstBodyParagraph(text2) {
-  const first = firstParagraph(text2);
-  if (!first.startsWith("#")) return first;
-  const close = text2.indexOf("\n---\n", 4);
-  const rest = close < 0 ? "" : text2.slice(close + 5).trim().split(/\n\s*\n/).find((p2) => p2.trim() !== "" && !p2.trim().startsWith("#"));
-  return rest ? rest.replace(/\s+/g, " ").trim().slice(0, 200) : first;
-}
-function buildPostings(entries) {
-  const postings = /* @__PURE__ */ new Map();
-  entries.forEach((entry, i) => {
-    const words = /* @__PURE__ */ new Set([...entry.folded.title.words, ...entry.folded.summary.words, ...entry.tags.flatMap((t2) => foldedWords(t2))]);
-    for (const word of words) {
-      const list = postings.get(word);
-      if (list) list.push(i);
-      else postings.set(word, [i]);
-    }
-  });
-  return postings;
-}
-async function loadCatalog(tree, config) {
-  const layout = layoutOf(tree, config);
-  const indexFiles = [...tree.files].filter(isIndexFilePath).sort((a, b3) => a === "index.md" ? -1 : b3 === "index.md" ? 1 : comparePathParts(a, b3));
-  const facts = /* @__PURE__ */ new Map();
-  const indexTexts = /* @__PURE__ */ new Map();
-  const unreadable = [];
-  let schema2;
-  const pages = new Set(layout.pages.filter((p2) => !isIndexFilePath(p2)));
-  await tree.readEach([...pages, ...indexFiles, ...tree.files.has("schema.md") ? ["schema.md"] : []], (path14, file) => {
-    if (!file.ok) {
-      if (pages.has(path14)) unreadable.push({ path: path14, reason: file.reason });
-      return;
-    }
-    if (pages.has(path14)) facts.set(path14, readPageFacts(path14, file.text));
-    else if (path14 === "schema.md") schema2 = parseSchema(file.text);
-    else indexTexts.set(path14, file.text);
-  });
-  const stems = /* @__PURE__ */ new Map();
-  for (const page of pages) {
-    const stem = fileStem(page);
-    stems.set(stem, stems.has(stem) ? null : page);
-  }
-  const listed = /* @__PURE__ */ new Map();
-  for (const file of indexFiles) {
-    const text2 = indexTexts.get(file);
-    if (text2 === void 0) continue;
-    for (const entry of parseIndexFile(file, text2, { resolveSlug: (slug) => stems.get(slug) ?? void 0 })) {
-      if (facts.has(entry.path) && !listed.has(entry.path)) listed.set(entry.path, entry);
-    }
-  }
-  const linkTexts = /* @__PURE__ */ new Map();
-  for (const [from, f3] of facts) {
-    for (const link of f3.links) {
-      if (link.target === from || !facts.has(link.target)) continue;
-      const list = linkTexts.get(link.target);
-      if (list) list.push(link.text);
-      else linkTexts.set(link.target, [link.text]);
-    }
-  }
-  const entries = [];
-  for (const path14 of layout.pages) {
-    const f3 = facts.get(path14);
-    if (!f3) continue;
-    const index = listed.get(path14);
-    const title = index?.title || f3.title;
-    const summary2 = index?.summary || f3.ownSummary;
-    entries.push({
-      path: path14,
-      category: path14.split("/")[0],
-      title,
-      summary: summary2,
-      tags: f3.tags,
-      aliases: f3.aliases,
-      headings: f3.headings,
-      linkTexts: [...new Set(linkTexts.get(path14) ?? [])],
-      ...index ? { listedIn: index.indexFile } : {},
-      folded: { title: foldText(title), summary: foldText(summary2) }
-    });
-  }
-  const postings = buildPostings(entries);
-  const vocabulary = [...postings.keys()];
-  return {
-    root: tree.root,
-    layout,
-    entries,
-    mayMatch(pattern) {
-      if (pattern.noSpaceScript || pattern.words.length === 0) return entries;
-      let hits;
-      pattern.words.forEach((word, i) => {
-        const last = i === pattern.words.length - 1 && word.length >= 4;
-        const here = /* @__PURE__ */ new Set();
-        for (const w2 of last ? vocabulary.filter((v2) => v2.startsWith(word)) : [word]) for (const e of postings.get(w2) ?? []) here.add(e);
-        hits = hits ? new Set([...hits].filter((e) => here.has(e))) : here;
-      });
-      return [...hits].sort((a, b3) => a - b3).map((i) => entries[i]);
-    },
-    byPath: new Map(entries.map((e) => [e.path, e])),
-    schema: schema2,
-    indexFiles,
-    unreadable,
-    async readPages(paths) {
-      const out = /* @__PURE__ */ new Map();
-      await tree.readEach(paths, (path14, file) => {
-        if (file.ok) out.set(path14, file.text);
-      });
-      return out;
-    }
-  };
-}
+var withoutLinkTargets = (text2) => text2.replace(/\]\([^)\s]*\)/g, "]");
 
 // src/ladder/signal-terms.ts
-var import_stopword = __toESM(require_stopword_cjs(), 1);
 var STRICT_KINDS = /* @__PURE__ */ new Set(["code", "quoted", "version", "identifier", "proper-noun"]);
 var QUESTION_WORDS = [
   "does",
@@ -53849,6 +53740,7 @@ function extractSignalTerms(question, extraStopwords = []) {
     if (sentenceStart) closePhrase();
   }
   closePhrase();
+  terms.push(...designations(question, stopwords));
   function addWord(word) {
     if (HAN_OR_KANA.test(word) && [...word].length < 2) {
       dropped.push({ term: word, reason: "single character" });
@@ -53865,6 +53757,16 @@ function extractSignalTerms(question, extraStopwords = []) {
   const droppedOnce = dropped.filter((d2) => !seenDropped.has(d2.term) && seenDropped.add(d2.term));
   return { terms: dedupe(terms), dropped: droppedOnce };
 }
+var DESIGNATION = new RegExp("(?:(?:\\p{Lu}[\\p{L}&]*)[ \\t]+){1,3}\\p{Lu}?\\d[\\p{L}\\p{N}.-]*\\p{N}?", "gu");
+function designations(question, stopwords) {
+  const found = [];
+  for (const m2 of question.matchAll(DESIGNATION)) {
+    const words = m2[0].replace(/[.-]+$/, "").split(/[ \t]+/);
+    while (words.length > 1 && stopwords.has(words[0].toLowerCase())) words.shift();
+    if (words.length >= 2) found.push({ term: words.join(" "), kind: "proper-noun" });
+  }
+  return found;
+}
 function dedupe(terms) {
   const seen = /* @__PURE__ */ new Set();
   return terms.filter((t2) => {
@@ -53873,6 +53775,297 @@ function dedupe(terms) {
     seen.add(key);
     return true;
   });
+}
+
+// src/ladder/relevance.ts
+var FIELDS = ["title", "aliases", "tags", "summary", "headings", "links", "body"];
+var FIELD_WEIGHTS = { title: 6, aliases: 5, tags: 3, summary: 3, headings: 2, links: 2, body: 1 };
+var LENGTH_NORMALISATION = { title: 0.3, aliases: 0.3, tags: 0.2, summary: 0.5, headings: 0.5, links: 0.5, body: 0.75 };
+var K1 = 2;
+function buildRelevanceIndex(pages) {
+  const counted = pages.map((page) => {
+    const out = {};
+    for (const field of FIELDS) {
+      const counts = /* @__PURE__ */ new Map();
+      let length = 0;
+      const count = (word) => {
+        length++;
+        if (BUILTIN_STOPWORDS.has(word)) return;
+        const folded = foldWord(word);
+        counts.set(folded, (counts.get(folded) ?? 0) + 1);
+      };
+      for (const text2 of page[field]) forEachLowerWord(text2, count);
+      out[field] = { counts, length };
+    }
+    return out;
+  });
+  const averageLength = {};
+  for (const field of FIELDS) {
+    const total = counted.reduce((sum, f3) => sum + f3[field].length, 0);
+    averageLength[field] = counted.length === 0 ? 1 : Math.max(1, total / counted.length);
+  }
+  const postings = /* @__PURE__ */ new Map();
+  counted.forEach((fields, entry) => {
+    const weighted = /* @__PURE__ */ new Map();
+    for (const field of FIELDS) {
+      const { counts, length } = fields[field];
+      if (length === 0) continue;
+      const b3 = LENGTH_NORMALISATION[field];
+      const share = FIELD_WEIGHTS[field] / (1 - b3 + b3 * length / averageLength[field]);
+      for (const [word, count] of counts) weighted.set(word, (weighted.get(word) ?? 0) + count * share);
+    }
+    for (const [word, pseudoFrequency] of weighted) {
+      const list = postings.get(word);
+      if (list) list.push({ entry, pseudoFrequency });
+      else postings.set(word, [{ entry, pseudoFrequency }]);
+    }
+  });
+  const n = pages.length;
+  const idf = (word) => {
+    const df = postings.get(word)?.length ?? 0;
+    return df === 0 ? 0 : Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  };
+  return {
+    size: n,
+    documentFrequency: (word) => postings.get(word)?.length ?? 0,
+    idf,
+    score(query) {
+      const scores = /* @__PURE__ */ new Map();
+      for (const [word, weight] of query) {
+        const list = postings.get(word);
+        if (!list || weight <= 0) continue;
+        const w2 = weight * idf(word);
+        for (const { entry, pseudoFrequency } of list) {
+          scores.set(entry, (scores.get(entry) ?? 0) + w2 * pseudoFrequency / (K1 + pseudoFrequency));
+        }
+      }
+      return scores;
+    },
+    anyPageHoldsAll(words) {
+      const lists = words.map((w2) => postings.get(w2) ?? []).sort((a, b3) => a.length - b3.length);
+      if (lists.length === 0 || lists[0].length === 0) return false;
+      const rest = lists.slice(1).map((list) => new Set(list.map((p2) => p2.entry)));
+      return lists[0].some((p2) => rest.every((set2) => set2.has(p2.entry)));
+    },
+    wordsIn: (entry, words) => words.filter((word) => postings.get(word)?.some((p2) => p2.entry === entry))
+  };
+}
+
+// src/ladder/acronyms.ts
+var DEFINITION = /\(([\p{Lu}][\p{Lu}\p{N}&]{1,9}s?)\)/gu;
+var LOOK_BACK = 120;
+var MAX_EXPANSIONS = 3;
+function longFormOf(acronym, before) {
+  const letters = acronym.replace(/s$/, "").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+  const words = before.trim().split(/[ \t]+/);
+  const maxWords = Math.min(letters.length + 5, letters.length * 2);
+  for (let count = 1; count <= Math.min(words.length, maxWords); count++) {
+    const candidate = words.slice(words.length - count).join(" ");
+    if (spells(letters, candidate.toLowerCase())) return candidate;
+  }
+  return void 0;
+}
+function spells(letters, longForm) {
+  let l3 = longForm.length - 1;
+  for (let a = letters.length - 1; a >= 0; a--) {
+    const c3 = letters[a];
+    while (l3 >= 0 && (longForm[l3] !== c3 || a === 0 && l3 > 0 && /[\p{L}\p{N}]/u.test(longForm[l3 - 1]))) l3--;
+    if (l3 < 0) return false;
+    l3--;
+  }
+  return /^[\p{L}\p{N}]/u.test(longForm) && longForm.startsWith(letters[0]);
+}
+function findAcronyms(texts) {
+  const found = /* @__PURE__ */ new Map();
+  for (const text2 of texts) {
+    for (const m2 of text2.matchAll(DEFINITION)) {
+      const acronym = m2[1];
+      const before = text2.slice(Math.max(0, m2.index - LOOK_BACK), m2.index);
+      const clause = before.slice(Math.max(before.lastIndexOf("\n"), before.search(/[.;:!?(\][][^.;:!?(\][]*$/)) + 1);
+      const longForm = longFormOf(acronym, clause);
+      if (!longForm) continue;
+      const key = foldedWords(acronym.replace(/s$/, "")).join(" ");
+      const long = foldedWords(longForm).join(" ");
+      if (key === "" || long === "" || long === key) continue;
+      const forms = found.get(key) ?? /* @__PURE__ */ new Map();
+      if (!forms.has(long)) forms.set(long, longForm.toLowerCase());
+      found.set(key, forms);
+    }
+  }
+  const out = /* @__PURE__ */ new Map();
+  for (const [key, forms] of found) if (forms.size <= MAX_EXPANSIONS) out.set(key, [...forms.values()]);
+  return out;
+}
+
+// src/ladder/catalog.ts
+var HEADING2 = /^#{1,6}\s+(.+?)\s*#*\s*$/;
+var LINK = /\[([^\]]+)\]\(([^)\s]+?\.md)(?:#[^)\s]*)?\)/g;
+var stringList = (value) => {
+  if (Array.isArray(value)) return value.filter((v2) => typeof v2 === "string").map((v2) => v2.trim()).filter(Boolean);
+  if (typeof value === "string") return value.split(",").map((v2) => v2.trim()).filter(Boolean);
+  return [];
+};
+function isOpenCapture(path14, data) {
+  if (!data) return false;
+  if (data.captured_by !== void 0 && data.captured_by !== null) return true;
+  return path14.split("/")[0] === "queries" && stringList(data.tags).includes("capture");
+}
+function readPageFacts(path14, text2) {
+  const fm = readFrontmatter(text2);
+  const data = fm.kind === "ok" ? fm.data : void 0;
+  const title = data && "title" in data ? pyStr(data.title) : fileStem(path14);
+  const declared = data ? [data.summary, data.description].find((v2) => typeof v2 === "string" && v2.trim() !== "") : void 0;
+  const close = text2.indexOf("\n---\n");
+  const body = fm.kind === "none" || close < 0 ? text2 : text2.slice(close + 5);
+  const headings = [];
+  let inFence = false;
+  for (const line of body.split("\n")) {
+    if (line.startsWith("```") || line.startsWith("~~~")) inFence = !inFence;
+    else if (!inFence) {
+      const heading = HEADING2.exec(line);
+      if (heading) headings.push(heading[1]);
+    }
+  }
+  const links = [];
+  for (const m2 of body.matchAll(LINK)) {
+    const target = m2[2];
+    if (/^[a-z]+:/i.test(target)) continue;
+    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path14), decodeURIComponentSafe(target));
+    if (resolved) links.push({ target: resolved, text: m2[1] });
+  }
+  return {
+    title,
+    ownSummary: declared?.trim() ?? firstBodyParagraph(text2),
+    tags: stringList(data?.tags).map((t2) => t2.replace(/^#/, "")),
+    aliases: stringList(data?.aliases),
+    headings,
+    links,
+    body: withoutLinkTargets(body),
+    openCapture: isOpenCapture(path14, data)
+  };
+}
+function firstBodyParagraph(text2) {
+  const first = firstParagraph(text2);
+  if (!first.startsWith("#")) return first;
+  const close = text2.indexOf("\n---\n", 4);
+  const rest = close < 0 ? "" : text2.slice(close + 5).trim().split(/\n\s*\n/).find((p2) => p2.trim() !== "" && !p2.trim().startsWith("#"));
+  return rest ? rest.replace(/\s+/g, " ").trim().slice(0, 200) : first;
+}
+function buildPostings(entries) {
+  const postings = /* @__PURE__ */ new Map();
+  entries.forEach((entry, i) => {
+    const words = /* @__PURE__ */ new Set([...entry.folded.title.words, ...entry.folded.summary.words, ...entry.tags.flatMap((t2) => foldedWords(t2))]);
+    for (const word of words) {
+      const list = postings.get(word);
+      if (list) list.push(i);
+      else postings.set(word, [i]);
+    }
+  });
+  return postings;
+}
+async function loadCatalog(tree, config) {
+  const layout = layoutOf(tree, config);
+  const indexFiles = [...tree.files].filter(isIndexFilePath).sort((a, b3) => a === "index.md" ? -1 : b3 === "index.md" ? 1 : comparePathParts(a, b3));
+  const facts = /* @__PURE__ */ new Map();
+  const indexTexts = /* @__PURE__ */ new Map();
+  const unreadable = [];
+  let schema2;
+  const pages = new Set(layout.pages.filter((p2) => !isIndexFilePath(p2)));
+  await tree.readEach([...pages, ...indexFiles, ...tree.files.has("schema.md") ? ["schema.md"] : []], (path14, file) => {
+    if (!file.ok) {
+      if (pages.has(path14)) unreadable.push({ path: path14, reason: file.reason });
+      return;
+    }
+    if (pages.has(path14)) facts.set(path14, readPageFacts(path14, file.text));
+    else if (path14 === "schema.md") schema2 = parseSchema(file.text);
+    else indexTexts.set(path14, file.text);
+  });
+  const stems = /* @__PURE__ */ new Map();
+  for (const page of pages) {
+    const stem = fileStem(page);
+    stems.set(stem, stems.has(stem) ? null : page);
+  }
+  const listed = /* @__PURE__ */ new Map();
+  for (const file of indexFiles) {
+    const text2 = indexTexts.get(file);
+    if (text2 === void 0) continue;
+    for (const entry of parseIndexFile(file, text2, { resolveSlug: (slug) => stems.get(slug) ?? void 0 })) {
+      if (facts.has(entry.path) && !listed.has(entry.path)) listed.set(entry.path, entry);
+    }
+  }
+  const linkTexts = /* @__PURE__ */ new Map();
+  for (const [from, f3] of facts) {
+    for (const link of f3.links) {
+      if (link.target === from || !facts.has(link.target)) continue;
+      const list = linkTexts.get(link.target);
+      if (list) list.push(link.text);
+      else linkTexts.set(link.target, [link.text]);
+    }
+  }
+  const entries = [];
+  for (const path14 of layout.pages) {
+    const f3 = facts.get(path14);
+    if (!f3) continue;
+    const index = listed.get(path14);
+    const title = index?.title || f3.title;
+    const summary2 = index?.summary || f3.ownSummary;
+    entries.push({
+      path: path14,
+      category: path14.split("/")[0],
+      title,
+      summary: summary2,
+      tags: f3.tags,
+      aliases: f3.aliases,
+      headings: f3.headings,
+      linkTexts: [...new Set(linkTexts.get(path14) ?? [])],
+      ...index ? { listedIn: index.indexFile } : {},
+      openCapture: f3.openCapture,
+      folded: { title: foldText(title), summary: foldText(summary2) }
+    });
+  }
+  const relevance = buildRelevanceIndex(
+    entries.map((e) => ({
+      title: [e.title],
+      aliases: e.aliases,
+      tags: e.tags,
+      summary: [e.summary],
+      headings: e.headings,
+      links: e.linkTexts,
+      body: [facts.get(e.path).body]
+    }))
+  );
+  const acronyms = findAcronyms(entries.map((e) => facts.get(e.path).body));
+  const postings = buildPostings(entries);
+  const vocabulary = [...postings.keys()];
+  return {
+    root: tree.root,
+    layout,
+    entries,
+    mayMatch(pattern) {
+      if (pattern.noSpaceScript || pattern.words.length === 0) return entries;
+      let hits;
+      pattern.words.forEach((word, i) => {
+        const last = i === pattern.words.length - 1 && word.length >= 4;
+        const here = /* @__PURE__ */ new Set();
+        for (const w2 of last ? vocabulary.filter((v2) => v2.startsWith(word)) : [word]) for (const e of postings.get(w2) ?? []) here.add(e);
+        hits = hits ? new Set([...hits].filter((e) => here.has(e))) : here;
+      });
+      return [...hits].sort((a, b3) => a - b3).map((i) => entries[i]);
+    },
+    byPath: new Map(entries.map((e) => [e.path, e])),
+    relevance,
+    acronyms,
+    schema: schema2,
+    indexFiles,
+    unreadable,
+    async readPages(paths) {
+      const out = /* @__PURE__ */ new Map();
+      await tree.readEach(paths, (path14, file) => {
+        if (file.ok) out.set(path14, file.text);
+      });
+      return out;
+    }
+  };
 }
 
 // src/ladder/candidates.ts
@@ -53915,24 +54108,118 @@ function findCandidates(catalog, terms) {
 
 // src/ladder/ladder.ts
 var ALWAYS_SPECIFIC = 3;
+var BODY_CANDIDATES = 5;
+var BODY_SCORE_FLOOR = 0.5;
+var WEIGHT = { strict: 1.5, word: 1, expanded: 0.6, feedback: 0.1 };
+var TITLE_NAME_BONUS = 0.3;
+var FEEDBACK_PAGES = 3;
+var FEEDBACK_WORDS = 4;
+var weightOf = (term) => term.kind === "feedback" ? WEIGHT.feedback : term.kind === "expanded" ? WEIGHT.expanded : STRICT_KINDS.has(term.kind) ? WEIGHT.strict : WEIGHT.word;
+var branchOf = (count, inlineMax) => count === 0 ? "cold" : count <= inlineMax ? "inline" : "explore";
 function runLadder(catalog, question, options2) {
   const { terms: extracted, dropped } = extractSignalTerms(question, options2.stopwords);
   const n = catalog.entries.length;
   const limit = Math.max(ALWAYS_SPECIFIC, Math.floor(options2.commonTermRatio * n));
-  const frequency = new Map(extracted.map((t2) => [t2.term, documentFrequency(catalog, termPattern(t2.term))]));
-  let terms = extracted.filter((t2) => frequency.get(t2.term) <= limit);
+  const common2 = /* @__PURE__ */ new Set();
   for (const t2 of extracted) {
-    if (!terms.includes(t2)) dropped.push({ term: t2.term, reason: `too common in this wiki: matches ${frequency.get(t2.term)} of ${n} pages (limit ${limit})` });
+    if (STRICT_KINDS.has(t2.kind)) continue;
+    const pages = documentFrequency(catalog, termPattern(t2.term));
+    if (pages > limit) {
+      common2.add(t2);
+      t2.gate = false;
+      t2.note = `too common to name pages here: matches ${pages} of ${n} pages (limit ${limit}); ranked by its rarity`;
+    }
   }
-  if (terms.length === 0 && extracted.length > 0) {
-    const rarest = [...extracted].sort((a, b3) => frequency.get(a.term) - frequency.get(b3.term))[0];
-    terms = [rarest];
-    dropped.splice(dropped.findIndex((d2) => d2.term === rarest.term), 1);
+  if (common2.size === extracted.length && extracted.length > 0) {
+    const rarest = [...extracted].sort((a, b3) => documentFrequency(catalog, termPattern(a.term)) - documentFrequency(catalog, termPattern(b3.term)))[0];
+    common2.delete(rarest);
+    delete rarest.gate;
+    delete rarest.note;
   }
-  terms = [...terms, ...expandTerms(catalog, question, terms, options2.stopwords)];
-  const candidates = findCandidates(catalog, terms);
-  const branch = candidates.length === 0 ? "cold" : candidates.length <= options2.inlineMax ? "inline" : "explore";
-  return { oriented: orientedFiles(catalog, candidates), terms, dropped, candidates, branch };
+  let terms = [...extracted, ...expandTerms(catalog, question, extracted, options2.stopwords)];
+  const gateTerms = terms.filter((t2) => t2.gate !== false);
+  const gate = findCandidates(catalog, gateTerms);
+  let scores = catalog.relevance.score(queryWords(terms));
+  const feedback = feedbackTerms(catalog, scores, terms, options2.stopwords);
+  if (feedback.length > 0) {
+    terms = [...terms, ...feedback];
+    scores = catalog.relevance.score(queryWords(terms));
+  }
+  for (const t2 of terms) t2.weight = weightOf(t2);
+  const ranked = rankCandidates(catalog, gate, scores, terms);
+  const isCapture = (path14) => catalog.byPath.get(path14).openCapture;
+  const candidates = ranked.filter((c3) => !isCapture(c3.path));
+  return {
+    // Step A orients on the index files: the pages the gate found there, else whatever was found.
+    oriented: orientedFiles(catalog, candidates.some((c3) => c3.source === "gate") ? candidates.filter((c3) => c3.source === "gate") : candidates),
+    terms,
+    dropped,
+    candidates,
+    askedBefore: ranked.filter((c3) => isCapture(c3.path)).map((c3) => c3.path),
+    branch: branchOf(candidates.length, options2.inlineMax),
+    seedBranch: branchOf(gate.filter((c3) => !isCapture(c3.path)).length, options2.inlineMax)
+  };
+}
+function queryWords(terms) {
+  const words = /* @__PURE__ */ new Map();
+  for (const term of terms) {
+    const weight = weightOf(term);
+    for (const word of foldedWords(term.term)) words.set(word, Math.max(words.get(word) ?? 0, weight));
+  }
+  return words;
+}
+function rankCandidates(catalog, gate, scores, terms) {
+  const index = new Map(catalog.entries.map((e, i) => [e.path, i]));
+  const scoreOf = (path14) => scores.get(index.get(path14)) ?? 0;
+  const byTerm = new Map(terms.map((t2) => [t2.term, t2]));
+  const named = (c3) => [...new Set(c3.matched.filter((m2) => m2.field === "title").map((m2) => m2.term))].reduce((sum, term) => {
+    const t2 = byTerm.get(term);
+    const words2 = t2 ? foldedWords(t2.term) : [];
+    return sum + (t2 ? weightOf(t2) * words2.reduce((s, w2) => s + catalog.relevance.idf(w2), 0) : 0);
+  }, 0);
+  const ranked = gate.map((c3) => ({ ...c3, score: scoreOf(c3.path) + TITLE_NAME_BONUS * named(c3), source: "gate" }));
+  const inGate = new Set(gate.map((c3) => c3.path));
+  const best = Math.max(0, ...scores.values(), ...ranked.map((c3) => c3.score));
+  const words = [...new Set(terms.flatMap((t2) => foldedWords(t2.term)))];
+  const names = terms.filter((t2) => STRICT_KINDS.has(t2.kind)).map((t2) => foldedWords(t2.term)).filter((w2) => w2.length > 0);
+  if (names.length > 0 && !names.some((name) => catalog.relevance.anyPageHoldsAll(name))) return ranked;
+  const enough = hasEvidence(catalog, terms);
+  const body = [...scores].filter(([entry, score]) => score >= BODY_SCORE_FLOOR * best && !inGate.has(catalog.entries[entry].path)).sort((a, b3) => b3[1] - a[1] || a[0] - b3[0]).filter(([entry]) => enough(entry)).slice(0, BODY_CANDIDATES);
+  for (const [entry, score] of body) {
+    const page = catalog.entries[entry];
+    const matched = catalog.relevance.wordsIn(entry, words).map((word) => ({ term: word, field: "body" }));
+    ranked.push({ path: page.path, title: page.title, matched, score, source: "body" });
+  }
+  return ranked.map((c3, i) => ({ c: c3, i })).sort((a, b3) => b3.c.score - a.c.score || a.i - b3.i).map(({ c: c3 }) => c3);
+}
+var BODY_EVIDENCE = 2;
+function hasEvidence(catalog, terms) {
+  const own = [...new Set(terms.filter((t2) => t2.kind !== "expanded" && t2.kind !== "feedback").flatMap((t2) => foldedWords(t2.term)))];
+  const needed = Math.min(BODY_EVIDENCE, own.length);
+  return (entry) => catalog.relevance.wordsIn(entry, own).length >= needed;
+}
+function feedbackTerms(catalog, scores, terms, extraStopwords) {
+  const enough = hasEvidence(catalog, terms);
+  const top = [...scores].sort((a, b3) => b3[1] - a[1] || a[0] - b3[0]).slice(0, FEEDBACK_PAGES).filter(([entry]) => enough(entry));
+  if (top.length === 0) return [];
+  const best = top[0][1];
+  const asked = new Set(terms.flatMap((t2) => foldedWords(t2.term)));
+  const stop = stopwordSet(extraStopwords);
+  const strength = /* @__PURE__ */ new Map();
+  for (const [entry, score] of top) {
+    const page = catalog.entries[entry];
+    const seen = /* @__PURE__ */ new Set();
+    for (const word of [page.title, ...page.aliases, ...page.tags, page.summary, ...page.headings].flatMap(lowerWords)) {
+      const folded = foldWord(word);
+      if (seen.has(folded) || asked.has(folded) || word.length < 3 || /^\d+$/.test(word) || stop.has(word)) continue;
+      seen.add(folded);
+      const s = strength.get(folded) ?? { value: 0, word, pages: /* @__PURE__ */ new Set() };
+      s.value += score / best * catalog.relevance.idf(folded);
+      s.pages.add(page.path);
+      strength.set(folded, s);
+    }
+  }
+  return [...strength.values()].filter((s) => s.pages.size >= 2 || top.length === 1).sort((a, b3) => b3.value - a.value || (a.word < b3.word ? -1 : 1)).slice(0, FEEDBACK_WORDS).map((s) => ({ term: s.word, kind: "feedback", via: `pseudo-relevance feedback from ${[...s.pages].join(", ")}` }));
 }
 function expandTerms(catalog, question, terms, extraStopwords) {
   const added = [];
@@ -53946,6 +54233,15 @@ function expandTerms(catalog, question, terms, extraStopwords) {
   for (const [a, b3] of catalog.schema?.synonyms ?? []) {
     if (has.has(foldedWords(a).join(" "))) add(b3, `schema.md tag synonym of '${a}'`);
     else if (has.has(foldedWords(b3).join(" "))) add(a, `schema.md tag synonym of '${b3}'`);
+  }
+  const questionWords = ` ${foldedWords(question).join(" ")} `;
+  const asks = (phrase) => questionWords.includes(` ${foldedWords(phrase).join(" ")} `);
+  for (const [acronym, longForms] of catalog.acronyms) {
+    if (questionWords.includes(` ${acronym} `)) for (const long of longForms) add(long, `the wiki spells out '${acronym.toUpperCase()}' as '${long}'`);
+    else {
+      const asked2 = longForms.find(asks);
+      if (asked2) add(acronym.toUpperCase(), `the wiki's acronym for '${asked2}'`);
+    }
   }
   const stop = stopwordSet(extraStopwords);
   const asked = new Set(contentWords(question, stop));
@@ -54002,7 +54298,6 @@ function vocabularyPhrases(catalog, extraStopwords) {
       phrases.push({ entry, phrase, kind, words, key: id });
     };
     for (const p2 of entry.aliases) add(p2, "alias");
-    for (const p2 of entry.headings) add(p2, "heading");
     for (const p2 of entry.linkTexts) add(p2, "link text");
   }
   const vocabulary = { list: phrases, pagesWith };
@@ -54131,57 +54426,290 @@ var JsonHttpClient = class {
 };
 
 // src/answer/passages.ts
-function splitPassages(path14, text2) {
-  const lines = text2.split("\n");
-  let first = 0;
-  if (lines[0] === "---") {
-    const close = lines.indexOf("---", 1);
-    if (close > 0) first = close + 1;
+var MAX_QUOTE_LINES = 2;
+var ELISION = "\u2026";
+var MIN_SENTENCE_WORDS = 3;
+var LINK_SHARE = 0.5;
+var CODE_SPAN = /(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g;
+var PLACEHOLDER = /\u0000(\d+)\u0000/g;
+var HEADING_PREFIX = /^\s{0,3}#{1,6}(?=\s|$)\s*/;
+var BLOCKQUOTE_PREFIX = /^\s{0,3}(?:>\s?)+/;
+var LIST_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/;
+var TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+var TABLE_ROW = /^\s*\|.*\|\s*$/;
+function wikilinkText(target, alias) {
+  if (alias !== void 0 && alias.trim() !== "") return alias.trim();
+  const [page = "", heading = ""] = target.split("#");
+  if (page.trim() === "") return heading.trim();
+  return page.trim().split("/").at(-1).replace(/\.md$/i, "");
+}
+function readableText(text2) {
+  const code = [];
+  let s = text2.replace(CODE_SPAN, (span) => `\0${code.push(span.replace(/\s+/g, " ")) - 1}\0`);
+  s = s.split("\n").map((line) => {
+    if (TABLE_RULE.test(line) && line.includes("-") && line.includes("|")) return "";
+    let l3 = line.replace(BLOCKQUOTE_PREFIX, "").replace(HEADING_PREFIX, "").replace(LIST_MARKER, "");
+    if (TABLE_ROW.test(l3)) {
+      l3 = l3.trim().slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim()).filter((cell) => cell !== "").join(" \xB7 ");
+    }
+    return l3;
+  }).join("\n");
+  s = s.replace(/<!--[\s\S]*?-->/g, " ").replace(/<((?:https?|mailto):[^>\s]+)>/gi, "$1").replace(/<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?\/?>/g, " ").replace(/!?\[\[([^\]|]*?)(?:\|([^\]]*))?\]\](?:\([^)\s]*\))?/g, (_m, target, alias) => wikilinkText(target, alias)).replace(/!\[([^\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, "$1").replace(/\[([^\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, "$1").replace(/\[\^[^\]\s]+\]/g, "").replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1").replace(/\*\*(?=\S)([\s\S]*?\S)\*\*/g, "$1").replace(/(?<!\w)__(?=\S)([\s\S]*?\S)__(?!\w)/g, "$1").replace(/~~(?=\S)([\s\S]*?\S)~~/g, "$1").replace(/(?<!\*)\*(?=[^\s*])([^*]*?[^\s*])\*(?!\*)/g, "$1").replace(/(?<![\w_])_(?=[^\s_])([^_]*?[^\s_])_(?![\w_])/g, "$1").replace(/\*\*|(?<![\w_])__|__(?![\w_])|~~/g, "").replace(/&nbsp;|&#160;/g, " ");
+  s = s.replace(PLACEHOLDER, (_m, i) => code[Number(i)]);
+  return s.replace(/\s+/g, " ").trim();
+}
+var FENCE = /^\s{0,3}(`{3,}|~{3,})/;
+var ATX_HEADING = /^\s{0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$/;
+var SETEXT_UNDERLINE = /^\s{0,3}(?:={2,}|-{2,})\s*$/;
+var THEMATIC_BREAK = /^\s{0,3}([-*_])(?:\s*\1){2,}\s*$/;
+var LIST_ITEM2 = /^(\s*)(?:[-*+]|\d{1,9}[.)])\s+/;
+var INDENTED_CODE = /^(?: {4}|\t)/;
+var REFERENCE_HEADING = new RegExp("^(?:sources?|references?|refs|bibliography|citations?|footnotes|see also|related|links|external links|useful links|further reading|reading list|backlinks|cross[- ]references?)(?:$|\\s*[:(]|\\s+(?:and|&)\\s|\\s+\\p{L}+s$)", "iu");
+var SUMMARY_HEADING = /^(?:summary|overview|tl;?\s?dr|in short|in brief|abstract|at a glance|key (?:points|takeaways?)|definition)\b/i;
+var REFERENCE_LABEL = /^(?:sources?|references?|refs?|see also|related(?: pages| notes| reading)?|links|backlinks|further reading|cited (?:in|by)|citations?|bibliography)\s*:/i;
+var TIMESTAMP = /^[[(]?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?[\])]?(?=$|[\s\-–—:|])/;
+var LABEL_PAIR = /(?:\*\*|__)[^*_\n]{1,40}:(?:\*\*|__)/g;
+var stripNumbering = (heading) => heading.replace(new RegExp("^[\\s\\d.)\xA7-]*(?=\\p{L})", "u"), "").replace(/^[^\p{L}\p{N}]+/u, "");
+function makeSection(heading, line, level) {
+  const plain = stripNumbering(heading);
+  return { heading, line, level, folded: foldText(heading), reference: level > 0 && REFERENCE_HEADING.test(plain), summary: level > 0 && SUMMARY_HEADING.test(plain) };
+}
+function bodyStart(lines) {
+  if (lines[0]?.trim() !== "---") return 0;
+  for (let i = 1; i < lines.length; i++) if (lines[i].trim() === "---" || lines[i].trim() === "...") return i + 1;
+  return 0;
+}
+function frontmatterTitle(lines, end) {
+  for (let i = 1; i < end - 1; i++) {
+    const m2 = /^title:\s*(.+?)\s*$/.exec(lines[i]);
+    if (m2) return m2[1].replace(/^(["'])(.*)\1$/, "$2");
   }
-  const passages = [];
-  let heading;
+  return void 0;
+}
+function splitBlocks(path14, lines) {
+  const first = bodyStart(lines);
+  const stem = path14.split("/").at(-1).replace(/\.md$/i, "");
+  const h1 = lines.slice(first).find((l3) => /^\s{0,3}#\s+\S/.test(l3));
+  const title = frontmatterTitle(lines, first) ?? (h1 ? readableText(h1) : stem);
+  let section = makeSection(title, Math.min(first + 1, lines.length), 0);
+  const sections = [section];
+  let referenceLevel = Infinity;
+  const blocks = [];
   let block;
-  let inFence = false;
+  let fence;
+  let inComment = false;
+  let inIndentedCode = false;
+  let inTable = false;
+  let previousBlank = true;
+  let lastKind;
   const flush = () => {
-    if (block && block.lines.some((l3) => l3.trim() !== "")) {
-      passages.push({
-        path: path14,
-        start: block.start + 1,
-        end: block.start + block.lines.length,
-        lines: block.lines,
-        heading,
-        folded: foldText(withoutLinkTargets(block.lines.join("\n")))
-      });
+    if (block) {
+      blocks.push(block);
+      lastKind = block.kind;
     }
     block = void 0;
   };
   for (let i = first; i < lines.length; i++) {
-    const line = lines[i];
-    if (line.startsWith("```") || line.startsWith("~~~")) inFence = !inFence;
-    if (!inFence && /^#{1,6}\s/.test(line)) {
-      flush();
-      heading = line.replace(/^#+\s*/, "").trim();
+    const raw = lines[i];
+    const n = i + 1;
+    if (fence !== void 0) {
+      if (raw.trim().startsWith(fence) && raw.trim().replace(/^[`~]+/, "").trim() === "") fence = void 0;
       continue;
     }
-    if (!inFence && line.trim() === "") {
-      flush();
+    if (inComment) {
+      if (raw.includes("-->")) inComment = false;
       continue;
     }
-    if (!block) block = { start: i, lines: [] };
-    block.lines.push(line);
+    const fenceOpen = FENCE.exec(raw);
+    if (fenceOpen) {
+      flush();
+      fence = fenceOpen[1];
+      previousBlank = false;
+      continue;
+    }
+    if (/^\s*<!--/.test(raw) && !raw.includes("-->")) {
+      flush();
+      inComment = true;
+      continue;
+    }
+    if (raw.trim() === "") {
+      flush();
+      inTable = false;
+      previousBlank = true;
+      continue;
+    }
+    if (inIndentedCode && INDENTED_CODE.test(raw)) continue;
+    inIndentedCode = false;
+    const heading = ATX_HEADING.exec(raw);
+    const setext = !block && !heading && i + 1 < lines.length && SETEXT_UNDERLINE.test(lines[i + 1]) && !LIST_ITEM2.test(raw) && !TABLE_ROW.test(raw) && !/^\s{0,3}>/.test(raw);
+    if (heading || setext) {
+      flush();
+      const level = heading ? heading[1].length : lines[i + 1].trim().startsWith("=") ? 1 : 2;
+      const text2 = readableText(heading ? heading[2] ?? "" : raw);
+      section = makeSection(text2, n, level);
+      if (level <= referenceLevel) referenceLevel = section.reference ? level : Infinity;
+      else section.reference = true;
+      sections.push(section);
+      if (setext) i++;
+      previousBlank = false;
+      continue;
+    }
+    if (TABLE_RULE.test(raw) && raw.includes("|")) inTable = true;
+    if (THEMATIC_BREAK.test(raw) || TABLE_ROW.test(raw) || inTable && raw.includes("|")) {
+      flush();
+      previousBlank = false;
+      continue;
+    }
+    if (previousBlank && INDENTED_CODE.test(raw) && lastKind !== "item" && !LIST_ITEM2.test(raw)) {
+      flush();
+      inIndentedCode = true;
+      continue;
+    }
+    previousBlank = false;
+    const item = LIST_ITEM2.exec(raw);
+    if (item) {
+      flush();
+      block = { kind: "item", lines: [{ n, content: raw.slice(item[0].length).trim() }], section };
+      continue;
+    }
+    if (/^\s{0,3}>/.test(raw)) {
+      const content = raw.replace(BLOCKQUOTE_PREFIX, "").trim();
+      if (block?.kind !== "quote") {
+        flush();
+        block = { kind: "quote", lines: [], section };
+      }
+      if (content === "") flush();
+      else block.lines.push({ n, content });
+      continue;
+    }
+    if (!block && i + 1 < lines.length && TABLE_RULE.test(lines[i + 1]) && raw.includes("|")) continue;
+    if (!block) block = { kind: "para", lines: [], section };
+    block.lines.push({ n, content: raw.trim() });
   }
   flush();
-  return passages;
+  return { blocks, sections, title };
 }
-var withoutLinkTargets = (text2) => text2.replace(/\]\([^)\s]*\)/g, "]");
+var BOUNDARY = /[.!?][)\]"'”’*_]*\s+(?=[\p{Lu}\p{N}`*_"“‘'([<])/gu;
+var ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|vs|cf|approx|ca|fig|figs|eq|eqs|sec|vol|al|dr|mr|mrs|ms|inc|ltd|corp|jr|sr|incl|resp|u\.s)$/iu;
+var INITIAL = new RegExp("(?:^|[\\s(])\\p{Lu}$", "u");
+var wordCount = (text2) => (text2.match(/[\p{L}\p{N}]+/gu) ?? []).length;
+function linkShare(raw, total) {
+  if (total === 0) return 0;
+  let linked = 0;
+  for (const m2 of raw.matchAll(LINK2)) linked += wordCount(readableText(m2[0]));
+  return linked / total;
+}
+function blockExclusion(block, joined, readable) {
+  if (block.section.reference) return "reference section";
+  if (readable === "") return "empty";
+  if (REFERENCE_LABEL.test(readable)) return "reference line";
+  if (TIMESTAMP.test(readable)) return "timestamp";
+  if ((joined.match(LABEL_PAIR) ?? []).length >= 2) return "metadata";
+  if (linkShare(joined, wordCount(readable)) >= LINK_SHARE) return "link list";
+  return void 0;
+}
+var BOLD_LABEL = /^(\*\*|__)(?:(?!\1)[^\n])+\1$/;
+var BOLD_LABEL_WORDS = 4;
+var ITEM_LABEL_WORDS = 12;
+var LINK2 = /!?\[\[[^\]]*\]\](?:\([^)\s]*\))?|!?\[[^\]]*\]\([^)]*\)|<https?:[^>]*>|https?:\/\/\S+/g;
+var POINTER_WORDS = 5;
+function isPointer(raw, readable) {
+  const links = raw.match(LINK2) ?? [];
+  if (links.length === 0) return false;
+  const own = wordCount(readableText(raw.replace(LINK2, " ")));
+  return own <= POINTER_WORDS || /(?:^|[,;:(—–-]\s*)see\b/i.test(readable);
+}
+function sentenceSpans(joined, item) {
+  const protectedRanges = [];
+  for (const m2 of joined.matchAll(CODE_SPAN)) protectedRanges.push([m2.index, m2.index + m2[0].length]);
+  const spans = [];
+  let from = 0;
+  for (const m2 of joined.matchAll(BOUNDARY)) {
+    const cut2 = m2.index + m2[0].trimEnd().length;
+    if (protectedRanges.some(([a, b3]) => m2.index >= a && m2.index < b3)) continue;
+    const word = joined.slice(from, m2.index).replace(/[*_`]+$/, "");
+    if (joined[m2.index] === "." && (ABBREVIATION.test(word) || INITIAL.test(word))) continue;
+    spans.push([from, cut2]);
+    from = m2.index + m2[0].length;
+  }
+  spans.push([from, joined.length]);
+  const merged = [];
+  for (let k2 = 0; k2 < spans.length; k2++) {
+    const [a, b3] = spans[k2];
+    const span = joined.slice(a, b3).trim();
+    const words = wordCount(readableText(span));
+    const label = BOLD_LABEL.test(span) && words <= (item && k2 === 0 ? ITEM_LABEL_WORDS : BOLD_LABEL_WORDS);
+    if (k2 + 1 < spans.length && (words < MIN_SENTENCE_WORDS || label)) {
+      spans[k2 + 1] = [a, spans[k2 + 1][1]];
+      continue;
+    }
+    merged.push([a, b3]);
+  }
+  return merged.filter(([a, b3]) => joined.slice(a, b3).trim() !== "");
+}
+function splitSentences(path14, text2) {
+  const lines = text2.split("\n");
+  const { blocks, sections, title } = splitBlocks(path14, lines);
+  const sentences = [];
+  const titleFolded = foldText(title);
+  let leadTaken = false;
+  const summaryOpened = /* @__PURE__ */ new Set();
+  for (const block of blocks) {
+    const joined = block.lines.map((l3) => l3.content).join("\n");
+    const readable = readableText(joined);
+    const excluded = blockExclusion(block, joined, readable);
+    if (excluded) continue;
+    const lineStarts = [];
+    let offset = 0;
+    for (const l3 of block.lines) {
+      lineStarts.push(offset);
+      offset += l3.content.length + 1;
+    }
+    const lineAt2 = (pos) => {
+      let k2 = 0;
+      while (k2 + 1 < lineStarts.length && lineStarts[k2 + 1] <= pos) k2++;
+      return k2;
+    };
+    const prose = block.kind !== "item";
+    sentenceSpans(joined, block.kind === "item").forEach(([a, b3], k2) => {
+      const raw = joined.slice(a, b3).trim();
+      const start = a + (joined.slice(a, b3).length - joined.slice(a, b3).trimStart().length);
+      const sentenceText = readableText(raw);
+      if (wordCount(sentenceText) < MIN_SENTENCE_WORDS || wordCount(sentenceText.replace(CODE_SPAN, " ")) < 2 || /[:：]$/.test(sentenceText) || isPointer(raw, sentenceText)) return;
+      const first = lineAt2(start);
+      const last = lineAt2(start + raw.length - 1);
+      let quote = sentenceText;
+      if (last - first + 1 > MAX_QUOTE_LINES) {
+        const cut2 = lineStarts[first + MAX_QUOTE_LINES] - 1;
+        quote = `${readableText(joined.slice(start, cut2)).replace(/[\s,;:–—-]+$/, "")}${ELISION}`;
+      }
+      const boldLead = k2 === 0 && block.kind === "para" && /^(?:\*\*|__)/.test(raw);
+      const summaryLead = block.section.summary && !summaryOpened.has(block.section);
+      const firstProse = prose && !leadTaken;
+      if (prose) leadTaken = true;
+      if (block.section.summary) summaryOpened.add(block.section);
+      sentences.push({
+        path: path14,
+        start: block.lines[first].n,
+        end: block.lines[last].n,
+        text: sentenceText,
+        quote,
+        folded: foldText(sentenceText),
+        section: block.section,
+        title: titleFolded,
+        lead: firstProse || boldLead || summaryLead,
+        order: sentences.length
+      });
+    });
+  }
+  return { path: path14, title, sections, sentences };
+}
 function textHasTerm(folded, pattern, strict) {
   return containsWords(folded, pattern) || strict && pattern.raw.length > 1 && folded.raw.includes(pattern.raw);
 }
-var squashSpace = (s) => s.replace(/\s+/g, " ").trim();
 
 // src/answer/cite-contract.ts
 var TRAINING_DATA_FLAG = "(from training data; not in wiki)";
-var MAX_QUOTE_LINES = 2;
 function enforceCiteContract(claims, context3) {
   const violations = [];
   const kept = [];
@@ -54220,18 +54748,17 @@ function checkWikiCitation(citation, context3, linesOf, violations) {
     violations.push({ rule: "page-not-read", detail: `${citation.path} was not read in this run`, action: "dropped" });
     return void 0;
   }
-  const quote = squashSpace(citation.quote);
+  const quote = comparableQuote(citation.quote);
   if (quote === "" || citation.quote.split("\n").length > MAX_QUOTE_LINES) {
     violations.push({ rule: "quote-too-long", detail: `${citation.path}: a quote must be one or two lines`, action: "dropped" });
     return void 0;
   }
   const lines = linesOf(citation.path);
   const [start, end] = citation.lines;
-  const within = (a, b3) => a >= 1 && b3 >= a && b3 <= lines.length && squashSpace(lines.slice(a - 1, b3).join("\n")).includes(quote);
-  if (end - start < MAX_QUOTE_LINES && within(start, end)) return true;
+  if (quoteAt(lines, start, end, quote)) return true;
   for (let span = 0; span < MAX_QUOTE_LINES; span++) {
     for (let a = 1; a + span <= lines.length; a++) {
-      if (within(a, a + span)) {
+      if (quoteAt(lines, a, a + span, quote)) {
         violations.push({ rule: "quote-not-in-page", detail: `${citation.path}: quote is at lines ${a}-${a + span}, not ${start}-${end}`, action: "repaired" });
         return { ...citation, lines: [a, a + span] };
       }
@@ -54239,6 +54766,16 @@ function checkWikiCitation(citation, context3, linesOf, violations) {
   }
   violations.push({ rule: "quote-not-in-page", detail: `${citation.path}: quote not found in the page: ${clip(citation.quote)}`, action: "dropped" });
   return void 0;
+}
+var comparableQuote = (quote) => readableText(quote.trim().replace(/\s*(?:…|\.\.\.)$/, ""));
+function quoteAt(lines, start, end, quote) {
+  if (!(start >= 1 && end >= start && end <= lines.length)) return false;
+  const last = Math.min(end, start + MAX_QUOTE_LINES - 1);
+  return readableText(lines.slice(start - 1, last).join("\n")).includes(quote);
+}
+function quoteHolds(pageLines, lines, quote) {
+  const q3 = comparableQuote(quote);
+  return q3 !== "" && quote.split("\n").length <= MAX_QUOTE_LINES && quoteAt(pageLines, lines[0], lines[1], q3);
 }
 function checkWebCitation(url, context3, violations) {
   if (context3.searchUrls.has(url)) return true;
@@ -54248,133 +54785,184 @@ function checkWebCitation(url, context3, violations) {
 var clip = (s) => s.length > 120 ? `${s.slice(0, 117)}...` : s;
 
 // src/answer/offline-answerer.ts
+var OFFLINE_READ_BUDGET = 10;
 var MAX_CLAIMS = 4;
 var MAX_CITED_PAGES = 5;
-var SENTENCE = /(?<=[.!?])\s+(?=[\p{Lu}\p{N}`*"“(\[])/u;
-var QUOTE_TARGET = 160;
+var MIN_CLAIMS = 2;
+var STRICT_WEIGHT = 3;
+var WORD_WEIGHT = 1;
+var EXPANDED_WEIGHT = 0.5;
+var COMMON_SHARE = 0.5;
+var HEADING_SHARE = 0.5;
+var LEAD_BONUS = 0.5;
+var DEFINITION_BONUS = 0.75;
+var DEFINITION_QUESTION = /^\s*(?:what|who)(?:'s|’s|\s+(?:is|are|was|were)\b)|^\s*define\b|\bwhat\b.*\b(?:mean|stand for)\b|\bmeaning of\b/i;
+var PHRASE_BONUS = 0.5;
+var MIN_RELEVANCE = 1;
+var NEW_PAGE_RELEVANCE = 2;
 var RANK_DISCOUNT = 0.1;
 var WORDS_PER_TOLERATED_MISS = 3;
-var REQUOTE_SHARE = 0.35;
-var MAX_REQUOTE_BEFORE = 2;
-var LAYOUT_LINE = /^\s*(?:\||```|~~~)/;
-var LAYOUT_SHARE = 0.5;
+var COPULAS = new Set(["is", "are", "was", "were"].map(foldWord));
+var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the", "one"]);
+var DEFINING_VERBS = new Set(["means", "refers", "stands", "denotes"].map(foldWord));
+var DEFINITION_REACH = 15;
+function weighTerms(terms) {
+  return terms.filter((term) => term.kind !== "feedback").map((term) => {
+    const strict = STRICT_KINDS.has(term.kind);
+    const common2 = term.gate === false;
+    const base = term.kind === "expanded" ? EXPANDED_WEIGHT : strict ? STRICT_WEIGHT : WORD_WEIGHT;
+    return { term, pattern: termPattern(term.term), strict, weight: common2 ? base * COMMON_SHARE : base, required: term.kind !== "expanded" && !common2 };
+  });
+}
+function judgeCoverage(terms, quotedPages) {
+  const required = terms.filter((w2) => w2.required);
+  const found = required.filter((w2) => quotedPages.some((p2) => textHasTerm(p2, w2.pattern, w2.strict)));
+  const missing = required.filter((w2) => !found.includes(w2));
+  const tolerated = Math.floor(required.filter((w2) => !w2.strict).length / WORDS_PER_TOLERATED_MISS);
+  return {
+    covered: quotedPages.length > 0 && missing.every((w2) => !w2.strict) && missing.length <= tolerated,
+    found: found.map((w2) => w2.term.term),
+    missing: missing.map((w2) => w2.term.term)
+  };
+}
 var PREPARED_PAGE_LIMIT = 2e4;
+function scoreSentence(sentence, terms, rank = 0, definitional = false, held = [], phrases = []) {
+  const present = [];
+  const titled = [];
+  let relevance = 0;
+  let score = 0;
+  const ownHeading = sentence.section.level > 1;
+  terms.forEach((t2, k2) => {
+    const inTitle = textHasTerm(sentence.title, t2.pattern, t2.strict);
+    const subject = inTitle && (t2.strict || t2.term.kind === "expanded");
+    const said = textHasTerm(sentence.folded, t2.pattern, t2.strict);
+    const inSentence = said || sentence.lead && sentence.section.level <= 1 && inTitle;
+    const inHeading = ownHeading && !subject && textHasTerm(sentence.section.folded, t2.pattern, t2.strict);
+    if (inSentence) present.push(k2);
+    if (subject) titled.push(k2);
+    relevance += inSentence ? t2.weight : inTitle || inHeading ? HEADING_SHARE * t2.weight : 0;
+    score += (subject || inTitle && !said ? HEADING_SHARE * t2.weight : said ? t2.weight : 0) + (inHeading ? HEADING_SHARE * t2.weight : 0);
+  });
+  score += PHRASE_BONUS * phrases.filter((p2) => sentence.folded.joined.includes(p2)).length;
+  score += (sentence.lead ? LEAD_BONUS : 0) + (definitional && defines(sentence, present.map((k2) => terms[k2])) ? DEFINITION_BONUS : 0);
+  return { sentence, rank, present, titled, held, relevance, score };
+}
+function questionPhrases(question, terms) {
+  const words = foldedWords(question);
+  const owner = (w2) => terms.findIndex((t2) => t2.term.kind !== "expanded" && t2.pattern.words.length === 1 && t2.pattern.words[0] === w2);
+  const phrases = /* @__PURE__ */ new Set();
+  for (let i = 0; i + 1 < words.length; i++) {
+    const [a, b3] = [owner(words[i]), owner(words[i + 1])];
+    const needle = ` ${words[i]} ${words[i + 1]} `;
+    const named = terms.some((t2) => t2.pattern.words.length > 1 && ` ${t2.pattern.words.join(" ")} `.includes(needle));
+    if (a >= 0 && b3 >= 0 && a !== b3 && !named) phrases.add(needle);
+  }
+  return [...phrases];
+}
+function defines(sentence, present) {
+  const words = sentence.folded.words.slice(0, DEFINITION_REACH + 1);
+  const at2 = words.findIndex((w2, i) => i > 0 && (DEFINING_VERBS.has(w2) || COPULAS.has(w2) && ARTICLES.has(words[i + 1] ?? "")));
+  if (at2 < 0) return false;
+  const opening = foldText(words.slice(0, at2).join(" "));
+  return present.some((t2) => t2.required && textHasTerm(opening, t2.pattern, false));
+}
 var OfflineAnswerer = class {
   name = "offline";
   prepared = /* @__PURE__ */ new Map();
   prepare(path14, text2) {
     const cached = this.prepared.get(path14);
     if (cached && cached.text === text2) return cached;
-    const page = { text: text2, folded: foldText(text2), passages: splitPassages(path14, text2) };
+    const page = { text: text2, lines: text2.split("\n"), folded: foldText(text2), page: splitSentences(path14, text2) };
     if (this.prepared.size >= PREPARED_PAGE_LIMIT) this.prepared.clear();
     this.prepared.set(path14, page);
     return page;
   }
   async answer(request2) {
-    const read = [...request2.pages.keys()];
-    const weighted = request2.terms.map((term) => {
-      const strict = STRICT_KINDS.has(term.kind);
-      return { term, pattern: termPattern(term.term), strict, weight: term.kind === "expanded" ? 0.5 : strict ? 3 : 1 };
+    const ranked = [...request2.pages.keys()];
+    const read = ranked.slice(0, OFFLINE_READ_BUDGET);
+    const unread = ranked.slice(OFFLINE_READ_BUDGET).map((path14) => ({ path: path14, reason: `beyond the offline read budget of ${OFFLINE_READ_BUDGET} pages` }));
+    const terms = weighTerms(request2.terms);
+    const pages = new Map(read.map((path14) => [path14, this.prepare(path14, request2.pages.get(path14))]));
+    const definitional = DEFINITION_QUESTION.test(request2.question);
+    const phrases = questionPhrases(request2.question, terms);
+    const scored = read.flatMap((path14, rank) => {
+      const page = pages.get(path14);
+      const held = terms.flatMap((t2, k2) => t2.strict && textHasTerm(page.folded, t2.pattern, t2.strict) ? [k2] : []);
+      return page.page.sentences.map((s) => scoreSentence(s, terms, rank, definitional, held, phrases));
     });
-    const required = weighted.filter((w2) => w2.term.kind !== "expanded");
-    const pages = new Map([...request2.pages].map(([path14, text2]) => [path14, this.prepare(path14, text2)]));
-    const passages = [...pages.values()].flatMap((p2) => p2.passages);
-    const picked = pickPassages(passages, weighted, read);
+    const holds = (s) => quoteHolds(pages.get(s.path).lines, [s.start, s.end], s.quote);
+    const picked = pickSentences(scored, terms, holds);
     if (picked.length === 0) {
-      const titled = read.find((path14) => required.some((w2) => textHasTerm(pages.get(path14).folded, w2.pattern, w2.strict)));
-      const opening = passages.find((p2) => p2.path === titled);
+      const named = read.find((path14) => terms.some((w2) => w2.required && textHasTerm(pages.get(path14).folded, w2.pattern, w2.strict)));
+      const own = scored.filter((x3) => x3.sentence.path === named && holds(x3.sentence));
+      const opening = own.find((x3) => x3.sentence.lead) ?? own[0];
       if (opening) picked.push(opening);
     }
-    const claims = picked.map((p2) => quoteClaim(p2, weighted));
-    const quotedPages = [...new Set(picked.map((p2) => p2.path))].map((path14) => pages.get(path14).folded);
-    const found = required.filter((w2) => quotedPages.some((p2) => textHasTerm(p2, w2.pattern, w2.strict)));
-    const missing = required.filter((w2) => !found.includes(w2));
-    const plainWords = required.filter((w2) => !w2.strict).length;
-    const tolerated = Math.floor(plainWords / WORDS_PER_TOLERATED_MISS);
-    return {
-      claims,
-      // Every specific term (identifier, version, name, code, quote) must be there; of ordinary
-      // words, one in three (rounded down) may be missing — questions word things differently
-      // from pages.
-      covered: read.length > 0 && missing.every((w2) => !w2.strict) && missing.length <= tolerated,
-      found: found.map((w2) => w2.term.term),
-      missing: missing.map((w2) => w2.term.term),
-      read,
-      unread: []
-    };
+    const claims = picked.map(({ sentence: s }) => ({
+      text: s.quote,
+      citations: [{ path: s.path, lines: [s.start, s.end], quote: s.quote }],
+      section: { path: s.path, heading: s.section.heading, line: s.section.line }
+    }));
+    const quotedPages = [...new Set(picked.map((x3) => x3.sentence.path))].map((path14) => pages.get(path14).folded);
+    const coverage = judgeCoverage(terms, quotedPages);
+    return { claims, covered: read.length > 0 && claims.length > 0 && coverage.covered, found: coverage.found, missing: coverage.missing, read, unread, missingAre: "terms" };
   }
 };
-function pickPassages(passages, terms, rankOrder) {
-  const rank = new Map(rankOrder.map((p2, i) => [p2, i]));
-  const presence = passages.map((p2) => terms.map((t2) => textHasTerm(p2.folded, t2.pattern, t2.strict)));
-  const quoted = /* @__PURE__ */ new Set();
-  const picked = [];
-  const pages = /* @__PURE__ */ new Set();
-  const take = (i) => {
-    picked.push(i);
-    pages.add(passages[i].path);
-    presence[i].forEach((has, k2) => has && quoted.add(k2));
+function pickSentences(scored, terms, holds = () => true) {
+  const eligible = scored.filter((x3) => x3.relevance >= MIN_RELEVANCE);
+  const checked = /* @__PURE__ */ new Map();
+  const quotable = (x3) => {
+    let ok = checked.get(x3);
+    if (ok === void 0) checked.set(x3, ok = holds(x3.sentence));
+    return ok;
   };
-  const weightOf = (i) => terms.reduce((sum, t2, k2) => sum + (presence[i][k2] ? t2.weight : 0), 0) * (LAYOUT_LINE.test(passages[i].lines[0]) ? LAYOUT_SHARE : 1);
-  for (const path14 of rankOrder) {
-    const own = passages.map((p2, i) => p2.path === path14 ? i : -1).filter((i) => i >= 0 && weightOf(i) >= LAYOUT_SHARE);
+  const better = (a, b3) => a.score !== b3.score ? a.score > b3.score : a.relevance !== b3.relevance ? a.relevance > b3.relevance : a.rank !== b3.rank ? a.rank < b3.rank : a.sentence.order < b3.sentence.order;
+  const picked = [];
+  const quoted = /* @__PURE__ */ new Set();
+  const pages = /* @__PURE__ */ new Set();
+  const texts = /* @__PURE__ */ new Set();
+  const take = (x3) => {
+    picked.push(x3);
+    pages.add(x3.sentence.path);
+    texts.add(x3.sentence.text);
+    for (const k2 of [...x3.present, ...x3.titled, ...x3.held]) quoted.add(k2);
+  };
+  const open2 = (x3) => !picked.includes(x3) && !texts.has(x3.sentence.text) && (pages.has(x3.sentence.path) || pages.size < MAX_CITED_PAGES && x3.relevance >= NEW_PAGE_RELEVANCE);
+  for (const rank of [...new Set(eligible.map((x3) => x3.rank))].sort((a, b3) => a - b3)) {
+    const own = eligible.filter((x3) => x3.rank === rank && quotable(x3));
     if (own.length === 0) continue;
-    take(own.reduce((a, b3) => weightOf(b3) > weightOf(a) ? b3 : a));
+    take(own.reduce((a, b3) => better(b3, a) ? b3 : a));
     break;
   }
-  let requoting = false;
+  if (picked.length === 0) return picked;
+  const lead = picked[0];
   while (picked.length < MAX_CLAIMS) {
-    let best = -1;
-    let bestGain = 0;
-    passages.forEach((p2, i) => {
-      if (picked.includes(i) || !pages.has(p2.path) && pages.size >= MAX_CITED_PAGES) return;
-      let gain = 0;
-      terms.forEach((t2, k2) => {
-        if (presence[i][k2]) gain += !quoted.has(k2) ? t2.weight : requoting ? t2.weight * REQUOTE_SHARE : 0;
-      });
-      if (LAYOUT_LINE.test(p2.lines[0])) gain *= LAYOUT_SHARE;
-      gain /= 1 + RANK_DISCOUNT * rank.get(p2.path);
-      if (gain > bestGain || gain === bestGain && gain > 0 && best >= 0 && rank.get(p2.path) < rank.get(passages[best].path)) {
-        best = i;
-        bestGain = gain;
+    let best;
+    let bestValue = 0;
+    for (const x3 of eligible) {
+      if (!open2(x3)) continue;
+      const gain = [.../* @__PURE__ */ new Set([...x3.present, ...x3.held])].reduce((sum, k2) => sum + (quoted.has(k2) ? 0 : terms[k2].weight), 0);
+      if (gain < MIN_RELEVANCE - 1e-9) continue;
+      const value = gain / (1 + RANK_DISCOUNT * x3.rank);
+      if (best === void 0 || value > bestValue + 1e-9 || Math.abs(value - bestValue) <= 1e-9 && better(x3, best)) {
+        if (!quotable(x3)) continue;
+        best = x3;
+        bestValue = value;
       }
-    });
-    if (best < 0 || bestGain * (1 + RANK_DISCOUNT * rank.get(passages[best].path)) < 1 - 1e-9) {
-      if (requoting || picked.length >= MAX_REQUOTE_BEFORE) break;
-      requoting = true;
-      continue;
     }
+    if (!best) break;
     take(best);
   }
-  return picked.map((i) => passages[i]);
-}
-function quoteClaim(passage, terms) {
-  const lineWeight = (line2) => {
-    const folded = foldText(withoutLinkTargets(line2));
-    return terms.reduce((sum, t2) => sum + (textHasTerm(folded, t2.pattern, t2.strict) ? t2.weight : 0), 0);
-  };
-  const weights = passage.lines.map(lineWeight);
-  const bestLine = weights.indexOf(Math.max(...weights));
-  const line = passage.lines[bestLine];
-  const sentences = line.split(SENTENCE);
-  let quote = line.trim();
-  if (sentences.length > 1) {
-    const scores = sentences.map(lineWeight);
-    const i = scores.indexOf(Math.max(...scores));
-    quote = sentences[i].trim();
-    if (quote.length < QUOTE_TARGET && sentences[i + 1]) quote = `${quote} ${sentences[i + 1].trim()}`;
+  while (picked.length < MIN_CLAIMS) {
+    const near = eligible.filter((x3) => x3.sentence.section === lead.sentence.section && open2(x3) && quotable(x3));
+    if (near.length === 0) break;
+    take(near.reduce((a, b3) => better(b3, a) ? b3 : a));
   }
-  let end = bestLine;
-  const next = passage.lines[bestLine + 1];
-  if (sentences.length === 1 && quote.length < QUOTE_TARGET / 2 && next !== void 0 && next.trim() !== "") {
-    quote = `${quote}
-${next.trim()}`;
-    end = bestLine + 1;
-  }
-  const citation = { path: passage.path, lines: [passage.start + bestLine, passage.start + end], quote: stripListMarker(quote) };
-  return { text: citation.quote, citations: [citation] };
+  const rest = picked.slice(1).sort((a, b3) => better(a, b3) ? -1 : better(b3, a) ? 1 : 0);
+  const sections = [];
+  for (const x3 of [lead, ...rest]) if (!sections.includes(x3.sentence.section)) sections.push(x3.sentence.section);
+  return [lead, ...sections.flatMap((section) => rest.filter((x3) => x3.sentence.section === section).sort((a, b3) => a.sentence.order - b3.sentence.order))];
 }
-var stripListMarker = (quote) => quote.replace(/^(?:[-*+]|\d+[.)])\s+/, "");
 
 // src/answer/render.ts
 var plainCitation = (c3) => `\`${c3.path}\` ${c3.lines[0] === c3.lines[1] ? `line ${c3.lines[0]}` : `lines ${c3.lines[0]}-${c3.lines[1]}`}`;
@@ -54389,17 +54977,24 @@ function renderAnswer(input, wiki = plainCitation) {
   if (input.branch === "unconfigured") out.push("No wiki is configured or found in this repository, so there is nothing to answer from yet.");
   else if (input.outcome === "cold") {
     out.push(`The wiki has no page that matches this question${input.terms.length > 0 ? ` (looked for: ${input.terms.map((t2) => `\`${t2}\``).join(", ")})` : ""}.`);
+  } else if (input.claims.length === 0) {
+    out.push("The wiki has pages that match this question, but none of them answers it.");
   } else if (input.claims.length > 0) {
     out.push(input.outcome === "answered" ? "From the wiki:" : "The wiki covers part of this:");
     out.push("");
     for (const claim of input.claims) {
-      const quoted = claim.citations.some(isWikiCitation) ? `\u201C${unlinkPageLinks(claim.text).replace(/\s*\n\s*/g, " ")}\u201D` : claim.text;
+      const quoted = claim.citations.some(isWikiCitation) ? `\u201C${readableText(unlinkPageLinks(claim.text))}\u201D` : claim.text;
       out.push(`- ${quoted}${claim.citations.length > 0 ? ` \u2014 ${claim.citations.map((c3) => renderCitation(c3, wiki)).join(", ")}` : ""}`);
+    }
+    const sections = input.sections ?? sectionsOf(input.claims);
+    if (sections.length > 0) {
+      out.push("");
+      out.push(`**Read more:** ${sections.map((s) => `${s.heading || s.path} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`).join("; ")}.`);
     }
   }
   if (input.missing.length > 0 && input.branch !== "unconfigured") {
     out.push("");
-    out.push(`**Not in the wiki:** ${input.missing.map((m2) => m2.includes(" ") && m2.length > 40 ? m2 : `\`${m2}\``).join(", ")}.`);
+    out.push(`**${input.outcome === "answered" ? "Not in the pages quoted" : "Not in the wiki"}:** ${input.missing.map((m2) => m2.includes(" ") && m2.length > 40 ? m2 : `\`${m2}\``).join(", ")}.`);
   }
   if (input.webClaims && input.webClaims.length > 0) {
     out.push("", "**From the web** (not in the wiki; the capture records it):", "");
@@ -54408,7 +55003,22 @@ function renderAnswer(input, wiki = plainCitation) {
   for (const note of input.notes ?? []) out.push("", `_Note: ${note}_`);
   return out.join("\n").trim();
 }
+function sectionsOf(claims) {
+  const seen = /* @__PURE__ */ new Set();
+  const sections = [];
+  for (const { section } of claims) {
+    if (!section || seen.has(`${section.path}#${section.line}`)) continue;
+    seen.add(`${section.path}#${section.line}`);
+    sections.push(section);
+  }
+  return sections;
+}
 var SUMMARY_ITEMS = 25;
+function coverageLine(coverage, list) {
+  const missing = list(coverage.missing.map((m2) => `\`${m2}\``));
+  if (!coverage.covered) return `not covered; missing ${missing}`;
+  return coverage.missing.length === 0 ? "covered, nothing missing" : `covered; not in the pages quoted (within tolerance): ${missing}`;
+}
 function traceSummary(trace) {
   const list = (items) => items.length === 0 ? "none" : items.length <= SUMMARY_ITEMS ? items.join(", ") : `${items.slice(0, SUMMARY_ITEMS).join(", ")} and ${items.length - SUMMARY_ITEMS} more`;
   return [
@@ -54419,7 +55029,7 @@ function traceSummary(trace) {
     `- Candidates (${trace.candidates.length}): ${list(trace.candidates.slice(0, 20).map((c3) => `\`${c3.path}\` [${[...new Set(c3.matched.map((m2) => `${m2.term}\u2192${m2.field}`))].join("; ")}]`))}${trace.candidates.length > 20 ? ` and ${trace.candidates.length - 20} more` : ""}`,
     `- Read: ${list(trace.read.map((p2) => `\`${p2}\``))}`,
     ...trace.unread.length > 0 ? [`- Not read: ${list(trace.unread.map((u2) => `\`${u2.path}\` (${u2.reason})`))}`] : [],
-    `- Coverage: ${trace.coverage.covered ? "every signal term is in the pages read" : `missing ${list(trace.coverage.missing.map((m2) => `\`${m2}\``))}`}`,
+    `- Coverage: ${coverageLine(trace.coverage, list)}`,
     ...trace.violations.length > 0 ? [`- Cite contract: ${list(trace.violations.map((v2) => `${v2.rule} (${v2.action}): ${v2.detail}`))}`] : [],
     ...trace.web_searches.length > 0 ? [`- Web searches: ${list(trace.web_searches.map((w2) => `${w2.provider} "${w2.query}" \u2192 ${w2.error ? `failed: ${w2.error}` : `${w2.results} results`}`))}`] : [],
     ...trace.provider_calls.length > 0 ? [`- Provider calls: ${trace.provider_calls.length} (${trace.provider_calls.reduce((n, c3) => n + c3.retries, 0)} retries), tokens ${trace.tokens.input} in / ${trace.tokens.output} out`] : [],
@@ -54486,13 +55096,21 @@ async function askQuestion(session, question, options2 = {}) {
   const trace = {
     ...base,
     branch: ladder.branch,
+    seed_branch: ladder.seedBranch,
     outcome: "cold",
     oriented: ladder.oriented,
-    signal_terms: ladder.terms.map((t2) => ({ term: t2.term, kind: t2.kind, ...t2.via ? { via: t2.via } : {} })),
+    signal_terms: ladder.terms.map((t2) => ({
+      term: t2.term,
+      kind: t2.kind,
+      ...t2.via ? { via: t2.via } : {},
+      ...t2.weight !== void 0 ? { weight: t2.weight } : {},
+      ...t2.gate === false ? { gate: false, note: t2.note } : {}
+    })),
     dropped_terms: ladder.dropped,
-    candidates: ladder.candidates.map((c3) => ({ path: c3.path, title: c3.title, matched: c3.matched })),
+    candidates: ladder.candidates.map((c3) => ({ path: c3.path, title: c3.title, score: Math.round(c3.score * 1e3) / 1e3, source: c3.source, matched: c3.matched })),
+    ...ladder.askedBefore.length > 0 ? { asked_before: ladder.askedBefore } : {},
     read: [],
-    coverage: { covered: false, found: [], missing: ladder.terms.filter((t2) => t2.kind !== "expanded").map((t2) => t2.term) },
+    coverage: { covered: false, found: [], missing: ladder.terms.filter((t2) => t2.kind !== "expanded" && t2.kind !== "feedback").map((t2) => t2.term) },
     missing: [],
     answer: "",
     timings_ms: { load: session.loadMs, ladder: ladderMs, answer: 0 }
@@ -54506,7 +55124,8 @@ async function askQuestion(session, question, options2 = {}) {
     return trace;
   }
   try {
-    const pages = await session.catalog.readPages(ladder.candidates.map((c3) => c3.path));
+    const texts = await session.catalog.readPages(ladder.candidates.map((c3) => c3.path));
+    const pages = new Map(ladder.candidates.filter((c3) => texts.has(c3.path)).map((c3) => [c3.path, texts.get(c3.path)]));
     const draft = await session.providers.answerer.answer({ question, branch: ladder.branch, terms: ladder.terms, pages });
     const pagesRead = new Map(draft.read.map((p2) => [p2, pages.get(p2)]));
     const wiki = enforceCiteContract(draft.claims, { pagesRead, searchUrls: /* @__PURE__ */ new Set() });
@@ -55248,6 +55867,7 @@ function bodySections(input, wikiLink) {
   ];
 }
 var summaryLine = (trace) => trace.outcome === "cold" ? "A question the wiki had no page for, captured so the next asker finds an answer here." : "A question the wiki covered only in part, captured with what it had and what was missing.";
+var CAPTURE_MARK = "wiki-steward";
 function queriesPage(input, tags) {
   const { trace, now } = input;
   const q3 = captureQuality(trace);
@@ -55258,6 +55878,8 @@ function queriesPage(input, tags) {
     `title: "${captureTitle(trace.question)}"`,
     "type: queries",
     `tags: [${["capture", trace.outcome === "cold" ? "cold" : "gap", ...tags].join(", ")}]`,
+    // The capture mark: while it stays, the page records an open gap, never coverage (see OPEN_CAPTURE).
+    `captured_by: ${CAPTURE_MARK}`,
     "sources: [conversation]",
     `created: "${stamp}"`,
     `updated: "${stamp}"`,
@@ -60364,7 +60986,7 @@ async function handleClosedCapture(github, writes, repo, pull, serverUrl) {
     info(`Capture PR #${pull.number} has no steward marker: branch deleted, nothing to reply.`);
     return void 0;
   }
-  const body = pull.merged ? `The wiki now covers this question: [\`${marker.page}\`](${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? "HEAD"}/${marker.page.split("/").map(encodeURIComponent).join("/")}) was merged in #${pull.number}. Asking again finds it.` : `The capture pull request #${pull.number} was closed without merging, so the wiki still does not cover this question.`;
+  const body = pull.merged ? `The capture page for this question is in the wiki: [\`${marker.page}\`](${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? "HEAD"}/${marker.page.split("/").map(encodeURIComponent).join("/")}) was merged in #${pull.number}. It records the question as asked and still open: once a reviewer writes the answer on that page and deletes its \`captured_by\` line, the wiki covers it and asking again is answered from it.` : `The capture pull request #${pull.number} was closed without merging, so the wiki still does not cover this question.`;
   const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: marker.issueNumber, per_page: 100 });
   if (comments.some((c3) => c3.user?.type === "Bot" && (c3.body ?? "").includes(closedMarker(pull.number)))) return void 0;
   return writes.run(
@@ -60379,7 +61001,7 @@ ${closedMarker(pull.number)}` })).data.html_url,
 var INDEX_SIZE_LIMIT = 8192;
 var CATEGORY_LIMIT = 8;
 var LOW_QUALITY = 3;
-var LINK2 = /\[[^\]]*\]\(([^)\s]+)\)/g;
+var LINK3 = /\[[^\]]*\]\(([^)\s]+)\)/g;
 async function wikiHealth(layout, options2) {
   const { diagnostics } = await validateWiki(layout);
   const byPage = /* @__PURE__ */ new Map();
@@ -60407,7 +61029,7 @@ async function wikiHealth(layout, options2) {
       return;
     }
     const close = file.text.indexOf("\n---\n");
-    for (const m2 of file.text.slice(close < 0 ? 0 : close).matchAll(LINK2)) {
+    for (const m2 of file.text.slice(close < 0 ? 0 : close).matchAll(LINK3)) {
       const target = m2[1].split("#")[0];
       if (target === "" || /^[a-z]+:/i.test(target)) continue;
       const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path14), target);

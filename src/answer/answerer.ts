@@ -8,6 +8,15 @@ import type { Citation } from '../ladder/trace.js';
 export interface Claim {
   text: string;
   citations: Citation[];
+  /** The section of the wiki the claim was quoted from, for "Read more" (optional: models do not say). */
+  section?: SectionRef;
+}
+
+/** A section of a wiki page: its path, its heading as text and the heading's 1-based line. */
+export interface SectionRef {
+  path: string;
+  heading: string;
+  line: number;
 }
 
 export interface AnswerRequest {

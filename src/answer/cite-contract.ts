@@ -1,14 +1,16 @@
 // The cite contract, enforced in code before any answer leaves the engine, whatever produced it:
-// every cited page was read in this run, every quote (at most two lines) occurs in that page at the
-// cited lines (whitespace-normalised), every URL came from this run's search results, and every
-// uncited claim carries the training-data flag. Violations are repaired or the claim is dropped;
-// both are reported.
+// every cited page was read in this run, every quote (at most two lines of the page) occurs in that
+// page at the cited lines, every URL came from this run's search results, and every uncited claim
+// carries the training-data flag. Quote and page are compared as readable text (`readableText`:
+// links as their text, emphasis dropped, whitespace squashed), so a quote may be written as the
+// reader sees it. A cited range longer than two lines is a sentence cited whole: the quote must
+// then be found in its first two lines (a trailing "…" marks where it stops). Violations are
+// repaired or the claim is dropped; both are reported.
 import { type Citation, type CiteViolation, type WikiCitation, isWikiCitation } from '../ladder/trace.js';
 import type { Claim } from './answerer.js';
-import { squashSpace } from './passages.js';
+import { MAX_QUOTE_LINES, readableText } from './passages.js';
 
 export const TRAINING_DATA_FLAG = '(from training data; not in wiki)';
-const MAX_QUOTE_LINES = 2;
 
 export interface CiteContext {
   /** Pages read in this run: path → full text. */
@@ -68,19 +70,18 @@ function checkWikiCitation(
     violations.push({ rule: 'page-not-read', detail: `${citation.path} was not read in this run`, action: 'dropped' });
     return undefined;
   }
-  const quote = squashSpace(citation.quote);
+  const quote = comparableQuote(citation.quote);
   if (quote === '' || citation.quote.split('\n').length > MAX_QUOTE_LINES) {
     violations.push({ rule: 'quote-too-long', detail: `${citation.path}: a quote must be one or two lines`, action: 'dropped' });
     return undefined;
   }
   const lines = linesOf(citation.path);
   const [start, end] = citation.lines;
-  const within = (a: number, b: number) => a >= 1 && b >= a && b <= lines.length && squashSpace(lines.slice(a - 1, b).join('\n')).includes(quote);
-  if (end - start < MAX_QUOTE_LINES && within(start, end)) return true;
+  if (quoteAt(lines, start, end, quote)) return true;
   // Repair: the quote is in the page at other lines; the tightest span wins.
   for (let span = 0; span < MAX_QUOTE_LINES; span++) {
     for (let a = 1; a + span <= lines.length; a++) {
-      if (within(a, a + span)) {
+      if (quoteAt(lines, a, a + span, quote)) {
         violations.push({ rule: 'quote-not-in-page', detail: `${citation.path}: quote is at lines ${a}-${a + span}, not ${start}-${end}`, action: 'repaired' });
         return { ...citation, lines: [a, a + span] };
       }
@@ -88,6 +89,25 @@ function checkWikiCitation(
   }
   violations.push({ rule: 'quote-not-in-page', detail: `${citation.path}: quote not found in the page: ${clip(citation.quote)}`, action: 'dropped' });
   return undefined;
+}
+
+/** A quote as compared with the page: readable text, without the "…" that marks where it stops. */
+const comparableQuote = (quote: string): string => readableText(quote.trim().replace(/\s*(?:…|\.\.\.)$/, ''));
+
+/**
+ * Does the quote occur at lines `start`–`end` (1-based) of the page? Within two lines, anywhere in
+ * them; in a longer range (a long sentence cited whole), within its first two lines.
+ */
+function quoteAt(lines: readonly string[], start: number, end: number, quote: string): boolean {
+  if (!(start >= 1 && end >= start && end <= lines.length)) return false;
+  const last = Math.min(end, start + MAX_QUOTE_LINES - 1);
+  return readableText(lines.slice(start - 1, last).join('\n')).includes(quote);
+}
+
+/** The check the contract makes, for answerers that want to know before they answer. */
+export function quoteHolds(pageLines: readonly string[], lines: readonly [number, number], quote: string): boolean {
+  const q = comparableQuote(quote);
+  return q !== '' && quote.split('\n').length <= MAX_QUOTE_LINES && quoteAt(pageLines, lines[0], lines[1], q);
 }
 
 function checkWebCitation(url: string, context: CiteContext, violations: CiteViolation[]): true | undefined {

@@ -1,42 +1,201 @@
-// The embedded answerer: no network, no keys. It reads every candidate, decides coverage
-// deterministically (the question's specific terms, and most of its ordinary words, must occur in
-// the union of the pages read), and answers with the passages that carry the question's terms,
-// quoted and cited: first from the best-ranked page, then whatever covers terms not yet quoted.
+// The embedded answerer: no network, no keys. It reads the candidates in rank order up to a page
+// budget, cuts them into sentences (src/answer/passages.ts), scores each sentence by the
+// question's terms it states, and answers with whole sentences quoted and cited: first the best
+// sentence of the best-ranked page that speaks to the question, then sentences that add terms not
+// yet quoted. Coverage is decided deterministically on the pages quoted (`judgeCoverage`).
 import { type SignalTerm, STRICT_KINDS } from '../ladder/signal-terms.js';
-import { foldText, termPattern } from '../ladder/text-match.js';
-import type { WikiCitation } from '../ladder/trace.js';
+import { type FoldedText, foldText, foldWord, foldedWords, termPattern } from '../ladder/text-match.js';
 import type { AnswerRequest, Answerer, Claim, DraftAnswer } from './answerer.js';
-import { type Passage, splitPassages, textHasTerm, withoutLinkTargets } from './passages.js';
+import { quoteHolds } from './cite-contract.js';
+import { type PageSentences, type Section, type Sentence, splitSentences, textHasTerm } from './passages.js';
 
-/** At most this many quoted passages, from at most this many pages. */
+/**
+ * Pages read per question, best-ranked first: enough for the pages that answer (the ladder ranks
+ * them first) and a few more that add missing terms; the rest are listed as unread.
+ */
+export const OFFLINE_READ_BUDGET = 10;
+/** Quotes per answer: one lead claim and a few that add what it lacks; more reads as a dump. */
 const MAX_CLAIMS = 4;
+/** Pages quoted per answer: an answer drawn from more pages is a reading list, not an answer. */
 const MAX_CITED_PAGES = 5;
-const SENTENCE = /(?<=[.!?])\s+(?=[\p{Lu}\p{N}`*"“(\[])/u;
-const QUOTE_TARGET = 160;
+/** A one-quote answer is topped up from the lead quote's section, to give the quote its context. */
+const MIN_CLAIMS = 2;
+/** Term weights: a specific name or identifier says far more than an everyday word. */
+const STRICT_WEIGHT = 3;
+const WORD_WEIGHT = 1;
+/** Terms the ladder added (a page title, a tag synonym) find pages; they say less about a sentence. */
+const EXPANDED_WEIGHT = 0.5;
+/** A term too common in this wiki to open the gate still counts, at half weight. */
+const COMMON_SHARE = 0.5;
+/**
+ * A sentence under a heading (or on a page titled) with the question's terms is about them even
+ * when it does not repeat them; a name the page's title carries counts at this share even when a
+ * sentence repeats it, so on the page about "API 570" the sentence about corrosion rates beats
+ * the one that says "API 570".
+ */
+const HEADING_SHARE = 0.5;
+/** The page's lead (first prose sentence, bold lead, summary opening) is where the writer says what matters. */
+const LEAD_BONUS = 0.5;
+/** "What is X?" asks for "X is …": the sentence that defines a term of the question states the asked-for fact. */
+const DEFINITION_BONUS = 0.75;
+/** Questions that ask what something is or means. */
+const DEFINITION_QUESTION = /^\s*(?:what|who)(?:'s|’s|\s+(?:is|are|was|were)\b)|^\s*define\b|\bwhat\b.*\b(?:mean|stand for)\b|\bmeaning of\b/i;
+/** Two of the question's words side by side, in its order ("corrosion rates" → "corrosion rate"): the sentence says what was asked, not its words apart. */
+const PHRASE_BONUS = 0.5;
+/** Least relevance (term weights, heading share) for a sentence to be quoted: one ordinary word. */
+const MIN_RELEVANCE = 1;
+/** A page not yet quoted joins the answer only with a sentence this relevant: two ordinary words or one specific term, not one stray word. */
+const NEW_PAGE_RELEVANCE = 2;
+/** A sentence from a lower-ranked page must add this much more per rank to win a quote. */
 const RANK_DISCOUNT = 0.1;
+/** Of the ordinary words, one in this many (rounded down) may be missing from the pages quoted. */
 const WORDS_PER_TOLERATED_MISS = 3;
-/** A term already quoted still counts for this much: a second page saying the same thing helps. */
-const REQUOTE_SHARE = 0.35;
-/** Re-quoting only tops up short answers. */
-const MAX_REQUOTE_BEFORE = 2;
-/** Tables and code read badly as quotes: they win only when nothing else carries the terms. */
-const LAYOUT_LINE = /^\s*(?:\||```|~~~)/;
-const LAYOUT_SHARE = 0.5;
+/** "X is a/an/the …", "X are the …": a copula and an article after a question term make a definition… */
+const COPULAS = new Set(['is', 'are', 'was', 'were'].map(foldWord));
+const ARTICLES = new Set(['a', 'an', 'the', 'one']);
+/** …as do "X means / refers to / stands for / denotes …". */
+const DEFINING_VERBS = new Set(['means', 'refers', 'stands', 'denotes'].map(foldWord));
+/** The defining word must come within this many words of the sentence's start. */
+const DEFINITION_REACH = 15;
 
-interface WeightedTerm {
+export interface WeightedTerm {
   term: SignalTerm;
   pattern: ReturnType<typeof termPattern>;
   strict: boolean;
   weight: number;
+  /** Counts toward coverage: the question's own terms, not the ladder's additions or too-common words. */
+  required: boolean;
+}
+
+/**
+ * The question's terms with their weights; `required` marks those coverage is judged on. Words the
+ * ladder borrowed from the best pages (pseudo-relevance feedback) rank pages; they are not the
+ * question's and choose no sentence.
+ */
+export function weighTerms(terms: readonly SignalTerm[]): WeightedTerm[] {
+  return terms.filter((term) => term.kind !== 'feedback').map((term) => {
+    const strict = STRICT_KINDS.has(term.kind);
+    const common = term.gate === false;
+    const base = term.kind === 'expanded' ? EXPANDED_WEIGHT : strict ? STRICT_WEIGHT : WORD_WEIGHT;
+    return { term, pattern: termPattern(term.term), strict, weight: common ? base * COMMON_SHARE : base, required: term.kind !== 'expanded' && !common };
+  });
+}
+
+export interface Coverage {
+  covered: boolean;
+  found: string[];
+  missing: string[];
+}
+
+/**
+ * The coverage rule, judged on the pages the answer quotes (terms scattered over many pages read
+ * do not make an answer): every specific term (identifier, version, name, code, quote) must be
+ * there; of the ordinary words, one in three (rounded down) may be missing, since questions word
+ * things differently from pages. `missing` lists exactly the required terms absent from them.
+ */
+export function judgeCoverage(terms: readonly WeightedTerm[], quotedPages: readonly FoldedText[]): Coverage {
+  const required = terms.filter((w) => w.required);
+  const found = required.filter((w) => quotedPages.some((p) => textHasTerm(p, w.pattern, w.strict)));
+  const missing = required.filter((w) => !found.includes(w));
+  const tolerated = Math.floor(required.filter((w) => !w.strict).length / WORDS_PER_TOLERATED_MISS);
+  return {
+    covered: quotedPages.length > 0 && missing.every((w) => !w.strict) && missing.length <= tolerated,
+    found: found.map((w) => w.term.term),
+    missing: missing.map((w) => w.term.term),
+  };
 }
 
 /** Pages prepared once per session: a batch asks about the same pages again and again. */
 interface PreparedPage {
   text: string;
-  folded: ReturnType<typeof foldText>;
-  passages: Passage[];
+  lines: string[];
+  folded: FoldedText;
+  page: PageSentences;
 }
 const PREPARED_PAGE_LIMIT = 20_000;
+
+/** A sentence weighed against the question. */
+export interface ScoredSentence {
+  sentence: Sentence;
+  /** Rank of its page (0 = best). */
+  rank: number;
+  /** Indices of the terms the sentence itself contains. */
+  present: number[];
+  /** Indices of the names and identifiers its page's title carries: quoting the page says them. */
+  titled: number[];
+  /**
+   * Indices of the specific terms its page holds anywhere, code and tables included (a pasted
+   * error message is usually in a code block, which is never quoted): citing the page shows them.
+   */
+  held: number[];
+  /** Is it about the question? Term weights it carries, plus a share of those its heading or title carries. */
+  relevance: number;
+  /** Which sentence to quote: see `scoreSentence`. */
+  score: number;
+}
+
+/**
+ * Weighs one sentence. Relevance (is it about the question?): the weight of the distinct terms it
+ * contains (each once, however often repeated; a page's lead also counts its title's terms), plus
+ * a share of those its heading or its page's title name that it does not repeat. Score (which
+ * sentence to quote?): the weight of the distinct terms it contains, except that a name the page's
+ * title carries counts at the heading share only, whether or not the sentence repeats it (the page
+ * is about it: the sentence that adds the rest of the question wins); plus the heading share of
+ * the terms its own section heading adds; plus the phrase, lead and definition bonuses.
+ */
+export function scoreSentence(sentence: Sentence, terms: readonly WeightedTerm[], rank = 0, definitional = false, held: number[] = [], phrases: readonly string[] = []): ScoredSentence {
+  const present: number[] = [];
+  const titled: number[] = [];
+  let relevance = 0;
+  let score = 0;
+  // A page's top section and its H1 are headed by the title itself.
+  const ownHeading = sentence.section.level > 1;
+  terms.forEach((t, k) => {
+    const inTitle = textHasTerm(sentence.title, t.pattern, t.strict);
+    // The page's subject: a name or identifier its title carries ("API 570"). An everyday word in a
+    // title ("rating" in a standard's long title) does not make every sentence about it.
+    const subject = inTitle && (t.strict || t.term.kind === 'expanded');
+    const said = textHasTerm(sentence.folded, t.pattern, t.strict);
+    // The lead speaks for the title ("Index builder" → "`wiki-steward index` regenerates …"): it is
+    // about the title's terms, though it scores only the words it says.
+    const inSentence = said || (sentence.lead && sentence.section.level <= 1 && inTitle);
+    // A heading that restates the page's subject ("How API 570 gates …" on the API 570 page) says nothing new.
+    const inHeading = ownHeading && !subject && textHasTerm(sentence.section.folded, t.pattern, t.strict);
+    if (inSentence) present.push(k);
+    if (subject) titled.push(k);
+    relevance += inSentence ? t.weight : inTitle || inHeading ? HEADING_SHARE * t.weight : 0;
+    score += (subject || (inTitle && !said) ? HEADING_SHARE * t.weight : said ? t.weight : 0) + (inHeading ? HEADING_SHARE * t.weight : 0);
+  });
+  score += PHRASE_BONUS * phrases.filter((p) => sentence.folded.joined.includes(p)).length;
+  score += (sentence.lead ? LEAD_BONUS : 0) + (definitional && defines(sentence, present.map((k) => terms[k]!)) ? DEFINITION_BONUS : 0);
+  return { sentence, rank, present, titled, held, relevance, score };
+}
+
+/**
+ * Pairs of adjacent question words that belong to two different terms (" corros rate "), as
+ * folded-text needles; a pair inside one term (a name like "API 570") is that term's own match.
+ */
+export function questionPhrases(question: string, terms: readonly WeightedTerm[]): string[] {
+  const words = foldedWords(question);
+  const owner = (w: string) => terms.findIndex((t) => t.term.kind !== 'expanded' && t.pattern.words.length === 1 && t.pattern.words[0] === w);
+  const phrases = new Set<string>();
+  for (let i = 0; i + 1 < words.length; i++) {
+    const [a, b] = [owner(words[i]!), owner(words[i + 1]!)];
+    const needle = ` ${words[i]} ${words[i + 1]} `;
+    const named = terms.some((t) => t.pattern.words.length > 1 && ` ${t.pattern.words.join(' ')} `.includes(needle));
+    if (a >= 0 && b >= 0 && a !== b && !named) phrases.add(needle);
+  }
+  return [...phrases];
+}
+
+/** "GRPO (Group Relative Policy Optimization) is a …": a term the sentence contains comes before an early defining word. */
+function defines(sentence: Sentence, present: readonly WeightedTerm[]): boolean {
+  const words = sentence.folded.words.slice(0, DEFINITION_REACH + 1);
+  const at = words.findIndex((w, i) => i > 0 && (DEFINING_VERBS.has(w) || (COPULAS.has(w) && ARTICLES.has(words[i + 1] ?? ''))));
+  if (at < 0) return false;
+  const opening = foldText(words.slice(0, at).join(' '));
+  return present.some((t) => t.required && textHasTerm(opening, t.pattern, false));
+}
 
 export class OfflineAnswerer implements Answerer {
   readonly name = 'offline';
@@ -45,126 +204,114 @@ export class OfflineAnswerer implements Answerer {
   private prepare(path: string, text: string): PreparedPage {
     const cached = this.prepared.get(path);
     if (cached && cached.text === text) return cached;
-    const page = { text, folded: foldText(text), passages: splitPassages(path, text) };
+    const page = { text, lines: text.split('\n'), folded: foldText(text), page: splitSentences(path, text) };
     if (this.prepared.size >= PREPARED_PAGE_LIMIT) this.prepared.clear();
     this.prepared.set(path, page);
     return page;
   }
 
   async answer(request: AnswerRequest): Promise<DraftAnswer> {
-    const read = [...request.pages.keys()];
-    const weighted: WeightedTerm[] = request.terms.map((term) => {
-      const strict = STRICT_KINDS.has(term.kind);
-      return { term, pattern: termPattern(term.term), strict, weight: term.kind === 'expanded' ? 0.5 : strict ? 3 : 1 };
+    const ranked = [...request.pages.keys()];
+    const read = ranked.slice(0, OFFLINE_READ_BUDGET);
+    const unread = ranked.slice(OFFLINE_READ_BUDGET).map((path) => ({ path, reason: `beyond the offline read budget of ${OFFLINE_READ_BUDGET} pages` }));
+    const terms = weighTerms(request.terms);
+    const pages = new Map(read.map((path) => [path, this.prepare(path, request.pages.get(path)!)]));
+    const definitional = DEFINITION_QUESTION.test(request.question);
+    const phrases = questionPhrases(request.question, terms);
+    const scored = read.flatMap((path, rank) => {
+      const page = pages.get(path)!;
+      const held = terms.flatMap((t, k) => (t.strict && textHasTerm(page.folded, t.pattern, t.strict) ? [k] : []));
+      return page.page.sentences.map((s) => scoreSentence(s, terms, rank, definitional, held, phrases));
     });
-    const required = weighted.filter((w) => w.term.kind !== 'expanded');
-    const pages = new Map([...request.pages].map(([path, text]) => [path, this.prepare(path, text)]));
-    const passages = [...pages.values()].flatMap((p) => p.passages);
-    const picked = pickPassages(passages, weighted, read);
-    // A page found by its title alone: its opening paragraph is what it says about the subject.
+    const holds = (s: Sentence) => quoteHolds(pages.get(s.path)!.lines, [s.start, s.end], s.quote);
+    const picked = pickSentences(scored, terms, holds);
+    // A page found by its title alone: its lead is what it says about the subject.
     if (picked.length === 0) {
-      const titled = read.find((path) => required.some((w) => textHasTerm(pages.get(path)!.folded, w.pattern, w.strict)));
-      const opening = passages.find((p) => p.path === titled);
+      const named = read.find((path) => terms.some((w) => w.required && textHasTerm(pages.get(path)!.folded, w.pattern, w.strict)));
+      const own = scored.filter((x) => x.sentence.path === named && holds(x.sentence));
+      const opening = own.find((x) => x.sentence.lead) ?? own[0];
       if (opening) picked.push(opening);
     }
-    const claims = picked.map((p) => quoteClaim(p, weighted));
-    // Coverage is judged on the pages the answer quotes: terms scattered over many pages read do
-    // not make an answer.
-    const quotedPages = [...new Set(picked.map((p) => p.path))].map((path) => pages.get(path)!.folded);
-    const found = required.filter((w) => quotedPages.some((p) => textHasTerm(p, w.pattern, w.strict)));
-    const missing = required.filter((w) => !found.includes(w));
-    const plainWords = required.filter((w) => !w.strict).length;
-    const tolerated = Math.floor(plainWords / WORDS_PER_TOLERATED_MISS);
-    return {
-      claims,
-      // Every specific term (identifier, version, name, code, quote) must be there; of ordinary
-      // words, one in three (rounded down) may be missing — questions word things differently
-      // from pages.
-      covered: read.length > 0 && missing.every((w) => !w.strict) && missing.length <= tolerated,
-      found: found.map((w) => w.term.term),
-      missing: missing.map((w) => w.term.term),
-      read,
-      unread: [],
-    };
+    const claims = picked.map(({ sentence: s }): Claim => ({
+      text: s.quote,
+      citations: [{ path: s.path, lines: [s.start, s.end], quote: s.quote }],
+      section: { path: s.path, heading: s.section.heading, line: s.section.line },
+    }));
+    const quotedPages = [...new Set(picked.map((x) => x.sentence.path))].map((path) => pages.get(path)!.folded);
+    const coverage = judgeCoverage(terms, quotedPages);
+    return { claims, covered: read.length > 0 && claims.length > 0 && coverage.covered, found: coverage.found, missing: coverage.missing, read, unread, missingAre: 'terms' };
   }
 }
 
-/** Greedy cover: each pick is the passage adding the most weight of terms not yet quoted. */
-function pickPassages(passages: readonly Passage[], terms: readonly WeightedTerm[], rankOrder: readonly string[]): Passage[] {
-  const rank = new Map(rankOrder.map((p, i) => [p, i]));
-  const presence = passages.map((p) => terms.map((t) => textHasTerm(p.folded, t.pattern, t.strict)));
-  const quoted = new Set<number>();
-  const picked: number[] = [];
-  const pages = new Set<string>();
-  const take = (i: number) => {
-    picked.push(i);
-    pages.add(passages[i]!.path);
-    presence[i]!.forEach((has, k) => has && quoted.add(k));
+/**
+ * The quotes, most relevant first: the best sentence of the best-ranked page that speaks to the
+ * question, then a greedy cover (each pick the sentence adding the most weight of terms not yet
+ * quoted, or of specific terms its page holds in code or tables, a lower-ranked page discounted;
+ * a page is quoted only when it adds a term), then, for a one-quote answer, the next best
+ * sentence of the same section.
+ */
+export function pickSentences(scored: readonly ScoredSentence[], terms: readonly WeightedTerm[], holds: (s: Sentence) => boolean = () => true): ScoredSentence[] {
+  const eligible = scored.filter((x) => x.relevance >= MIN_RELEVANCE);
+  const checked = new Map<ScoredSentence, boolean>();
+  const quotable = (x: ScoredSentence) => {
+    let ok = checked.get(x);
+    if (ok === undefined) checked.set(x, (ok = holds(x.sentence)));
+    return ok;
   };
-  // The best-ranked page that speaks to the question at all is quoted first.
-  const weightOf = (i: number) => terms.reduce((sum, t, k) => sum + (presence[i]![k] ? t.weight : 0), 0) * (LAYOUT_LINE.test(passages[i]!.lines[0]!) ? LAYOUT_SHARE : 1);
-  for (const path of rankOrder) {
-    const own = passages.map((p, i) => (p.path === path ? i : -1)).filter((i) => i >= 0 && weightOf(i) >= LAYOUT_SHARE);
+  // Higher score, then more relevance (the sentence that says the title's terms itself), better rank, earlier in the page.
+  const better = (a: ScoredSentence, b: ScoredSentence) =>
+    a.score !== b.score ? a.score > b.score : a.relevance !== b.relevance ? a.relevance > b.relevance : a.rank !== b.rank ? a.rank < b.rank : a.sentence.order < b.sentence.order;
+  const picked: ScoredSentence[] = [];
+  const quoted = new Set<number>();
+  const pages = new Set<string>();
+  const texts = new Set<string>();
+  const take = (x: ScoredSentence) => {
+    picked.push(x);
+    pages.add(x.sentence.path);
+    texts.add(x.sentence.text);
+    for (const k of [...x.present, ...x.titled, ...x.held]) quoted.add(k);
+  };
+  const open = (x: ScoredSentence) =>
+    !picked.includes(x) && !texts.has(x.sentence.text) && (pages.has(x.sentence.path) || (pages.size < MAX_CITED_PAGES && x.relevance >= NEW_PAGE_RELEVANCE));
+
+  // The lead claim: the best sentence of the best-ranked page that speaks to the question.
+  for (const rank of [...new Set(eligible.map((x) => x.rank))].sort((a, b) => a - b)) {
+    const own = eligible.filter((x) => x.rank === rank && quotable(x));
     if (own.length === 0) continue;
-    take(own.reduce((a, b) => (weightOf(b) > weightOf(a) ? b : a)));
+    take(own.reduce((a, b) => (better(b, a) ? b : a)));
     break;
   }
-  // New terms first; once every term is quoted, a second page saying the same thing may follow.
-  let requoting = false;
+  if (picked.length === 0) return picked;
+  const lead = picked[0]!;
+
+  // Greedy cover: new terms first.
   while (picked.length < MAX_CLAIMS) {
-    let best = -1;
-    let bestGain = 0;
-    passages.forEach((p, i) => {
-      if (picked.includes(i) || (!pages.has(p.path) && pages.size >= MAX_CITED_PAGES)) return;
-      let gain = 0;
-      terms.forEach((t, k) => {
-        if (presence[i]![k]) gain += !quoted.has(k) ? t.weight : requoting ? t.weight * REQUOTE_SHARE : 0;
-      });
-      if (LAYOUT_LINE.test(p.lines[0]!)) gain *= LAYOUT_SHARE;
-      // The ladder's ranking counts: a passage from a lower-ranked page must carry more to win.
-      gain /= 1 + RANK_DISCOUNT * rank.get(p.path)!;
-      // Ties go to the higher-ranked page, then to the earlier passage.
-      if (gain > bestGain || (gain === bestGain && gain > 0 && best >= 0 && rank.get(p.path)! < rank.get(passages[best]!.path)!)) {
-        best = i;
-        bestGain = gain;
+    let best: ScoredSentence | undefined;
+    let bestValue = 0;
+    for (const x of eligible) {
+      if (!open(x)) continue;
+      const gain = [...new Set([...x.present, ...x.held])].reduce((sum, k) => sum + (quoted.has(k) ? 0 : terms[k]!.weight), 0);
+      if (gain < MIN_RELEVANCE - 1e-9) continue;
+      const value = gain / (1 + RANK_DISCOUNT * x.rank);
+      if (best === undefined || value > bestValue + 1e-9 || (Math.abs(value - bestValue) <= 1e-9 && better(x, best))) {
+        if (!quotable(x)) continue;
+        best = x;
+        bestValue = value;
       }
-    });
-    // Undo the rank discount to compare the raw gain with 1 (with a hair of tolerance for float error).
-    if (best < 0 || bestGain * (1 + RANK_DISCOUNT * rank.get(passages[best]!.path)!) < 1 - 1e-9) {
-      if (requoting || picked.length >= MAX_REQUOTE_BEFORE) break;
-      requoting = true;
-      continue;
     }
+    if (!best) break;
     take(best);
   }
-  return picked.map((i) => passages[i]!);
-}
-
-/** Quotes the one or two lines of a passage that carry most of the question's terms. */
-function quoteClaim(passage: Passage, terms: readonly WeightedTerm[]): Claim {
-  const lineWeight = (line: string) => {
-    const folded = foldText(withoutLinkTargets(line));
-    return terms.reduce((sum, t) => sum + (textHasTerm(folded, t.pattern, t.strict) ? t.weight : 0), 0);
-  };
-  const weights = passage.lines.map(lineWeight);
-  const bestLine = weights.indexOf(Math.max(...weights));
-  const line = passage.lines[bestLine]!;
-  const sentences = line.split(SENTENCE);
-  let quote = line.trim();
-  if (sentences.length > 1) {
-    const scores = sentences.map(lineWeight);
-    const i = scores.indexOf(Math.max(...scores));
-    quote = sentences[i]!.trim();
-    if (quote.length < QUOTE_TARGET && sentences[i + 1]) quote = `${quote} ${sentences[i + 1]!.trim()}`;
+  // A lone quote gets company from its own section: the sentences around it give it context.
+  while (picked.length < MIN_CLAIMS) {
+    const near = eligible.filter((x) => x.sentence.section === lead.sentence.section && open(x) && quotable(x));
+    if (near.length === 0) break;
+    take(near.reduce((a, b) => (better(b, a) ? b : a)));
   }
-  let end = bestLine;
-  const next = passage.lines[bestLine + 1];
-  if (sentences.length === 1 && quote.length < QUOTE_TARGET / 2 && next !== undefined && next.trim() !== '') {
-    quote = `${quote}\n${next.trim()}`;
-    end = bestLine + 1;
-  }
-  const citation: WikiCitation = { path: passage.path, lines: [passage.start + bestLine, passage.start + end], quote: stripListMarker(quote) };
-  return { text: citation.quote, citations: [citation] };
+  // The lead first; then the rest, most relevant first, section by section (the lead's own section
+  // first), sentences of one section in page order so that neighbours read as the page wrote them.
+  const rest = picked.slice(1).sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
+  const sections: Section[] = [];
+  for (const x of [lead, ...rest]) if (!sections.includes(x.sentence.section)) sections.push(x.sentence.section);
+  return [lead, ...sections.flatMap((section) => rest.filter((x) => x.sentence.section === section).sort((a, b) => a.sentence.order - b.sentence.order))];
 }
-
-const stripListMarker = (quote: string): string => quote.replace(/^(?:[-*+]|\d+[.)])\s+/, '');

@@ -2,7 +2,8 @@
 // citation looks: the CLI shows the wiki-relative path and lines, the Action a permalink.
 import type { Branch } from '../ladder/ladder.js';
 import { type Citation, type Outcome, type Trace, type WikiCitation, isWikiCitation } from '../ladder/trace.js';
-import type { Claim } from './answerer.js';
+import type { Claim, SectionRef } from './answerer.js';
+import { readableText } from './passages.js';
 
 export type WikiCitationRenderer = (citation: WikiCitation) => string;
 
@@ -14,6 +15,8 @@ export interface RenderInput {
   outcome: Outcome;
   branch: Branch;
   claims: readonly Claim[];
+  /** Sections to read more in; by default those the claims were quoted from, in claim order. */
+  sections?: readonly SectionRef[];
   /** Claims from this run's web search, for what the wiki does not cover. */
   webClaims?: readonly Claim[];
   notes?: readonly string[];
@@ -38,17 +41,27 @@ export function renderAnswer(input: RenderInput, wiki: WikiCitationRenderer = pl
   if (input.branch === 'unconfigured') out.push('No wiki is configured or found in this repository, so there is nothing to answer from yet.');
   else if (input.outcome === 'cold') {
     out.push(`The wiki has no page that matches this question${input.terms.length > 0 ? ` (looked for: ${input.terms.map((t) => `\`${t}\``).join(', ')})` : ''}.`);
+  } else if (input.claims.length === 0) {
+    out.push('The wiki has pages that match this question, but none of them answers it.');
   } else if (input.claims.length > 0) {
     out.push(input.outcome === 'answered' ? 'From the wiki:' : 'The wiki covers part of this:');
     out.push('');
     for (const claim of input.claims) {
-      const quoted = claim.citations.some(isWikiCitation) ? `“${unlinkPageLinks(claim.text).replace(/\s*\n\s*/g, ' ')}”` : claim.text;
+      // Quotes read as text: no wikilinks, link targets, emphasis marks or table pipes.
+      const quoted = claim.citations.some(isWikiCitation) ? `“${readableText(unlinkPageLinks(claim.text))}”` : claim.text;
       out.push(`- ${quoted}${claim.citations.length > 0 ? ` — ${claim.citations.map((c) => renderCitation(c, wiki)).join(', ')}` : ''}`);
     }
+    const sections = input.sections ?? sectionsOf(input.claims);
+    if (sections.length > 0) {
+      out.push('');
+      out.push(`**Read more:** ${sections.map((s) => `${s.heading || s.path} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`).join('; ')}.`);
+    }
   }
+  // Exactly the trace's `missing`. An answered question may still miss an ordinary word or two
+  // (the coverage rule tolerates them): those are absent from the pages quoted, not from the wiki.
   if (input.missing.length > 0 && input.branch !== 'unconfigured') {
     out.push('');
-    out.push(`**Not in the wiki:** ${input.missing.map((m) => (m.includes(' ') && m.length > 40 ? m : `\`${m}\``)).join(', ')}.`);
+    out.push(`**${input.outcome === 'answered' ? 'Not in the pages quoted' : 'Not in the wiki'}:** ${input.missing.map((m) => (m.includes(' ') && m.length > 40 ? m : `\`${m}\``)).join(', ')}.`);
   }
   if (input.webClaims && input.webClaims.length > 0) {
     out.push('', '**From the web** (not in the wiki; the capture records it):', '');
@@ -58,8 +71,27 @@ export function renderAnswer(input: RenderInput, wiki: WikiCitationRenderer = pl
   return out.join('\n').trim();
 }
 
+/** The sections claims were quoted from, each once, in claim order. */
+export function sectionsOf(claims: readonly Claim[]): SectionRef[] {
+  const seen = new Set<string>();
+  const sections: SectionRef[] = [];
+  for (const { section } of claims) {
+    if (!section || seen.has(`${section.path}#${section.line}`)) continue;
+    seen.add(`${section.path}#${section.line}`);
+    sections.push(section);
+  }
+  return sections;
+}
+
 /** The trace as the bullet list of the folded "How this was answered" section. */
 const SUMMARY_ITEMS = 25;
+
+/** The coverage verdict in words that agree with the answer's "Not in …" line. */
+function coverageLine(coverage: Trace['coverage'], list: (items: string[]) => string): string {
+  const missing = list(coverage.missing.map((m) => `\`${m}\``));
+  if (!coverage.covered) return `not covered; missing ${missing}`;
+  return coverage.missing.length === 0 ? 'covered, nothing missing' : `covered; not in the pages quoted (within tolerance): ${missing}`;
+}
 
 export function traceSummary(trace: Trace): string[] {
   const list = (items: string[]) =>
@@ -72,7 +104,7 @@ export function traceSummary(trace: Trace): string[] {
     `- Candidates (${trace.candidates.length}): ${list(trace.candidates.slice(0, 20).map((c) => `\`${c.path}\` [${[...new Set(c.matched.map((m) => `${m.term}→${m.field}`))].join('; ')}]`))}${trace.candidates.length > 20 ? ` and ${trace.candidates.length - 20} more` : ''}`,
     `- Read: ${list(trace.read.map((p) => `\`${p}\``))}`,
     ...(trace.unread.length > 0 ? [`- Not read: ${list(trace.unread.map((u) => `\`${u.path}\` (${u.reason})`))}`] : []),
-    `- Coverage: ${trace.coverage.covered ? 'every signal term is in the pages read' : `missing ${list(trace.coverage.missing.map((m) => `\`${m}\``))}`}`,
+    `- Coverage: ${coverageLine(trace.coverage, list)}`,
     ...(trace.violations.length > 0 ? [`- Cite contract: ${list(trace.violations.map((v) => `${v.rule} (${v.action}): ${v.detail}`))}`] : []),
     ...(trace.web_searches.length > 0 ? [`- Web searches: ${list(trace.web_searches.map((w) => `${w.provider} "${w.query}" → ${w.error ? `failed: ${w.error}` : `${w.results} results`}`))}`] : []),
     ...(trace.provider_calls.length > 0

@@ -49,7 +49,7 @@ const ALWAYS_SPECIFIC = 3;
 /** At most this many pages join the candidates through their body alone. */
 export const BODY_CANDIDATES = 5;
 /** A body candidate must score at least this share of the best page's score. */
-export const BODY_SCORE_FLOOR = 0.4;
+export const BODY_SCORE_FLOOR = 0.5;
 /**
  * Ranking weight of a query word by where it came from: the question's own words count fully,
  * names and identifiers a little more; the wiki's vocabulary and feedback from the best pages count
@@ -143,17 +143,19 @@ function rankCandidates(catalog: WikiCatalog, gate: readonly Candidate[], scores
     }, 0);
   const ranked: RankedCandidate[] = gate.map((c) => ({ ...c, score: scoreOf(c.path) + TITLE_NAME_BONUS * named(c), source: 'gate' }));
   const inGate = new Set(gate.map((c) => c.path));
-  const best = Math.max(0, ...scores.values());
-  const body = [...scores]
-    .filter(([entry, score]) => score >= BODY_SCORE_FLOOR * best && !inGate.has(catalog.entries[entry]!.path))
-    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-    .slice(0, BODY_CANDIDATES);
+  const best = Math.max(0, ...scores.values(), ...ranked.map((c) => c.score));
   const words = [...new Set(terms.flatMap((t) => foldedWords(t.term)))];
   // A question that names things (names, identifiers, versions, code, quotes) none of which any
   // page mentions is about something this wiki does not know: sharing ordinary words with it
   // ("database", "servers") does not make a page a candidate.
   const names = terms.filter((t) => STRICT_KINDS.has(t.kind)).map((t) => foldedWords(t.term)).filter((w) => w.length > 0);
-  if (names.length > 0 && !names.some((name) => catalog.relevance.anyPageHoldsAll(name))) body.length = 0;
+  if (names.length > 0 && !names.some((name) => catalog.relevance.anyPageHoldsAll(name))) return ranked;
+  const enough = hasEvidence(catalog, terms);
+  const body = [...scores]
+    .filter(([entry, score]) => score >= BODY_SCORE_FLOOR * best && !inGate.has(catalog.entries[entry]!.path))
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .filter(([entry]) => enough(entry))
+    .slice(0, BODY_CANDIDATES);
   for (const [entry, score] of body) {
     const page = catalog.entries[entry]!;
     const matched: TermMatch[] = catalog.relevance.wordsIn(entry, words).map((word) => ({ term: word, field: 'body' }));
@@ -163,13 +165,28 @@ function rankCandidates(catalog: WikiCatalog, gate: readonly Candidate[], scores
   return ranked.map((c, i) => ({ c, i })).sort((a, b) => b.c.score - a.c.score || a.i - b.i).map(({ c }) => c);
 }
 
+/** Distinct words of the question itself a page must hold to join by its body or feed feedback. */
+const BODY_EVIDENCE = 2;
+
+/**
+ * One ordinary word in common ("home") is no evidence that a page is about the question: a page
+ * joins by its body, or lends feedback words, only when it holds BODY_EVIDENCE of the question's own
+ * words (all of them when the question has fewer).
+ */
+function hasEvidence(catalog: WikiCatalog, terms: readonly SignalTerm[]): (entry: number) => boolean {
+  const own = [...new Set(terms.filter((t) => t.kind !== 'expanded' && t.kind !== 'feedback').flatMap((t) => foldedWords(t.term)))];
+  const needed = Math.min(BODY_EVIDENCE, own.length);
+  return (entry) => catalog.relevance.wordsIn(entry, own).length >= needed;
+}
+
 /**
  * Pseudo-relevance feedback: the words the best pages of a first pass are named and sectioned by
  * (titles, aliases, tags, summaries, headings), rarer than the question's own, weighted by how well
  * those pages scored. They bridge a question in everyday words to the wiki's own terms.
  */
 function feedbackTerms(catalog: WikiCatalog, scores: ReadonlyMap<number, number>, terms: readonly SignalTerm[], extraStopwords: readonly string[]): SignalTerm[] {
-  const top = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, FEEDBACK_PAGES);
+  const enough = hasEvidence(catalog, terms);
+  const top = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, FEEDBACK_PAGES).filter(([entry]) => enough(entry));
   if (top.length === 0) return [];
   const best = top[0]![1];
   const asked = new Set(terms.flatMap((t) => foldedWords(t.term)));

@@ -4,7 +4,7 @@
 // length-normalised frequency is computed once at load, so a question costs one pass over the
 // postings of its own words.
 import { BUILTIN_STOPWORDS } from './signal-terms.js';
-import { foldWord, lowerWords } from './text-match.js';
+import { foldWord, forEachLowerWord } from './text-match.js';
 
 export const FIELDS = ['title', 'aliases', 'tags', 'summary', 'headings', 'links', 'body'] as const;
 export type Field = (typeof FIELDS)[number];
@@ -56,15 +56,14 @@ export function buildRelevanceIndex(pages: readonly FieldTexts[]): RelevanceInde
     for (const field of FIELDS) {
       const counts = new Map<string, number>();
       let length = 0;
-      for (const text of page[field]) {
-        for (const word of lowerWords(text)) {
-          length++;
-          // Stopwords never reach a query (extraction drops them): counted in the length, not indexed.
-          if (BUILTIN_STOPWORDS.has(word)) continue;
-          const folded = foldWord(word);
-          counts.set(folded, (counts.get(folded) ?? 0) + 1);
-        }
-      }
+      const count = (word: string) => {
+        length++;
+        // Stopwords never reach a query (extraction drops them): counted in the length, not indexed.
+        if (BUILTIN_STOPWORDS.has(word)) return;
+        const folded = foldWord(word);
+        counts.set(folded, (counts.get(folded) ?? 0) + 1);
+      };
+      for (const text of page[field]) forEachLowerWord(text, count);
       out[field] = { counts, length };
     }
     return out;

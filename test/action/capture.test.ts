@@ -312,12 +312,14 @@ describe('action bundle: capture pull requests', () => {
     expectExit(again, 0);
     expect(gh.state.commentsOn(6)).toHaveLength(2);
 
-    // The loop is closed: asking again (from the merged main) finds the new page.
+    // Asking again (from the merged main) finds the capture as a record of the open question, not
+    // as coverage: it is listed as asked before, and the outcome stays cold.
     const after = await checkout(gh.gitDir());
     ask(20, COLD, { user: 'carol' });
     expectExit(await run('issues', gh.events.issues('opened', 20), { workspace: after }), 0);
     const trace = traceOf(answerOn(20).body);
-    expect(trace?.candidates.map((c: { path: string }) => c.path)).toContain(page.replace(/^wiki\//, ''));
+    expect(trace?.asked_before).toContain(page.replace(/^wiki\//, ''));
+    expect(trace?.outcome).toBe('cold');
   });
 
   it('closed without merging → the branch is deleted and the issue is told', async () => {

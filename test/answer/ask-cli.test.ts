@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { OFFLINE_READ_BUDGET } from '../../src/answer/offline-answerer.js';
 import type { Trace } from '../../src/ladder/trace.js';
 import { runCli } from '../helpers/cli-in-process.js';
 import { makeWiki, page } from '../helpers/wiki-fixture.js';
@@ -36,7 +37,10 @@ describe('wiki-steward ask', () => {
     expect(await ask('What is the capital of Australia?')).toMatchObject({ branch: 'cold', outcome: 'cold', candidates: [] });
     const explore = await ask('How do the model providers and web search providers fit together?');
     expect(explore.branch).toBe('explore');
-    expect(explore.read.length).toBe(explore.candidates.length);
+    // Offline, candidates are read best first up to the read budget; the rest are listed unread.
+    const paths = explore.candidates.map((c) => c.path);
+    expect(explore.read).toEqual(paths.slice(0, OFFLINE_READ_BUDGET));
+    expect(explore.unread.map((u) => u.path)).toEqual(paths.slice(OFFLINE_READ_BUDGET));
   });
 
   it('honours --inline-max', async () => {
@@ -79,13 +83,14 @@ describe('wiki-steward ask', () => {
     expect((await runCli(['ask', '--wiki', wiki, '--questions', bad, '--json'], wiki)).stderr).toContain('bad.jsonl:1: "question" must be a non-empty string');
   });
 
-  it('drops terms too common in this wiki to carry signal, and says so', async () => {
+  it('a word too common in this wiki to name pages ranks by its rarity but opens no gate, and says so', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 12; i++) files[`concepts/widget-${i}.md`] = page({ title: `Widget part ${i}`, type: 'concepts' });
     files['concepts/gasket.md'] = page({ title: 'Widget gasket', type: 'concepts', body: 'The gasket seals the widget housing.' });
     const trace = await ask('How does the widget gasket seal?', await makeWiki(files));
-    expect(trace.dropped_terms).toContainEqual({ term: 'widget', reason: expect.stringContaining('too common in this wiki') });
-    expect(trace).toMatchObject({ branch: 'inline', outcome: 'answered' });
-    expect(trace.candidates.map((c) => c.path)).toEqual(['concepts/gasket.md']);
+    expect(trace.signal_terms).toContainEqual(expect.objectContaining({ term: 'widget', gate: false, note: expect.stringContaining('too common to name pages here') }));
+    expect(trace).toMatchObject({ branch: 'inline', seed_branch: 'inline', outcome: 'answered' });
+    expect(trace.candidates[0]!.path).toBe('concepts/gasket.md');
+    expect(trace.candidates.filter((c) => c.source === 'gate').map((c) => c.path)).toEqual(['concepts/gasket.md']);
   });
 });

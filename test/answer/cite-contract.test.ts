@@ -36,6 +36,28 @@ describe('cite contract', () => {
     expect(claims).toEqual([]);
   });
 
+  it('accepts a long sentence cited by its whole range with its first two lines quoted and "…"', () => {
+    const claim = wiki('The hook validates staged pages. It regenerates index files…', [4, 6]);
+    expect(enforceCiteContract([claim], context)).toEqual({ claims: [claim], violations: [] });
+  });
+
+  it('repairs a long range whose first two lines do not hold the quote to the tightest span', () => {
+    const { claims, violations } = enforceCiteContract([wiki('and stages them.', [4, 8])], context);
+    expect(claims[0]!.citations[0]).toMatchObject({ lines: [6, 6] });
+    expect(violations).toEqual([{ rule: 'quote-not-in-page', detail: 'how-to/hooks.md: quote is at lines 6-6, not 4-8', action: 'repaired' }]);
+  });
+
+  it('compares quote and page as readable text: links as their text, emphasis and list markers dropped', () => {
+    const linked = ['---', 'title: Deploys', '---', '- Deploys go through [[runbooks/deploy-gate|the deploy gate]] and', '  need **two** [approvals](../people/approvals.md).'].join('\n');
+    const ctx = { pagesRead: new Map([['concepts/deploys.md', linked]]), searchUrls: new Set<string>() };
+    const readable = wiki('Deploys go through the deploy gate and need two approvals.', [4, 5], 'concepts/deploys.md');
+    expect(enforceCiteContract([readable], ctx)).toEqual({ claims: [readable], violations: [] });
+    // A quote copied with its markup compares the same way.
+    const raw = wiki('Deploys go through [[runbooks/deploy-gate|the deploy gate]] and\n  need **two**', [4, 5], 'concepts/deploys.md');
+    expect(enforceCiteContract([raw], ctx).violations).toEqual([]);
+    expect(enforceCiteContract([wiki('Deploys need three approvals.', [4, 5], 'concepts/deploys.md')], ctx).claims).toEqual([]);
+  });
+
   it('keeps only URLs that came from this run’s search results', () => {
     const good: Claim = { text: 'A fact.', citations: [{ url: 'https://example.org/a', title: 'A' }] };
     const bad: Claim = { text: 'Another.', citations: [{ url: 'https://evil.example/x', title: 'X' }] };
