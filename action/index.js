@@ -53670,7 +53670,7 @@ var MAX_EXACT_WORDS = 3;
 var NUMBER_NAMERS = /* @__PURE__ */ new Set(["code", "status", "error", "exit", "http", "port", "version", "v", "step", "rule", "issue", "pr", "#"]);
 var HYPHENATED_WORDS = new RegExp("^\\p{Ll}+(?:-\\p{Ll}+)+$", "u");
 var VERSION = /^v?(\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.-]+)?)$/i;
-var IDENTIFIER = /^(?:--?|\.|@)\S|\S[-_./@:]\S|\d.*[A-Za-z]|[A-Za-z].*\d|^\d{3,}$/;
+var IDENTIFIER = new RegExp("^(?:--?|\\.|@)\\S|\\S[-_./@:]\\S|\\p{N}.*\\p{L}|\\p{L}.*\\p{N}|^\\d{3,}$|\\d\\p{No}", "u");
 var ACRONYM = /^[A-Z]{2,}s?$/;
 var CAPITALISED = new RegExp("^\\p{Lu}[\\p{L}\\p{M}'\u2019]*$", "u");
 var SENTENCE_END = /[.!?:;]$/;
@@ -53696,6 +53696,10 @@ function extractSignalTerms(question, extraStopwords = []) {
   };
   take(/`([^`]+)`/g, "code");
   take(/"([^"]{2,})"|“([^”]{2,})”|(?<![\p{L}\p{N}])'([^']{2,}?)'(?![\p{L}\p{N}])/gu, "quoted");
+  rest = rest.replace(new RegExp(`(?<![\\p{L}\\p{N}])['"\u2018\u201C](\\p{Lu})['"\u2019\u201D][ \\t]+(\\p{L}+)`, "gu"), (_3, letter, word) => {
+    terms.push({ term: `${letter} ${word}`, kind: "quoted" });
+    return " . ";
+  });
   const tokens = rest.split(/\s+/).filter(Boolean);
   let sentenceStart = true;
   let phrase = [];
@@ -53718,7 +53722,7 @@ function extractSignalTerms(question, extraStopwords = []) {
       terms.push({ term: version[1], kind: "version" });
     } else if (/^\d{1,2}$/.test(token) && NUMBER_NAMERS.has((tokens[i - 1] ?? "").replace(TRIM, "").toLowerCase())) {
       closePhrase();
-      terms.push({ term: token, kind: "identifier" });
+      terms.push({ term: `${(tokens[i - 1] ?? "").replace(TRIM, "")} ${token}`, kind: "identifier" });
     } else if (HYPHENATED_WORDS.test(token)) {
       closePhrase();
       addWord(token);
@@ -53757,7 +53761,7 @@ function extractSignalTerms(question, extraStopwords = []) {
   const droppedOnce = dropped.filter((d2) => !seenDropped.has(d2.term) && seenDropped.add(d2.term));
   return { terms: dedupe(terms), dropped: droppedOnce };
 }
-var DESIGNATION = new RegExp("(?:(?:\\p{Lu}[\\p{L}&]*)[ \\t]+){1,3}\\p{Lu}?\\d[\\p{L}\\p{N}.-]*\\p{N}?", "gu");
+var DESIGNATION = new RegExp("(?:(?:\\p{Lu}[\\p{L}&]*)[ \\t]+){1,3}(?:\\p{Lu}?\\d[\\p{L}\\p{N}.-]*\\p{N}?|[IVX]{2,5}(?![\\p{L}\\p{N}])|\\p{Lu}(?![\\p{L}\\p{N}]))", "gu");
 function designations(question, stopwords) {
   const found = [];
   for (const m2 of question.matchAll(DESIGNATION)) {
@@ -54800,6 +54804,8 @@ var DEFINITION_QUESTION = /^\s*(?:what|who)(?:'s|’s|\s+(?:is|are|was|were)\b)|
 var PHRASE_BONUS = 0.5;
 var MIN_RELEVANCE = 1;
 var NEW_PAGE_RELEVANCE = 2;
+var COVER_RANKS = 3;
+var NEW_PAGE_GAIN = 2;
 var RANK_DISCOUNT = 0.1;
 var WORDS_PER_TOLERATED_MISS = 3;
 var COPULAS = new Set(["is", "are", "was", "were"].map(foldWord));
@@ -54814,13 +54820,13 @@ function weighTerms(terms) {
     return { term, pattern: termPattern(term.term), strict, weight: common2 ? base * COMMON_SHARE : base, required: term.kind !== "expanded" && !common2 };
   });
 }
-function judgeCoverage(terms, quotedPages) {
+function judgeCoverage(terms, judgedPages) {
   const required = terms.filter((w2) => w2.required);
-  const found = required.filter((w2) => quotedPages.some((p2) => textHasTerm(p2, w2.pattern, w2.strict)));
+  const found = required.filter((w2) => judgedPages.some((p2) => textHasTerm(p2, w2.pattern, w2.strict)));
   const missing = required.filter((w2) => !found.includes(w2));
   const tolerated = Math.floor(required.filter((w2) => !w2.strict).length / WORDS_PER_TOLERATED_MISS);
   return {
-    covered: quotedPages.length > 0 && missing.every((w2) => !w2.strict) && missing.length <= tolerated,
+    covered: judgedPages.length > 0 && missing.every((w2) => !w2.strict) && missing.length <= tolerated,
     found: found.map((w2) => w2.term.term),
     missing: missing.map((w2) => w2.term.term)
   };
@@ -54903,8 +54909,8 @@ var OfflineAnswerer = class {
       citations: [{ path: s.path, lines: [s.start, s.end], quote: s.quote }],
       section: { path: s.path, heading: s.section.heading, line: s.section.line }
     }));
-    const quotedPages = [...new Set(picked.map((x3) => x3.sentence.path))].map((path14) => pages.get(path14).folded);
-    const coverage = judgeCoverage(terms, quotedPages);
+    const judged = [.../* @__PURE__ */ new Set([...picked.map((x3) => x3.sentence.path), ...read.slice(0, COVER_RANKS)])].map((path14) => pages.get(path14).folded);
+    const coverage = judgeCoverage(terms, judged);
     return { claims, covered: read.length > 0 && claims.length > 0 && coverage.covered, found: coverage.found, missing: coverage.missing, read, unread, missingAre: "terms" };
   }
 };
@@ -54943,6 +54949,7 @@ function pickSentences(scored, terms, holds = () => true) {
       if (!open2(x3)) continue;
       const gain = [.../* @__PURE__ */ new Set([...x3.present, ...x3.held])].reduce((sum, k2) => sum + (quoted.has(k2) ? 0 : terms[k2].weight), 0);
       if (gain < MIN_RELEVANCE - 1e-9) continue;
+      if (!pages.has(x3.sentence.path) && (x3.rank >= COVER_RANKS || gain < NEW_PAGE_GAIN - 1e-9)) continue;
       const value = gain / (1 + RANK_DISCOUNT * x3.rank);
       if (best === void 0 || value > bestValue + 1e-9 || Math.abs(value - bestValue) <= 1e-9 && better(x3, best)) {
         if (!quotable(x3)) continue;
@@ -54994,7 +55001,7 @@ function renderAnswer(input, wiki = plainCitation) {
   }
   if (input.missing.length > 0 && input.branch !== "unconfigured") {
     out.push("");
-    out.push(`**${input.outcome === "answered" ? "Not in the pages quoted" : "Not in the wiki"}:** ${input.missing.map((m2) => m2.includes(" ") && m2.length > 40 ? m2 : `\`${m2}\``).join(", ")}.`);
+    out.push(`**${input.outcome === "answered" ? "Not in the best-matching pages" : "Not in the wiki"}:** ${input.missing.map((m2) => m2.includes(" ") && m2.length > 40 ? m2 : `\`${m2}\``).join(", ")}.`);
   }
   if (input.webClaims && input.webClaims.length > 0) {
     out.push("", "**From the web** (not in the wiki; the capture records it):", "");
@@ -55017,7 +55024,7 @@ var SUMMARY_ITEMS = 25;
 function coverageLine(coverage, list) {
   const missing = list(coverage.missing.map((m2) => `\`${m2}\``));
   if (!coverage.covered) return `not covered; missing ${missing}`;
-  return coverage.missing.length === 0 ? "covered, nothing missing" : `covered; not in the pages quoted (within tolerance): ${missing}`;
+  return coverage.missing.length === 0 ? "covered, nothing missing" : `covered; not in the best-matching pages (within tolerance): ${missing}`;
 }
 function traceSummary(trace) {
   const list = (items) => items.length === 0 ? "none" : items.length <= SUMMARY_ITEMS ? items.join(", ") : `${items.slice(0, SUMMARY_ITEMS).join(", ")} and ${items.length - SUMMARY_ITEMS} more`;

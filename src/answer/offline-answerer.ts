@@ -46,9 +46,16 @@ const PHRASE_BONUS = 0.5;
 const MIN_RELEVANCE = 1;
 /** A page not yet quoted joins the answer only with a sentence this relevant: two ordinary words or one specific term, not one stray word. */
 const NEW_PAGE_RELEVANCE = 2;
+/**
+ * Another page is quoted only from the best-ranked few, and only when it adds this much the answer
+ * lacks (two ordinary words or one specific term); coverage is judged on those few pages too.
+ * Citing whatever shares a word made answers that cite three pages to be right about one.
+ */
+const COVER_RANKS = 3;
+const NEW_PAGE_GAIN = 2;
 /** A sentence from a lower-ranked page must add this much more per rank to win a quote. */
 const RANK_DISCOUNT = 0.1;
-/** Of the ordinary words, one in this many (rounded down) may be missing from the pages quoted. */
+/** Of the ordinary words, one in this many (rounded down) may be missing (see judgeCoverage). */
 const WORDS_PER_TOLERATED_MISS = 3;
 /** "X is a/an/the …", "X are the …": a copula and an article after a question term make a definition… */
 const COPULAS = new Set(['is', 'are', 'was', 'were'].map(foldWord));
@@ -88,18 +95,18 @@ export interface Coverage {
 }
 
 /**
- * The coverage rule, judged on the pages the answer quotes (terms scattered over many pages read
- * do not make an answer): every specific term (identifier, version, name, code, quote) must be
+ * The coverage rule, judged on the pages the answer quotes and the best-ranked few (terms
+ * scattered over every page read do not make an answer): every specific term (identifier, version, name, code, quote) must be
  * there; of the ordinary words, one in three (rounded down) may be missing, since questions word
  * things differently from pages. `missing` lists exactly the required terms absent from them.
  */
-export function judgeCoverage(terms: readonly WeightedTerm[], quotedPages: readonly FoldedText[]): Coverage {
+export function judgeCoverage(terms: readonly WeightedTerm[], judgedPages: readonly FoldedText[]): Coverage {
   const required = terms.filter((w) => w.required);
-  const found = required.filter((w) => quotedPages.some((p) => textHasTerm(p, w.pattern, w.strict)));
+  const found = required.filter((w) => judgedPages.some((p) => textHasTerm(p, w.pattern, w.strict)));
   const missing = required.filter((w) => !found.includes(w));
   const tolerated = Math.floor(required.filter((w) => !w.strict).length / WORDS_PER_TOLERATED_MISS);
   return {
-    covered: quotedPages.length > 0 && missing.every((w) => !w.strict) && missing.length <= tolerated,
+    covered: judgedPages.length > 0 && missing.every((w) => !w.strict) && missing.length <= tolerated,
     found: found.map((w) => w.term.term),
     missing: missing.map((w) => w.term.term),
   };
@@ -237,8 +244,10 @@ export class OfflineAnswerer implements Answerer {
       citations: [{ path: s.path, lines: [s.start, s.end], quote: s.quote }],
       section: { path: s.path, heading: s.section.heading, line: s.section.line },
     }));
-    const quotedPages = [...new Set(picked.map((x) => x.sentence.path))].map((path) => pages.get(path)!.folded);
-    const coverage = judgeCoverage(terms, quotedPages);
+    // Coverage is judged on the pages quoted and the best-ranked few: what those pages state, whether
+    // or not the answer needed a quote from each.
+    const judged = [...new Set([...picked.map((x) => x.sentence.path), ...read.slice(0, COVER_RANKS)])].map((path) => pages.get(path)!.folded);
+    const coverage = judgeCoverage(terms, judged);
     return { claims, covered: read.length > 0 && claims.length > 0 && coverage.covered, found: coverage.found, missing: coverage.missing, read, unread, missingAre: 'terms' };
   }
 }
@@ -292,6 +301,8 @@ export function pickSentences(scored: readonly ScoredSentence[], terms: readonly
       if (!open(x)) continue;
       const gain = [...new Set([...x.present, ...x.held])].reduce((sum, k) => sum + (quoted.has(k) ? 0 : terms[k]!.weight), 0);
       if (gain < MIN_RELEVANCE - 1e-9) continue;
+      // Another page joins only from the top of the ranking, and only for what the answer lacks.
+      if (!pages.has(x.sentence.path) && (x.rank >= COVER_RANKS || gain < NEW_PAGE_GAIN - 1e-9)) continue;
       const value = gain / (1 + RANK_DISCOUNT * x.rank);
       if (best === undefined || value > bestValue + 1e-9 || (Math.abs(value - bestValue) <= 1e-9 && better(x, best))) {
         if (!quotable(x)) continue;

@@ -58,10 +58,10 @@ export function renderAnswer(input: RenderInput, wiki: WikiCitationRenderer = pl
     }
   }
   // Exactly the trace's `missing`. An answered question may still miss an ordinary word or two
-  // (the coverage rule tolerates them): those are absent from the pages quoted, not from the wiki.
+  // (the coverage rule tolerates them): those are absent from the best-matching pages, not from the wiki.
   if (input.missing.length > 0 && input.branch !== 'unconfigured') {
     out.push('');
-    out.push(`**${input.outcome === 'answered' ? 'Not in the pages quoted' : 'Not in the wiki'}:** ${input.missing.map((m) => (m.includes(' ') && m.length > 40 ? m : `\`${m}\``)).join(', ')}.`);
+    out.push(`**${input.outcome === 'answered' ? 'Not in the best-matching pages' : 'Not in the wiki'}:** ${input.missing.map((m) => (m.includes(' ') && m.length > 40 ? m : `\`${m}\``)).join(', ')}.`);
   }
   if (input.webClaims && input.webClaims.length > 0) {
     out.push('', '**From the web** (not in the wiki; the capture records it):', '');
@@ -90,7 +90,7 @@ const SUMMARY_ITEMS = 25;
 function coverageLine(coverage: Trace['coverage'], list: (items: string[]) => string): string {
   const missing = list(coverage.missing.map((m) => `\`${m}\``));
   if (!coverage.covered) return `not covered; missing ${missing}`;
-  return coverage.missing.length === 0 ? 'covered, nothing missing' : `covered; not in the pages quoted (within tolerance): ${missing}`;
+  return coverage.missing.length === 0 ? 'covered, nothing missing' : `covered; not in the best-matching pages (within tolerance): ${missing}`;
 }
 
 export function traceSummary(trace: Trace): string[] {

@@ -4,8 +4,8 @@
 //   2. version numbers (`0.3.0`, `v2.1`) are kept, without the leading `v`;
 //   3. identifiers — tokens with digits, `_ . / @ :` or a hyphen beside a capital or digit inside,
 //      or a leading `--`, `.` or `@` (`@actions/core`, `KC_DB_URL`, `--inline-max`, `gpt-4o`),
-//      numbers of three or more digits (`429`), and short numbers named by the word before them
-//      (`exit code 7`, `HTTP 404`) — are kept whole; lowercase hyphenated words (`read-only`,
+//      numbers of three or more digits (`429`), and short numbers with the word that names them
+//      (`code 7` in `exit code 7`) — are kept whole; lowercase hyphenated words (`read-only`,
 //      `simple-git`) are kept whole too, as ordinary words; a trailing possessive `'s` is dropped;
 //   4. runs of Capitalised words (or names with inner capitals: `GitHub`, `SearXNG`) not at the
 //      start of a sentence are proper-noun phrases ("Brave Search", "GitHub Models"); all-capital
@@ -65,7 +65,7 @@ const MAX_EXACT_WORDS = 3;
 const NUMBER_NAMERS = new Set(['code', 'status', 'error', 'exit', 'http', 'port', 'version', 'v', 'step', 'rule', 'issue', 'pr', '#']);
 const HYPHENATED_WORDS = /^\p{Ll}+(?:-\p{Ll}+)+$/u;
 const VERSION = /^v?(\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.-]+)?)$/i;
-const IDENTIFIER = /^(?:--?|\.|@)\S|\S[-_./@:]\S|\d.*[A-Za-z]|[A-Za-z].*\d|^\d{3,}$/;
+const IDENTIFIER = /^(?:--?|\.|@)\S|\S[-_./@:]\S|\p{N}.*\p{L}|\p{L}.*\p{N}|^\d{3,}$|\d\p{No}/u;
 const ACRONYM = /^[A-Z]{2,}s?$/;
 /** A capitalised word, or a name with inner capitals (`GitHub`, `SearXNG`, `OpenAI`). */
 const CAPITALISED = /^\p{Lu}[\p{L}\p{M}'’]*$/u;
@@ -108,6 +108,11 @@ export function extractSignalTerms(question: string, extraStopwords: readonly st
   };
   take(/`([^`]+)`/g, 'code');
   take(/"([^"]{2,})"|“([^”]{2,})”|(?<![\p{L}\p{N}])'([^']{2,}?)'(?![\p{L}\p{N}])/gu, 'quoted');
+  // A quoted letter names a grade or class together with the word after it: an 'E' rating.
+  rest = rest.replace(/(?<![\p{L}\p{N}])['"‘“](\p{Lu})['"’”][ \t]+(\p{L}+)/gu, (_, letter: string, word: string) => {
+    terms.push({ term: `${letter} ${word}`, kind: 'quoted' });
+    return ' . ';
+  });
 
   const tokens = rest.split(/\s+/).filter(Boolean);
   let sentenceStart = true;
@@ -130,8 +135,9 @@ export function extractSignalTerms(question: string, extraStopwords: readonly st
       closePhrase();
       terms.push({ term: version[1]!, kind: 'version' });
     } else if (/^\d{1,2}$/.test(token) && NUMBER_NAMERS.has((tokens[i - 1] ?? '').replace(TRIM, '').toLowerCase())) {
+      // A short number means something only with its name: "code 7", not every 7 on a page.
       closePhrase();
-      terms.push({ term: token, kind: 'identifier' });
+      terms.push({ term: `${(tokens[i - 1] ?? '').replace(TRIM, '')} ${token}`, kind: 'identifier' });
     } else if (HYPHENATED_WORDS.test(token)) {
       // `read-only`, `pre-commit`: ordinary words joined, matched as a phrase but not strict.
       closePhrase();
@@ -177,11 +183,12 @@ export function extractSignalTerms(question: string, extraStopwords: readonly st
 }
 
 /**
- * A name followed by a number or code names one thing: "API RP 581", "ISO 9223", "AWS D1.1". The
+ * A name followed by a number or code names one thing: "API RP 581", "ISO 9223", "AWS D1.1",
+ * "Section VIII", "Method G" (a code is digits, a roman numeral, or one capital letter). The
  * whole designation is a term of its own (its parts stay terms too), so a title that carries it
  * whole is told apart from its siblings ("API RP 580").
  */
-const DESIGNATION = /(?:(?:\p{Lu}[\p{L}&]*)[ \t]+){1,3}\p{Lu}?\d[\p{L}\p{N}.-]*\p{N}?/gu;
+const DESIGNATION = /(?:(?:\p{Lu}[\p{L}&]*)[ \t]+){1,3}(?:\p{Lu}?\d[\p{L}\p{N}.-]*\p{N}?|[IVX]{2,5}(?![\p{L}\p{N}])|\p{Lu}(?![\p{L}\p{N}]))/gu;
 function designations(question: string, stopwords: ReadonlySet<string>): SignalTerm[] {
   const found: SignalTerm[] = [];
   for (const m of question.matchAll(DESIGNATION)) {

@@ -11,7 +11,7 @@ import { runCli } from '../helpers/cli-in-process.js';
 import { makeWiki, page } from '../helpers/wiki-fixture.js';
 
 const missingLine = (answer: string): string[] | undefined => {
-  const line = answer.split('\n').find((l) => /^\*\*Not in (?:the wiki|the pages quoted):\*\*/.test(l));
+  const line = answer.split('\n').find((l) => /^\*\*Not in (?:the wiki|the best-matching pages):\*\*/.test(l));
   return line?.replace(/^\*\*[^*]+\*\*\s*/, '').replace(/\.$/, '').split(', ').map((m) => m.replace(/^`|`$/g, ''));
 };
 
@@ -44,7 +44,7 @@ describe('the "Not in the wiki" line', () => {
       // "How long are fetched pages cached?": answered, and `long` is said to be absent from the pages quoted, as the trace says.
       if (trace.outcome === 'answered' && trace.missing.length > 0) {
         sawAnsweredTolerating = true;
-        expect(trace.answer).toContain('**Not in the pages quoted:**');
+        expect(trace.answer).toContain('**Not in the best-matching pages:**');
         expect(trace.coverage).toMatchObject({ covered: true, missing: trace.missing });
       }
       if (trace.outcome === 'gap') sawGap = true;

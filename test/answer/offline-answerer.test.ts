@@ -130,13 +130,14 @@ describe('offline answerer', () => {
     expect(draft.claims.map((c) => cite(c).path)).toEqual(['concepts/widget-1.md']);
   });
 
-  it('adds a later page only for a term not yet quoted, and lists the sections quoted from', async () => {
+  it('adds a later page only when it brings what the answer lacks, and lists the sections quoted from', async () => {
     const pages = {
       'concepts/cache.md': pageOf('Cache', '', '## Expiry', '', 'Cached pages expire after one day.', '', '## Keys', '', 'Cached pages are keyed by their address.'),
       'concepts/fetch.md': pageOf('Fetching', '', 'Fetched pages are cached and retried twice when a fetch fails.'),
       'concepts/other.md': pageOf('Other', '', 'Cached pages expire quickly here as well, every day.'),
     };
-    const draft = await ask('How long are fetched pages cached?', words('fetched', 'cached', 'expire'), pages);
+    // Two terms the first page lacks: the second page is quoted for them.
+    const draft = await ask('How long are fetched pages cached, and are they retried?', words('fetched', 'cached', 'expire', 'retried'), pages);
     expect(draft.claims.map((c) => [cite(c).path, c.text])).toEqual([
       ['concepts/cache.md', 'Cached pages expire after one day.'],
       ['concepts/fetch.md', 'Fetched pages are cached and retried twice when a fetch fails.'],
@@ -145,6 +146,10 @@ describe('offline answerer', () => {
       { path: 'concepts/cache.md', heading: 'Expiry', line: 6 },
       { path: 'concepts/fetch.md', heading: 'Fetching', line: 5 },
     ]);
+    // One ordinary word is not worth a second page's quote; the best-ranked pages still cover it.
+    const lean = await ask('How long are fetched pages cached?', words('fetched', 'cached', 'expire'), pages);
+    expect(lean.claims.map((c) => cite(c).path)).toEqual(['concepts/cache.md']);
+    expect(lean).toMatchObject({ covered: true, missing: [] });
     expect(draft).toMatchObject({ covered: true, missing: [] });
   });
 });

@@ -36,7 +36,7 @@ describe('renderAnswer', () => {
     expect(renderAnswer(input({}))).not.toContain('Not in');
     expect(renderAnswer(input({ outcome: 'gap', missing: ['--max-citations', 'rotate'] }))).toMatch(/\*\*Not in the wiki:\*\* `--max-citations`, `rotate`\.$/);
     // Answered with an ordinary word the coverage rule tolerates: absent from the pages quoted, not from the wiki.
-    expect(renderAnswer(input({ missing: ['long'] }))).toMatch(/\*\*Not in the pages quoted:\*\* `long`\.$/);
+    expect(renderAnswer(input({ missing: ['long'] }))).toMatch(/\*\*Not in the best-matching pages:\*\* `long`\.$/);
   });
 
   it('says so when matching pages answer nothing', () => {
@@ -56,7 +56,7 @@ describe('traceSummary coverage line', () => {
   const line = (coverage: Trace['coverage']) => traceSummary(trace(coverage)).find((l) => l.startsWith('- Coverage'));
   it('agrees with the answer about what is missing', () => {
     expect(line({ covered: true, found: ['cached'], missing: [] })).toBe('- Coverage: covered, nothing missing');
-    expect(line({ covered: true, found: ['cached'], missing: ['long'] })).toBe('- Coverage: covered; not in the pages quoted (within tolerance): `long`');
+    expect(line({ covered: true, found: ['cached'], missing: ['long'] })).toBe('- Coverage: covered; not in the best-matching pages (within tolerance): `long`');
     expect(line({ covered: false, found: [], missing: ['rotate'] })).toBe('- Coverage: not covered; missing `rotate`');
   });
 });

@@ -12,7 +12,7 @@ describe('signal-term extraction', () => {
     ['Is "quote not found" an error?', ['quote not found:quoted', 'error:word']],
     ['Install it with --inline-max 3 and @actions/core', ['install:word', 'inline-max:identifier', '@actions/core:identifier']],
     ["GitHub Models returns 410, what's wrong with GitHub's API?", ['GitHub Models:proper-noun', 'returns:word', '410:identifier', 'wrong:word', 'GitHub:proper-noun', 'API:proper-noun']],
-    ['What does exit code 7 mean?', ['exit:word', 'code:word', '7:identifier']],
+    ['What does exit code 7 mean?', ['exit:word', 'code:word', 'code 7:identifier']],
     ['where is .wiki-steward.yml read from', ['.wiki-steward.yml:identifier', 'read:word']],
   ])('%s', (question, expected) => expect(terms(question)).toEqual(expected));
 
