@@ -55003,6 +55003,12 @@ function renderAnswer(input, wiki = plainCitation) {
     out.push("");
     out.push(`**${input.outcome === "answered" ? "Not in the best-matching pages" : "Not in the wiki"}:** ${input.missing.map((m2) => m2.includes(" ") && m2.length > 40 ? m2 : `\`${m2}\``).join(", ")}.`);
   }
+  if (input.askedBefore && input.askedBefore.length > 0) {
+    out.push("");
+    out.push(
+      `**Asked before, still open:** ${input.askedBefore.map((p2) => `\`${p2}\``).join(", ")} (a capture waiting for a reviewer's answer; it counts once the answer is written and its \`captured_by\` line deleted).`
+    );
+  }
   if (input.webClaims && input.webClaims.length > 0) {
     out.push("", "**From the web** (not in the wiki; the capture records it):", "");
     for (const claim of input.webClaims) out.push(`- ${claim.text} \u2014 ${claim.citations.map((c3) => renderCitation(c3, wiki)).join(", ")}`);
@@ -55126,7 +55132,7 @@ async function askQuestion(session, question, options2 = {}) {
   if (ladder.branch === "cold") {
     const web = await searchTheWeb(session, [question]);
     Object.assign(trace, { missing: trace.coverage.missing, web_searches: web.searches, citations: web.claims.flatMap((c3) => c3.citations) }, providerTally(session, callsBefore));
-    trace.answer = renderAnswer({ outcome: "cold", branch: "cold", claims: [], missing: [], terms, webClaims: web.claims }, options2.renderCitation);
+    trace.answer = renderAnswer({ outcome: "cold", branch: "cold", claims: [], missing: [], terms, webClaims: web.claims, askedBefore: ladder.askedBefore }, options2.renderCitation);
     trace.timings_ms.answer = since(answerStart);
     return trace;
   }
@@ -55153,7 +55159,7 @@ async function askQuestion(session, question, options2 = {}) {
       ...providerTally(session, callsBefore)
     });
     trace.answer = renderAnswer(
-      { outcome, branch: ladder.branch, claims: wiki.claims, webClaims: checkedWeb.claims, missing: draft.missing, terms, notes: trace.notes },
+      { outcome, branch: ladder.branch, claims: wiki.claims, webClaims: checkedWeb.claims, missing: draft.missing, terms, notes: trace.notes, askedBefore: ladder.askedBefore },
       options2.renderCitation ?? plainCitation
     );
   } catch (error2) {

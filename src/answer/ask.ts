@@ -117,7 +117,7 @@ export async function askQuestion(session: AskSession, question: string, options
     // F: search the question.
     const web = await searchTheWeb(session, [question]);
     Object.assign(trace, { missing: trace.coverage.missing, web_searches: web.searches, citations: web.claims.flatMap((c) => c.citations) }, providerTally(session, callsBefore));
-    trace.answer = renderAnswer({ outcome: 'cold', branch: 'cold', claims: [], missing: [], terms, webClaims: web.claims }, options.renderCitation);
+    trace.answer = renderAnswer({ outcome: 'cold', branch: 'cold', claims: [], missing: [], terms, webClaims: web.claims, askedBefore: ladder.askedBefore }, options.renderCitation);
     trace.timings_ms.answer = since(answerStart);
     return trace;
   }
@@ -146,7 +146,7 @@ export async function askQuestion(session: AskSession, question: string, options
       ...providerTally(session, callsBefore),
     });
     trace.answer = renderAnswer(
-      { outcome, branch: ladder.branch, claims: wiki.claims, webClaims: checkedWeb.claims, missing: draft.missing, terms, notes: trace.notes },
+      { outcome, branch: ladder.branch, claims: wiki.claims, webClaims: checkedWeb.claims, missing: draft.missing, terms, notes: trace.notes, askedBefore: ladder.askedBefore },
       options.renderCitation ?? plainCitation,
     );
   } catch (error) {

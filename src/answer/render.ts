@@ -20,6 +20,8 @@ export interface RenderInput {
   /** Claims from this run's web search, for what the wiki does not cover. */
   webClaims?: readonly Claim[];
   notes?: readonly string[];
+  /** Open captures of this question: asked before, still waiting for an answer. */
+  askedBefore?: readonly string[];
   missing: readonly string[];
   /** Terms the ladder looked for, for the cold explanation. */
   terms: readonly string[];
@@ -62,6 +64,12 @@ export function renderAnswer(input: RenderInput, wiki: WikiCitationRenderer = pl
   if (input.missing.length > 0 && input.branch !== 'unconfigured') {
     out.push('');
     out.push(`**${input.outcome === 'answered' ? 'Not in the best-matching pages' : 'Not in the wiki'}:** ${input.missing.map((m) => (m.includes(' ') && m.length > 40 ? m : `\`${m}\``)).join(', ')}.`);
+  }
+  if (input.askedBefore && input.askedBefore.length > 0) {
+    out.push('');
+    out.push(
+      `**Asked before, still open:** ${input.askedBefore.map((p) => `\`${p}\``).join(', ')} (a capture waiting for a reviewer's answer; it counts once the answer is written and its \`captured_by\` line deleted).`,
+    );
   }
   if (input.webClaims && input.webClaims.length > 0) {
     out.push('', '**From the web** (not in the wiki; the capture records it):', '');

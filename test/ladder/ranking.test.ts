@@ -172,6 +172,7 @@ describe('captures record gaps, not coverage', () => {
     });
     const trace = await ask({ 'queries/how-do-i-bake-sourdough-bread.md': capture, ...filler('misc', 3) }, 'How do I bake sourdough bread?');
     expect(trace.asked_before).toEqual(['queries/how-do-i-bake-sourdough-bread.md']);
+    expect(trace.answer).toContain('**Asked before, still open:** `queries/how-do-i-bake-sourdough-bread.md`');
     expect(trace.candidates.map((c) => c.path)).not.toContain('queries/how-do-i-bake-sourdough-bread.md');
     expect(trace.outcome).toBe('cold');
   });
