@@ -448,9 +448,6 @@ export function sectionAt(path: string, text: string, line: number): { heading: 
 // ---------------------------------------------------------------------------------------------
 // Term matching
 
-/** `[text](target)` → `text`: a link's words count, its file name does not. */
-export const withoutLinkTargets = (text: string): string => text.replace(/\]\([^)\s]*\)/g, ']');
-
 /** A term is in a text when its words appear whole (folded), or, for identifiers, its exact spelling does. */
 export function textHasTerm(folded: FoldedText, pattern: TermPattern, strict: boolean): boolean {
   return containsWords(folded, pattern) || (strict && pattern.raw.length > 1 && folded.raw.includes(pattern.raw));

@@ -36,10 +36,11 @@ function spells(letters: string, longForm: string): boolean {
   return /^[\p{L}\p{N}]/u.test(longForm) && longForm.startsWith(letters[0]!);
 }
 
-/** Folded acronym → the long forms the wiki gives it, as first written (one per folded form). */
-export function findAcronyms(texts: Iterable<string>): Map<string, string[]> {
-  const found = new Map<string, Map<string, string>>();
-  for (const text of texts) {
+/** Gathers the acronyms pages spell out, page by page as the catalog reads them. */
+export class AcronymCollector {
+  private readonly found = new Map<string, Map<string, string>>();
+
+  add(text: string): void {
     for (const m of text.matchAll(DEFINITION)) {
       const acronym = m[1]!;
       const before = text.slice(Math.max(0, m.index - LOOK_BACK), m.index);
@@ -50,12 +51,16 @@ export function findAcronyms(texts: Iterable<string>): Map<string, string[]> {
       const key = foldedWords(acronym.replace(/s$/, '')).join(' ');
       const long = foldedWords(longForm).join(' ');
       if (key === '' || long === '' || long === key) continue;
-      const forms = found.get(key) ?? new Map<string, string>();
+      const forms = this.found.get(key) ?? new Map<string, string>();
       if (!forms.has(long)) forms.set(long, longForm.toLowerCase());
-      found.set(key, forms);
+      this.found.set(key, forms);
     }
   }
-  const out = new Map<string, string[]>();
-  for (const [key, forms] of found) if (forms.size <= MAX_EXPANSIONS) out.set(key, [...forms.values()]);
-  return out;
+
+  /** Folded acronym → the long forms the wiki gives it, as first written (one per folded form). */
+  result(): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    for (const [key, forms] of this.found) if (forms.size <= MAX_EXPANSIONS) out.set(key, [...forms.values()]);
+    return out;
+  }
 }

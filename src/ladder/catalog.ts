@@ -11,9 +11,9 @@ import { fileStem, firstParagraph } from '../wiki/page-summary.js';
 import { type WikiSchema, parseSchema } from '../wiki/schema-file.js';
 import { type FileText, type WikiTree } from '../wiki/tree.js';
 import { resolveWikiPath } from '../wiki/validator.js';
-import { type RelevanceIndex, buildRelevanceIndex } from './relevance.js';
-import { findAcronyms } from './acronyms.js';
-import { type FoldedText, type TermPattern, foldText, foldedWords, withoutLinkTargets } from './text-match.js';
+import { type BodyCounts, type RelevanceIndex, RelevanceCounter } from './relevance.js';
+import { AcronymCollector } from './acronyms.js';
+import { type FoldedText, type TermPattern, foldText, foldedWords } from './text-match.js';
 
 export interface WikiEntry {
   path: string;
@@ -57,7 +57,8 @@ export interface WikiCatalog {
   mayMatch(pattern: TermPattern): readonly WikiEntry[];
 }
 
-const HEADING = /^#{1,6}\s+(.+?)\s*#*\s*$/;
+/** Fence lines and heading lines, matched over the whole body (no array of its lines). */
+const FENCE_OR_HEADING = /^(?:```|~~~).*$|^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$/gm;
 const LINK = /\[([^\]]+)\]\(([^)\s]+?\.md)(?:#[^)\s]*)?\)/g;
 
 const stringList = (value: PyValue | undefined): string[] => {
@@ -73,8 +74,8 @@ interface PageFacts {
   aliases: string[];
   headings: string[];
   links: Array<{ target: string; text: string }>;
-  /** The body with link targets left out: only read while the catalog loads. */
-  body: string;
+  /** The body's words, counted for the ranking as the page is read (the text is not kept). */
+  body: BodyCounts;
   openCapture: boolean;
 }
 
@@ -89,7 +90,7 @@ export function isOpenCapture(path: string, data: Readonly<Record<string, PyValu
   return path.split('/')[0] === 'queries' && stringList(data.tags).includes('capture');
 }
 
-function readPageFacts(path: string, text: string): PageFacts {
+function readPageFacts(path: string, text: string, counter: RelevanceCounter, acronyms: AcronymCollector): PageFacts {
   const fm = readFrontmatter(text);
   const data = fm.kind === 'ok' ? fm.data : undefined;
   const title = data && 'title' in data ? pyStr(data.title!) : fileStem(path);
@@ -98,13 +99,11 @@ function readPageFacts(path: string, text: string): PageFacts {
   const body = fm.kind === 'none' || close < 0 ? text : text.slice(close + 5);
   const headings: string[] = [];
   let inFence = false;
-  for (const line of body.split('\n')) {
-    if (line.startsWith('```') || line.startsWith('~~~')) inFence = !inFence;
-    else if (!inFence) {
-      const heading = HEADING.exec(line);
-      if (heading) headings.push(heading[1]!);
-    }
+  for (const m of body.matchAll(FENCE_OR_HEADING)) {
+    if (m[1] === undefined) inFence = !inFence;
+    else if (!inFence) headings.push(m[1]);
   }
+  acronyms.add(body);
   const links: PageFacts['links'] = [];
   for (const m of body.matchAll(LINK)) {
     const target = m[2]!;
@@ -119,7 +118,7 @@ function readPageFacts(path: string, text: string): PageFacts {
     aliases: stringList(data?.aliases),
     headings,
     links,
-    body: withoutLinkTargets(body),
+    body: counter.countBody(body),
     openCapture: isOpenCapture(path, data),
   };
 }
@@ -152,6 +151,8 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
   const layout = layoutOf(tree, config);
   const indexFiles = [...tree.files].filter(isIndexFilePath).sort((a, b) => (a === 'index.md' ? -1 : b === 'index.md' ? 1 : comparePathParts(a, b)));
   const facts = new Map<string, PageFacts>();
+  const counter = new RelevanceCounter();
+  const acronymCollector = new AcronymCollector();
   const indexTexts = new Map<string, string>();
   const unreadable: WikiCatalog['unreadable'] = [];
   let schema: WikiSchema | undefined;
@@ -161,7 +162,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
       if (pages.has(path)) unreadable.push({ path, reason: file.reason });
       return;
     }
-    if (pages.has(path)) facts.set(path, readPageFacts(path, file.text));
+    if (pages.has(path)) facts.set(path, readPageFacts(path, file.text, counter, acronymCollector));
     else if (path === 'schema.md') schema = parseSchema(file.text);
     else indexTexts.set(path, file.text);
   });
@@ -212,18 +213,13 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
       folded: { title: foldText(title), summary: foldText(summary) },
     });
   }
-  const relevance = buildRelevanceIndex(
+  const relevance = counter.build(
     entries.map((e) => ({
-      title: [e.title],
-      aliases: e.aliases,
-      tags: e.tags,
-      summary: [e.summary],
-      headings: e.headings,
-      links: e.linkTexts,
-      body: [facts.get(e.path)!.body],
+      fields: { title: [e.title], aliases: e.aliases, tags: e.tags, summary: [e.summary], headings: e.headings, links: e.linkTexts },
+      body: facts.get(e.path)!.body,
     })),
   );
-  const acronyms = findAcronyms(entries.map((e) => facts.get(e.path)!.body));
+  const acronyms = acronymCollector.result();
   const postings = buildPostings(entries);
   const vocabulary = [...postings.keys()];
   return {

@@ -4,7 +4,8 @@
 // length-normalised frequency is computed once at load, so a question costs one pass over the
 // postings of its own words.
 import { BUILTIN_STOPWORDS } from './signal-terms.js';
-import { foldWord, forEachLowerWord } from './text-match.js';
+import { foldWord } from './text-match.js';
+import { WordIds } from './word-ids.js';
 
 export const FIELDS = ['title', 'aliases', 'tags', 'summary', 'headings', 'links', 'body'] as const;
 export type Field = (typeof FIELDS)[number];
@@ -26,12 +27,10 @@ const LENGTH_NORMALISATION: Readonly<Record<Field, number>> = { title: 0.3, alia
  */
 const K1 = 2;
 
-export type FieldTexts = Readonly<Record<Field, readonly string[]>>;
-
-interface Posting {
-  entry: number;
-  /** Σ over fields of weight × frequency ÷ length normalisation. */
-  pseudoFrequency: number;
+/** Pages holding one folded word, in entry order, with Σ over fields of weight × frequency ÷ length normalisation. */
+interface Postings {
+  entries: number[];
+  pseudoFrequencies: number[];
 }
 
 export interface RelevanceIndex {
@@ -48,56 +47,113 @@ export interface RelevanceIndex {
   wordsIn(entry: number, words: readonly string[]): string[];
 }
 
-/** Builds the index from each page's field texts, in entry order. */
-export function buildRelevanceIndex(pages: readonly FieldTexts[]): RelevanceIndex {
-  // Pass 1: each field's word counts and length per page (the body is counted, never kept as words).
-  const counted = pages.map((page) => {
-    const out = {} as Record<Field, { counts: Map<string, number>; length: number }>;
-    for (const field of FIELDS) {
-      const counts = new Map<string, number>();
-      let length = 0;
-      const count = (word: string) => {
-        length++;
-        // Stopwords never reach a query (extraction drops them): counted in the length, not indexed.
-        if (BUILTIN_STOPWORDS.has(word)) return;
-        const folded = foldWord(word);
-        counts.set(folded, (counts.get(folded) ?? 0) + 1);
-      };
-      for (const text of page[field]) forEachLowerWord(text, count);
-      out[field] = { counts, length };
-    }
-    return out;
-  });
-  const averageLength = {} as Record<Field, number>;
-  for (const field of FIELDS) {
-    const total = counted.reduce((sum, f) => sum + f[field].length, 0);
-    averageLength[field] = counted.length === 0 ? 1 : Math.max(1, total / counted.length);
+/** One field of one page, counted: folded word ids with their occurrences, and its length in words. */
+export interface BodyCounts {
+  ids: Int32Array;
+  counts: Int32Array;
+  length: number;
+}
+
+/**
+ * Counts words for the index: page bodies as the catalog reads them (so no body text is kept),
+ * then the short fields once every page's title and summary are known, then builds the index.
+ */
+export class RelevanceCounter {
+  private readonly ids = new WordIds();
+  private readonly foldedIds = new Map<string, number>();
+  private readonly foldedWordsById: string[] = [];
+  /** Word id → folded id, or -1 for a stopword (never in a query: counted in lengths, not indexed). */
+  private readonly folding: number[] = [];
+  /** Occurrences per folded id for the text being counted, and which ids it touched. */
+  private tally = new Int32Array(1024);
+  private readonly touched: number[] = [];
+
+  countBody(text: string): BodyCounts {
+    return this.count([text], true);
   }
-  // Pass 2: one posting per (word, page) with the fields' weighted, length-normalised frequencies.
-  const postings = new Map<string, Posting[]>();
-  counted.forEach((fields, entry) => {
-    const weighted = new Map<string, number>();
+
+  private count(texts: readonly string[], skipLinkTargets = false): BodyCounts {
+    let length = 0;
+    const visit = (id: number) => {
+      length++;
+      const folded = this.foldedIdOf(id);
+      if (folded < 0) return;
+      if (this.tally[folded]!++ === 0) this.touched.push(folded);
+    };
+    for (const text of texts) this.ids.scan(text, visit, skipLinkTargets);
+    const ids = Int32Array.from(this.touched);
+    const counts = ids.map((id) => this.tally[id]!);
+    for (const id of this.touched) this.tally[id] = 0;
+    this.touched.length = 0;
+    return { ids, counts, length };
+  }
+
+  private foldedIdOf(id: number): number {
+    let folded = this.folding[id];
+    if (folded === undefined) {
+      const word = this.ids.word(id);
+      if (BUILTIN_STOPWORDS.has(word)) folded = -1;
+      else {
+        const key = foldWord(word);
+        folded = this.foldedIds.get(key);
+        if (folded === undefined) {
+          folded = this.foldedWordsById.length;
+          this.foldedIds.set(key, folded);
+          this.foldedWordsById.push(key);
+          if (folded >= this.tally.length) {
+            const grown = new Int32Array(this.tally.length * 2);
+            grown.set(this.tally);
+            this.tally = grown;
+          }
+        }
+      }
+      this.folding[id] = folded;
+    }
+    return folded;
+  }
+
+  /** The index over the pages, in entry order: their short fields' texts and their counted bodies. */
+  build(pages: ReadonlyArray<{ fields: Readonly<Record<Exclude<Field, 'body'>, readonly string[]>>; body: BodyCounts }>): RelevanceIndex {
+    const counted = pages.map((page) => {
+      const out = { body: page.body } as Record<Field, BodyCounts>;
+      for (const field of FIELDS) if (field !== 'body') out[field] = this.count(page.fields[field]);
+      return out;
+    });
+    const averageLength = {} as Record<Field, number>;
     for (const field of FIELDS) {
-      const { counts, length } = fields[field];
-      if (length === 0) continue;
-      const b = LENGTH_NORMALISATION[field];
-      const share = FIELD_WEIGHTS[field] / (1 - b + (b * length) / averageLength[field]);
-      for (const [word, count] of counts) weighted.set(word, (weighted.get(word) ?? 0) + count * share);
+      const total = counted.reduce((sum, f) => sum + f[field].length, 0);
+      averageLength[field] = counted.length === 0 ? 1 : Math.max(1, total / counted.length);
     }
-    for (const [word, pseudoFrequency] of weighted) {
-      const list = postings.get(word);
-      if (list) list.push({ entry, pseudoFrequency });
-      else postings.set(word, [{ entry, pseudoFrequency }]);
-    }
-  });
-  const n = pages.length;
+    // One posting per (word, page) with the fields' weighted, length-normalised frequencies.
+    const postingsById: Postings[] = this.foldedWordsById.map(() => ({ entries: [], pseudoFrequencies: [] }));
+    counted.forEach((fields, entry) => {
+      const weighted = new Map<number, number>();
+      for (const field of FIELDS) {
+        const { ids, counts, length } = fields[field];
+        if (length === 0) continue;
+        const b = LENGTH_NORMALISATION[field];
+        const share = FIELD_WEIGHTS[field] / (1 - b + (b * length) / averageLength[field]);
+        ids.forEach((word, k) => weighted.set(word, (weighted.get(word) ?? 0) + counts[k]! * share));
+      }
+      for (const [word, pseudoFrequency] of weighted) {
+        const list = postingsById[word]!;
+        list.entries.push(entry);
+        list.pseudoFrequencies.push(pseudoFrequency);
+      }
+    });
+    return relevanceIndex(pages.length, new Map(this.foldedWordsById.map((word, id) => [word, postingsById[id]!])));
+  }
+}
+
+function relevanceIndex(n: number, postings: ReadonlyMap<string, Postings>): RelevanceIndex {
+  const documentFrequency = (word: string) => postings.get(word)?.entries.length ?? 0;
   const idf = (word: string) => {
-    const df = postings.get(word)?.length ?? 0;
+    const df = documentFrequency(word);
     return df === 0 ? 0 : Math.log(1 + (n - df + 0.5) / (df + 0.5));
   };
   return {
     size: n,
-    documentFrequency: (word) => postings.get(word)?.length ?? 0,
+    documentFrequency,
     idf,
     score(query) {
       const scores = new Map<number, number>();
@@ -105,18 +161,19 @@ export function buildRelevanceIndex(pages: readonly FieldTexts[]): RelevanceInde
         const list = postings.get(word);
         if (!list || weight <= 0) continue;
         const w = weight * idf(word);
-        for (const { entry, pseudoFrequency } of list) {
-          scores.set(entry, (scores.get(entry) ?? 0) + (w * pseudoFrequency) / (K1 + pseudoFrequency));
-        }
+        list.entries.forEach((entry, k) => {
+          const pf = list.pseudoFrequencies[k]!;
+          scores.set(entry, (scores.get(entry) ?? 0) + (w * pf) / (K1 + pf));
+        });
       }
       return scores;
     },
     anyPageHoldsAll(words) {
-      const lists = words.map((w) => postings.get(w) ?? []).sort((a, b) => a.length - b.length);
+      const lists = words.map((w) => postings.get(w)?.entries ?? []).sort((a, b) => a.length - b.length);
       if (lists.length === 0 || lists[0]!.length === 0) return false;
-      const rest = lists.slice(1).map((list) => new Set(list.map((p) => p.entry)));
-      return lists[0]!.some((p) => rest.every((set) => set.has(p.entry)));
+      const rest = lists.slice(1).map((list) => new Set(list));
+      return lists[0]!.some((entry) => rest.every((set) => set.has(entry)));
     },
-    wordsIn: (entry, words) => words.filter((word) => postings.get(word)?.some((p) => p.entry === entry)),
+    wordsIn: (entry, words) => words.filter((word) => postings.get(word)?.entries.includes(entry)),
   };
 }

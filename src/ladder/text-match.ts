@@ -24,57 +24,12 @@ export function foldWord(word: string): string {
   return stem;
 }
 
-const WORD_CHAR = /^[\p{L}\p{N}]$/u;
-/** ASCII letters and digits, by char code. */
-const ASCII_WORD_CHAR = Array.from({ length: 128 }, (_, c) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122));
-
-/**
- * Visits the lowercased words of a text, in order: runs of letters and digits, NFKC-normalised.
- * One pass over the characters with no copy of the whole text: the catalog runs this over every
- * page body at load. A word with non-ASCII letters is normalised on its own and split again, so
- * the words are those of normalising the whole text first.
- */
-export function forEachLowerWord(text: string, visit: (word: string) => void): void {
-  let start = -1;
-  let ascii = true;
-  const emit = (end: number) => {
-    const word = text.slice(start, end);
-    if (ascii) visit(word.toLowerCase());
-    else for (const part of normalize(word).match(WORD) ?? []) visit(part);
-    start = -1;
-    ascii = true;
-  };
-  for (let i = 0; i < text.length; ) {
-    const c = text.charCodeAt(i);
-    let width = 1;
-    let isWord: boolean;
-    if (c < 128) isWord = ASCII_WORD_CHAR[c]!;
-    else {
-      const cp = text.codePointAt(i)!;
-      if (cp > 0xffff) width = 2;
-      isWord = WORD_CHAR.test(String.fromCodePoint(cp));
-      if (isWord) ascii = false;
-    }
-    if (isWord) {
-      if (start < 0) start = i;
-    } else if (start >= 0) emit(i);
-    i += width;
-  }
-  if (start >= 0) emit(text.length);
-}
-
-/** The lowercased words of a text, in order (see `forEachLowerWord`). */
-export function lowerWords(text: string): string[] {
-  const words: string[] = [];
-  forEachLowerWord(text, (w) => words.push(w));
-  return words;
-}
+/** The lowercased words of a text, in order: runs of letters and digits, NFKC-normalised. */
+export const lowerWords = (text: string): string[] => normalize(text).match(WORD) ?? [];
 
 /** The folded words of a text, in order. */
 export function foldedWords(text: string): string[] {
-  const words: string[] = [];
-  forEachLowerWord(text, (w) => words.push(foldWord(w)));
-  return words;
+  return lowerWords(text).map(foldWord);
 }
 
 /** A text prepared once for many term lookups. */
@@ -137,6 +92,3 @@ export function tagEquals(tag: string, term: TermPattern): boolean {
   const words = foldedWords(tag.replace(/^#/, ''));
   return words.length === term.words.length && words.every((w, i) => w === term.words[i]);
 }
-
-/** `[text](target)` → `text`: a link's words count, its file name does not. */
-export const withoutLinkTargets = (text: string): string => text.replace(/\]\([^)\s]*\)/g, ']');

@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { askQuestion, openAskSession } from '../../src/answer/ask.js';
 import { openWorkspace } from '../../src/config/workspace.js';
-import { findAcronyms, longFormOf } from '../../src/ladder/acronyms.js';
+import { AcronymCollector, longFormOf } from '../../src/ladder/acronyms.js';
 import { BODY_CANDIDATES } from '../../src/ladder/ladder.js';
 import type { Trace } from '../../src/ladder/trace.js';
 import { makeWiki, page } from '../helpers/wiki-fixture.js';
@@ -115,7 +115,9 @@ describe('the wiki’s own vocabulary', () => {
     expect(longFormOf('LTCR', 'we compare the long-term corrosion rate')).toBe('long-term corrosion rate');
     expect(longFormOf('BFF', 'the Backend for Frontend')).toBe('Backend for Frontend');
     expect(longFormOf('XYZ', 'nothing that spells it')).toBeUndefined();
-    expect([...findAcronyms(['The long-term corrosion rate (LTCR) governs.\nSee [link](x.md) (PR).'])]).toEqual([['ltcr', ['long-term corrosion rate']]]);
+    const collector = new AcronymCollector();
+    collector.add('The long-term corrosion rate (LTCR) governs.\nSee [link](x.md) (PR).');
+    expect([...collector.result()]).toEqual([['ltcr', ['long-term corrosion rate']]]);
   });
 
   it('a question using the acronym reaches the page written with the long form, and the trace says where the term came from', async () => {

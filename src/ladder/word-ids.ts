@@ -1,0 +1,110 @@
+// Words as small integers, assigned as text is scanned. The catalog reads every page body at load:
+// a string per word occurrence (tens of millions on a large wiki) cost more in allocation and
+// garbage collection than the counting itself, so a word already seen is recognised in place,
+// by a hash of its lowercased characters and a character comparison, with no string made.
+import { normalize } from './text-match.js';
+
+const WORD_RUN = /[\p{L}\p{N}]+/gu;
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+/** ASCII letters and digits, by char code. */
+const ASCII_WORD_CHAR = Uint8Array.from({ length: 128 }, (_, c) => Number((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)));
+/** Whether the character at `i` (a code unit ≥ 128, or a surrogate pair) is a letter or digit. */
+const isWordAt = (text: string, i: number): boolean => {
+  const c = text.charCodeAt(i);
+  if (c < 128) return ASCII_WORD_CHAR[c] === 1;
+  return WORD_CHAR.test(String.fromCodePoint(text.codePointAt(i)!));
+};
+/** Past a markdown link's `(target)` starting at `open`, when the target has no white space. */
+function linkTargetEnd(text: string, open: number): number {
+  const close = text.indexOf(')', open);
+  if (close < 0) return open;
+  for (let k = open + 1; k < close; k++) if (text.charCodeAt(k) <= 32) return open;
+  return close + 1;
+}
+const lower = (c: number) => (c >= 65 && c <= 90 ? c + 32 : c);
+const step = (hash: number, c: number) => (Math.imul(hash, 31) + c) | 0;
+
+export class WordIds {
+  private readonly words: string[] = [];
+  /** Hash of a lowercased word → its id, or the ids sharing that hash. */
+  private readonly byHash = new Map<number, number | number[]>();
+
+  /** The lowercased word behind an id. */
+  word(id: number): string {
+    return this.words[id]!;
+  }
+
+  get size(): number {
+    return this.words.length;
+  }
+
+  /**
+   * Visits the id of each lowercased word of a text, in order: the words of `lowerWords` (runs of
+   * letters and digits, NFKC-normalised), each as its id. A run with non-ASCII letters is
+   * normalised on its own and split again, which gives the words of normalising the whole text. With `skipLinkTargets`, the target of a
+   * markdown link (`](target)`) is passed over: a link's words count, its file name does not.
+   */
+  scan(text: string, visit: (id: number) => void, skipLinkTargets = false): void {
+    const n = text.length;
+    let i = 0;
+    while (i < n) {
+      let c = text.charCodeAt(i);
+      if (c < 128 && !ASCII_WORD_CHAR[c]) {
+        i++;
+        if (skipLinkTargets && c === 93 && text.charCodeAt(i) === 40) i = linkTargetEnd(text, i);
+        continue;
+      }
+      if (c >= 128 && !isWordAt(text, i)) {
+        i += c >= 0xd800 && c <= 0xdbff ? 2 : 1;
+        continue;
+      }
+      // A run of letters and digits: ASCII ones hashed as they pass; a non-ASCII one sends the
+      // whole run through normalisation.
+      const start = i;
+      let hash = 0;
+      while (i < n && (c = text.charCodeAt(i)) < 128 && ASCII_WORD_CHAR[c]) {
+        hash = step(hash, lower(c));
+        i++;
+      }
+      if (i < n && c >= 128 && isWordAt(text, i)) {
+        while (i < n && isWordAt(text, i)) i += text.charCodeAt(i) >= 0xd800 && text.charCodeAt(i) <= 0xdbff ? 2 : 1;
+        for (const part of normalize(text.slice(start, i)).match(WORD_RUN) ?? []) visit(this.idOf(part));
+      } else visit(this.idOfRun(text, start, i, hash));
+    }
+  }
+
+  /** The id of a lowercased word, assigned on first sight. */
+  idOf(word: string): number {
+    let hash = 0;
+    for (let i = 0; i < word.length; i++) hash = step(hash, word.charCodeAt(i));
+    const slot = this.byHash.get(hash);
+    if (typeof slot === 'number' && this.words[slot] === word) return slot;
+    if (Array.isArray(slot)) for (const id of slot) if (this.words[id] === word) return id;
+    return this.add(hash, word);
+  }
+
+  /** The id of the ASCII run text[start, end) lowercased, hashed as it was scanned (no string made for a known word). */
+  private idOfRun(text: string, start: number, end: number, hash: number): number {
+    const slot = this.byHash.get(hash);
+    if (typeof slot === 'number' && this.sameRun(slot, text, start, end)) return slot;
+    if (Array.isArray(slot)) for (const id of slot) if (this.sameRun(id, text, start, end)) return id;
+    return this.add(hash, text.slice(start, end).toLowerCase());
+  }
+
+  private sameRun(id: number, text: string, start: number, end: number): boolean {
+    const word = this.words[id]!;
+    if (word.length !== end - start) return false;
+    for (let k = 0; k < word.length; k++) if (word.charCodeAt(k) !== lower(text.charCodeAt(start + k))) return false;
+    return true;
+  }
+
+  private add(hash: number, word: string): number {
+    const id = this.words.length;
+    this.words.push(word);
+    const slot = this.byHash.get(hash);
+    if (slot === undefined) this.byHash.set(hash, id);
+    else if (typeof slot === 'number') this.byHash.set(hash, [slot, id]);
+    else slot.push(id);
+    return id;
+  }
+}
