@@ -17790,12 +17790,12 @@ var require_receiver = __commonJS({
             }
             const buffer = this.consume(8);
             const upper = buffer.readUInt32BE(0);
-            const lower = buffer.readUInt32BE(4);
-            if (upper !== 0 || lower > 2 ** 31 - 1) {
+            const lower2 = buffer.readUInt32BE(4);
+            if (upper !== 0 || lower2 > 2 ** 31 - 1) {
               failWebsocketConnection(this.ws, "Received payload length > 2^31 bytes.");
               return;
             }
-            this.#info.payloadLength = lower;
+            this.#info.payloadLength = lower2;
             this.#state = parserStates.READ_DATA;
             if (!this.#validatePayloadLength()) {
               return;
@@ -19372,22 +19372,22 @@ var init_lib = __esm({
       return new (P3 || (P3 = Promise))(function(resolve2, reject) {
         function fulfilled(value) {
           try {
-            step(generator.next(value));
+            step5(generator.next(value));
           } catch (e) {
             reject(e);
           }
         }
         function rejected(value) {
           try {
-            step(generator["throw"](value));
+            step5(generator["throw"](value));
           } catch (e) {
             reject(e);
           }
         }
-        function step(result) {
+        function step5(result) {
           result.done ? resolve2(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
+        step5((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
     (function(HttpCodes2) {
@@ -20003,22 +20003,22 @@ var init_auth = __esm({
       return new (P3 || (P3 = Promise))(function(resolve2, reject) {
         function fulfilled(value) {
           try {
-            step(generator.next(value));
+            step5(generator.next(value));
           } catch (e) {
             reject(e);
           }
         }
         function rejected(value) {
           try {
-            step(generator["throw"](value));
+            step5(generator["throw"](value));
           } catch (e) {
             reject(e);
           }
         }
-        function step(result) {
+        function step5(result) {
           result.done ? resolve2(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
+        step5((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
     BearerCredentialHandler = class {
@@ -20062,22 +20062,22 @@ var init_oidc_utils = __esm({
       return new (P3 || (P3 = Promise))(function(resolve2, reject) {
         function fulfilled(value) {
           try {
-            step(generator.next(value));
+            step5(generator.next(value));
           } catch (e) {
             reject(e);
           }
         }
         function rejected(value) {
           try {
-            step(generator["throw"](value));
+            step5(generator["throw"](value));
           } catch (e) {
             reject(e);
           }
         }
-        function step(result) {
+        function step5(result) {
           result.done ? resolve2(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
+        step5((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
     OidcClient = class _OidcClient {
@@ -20156,22 +20156,22 @@ var init_summary = __esm({
       return new (P3 || (P3 = Promise))(function(resolve2, reject) {
         function fulfilled(value) {
           try {
-            step(generator.next(value));
+            step5(generator.next(value));
           } catch (e) {
             reject(e);
           }
         }
         function rejected(value) {
           try {
-            step(generator["throw"](value));
+            step5(generator["throw"](value));
           } catch (e) {
             reject(e);
           }
         }
-        function step(result) {
+        function step5(result) {
           result.done ? resolve2(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
+        step5((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
     ({ access, appendFile, writeFile } = promises);
@@ -20555,22 +20555,22 @@ var init_io_util = __esm({
       return new (P3 || (P3 = Promise))(function(resolve2, reject) {
         function fulfilled(value) {
           try {
-            step(generator.next(value));
+            step5(generator.next(value));
           } catch (e) {
             reject(e);
           }
         }
         function rejected(value) {
           try {
-            step(generator["throw"](value));
+            step5(generator["throw"](value));
           } catch (e) {
             reject(e);
           }
         }
-        function step(result) {
+        function step5(result) {
           result.done ? resolve2(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
+        step5((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
     ({ chmod, copyFile, lstat, mkdir, open, readdir, rename, rm, rmdir, stat, symlink, unlink } = fs2.promises);
@@ -20658,22 +20658,22 @@ var init_io = __esm({
       return new (P3 || (P3 = Promise))(function(resolve2, reject) {
         function fulfilled(value) {
           try {
-            step(generator.next(value));
+            step5(generator.next(value));
           } catch (e) {
             reject(e);
           }
         }
         function rejected(value) {
           try {
-            step(generator["throw"](value));
+            step5(generator["throw"](value));
           } catch (e) {
             reject(e);
           }
         }
-        function step(result) {
+        function step5(result) {
           result.done ? resolve2(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
+        step5((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
   }
@@ -20743,22 +20743,22 @@ var init_toolrunner = __esm({
       return new (P3 || (P3 = Promise))(function(resolve2, reject) {
         function fulfilled(value) {
           try {
-            step(generator.next(value));
+            step5(generator.next(value));
           } catch (e) {
             reject(e);
           }
         }
         function rejected(value) {
           try {
-            step(generator["throw"](value));
+            step5(generator["throw"](value));
           } catch (e) {
             reject(e);
           }
         }
-        function step(result) {
+        function step5(result) {
           result.done ? resolve2(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
+        step5((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
     IS_WINDOWS2 = process.platform === "win32";
@@ -21195,22 +21195,22 @@ var init_exec = __esm({
       return new (P3 || (P3 = Promise))(function(resolve2, reject) {
         function fulfilled(value) {
           try {
-            step(generator.next(value));
+            step5(generator.next(value));
           } catch (e) {
             reject(e);
           }
         }
         function rejected(value) {
           try {
-            step(generator["throw"](value));
+            step5(generator["throw"](value));
           } catch (e) {
             reject(e);
           }
         }
-        function step(result) {
+        function step5(result) {
           result.done ? resolve2(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
+        step5((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
   }
@@ -21251,22 +21251,22 @@ var init_platform = __esm({
       return new (P3 || (P3 = Promise))(function(resolve2, reject) {
         function fulfilled(value) {
           try {
-            step(generator.next(value));
+            step5(generator.next(value));
           } catch (e) {
             reject(e);
           }
         }
         function rejected(value) {
           try {
-            step(generator["throw"](value));
+            step5(generator["throw"](value));
           } catch (e) {
             reject(e);
           }
         }
-        function step(result) {
+        function step5(result) {
           result.done ? resolve2(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
+        step5((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
     getWindowsInfo = () => __awaiter9(void 0, void 0, void 0, function* () {
@@ -21480,22 +21480,22 @@ var init_core = __esm({
       return new (P3 || (P3 = Promise))(function(resolve2, reject) {
         function fulfilled(value) {
           try {
-            step(generator.next(value));
+            step5(generator.next(value));
           } catch (e) {
             reject(e);
           }
         }
         function rejected(value) {
           try {
-            step(generator["throw"](value));
+            step5(generator["throw"](value));
           } catch (e) {
             reject(e);
           }
         }
-        function step(result) {
+        function step5(result) {
           result.done ? resolve2(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
+        step5((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
     (function(ExitCode2) {
@@ -40766,22 +40766,22 @@ var require_lib = __commonJS({
       return new (P3 || (P3 = Promise))(function(resolve2, reject) {
         function fulfilled(value) {
           try {
-            step(generator.next(value));
+            step5(generator.next(value));
           } catch (e) {
             reject(e);
           }
         }
         function rejected(value) {
           try {
-            step(generator["throw"](value));
+            step5(generator["throw"](value));
           } catch (e) {
             reject(e);
           }
         }
-        function step(result) {
+        function step5(result) {
           result.done ? resolve2(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
+        step5((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
     Object.defineProperty(exports2, "__esModule", { value: true });
@@ -53425,44 +53425,16 @@ function foldWord(word) {
   }
   return stem;
 }
-var WORD_CHAR = /^[\p{L}\p{N}]$/u;
-var ASCII_WORD_CHAR = Array.from({ length: 128 }, (_3, c3) => c3 >= 48 && c3 <= 57 || c3 >= 65 && c3 <= 90 || c3 >= 97 && c3 <= 122);
-function forEachLowerWord(text2, visit) {
-  let start = -1;
-  let ascii = true;
-  const emit = (end) => {
-    const word = text2.slice(start, end);
-    if (ascii) visit(word.toLowerCase());
-    else for (const part of normalize(word).match(WORD) ?? []) visit(part);
-    start = -1;
-    ascii = true;
-  };
-  for (let i = 0; i < text2.length; ) {
-    const c3 = text2.charCodeAt(i);
-    let width = 1;
-    let isWord;
-    if (c3 < 128) isWord = ASCII_WORD_CHAR[c3];
-    else {
-      const cp = text2.codePointAt(i);
-      if (cp > 65535) width = 2;
-      isWord = WORD_CHAR.test(String.fromCodePoint(cp));
-      if (isWord) ascii = false;
-    }
-    if (isWord) {
-      if (start < 0) start = i;
-    } else if (start >= 0) emit(i);
-    i += width;
-  }
-  if (start >= 0) emit(text2.length);
-}
-function lowerWords(text2) {
-  const words = [];
-  forEachLowerWord(text2, (w2) => words.push(w2));
-  return words;
-}
+var lowerWords = (text2) => normalize(text2).match(WORD) ?? [];
+var FOLDED = /* @__PURE__ */ new Map();
+var FOLDED_TEXT_LIMIT = 120;
 function foldedWords(text2) {
-  const words = [];
-  forEachLowerWord(text2, (w2) => words.push(foldWord(w2)));
+  if (text2.length > FOLDED_TEXT_LIMIT) return lowerWords(text2).map(foldWord);
+  let words = FOLDED.get(text2);
+  if (words === void 0) {
+    words = lowerWords(text2).map(foldWord);
+    if (FOLDED.size < STEM_CACHE_LIMIT) FOLDED.set(text2, words);
+  }
   return words;
 }
 function foldText(text2) {
@@ -53495,7 +53467,6 @@ function tagEquals(tag, term) {
   const words = foldedWords(tag.replace(/^#/, ""));
   return words.length === term.words.length && words.every((w2, i) => w2 === term.words[i]);
 }
-var withoutLinkTargets = (text2) => text2.replace(/\]\([^)\s]*\)/g, "]");
 
 // src/ladder/signal-terms.ts
 var STRICT_KINDS = /* @__PURE__ */ new Set(["code", "quoted", "version", "identifier", "proper-noun"]);
@@ -53750,12 +53721,12 @@ function extractSignalTerms(question, extraStopwords = []) {
       dropped.push({ term: word, reason: "single character" });
       return;
     }
-    const lower = word.toLowerCase().replace(/^['’-]+|['’-]+$/g, "");
-    if (lower === "") return;
-    if (stopwords.has(lower) || stopwords.has(lower.replace(/['’]s$/, ""))) dropped.push({ term: lower, reason: "stopword" });
-    else if (/^\d+$/.test(lower)) dropped.push({ term: lower, reason: "bare number" });
-    else if ([...lower].length < 2) dropped.push({ term: lower, reason: "single character" });
-    else terms.push({ term: lower, kind: "word" });
+    const lower2 = word.toLowerCase().replace(/^['’-]+|['’-]+$/g, "");
+    if (lower2 === "") return;
+    if (stopwords.has(lower2) || stopwords.has(lower2.replace(/['’]s$/, ""))) dropped.push({ term: lower2, reason: "stopword" });
+    else if (/^\d+$/.test(lower2)) dropped.push({ term: lower2, reason: "bare number" });
+    else if ([...lower2].length < 2) dropped.push({ term: lower2, reason: "single character" });
+    else terms.push({ term: lower2, kind: "word" });
   }
   const seenDropped = /* @__PURE__ */ new Set();
   const droppedOnce = dropped.filter((d2) => !seenDropped.has(d2.term) && seenDropped.add(d2.term));
@@ -53781,57 +53752,198 @@ function dedupe(terms) {
   });
 }
 
+// src/ladder/word-ids.ts
+var WORD_RUN = /[\p{L}\p{N}]+/gu;
+var WORD_CHAR = /^[\p{L}\p{N}]$/u;
+var ASCII_WORD_CHAR = Uint8Array.from({ length: 128 }, (_3, c3) => Number(c3 >= 48 && c3 <= 57 || c3 >= 65 && c3 <= 90 || c3 >= 97 && c3 <= 122));
+var isWordAt = (text2, i) => {
+  const c3 = text2.charCodeAt(i);
+  if (c3 < 128) return ASCII_WORD_CHAR[c3] === 1;
+  return WORD_CHAR.test(String.fromCodePoint(text2.codePointAt(i)));
+};
+function linkTargetEnd(text2, open2) {
+  const close = text2.indexOf(")", open2);
+  if (close < 0) return open2;
+  for (let k2 = open2 + 1; k2 < close; k2++) if (text2.charCodeAt(k2) <= 32) return open2;
+  return close + 1;
+}
+var lower = (c3) => c3 >= 65 && c3 <= 90 ? c3 + 32 : c3;
+var step = (hash, c3) => Math.imul(hash, 31) + c3 | 0;
+var WordIds = class {
+  words = [];
+  /** Hash of a lowercased word → its id, or the ids sharing that hash. */
+  byHash = /* @__PURE__ */ new Map();
+  /** The lowercased word behind an id. */
+  word(id) {
+    return this.words[id];
+  }
+  get size() {
+    return this.words.length;
+  }
+  /**
+   * Visits the id of each lowercased word of a text, in order: the words of `lowerWords` (runs of
+   * letters and digits, NFKC-normalised), each as its id. A run with non-ASCII letters is
+   * normalised on its own and split again, which gives the words of normalising the whole text. With `skipLinkTargets`, the target of a
+   * markdown link (`](target)`) is passed over: a link's words count, its file name does not.
+   */
+  scan(text2, visit, skipLinkTargets = false) {
+    const n = text2.length;
+    let i = 0;
+    while (i < n) {
+      let c3 = text2.charCodeAt(i);
+      if (c3 < 128 && !ASCII_WORD_CHAR[c3]) {
+        i++;
+        if (skipLinkTargets && c3 === 93 && text2.charCodeAt(i) === 40) i = linkTargetEnd(text2, i);
+        continue;
+      }
+      if (c3 >= 128 && !isWordAt(text2, i)) {
+        i += c3 >= 55296 && c3 <= 56319 ? 2 : 1;
+        continue;
+      }
+      const start = i;
+      let hash = 0;
+      while (i < n && (c3 = text2.charCodeAt(i)) < 128 && ASCII_WORD_CHAR[c3]) {
+        hash = step(hash, lower(c3));
+        i++;
+      }
+      if (i < n && c3 >= 128 && isWordAt(text2, i)) {
+        while (i < n && isWordAt(text2, i)) i += text2.charCodeAt(i) >= 55296 && text2.charCodeAt(i) <= 56319 ? 2 : 1;
+        for (const part of normalize(text2.slice(start, i)).match(WORD_RUN) ?? []) visit(this.idOf(part));
+      } else visit(this.idOfRun(text2, start, i, hash));
+    }
+  }
+  /** The id of a lowercased word, assigned on first sight. */
+  idOf(word) {
+    let hash = 0;
+    for (let i = 0; i < word.length; i++) hash = step(hash, word.charCodeAt(i));
+    const slot = this.byHash.get(hash);
+    if (typeof slot === "number" && this.words[slot] === word) return slot;
+    if (Array.isArray(slot)) {
+      for (const id of slot) if (this.words[id] === word) return id;
+    }
+    return this.add(hash, word);
+  }
+  /** The id of the ASCII run text[start, end) lowercased, hashed as it was scanned (no string made for a known word). */
+  idOfRun(text2, start, end, hash) {
+    const slot = this.byHash.get(hash);
+    if (typeof slot === "number" && this.sameRun(slot, text2, start, end)) return slot;
+    if (Array.isArray(slot)) {
+      for (const id of slot) if (this.sameRun(id, text2, start, end)) return id;
+    }
+    return this.add(hash, text2.slice(start, end).toLowerCase());
+  }
+  sameRun(id, text2, start, end) {
+    const word = this.words[id];
+    if (word.length !== end - start) return false;
+    for (let k2 = 0; k2 < word.length; k2++) if (word.charCodeAt(k2) !== lower(text2.charCodeAt(start + k2))) return false;
+    return true;
+  }
+  add(hash, word) {
+    const id = this.words.length;
+    this.words.push(word);
+    const slot = this.byHash.get(hash);
+    if (slot === void 0) this.byHash.set(hash, id);
+    else if (typeof slot === "number") this.byHash.set(hash, [slot, id]);
+    else slot.push(id);
+    return id;
+  }
+};
+
 // src/ladder/relevance.ts
 var FIELDS = ["title", "aliases", "tags", "summary", "headings", "links", "body"];
 var FIELD_WEIGHTS = { title: 6, aliases: 5, tags: 3, summary: 3, headings: 2, links: 2, body: 1 };
 var LENGTH_NORMALISATION = { title: 0.3, aliases: 0.3, tags: 0.2, summary: 0.5, headings: 0.5, links: 0.5, body: 0.75 };
 var K1 = 2;
-function buildRelevanceIndex(pages) {
-  const counted = pages.map((page) => {
-    const out = {};
-    for (const field of FIELDS) {
-      const counts = /* @__PURE__ */ new Map();
-      let length = 0;
-      const count = (word) => {
-        length++;
-        if (BUILTIN_STOPWORDS.has(word)) return;
-        const folded = foldWord(word);
-        counts.set(folded, (counts.get(folded) ?? 0) + 1);
-      };
-      for (const text2 of page[field]) forEachLowerWord(text2, count);
-      out[field] = { counts, length };
-    }
-    return out;
-  });
-  const averageLength = {};
-  for (const field of FIELDS) {
-    const total = counted.reduce((sum, f3) => sum + f3[field].length, 0);
-    averageLength[field] = counted.length === 0 ? 1 : Math.max(1, total / counted.length);
+var RelevanceCounter = class {
+  ids = new WordIds();
+  foldedIds = /* @__PURE__ */ new Map();
+  foldedWordsById = [];
+  /** Word id → folded id, or -1 for a stopword (never in a query: counted in lengths, not indexed). */
+  folding = [];
+  /** Occurrences per folded id for the text being counted, and which ids it touched. */
+  tally = new Int32Array(1024);
+  touched = [];
+  countBody(text2) {
+    return this.count([text2], true);
   }
-  const postings = /* @__PURE__ */ new Map();
-  counted.forEach((fields, entry) => {
-    const weighted = /* @__PURE__ */ new Map();
+  count(texts, skipLinkTargets = false) {
+    let length = 0;
+    const visit = (id) => {
+      length++;
+      const folded = this.foldedIdOf(id);
+      if (folded < 0) return;
+      if (this.tally[folded]++ === 0) this.touched.push(folded);
+    };
+    for (const text2 of texts) this.ids.scan(text2, visit, skipLinkTargets);
+    const ids = Int32Array.from(this.touched);
+    const counts = ids.map((id) => this.tally[id]);
+    for (const id of this.touched) this.tally[id] = 0;
+    this.touched.length = 0;
+    return { ids, counts, length };
+  }
+  foldedIdOf(id) {
+    let folded = this.folding[id];
+    if (folded === void 0) {
+      const word = this.ids.word(id);
+      if (BUILTIN_STOPWORDS.has(word)) folded = -1;
+      else {
+        const key = foldWord(word);
+        folded = this.foldedIds.get(key);
+        if (folded === void 0) {
+          folded = this.foldedWordsById.length;
+          this.foldedIds.set(key, folded);
+          this.foldedWordsById.push(key);
+          if (folded >= this.tally.length) {
+            const grown = new Int32Array(this.tally.length * 2);
+            grown.set(this.tally);
+            this.tally = grown;
+          }
+        }
+      }
+      this.folding[id] = folded;
+    }
+    return folded;
+  }
+  /** The index over the pages, in entry order: their short fields' texts and their counted bodies. */
+  build(pages) {
+    const counted = pages.map((page) => {
+      const out = { body: page.body };
+      for (const field of FIELDS) if (field !== "body") out[field] = this.count(page.fields[field]);
+      return out;
+    });
+    const averageLength = {};
     for (const field of FIELDS) {
-      const { counts, length } = fields[field];
-      if (length === 0) continue;
-      const b3 = LENGTH_NORMALISATION[field];
-      const share = FIELD_WEIGHTS[field] / (1 - b3 + b3 * length / averageLength[field]);
-      for (const [word, count] of counts) weighted.set(word, (weighted.get(word) ?? 0) + count * share);
+      const total = counted.reduce((sum, f3) => sum + f3[field].length, 0);
+      averageLength[field] = counted.length === 0 ? 1 : Math.max(1, total / counted.length);
     }
-    for (const [word, pseudoFrequency] of weighted) {
-      const list = postings.get(word);
-      if (list) list.push({ entry, pseudoFrequency });
-      else postings.set(word, [{ entry, pseudoFrequency }]);
-    }
-  });
-  const n = pages.length;
+    const postingsById = this.foldedWordsById.map(() => ({ entries: [], pseudoFrequencies: [] }));
+    counted.forEach((fields, entry) => {
+      const weighted = /* @__PURE__ */ new Map();
+      for (const field of FIELDS) {
+        const { ids, counts, length } = fields[field];
+        if (length === 0) continue;
+        const b3 = LENGTH_NORMALISATION[field];
+        const share = FIELD_WEIGHTS[field] / (1 - b3 + b3 * length / averageLength[field]);
+        ids.forEach((word, k2) => weighted.set(word, (weighted.get(word) ?? 0) + counts[k2] * share));
+      }
+      for (const [word, pseudoFrequency] of weighted) {
+        const list = postingsById[word];
+        list.entries.push(entry);
+        list.pseudoFrequencies.push(pseudoFrequency);
+      }
+    });
+    return relevanceIndex(pages.length, new Map(this.foldedWordsById.map((word, id) => [word, postingsById[id]])));
+  }
+};
+function relevanceIndex(n, postings) {
+  const documentFrequency2 = (word) => postings.get(word)?.entries.length ?? 0;
   const idf = (word) => {
-    const df = postings.get(word)?.length ?? 0;
+    const df = documentFrequency2(word);
     return df === 0 ? 0 : Math.log(1 + (n - df + 0.5) / (df + 0.5));
   };
   return {
     size: n,
-    documentFrequency: (word) => postings.get(word)?.length ?? 0,
+    documentFrequency: documentFrequency2,
     idf,
     score(query) {
       const scores = /* @__PURE__ */ new Map();
@@ -53839,19 +53951,20 @@ function buildRelevanceIndex(pages) {
         const list = postings.get(word);
         if (!list || weight <= 0) continue;
         const w2 = weight * idf(word);
-        for (const { entry, pseudoFrequency } of list) {
-          scores.set(entry, (scores.get(entry) ?? 0) + w2 * pseudoFrequency / (K1 + pseudoFrequency));
-        }
+        list.entries.forEach((entry, k2) => {
+          const pf = list.pseudoFrequencies[k2];
+          scores.set(entry, (scores.get(entry) ?? 0) + w2 * pf / (K1 + pf));
+        });
       }
       return scores;
     },
     anyPageHoldsAll(words) {
-      const lists = words.map((w2) => postings.get(w2) ?? []).sort((a, b3) => a.length - b3.length);
+      const lists = words.map((w2) => postings.get(w2)?.entries ?? []).sort((a, b3) => a.length - b3.length);
       if (lists.length === 0 || lists[0].length === 0) return false;
-      const rest = lists.slice(1).map((list) => new Set(list.map((p2) => p2.entry)));
-      return lists[0].some((p2) => rest.every((set2) => set2.has(p2.entry)));
+      const rest = lists.slice(1).map((list) => new Set(list));
+      return lists[0].some((entry) => rest.every((set2) => set2.has(entry)));
     },
-    wordsIn: (entry, words) => words.filter((word) => postings.get(word)?.some((p2) => p2.entry === entry))
+    wordsIn: (entry, words) => words.filter((word) => postings.get(word)?.entries.includes(entry))
   };
 }
 
@@ -53879,9 +53992,9 @@ function spells(letters, longForm) {
   }
   return /^[\p{L}\p{N}]/u.test(longForm) && longForm.startsWith(letters[0]);
 }
-function findAcronyms(texts) {
-  const found = /* @__PURE__ */ new Map();
-  for (const text2 of texts) {
+var AcronymCollector = class {
+  found = /* @__PURE__ */ new Map();
+  add(text2) {
     for (const m2 of text2.matchAll(DEFINITION)) {
       const acronym = m2[1];
       const before = text2.slice(Math.max(0, m2.index - LOOK_BACK), m2.index);
@@ -53891,18 +54004,21 @@ function findAcronyms(texts) {
       const key = foldedWords(acronym.replace(/s$/, "")).join(" ");
       const long = foldedWords(longForm).join(" ");
       if (key === "" || long === "" || long === key) continue;
-      const forms = found.get(key) ?? /* @__PURE__ */ new Map();
+      const forms = this.found.get(key) ?? /* @__PURE__ */ new Map();
       if (!forms.has(long)) forms.set(long, longForm.toLowerCase());
-      found.set(key, forms);
+      this.found.set(key, forms);
     }
   }
-  const out = /* @__PURE__ */ new Map();
-  for (const [key, forms] of found) if (forms.size <= MAX_EXPANSIONS) out.set(key, [...forms.values()]);
-  return out;
-}
+  /** Folded acronym → the long forms the wiki gives it, as first written (one per folded form). */
+  result() {
+    const out = /* @__PURE__ */ new Map();
+    for (const [key, forms] of this.found) if (forms.size <= MAX_EXPANSIONS) out.set(key, [...forms.values()]);
+    return out;
+  }
+};
 
 // src/ladder/catalog.ts
-var HEADING2 = /^#{1,6}\s+(.+?)\s*#*\s*$/;
+var FENCE_OR_HEADING = /^(?:```|~~~).*$|^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$/gm;
 var LINK = /\[([^\]]+)\]\(([^)\s]+?\.md)(?:#[^)\s]*)?\)/g;
 var stringList = (value) => {
   if (Array.isArray(value)) return value.filter((v2) => typeof v2 === "string").map((v2) => v2.trim()).filter(Boolean);
@@ -53914,7 +54030,7 @@ function isOpenCapture(path14, data) {
   if (data.captured_by !== void 0 && data.captured_by !== null) return true;
   return path14.split("/")[0] === "queries" && stringList(data.tags).includes("capture");
 }
-function readPageFacts(path14, text2) {
+function readPageFacts(path14, text2, counter, acronyms) {
   const fm = readFrontmatter(text2);
   const data = fm.kind === "ok" ? fm.data : void 0;
   const title = data && "title" in data ? pyStr(data.title) : fileStem(path14);
@@ -53923,13 +54039,11 @@ function readPageFacts(path14, text2) {
   const body = fm.kind === "none" || close < 0 ? text2 : text2.slice(close + 5);
   const headings = [];
   let inFence = false;
-  for (const line of body.split("\n")) {
-    if (line.startsWith("```") || line.startsWith("~~~")) inFence = !inFence;
-    else if (!inFence) {
-      const heading = HEADING2.exec(line);
-      if (heading) headings.push(heading[1]);
-    }
+  for (const m2 of body.matchAll(FENCE_OR_HEADING)) {
+    if (m2[1] === void 0) inFence = !inFence;
+    else if (!inFence) headings.push(m2[1]);
   }
+  acronyms.add(body);
   const links = [];
   for (const m2 of body.matchAll(LINK)) {
     const target = m2[2];
@@ -53944,7 +54058,7 @@ function readPageFacts(path14, text2) {
     aliases: stringList(data?.aliases),
     headings,
     links,
-    body: withoutLinkTargets(body),
+    body: counter.countBody(body),
     openCapture: isOpenCapture(path14, data)
   };
 }
@@ -53971,6 +54085,8 @@ async function loadCatalog(tree, config) {
   const layout = layoutOf(tree, config);
   const indexFiles = [...tree.files].filter(isIndexFilePath).sort((a, b3) => a === "index.md" ? -1 : b3 === "index.md" ? 1 : comparePathParts(a, b3));
   const facts = /* @__PURE__ */ new Map();
+  const counter = new RelevanceCounter();
+  const acronymCollector = new AcronymCollector();
   const indexTexts = /* @__PURE__ */ new Map();
   const unreadable = [];
   let schema2;
@@ -53980,7 +54096,7 @@ async function loadCatalog(tree, config) {
       if (pages.has(path14)) unreadable.push({ path: path14, reason: file.reason });
       return;
     }
-    if (pages.has(path14)) facts.set(path14, readPageFacts(path14, file.text));
+    if (pages.has(path14)) facts.set(path14, readPageFacts(path14, file.text, counter, acronymCollector));
     else if (path14 === "schema.md") schema2 = parseSchema(file.text);
     else indexTexts.set(path14, file.text);
   });
@@ -54027,18 +54143,14 @@ async function loadCatalog(tree, config) {
       folded: { title: foldText(title), summary: foldText(summary2) }
     });
   }
-  const relevance = buildRelevanceIndex(
+  const relevance = counter.build(
     entries.map((e) => ({
-      title: [e.title],
-      aliases: e.aliases,
-      tags: e.tags,
-      summary: [e.summary],
-      headings: e.headings,
-      links: e.linkTexts,
-      body: [facts.get(e.path).body]
+      fields: { title: [e.title], aliases: e.aliases, tags: e.tags, summary: [e.summary], headings: e.headings, links: e.linkTexts },
+      body: facts.get(e.path).body
     }))
   );
-  const acronyms = findAcronyms(entries.map((e) => facts.get(e.path).body));
+  const acronyms = acronymCollector.result();
+  const positions = new Map(entries.map((e, i) => [e.path, i]));
   const postings = buildPostings(entries);
   const vocabulary = [...postings.keys()];
   return {
@@ -54057,6 +54169,7 @@ async function loadCatalog(tree, config) {
       return [...hits].sort((a, b3) => a - b3).map((i) => entries[i]);
     },
     byPath: new Map(entries.map((e) => [e.path, e])),
+    indexOf: (path14) => positions.get(path14) ?? -1,
     relevance,
     acronyms,
     schema: schema2,
@@ -54086,6 +54199,10 @@ function documentFrequency(catalog, pattern) {
   for (const entry of catalog.mayMatch(pattern)) if (matchFields(entry, pattern).length > 0) n++;
   return n;
 }
+function compareGateCandidates(a, b3) {
+  const distinct = (c3) => new Set(c3.matched.map((m2) => m2.term)).size;
+  return distinct(b3) - distinct(a) || b3.matched.length - a.matched.length || codePointLength(a.title) - codePointLength(b3.title) || compareCodePoints(a.title.toLowerCase(), b3.title.toLowerCase()) || compareCodePoints(a.path, b3.path);
+}
 function findCandidates(catalog, terms) {
   const patterns = terms.map(({ term, page }) => ({ term, page, pattern: termPattern(term) }));
   const candidates = [];
@@ -54096,18 +54213,13 @@ function findCandidates(catalog, terms) {
   }
   for (const entry of reachable) {
     const matched = [];
-    let distinct = 0;
     for (const { term, page, pattern } of patterns) {
       const fields = page === void 0 ? matchFields(entry, pattern) : page === entry.path ? ["title"] : [];
-      if (fields.length > 0) distinct++;
       for (const field of fields) matched.push({ term, field });
     }
-    if (distinct > 0) candidates.push({ path: entry.path, title: entry.title, matched, distinct });
+    if (matched.length > 0) candidates.push({ path: entry.path, title: entry.title, matched });
   }
-  candidates.sort(
-    (a, b3) => b3.distinct - a.distinct || b3.matched.length - a.matched.length || codePointLength(a.title) - codePointLength(b3.title) || compareCodePoints(a.title.toLowerCase(), b3.title.toLowerCase()) || compareCodePoints(a.path, b3.path)
-  );
-  return candidates.map(({ distinct: _3, ...c3 }) => c3);
+  return candidates;
 }
 
 // src/ladder/ladder.ts
@@ -54173,28 +54285,36 @@ function queryWords(terms) {
   return words;
 }
 function rankCandidates(catalog, gate, scores, terms) {
-  const index = new Map(catalog.entries.map((e, i) => [e.path, i]));
-  const scoreOf = (path14) => scores.get(index.get(path14)) ?? 0;
-  const byTerm = new Map(terms.map((t2) => [t2.term, t2]));
-  const named = (c3) => [...new Set(c3.matched.filter((m2) => m2.field === "title").map((m2) => m2.term))].reduce((sum, term) => {
-    const t2 = byTerm.get(term);
-    const words2 = t2 ? foldedWords(t2.term) : [];
-    return sum + (t2 ? weightOf(t2) * words2.reduce((s, w2) => s + catalog.relevance.idf(w2), 0) : 0);
-  }, 0);
-  const ranked = gate.map((c3) => ({ ...c3, score: scoreOf(c3.path) + TITLE_NAME_BONUS * named(c3), source: "gate" }));
+  const naming = new Map(terms.map((t2) => [t2.term, weightOf(t2) * foldedWords(t2.term).reduce((sum, w2) => sum + catalog.relevance.idf(w2), 0)]));
+  const named = (c3) => [...new Set(c3.matched.filter((m2) => m2.field === "title").map((m2) => m2.term))].reduce((sum, term) => sum + (naming.get(term) ?? 0), 0);
+  const ranked = gate.map((c3) => ({ ...c3, score: (scores.get(catalog.indexOf(c3.path)) ?? 0) + TITLE_NAME_BONUS * named(c3), source: "gate" }));
+  let best = 0;
+  for (const score of scores.values()) best = Math.max(best, score);
+  for (const c3 of ranked) best = Math.max(best, c3.score);
   const inGate = new Set(gate.map((c3) => c3.path));
-  const best = Math.max(0, ...scores.values(), ...ranked.map((c3) => c3.score));
-  const words = [...new Set(terms.flatMap((t2) => foldedWords(t2.term)))];
+  const above = [...scores].filter(([entry, score]) => score >= BODY_SCORE_FLOOR * best && !inGate.has(catalog.entries[entry].path));
   const names = terms.filter((t2) => STRICT_KINDS.has(t2.kind)).map((t2) => foldedWords(t2.term)).filter((w2) => w2.length > 0);
-  if (names.length > 0 && !names.some((name) => catalog.relevance.anyPageHoldsAll(name))) return ranked;
+  const unknownSubject = names.length > 0 && !names.some((name) => catalog.relevance.anyPageHoldsAll(name));
   const enough = hasEvidence(catalog, terms);
-  const body = [...scores].filter(([entry, score]) => score >= BODY_SCORE_FLOOR * best && !inGate.has(catalog.entries[entry].path)).sort((a, b3) => b3[1] - a[1] || a[0] - b3[0]).filter(([entry]) => enough(entry)).slice(0, BODY_CANDIDATES);
+  const body = unknownSubject ? [] : above.sort((a, b3) => b3[1] - a[1] || a[0] - b3[0]).filter(([entry]) => enough(entry)).slice(0, BODY_CANDIDATES);
+  const words = [...new Set(terms.flatMap((t2) => foldedWords(t2.term)))];
   for (const [entry, score] of body) {
     const page = catalog.entries[entry];
     const matched = catalog.relevance.wordsIn(entry, words).map((word) => ({ term: word, field: "body" }));
     ranked.push({ path: page.path, title: page.title, matched, score, source: "body" });
   }
-  return ranked.map((c3, i) => ({ c: c3, i })).sort((a, b3) => b3.c.score - a.c.score || a.i - b3.i).map(({ c: c3 }) => c3);
+  return ranked.sort((a, b3) => b3.score - a.score || compareGateCandidates(a, b3));
+}
+function topScores(scores, k2) {
+  const top = [];
+  for (const pair of scores) {
+    if (top.length === k2 && pair[1] <= top[k2 - 1][1]) continue;
+    let at2 = top.length;
+    while (at2 > 0 && (top[at2 - 1][1] < pair[1] || top[at2 - 1][1] === pair[1] && top[at2 - 1][0] > pair[0])) at2--;
+    top.splice(at2, 0, pair);
+    if (top.length > k2) top.pop();
+  }
+  return top;
 }
 var BODY_EVIDENCE = 2;
 function hasEvidence(catalog, terms) {
@@ -54204,7 +54324,7 @@ function hasEvidence(catalog, terms) {
 }
 function feedbackTerms(catalog, scores, terms, extraStopwords) {
   const enough = hasEvidence(catalog, terms);
-  const top = [...scores].sort((a, b3) => b3[1] - a[1] || a[0] - b3[0]).slice(0, FEEDBACK_PAGES).filter(([entry]) => enough(entry));
+  const top = topScores(scores, FEEDBACK_PAGES).filter(([entry]) => enough(entry));
   if (top.length === 0) return [];
   const best = top[0][1];
   const asked = new Set(terms.flatMap((t2) => foldedWords(t2.term)));
@@ -54250,7 +54370,8 @@ function expandTerms(catalog, question, terms, extraStopwords) {
   const stop = stopwordSet(extraStopwords);
   const asked = new Set(contentWords(question, stop));
   const phrases = vocabularyPhrases(catalog, extraStopwords);
-  for (const { entry, phrase, kind, words, key } of phrases.list) {
+  const starting = [...asked].flatMap((w2) => phrases.byFirstWord.get(w2) ?? []).sort((a, b3) => a.order - b3.order);
+  for (const { entry, phrase, kind, words, key } of starting) {
     if (phrases.pagesWith.get(key) > ALWAYS_SPECIFIC || !words.every((w2) => asked.has(w2))) continue;
     add(entry.title, `${kind} "${phrase}" of ${entry.path}`, entry.path);
   }
@@ -54299,12 +54420,18 @@ function vocabularyPhrases(catalog, extraStopwords) {
       if (words.length < 2 || seen.has(id)) return;
       seen.add(id);
       pagesWith.set(id, (pagesWith.get(id) ?? 0) + 1);
-      phrases.push({ entry, phrase, kind, words, key: id });
+      phrases.push({ entry, phrase, kind, words, key: id, order: phrases.length });
     };
     for (const p2 of entry.aliases) add(p2, "alias");
     for (const p2 of entry.linkTexts) add(p2, "link text");
   }
-  const vocabulary = { list: phrases, pagesWith };
+  const byFirstWord = /* @__PURE__ */ new Map();
+  for (const p2 of phrases) {
+    const list = byFirstWord.get(p2.words[0]);
+    if (list) list.push(p2);
+    else byFirstWord.set(p2.words[0], [p2]);
+  }
+  const vocabulary = { byFirstWord, pagesWith };
   byStopwords.set(key, vocabulary);
   return vocabulary;
 }
@@ -56676,22 +56803,22 @@ var __awaiter11 = function(thisArg, _arguments, P3, generator) {
   return new (P3 || (P3 = Promise))(function(resolve2, reject) {
     function fulfilled(value) {
       try {
-        step(generator.next(value));
+        step5(generator.next(value));
       } catch (e) {
         reject(e);
       }
     }
     function rejected(value) {
       try {
-        step(generator["throw"](value));
+        step5(generator["throw"](value));
       } catch (e) {
         reject(e);
       }
     }
-    function step(result) {
+    function step5(result) {
       result.done ? resolve2(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
-    step((generator = generator.apply(thisArg, _arguments || [])).next());
+    step5((generator = generator.apply(thisArg, _arguments || [])).next());
   });
 };
 function getAuthString(token, options2) {

@@ -45,10 +45,25 @@ export interface CandidateTerm {
   page?: string;
 }
 
-/** Every page matched by any term, ranked: distinct terms matched desc, title length asc, title asc. */
+/**
+ * The seed's order among candidates: distinct terms matched desc, (term, field) hits desc, title
+ * length asc, title, path. The ranking orders by relevance; this settles its ties.
+ */
+export function compareGateCandidates(a: Candidate, b: Candidate): number {
+  const distinct = (c: Candidate) => new Set(c.matched.map((m) => m.term)).size;
+  return (
+    distinct(b) - distinct(a) ||
+    b.matched.length - a.matched.length ||
+    codePointLength(a.title) - codePointLength(b.title) ||
+    compareCodePoints(a.title.toLowerCase(), b.title.toLowerCase()) ||
+    compareCodePoints(a.path, b.path)
+  );
+}
+
+/** Every page matched by any term, in catalog order (the ladder ranks them). */
 export function findCandidates(catalog: WikiCatalog, terms: readonly CandidateTerm[]): Candidate[] {
   const patterns = terms.map(({ term, page }) => ({ term, page, pattern: termPattern(term) }));
-  const candidates: Array<Candidate & { distinct: number }> = [];
+  const candidates: Candidate[] = [];
   const reachable = new Set<WikiEntry>();
   for (const { page, pattern } of patterns) {
     if (page !== undefined) reachable.add(catalog.byPath.get(page)!);
@@ -56,21 +71,11 @@ export function findCandidates(catalog: WikiCatalog, terms: readonly CandidateTe
   }
   for (const entry of reachable) {
     const matched: TermMatch[] = [];
-    let distinct = 0;
     for (const { term, page, pattern } of patterns) {
       const fields: MatchField[] = page === undefined ? matchFields(entry, pattern) : page === entry.path ? ['title'] : [];
-      if (fields.length > 0) distinct++;
       for (const field of fields) matched.push({ term, field });
     }
-    if (distinct > 0) candidates.push({ path: entry.path, title: entry.title, matched, distinct });
+    if (matched.length > 0) candidates.push({ path: entry.path, title: entry.title, matched });
   }
-  candidates.sort(
-    (a, b) =>
-      b.distinct - a.distinct ||
-      b.matched.length - a.matched.length ||
-      codePointLength(a.title) - codePointLength(b.title) ||
-      compareCodePoints(a.title.toLowerCase(), b.title.toLowerCase()) ||
-      compareCodePoints(a.path, b.path),
-  );
-  return candidates.map(({ distinct: _, ...c }) => c);
+  return candidates;
 }

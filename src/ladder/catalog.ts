@@ -39,6 +39,8 @@ export interface WikiCatalog {
   layout: WikiLayout;
   entries: WikiEntry[];
   byPath: Map<string, WikiEntry>;
+  /** An entry's position in `entries` (the relevance index's page number). */
+  indexOf(path: string): number;
   schema: WikiSchema | undefined;
   /** Fielded relevance over every entry (same order as `entries`). */
   relevance: RelevanceIndex;
@@ -220,6 +222,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
     })),
   );
   const acronyms = acronymCollector.result();
+  const positions = new Map(entries.map((e, i) => [e.path, i]));
   const postings = buildPostings(entries);
   const vocabulary = [...postings.keys()];
   return {
@@ -238,6 +241,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
       return [...hits!].sort((a, b) => a - b).map((i) => entries[i]!);
     },
     byPath: new Map(entries.map((e) => [e.path, e])),
+    indexOf: (path) => positions.get(path) ?? -1,
     relevance,
     acronyms,
     schema,

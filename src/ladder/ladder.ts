@@ -9,7 +9,7 @@
 // score, best first, and the branch comes from the size of the union.
 import { BUILTIN_STOPWORDS, type DroppedTerm, STRICT_KINDS, type SignalTerm, extractSignalTerms } from './signal-terms.js';
 import type { WikiCatalog, WikiEntry } from './catalog.js';
-import { type Candidate, type TermMatch, documentFrequency, findCandidates } from './candidates.js';
+import { type Candidate, type TermMatch, compareGateCandidates, documentFrequency, findCandidates } from './candidates.js';
 import { foldWord, foldedWords, lowerWords, termPattern } from './text-match.js';
 
 export type Branch = 'inline' | 'explore' | 'cold' | 'unconfigured';
@@ -130,39 +130,44 @@ function queryWords(terms: readonly SignalTerm[]): Map<string, number> {
 
 /** The gate's candidates plus the best body matches, ranked by score, best first. */
 function rankCandidates(catalog: WikiCatalog, gate: readonly Candidate[], scores: ReadonlyMap<number, number>, terms: readonly SignalTerm[]): RankedCandidate[] {
-  const index = new Map(catalog.entries.map((e, i) => [e.path, i]));
-  const scoreOf = (path: string) => scores.get(index.get(path)!) ?? 0;
-  const byTerm = new Map(terms.map((t) => [t.term, t]));
   // A term the page's title or an alias holds whole (the seed's title rule) names the page: that
   // counts beyond the words' separate hits, in proportion to how rare the term's words are.
-  const named = (c: Candidate) =>
-    [...new Set(c.matched.filter((m) => m.field === 'title').map((m) => m.term))].reduce((sum, term) => {
-      const t = byTerm.get(term);
-      const words = t ? foldedWords(t.term) : [];
-      return sum + (t ? weightOf(t) * words.reduce((s, w) => s + catalog.relevance.idf(w), 0) : 0);
-    }, 0);
-  const ranked: RankedCandidate[] = gate.map((c) => ({ ...c, score: scoreOf(c.path) + TITLE_NAME_BONUS * named(c), source: 'gate' }));
+  const naming = new Map(terms.map((t) => [t.term, weightOf(t) * foldedWords(t.term).reduce((sum, w) => sum + catalog.relevance.idf(w), 0)]));
+  const named = (c: Candidate) => [...new Set(c.matched.filter((m) => m.field === 'title').map((m) => m.term))].reduce((sum, term) => sum + (naming.get(term) ?? 0), 0);
+  const ranked: RankedCandidate[] = gate.map((c) => ({ ...c, score: (scores.get(catalog.indexOf(c.path)) ?? 0) + TITLE_NAME_BONUS * named(c), source: 'gate' }));
+  let best = 0;
+  for (const score of scores.values()) best = Math.max(best, score);
+  for (const c of ranked) best = Math.max(best, c.score);
   const inGate = new Set(gate.map((c) => c.path));
-  const best = Math.max(0, ...scores.values(), ...ranked.map((c) => c.score));
-  const words = [...new Set(terms.flatMap((t) => foldedWords(t.term)))];
+  const above = [...scores].filter(([entry, score]) => score >= BODY_SCORE_FLOOR * best && !inGate.has(catalog.entries[entry]!.path));
   // A question that names things (names, identifiers, versions, code, quotes) none of which any
   // page mentions is about something this wiki does not know: sharing ordinary words with it
   // ("database", "servers") does not make a page a candidate.
   const names = terms.filter((t) => STRICT_KINDS.has(t.kind)).map((t) => foldedWords(t.term)).filter((w) => w.length > 0);
-  if (names.length > 0 && !names.some((name) => catalog.relevance.anyPageHoldsAll(name))) return ranked;
+  const unknownSubject = names.length > 0 && !names.some((name) => catalog.relevance.anyPageHoldsAll(name));
   const enough = hasEvidence(catalog, terms);
-  const body = [...scores]
-    .filter(([entry, score]) => score >= BODY_SCORE_FLOOR * best && !inGate.has(catalog.entries[entry]!.path))
-    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-    .filter(([entry]) => enough(entry))
-    .slice(0, BODY_CANDIDATES);
+  const body = unknownSubject ? [] : above.sort((a, b) => b[1] - a[1] || a[0] - b[0]).filter(([entry]) => enough(entry)).slice(0, BODY_CANDIDATES);
+  const words = [...new Set(terms.flatMap((t) => foldedWords(t.term)))];
   for (const [entry, score] of body) {
     const page = catalog.entries[entry]!;
     const matched: TermMatch[] = catalog.relevance.wordsIn(entry, words).map((word) => ({ term: word, field: 'body' }));
     ranked.push({ path: page.path, title: page.title, matched, score, source: 'body' });
   }
-  // Stable: equal scores keep the gate's own order (distinct terms matched, then shorter titles).
-  return ranked.map((c, i) => ({ c, i })).sort((a, b) => b.c.score - a.c.score || a.i - b.i).map(({ c }) => c);
+  // Equal scores keep the gate's own order (distinct terms matched, then shorter titles).
+  return ranked.sort((a, b) => b.score - a.score || compareGateCandidates(a, b));
+}
+
+/** The k best (entry, score) pairs, best first (ties: earlier entry), in one pass. */
+function topScores(scores: ReadonlyMap<number, number>, k: number): Array<[number, number]> {
+  const top: Array<[number, number]> = [];
+  for (const pair of scores) {
+    if (top.length === k && pair[1] <= top[k - 1]![1]) continue;
+    let at = top.length;
+    while (at > 0 && (top[at - 1]![1] < pair[1] || (top[at - 1]![1] === pair[1] && top[at - 1]![0] > pair[0]))) at--;
+    top.splice(at, 0, pair);
+    if (top.length > k) top.pop();
+  }
+  return top;
 }
 
 /** Distinct words of the question itself a page must hold to join by its body or feed feedback. */
@@ -186,7 +191,7 @@ function hasEvidence(catalog: WikiCatalog, terms: readonly SignalTerm[]): (entry
  */
 function feedbackTerms(catalog: WikiCatalog, scores: ReadonlyMap<number, number>, terms: readonly SignalTerm[], extraStopwords: readonly string[]): SignalTerm[] {
   const enough = hasEvidence(catalog, terms);
-  const top = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, FEEDBACK_PAGES).filter(([entry]) => enough(entry));
+  const top = topScores(scores, FEEDBACK_PAGES).filter(([entry]) => enough(entry));
   if (top.length === 0) return [];
   const best = top[0]![1];
   const asked = new Set(terms.flatMap((t) => foldedWords(t.term)));
@@ -248,7 +253,9 @@ function expandTerms(catalog: WikiCatalog, question: string, terms: readonly Sig
   const stop = stopwordSet(extraStopwords);
   const asked = new Set(contentWords(question, stop));
   const phrases = vocabularyPhrases(catalog, extraStopwords);
-  for (const { entry, phrase, kind, words, key } of phrases.list) {
+  // Only phrases that start with a word of the question can be wholly in it.
+  const starting = [...asked].flatMap((w) => phrases.byFirstWord.get(w) ?? []).sort((a, b) => a.order - b.order);
+  for (const { entry, phrase, kind, words, key } of starting) {
     // A phrase many pages share ("Failure modes" as a heading everywhere) names none of them.
     if (phrases.pagesWith.get(key)! > ALWAYS_SPECIFIC || !words.every((w) => asked.has(w))) continue;
     add(entry.title, `${kind} "${phrase}" of ${entry.path}`, entry.path);
@@ -287,7 +294,7 @@ function stopwordSet(extra: readonly string[]): Set<string> {
   return set;
 }
 
-const contentWords = (text: string, stop: ReadonlySet<string>): string[] =>
+const contentWords = (text: string, stop: ReadonlySet<string>): readonly string[] =>
   foldedWords(text.replace(/[\p{L}\p{N}']+/gu, (w) => (stop.has(w.toLowerCase()) ? ' ' : w)));
 
 interface VocabularyPhrase {
@@ -298,10 +305,13 @@ interface VocabularyPhrase {
   words: string[];
   /** The words, sorted and joined: phrases with the same key say the same thing. */
   key: string;
+  /** Position in the wiki's vocabulary (page order, then alias before link text). */
+  order: number;
 }
 
 interface Vocabulary {
-  list: VocabularyPhrase[];
+  /** Phrases by their first word. */
+  byFirstWord: Map<string, VocabularyPhrase[]>;
   /** How many pages carry each phrase key. */
   pagesWith: Map<string, number>;
 }
@@ -326,12 +336,18 @@ function vocabularyPhrases(catalog: WikiCatalog, extraStopwords: readonly string
       if (words.length < 2 || seen.has(id)) return;
       seen.add(id);
       pagesWith.set(id, (pagesWith.get(id) ?? 0) + 1);
-      phrases.push({ entry, phrase, kind, words, key: id });
+      phrases.push({ entry, phrase, kind, words, key: id, order: phrases.length });
     };
     for (const p of entry.aliases) add(p, 'alias');
     for (const p of entry.linkTexts) add(p, 'link text');
   }
-  const vocabulary = { list: phrases, pagesWith };
+  const byFirstWord = new Map<string, VocabularyPhrase[]>();
+  for (const p of phrases) {
+    const list = byFirstWord.get(p.words[0]!);
+    if (list) list.push(p);
+    else byFirstWord.set(p.words[0]!, [p]);
+  }
+  const vocabulary = { byFirstWord, pagesWith };
   byStopwords.set(key, vocabulary);
   return vocabulary;
 }

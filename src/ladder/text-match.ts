@@ -27,14 +27,24 @@ export function foldWord(word: string): string {
 /** The lowercased words of a text, in order: runs of letters and digits, NFKC-normalised. */
 export const lowerWords = (text: string): string[] => normalize(text).match(WORD) ?? [];
 
+const FOLDED = new Map<string, readonly string[]>();
+/** Short texts (terms, tags, titles) are folded again and again: their words are memoised. */
+const FOLDED_TEXT_LIMIT = 120;
+
 /** The folded words of a text, in order. */
-export function foldedWords(text: string): string[] {
-  return lowerWords(text).map(foldWord);
+export function foldedWords(text: string): readonly string[] {
+  if (text.length > FOLDED_TEXT_LIMIT) return lowerWords(text).map(foldWord);
+  let words = FOLDED.get(text);
+  if (words === undefined) {
+    words = lowerWords(text).map(foldWord);
+    if (FOLDED.size < STEM_CACHE_LIMIT) FOLDED.set(text, words);
+  }
+  return words;
 }
 
 /** A text prepared once for many term lookups. */
 export interface FoldedText {
-  words: string[];
+  words: readonly string[];
   /** `' ' + words.join(' ') + ' '`: contiguous word sequences become substring checks. */
   joined: string;
   /** The normalised raw text, for identifiers and no-space scripts. */
@@ -49,7 +59,7 @@ export function foldText(text: string): FoldedText {
 /** A signal term prepared for matching. */
 export interface TermPattern {
   /** Folded words of the term. */
-  words: string[];
+  words: readonly string[];
   /** Normalised text of the term as written (`@actions/core`, `kc_db_url`). */
   raw: string;
   /** The term is written in a script without spaces: match it as a plain substring. */
