@@ -54297,10 +54297,12 @@ function rankCandidates(catalog, gate, scores, terms) {
   const unknownSubject = names.length > 0 && !names.some((name) => catalog.relevance.anyPageHoldsAll(name));
   const enough = hasEvidence(catalog, terms);
   const body = unknownSubject ? [] : above.sort((a, b3) => b3[1] - a[1] || a[0] - b3[0]).filter(([entry]) => enough(entry)).slice(0, BODY_CANDIDATES);
-  const words = [...new Set(terms.flatMap((t2) => foldedWords(t2.term)))];
   for (const [entry, score] of body) {
     const page = catalog.entries[entry];
-    const matched = catalog.relevance.wordsIn(entry, words).map((word) => ({ term: word, field: "body" }));
+    const matched = terms.filter((t2) => {
+      const words = foldedWords(t2.term);
+      return words.length > 0 && catalog.relevance.wordsIn(entry, words).length === words.length;
+    }).map((t2) => ({ term: t2.term, field: "body" }));
     ranked.push({ path: page.path, title: page.title, matched, score, source: "body" });
   }
   return ranked.sort((a, b3) => b3.score - a.score || compareGateCandidates(a, b3));
@@ -55153,6 +55155,7 @@ function sectionsOf(claims) {
   }
   return sections;
 }
+var termNote = (t2) => t2.via ? ` (${t2.kind === "feedback" ? "feedback" : "from"} ${t2.via.replace(/^pseudo-relevance feedback /, "")})` : t2.gate === false ? " (too common to open the gate)" : "";
 var SUMMARY_ITEMS = 25;
 function coverageLine(coverage, list) {
   const missing = list(coverage.missing.map((m2) => `\`${m2}\``));
@@ -55162,11 +55165,12 @@ function coverageLine(coverage, list) {
 function traceSummary(trace) {
   const list = (items) => items.length === 0 ? "none" : items.length <= SUMMARY_ITEMS ? items.join(", ") : `${items.slice(0, SUMMARY_ITEMS).join(", ")} and ${items.length - SUMMARY_ITEMS} more`;
   return [
-    `- Branch: **${trace.branch}**, outcome **${trace.outcome}** (answerer: ${trace.answerer})`,
+    `- Branch: **${trace.branch}**${trace.seed_branch && trace.seed_branch !== trace.branch ? ` (the seed's gate alone: ${trace.seed_branch})` : ""}, outcome **${trace.outcome}** (answerer: ${trace.answerer})`,
     `- Oriented on: ${list(trace.oriented.map((f3) => `\`${f3}\``))}`,
-    `- Signal terms: ${list(trace.signal_terms.map((t2) => `\`${t2.term}\`${t2.via ? ` (from ${t2.via})` : ""}`))}`,
+    `- Signal terms: ${list(trace.signal_terms.map((t2) => `\`${t2.term}\`${termNote(t2)}`))}`,
     ...trace.dropped_terms.length > 0 ? [`- Dropped: ${list(trace.dropped_terms.map((t2) => `\`${t2.term}\` (${t2.reason})`))}`] : [],
-    `- Candidates (${trace.candidates.length}): ${list(trace.candidates.slice(0, 20).map((c3) => `\`${c3.path}\` [${[...new Set(c3.matched.map((m2) => `${m2.term}\u2192${m2.field}`))].join("; ")}]`))}${trace.candidates.length > 20 ? ` and ${trace.candidates.length - 20} more` : ""}`,
+    `- Candidates (${trace.candidates.length}, best first): ${list(trace.candidates.slice(0, 20).map((c3) => `\`${c3.path}\`${c3.source === "body" ? " (body)" : ""} [${[...new Set(c3.matched.map((m2) => `${m2.term}\u2192${m2.field}`))].join("; ")}]`))}${trace.candidates.length > 20 ? ` and ${trace.candidates.length - 20} more` : ""}`,
+    ...trace.asked_before && trace.asked_before.length > 0 ? [`- Asked before, still open: ${list(trace.asked_before.map((p2) => `\`${p2}\``))}`] : [],
     `- Read: ${list(trace.read.map((p2) => `\`${p2}\``))}`,
     ...trace.unread.length > 0 ? [`- Not read: ${list(trace.unread.map((u2) => `\`${u2.path}\` (${u2.reason})`))}`] : [],
     `- Coverage: ${coverageLine(trace.coverage, list)}`,

@@ -91,6 +91,10 @@ export function sectionsOf(claims: readonly Claim[]): SectionRef[] {
   return sections;
 }
 
+/** Where a term came from, and whether it opened the gate. */
+const termNote = (t: Trace['signal_terms'][number]): string =>
+  t.via ? ` (${t.kind === 'feedback' ? 'feedback' : 'from'} ${t.via.replace(/^pseudo-relevance feedback /, '')})` : t.gate === false ? ' (too common to open the gate)' : '';
+
 /** The trace as the bullet list of the folded "How this was answered" section. */
 const SUMMARY_ITEMS = 25;
 
@@ -105,11 +109,12 @@ export function traceSummary(trace: Trace): string[] {
   const list = (items: string[]) =>
     items.length === 0 ? 'none' : items.length <= SUMMARY_ITEMS ? items.join(', ') : `${items.slice(0, SUMMARY_ITEMS).join(', ')} and ${items.length - SUMMARY_ITEMS} more`;
   return [
-    `- Branch: **${trace.branch}**, outcome **${trace.outcome}** (answerer: ${trace.answerer})`,
+    `- Branch: **${trace.branch}**${trace.seed_branch && trace.seed_branch !== trace.branch ? ` (the seed's gate alone: ${trace.seed_branch})` : ''}, outcome **${trace.outcome}** (answerer: ${trace.answerer})`,
     `- Oriented on: ${list(trace.oriented.map((f) => `\`${f}\``))}`,
-    `- Signal terms: ${list(trace.signal_terms.map((t) => `\`${t.term}\`${t.via ? ` (from ${t.via})` : ''}`))}`,
+    `- Signal terms: ${list(trace.signal_terms.map((t) => `\`${t.term}\`${termNote(t)}`))}`,
     ...(trace.dropped_terms.length > 0 ? [`- Dropped: ${list(trace.dropped_terms.map((t) => `\`${t.term}\` (${t.reason})`))}`] : []),
-    `- Candidates (${trace.candidates.length}): ${list(trace.candidates.slice(0, 20).map((c) => `\`${c.path}\` [${[...new Set(c.matched.map((m) => `${m.term}→${m.field}`))].join('; ')}]`))}${trace.candidates.length > 20 ? ` and ${trace.candidates.length - 20} more` : ''}`,
+    `- Candidates (${trace.candidates.length}, best first): ${list(trace.candidates.slice(0, 20).map((c) => `\`${c.path}\`${c.source === 'body' ? ' (body)' : ''} [${[...new Set(c.matched.map((m) => `${m.term}→${m.field}`))].join('; ')}]`))}${trace.candidates.length > 20 ? ` and ${trace.candidates.length - 20} more` : ''}`,
+    ...(trace.asked_before && trace.asked_before.length > 0 ? [`- Asked before, still open: ${list(trace.asked_before.map((p) => `\`${p}\``))}`] : []),
     `- Read: ${list(trace.read.map((p) => `\`${p}\``))}`,
     ...(trace.unread.length > 0 ? [`- Not read: ${list(trace.unread.map((u) => `\`${u.path}\` (${u.reason})`))}`] : []),
     `- Coverage: ${coverageLine(trace.coverage, list)}`,

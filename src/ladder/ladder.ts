@@ -147,10 +147,15 @@ function rankCandidates(catalog: WikiCatalog, gate: readonly Candidate[], scores
   const unknownSubject = names.length > 0 && !names.some((name) => catalog.relevance.anyPageHoldsAll(name));
   const enough = hasEvidence(catalog, terms);
   const body = unknownSubject ? [] : above.sort((a, b) => b[1] - a[1] || a[0] - b[0]).filter(([entry]) => enough(entry)).slice(0, BODY_CANDIDATES);
-  const words = [...new Set(terms.flatMap((t) => foldedWords(t.term)))];
   for (const [entry, score] of body) {
     const page = catalog.entries[entry]!;
-    const matched: TermMatch[] = catalog.relevance.wordsIn(entry, words).map((word) => ({ term: word, field: 'body' }));
+    // The terms the page holds, as the trace names them (every word of the term, in any field).
+    const matched: TermMatch[] = terms
+      .filter((t) => {
+        const words = foldedWords(t.term);
+        return words.length > 0 && catalog.relevance.wordsIn(entry, words).length === words.length;
+      })
+      .map((t) => ({ term: t.term, field: 'body' }));
     ranked.push({ path: page.path, title: page.title, matched, score, source: 'body' });
   }
   // Equal scores keep the gate's own order (distinct terms matched, then shorter titles).
