@@ -3,7 +3,7 @@
 // the coverage verdict. What it returns is data: the cite contract checks it before anyone sees it.
 import type { Branch } from '../ladder/ladder.js';
 import type { SignalTerm } from '../ladder/signal-terms.js';
-import type { Citation } from '../ladder/trace.js';
+import type { Citation } from './trace.js';
 
 export interface Claim {
   text: string;

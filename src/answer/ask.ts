@@ -5,7 +5,7 @@ import type { Workspace } from '../config/workspace.js';
 import { GitCommandManager } from '../git/git-command-manager.js';
 import { type WikiCatalog, loadCatalog } from '../ladder/catalog.js';
 import { type LadderOptions, runLadder } from '../ladder/ladder.js';
-import { type Outcome, type Trace } from '../ladder/trace.js';
+import { type Outcome, type Trace } from './trace.js';
 import { loadFileTree } from '../wiki/tree.js';
 import type { Claim } from './answerer.js';
 import { JsonHttpClient } from '../net/http-json.js';

@@ -6,7 +6,7 @@
 // reader sees it. A cited range longer than two lines is a sentence cited whole: the quote must
 // then be found in its first two lines (a trailing "…" marks where it stops). Violations are
 // repaired or the claim is dropped; both are reported.
-import { type Citation, type CiteViolation, type WikiCitation, isWikiCitation } from '../ladder/trace.js';
+import { type Citation, type CiteViolation, type WikiCitation, isWikiCitation } from './trace.js';
 import type { Claim } from './answerer.js';
 import { MAX_QUOTE_LINES, readableText } from './passages.js';
 

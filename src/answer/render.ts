@@ -1,7 +1,7 @@
 // The answer as markdown, each claim followed by its citations. The caller decides how a wiki
 // citation looks: the CLI shows the wiki-relative path and lines, the Action a permalink.
 import type { Branch } from '../ladder/ladder.js';
-import { type Citation, type Outcome, type Trace, type WikiCitation, isWikiCitation } from '../ladder/trace.js';
+import { type Citation, type Outcome, type Trace, type WikiCitation, isWikiCitation } from './trace.js';
 import type { Claim, SectionRef } from './answerer.js';
 import { readableText } from './passages.js';
 

@@ -6,7 +6,7 @@
 //  - `pending`: a `.wiki-pending/<stamp>-<slug>.md` capture per the upstream capture schema, for
 //    wikis that an external ingester processes (chat-only, evidence `conversation`, body floor).
 import { createHash } from 'node:crypto';
-import { type Trace, type WebCitation, type WikiCitation, isWikiCitation } from '../ladder/trace.js';
+import { type Trace, type WebCitation, type WikiCitation, isWikiCitation } from '../answer/trace.js';
 import { pyFormatFixed2 } from '../wiki/python-compat.js';
 import { unlinkPageLinks } from '../answer/render.js';
 

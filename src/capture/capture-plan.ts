@@ -4,7 +4,7 @@
 // at all, a bootstrap: `schema.md`, `index.md` and the capture, so a team can start by merging it.
 import type { StewardConfig } from '../config/config.js';
 import { normalize } from '../ladder/text-match.js';
-import type { Trace } from '../ladder/trace.js';
+import type { Trace } from '../answer/trace.js';
 import { readFrontmatter } from '../wiki/frontmatter.js';
 import { affectedIndexDirs, planIndexFiles } from '../wiki/index-files.js';
 import { layoutOf } from '../wiki/open.js';

@@ -6,7 +6,7 @@ import { planCapture } from '../capture/capture-plan.js';
 import type { Workspace } from '../config/workspace.js';
 import { loadFileTree } from '../wiki/tree.js';
 import { writeWikiFileAtomically } from '../wiki/write-files.js';
-import type { Trace } from '../ladder/trace.js';
+import type { Trace } from '../answer/trace.js';
 import { traceSummary } from '../answer/render.js';
 import { type CliIo, EXIT, openCliWorkspace } from './context.js';
 

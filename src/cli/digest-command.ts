@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
 import { periodOf, parsePeriod } from '../digest/period.js';
 import { wikiHealth } from '../digest/wiki-health.js';
-import { runDigest } from '../github/digest-mode.js';
+import { runDigest } from '../jobs/digest.js';
 import { createGitHubClient } from '../github/octokit.js';
 import { RepoWrites } from '../github/repo-writes.js';
 import { openWikiLayout } from '../wiki/open.js';

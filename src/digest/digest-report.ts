@@ -2,8 +2,8 @@
 // back from its comments), the reactions on them, the capture pull requests and the wiki itself,
 // for one period. Pure data in, report out: the same report prints locally and posts as an issue.
 import { foldedWords } from '../ladder/text-match.js';
-import type { Outcome, Trace } from '../ladder/trace.js';
-import { isWikiCitation } from '../ladder/trace.js';
+import type { Outcome, Trace } from '../answer/trace.js';
+import { isWikiCitation } from '../answer/trace.js';
 import type { Period } from './period.js';
 import { CATEGORY_LIMIT, type WikiHealth } from './wiki-health.js';
 

@@ -2,7 +2,7 @@
 // section, and a hidden marker that identifies the question and carries the trace as JSON for the
 // digest. It always fits GitHub's 65,536-character limit: long parts are cut with a visible note.
 import { traceSummary } from '../answer/render.js';
-import type { Trace } from '../ladder/trace.js';
+import type { Trace } from '../answer/trace.js';
 
 export const COMMENT_LIMIT = 65_536;
 const MARKER_PREFIX = '<!-- wiki-steward:answer ';

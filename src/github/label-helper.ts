@@ -1,7 +1,7 @@
 // Outcome labels (`wiki:answered`, `wiki:gap`, `wiki:cold`, `wiki:error`): created when missing,
 // and only the current outcome's label left on the issue.
 import type { StewardConfig } from '../config/config.js';
-import type { Outcome } from '../ladder/trace.js';
+import type { Outcome } from '../answer/trace.js';
 import type { GitHubClient } from './octokit.js';
 import type { RepoRef } from './permission-helper.js';
 import type { RepoWrites } from './repo-writes.js';

@@ -1,6 +1,6 @@
 // Who may ask: the asker's role on the repository (admin, maintain, write, triage, read) must reach
 // `min-permission`. `none` opens asking to everyone.
-import type { Role } from './inputs.js';
+import type { Role } from '../action/inputs.js';
 import type { GitHubClient } from './octokit.js';
 
 const RANK: Record<Role, number> = { none: 0, read: 1, triage: 2, write: 3, maintain: 4, admin: 5 };

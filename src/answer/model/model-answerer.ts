@@ -4,7 +4,7 @@
 // from. Pages and the question travel as delimited data, never as instructions; whatever comes
 // back is only data, checked here for shape and by the cite contract for truth. A configurable
 // budget (pages, tokens, calls) may cut the explore list: every page left unread is reported.
-import type { Citation } from '../../ladder/trace.js';
+import type { Citation } from '../trace.js';
 import type { AnswerRequest, Answerer, Claim, DraftAnswer } from '../answerer.js';
 import { ProviderError } from '../../net/http-json.js';
 import type { ChatModel, JsonSchema } from './chat-model.js';

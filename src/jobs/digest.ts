@@ -3,14 +3,14 @@
 // one period, add the wiki's health, and keep one issue per period — created, then updated in
 // place. Reads are paginated (100 a page); writes stay within the run's budget.
 import { readCaptureMarker } from './capture-pr.js';
-import { traceFromComment } from './answer-comment.js';
+import { traceFromComment } from '../github/answer-comment.js';
 import type { StewardConfig } from '../config/config.js';
 import { type AnswerRecord, type CaptureRecord, type DigestReport, buildDigest, renderDigest } from '../digest/digest-report.js';
 import { type Period, inPeriod } from '../digest/period.js';
 import type { WikiHealth } from '../digest/wiki-health.js';
-import type { GitHubClient } from './octokit.js';
-import type { RepoRef } from './permission-helper.js';
-import type { RepoWrites } from './repo-writes.js';
+import type { GitHubClient } from '../github/octokit.js';
+import type { RepoRef } from '../github/permission-helper.js';
+import type { RepoWrites } from '../github/repo-writes.js';
 
 export const digestTitle = (period: Period): string => `wiki-steward digest ${period.label}`;
 

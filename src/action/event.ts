@@ -1,6 +1,6 @@
 // What an event asks of the steward. Issue and comment text is read from the event payload here,
 // inside the action, and is never interpolated into a shell.
-import { CAPTURE_BRANCH_PREFIX } from './capture-pr.js';
+import { CAPTURE_BRANCH_PREFIX } from '../jobs/capture-pr.js';
 
 export interface GitHubUser {
   login: string;

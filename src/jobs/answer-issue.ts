@@ -7,17 +7,17 @@ import { createProviders, providerOptions } from '../answer/providers.js';
 import type { WikiCitationRenderer } from '../answer/render.js';
 import type { Workspace } from '../config/workspace.js';
 import { extractSignalTerms } from '../ladder/signal-terms.js';
-import type { Trace } from '../ladder/trace.js';
-import { markerFor, renderComment } from './answer-comment.js';
+import type { Trace } from '../answer/trace.js';
+import { markerFor, renderComment } from '../github/answer-comment.js';
 import { planCapture } from '../capture/capture-plan.js';
 import { type CapturePrResult, PullRequestsForbiddenError, deleteBranch, openCapturePr } from './capture-pr.js';
-import { upsertAnswerComment } from './comment-helper.js';
-import { type Question, isBot } from './event.js';
-import type { ActionInputs, Settings } from './inputs.js';
-import { setOutcomeLabel } from './label-helper.js';
-import type { GitHubClient } from './octokit.js';
-import { type RepoRef, mayAsk } from './permission-helper.js';
-import { RepoWrites } from './repo-writes.js';
+import { upsertAnswerComment } from '../github/comment-helper.js';
+import { type Question, isBot } from '../action/event.js';
+import type { ActionInputs, Settings } from '../action/inputs.js';
+import { setOutcomeLabel } from '../github/label-helper.js';
+import type { GitHubClient } from '../github/octokit.js';
+import { type RepoRef, mayAsk } from '../github/permission-helper.js';
+import { RepoWrites } from '../github/repo-writes.js';
 
 /** Longest question text the ladder reads; a longer issue body is cut, and the answer says so. */
 const QUESTION_LIMIT = 4_000;

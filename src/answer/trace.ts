@@ -1,10 +1,10 @@
 // The trace: the one record of how a question was answered. The CLI prints it (`ask --json`), the
 // Action posts it (hidden in its comment) and the digest reads it back, so its shape is the public
 // contract: snake_case keys, every path relative to the wiki root with forward slashes.
-import type { MatchField } from './candidates.js';
-import type { Branch } from './ladder.js';
+import type { MatchField } from '../ladder/candidates.js';
+import type { Branch } from '../ladder/ladder.js';
 import type { ProviderCall } from '../net/http-json.js';
-import type { TermKind } from './signal-terms.js';
+import type { TermKind } from '../ladder/signal-terms.js';
 
 export type Outcome = 'answered' | 'gap' | 'cold' | 'error';
 

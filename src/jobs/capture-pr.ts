@@ -3,13 +3,13 @@
 // (so GitHub signs it as verified), re-runs update the same PR, and a branch a human has pushed to
 // is left alone. A failure half-way leaves nothing behind: no branch without its PR.
 import type { CapturePlan } from '../capture/capture-plan.js';
-import type { Trace } from '../ladder/trace.js';
-import type { Question } from './event.js';
-import type { GitHubClient } from './octokit.js';
-import type { RepoRef } from './permission-helper.js';
-import type { RepoWrites } from './repo-writes.js';
-import { commitFiles, refSha, setBranch } from './git-data.js';
-import { neutralizeMentions } from './answer-comment.js';
+import type { Trace } from '../answer/trace.js';
+import type { Question } from '../action/event.js';
+import type { GitHubClient } from '../github/octokit.js';
+import type { RepoRef } from '../github/permission-helper.js';
+import type { RepoWrites } from '../github/repo-writes.js';
+import { commitFiles, refSha, setBranch } from '../github/git-data.js';
+import { neutralizeMentions } from '../github/answer-comment.js';
 
 export const CAPTURE_BRANCH_PREFIX = 'wiki-steward/capture/';
 const CAPTURE_MARKER = /<!-- wiki-steward:capture key=([\w-]+) issue=(\d+) page=(\S+) commit=([0-9a-f]{40}) -->/;

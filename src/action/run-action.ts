@@ -3,16 +3,16 @@
 //   push to the default branch → maintain; schedule, workflow_dispatch → digest.
 import * as core from '@actions/core';
 import { existsSync, readFileSync } from 'node:fs';
-import { type AnswerResult, answerQuestion } from './answer-mode.js';
+import { type AnswerResult, answerQuestion } from '../jobs/answer-issue.js';
 import { type EventPayload, type Work, workForEvent } from './event.js';
 import { effectiveSettings, readInputs } from './inputs.js';
 import { openWorkspace } from '../config/workspace.js';
-import { createGitHubClient } from './octokit.js';
-import { validateCheckout } from './validate-mode.js';
-import { handleClosedCapture } from './capture-closed.js';
-import { RepoWrites } from './repo-writes.js';
-import { runDigest } from './digest-mode.js';
-import { maintainWiki } from './maintain-mode.js';
+import { createGitHubClient } from '../github/octokit.js';
+import { validateCheckout } from '../jobs/validate.js';
+import { handleClosedCapture } from '../jobs/capture-closed.js';
+import { RepoWrites } from '../github/repo-writes.js';
+import { runDigest } from '../jobs/digest.js';
+import { maintainWiki } from '../jobs/maintain.js';
 import { periodOf, previousPeriod } from '../digest/period.js';
 import { wikiHealth } from '../digest/wiki-health.js';
 import { openWikiLayout } from '../wiki/open.js';

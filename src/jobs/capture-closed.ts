@@ -3,10 +3,10 @@
 // goes and the issue says so. A question's issue closing while its PR is open changes nothing.
 import * as core from '@actions/core';
 import { deleteBranch, readCaptureMarker } from './capture-pr.js';
-import type { ClosedCapture } from './event.js';
-import type { GitHubClient } from './octokit.js';
-import type { RepoRef } from './permission-helper.js';
-import type { RepoWrites } from './repo-writes.js';
+import type { ClosedCapture } from '../action/event.js';
+import type { GitHubClient } from '../github/octokit.js';
+import type { RepoRef } from '../github/permission-helper.js';
+import type { RepoWrites } from '../github/repo-writes.js';
 
 const closedMarker = (pr: number) => `<!-- wiki-steward:capture-closed pr=${pr} -->`;
 

@@ -10,10 +10,10 @@ import { affectedIndexDirs, outdatedIndexFiles, planIndexFiles } from '../wiki/i
 import { layoutOf } from '../wiki/open.js';
 import { loadFileTree, overlayTree } from '../wiki/tree.js';
 import { CAPTURE_BRANCH_PREFIX, readCaptureMarker, rewriteCaptureMarker } from './capture-pr.js';
-import { commitFiles, refSha, setBranch } from './git-data.js';
-import type { GitHubClient } from './octokit.js';
-import type { RepoRef } from './permission-helper.js';
-import type { RepoWrites } from './repo-writes.js';
+import { commitFiles, refSha, setBranch } from '../github/git-data.js';
+import type { GitHubClient } from '../github/octokit.js';
+import type { RepoRef } from '../github/permission-helper.js';
+import type { RepoWrites } from '../github/repo-writes.js';
 
 export const REFRESH_BRANCH = 'wiki-steward/refresh-indexes';
 const NEEDS_REBASE = '<!-- wiki-steward:needs-rebase -->';
