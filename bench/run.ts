@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { type AskSession, openAskSession } from '../src/answer/ask.js';
 import { openWorkspace } from '../src/config/workspace.js';
 import { type LadderResult, runLadder } from '../src/ladder/ladder.js';
-import type { Trace } from '../src/ladder/trace.js';
+import type { Trace } from '../src/answer/trace.js';
 import { type GeneratedWiki, generateQuestions, generateWiki } from './generate-wiki.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -9,7 +9,7 @@
 // (exp. read, exp. cited, answered, flagged, med read, med cited, exp. candidate, all exp. read:
 // equal on every row). Pages are counted by path; eval-dev has no two pages with one file stem, so
 // path and slug counts agree.
-import { type Trace, isWikiCitation } from '../src/ladder/trace.js';
+import { type Trace, isWikiCitation } from '../src/answer/trace.js';
 import { type BankQuestion, firstExpectedRank, isExpected, normalisePath } from './bank.js';
 
 export interface QuestionResult {

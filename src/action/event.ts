@@ -1,36 +1,7 @@
 // What an event asks of the steward. Issue and comment text is read from the event payload here,
 // inside the action, and is never interpolated into a shell.
 import { CAPTURE_BRANCH_PREFIX } from '../jobs/capture-pr.js';
-
-export interface GitHubUser {
-  login: string;
-  type?: string;
-}
-
-export interface Question {
-  /** Stable identity of the question: the issue, or the follow-up comment. */
-  key: string;
-  issueNumber: number;
-  /** The follow-up comment that asked, for `/wiki ask`. */
-  commentId?: number;
-  text: string;
-  /** Issue title and body, for context. */
-  issueTitle: string;
-  issueBody: string;
-  /** Who answers for the question: the author, or whoever added the trigger label. */
-  asker: GitHubUser;
-  isPullRequest: boolean;
-  locked: boolean;
-}
-
-/** A capture pull request the steward opened, now closed (merged or not). */
-export interface ClosedCapture {
-  number: number;
-  merged: boolean;
-  mergeCommitSha: string | null;
-  body: string;
-  branch: string;
-}
+import type { ClosedCapture, GitHubUser, Question } from '../jobs/question.js';
 
 export type Work =
   | { kind: 'answer'; question: Question }
@@ -65,8 +36,6 @@ export interface Triggers {
   triggerLabel: string;
   command: string;
 }
-
-export const isBot = (user: GitHubUser | undefined): boolean => !!user && (user.type === 'Bot' || /\[bot\]$/i.test(user.login));
 
 const labelNames = (issue: IssuePayload): string[] => (issue.labels ?? []).map((l) => (typeof l === 'string' ? l : l.name));
 

@@ -1,23 +1,21 @@
-// The Action's work, chosen from the event (`mode: auto`) or the `mode` input:
+// The Action shell: read the event and the inputs, open the checkout once, pick the job, and
+// write outputs. The work itself is in jobs/; `mode: auto` (or the `mode` input) chooses it:
 //   issues, issue_comment → answer; pull_request, push elsewhere → validate;
 //   push to the default branch → maintain; schedule, workflow_dispatch → digest.
 import * as core from '@actions/core';
 import { existsSync, readFileSync } from 'node:fs';
-import { type AnswerResult, answerQuestion } from '../jobs/answer-issue.js';
-import { type EventPayload, type Work, workForEvent } from './event.js';
-import { effectiveSettings, readInputs } from './inputs.js';
 import { openWorkspace } from '../config/workspace.js';
+import { reportedPeriod } from '../digest/period.js';
 import { createGitHubClient } from '../github/octokit.js';
-import { validateCheckout } from '../jobs/validate.js';
-import { handleClosedCapture } from '../jobs/capture-closed.js';
 import { RepoWrites } from '../github/repo-writes.js';
+import { answerQuestion } from '../jobs/answer-issue.js';
+import { handleClosedCapture } from '../jobs/capture-pr.js';
 import { runDigest } from '../jobs/digest.js';
 import { maintainWiki } from '../jobs/maintain.js';
-import { periodOf, previousPeriod } from '../digest/period.js';
-import { wikiHealth } from '../digest/wiki-health.js';
-import { openWikiLayout } from '../wiki/open.js';
-
-const DAY_MS = 86_400_000;
+import { validateCheckout } from '../jobs/validate.js';
+import { actionsReporter as reporter } from './actions-reporter.js';
+import { type EventPayload, type Work, workForEvent } from './event.js';
+import { type Mode, readInputs } from './inputs.js';
 
 export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const inputs = readInputs(env);
@@ -27,58 +25,50 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   }
   const eventName = env.GITHUB_EVENT_NAME ?? '';
   const payload = readEvent(env.GITHUB_EVENT_PATH);
-  // Opened once: every mode below works from this checkout and its config.
-  const workspace = await openWorkspace({
-    cwd: workspaceDir,
-    wikiFlag: inputs.wikiPath,
-    override: (config) => {
-      if (inputs.captureMode) config.capture.mode = inputs.captureMode;
-    },
-  });
-  const settings = effectiveSettings(inputs, workspace.config);
-  const triggers = { triggerLabel: settings.triggerLabel, command: settings.command };
+  // Opened once, settings resolved once: every job below works from this checkout.
+  const workspace = await openWorkspace({ cwd: workspaceDir, wikiFlag: inputs.wikiPath, overrides: inputs.settings });
+  const config = workspace.config;
+  const triggers = { triggerLabel: config.labels.trigger, command: config.ask.command };
   const work: Work = inputs.mode === 'auto' ? workForEvent(eventName, payload, triggers) : workForMode(inputs.mode, eventName, payload, triggers);
   core.info(`wiki-steward: ${work.kind}${work.kind === 'skip' ? ` (${work.reason})` : ''} for ${eventName || 'no event'}`);
 
   if (work.kind === 'skip') return;
-  if (work.kind === 'validate') return validateCheckout(workspace, workspaceDir, payload.pull_request?.base?.sha);
+  if (work.kind === 'validate') return validateCheckout(workspace, reporter, { cwd: workspaceDir, changedSince: payload.pull_request?.base?.sha });
 
   if (!inputs.token) throw new Error("no GitHub token: pass 'github-token' (default: ${{ github.token }})");
   const repository = env.GITHUB_REPOSITORY ?? '';
   const [owner, repo] = repository.split('/');
   if (!owner || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got '${repository}'`);
   const github = createGitHubClient(inputs.token, env);
+  const serverUrl = (env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/$/, '');
   if (work.kind === 'maintain') {
     // Maintain first; a validation failure afterwards does not undo it.
-    const maintained = await maintainWiki(github, new RepoWrites(inputs.dryRun), { owner, repo }, workspace, env.GITHUB_SHA);
+    const maintained = await maintainWiki(github, new RepoWrites(inputs.dryRun), { owner, repo }, workspace, env.GITHUB_SHA, reporter);
     core.info(
       `maintain: ${maintained.indexFiles.length} stale index files${maintained.committed ? ` committed (${maintained.committed.slice(0, 7)})` : maintained.pullRequestUrl ? ` proposed in ${maintained.pullRequestUrl}` : ''}; capture PRs rebuilt: ${maintained.refreshedCaptures.map((n) => `#${n}`).join(', ') || 'none'}; left for a person: ${maintained.humanEdited.map((n) => `#${n}`).join(', ') || 'none'}`,
     );
     core.setOutput('pull-request-url', maintained.pullRequestUrl ?? '');
     const handled = maintained.committed || maintained.pullRequestUrl ? new Set(maintained.indexFiles) : new Set<string>();
-    return validateCheckout(workspace, workspaceDir, undefined, handled);
+    return validateCheckout(workspace, reporter, { cwd: workspaceDir, indexFilesHandled: handled });
   }
   if (work.kind === 'digest') {
-    const config = workspace.config;
-    // A scheduled run early in a period (the usual Monday-morning schedule) reports the period that
-    // just ended, which would otherwise never get its final update; a manual run updates the current one.
     // WIKI_STEWARD_NOW pins the clock for tests; nobody sets it in a workflow.
     const now = env.WIKI_STEWARD_NOW ? new Date(env.WIKI_STEWARD_NOW) : new Date();
-    const current = periodOf(config.digest.period, now);
-    const period = eventName === 'schedule' && now.getTime() - current.start.getTime() < DAY_MS ? previousPeriod(current) : current;
-    const health = workspace.wikiRoot ? await wikiHealth(await openWikiLayout(workspace.wikiRoot, config), { now, staleDays: config.digest.staleDays }) : undefined;
-    const digest = await runDigest(github, new RepoWrites(inputs.dryRun, config.digest.maxWrites), { owner, repo }, period, config, health, now);
-    await core.summary.addRaw(digest.markdown, true).write();
+    const period = reportedPeriod(config.digest.period, now, eventName === 'schedule');
+    const digest = await runDigest(workspace, { github, writes: new RepoWrites(inputs.dryRun, config.digest.maxWrites), repo: { owner, repo }, period, now });
+    await reporter.summary(digest.markdown);
     core.setOutput('comment-url', digest.issueUrl ?? '');
     return;
   }
   if (work.kind === 'capture-closed') {
-    const serverUrl = (env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/$/, '');
-    const reply = await handleClosedCapture(github, new RepoWrites(inputs.dryRun), { owner, repo }, work.pull, serverUrl);
+    const reply = await handleClosedCapture(github, new RepoWrites(inputs.dryRun), { owner, repo }, work.pull, serverUrl, reporter);
     core.setOutput('comment-url', reply ?? '');
     return;
   }
-  const result: AnswerResult = await answerQuestion({ github, repo: { owner, repo }, inputs, settings, env, workspace, sender: payload.sender }, work.question);
+  const result = await answerQuestion(
+    { github, repo: { owner, repo }, workspace, reporter, env, serverUrl, reviewers: inputs.reviewers, draft: inputs.draft, dryRun: inputs.dryRun, sender: payload.sender },
+    work.question,
+  );
   core.setOutput('ladder-branch', result.branch ?? '');
   core.setOutput('outcome', result.outcome ?? '');
   core.setOutput('comment-url', result.commentUrl ?? '');
@@ -91,7 +81,7 @@ function readEvent(eventPath: string | undefined): EventPayload {
 }
 
 /** An explicit mode runs that work whatever the event, still reading the question from it. */
-function workForMode(mode: Exclude<ReturnType<typeof readInputs>['mode'], 'auto'>, eventName: string, payload: EventPayload, triggers: { triggerLabel: string; command: string }): Work {
+function workForMode(mode: Exclude<Mode, 'auto'>, eventName: string, payload: EventPayload, triggers: { triggerLabel: string; command: string }): Work {
   if (mode !== 'answer') return { kind: mode };
   const work = workForEvent(eventName, payload, triggers);
   return work.kind === 'answer' ? work : { kind: 'skip', reason: `mode 'answer' but the ${eventName || 'missing'} event holds no question` };

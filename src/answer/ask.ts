@@ -6,6 +6,7 @@ import { GitCommandManager } from '../git/git-command-manager.js';
 import { type WikiCatalog, loadCatalog } from '../ladder/catalog.js';
 import { type LadderOptions, runLadder } from '../ladder/ladder.js';
 import { type Outcome, type Trace } from './trace.js';
+import { extractSignalTerms } from '../ladder/signal-terms.js';
 import { loadFileTree } from '../wiki/tree.js';
 import type { Claim } from './answerer.js';
 import { JsonHttpClient } from '../net/http-json.js';
@@ -22,6 +23,19 @@ export interface AskSession {
   ladder: LadderOptions;
   providers: Providers;
 }
+
+/**
+ * The longest question the wiki search reads, for the CLI and the Action alike: a longer one (a
+ * pasted log, a huge issue body) is cut here, and the trace's notes say so.
+ */
+export const QUESTION_SEARCH_LIMIT = 4_000;
+
+/**
+ * A follow-up such as "/wiki ask why?" has no terms of its own: the issue it follows (its title)
+ * is its context.
+ */
+export const questionWithContext = (followUp: string, issueTitle: string): string =>
+  extractSignalTerms(followUp).terms.length === 0 ? `${followUp} (${issueTitle})` : followUp;
 
 /** Searches per question (D searches each uncovered claim). */
 const MAX_SEARCHES = 3;
@@ -49,7 +63,9 @@ export interface AskOptions {
 
 const since = (t: number) => Math.round(performance.now() - t);
 
-export async function askQuestion(session: AskSession, question: string, options: AskOptions = {}): Promise<Trace> {
+export async function askQuestion(session: AskSession, asked: string, options: AskOptions = {}): Promise<Trace> {
+  const question = asked.length > QUESTION_SEARCH_LIMIT ? asked.slice(0, QUESTION_SEARCH_LIMIT) : asked;
+  const cutNote = question.length < asked.length ? [`The question was cut to its first ${QUESTION_SEARCH_LIMIT} characters for the wiki search.`] : [];
   const base = {
     question,
     ...(options.id !== undefined ? { id: options.id } : {}),
@@ -61,7 +77,7 @@ export async function askQuestion(session: AskSession, question: string, options
     web_searches: [],
     provider_calls: [],
     tokens: { input: 0, output: 0 },
-    notes: [],
+    notes: cutNote,
   };
   const callsBefore = session.providers.http.calls.length;
   if (!session.catalog) {
@@ -142,7 +158,7 @@ export async function askQuestion(session: AskSession, question: string, options
       missing: draft.missing,
       violations: [...wiki.violations, ...checkedWeb.violations],
       web_searches: web.searches,
-      notes: [...(draft.notes ?? []), ...web.notes],
+      notes: [...cutNote, ...(draft.notes ?? []), ...web.notes],
       ...providerTally(session, callsBefore),
     });
     trace.answer = renderAnswer(

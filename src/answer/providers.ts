@@ -7,18 +7,13 @@ import { ANTHROPIC_DEFAULT_BASE_URL, AnthropicMessagesModel } from './model/anth
 import { DEFAULT_MODEL_BUDGET, type ModelBudget, ModelAnswerer } from './model/model-answerer.js';
 import { OPENAI_DEFAULT_BASE_URL, OpenAiChatModel } from './model/openai-chat.js';
 import { OfflineAnswerer } from './offline-answerer.js';
-import type { StewardConfig } from '../config/config.js';
-
-export const LLM_CHOICES = ['offline', 'openai', 'anthropic'] as const;
-export const WEB_CHOICES = ['none', 'tavily', 'brave', 'searxng'] as const;
-export type LlmChoice = (typeof LLM_CHOICES)[number];
-export type WebChoice = (typeof WEB_CHOICES)[number];
+import { ANSWERERS, type AnswererChoice, SEARCH_PROVIDERS, type SearchChoice, type StewardConfig } from '../config/config.js';
 
 export interface ProviderOptions {
-  llm: LlmChoice;
+  llm: AnswererChoice;
   llmBaseUrl?: string | undefined;
   llmModel?: string | undefined;
-  web: WebChoice;
+  web: SearchChoice;
   webBaseUrl?: string | undefined;
   env: NodeJS.ProcessEnv;
   retry?: RetryPolicy;
@@ -27,19 +22,15 @@ export interface ProviderOptions {
   webResults?: number;
 }
 
-/** Flags or Action inputs (when given) over the config file's `answerer:` and `search:` sections. */
-export function providerOptions(
-  config: StewardConfig,
-  given: { llm?: string | undefined; llmBaseUrl?: string | undefined; llmModel?: string | undefined; web?: string | undefined; webBaseUrl?: string | undefined },
-  env: NodeJS.ProcessEnv,
-): ProviderOptions {
+/** The resolved settings' `answerer:` and `search:` sections (flags and inputs already applied). */
+export function providerOptions(config: StewardConfig, env: NodeJS.ProcessEnv): ProviderOptions {
   const retry = retryPolicyFromEnv(env);
   return {
-    llm: (given.llm ?? config.answerer.provider) as LlmChoice,
-    llmBaseUrl: given.llmBaseUrl ?? config.answerer.baseUrl,
-    llmModel: given.llmModel ?? config.answerer.model,
-    web: (given.web ?? config.search.provider) as WebChoice,
-    webBaseUrl: given.webBaseUrl ?? config.search.baseUrl,
+    llm: config.answerer.provider,
+    llmBaseUrl: config.answerer.baseUrl,
+    llmModel: config.answerer.model,
+    web: config.search.provider,
+    webBaseUrl: config.search.baseUrl,
     env,
     retry: {
       ...retry,
@@ -73,8 +64,8 @@ export function createProviders(options: ProviderOptions): Providers {
   if ((options.llm as string) === 'github' || (options.llm as string) === 'github-models') {
     throw new ProviderConfigError("GitHub Models was retired in July 2026; use --llm openai (any OpenAI-compatible server) or --llm anthropic");
   }
-  if (!LLM_CHOICES.includes(options.llm)) throw new ProviderConfigError(`--llm must be one of ${LLM_CHOICES.join(', ')}, got '${options.llm}'`);
-  if (!WEB_CHOICES.includes(options.web)) throw new ProviderConfigError(`--web must be one of ${WEB_CHOICES.join(', ')}, got '${options.web}'`);
+  if (!ANSWERERS.includes(options.llm)) throw new ProviderConfigError(`--llm must be one of ${ANSWERERS.join(', ')}, got '${options.llm}'`);
+  if (!SEARCH_PROVIDERS.includes(options.web)) throw new ProviderConfigError(`--web must be one of ${SEARCH_PROVIDERS.join(', ')}, got '${options.web}'`);
   const http = new JsonHttpClient(options.retry ?? retryPolicyFromEnv(options.env));
   const secrets: string[] = [];
   const key = (name: string) => {

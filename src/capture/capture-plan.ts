@@ -6,11 +6,14 @@ import type { StewardConfig } from '../config/config.js';
 import { normalize } from '../ladder/text-match.js';
 import type { Trace } from '../answer/trace.js';
 import { readFrontmatter } from '../wiki/frontmatter.js';
-import { affectedIndexDirs, planIndexFiles } from '../wiki/index-files.js';
+import { affectedIndexDirs, outdatedIndexFiles, planIndexFiles } from '../wiki/index-files.js';
 import { layoutOf } from '../wiki/open.js';
 import { type WikiTree, memoryTree, overlayTree } from '../wiki/tree.js';
 import { type CaptureSource, captureStamp, captureTitle, pendingCapture, queriesPage } from './capture-content.js';
 import { captureSlug } from './slug.js';
+
+/** The outcomes that grow the wiki by a capture: nothing matched (cold), or part of it (gap). */
+export const capturesOutcome = (outcome: Trace['outcome']): boolean => outcome === 'cold' || outcome === 'gap';
 
 export interface CapturePlan {
   /** The capture file, wiki-relative. */
@@ -81,11 +84,21 @@ export async function planCapture(
   let path = `queries/${slug}.md`;
   for (let n = 2; base.files.has(path) && (await titleOf(base, path)) !== title; n++) path = `queries/${slug}-${n}.md`;
   files.set(path, queriesPage(input, topicTags(trace)));
+  return { path, files: await withIndexFiles(base, config, files, path, bootstrap), bootstrap };
+}
 
-  const after = overlayTree(base, files);
-  const layout = layoutOf(after, config);
+/**
+ * A capture page as it stands, over `tree`, with the index files the policy regenerates around it:
+ * what a capture branch holds, when it is opened and whenever it is rebuilt on a newer base.
+ */
+export async function captureFiles(tree: WikiTree, config: StewardConfig, page: string, content: string): Promise<Map<string, string>> {
+  return withIndexFiles(tree, config, new Map([[page, content]]), page, false);
+}
+
+/** `bootstrap`: the capture starts a new wiki, with generated index files from the start. */
+async function withIndexFiles(tree: WikiTree, config: StewardConfig, files: Map<string, string>, page: string, bootstrap: boolean): Promise<Map<string, string>> {
   const policy = bootstrap ? 'always' : config.indexes;
-  const plans = await planIndexFiles(layout, { policy, onlyDirs: affectedIndexDirs([path]) });
-  for (const plan of plans) if (plan.status === 'stale' || plan.status === 'missing') files.set(plan.path, plan.expected);
-  return { path, files, bootstrap };
+  const plans = await planIndexFiles(layoutOf(overlayTree(tree, files), config), { policy, onlyDirs: affectedIndexDirs([page]) });
+  for (const plan of outdatedIndexFiles(plans, { adopt: bootstrap })) files.set(plan.path, plan.expected);
+  return files;
 }

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type AskSession, askQuestion, openAskSession } from '../answer/ask.js';
 import { createProviders, providerOptions } from '../answer/providers.js';
-import { planCapture } from '../capture/capture-plan.js';
+import { capturesOutcome, planCapture } from '../capture/capture-plan.js';
+import type { AnswererChoice, SearchChoice } from '../config/config.js';
 import type { Workspace } from '../config/workspace.js';
 import { loadFileTree } from '../wiki/tree.js';
 import { writeWikiFileAtomically } from '../wiki/write-files.js';
@@ -10,27 +11,27 @@ import type { Trace } from '../answer/trace.js';
 import { traceSummary } from '../answer/render.js';
 import { type CliIo, EXIT, openCliWorkspace } from './context.js';
 
-export interface AskOptions {
+/** `ask`'s flags as commander parses them. */
+export interface AskCommandOptions {
   wiki?: string;
   json: boolean;
   questions?: string;
   inlineMax?: number;
-  llm?: string;
+  llm?: AnswererChoice;
   llmBaseUrl?: string;
   llmModel?: string;
-  web?: string;
+  web?: SearchChoice;
   webBaseUrl?: string;
   /** Write a capture into the local wiki for cold and gap outcomes. */
   capture?: boolean;
 }
 
-export async function askCommand(io: CliIo, question: string | undefined, options: AskOptions): Promise<number> {
+export async function askCommand(io: CliIo, question: string | undefined, options: AskCommandOptions): Promise<number> {
   if (!question && !options.questions) throw new Error('ask needs a question, or --questions FILE.jsonl');
   if (question && options.questions) throw new Error('give either a question or --questions, not both');
-  const workspace = await openCliWorkspace(io, options.wiki, (config) => {
-    if (options.inlineMax !== undefined) config.ladder.inlineMax = options.inlineMax;
-  });
-  const providers = createProviders(providerOptions(workspace.config, options, process.env));
+  const { llm, llmBaseUrl, llmModel, web, webBaseUrl, inlineMax } = options;
+  const workspace = await openCliWorkspace(io, options.wiki, { llm, llmBaseUrl, llmModel, web, webBaseUrl, inlineMax });
+  const providers = createProviders(providerOptions(workspace.config, process.env));
   const session = await openAskSession(workspace, providers);
   if (options.questions) return askBatch(io, session, options.questions);
   const trace = await askQuestion(session, question!);
@@ -68,7 +69,7 @@ export function renderForTerminal(trace: Trace): string {
 
 /** `ask --capture`: the capture a pull request would add, written into the local wiki instead. */
 async function captureLocally(io: CliIo, workspace: Workspace, trace: Trace): Promise<void> {
-  if (trace.outcome !== 'cold' && trace.outcome !== 'gap') {
+  if (!capturesOutcome(trace.outcome)) {
     io.stderr(`no capture: the outcome is ${trace.outcome}`);
     return;
   }

@@ -1,5 +1,5 @@
 // What every command needs: where it runs, where it writes, and the workspace it resolves.
-import { type StewardConfig } from '../config/config.js';
+import type { SettingsOverrides } from '../config/settings.js';
 import { type Workspace, openWorkspace } from '../config/workspace.js';
 
 export interface CliIo {
@@ -17,5 +17,5 @@ export const processIo = (): CliIo => ({
 /** Exit codes: 0 success, 1 the wiki has faults (or stale indexes), 2 the command could not run. */
 export const EXIT = { ok: 0, faults: 1, usage: 2 } as const;
 
-export const openCliWorkspace = (io: CliIo, wikiFlag: string | undefined, override?: (c: StewardConfig) => void): Promise<Workspace> =>
-  openWorkspace({ cwd: io.cwd, wikiFlag, ...(override ? { override } : {}) });
+export const openCliWorkspace = (io: CliIo, wikiFlag: string | undefined, overrides: SettingsOverrides = {}): Promise<Workspace> =>
+  openWorkspace({ cwd: io.cwd, wikiFlag, overrides });

@@ -1,10 +1,7 @@
-import * as core from '@actions/core';
-import { periodOf, parsePeriod } from '../digest/period.js';
-import { wikiHealth } from '../digest/wiki-health.js';
-import { runDigest } from '../jobs/digest.js';
+import { parsePeriod, reportedPeriod } from '../digest/period.js';
 import { createGitHubClient } from '../github/octokit.js';
 import { RepoWrites } from '../github/repo-writes.js';
-import { openWikiLayout } from '../wiki/open.js';
+import { runDigest } from '../jobs/digest.js';
 import { type CliIo, EXIT, openCliWorkspace } from './context.js';
 
 export interface DigestOptions {
@@ -21,8 +18,8 @@ export async function digestCommand(io: CliIo, options: DigestOptions): Promise<
   const workspace = await openCliWorkspace(io, options.wiki);
   const config = workspace.config;
   const now = new Date();
-  const period = options.period ? parsePeriod(options.period) : periodOf(config.digest.period, now);
-  const health = workspace.wikiRoot ? await wikiHealth(await openWikiLayout(workspace.wikiRoot, config), { now, staleDays: config.digest.staleDays }) : undefined;
+  // A person's digest reports the current period unless they name one.
+  const period = options.period ? parsePeriod(options.period) : reportedPeriod(config.digest.period, now, false);
   let github;
   let repo;
   if (options.repo) {
@@ -30,13 +27,12 @@ export async function digestCommand(io: CliIo, options: DigestOptions): Promise<
     if (!owner || !name) throw new Error(`--repo must be owner/name, got '${options.repo}'`);
     const token = process.env.GITHUB_TOKEN;
     if (!token) throw new Error('--repo needs a token in GITHUB_TOKEN');
-    core.setSecret(token);
     github = createGitHubClient(token, process.env);
     repo = { owner, repo: name };
   }
   const writes = options.post ? new RepoWrites(false, config.digest.maxWrites) : undefined;
   if (options.post && !github) throw new Error('--post needs --repo');
-  const run = await runDigest(github, writes, repo, period, config, health, now);
+  const run = await runDigest(workspace, { github, writes, repo, period, now });
   if (options.format === 'json') io.stdout(JSON.stringify({ ...run.report, health: run.report.health && { ...run.report.health, updated: Object.fromEntries(run.report.health.updated) }, issue_url: run.issueUrl ?? null }, null, 2));
   else io.stdout(run.markdown);
   if (run.issueUrl) io.stderr(`digest issue: ${run.issueUrl}`);

@@ -30,7 +30,7 @@ export async function preCommitCommand(io: CliIo): Promise<number> {
   if (!workspace.wikiRoot) return EXIT.ok; // no wiki in this repository: nothing to guard
   const wikiRoot = requireWikiRoot(workspace);
   const git = new GitCommandManager(workspace.repoRoot);
-  const result = await runPreCommit(git, workspace.repoRoot, wikiRoot, workspace.config);
+  const result = await runPreCommit(git, workspace);
   const paths = { wikiRoot, repoRoot: workspace.repoRoot, cwd: io.cwd };
   if (result.diagnostics.length > 0) io.stderr(formatText(result.diagnostics, paths));
   if (hasErrors(result.diagnostics)) {

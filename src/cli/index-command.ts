@@ -1,6 +1,6 @@
 import { createTwoFilesPatch } from 'diff';
 import { requireWikiRoot } from '../config/workspace.js';
-import { type IndexFilePlan, planIndexFiles } from '../wiki/index-files.js';
+import { type IndexFilePlan, outdatedIndexFiles, planIndexFiles } from '../wiki/index-files.js';
 import { openWikiLayout } from '../wiki/open.js';
 import { writeWikiFileAtomically } from '../wiki/write-files.js';
 import { type CliIo, EXIT, openCliWorkspace } from './context.js';
@@ -15,7 +15,8 @@ export async function indexCommand(io: CliIo, options: IndexOptions): Promise<nu
   const wikiRoot = requireWikiRoot(workspace);
   const layout = await openWikiLayout(wikiRoot, workspace.config);
   const plans = await planIndexFiles(layout, { policy: workspace.config.indexes });
-  const outdated = plans.filter((p) => p.status === 'stale' || p.status === 'missing');
+  // Running `index` is the request to keep generated index files: missing ones count.
+  const outdated = outdatedIndexFiles(plans, { adopt: true });
   for (const p of plans.filter((p) => p.status === 'hand-written')) {
     io.stderr(`${p.path}: hand-written index, left alone (set 'indexes: always' in .wiki-steward.yml to regenerate it)`);
   }

@@ -1,6 +1,7 @@
 // The command tree of `wiki-steward`: parses arguments and hands each command to the core.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { AskOptions } from './ask-command.js';
+import { ANSWERERS, SEARCH_PROVIDERS } from '../config/config.js';
+import type { AskCommandOptions } from './ask-command.js';
 import { type CliIo, EXIT, processIo } from './context.js';
 import { DIAGNOSTIC_FORMATS, type DiagnosticFormat } from '../report/diagnostics-format.js';
 
@@ -47,13 +48,13 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
       return n;
     })
-    .addOption(new Option('--llm <answerer>', 'offline (no network; the default), openai (any OpenAI-compatible server) or anthropic').choices(['offline', 'openai', 'anthropic']))
+    .addOption(new Option('--llm <answerer>', 'offline (no network; the default), openai (any OpenAI-compatible server) or anthropic').choices(ANSWERERS))
     .option('--llm-base-url <url>', 'model endpoint, e.g. http://localhost:11434/v1 for Ollama (Anthropic: without /v1)')
     .option('--llm-model <name>', 'model name')
-    .addOption(new Option('--web <provider>', 'web search for what the wiki lacks (default none)').choices(['none', 'tavily', 'brave', 'searxng']))
+    .addOption(new Option('--web <provider>', 'web search for what the wiki lacks (default none)').choices(SEARCH_PROVIDERS))
     .option('--web-base-url <url>', 'search endpoint (self-hosted SearXNG, proxies); SEARXNG_URL is the default for searxng')
     .option('--capture', 'for a cold or gap outcome, write the capture (and its index files) into the local wiki')
-    .action((question: string | undefined, opts: Omit<AskOptions, 'json'> & { json?: boolean }) =>
+    .action((question: string | undefined, opts: Omit<AskCommandOptions, 'json'> & { json?: boolean }) =>
       run(async () => (await import('./ask-command.js')).askCommand(io, question, { ...opts, json: Boolean(opts.json) }))(),
     );
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { requireWikiRoot } from '../config/workspace.js';
-import { type DiagnosticFormat, emitAnnotations, formatText, toJsonRecords } from '../report/diagnostics-format.js';
-import { GitCommandManager } from '../git/git-command-manager.js';
+import { changedPages } from '../jobs/validate.js';
+import { type DiagnosticFormat, formatText, toJsonRecords } from '../report/diagnostics-format.js';
 import { hasErrors } from '../wiki/diagnostics.js';
 import { openWikiLayout } from '../wiki/open.js';
 import { validateWiki } from '../wiki/validator.js';
@@ -20,7 +20,7 @@ export async function validateCommand(io: CliIo, options: ValidateOptions): Prom
   const wikiRoot = requireWikiRoot(workspace);
   const layout = await openWikiLayout(wikiRoot, workspace.config);
   const only = options.changedSince
-    ? await changedPages(workspace.repoRoot, wikiRoot, options.changedSince, layout.pages)
+    ? await changedPages(workspace, options.changedSince, layout.pages)
     : options.paths.length > 0
       ? selectPages(options.paths, io.cwd, wikiRoot, layout.pages, layout.tree.files)
       : undefined;
@@ -31,6 +31,8 @@ export async function validateCommand(io: CliIo, options: ValidateOptions): Prom
   if (options.format === 'json') {
     io.stdout(JSON.stringify({ wiki: path.relative(workspace.repoRoot, wikiRoot) || '.', checked: checked.length, errors, diagnostics: toJsonRecords(diagnostics, paths) }, null, 2));
   } else if (options.format === 'github') {
+    // Loaded on demand: the Actions toolkit pulls in an HTTP client the other formats never need.
+    const { emitAnnotations } = await import('../github/annotations.js');
     await emitAnnotations(diagnostics, paths);
     io.stderr(summary);
   } else {
@@ -55,12 +57,4 @@ function selectPages(args: string[], cwd: string, wikiRoot: string, pages: reado
     }
   }
   return [...selected];
-}
-
-/** Pages of the wiki changed since `base`, so a wiki with old faults can adopt the check gradually. */
-export async function changedPages(repoRoot: string, wikiRoot: string, base: string, pages: readonly string[]): Promise<string[]> {
-  const prefix = path.relative(repoRoot, wikiRoot).split(path.sep).join('/');
-  const changed = await new GitCommandManager(repoRoot).changedSince(base);
-  const inWiki = new Set(changed.map((p) => (prefix === '' ? p : p.startsWith(`${prefix}/`) ? p.slice(prefix.length + 1) : undefined)).filter((p): p is string => p !== undefined));
-  return pages.filter((p) => inWiki.has(p));
 }

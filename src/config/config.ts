@@ -4,9 +4,28 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import yaml from 'js-yaml';
-import type { IndexPolicy } from '../wiki/index-files.js';
 
 export const CONFIG_FILE = '.wiki-steward.yml';
+
+// Every choice a setting offers, declared once: the types, the config file's checks, the Action's
+// inputs and the CLI's flags all come from these lists.
+export const ANSWERERS = ['offline', 'openai', 'anthropic'] as const;
+export const SEARCH_PROVIDERS = ['none', 'tavily', 'brave', 'searxng'] as const;
+/** Repository roles, lowest first (`none` lets anyone ask). */
+export const ROLES = ['none', 'read', 'triage', 'write', 'maintain', 'admin'] as const;
+export const REFUSALS = ['comment', 'silent'] as const;
+export const CAPTURE_MODES = ['queries', 'pending'] as const;
+/** Which index files `index` and the hook may (re)write: generated ones only, all, none. */
+export const INDEX_POLICIES = ['auto', 'always', 'never'] as const;
+export const DIGEST_PERIODS = ['week', 'month'] as const;
+
+export type AnswererChoice = (typeof ANSWERERS)[number];
+export type SearchChoice = (typeof SEARCH_PROVIDERS)[number];
+export type Role = (typeof ROLES)[number];
+export type Refusal = (typeof REFUSALS)[number];
+export type CaptureMode = (typeof CAPTURE_MODES)[number];
+export type IndexPolicy = (typeof INDEX_POLICIES)[number];
+export type DigestPeriodKind = (typeof DIGEST_PERIODS)[number];
 
 export interface StewardConfig {
   /** Wiki root relative to the repository root; undefined means auto-detect. */
@@ -21,14 +40,14 @@ export interface StewardConfig {
     commonTermRatio: number;
   };
   labels: { trigger: string; answered: string; gap: string; cold: string; error: string; capture: string; digest: string };
-  capture: { mode: 'queries' | 'pending' };
+  capture: { mode: CaptureMode };
   /** Which index files `index` and the hook may (re)write. */
   indexes: IndexPolicy;
   /** Who may ask, and how (the Action). */
-  ask: { command: string; minPermission: 'none' | 'read' | 'triage' | 'write' | 'maintain' | 'admin'; refusal: 'comment' | 'silent' };
+  ask: { command: string; minPermission: Role; refusal: Refusal };
   /** The answerer; keys never live here, only in the environment. */
   answerer: {
-    provider: 'offline' | 'openai' | 'anthropic';
+    provider: AnswererChoice;
     model: string | undefined;
     baseUrl: string | undefined;
     /** Most candidate pages a paid model reads per question. */
@@ -36,9 +55,9 @@ export interface StewardConfig {
     timeoutMs: number;
     maxRetries: number;
   };
-  search: { provider: 'none' | 'tavily' | 'brave' | 'searxng'; baseUrl: string | undefined; maxResults: number };
+  search: { provider: SearchChoice; baseUrl: string | undefined; maxResults: number };
   /** The scheduled digest: its period, when a page counts as stale, and its write budget per run. */
-  digest: { period: 'week' | 'month'; staleDays: number; maxWrites: number };
+  digest: { period: DigestPeriodKind; staleDays: number; maxWrites: number };
 }
 
 export const DEFAULT_CONFIG: StewardConfig = {
@@ -71,7 +90,7 @@ const isString: Check = (v, key) => (typeof v === 'string' && v.trim() !== '' ? 
 const isStringList: Check = (v, key) =>
   Array.isArray(v) && v.every((x) => typeof x === 'string' && x !== '') ? undefined : `'${key}' must be a list of strings`;
 const oneOf =
-  (...values: string[]): Check =>
+  (values: readonly string[]): Check =>
   (v, key) =>
     typeof v === 'string' && values.includes(v) ? undefined : `'${key}' must be one of ${values.join(', ')}, got ${JSON.stringify(v)}`;
 const isRatio: Check = (v, key) => (typeof v === 'number' && v > 0 && v <= 1 ? undefined : `'${key}' must be a number above 0 and at most 1, got ${JSON.stringify(v)}`);
@@ -88,11 +107,11 @@ const SHAPE: Shape = {
   categories: { include: isStringList, exclude: isStringList },
   ladder: { inline_max: isCount, stopwords: isStringList, common_term_ratio: isRatio },
   labels: { trigger: isString, answered: isString, gap: isString, cold: isString, error: isString, capture: isString, digest: isString },
-  capture: { mode: oneOf('queries', 'pending') },
-  indexes: oneOf('auto', 'always', 'never'),
-  ask: { command: isString, min_permission: oneOf('none', 'read', 'triage', 'write', 'maintain', 'admin'), refusal: oneOf('comment', 'silent') },
+  capture: { mode: oneOf(CAPTURE_MODES) },
+  indexes: oneOf(INDEX_POLICIES),
+  ask: { command: isString, min_permission: oneOf(ROLES), refusal: oneOf(REFUSALS) },
   answerer: {
-    provider: oneOf('offline', 'openai', 'anthropic'),
+    provider: oneOf(ANSWERERS),
     model: isString,
     base_url: isUrl,
     budget_pages: wholeNumber(1, 10_000),
@@ -100,8 +119,8 @@ const SHAPE: Shape = {
     max_retries: wholeNumber(0, 10),
     api_key: noSecrets,
   },
-  search: { provider: oneOf('none', 'tavily', 'brave', 'searxng'), base_url: isUrl, max_results: wholeNumber(1, 20), api_key: noSecrets },
-  digest: { period: oneOf('week', 'month'), stale_days: wholeNumber(1, 3650), max_writes: wholeNumber(1, 100) },
+  search: { provider: oneOf(SEARCH_PROVIDERS), base_url: isUrl, max_results: wholeNumber(1, 20), api_key: noSecrets },
+  digest: { period: oneOf(DIGEST_PERIODS), stale_days: wholeNumber(1, 3650), max_writes: wholeNumber(1, 100) },
 };
 
 function checkShape(value: unknown, shape: Shape, prefix: string, file: string): void {

@@ -1,8 +1,10 @@
-// Where things are: the repository root, its config, and the wiki root, resolved once with the
-// documented precedence (flag > config file > auto-detection).
+// Where things are: the repository root, its settings, and the wiki root, resolved once with the
+// documented precedence (flag > config file > auto-detection); and the one mapping between paths in
+// the wiki and paths in the repository.
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type StewardConfig, loadConfig } from './config.js';
+import { type SettingsOverrides, resolveSettings } from './settings.js';
 
 export class WikiNotFoundError extends Error {
   constructor(message: string) {
@@ -19,6 +21,17 @@ export interface Workspace {
   wikiRoot: string | undefined;
   /** How the wiki root was decided, for messages and the trace. */
   wikiSource: 'flag' | 'config' | 'detected' | 'none';
+  /** The wiki's folder relative to the repository root, with `/` ('' when the wiki is the repository, or none was found). */
+  wikiPrefix: string;
+}
+
+/** A wiki-relative path as the repository names it. */
+export const repoPathOf = (workspace: Pick<Workspace, 'wikiPrefix'>, wikiPath: string): string => (workspace.wikiPrefix ? `${workspace.wikiPrefix}/${wikiPath}` : wikiPath);
+
+/** A repository-relative path inside the wiki, as the wiki names it; undefined outside the wiki. */
+export function wikiPathOf(workspace: Pick<Workspace, 'wikiPrefix'>, repoPath: string): string | undefined {
+  if (workspace.wikiPrefix === '') return repoPath;
+  return repoPath.startsWith(`${workspace.wikiPrefix}/`) ? repoPath.slice(workspace.wikiPrefix.length + 1) : undefined;
 }
 
 export const AUTO_DETECT_DIRS = ['wiki', 'docs/wiki', '.'];
@@ -48,14 +61,23 @@ export interface WorkspaceOptions {
   cwd: string;
   /** `--wiki DIR` / `wiki-path`, relative to cwd. */
   wikiFlag?: string | undefined;
-  /** Overrides applied on top of the config file (flags and inputs). */
-  override?: (config: StewardConfig) => void;
+  /** Flags or Action inputs, applied over the config file (see settings.ts). */
+  overrides?: SettingsOverrides;
 }
 
 export async function openWorkspace(options: WorkspaceOptions): Promise<Workspace> {
   const repoRoot = findRepoRoot(options.cwd);
-  const { config, file } = await loadConfig(repoRoot);
-  options.override?.(config);
+  const loaded = await loadConfig(repoRoot);
+  const config = resolveSettings(loaded.config, options.overrides ?? {});
+  const file = loaded.file;
+  const found = (wikiRoot: string | undefined, wikiSource: Workspace['wikiSource']): Workspace => ({
+    repoRoot,
+    config,
+    configFile: file,
+    wikiRoot,
+    wikiSource,
+    wikiPrefix: wikiRoot ? path.relative(repoRoot, wikiRoot).split(path.sep).join('/') : '',
+  });
   const given = options.wikiFlag
     ? { dir: path.resolve(options.cwd, options.wikiFlag), source: 'flag' as const, label: `--wiki ${options.wikiFlag}` }
     : config.wiki
@@ -64,13 +86,13 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
   if (given) {
     if (!isDirectory(given.dir)) throw new WikiNotFoundError(`${given.label}: ${given.dir} is not a directory`);
     if (!looksLikeWiki(given.dir)) throw new WikiNotFoundError(`${given.label}: ${given.dir} is not a wiki (it has no schema.md or index.md)`);
-    return { repoRoot, config, configFile: file, wikiRoot: given.dir, wikiSource: given.source };
+    return found(given.dir, given.source);
   }
   for (const candidate of AUTO_DETECT_DIRS) {
     const dir = path.resolve(repoRoot, candidate);
-    if (looksLikeWiki(dir)) return { repoRoot, config, configFile: file, wikiRoot: dir, wikiSource: 'detected' };
+    if (looksLikeWiki(dir)) return found(dir, 'detected');
   }
-  return { repoRoot, config, configFile: file, wikiRoot: undefined, wikiSource: 'none' };
+  return found(undefined, 'none');
 }
 
 /** The wiki root, or a clear error saying where it was looked for and how to point at it. */

@@ -1,7 +1,9 @@
 // The digest's period: the ISO week (UTC) by default, or the calendar month, as a label
 // (`2026-W49`, `2026-11`) and the half-open interval [start, end).
 
-export type PeriodKind = 'week' | 'month';
+import type { DigestPeriodKind } from '../config/config.js';
+
+export type PeriodKind = DigestPeriodKind;
 
 export interface Period {
   kind: PeriodKind;
@@ -50,3 +52,13 @@ export const inPeriod = (p: Period, iso: string): boolean => {
 
 /** The period before `p`: what a scheduled run at the start of a period reports. */
 export const previousPeriod = (p: Period): Period => periodOf(p.kind, new Date(p.start.getTime() - 1));
+
+/**
+ * The period a digest reports, for the Action and the CLI alike: the current one, except that a
+ * scheduled run in a period's first day (the usual Monday-morning schedule) reports the period
+ * that just ended, which would otherwise never get its final update.
+ */
+export function reportedPeriod(kind: PeriodKind, now: Date, scheduled: boolean): Period {
+  const current = periodOf(kind, now);
+  return scheduled && now.getTime() - current.start.getTime() < DAY ? previousPeriod(current) : current;
+}

@@ -3,7 +3,7 @@
 // since anyone can paste the marker.
 import { markerKey } from './answer-comment.js';
 import type { GitHubClient } from './octokit.js';
-import type { RepoRef } from './permission-helper.js';
+import type { RepoRef } from './octokit.js';
 import type { RepoWrites } from './repo-writes.js';
 
 export interface ExistingComment {

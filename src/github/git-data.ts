@@ -2,7 +2,7 @@
 // custom author or committer (GitHub then signs it as verified). Shared by capture pull requests
 // and index maintenance.
 import type { GitHubClient } from './octokit.js';
-import type { RepoRef } from './permission-helper.js';
+import type { RepoRef } from './octokit.js';
 import type { RepoWrites } from './repo-writes.js';
 
 const NO_SHA = '0'.repeat(40);

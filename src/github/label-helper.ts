@@ -3,7 +3,7 @@
 import type { StewardConfig } from '../config/config.js';
 import type { Outcome } from '../answer/trace.js';
 import type { GitHubClient } from './octokit.js';
-import type { RepoRef } from './permission-helper.js';
+import type { RepoRef } from './octokit.js';
 import type { RepoWrites } from './repo-writes.js';
 
 const COLORS: Record<Outcome, string> = { answered: '0e8a16', gap: 'fbca04', cold: 'c5def5', error: 'b60205' };

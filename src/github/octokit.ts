@@ -15,6 +15,9 @@ const RATE_LIMIT_RETRIES = 2;
 const MAX_RATE_LIMIT_WAIT_S = 60;
 
 export function createGitHubClient(token: string, env: NodeJS.ProcessEnv): GitHubClient {
+  // Masked in a workflow's log wherever it would appear; outside a workflow the mask command would
+  // itself print the token.
+  if (env.GITHUB_ACTIONS === 'true') core.setSecret(token);
   const scale = timeScale(env);
   const group = (id: string, maxConcurrent: number, minTime: number) => new Bottleneck.Group({ id, maxConcurrent, minTime: Math.round(minTime * scale) });
   const onLimit = (kind: string) => (retryAfter: number, options: { method?: string; url?: string }, _octokit: unknown, retryCount: number) => {
@@ -42,4 +45,10 @@ export function createGitHubClient(token: string, env: NodeJS.ProcessEnv): GitHu
     retry,
     throttling,
   );
+}
+
+/** A repository, as every call names it. */
+export interface RepoRef {
+  owner: string;
+  repo: string;
 }

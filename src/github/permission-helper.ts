@@ -1,14 +1,9 @@
 // Who may ask: the asker's role on the repository (admin, maintain, write, triage, read) must reach
 // `min-permission`. `none` opens asking to everyone.
-import type { Role } from '../action/inputs.js';
-import type { GitHubClient } from './octokit.js';
+import type { Role } from '../config/config.js';
+import type { GitHubClient, RepoRef } from './octokit.js';
 
 const RANK: Record<Role, number> = { none: 0, read: 1, triage: 2, write: 3, maintain: 4, admin: 5 };
-
-export interface RepoRef {
-  owner: string;
-  repo: string;
-}
 
 export async function roleOf(github: GitHubClient, repo: RepoRef, username: string): Promise<Role> {
   try {

@@ -3,9 +3,9 @@
 // and stage them. Returns what it found so the caller can block the commit.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { StewardConfig } from '../config/config.js';
+import { type Workspace, repoPathOf, requireWikiRoot, wikiPathOf } from '../config/workspace.js';
 import { type Diagnostic, hasErrors } from '../wiki/diagnostics.js';
-import { affectedIndexDirs, planIndexFiles } from '../wiki/index-files.js';
+import { affectedIndexDirs, outdatedIndexFiles, planIndexFiles } from '../wiki/index-files.js';
 import { layoutOf } from '../wiki/open.js';
 import { validateWiki } from '../wiki/validator.js';
 import { writeWikiFileAtomically } from '../wiki/write-files.js';
@@ -22,10 +22,10 @@ export interface PreCommitResult {
   keptEdits: string[];
 }
 
-export async function runPreCommit(git: GitCommandManager, repoRoot: string, wikiRoot: string, config: StewardConfig): Promise<PreCommitResult> {
-  const wikiPrefix = path.relative(repoRoot, wikiRoot).split(path.sep).join('/');
-  const inWiki = wikiPrefix === '' ? (p: string) => p : (p: string) => (p.startsWith(`${wikiPrefix}/`) ? p.slice(wikiPrefix.length + 1) : undefined);
-  const changed = (await git.stagedChanges()).map(inWiki).filter((p): p is string => p !== undefined && p.endsWith('.md'));
+export async function runPreCommit(git: GitCommandManager, workspace: Workspace): Promise<PreCommitResult> {
+  const { repoRoot, config, wikiPrefix } = workspace;
+  const wikiRoot = requireWikiRoot(workspace);
+  const changed = (await git.stagedChanges()).map((p) => wikiPathOf(workspace, p)).filter((p): p is string => p !== undefined && p.endsWith('.md'));
   const empty: PreCommitResult = { validated: [], diagnostics: [], staged: [], handWritten: [], keptEdits: [] };
   if (changed.length === 0) return empty;
 
@@ -39,8 +39,8 @@ export async function runPreCommit(git: GitCommandManager, repoRoot: string, wik
   const touchedPages = changed.filter((p) => pageSet.has(p) || !layout.tree.files.has(p));
   if (touchedPages.length === 0 || config.indexes === 'never' || hasErrors(diagnostics)) return { ...empty, validated: checked, diagnostics };
   const plans = await planIndexFiles(layout, { policy: config.indexes, onlyDirs: affectedIndexDirs(touchedPages) });
-  const outdated = plans.filter((p) => p.status === 'stale' || p.status === 'missing');
-  await git.stageContents(outdated.map((p) => ({ path: wikiPrefix === '' ? p.path : `${wikiPrefix}/${p.path}`, content: p.expected })));
+  const outdated = outdatedIndexFiles(plans);
+  await git.stageContents(outdated.map((p) => ({ path: repoPathOf(workspace, p.path), content: p.expected })));
   // The working copy follows the staged index file unless it holds edits of its own, which stay.
   const keptEdits: string[] = [];
   for (const p of outdated) {

@@ -1,35 +1,36 @@
-// Answer mode: one question asked in an issue or a `/wiki ask` comment becomes one comment with a
-// verified, cited answer (permalinks at the commit read), outcome labels, a job summary and outputs.
-import * as core from '@actions/core';
-import path from 'node:path';
-import { askQuestion, openAskSession } from '../answer/ask.js';
+// Answering an issue: one question asked in an issue or a `/wiki ask` comment becomes one comment
+// with a verified, cited answer (permalinks at the commit read), an outcome label, a capture pull
+// request for a cold or gap outcome, and a summary.
+import { askQuestion, openAskSession, questionWithContext } from '../answer/ask.js';
 import { createProviders, providerOptions } from '../answer/providers.js';
 import type { WikiCitationRenderer } from '../answer/render.js';
-import type { Workspace } from '../config/workspace.js';
-import { extractSignalTerms } from '../ladder/signal-terms.js';
+import { repoPathOf, type Workspace } from '../config/workspace.js';
 import type { Trace } from '../answer/trace.js';
 import { markerFor, renderComment } from '../github/answer-comment.js';
-import { planCapture } from '../capture/capture-plan.js';
+import { capturesOutcome, planCapture } from '../capture/capture-plan.js';
 import { type CapturePrResult, PullRequestsForbiddenError, deleteBranch, openCapturePr } from './capture-pr.js';
 import { upsertAnswerComment } from '../github/comment-helper.js';
-import { type Question, isBot } from '../action/event.js';
-import type { ActionInputs, Settings } from '../action/inputs.js';
+import { type Question, isBot } from './question.js';
 import { setOutcomeLabel } from '../github/label-helper.js';
 import type { GitHubClient } from '../github/octokit.js';
-import { type RepoRef, mayAsk } from '../github/permission-helper.js';
+import { mayAsk } from '../github/permission-helper.js';
+import type { RepoRef } from '../github/octokit.js';
 import { RepoWrites } from '../github/repo-writes.js';
-
-/** Longest question text the ladder reads; a longer issue body is cut, and the answer says so. */
-const QUESTION_LIMIT = 4_000;
+import type { Reporter } from './reporter.js';
 
 export interface AnswerContext {
   github: GitHubClient;
   repo: RepoRef;
-  inputs: ActionInputs;
-  settings: Settings;
-  env: NodeJS.ProcessEnv;
-  /** The checked-out workspace (GITHUB_WORKSPACE), with its config. */
+  /** The checked-out workspace (GITHUB_WORKSPACE), with its resolved settings. */
   workspace: Workspace;
+  reporter: Reporter;
+  env: NodeJS.ProcessEnv;
+  /** `$GITHUB_SERVER_URL`, for permalinks. */
+  serverUrl: string;
+  /** Capture pull requests: people asked to review, and whether they open as drafts. */
+  reviewers: string[];
+  draft: boolean;
+  dryRun: boolean;
   sender: { login: string; type?: string } | undefined;
 }
 
@@ -47,9 +48,9 @@ async function withdrawCapture(github: GitHubClient, writes: RepoWrites, repo: R
 }
 
 /** `$GITHUB_SERVER_URL/<repo>/blob/<sha>/<path>?plain=1#L<a>-L<b>`: line anchors work on markdown and on GHES. */
-export function permalinkRenderer(serverUrl: string, repo: RepoRef, commit: string, wikiPrefix: string): WikiCitationRenderer {
+export function permalinkRenderer(serverUrl: string, repo: RepoRef, commit: string, workspace: Pick<Workspace, 'wikiPrefix'>): WikiCitationRenderer {
   return (c) => {
-    const file = [wikiPrefix, c.path].filter(Boolean).join('/').split('/').map(encodeURIComponent).join('/');
+    const file = repoPathOf(workspace, c.path).split('/').map(encodeURIComponent).join('/');
     const anchor = c.lines[0] === c.lines[1] ? `L${c.lines[0]}` : `L${c.lines[0]}-L${c.lines[1]}`;
     return `[\`${c.path}\` ${anchor}](${serverUrl}/${repo.owner}/${repo.repo}/blob/${commit}/${file}?plain=1#${anchor})`;
   };
@@ -57,39 +58,35 @@ export function permalinkRenderer(serverUrl: string, repo: RepoRef, commit: stri
 
 export async function answerQuestion(ctx: AnswerContext, question: Question): Promise<AnswerResult> {
   if (isBot(ctx.sender) || isBot(question.asker)) {
-    core.info(`Skipping: questions from bots are not answered (sender ${ctx.sender?.login}, asker ${question.asker.login}).`);
+    ctx.reporter.info(`Skipping: questions from bots are not answered (sender ${ctx.sender?.login}, asker ${question.asker.login}).`);
     return { skipped: 'bot' };
   }
   if (question.locked) {
-    core.info(`Skipping: issue #${question.issueNumber} is locked.`);
+    ctx.reporter.info(`Skipping: issue #${question.issueNumber} is locked.`);
     return { skipped: 'locked' };
   }
-  const writes = new RepoWrites(ctx.inputs.dryRun);
-  const { settings } = ctx;
-  const permission = await mayAsk(ctx.github, ctx.repo, question.asker.login, settings.minPermission);
+  const writes = new RepoWrites(ctx.dryRun);
+  const { config } = ctx.workspace;
+  const permission = await mayAsk(ctx.github, ctx.repo, question.asker.login, config.ask.minPermission);
   if (!permission.allowed) {
-    core.info(`Not answering: @${question.asker.login} has role '${permission.role}', below min-permission '${settings.minPermission}'.`);
-    if (settings.refusal === 'comment') {
-      const body = `Thanks for the question. wiki-steward answers questions from people with ${settings.minPermission} access or more; a maintainer can ask for you by adding the \`${settings.triggerLabel}\` label.`;
+    ctx.reporter.info(`Not answering: @${question.asker.login} has role '${permission.role}', below min-permission '${config.ask.minPermission}'.`);
+    if (config.ask.refusal === 'comment') {
+      const body = `Thanks for the question. wiki-steward answers questions from people with ${config.ask.minPermission} access or more; a maintainer can ask for you by adding the \`${config.labels.trigger}\` label.`;
       await upsertAnswerComment(ctx.github, writes, ctx.repo, question.issueNumber, question.key, `${body}\n${markerFor(question.key)}`);
     }
     return { skipped: 'permission' };
   }
 
   const workspace = ctx.workspace;
-  const providers = createProviders(providerOptions(workspace.config, ctx.inputs, ctx.env));
-  for (const secret of providers.secrets) core.setSecret(secret);
+  const providers = createProviders(providerOptions(config, ctx.env));
+  for (const secret of providers.secrets) ctx.reporter.secret(secret);
   const session = await openAskSession(workspace, providers);
   const commit = session.commit ?? ctx.env.GITHUB_SHA ?? 'HEAD';
-  const wikiPrefix = workspace.wikiRoot ? path.relative(workspace.repoRoot, workspace.wikiRoot).split(path.sep).join('/') : '';
-  const serverUrl = (ctx.env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/$/, '');
-  // A follow-up such as "/wiki ask why?" has no terms of its own: the issue title is its context.
-  const text = question.commentId !== undefined && extractSignalTerms(question.text).terms.length === 0 ? `${question.text} (${question.issueTitle})` : question.text;
-  const asked = text.length > QUESTION_LIMIT ? text.slice(0, QUESTION_LIMIT) : text;
-  const trace = await askQuestion(session, asked, { renderCitation: permalinkRenderer(serverUrl, ctx.repo, commit, wikiPrefix) });
+  const serverUrl = ctx.serverUrl;
+  const text = question.commentId !== undefined ? questionWithContext(question.text, question.issueTitle) : question.text;
+  const trace = await askQuestion(session, text, { renderCitation: permalinkRenderer(serverUrl, ctx.repo, commit, workspace) });
   // Paths in a posted trace are repository-relative: the runner's folders are nobody's business.
-  trace.wiki.root = wikiPrefix || (trace.wiki.root === null ? null : '.');
-  if (asked.length < text.length) trace.notes.push(`The question was cut to its first ${QUESTION_LIMIT} characters for the wiki search.`);
+  trace.wiki.root = workspace.wikiPrefix || (trace.wiki.root === null ? null : '.');
   const footer =
     trace.outcome === 'error'
       ? ['', `**This question could not be answered now.** ${trace.error ?? ''} Nothing is lost: re-run the workflow, or edit the issue to ask again.`]
@@ -97,10 +94,10 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
   // Cold and gap grow the wiki by review: a capture pull request, linked from the answer.
   let capture: CapturePrResult | undefined;
   let captureRefused: Error | undefined;
-  if (trace.outcome === 'cold' || trace.outcome === 'gap') {
+  if (capturesOutcome(trace.outcome)) {
     // The tree the catalog already walked: the capture plans against the same files the answer read.
     const tree = session.catalog?.layout.tree;
-    const plan = await planCapture(tree, workspace.config, trace, { url: `${serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/issues/${question.issueNumber}`, label: `#${question.issueNumber}` }, new Date());
+    const plan = await planCapture(tree, config, trace, { url: `${serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/issues/${question.issueNumber}`, label: `#${question.issueNumber}` }, new Date());
     capture = await openCapturePr({
       github: ctx.github,
       writes,
@@ -108,10 +105,11 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
       question,
       trace,
       plan,
-      wikiPrefix: workspace.wikiRoot ? wikiPrefix : 'wiki',
-      labels: [workspace.config.labels.capture],
-      reviewers: ctx.inputs.reviewers,
-      draft: ctx.inputs.draft,
+      // With no wiki yet, the capture bootstraps one in `wiki/`.
+      wikiPrefix: workspace.wikiRoot ? workspace.wikiPrefix : 'wiki',
+      labels: [config.labels.capture],
+      reviewers: ctx.reviewers,
+      draft: ctx.draft,
       answer: trace.answer,
     }).catch((error: unknown) => {
       // The asker still gets the answer; the step then fails with what to change.
@@ -142,13 +140,10 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
   if (question.commentId === undefined) {
     const issue = await ctx.github.rest.issues.get({ ...ctx.repo, issue_number: question.issueNumber });
     const current = issue.data.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? '')));
-    await setOutcomeLabel(ctx.github, writes, ctx.repo, question.issueNumber, trace.outcome, workspace.config.labels, current);
+    await setOutcomeLabel(ctx.github, writes, ctx.repo, question.issueNumber, trace.outcome, config.labels, current);
   }
 
   if (captureRefused) throw captureRefused;
-  await core.summary
-    .addHeading(`wiki-steward: ${trace.outcome} (${trace.branch})`, 2)
-    .addRaw(body.replace(/<!-- wiki-steward:[\s\S]*?-->/g, ''), true)
-    .write();
+  await ctx.reporter.summary(`## wiki-steward: ${trace.outcome} (${trace.branch})\n\n${body.replace(/<!-- wiki-steward:[\s\S]*?-->/g, '')}`);
   return { outcome: trace.outcome, branch: trace.branch, commentUrl: url, ...(capture ? { pullRequestUrl: capture.url } : {}) };
 }

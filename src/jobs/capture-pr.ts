@@ -1,12 +1,17 @@
-// The capture pull request: one branch per question (`wiki-steward/capture/<issue>`, follow-ups
-// `-c<comment-id>`), one commit built through the Git Data API with no custom author or committer
-// (so GitHub signs it as verified), re-runs update the same PR, and a branch a human has pushed to
-// is left alone. A failure half-way leaves nothing behind: no branch without its PR.
-import type { CapturePlan } from '../capture/capture-plan.js';
+// The capture pull request, from opening to closing the loop: one branch per question
+// (`wiki-steward/capture/<issue>`, follow-ups `-c<comment-id>`), one commit built through the Git
+// Data API with no custom author or committer (so GitHub signs it as verified); re-runs update the
+// same PR, a branch a human has pushed to is left alone, a PR another merge left behind is rebuilt
+// on the new base by the same commit step, and when it closes the asker hears what happened.
+// A failure half-way leaves nothing behind: no branch without its PR.
+import { type CapturePlan, captureFiles } from '../capture/capture-plan.js';
+import { type Workspace, repoPathOf, wikiPathOf } from '../config/workspace.js';
+import type { WikiTree } from '../wiki/tree.js';
+import type { Reporter } from './reporter.js';
 import type { Trace } from '../answer/trace.js';
-import type { Question } from '../action/event.js';
+import type { ClosedCapture, Question } from './question.js';
 import type { GitHubClient } from '../github/octokit.js';
-import type { RepoRef } from '../github/permission-helper.js';
+import type { RepoRef } from '../github/octokit.js';
 import type { RepoWrites } from '../github/repo-writes.js';
 import { commitFiles, refSha, setBranch } from '../github/git-data.js';
 import { neutralizeMentions } from '../github/answer-comment.js';
@@ -68,7 +73,6 @@ export type CapturePrResult =
   | { status: 'opened' | 'updated'; url: string; number: number; branch: string }
   | { status: 'human-edited'; url: string; number: number; branch: string };
 
-const repoPath = (prefix: string, file: string) => (prefix ? `${prefix}/${file}` : file);
 
 function prBody(o: CapturePrOptions, marker: CaptureMarker): string {
   const q = o.trace.question.length > 2000 ? `${o.trace.question.slice(0, 2000)}…` : o.trace.question;
@@ -104,11 +108,8 @@ export async function openCapturePr(o: CapturePrOptions): Promise<CapturePrResul
     return { status: 'human-edited', url: open.html_url, number: open.number, branch };
   }
 
-  const page = repoPath(o.wikiPrefix, o.plan.path);
-  const files = [...o.plan.files].map(([file, content]) => ({ path: repoPath(o.wikiPrefix, file), content }));
-  const commit = await commitFiles(github, writes, repo, baseSha, files, `wiki: capture "${o.plan.path}" from #${o.question.issueNumber}`);
-  // Our own branch is rebuilt on the current base each time, so it always merges cleanly.
-  await setBranch(github, writes, repo, branch, commit, branchSha !== undefined, true);
+  const page = repoPathOf(o, o.plan.path);
+  const commit = await writeCaptureBranch(github, writes, repo, { branch, exists: branchSha !== undefined, baseSha, files: o.plan.files, wikiPrefix: o.wikiPrefix, message: `wiki: capture "${o.plan.path}" from #${o.question.issueNumber}` });
 
   const marker: CaptureMarker = { key: o.question.key, issueNumber: o.question.issueNumber, page, commit };
   const title = `wiki: capture "${o.trace.question.split('\n')[0]!.slice(0, TITLE_LIMIT - 20)}"`;
@@ -138,6 +139,90 @@ export async function openCapturePr(o: CapturePrOptions): Promise<CapturePrResul
     if (/not permitted to create or approve pull requests/i.test((error as Error).message)) throw new PullRequestsForbiddenError();
     throw error;
   }
+}
+
+/**
+ * The one commit step of a capture branch, for opening and rebuilding alike: the files (wiki-relative)
+ * committed on the current base, the branch force-moved to it, so it always merges cleanly.
+ */
+async function writeCaptureBranch(
+  github: GitHubClient,
+  writes: RepoWrites,
+  repo: RepoRef,
+  o: { branch: string; exists: boolean; baseSha: string; files: ReadonlyMap<string, string>; wikiPrefix: string; message: string },
+): Promise<string> {
+  const files = [...o.files].map(([file, content]) => ({ path: repoPathOf(o, file), content }));
+  const commit = await commitFiles(github, writes, repo, o.baseSha, files, o.message);
+  await setBranch(github, writes, repo, o.branch, commit, o.exists, true);
+  return commit;
+}
+
+const NEEDS_REBASE = '<!-- wiki-steward:needs-rebase -->';
+
+export interface CaptureRebuilds {
+  refreshed: number[];
+  /** Capture PRs a person pushed to: told they need a rebase, left alone. */
+  humanEdited: number[];
+}
+
+/**
+ * Capture pull requests that another merge left behind (their branch no longer starts from the
+ * base): each rebuilt on the new base, its capture page as it stands on the branch with freshly
+ * planned index files, unless a person has pushed to it (then one "needs a rebase" comment).
+ */
+export async function rebuildCapturePrs(github: GitHubClient, writes: RepoWrites, repo: RepoRef, o: { base: string; baseSha: string; tree: WikiTree; workspace: Workspace }): Promise<CaptureRebuilds> {
+  const result: CaptureRebuilds = { refreshed: [], humanEdited: [] };
+  const pulls = await github.paginate(github.rest.pulls.list, { ...repo, state: 'open', base: o.base, per_page: 100 });
+  for (const pull of pulls.filter((p) => p.head.ref.startsWith(CAPTURE_BRANCH_PREFIX))) {
+    const marker = readCaptureMarker(pull.body);
+    if (!marker) continue;
+    const branchSha = await refSha(github, repo, pull.head.ref);
+    if (!branchSha) continue;
+    const parent = (await github.rest.git.getCommit({ ...repo, commit_sha: branchSha })).data.parents[0]?.sha;
+    if (parent === o.baseSha) continue;
+    if (branchSha !== marker.commit) {
+      result.humanEdited.push(pull.number);
+      const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: pull.number, per_page: 100 });
+      if (!comments.some((c) => (c.body ?? '').includes(NEEDS_REBASE))) {
+        await writes.run(`POST /repos/${repo.owner}/${repo.repo}/issues/${pull.number}/comments (needs a rebase)`, () =>
+          github.rest.issues.createComment({ ...repo, issue_number: pull.number, body: `${o.base} has moved on and this branch has commits from a person, so wiki-steward leaves it alone: it needs a rebase (and \`wiki-steward index\`) before merging.\n${NEEDS_REBASE}` }),
+        undefined);
+      }
+      continue;
+    }
+    const page = await github.rest.repos.getContent({ ...repo, path: marker.page, ref: pull.head.ref });
+    const content = 'content' in page.data && typeof page.data.content === 'string' ? Buffer.from(page.data.content, 'base64').toString('utf8') : undefined;
+    const wikiPage = wikiPathOf(o.workspace, marker.page);
+    if (content === undefined || wikiPage === undefined) continue;
+    const files = await captureFiles(o.tree, o.workspace.config, wikiPage, content);
+    const commit = await writeCaptureBranch(github, writes, repo, { branch: pull.head.ref, exists: true, baseSha: o.baseSha, files, wikiPrefix: o.workspace.wikiPrefix, message: `wiki: capture "${wikiPage}" rebuilt on ${o.base}` });
+    const body = rewriteCaptureMarker(pull.body ?? '', commit);
+    await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${pull.number} (marker)`, () => github.rest.pulls.update({ ...repo, pull_number: pull.number, body }), undefined);
+    result.refreshed.push(pull.number);
+  }
+  return result;
+}
+
+const closedMarker = (pr: number) => `<!-- wiki-steward:capture-closed pr=${pr} -->`;
+
+export async function handleClosedCapture(github: GitHubClient, writes: RepoWrites, repo: RepoRef, pull: ClosedCapture, serverUrl: string, reporter: Reporter): Promise<string | undefined> {
+  const marker = readCaptureMarker(pull.body);
+  await deleteBranch(github, writes, repo, pull.branch);
+  if (!marker) {
+    reporter.info(`Capture PR #${pull.number} has no steward marker: branch deleted, nothing to reply.`);
+    return undefined;
+  }
+  const body = pull.merged
+    ? `The capture page for this question is in the wiki: [\`${marker.page}\`](${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? 'HEAD'}/${marker.page.split('/').map(encodeURIComponent).join('/')}) was merged in #${pull.number}. It records the question as asked and still open: once a reviewer writes the answer on that page and deletes its \`captured_by\` line, the wiki covers it and asking again is answered from it.`
+    : `The capture pull request #${pull.number} was closed without merging, so the wiki still does not cover this question.`;
+  // A re-run of the same event must not reply twice.
+  const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: marker.issueNumber, per_page: 100 });
+  if (comments.some((c) => c.user?.type === 'Bot' && (c.body ?? '').includes(closedMarker(pull.number)))) return undefined;
+  return writes.run(
+    `POST /repos/${repo.owner}/${repo.repo}/issues/${marker.issueNumber}/comments (capture #${pull.number} ${pull.merged ? 'merged' : 'closed'})`,
+    async () => (await github.rest.issues.createComment({ ...repo, issue_number: marker.issueNumber, body: `${body}\n${closedMarker(pull.number)}` })).data.html_url,
+    '',
+  );
 }
 
 export async function deleteBranch(github: GitHubClient, writes: RepoWrites, repo: RepoRef, branch: string): Promise<void> {

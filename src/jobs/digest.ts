@@ -7,9 +7,11 @@ import { traceFromComment } from '../github/answer-comment.js';
 import type { StewardConfig } from '../config/config.js';
 import { type AnswerRecord, type CaptureRecord, type DigestReport, buildDigest, renderDigest } from '../digest/digest-report.js';
 import { type Period, inPeriod } from '../digest/period.js';
-import type { WikiHealth } from '../digest/wiki-health.js';
+import { wikiHealth } from '../digest/wiki-health.js';
+import type { Workspace } from '../config/workspace.js';
+import { openWikiLayout } from '../wiki/open.js';
 import type { GitHubClient } from '../github/octokit.js';
-import type { RepoRef } from '../github/permission-helper.js';
+import type { RepoRef } from '../github/octokit.js';
 import type { RepoWrites } from '../github/repo-writes.js';
 
 export const digestTitle = (period: Period): string => `wiki-steward digest ${period.label}`;
@@ -48,15 +50,18 @@ export interface DigestRun {
   issueUrl?: string;
 }
 
+/**
+ * The period's digest, for the Action and `wiki-steward digest`: the wiki's health and, with a
+ * client, the repository's answers and captures; posted (created, then updated in place) when
+ * `writes` is given.
+ */
 export async function runDigest(
-  github: GitHubClient | undefined,
-  writes: RepoWrites | undefined,
-  repo: RepoRef | undefined,
-  period: Period,
-  config: StewardConfig,
-  health: WikiHealth | undefined,
-  now: Date,
+  workspace: Workspace,
+  o: { github?: GitHubClient | undefined; writes?: RepoWrites | undefined; repo?: RepoRef | undefined; period: Period; now: Date },
 ): Promise<DigestRun> {
+  const { github, writes, repo, period, now } = o;
+  const config = workspace.config;
+  const health = workspace.wikiRoot ? await wikiHealth(await openWikiLayout(workspace.wikiRoot, config), { now, staleDays: config.digest.staleDays }) : undefined;
   const activity = github && repo ? await readRepoActivity(github, repo, period, config) : { answers: [], captures: [] };
   const report = buildDigest({ period, now, ...activity, health });
   const title = digestTitle(period);

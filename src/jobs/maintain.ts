@@ -3,20 +3,18 @@
 // request — and open capture pull requests that another merge left behind (stale or conflicting)
 // are rebuilt on the new base, unless a person has pushed to them (then the PR is told it needs a
 // rebase).
-import * as core from '@actions/core';
-import path from 'node:path';
-import type { Workspace } from '../config/workspace.js';
-import { affectedIndexDirs, outdatedIndexFiles, planIndexFiles } from '../wiki/index-files.js';
+import { type Workspace, repoPathOf } from '../config/workspace.js';
+import { outdatedIndexFiles, planIndexFiles } from '../wiki/index-files.js';
 import { layoutOf } from '../wiki/open.js';
-import { loadFileTree, overlayTree } from '../wiki/tree.js';
-import { CAPTURE_BRANCH_PREFIX, readCaptureMarker, rewriteCaptureMarker } from './capture-pr.js';
+import { loadFileTree } from '../wiki/tree.js';
+import { rebuildCapturePrs } from './capture-pr.js';
+import type { Reporter } from './reporter.js';
 import { commitFiles, refSha, setBranch } from '../github/git-data.js';
 import type { GitHubClient } from '../github/octokit.js';
-import type { RepoRef } from '../github/permission-helper.js';
+import type { RepoRef } from '../github/octokit.js';
 import type { RepoWrites } from '../github/repo-writes.js';
 
 export const REFRESH_BRANCH = 'wiki-steward/refresh-indexes';
-const NEEDS_REBASE = '<!-- wiki-steward:needs-rebase -->';
 
 export interface MaintainResult {
   indexFiles: string[];
@@ -26,11 +24,10 @@ export interface MaintainResult {
   humanEdited: number[];
 }
 
-export async function maintainWiki(github: GitHubClient, writes: RepoWrites, repo: RepoRef, workspace: Workspace, checkedOutSha: string | undefined): Promise<MaintainResult> {
+export async function maintainWiki(github: GitHubClient, writes: RepoWrites, repo: RepoRef, workspace: Workspace, checkedOutSha: string | undefined, reporter: Reporter): Promise<MaintainResult> {
   const result: MaintainResult = { indexFiles: [], refreshedCaptures: [], humanEdited: [] };
   if (!workspace.wikiRoot) return result;
-  const prefix = path.relative(workspace.repoRoot, workspace.wikiRoot).split(path.sep).join('/');
-  const inRepo = (p: string) => (prefix ? `${prefix}/${p}` : p);
+  const inRepo = (p: string) => repoPathOf(workspace, p);
   const { data: repository } = await github.rest.repos.get({ owner: repo.owner, repo: repo.repo });
   const base = repository.default_branch;
   const baseSha = (await refSha(github, repo, base))!;
@@ -40,7 +37,7 @@ export async function maintainWiki(github: GitHubClient, writes: RepoWrites, rep
   const stale = outdatedIndexFiles(await planIndexFiles(layoutOf(tree, workspace.config), { policy: workspace.config.indexes }));
   result.indexFiles = stale.map((p) => p.path);
   if (stale.length > 0 && checkedOutSha && checkedOutSha !== baseSha) {
-    core.notice(`${base} moved on since this checkout (${checkedOutSha.slice(0, 7)} → ${baseSha.slice(0, 7)}); the next run refreshes the index files`);
+    reporter.notice(`${base} moved on since this checkout (${checkedOutSha.slice(0, 7)} → ${baseSha.slice(0, 7)}); the next run refreshes the index files`);
   } else if (stale.length > 0) {
     const files = stale.map((p) => ({ path: inRepo(p.path), content: p.expected }));
     const message = `wiki: refresh ${stale.length} index file${stale.length === 1 ? '' : 's'}`;
@@ -53,13 +50,13 @@ export async function maintainWiki(github: GitHubClient, writes: RepoWrites, rep
       const movedOn = /not a fast.forward/i.test(message);
       // A protected branch refuses direct pushes: propose the same commit instead. Anything else fails the step.
       if (!movedOn && !/protected branch|through a pull request|HTTP 403/i.test(message)) throw error;
-      if (movedOn) core.notice(`${base} moved on while the index files were being refreshed; the next run refreshes them`);
+      if (movedOn) reporter.notice(`${base} moved on while the index files were being refreshed; the next run refreshes them`);
       else await proposeIndexRefresh(commit);
     }
   }
 
   async function proposeIndexRefresh(commit: string): Promise<void> {
-    core.info(`cannot update ${base} directly; opening a pull request instead`);
+    reporter.info(`cannot update ${base} directly; opening a pull request instead`);
     await setBranch(github, writes, repo, REFRESH_BRANCH, commit, (await refSha(github, repo, REFRESH_BRANCH)) !== undefined, true);
     const open = (await github.rest.pulls.list({ ...repo, state: 'open', head: `${repo.owner}:${REFRESH_BRANCH}`, per_page: 1 })).data[0];
     const body = `The index files below are stale after recent merges; this regenerates them exactly as \`wiki-steward index\` would.\n\n${stale.map((p) => `- \`${inRepo(p.path)}\``).join('\n')}`;
@@ -69,37 +66,8 @@ export async function maintainWiki(github: GitHubClient, writes: RepoWrites, rep
   }
 
   // 2. Capture pull requests left behind by other merges: rebuilt on the new base.
-  const pulls = await github.paginate(github.rest.pulls.list, { ...repo, state: 'open', base, per_page: 100 });
-  for (const pull of pulls.filter((p) => p.head.ref.startsWith(CAPTURE_BRANCH_PREFIX))) {
-    const marker = readCaptureMarker(pull.body);
-    if (!marker) continue;
-    const branchSha = await refSha(github, repo, pull.head.ref);
-    if (!branchSha) continue;
-    // Behind the base means stale: its index files no longer describe the wiki it would merge into.
-    const parent = (await github.rest.git.getCommit({ ...repo, commit_sha: branchSha })).data.parents[0]?.sha;
-    if (parent === baseSha) continue;
-    if (branchSha !== marker.commit) {
-      result.humanEdited.push(pull.number);
-      const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: pull.number, per_page: 100 });
-      if (!comments.some((c) => (c.body ?? '').includes(NEEDS_REBASE))) {
-        await writes.run(`POST /repos/${repo.owner}/${repo.repo}/issues/${pull.number}/comments (needs a rebase)`, () =>
-          github.rest.issues.createComment({ ...repo, issue_number: pull.number, body: `${base} has moved on and this branch has commits from a person, so wiki-steward leaves it alone: it needs a rebase (and \`wiki-steward index\`) before merging.\n${NEEDS_REBASE}` }),
-        undefined);
-      }
-      continue;
-    }
-    const page = await github.rest.repos.getContent({ ...repo, path: marker.page, ref: pull.head.ref });
-    const content = 'content' in page.data && typeof page.data.content === 'string' ? Buffer.from(page.data.content, 'base64').toString('utf8') : undefined;
-    if (content === undefined) continue;
-    const wikiPage = prefix && marker.page.startsWith(`${prefix}/`) ? marker.page.slice(prefix.length + 1) : marker.page;
-    const after = overlayTree(tree, new Map([[wikiPage, content]]));
-    const plans = await planIndexFiles(layoutOf(after, workspace.config), { policy: workspace.config.indexes, onlyDirs: affectedIndexDirs([wikiPage]) });
-    const files = [{ path: marker.page, content }, ...plans.filter((p) => p.status === 'stale' || p.status === 'missing').map((p) => ({ path: inRepo(p.path), content: p.expected }))];
-    const commit = await commitFiles(github, writes, repo, baseSha, files, `wiki: capture "${wikiPage}" rebuilt on ${base}`);
-    await setBranch(github, writes, repo, pull.head.ref, commit, true, true);
-    const body = rewriteCaptureMarker(pull.body ?? '', commit);
-    await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${pull.number} (marker)`, () => github.rest.pulls.update({ ...repo, pull_number: pull.number, body }), undefined);
-    result.refreshedCaptures.push(pull.number);
-  }
+  const rebuilt = await rebuildCapturePrs(github, writes, repo, { base, baseSha, tree, workspace });
+  result.refreshedCaptures = rebuilt.refreshed;
+  result.humanEdited = rebuilt.humanEdited;
   return result;
 }

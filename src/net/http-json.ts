@@ -175,3 +175,6 @@ export class JsonHttpClient {
     return Math.min(this.policy.maxDelayMs, exponential / 2 + Math.random() * (exponential / 2));
   }
 }
+
+/** Joins a base URL and a path, keeping the base's own path (`…/v1` + `chat/completions`). */
+export const endpoint = (base: string, path: string): URL => new URL(path, base.endsWith('/') ? base : `${base}/`);

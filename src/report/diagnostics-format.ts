@@ -1,5 +1,5 @@
-// Diagnostics for people (`path:line: message`), for programs (JSON) and for GitHub (workflow
-// annotation commands on repository-relative paths).
+// Diagnostics for people (`path:line: message`) and for programs (JSON); workflow annotations are
+// the GitHub adapter's (github/annotations.ts). Paths are shown relative to where they are read.
 import path from 'node:path';
 import type { Diagnostic } from '../wiki/diagnostics.js';
 
@@ -13,7 +13,7 @@ export interface DiagnosticPaths {
 }
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
-const displayPath = (d: Diagnostic, from: string, paths: DiagnosticPaths): string =>
+export const displayPath = (d: Diagnostic, from: string, paths: DiagnosticPaths): string =>
   toPosix(path.relative(from, path.join(paths.wikiRoot, d.path))) || '.';
 
 export function formatText(diagnostics: readonly Diagnostic[], paths: DiagnosticPaths): string {
@@ -22,15 +22,4 @@ export function formatText(diagnostics: readonly Diagnostic[], paths: Diagnostic
 
 export function toJsonRecords(diagnostics: readonly Diagnostic[], paths: DiagnosticPaths) {
   return diagnostics.map((d) => ({ ...d, file: displayPath(d, paths.repoRoot, paths) }));
-}
-
-/** Emits one annotation per diagnostic through the Actions toolkit (which escapes the fields). */
-export async function emitAnnotations(diagnostics: readonly Diagnostic[], paths: DiagnosticPaths): Promise<void> {
-  // Loaded on demand: the toolkit pulls in an HTTP client the other formats never need.
-  const core = await import('@actions/core');
-  for (const d of diagnostics) {
-    const properties = { file: displayPath(d, paths.repoRoot, paths), startLine: d.line, title: `wiki-steward ${d.code}` };
-    if (d.severity === 'error') core.error(d.message, properties);
-    else core.warning(d.message, properties);
-  }
 }

@@ -1,6 +1,5 @@
 // Web search for steps D and F behind one interface; each provider speaks its own API.
-import { JsonHttpClient, ProviderError } from '../net/http-json.js';
-import { endpoint } from '../answer/model/chat-model.js';
+import { JsonHttpClient, ProviderError, endpoint } from '../net/http-json.js';
 
 export interface WebResult {
   title: string;

@@ -6,7 +6,7 @@ import { DIRECTORY_INDEX, ROOT_INDEX, type WikiLayout, isHiddenName, parentDir }
 import { compareCodePoints, pyTitle } from './python-compat.js';
 
 /** `auto`: write absent files and files already in generated form. `always`: overwrite. `never`: leave all. */
-export type IndexPolicy = 'auto' | 'always' | 'never';
+import type { IndexPolicy } from '../config/config.js';
 
 export type IndexFileStatus = 'fresh' | 'stale' | 'missing' | 'hand-written';
 
@@ -150,11 +150,13 @@ function statusOf(indexPath: string, expected: string, current: string | undefin
 }
 
 /**
- * The index files that need writing. A wiki that keeps no generated index file at all is left
- * without: missing files count only once the wiki has adopted generated indexes.
+ * The index files that need writing: the one rule for validate, the hook, maintain, captures and
+ * `index`. A wiki that keeps no generated index file at all is left without: missing files count
+ * only once the wiki has adopted generated indexes — or when this write adopts them (`adopt`: an
+ * explicit `wiki-steward index`, or a capture that starts a new wiki).
  */
-export function outdatedIndexFiles(plans: readonly IndexFilePlan[]): IndexFilePlan[] {
-  const adopted = plans.some((p) => p.status === 'fresh' || p.status === 'stale');
+export function outdatedIndexFiles(plans: readonly IndexFilePlan[], options: { adopt?: boolean } = {}): IndexFilePlan[] {
+  const adopted = options.adopt === true || plans.some((p) => p.status === 'fresh' || p.status === 'stale');
   return plans.filter((p) => p.status === 'stale' || (adopted && p.status === 'missing'));
 }
 

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { generateQuestions, generateWiki } from '../../bench/generate-wiki.js';
 import { renderComment } from '../../src/github/answer-comment.js';
 import { extractSignalTerms } from '../../src/ladder/signal-terms.js';
-import type { Trace } from '../../src/ladder/trace.js';
+import type { Trace } from '../../src/answer/trace.js';
 import { type GitHubEmulator, type PullRecord, type RecordedRequest } from '../github-emulator/emulator.js';
 import { type RunResult, type Workspace, bareGit, checkout, makeWorkspace, removeTempDirs, runBundle, runCli, snapshotAction, traceOf, visible, closeChecked, seededRepo } from './harness.js';
 import { REPO, SERVER, ISSUES, ISSUE, COMMENTS, TREES, COMMITS, REFS, REF, PULLS, PULL } from './routes.js';

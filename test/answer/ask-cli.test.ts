@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { OFFLINE_READ_BUDGET } from '../../src/answer/offline-answerer.js';
-import type { Trace } from '../../src/ladder/trace.js';
+import type { Trace } from '../../src/answer/trace.js';
 import { runCli } from '../helpers/cli-in-process.js';
 import { makeWiki, page } from '../helpers/wiki-fixture.js';
 

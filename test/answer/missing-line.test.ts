@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { textHasTerm } from '../../src/answer/passages.js';
 import { foldText, termPattern } from '../../src/ladder/text-match.js';
-import type { Trace, WikiCitation } from '../../src/ladder/trace.js';
+import type { Trace, WikiCitation } from '../../src/answer/trace.js';
 import { runCli } from '../helpers/cli-in-process.js';
 import { makeWiki, page } from '../helpers/wiki-fixture.js';
 

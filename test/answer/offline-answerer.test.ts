@@ -6,7 +6,7 @@ import { enforceCiteContract } from '../../src/answer/cite-contract.js';
 import { OFFLINE_READ_BUDGET, OfflineAnswerer } from '../../src/answer/offline-answerer.js';
 import { renderAnswer } from '../../src/answer/render.js';
 import type { SignalTerm } from '../../src/ladder/signal-terms.js';
-import type { WikiCitation } from '../../src/ladder/trace.js';
+import type { WikiCitation } from '../../src/answer/trace.js';
 
 const fm = (title: string) => ['---', `title: ${title}`, 'type: concepts', '---'];
 const pageOf = (title: string, ...body: string[]) => [...fm(title), ...body].join('\n');

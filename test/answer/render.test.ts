@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Claim } from '../../src/answer/answerer.js';
 import { type RenderInput, renderAnswer, traceSummary } from '../../src/answer/render.js';
-import type { Trace } from '../../src/ladder/trace.js';
+import type { Trace } from '../../src/answer/trace.js';
 
 const claim = (path: string, line: number, quote: string, heading: string, headingLine: number): Claim => ({
   text: quote,

@@ -92,8 +92,9 @@ describe('provider and asking settings', () => {
 
   it('lets flags win over the file', async () => {
     const { providerOptions } = await import('../../src/answer/providers.js');
+    const { resolveSettings } = await import('../../src/config/settings.js');
     const config = parseConfig('answerer:\n  provider: anthropic\n  model: claude-x\nsearch:\n  provider: brave\n', 'x');
-    expect(providerOptions(config, {}, {})).toMatchObject({ llm: 'anthropic', llmModel: 'claude-x', web: 'brave' });
-    expect(providerOptions(config, { llm: 'offline', web: 'none' }, {})).toMatchObject({ llm: 'offline', web: 'none' });
+    expect(providerOptions(resolveSettings(config, {}), {})).toMatchObject({ llm: 'anthropic', llmModel: 'claude-x', web: 'brave' });
+    expect(providerOptions(resolveSettings(config, { llm: 'offline', web: 'none' }), {})).toMatchObject({ llm: 'offline', web: 'none' });
   });
 });

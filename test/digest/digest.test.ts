@@ -3,7 +3,7 @@ import { type AnswerRecord, buildDigest, renderDigest } from '../../src/digest/d
 import { parsePeriod, periodOf } from '../../src/digest/period.js';
 import { wikiHealth } from '../../src/digest/wiki-health.js';
 import { DEFAULT_CONFIG } from '../../src/config/config.js';
-import type { Outcome, Trace } from '../../src/ladder/trace.js';
+import type { Outcome, Trace } from '../../src/answer/trace.js';
 import { openWikiLayout } from '../../src/wiki/open.js';
 import { makeWiki, page } from '../helpers/wiki-fixture.js';
 

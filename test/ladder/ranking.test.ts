@@ -8,7 +8,7 @@ import { askQuestion, openAskSession } from '../../src/answer/ask.js';
 import { openWorkspace } from '../../src/config/workspace.js';
 import { AcronymCollector, longFormOf } from '../../src/ladder/acronyms.js';
 import { BODY_CANDIDATES } from '../../src/ladder/ladder.js';
-import type { Trace } from '../../src/ladder/trace.js';
+import type { Trace } from '../../src/answer/trace.js';
 import { makeWiki, page } from '../helpers/wiki-fixture.js';
 
 const made: string[] = [];

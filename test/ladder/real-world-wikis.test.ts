@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Trace, WikiCitation } from '../../src/ladder/trace.js';
+import type { Trace, WikiCitation } from '../../src/answer/trace.js';
 import { runCli } from '../helpers/cli-in-process.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/wikis');

@@ -4,7 +4,7 @@
 // fails the answer: it is made offline from the same pages, with a note saying so.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type StandIn, startStandIn, userText } from './stand-ins.js';
-import type { Trace } from '../../src/ladder/trace.js';
+import type { Trace } from '../../src/answer/trace.js';
 import { EXAMPLE_WIKI, FAST_ENV, INSTALL_CLAIM, INSTALL_PAGE, INSTALL_QUESTION, KEYS, askCli, askInProcess, expectNoKeys, runAsk } from './support.js';
 
 const ANSWER = { claims: [INSTALL_CLAIM], covered: true, uncovered: [] };

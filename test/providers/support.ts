@@ -9,7 +9,7 @@ import { expect } from 'vitest';
 import { askQuestion, openAskSession } from '../../src/answer/ask.js';
 import { type ProviderOptions, createProviders } from '../../src/answer/providers.js';
 import { openWorkspace } from '../../src/config/workspace.js';
-import type { Trace } from '../../src/ladder/trace.js';
+import type { Trace } from '../../src/answer/trace.js';
 import type { RetryPolicy } from '../../src/net/http-json.js';
 import { type CliRun, runCli } from '../helpers/cli-in-process.js';
 

@@ -1,8 +1,8 @@
 // Anthropic Messages (`POST {base}/v1/messages`, `x-api-key`, `anthropic-version`). Structured
 // output through a forced tool call whose `input_schema` is the answer schema: the reply's
 // `tool_use.input` is the JSON.
-import { JsonHttpClient, ProviderError } from '../../net/http-json.js';
-import { type ChatModel, type ChatReply, type ChatRequest, endpoint } from './chat-model.js';
+import { JsonHttpClient, ProviderError, endpoint } from '../../net/http-json.js';
+import { type ChatModel, type ChatReply, type ChatRequest } from './chat-model.js';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 export const ANTHROPIC_VERSION = '2023-06-01';

@@ -26,5 +26,3 @@ export interface ChatModel {
   complete(request: ChatRequest): Promise<ChatReply>;
 }
 
-/** Joins a base URL and a path, keeping the base's own path (`…/v1` + `chat/completions`). */
-export const endpoint = (base: string, path: string): URL => new URL(path, base.endsWith('/') ? base : `${base}/`);

@@ -2,8 +2,8 @@
 // endpoint, OpenRouter, Ollama, vLLM, llama.cpp server, LM Studio. Structured output through
 // `response_format: json_schema` where the server takes it; where it refuses the field, the schema
 // goes into the prompt and the reply is validated by the caller instead.
-import { JsonHttpClient, ProviderError } from '../../net/http-json.js';
-import { type ChatModel, type ChatReply, type ChatRequest, endpoint } from './chat-model.js';
+import { JsonHttpClient, ProviderError, endpoint } from '../../net/http-json.js';
+import { type ChatModel, type ChatReply, type ChatRequest } from './chat-model.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 

@@ -1,0 +1,34 @@
+// A question as the jobs see it, whichever event asked it: the issue or the `/wiki ask` comment,
+// who asks, and the context around it; and a closed capture pull request.
+
+export interface GitHubUser {
+  login: string;
+  type?: string;
+}
+
+export interface Question {
+  /** Stable identity of the question: the issue, or the follow-up comment. */
+  key: string;
+  issueNumber: number;
+  /** The follow-up comment that asked, for `/wiki ask`. */
+  commentId?: number;
+  text: string;
+  /** Issue title and body, for context. */
+  issueTitle: string;
+  issueBody: string;
+  /** Who answers for the question: the author, or whoever added the trigger label. */
+  asker: GitHubUser;
+  isPullRequest: boolean;
+  locked: boolean;
+}
+
+/** A capture pull request the steward opened, now closed (merged or not). */
+export interface ClosedCapture {
+  number: number;
+  merged: boolean;
+  mergeCommitSha: string | null;
+  body: string;
+  branch: string;
+}
+
+export const isBot = (user: GitHubUser | undefined): boolean => !!user && (user.type === 'Bot' || /\[bot\]$/i.test(user.login));

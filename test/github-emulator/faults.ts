@@ -1,0 +1,149 @@
+// Fault injection: FaultList and its types (502s, secondary and primary rate limits, delays,
+// dropped connections on matching requests). Separate: the server consults it before anything else.
+import { randomUUID } from 'node:crypto';
+import { DOCS } from './helpers.js';
+
+export interface FaultMatch {
+  /** HTTP method (case-insensitive) or a regex over it. Omitted: any. */
+  method?: string | RegExp;
+  /** Regex over (or exact string equal to) the request pathname, without the query. Omitted: any. */
+  path?: RegExp | string;
+  /** Route template, e.g. '/repos/{owner}/{repo}/issues/{issue_number}/comments'. */
+  route?: string;
+  /** Extra predicate over the parsed JSON request body. */
+  body?: (body: unknown) => boolean;
+}
+
+export interface Fault {
+  match?: FaultMatch;
+  /** How many matching requests fail (default 1). Use Infinity for a permanent failure. */
+  times?: number;
+  /** Let this many matching requests through before failing (default 0). */
+  skip?: number;
+  /** Response status (ignored when `reset` is true). */
+  status?: number;
+  /** Extra response headers; they override the emulator's defaults (x-ratelimit-*, content-type). */
+  headers?: Record<string, string | number>;
+  /** Response body: an object (sent as JSON) or a string (sent as is). Default: a GitHub-style error. */
+  body?: unknown;
+  /** Wait this long before answering. */
+  delayMs?: number;
+  /** Drop the connection instead of answering. */
+  reset?: boolean;
+}
+
+export interface ActiveFault extends Fault {
+  /** How many requests this fault has answered so far. */
+  hits: number;
+  /** How many matching requests it let through (counts down `skip`). */
+  passed: number;
+}
+
+const SECONDARY_RATE_LIMIT_MESSAGE =
+  'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID ';
+
+export class FaultList {
+  private readonly list: ActiveFault[] = [];
+
+  constructor(private readonly clock: () => Date) {}
+
+  /** Adds faults; each answers up to `times` matching requests (default 1), in the order added. */
+  push(...faults: Fault[]): number {
+    for (const f of faults) this.list.push({ ...f, hits: 0, passed: 0 });
+    return this.list.length;
+  }
+
+  /** Faults that can still fire. */
+  get pending(): ActiveFault[] {
+    return this.list.filter((f) => f.hits < (f.times ?? 1));
+  }
+
+  /** Every fault added, with its hit counts. */
+  get all(): readonly ActiveFault[] {
+    return this.list;
+  }
+
+  clear(): void {
+    this.list.length = 0;
+  }
+
+  /** 403 (or 429) "You have exceeded a secondary rate limit…" with `retry-after` (seconds; null: no header). */
+  secondaryRateLimit(opts: { match?: FaultMatch; times?: number; retryAfter?: number | null; status?: 403 | 429 } = {}): void {
+    const status = opts.status ?? 403;
+    const retryAfter = opts.retryAfter === undefined ? 1 : opts.retryAfter;
+    this.push({
+      ...(opts.match ? { match: opts.match } : {}),
+      times: opts.times ?? 1,
+      status,
+      headers: retryAfter === null ? {} : { 'retry-after': String(retryAfter) },
+      body: {
+        message: `${SECONDARY_RATE_LIMIT_MESSAGE}${randomUUID().toUpperCase().slice(0, 23)}.`,
+        documentation_url: 'https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+        status: String(status),
+      },
+    });
+  }
+
+  /** 403 (or 429) "API rate limit exceeded" with x-ratelimit-remaining: 0 and a reset `resetInSeconds` from now. */
+  primaryRateLimit(opts: { match?: FaultMatch; times?: number; resetInSeconds?: number; status?: 403 | 429; limit?: number } = {}): void {
+    const status = opts.status ?? 403;
+    const limit = opts.limit ?? 5000;
+    const reset = Math.floor(this.clock().getTime() / 1000) + (opts.resetInSeconds ?? 1);
+    this.push({
+      ...(opts.match ? { match: opts.match } : {}),
+      times: opts.times ?? 1,
+      status,
+      headers: {
+        'x-ratelimit-limit': String(limit),
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-used': String(limit),
+        'x-ratelimit-reset': String(reset),
+        'x-ratelimit-resource': 'core',
+      },
+      body: {
+        message: 'API rate limit exceeded for installation ID 1.',
+        documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-rate-limits',
+        status: String(status),
+      },
+    });
+  }
+
+  /** A 5xx (default 502) with GitHub's bare error body. `times: Infinity` for a permanent failure. */
+  serverError(opts: { match?: FaultMatch; times?: number; status?: number } = {}): void {
+    const status = opts.status ?? 502;
+    this.push({
+      ...(opts.match ? { match: opts.match } : {}),
+      times: opts.times ?? 1,
+      status,
+      body: { message: status === 502 ? 'Server Error' : 'Service Unavailable', documentation_url: DOCS, status: String(status) },
+    });
+  }
+
+  /** Finds the fault that answers this request, counting the hit. */
+  take(req: { method: string; path: string; route: string | null; body: unknown }): ActiveFault | undefined {
+    for (const f of this.list) {
+      if (f.hits >= (f.times ?? 1)) continue;
+      if (!matches(f.match, req)) continue;
+      if (f.passed < (f.skip ?? 0)) {
+        f.passed++;
+        continue;
+      }
+      f.hits++;
+      return f;
+    }
+    return undefined;
+  }
+}
+
+function matches(m: FaultMatch | undefined, req: { method: string; path: string; route: string | null; body: unknown }): boolean {
+  if (!m) return true;
+  if (m.method !== undefined) {
+    if (typeof m.method === 'string' ? m.method.toUpperCase() !== req.method : !m.method.test(req.method)) return false;
+  }
+  if (m.path !== undefined) {
+    if (typeof m.path === 'string' ? m.path !== req.path : !m.path.test(req.path)) return false;
+  }
+  if (m.route !== undefined && m.route !== req.route) return false;
+  if (m.body && !m.body(req.body)) return false;
+  return true;
+}
