@@ -11,8 +11,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type GitHubEmulator, startGitHubEmulator } from './emulator.js';
-import { expectAllResponsesValid, expectValidResponse } from './openapi-validate.js';
+import { expectValidResponse } from './openapi-validate.js';
 import { createTestOctokit, type TestOctokit } from './test-octokit.js';
+import { closeCheckingResponses, failure } from './test-support.js';
 
 const owner = 'octo-org';
 const repo = 'wiki';
@@ -26,25 +27,8 @@ beforeEach(async () => {
   ({ octokit } = createTestOctokit(emu.url));
 });
 
-afterEach(async () => {
-  try {
-    // Every response body the emulator produced in the test matches GitHub's schema.
-    const checked = expectAllResponsesValid(emu.requests);
-    expect(checked).toBe(emu.requests.filter((r) => !r.faulted).length);
-  } finally {
-    await emu.close();
-  }
-});
+afterEach(() => closeCheckingResponses(emu));
 
-/** The octokit error of a rejected promise. */
-async function failure(p: Promise<unknown>): Promise<{ status: number; response?: { data: unknown; headers: Record<string, string | undefined> } }> {
-  try {
-    await p;
-  } catch (err) {
-    return err as { status: number; response?: { data: unknown; headers: Record<string, string | undefined> } };
-  }
-  throw new Error('expected the request to fail');
-}
 
 const run = promisify(execFile);
 const tempDirs: string[] = [];

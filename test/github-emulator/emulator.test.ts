@@ -4,8 +4,9 @@
 // The git-backed part (Git Data API, contents, pull requests) is in emulator-git.test.ts.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type GitHubEmulator, startGitHubEmulator } from './emulator.js';
-import { checkResponse, compileAllSchemas, endpoints, expectAllResponsesValid, expectValidResponse } from './openapi-validate.js';
+import { checkResponse, compileAllSchemas, endpoints, expectValidResponse } from './openapi-validate.js';
 import { createTestOctokit, type TestOctokit } from './test-octokit.js';
+import { closeCheckingResponses, failure } from './test-support.js';
 
 const owner = 'octo-org';
 const repo = 'wiki';
@@ -20,25 +21,8 @@ beforeEach(async () => {
   ({ octokit, limits } = createTestOctokit(emu.url));
 });
 
-afterEach(async () => {
-  try {
-    // Every response body the emulator produced in the test matches GitHub's schema.
-    const checked = expectAllResponsesValid(emu.requests);
-    expect(checked).toBe(emu.requests.filter((r) => !r.faulted).length);
-  } finally {
-    await emu.close();
-  }
-});
+afterEach(() => closeCheckingResponses(emu));
 
-/** The octokit error of a rejected promise. */
-async function failure(p: Promise<unknown>): Promise<{ status: number; response?: { data: unknown; headers: Record<string, string | undefined> } }> {
-  try {
-    await p;
-  } catch (err) {
-    return err as { status: number; response?: { data: unknown; headers: Record<string, string | undefined> } };
-  }
-  throw new Error('expected the request to fail');
-}
 
 async function raw(method: string, path: string, init: { token?: string | null; body?: string; auth?: string } = {}) {
   const headers: Record<string, string> = { accept: 'application/vnd.github+json' };
