@@ -32,17 +32,24 @@ export function periodOf(kind: PeriodKind, at: Date): Period {
   return { kind, label: `${isoYear}-W${String(week).padStart(2, '0')}`, start, end: new Date(start.getTime() + 7 * DAY) };
 }
 
-/** `2026-W49` or `2026-11` back to its period. */
+const PERIOD_FORMS = 'like 2026-W49 or 2026-11 (an ISO week: 01–52, or 53 in a year that has one; or a month: 01–12)';
+
+/** `2026-W49` or `2026-11` back to its period; anything else (week 60, month 13, `2026-49`) is refused, never rolled over. */
 export function parsePeriod(label: string): Period {
   const week = /^(\d{4})-W(\d{2})$/.exec(label);
   if (week) {
     const jan4 = Date.UTC(Number(week[1]), 0, 4);
     const monday = jan4 - ((new Date(jan4).getUTCDay() + 6) % 7) * DAY;
-    return periodOf('week', new Date(monday + (Number(week[2]) - 1) * 7 * DAY));
+    const period = periodOf('week', new Date(monday + (Number(week[2]) - 1) * 7 * DAY));
+    if (Number(week[2]) >= 1 && period.label === label) return period;
+    throw new Error(`period '${label}': ${week[1]} has no week ${week[2]}; a period looks ${PERIOD_FORMS}`);
   }
   const month = /^(\d{4})-(\d{2})$/.exec(label);
-  if (month) return periodOf('month', new Date(Date.UTC(Number(month[1]), Number(month[2]) - 1, 1)));
-  throw new Error(`period must look like 2026-W49 or 2026-11, got '${label}'`);
+  if (month) {
+    if (Number(month[2]) >= 1 && Number(month[2]) <= 12) return periodOf('month', new Date(Date.UTC(Number(month[1]), Number(month[2]) - 1, 1)));
+    throw new Error(`period '${label}': there is no month ${month[2]}; a period looks ${PERIOD_FORMS}`);
+  }
+  throw new Error(`period must look ${PERIOD_FORMS}, got '${label}'`);
 }
 
 export const inPeriod = (p: Period, iso: string): boolean => {

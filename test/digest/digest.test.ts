@@ -26,6 +26,14 @@ describe('digest periods', () => {
     expect(parsePeriod('2026-02').end.toISOString()).toBe('2026-03-01T00:00:00.000Z');
     expect(() => parsePeriod('last week')).toThrow('2026-W49 or 2026-11');
   });
+
+  it.each(['2026-49', '2026-13', '2026-00', '2026-W60', '2025-W53', '2026-W00'])('refuses %s with the accepted forms instead of rolling over to another period', (label) => {
+    expect(() => parsePeriod(label)).toThrow(/like 2026-W49 or 2026-11 \(an ISO week: 01–52, or 53 in a year that has one; or a month: 01–12\)/);
+  });
+
+  it('takes week 53 in a year that has one', () => {
+    expect(parsePeriod('2020-W53').label).toBe('2020-W53');
+  });
 });
 
 const trace = (question: string, outcome: Outcome, terms: string[], cited: string[] = []): Trace =>
