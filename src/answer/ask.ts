@@ -1,7 +1,7 @@
 // One question, end to end: the ladder (A–B), the answerer (C or E), the cite contract, and the
 // trace that records every step. The CLI and the Action both call this; only rendering differs.
 import type { StewardConfig } from '../config/config.js';
-import type { Workspace } from '../config/workspace.js';
+import { type Workspace, noWikiMessage } from '../config/workspace.js';
 import { GitCommandManager } from '../git/git-command-manager.js';
 import { type WikiCatalog, loadCatalog } from '../ladder/catalog.js';
 import { type LadderOptions, runLadder } from '../ladder/ladder.js';
@@ -22,6 +22,8 @@ export interface AskSession {
   loadMs: number;
   ladder: LadderOptions;
   providers: Providers;
+  /** Why there is no catalog (A.0), said as every command says it. */
+  noWiki?: string;
 }
 
 /**
@@ -53,7 +55,14 @@ export async function openAskSession(workspace: Workspace, providers: Providers 
   const started = performance.now();
   const catalog = workspace.wikiRoot ? await loadCatalog(await loadFileTree(workspace.wikiRoot), workspace.config) : undefined;
   const commit = workspace.wikiRoot ? ((await new GitCommandManager(workspace.wikiRoot).headCommit()) ?? null) : null;
-  return { catalog, commit, loadMs: Math.round(performance.now() - started), ladder: ladderOptionsOf(workspace.config), providers };
+  return {
+    catalog,
+    commit,
+    loadMs: Math.round(performance.now() - started),
+    ladder: ladderOptionsOf(workspace.config),
+    providers,
+    ...(catalog ? {} : { noWiki: noWikiMessage(workspace) }),
+  };
 }
 
 export interface AskOptions {
@@ -83,9 +92,10 @@ export async function askQuestion(session: AskSession, asked: string, options: A
   if (!session.catalog) {
     // A.0: nothing configured and nothing found. Step F, said plainly.
     const web = await searchTheWeb(session, [question]);
-    const empty = { outcome: 'cold' as const, branch: 'unconfigured' as const, claims: [], missing: [], terms: [], webClaims: web.claims };
+    const empty = { outcome: 'cold' as const, branch: 'unconfigured' as const, claims: [], missing: [], terms: [], webClaims: web.claims, notes: session.noWiki ? [session.noWiki] : [] };
     return {
       ...base,
+      notes: [...base.notes, ...empty.notes],
       web_searches: web.searches,
       citations: web.claims.flatMap((c) => c.citations),
       ...providerTally(session, callsBefore),

@@ -1,6 +1,7 @@
 import { parsePeriod, reportedPeriod } from '../digest/period.js';
 import { createGitHubClient } from '../github/octokit.js';
 import { RepoWrites } from '../github/repo-writes.js';
+import { noWikiMessage } from '../config/workspace.js';
 import { runDigest } from '../jobs/digest.js';
 import { type CliIo, EXIT, openCliWorkspace } from './context.js';
 
@@ -16,6 +17,7 @@ export interface DigestOptions {
 
 export async function digestCommand(io: CliIo, options: DigestOptions): Promise<number> {
   const workspace = await openCliWorkspace(io, options.wiki);
+  if (!workspace.wikiRoot) io.stderr(`wiki-steward: ${noWikiMessage(workspace)} (the digest has no wiki health to report)`);
   const config = workspace.config;
   const now = new Date();
   // A person's digest reports the current period unless they name one.

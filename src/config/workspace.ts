@@ -98,7 +98,13 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
 /** The wiki root, or a clear error saying where it was looked for and how to point at it. */
 export function requireWikiRoot(workspace: Workspace): string {
   if (workspace.wikiRoot) return workspace.wikiRoot;
-  throw new WikiNotFoundError(
-    `no wiki found: looked for schema.md or index.md in ${AUTO_DETECT_DIRS.map((d) => (d === '.' ? 'the repository root' : `${d}/`)).join(', ')} under ${workspace.repoRoot}; pass --wiki DIR or set 'wiki:' in .wiki-steward.yml`,
-  );
+  throw new WikiNotFoundError(noWikiMessage(workspace));
 }
+
+/**
+ * The one way every command says that nothing was configured and nothing was found: where it
+ * looked, and how to point at a wiki. (`ask` still answers, cold, as the read protocol's A.0 says;
+ * commands that need a wiki exit 2 with this message.)
+ */
+export const noWikiMessage = (workspace: Pick<Workspace, 'repoRoot'>): string =>
+  `no wiki found: looked for schema.md or index.md in ${AUTO_DETECT_DIRS.map((d) => (d === '.' ? 'the repository root' : `${d}/`)).join(', ')} under ${workspace.repoRoot}; pass --wiki DIR or set 'wiki:' in .wiki-steward.yml`;
