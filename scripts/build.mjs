@@ -1,7 +1,8 @@
 // Builds the two entry points with esbuild:
 //   dist/cli.js      — the npm `bin` (dependencies stay external, installed by npm)
 //   action/index.js  — the committed, self-contained Action bundle (node24 runs it; syntax for Node 20)
-// `--check` rebuilds the Action bundle in memory and fails when the committed file differs.
+// `--check` rebuilds the Action bundle in memory and fails when the committed file differs;
+// `--cli` builds dist/ alone.
 import { build } from 'esbuild';
 import { readFile, writeFile, mkdir, chmod, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -10,6 +11,9 @@ import path from 'node:path';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const check = process.argv.includes('--check');
+// `--cli`: dist/ only, as `prepare` runs it when npm installs the package from its repository (the
+// committed Action bundle is never rewritten by an install).
+const cliOnly = process.argv.includes('--cli');
 
 // ESM bundles of CommonJS dependencies call require(); give them one.
 const banner = {
@@ -60,5 +64,5 @@ if (check) {
     outdir: path.join(root, 'dist'),
   });
   await chmod(path.join(root, 'dist/cli.js'), 0o755);
-  await buildAction(true);
+  if (!cliOnly) await buildAction(true);
 }
