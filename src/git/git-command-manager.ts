@@ -82,27 +82,104 @@ export class GitCommandManager {
     return entries;
   }
 
-  /** Stores content as a blob and stages it at each path, without touching the working tree. */
-  async stageContents(files: ReadonlyArray<{ path: string; content: string }>): Promise<void> {
-    if (files.length === 0) return;
-    const lines: string[] = [];
+  /**
+   * Stores content as a blob and stages it at each path, without touching the working tree.
+   * Returns the entries staged.
+   */
+  async stageContents(files: ReadonlyArray<{ path: string; content: string }>): Promise<StagedEntry[]> {
+    if (files.length === 0) return [];
+    const entries: StagedEntry[] = [];
     for (const file of files) {
       const sha = (await this.run(['hash-object', '-w', '--stdin'], file.content)).toString().trim();
-      lines.push(`100644 ${sha}\t${file.path}`);
+      entries.push({ path: file.path, mode: '100644', sha });
     }
-    await this.run(['update-index', '--add', '-z', '--index-info'], lines.map((l) => `${l}\0`).join(''));
+    await this.setIndexEntries(entries);
+    return entries;
   }
 
-  /** Runs git with input on stdin (simple-git has no stdin); the hook's environment is kept. */
-  private run(args: string[], input: string): Promise<Buffer> {
+  /** Sets entries (blobs already in the object store) in an index: `indexFile`, else the one this process was given. */
+  async setIndexEntries(entries: readonly StagedEntry[], indexFile?: string): Promise<void> {
+    if (entries.length === 0) return;
+    const input = entries.map((e) => `${e.mode} ${e.sha}\t${e.path}\0`).join('');
+    await this.run(['update-index', '--add', '-z', '--index-info'], input, { indexFile });
+  }
+
+  /** The entries of `paths` (repository-relative) in an index: `indexFile`, else the one this process was given. */
+  async indexEntries(paths: readonly string[], indexFile?: string): Promise<Map<string, StagedEntry>> {
+    const found = new Map<string, StagedEntry>();
+    if (paths.length === 0) return found;
+    const out = (await this.run(['--literal-pathspecs', 'ls-files', '--stage', '-z', '--', ...paths], '', { indexFile })).toString();
+    for (const record of out.split('\0')) {
+      if (!record) continue;
+      const tab = record.indexOf('\t');
+      const [mode, sha] = record.slice(0, tab).split(' ') as [string, string];
+      found.set(record.slice(tab + 1), { path: record.slice(tab + 1), mode, sha });
+    }
+    return found;
+  }
+
+  /**
+   * The index file of this repository when no GIT_INDEX_FILE names another one: during
+   * `git commit <paths>` the hook is given a temporary index, and this is the real one.
+   */
+  async defaultIndexFile(): Promise<string> {
+    return (await this.run(['rev-parse', '--path-format=absolute', '--git-path', 'index'], '', { indexFile: null })).toString().trim();
+  }
+
+  /** The repository's common git folder (shared by its worktrees), absolute. */
+  async commonDir(): Promise<string> {
+    return (await this.git.raw(['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim();
+  }
+
+  /**
+   * Staged files under `prefix` (repository-relative folder, '' for all) whose staged content holds
+   * any of `needles` as plain text; repository-relative paths. One `git grep --cached`, binary files skipped.
+   */
+  async stagedFilesContaining(needles: readonly string[], prefix: string): Promise<string[]> {
+    const patterns = [...new Set(needles)].filter((n) => n !== '' && !n.includes('\n'));
+    if (patterns.length === 0) return [];
+    const args = ['--literal-pathspecs', 'grep', '--cached', '-l', '-z', '-I', '-F', '--full-name', '--no-color', '-f', '-', '--', prefix === '' ? '.' : prefix];
+    // git grep exits 1 when nothing matches.
+    const out = await this.run(args, `${patterns.join('\n')}\n`, { okExitCodes: [0, 1] });
+    return out.toString().split('\0').filter(Boolean);
+  }
+
+  /** Renames the staging area makes against HEAD (old path → new path, repository-relative). */
+  async stagedRenames(): Promise<Map<string, string>> {
+    const renames = new Map<string, string>();
+    if (!(await this.headCommit())) return renames;
+    const fields = (await this.git.raw(['diff', '--cached', '-M', '--name-status', '-z', '--diff-filter=R'])).split('\0');
+    for (let at = 0; at + 2 < fields.length; at += 3) {
+      if (fields[at]!.startsWith('R')) renames.set(fields[at + 1]!, fields[at + 2]!);
+    }
+    return renames;
+  }
+
+  /**
+   * Runs git with input on stdin (simple-git has no stdin); the hook's environment is kept, except
+   * GIT_INDEX_FILE when `indexFile` names another index (a path) or none (null: git's default).
+   */
+  private run(args: string[], input: string, options: { indexFile?: string | null | undefined; okExitCodes?: number[] } = {}): Promise<Buffer> {
+    let env: NodeJS.ProcessEnv | undefined;
+    if (options.indexFile !== undefined) {
+      env = { ...process.env };
+      if (options.indexFile === null) delete env.GIT_INDEX_FILE;
+      else env.GIT_INDEX_FILE = options.indexFile;
+    }
+    const ok = options.okExitCodes ?? [0];
     return new Promise((resolve, reject) => {
-      const child = spawn('git', args, { cwd: this.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn('git', args, { cwd: this.cwd, stdio: ['pipe', 'pipe', 'pipe'], ...(env ? { env } : {}) });
       const chunks: Buffer[] = [];
       let stderr = '';
       child.stdout.on('data', (c: Buffer) => chunks.push(c));
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
       child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(chunks)) : reject(new Error(`git ${args[0]} failed (${code}): ${stderr.trim()}`))));
+      // A git that exits without reading all its input (nothing to read, or a failure reported on
+      // close) closes the pipe: that is not an error of its own.
+      child.stdin.on('error', () => undefined);
+      child.on('close', (code) =>
+        code !== null && ok.includes(code) ? resolve(Buffer.concat(chunks)) : reject(new Error(`git ${args.find((a) => !a.startsWith('-'))} failed (${code}): ${stderr.trim()}`)),
+      );
       child.stdin.end(input);
     });
   }
@@ -126,5 +203,79 @@ export class GitCommandManager {
       at = eol + 1 + length + 1;
     }
     return blobs;
+  }
+
+  /**
+   * The last commit that changed each of these paths (repository-relative), from one `git log`
+   * stopped as soon as every path is found; a path never committed is absent. Read-only.
+   */
+  lastCommitsTouching(paths: readonly string[]): Promise<Map<string, string>> {
+    const wanted = new Set(paths);
+    const found = new Map<string, string>();
+    if (wanted.size === 0) return Promise.resolve(found);
+    const args = ['--literal-pathspecs', 'log', '--format=%x01%H', '--name-only', '--no-renames', '-z', '--', ...wanted];
+    return new Promise((resolve, reject) => {
+      const child = spawn('git', args, { cwd: this.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+      let pending = '';
+      let stderr = '';
+      let done = false;
+      // One record per commit: \x01<sha>\0\n<path>\0<path>\0…
+      const take = (record: string) => {
+        const end = record.indexOf('\0');
+        if (end < 0) return;
+        const sha = record.slice(0, end);
+        for (const name of record.slice(end + 1).replace(/^\n/, '').split('\0')) {
+          if (wanted.has(name) && !found.has(name)) found.set(name, sha);
+        }
+      };
+      const finish = () => {
+        if (done) return;
+        done = true;
+        child.kill();
+        resolve(found);
+      };
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (chunk: string) => {
+        if (done) return;
+        pending += chunk;
+        const records = pending.split('\x01');
+        pending = records.pop()!;
+        for (const record of records) take(record);
+        if (found.size === wanted.size) finish();
+      });
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      child.on('error', (error) => {
+        if (!done) reject(error);
+        done = true;
+      });
+      child.on('close', (code) => {
+        if (done) return;
+        if (code !== 0) {
+          done = true;
+          reject(new Error(`git log failed (${code}): ${stderr.trim()}`));
+          return;
+        }
+        take(pending);
+        finish();
+      });
+    });
+  }
+
+  /** Regular files of a commit's tree under `prefix` (repository-relative folder, '' for all), with their blobs. Read-only. */
+  async treeEntries(commit: string, prefix: string): Promise<StagedEntry[]> {
+    const out = (await this.run(['--literal-pathspecs', 'ls-tree', '-r', '-z', '--full-tree', commit, ...(prefix === '' ? [] : ['--', prefix])], '')).toString();
+    const entries: StagedEntry[] = [];
+    for (const record of out.split('\0')) {
+      if (!record) continue;
+      const tab = record.indexOf('\t');
+      const [mode, type, sha] = record.slice(0, tab).split(' ') as [string, string, string];
+      if (type === 'blob' && (mode === '100644' || mode === '100755')) entries.push({ path: record.slice(tab + 1), mode, sha });
+    }
+    return entries;
+  }
+
+  /** Absolute path of a file in the repository's git folder (`git rev-parse --git-path`; per worktree). Read-only. */
+  async gitPath(name: string): Promise<string> {
+    return (await this.git.raw(['rev-parse', '--path-format=absolute', '--git-path', name])).trim();
   }
 }

@@ -1,6 +1,6 @@
 // `wiki-steward hooks install | uninstall` against real repositories, with git itself running the
 // installed hook on real commits.
-import { accessSync, constants, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, readFileSync, readdirSync, realpathSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI_PATH, cli } from '../helpers/cli.js';
@@ -35,11 +35,15 @@ function stageValidPage(repo: GitRepo, title = 'Fresh Page'): void {
 }
 
 /** Puts a hand-made pre-commit hook in place, as another tool would have. */
-function writeExistingHook(repo: GitRepo, body: string): string {
+function writeExistingHook(repo: GitRepo, body: string, mode = 0o755): string {
   const script = `#!/bin/sh\n# someone else's hook\n${body}\n`;
-  writeFileSync(path.join(hooksDirOf(repo), 'pre-commit'), script, { mode: 0o755 });
+  const file = path.join(hooksDirOf(repo), 'pre-commit');
+  writeFileSync(file, script);
+  chmodSync(file, mode);
   return script;
 }
+
+const modeOf = (file: string): number => statSync(file).mode & 0o777;
 
 describe('hooks install', () => {
   it('writes an executable pre-commit hook into .git/hooks that calls the built CLI by path', async () => {
@@ -59,18 +63,35 @@ describe('hooks install', () => {
     expect(script).toContain('hooks pre-commit');
   });
 
-  it('is idempotent: a second install reports "updated" and leaves one identical hook', async () => {
+  it('is idempotent: a second install says "already installed", writes nothing and leaves one identical hook', async () => {
     const repo = await createWikiRepo(dirs);
     installHooks(repo);
     const hook = path.join(hooksDirOf(repo), 'pre-commit');
     const first = readFileSync(hook, 'utf8');
+    const written = statSync(hook).mtimeMs;
+    utimesSync(hook, new Date(written - 60_000), new Date(written - 60_000));
+    const stamped = statSync(hook).mtimeMs;
 
     const again = installHooks(repo);
-    expect(again.stderr).toContain('pre-commit hook updated');
+    expect(again.stderr).toContain('pre-commit hook already installed');
+    expect(again.stderr).not.toContain('updated');
     expect(again.stderr).not.toContain('existing hook');
     expect(preCommitFiles(hooksDirOf(repo))).toEqual(['pre-commit']);
     expect(readFileSync(hook, 'utf8')).toBe(first);
+    expect(statSync(hook).mtimeMs).toBe(stamped);
     expect(isExecutable(hook)).toBe(true);
+  });
+
+  it('says "updated" only when the hook changes: an older hook calling another CLI path is rewritten', async () => {
+    const repo = await createWikiRepo(dirs);
+    installHooks(repo);
+    const hook = path.join(hooksDirOf(repo), 'pre-commit');
+    const current = readFileSync(hook, 'utf8');
+    writeFileSync(hook, current.replace(realpathSync(CLI_PATH), '/opt/old/wiki-steward/dist/cli.js'));
+
+    const again = installHooks(repo);
+    expect(again.stderr).toContain('pre-commit hook updated');
+    expect(readFileSync(hook, 'utf8')).toBe(current);
   });
 
   it('respects core.hooksPath: the hook lands in that folder, and git runs it from there', async () => {
@@ -129,7 +150,7 @@ describe('hooks install', () => {
     const original = writeExistingHook(repo, 'exit 0');
     installHooks(repo);
     const again = installHooks(repo);
-    expect(again.stderr).toContain('pre-commit hook updated');
+    expect(again.stderr).toContain('pre-commit hook already installed');
     expect(preCommitFiles(hooksDirOf(repo))).toEqual(['pre-commit', 'pre-commit.wiki-steward-chained']);
     expect(readFileSync(path.join(hooksDirOf(repo), 'pre-commit.wiki-steward-chained'), 'utf8')).toBe(original);
   });
@@ -175,5 +196,61 @@ describe('hooks uninstall', () => {
     const result = cli(['hooks', 'uninstall'], repo.root);
     expect(result.stderr).toContain('not installed; nothing to do');
     expect(readFileSync(path.join(hooksDirOf(repo), 'pre-commit'), 'utf8')).toBe(original);
+  });
+});
+
+// A hook git does not run (not executable) is a disabled hook: chaining must not switch it on, and
+// uninstalling must put back exactly what was there.
+describe('a disabled (non-executable) existing hook', () => {
+  it('stays disabled after install: kept with its mode, not run, and our check still runs', async () => {
+    const repo = await createWikiRepo(dirs);
+    const ran = path.join(repo.root, '.git', 'disabled-hook-ran');
+    writeExistingHook(repo, `echo ran >> '${ran}'\nexit 1`, 0o644);
+    // Git itself ignores it: a commit goes through.
+    stageValidPage(repo, 'Before Install');
+    expect(repo.commit('before install').status).toBe(0);
+
+    const result = installHooks(repo);
+    expect(result.stderr).toContain('not executable');
+    const chained = path.join(hooksDirOf(repo), 'pre-commit.wiki-steward-chained');
+    expect(modeOf(chained)).toBe(0o644);
+    expect(isExecutable(chained)).toBe(false);
+
+    stageValidPage(repo);
+    const commit = repo.commit('add a page');
+    expect(commit.status, commit.stderr).toBe(0);
+    expect(repo.exists('.git/disabled-hook-ran')).toBe(false);
+    expect(repo.committedPaths()).toContain('concepts/_index.md');
+
+    // An invalid page is still blocked by our part.
+    repo.write({ 'concepts/bad.md': wikiPage({ category: 'concepts', title: 'Bad', created: '2026-04-24' }) });
+    repo.git('add', 'concepts/bad.md');
+    expect(repo.commit('bad').status).not.toBe(0);
+  });
+
+  it('uninstall restores it byte for byte with its mode 644: commits are not blocked by it', async () => {
+    const repo = await createWikiRepo(dirs);
+    const original = writeExistingHook(repo, 'exit 1', 0o644);
+    installHooks(repo);
+
+    const result = cli(['hooks', 'uninstall'], repo.root);
+    expect(result.stderr).toContain('the hook it chained is back in place');
+    const hook = path.join(hooksDirOf(repo), 'pre-commit');
+    expect(preCommitFiles(hooksDirOf(repo))).toEqual(['pre-commit']);
+    expect(readFileSync(hook, 'utf8')).toBe(original);
+    expect(modeOf(hook)).toBe(0o644);
+
+    stageValidPage(repo);
+    const commit = repo.commit('after uninstall');
+    expect(commit.status, commit.stderr).toBe(0);
+  });
+
+  it('an executable hook with an unusual mode (700) comes back with that mode', async () => {
+    const repo = await createWikiRepo(dirs);
+    writeExistingHook(repo, 'exit 0', 0o700);
+    installHooks(repo);
+    expect(modeOf(path.join(hooksDirOf(repo), 'pre-commit.wiki-steward-chained'))).toBe(0o700);
+    cli(['hooks', 'uninstall'], repo.root);
+    expect(modeOf(path.join(hooksDirOf(repo), 'pre-commit'))).toBe(0o700);
   });
 });

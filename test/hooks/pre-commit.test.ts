@@ -67,10 +67,13 @@ describe('pre-commit hook: valid commits', () => {
   it('deleting a page (git rm) regenerates its folder index and the root index', async () => {
     const repo = await hookedWikiRepo();
     repo.git('rm', '--quiet', 'concepts/retry-budgets.md');
+    // The one page linking to it drops the link in the same commit (a link left behind blocks it).
+    repo.write({ 'entities/redis.md': wikiPage({ category: 'entities', title: 'Redis' }) });
+    repo.git('add', 'entities/redis.md');
 
     const commit = repo.commit('drop retry budgets');
     expect(commit.status, commit.stderr).toBe(0);
-    expect(repo.committedPaths().sort()).toEqual(['concepts/_index.md', 'concepts/retry-budgets.md', 'index.md']);
+    expect(repo.committedPaths().sort()).toEqual(['concepts/_index.md', 'concepts/retry-budgets.md', 'entities/redis.md', 'index.md']);
     expect(showAtHead(repo, 'concepts/_index.md')).not.toContain('Retry Budgets');
     expect(showAtHead(repo, 'index.md')).toContain('— 2 pages, 2 levels deep');
     expect((await committedIndexesAreFresh(repo)).status).toBe(0);

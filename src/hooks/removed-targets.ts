@@ -1,0 +1,97 @@
+// Files a commit deletes or moves away break the pages that link to them or cite them as sources,
+// although none of those pages is staged. They are found in the staged tree (one `git grep --cached`
+// for the names that went away, then the validator on the pages it finds) and reported like broken
+// links in staged pages, saying which deletion or move broke them.
+import { type Workspace, wikiPathOf } from '../config/workspace.js';
+import type { Diagnostic } from '../wiki/diagnostics.js';
+import { type WikiLayout, parentDir } from '../wiki/layout.js';
+import type { WikiTree } from '../wiki/tree.js';
+import { isIndexFile, resolveWikiPath, validatePage } from '../wiki/validator.js';
+import type { GitCommandManager } from '../git/git-command-manager.js';
+
+/** Wiki-relative path of each file or folder the commit takes away → where it moved, when it did. */
+export type RemovedTargets = ReadonlyMap<string, string | undefined>;
+
+/**
+ * What the commit takes away: files it changes that are not in the staged tree (index files aside:
+ * the hook writes those itself), and folders left empty by them.
+ */
+export async function removedTargets(git: GitCommandManager, workspace: Pick<Workspace, 'wikiPrefix'>, tree: WikiTree, changed: readonly string[]): Promise<RemovedTargets> {
+  const gone = changed.filter((p) => !tree.files.has(p) && !isIndexFile(p));
+  const removed = new Map<string, string | undefined>();
+  if (gone.length === 0) return removed;
+  const moves = new Map<string, string>();
+  for (const [from, to] of await git.stagedRenames()) {
+    const a = wikiPathOf(workspace, from);
+    const b = wikiPathOf(workspace, to);
+    if (a !== undefined && b !== undefined) moves.set(a, b);
+  }
+  for (const file of gone) {
+    removed.set(file, moves.get(file));
+    for (let dir = parentDir(file); dir !== '' && !tree.dirs.has(dir) && !removed.has(dir); dir = parentDir(dir)) removed.set(dir, undefined);
+  }
+  return removed;
+}
+
+/** The path a broken-link or missing-source diagnostic points at (wiki-relative), if it can be told. */
+function targetOf(d: Diagnostic): { target: string; shown: string } | undefined {
+  if (d.code === 'broken-link' && d.field !== undefined) {
+    const link = d.field.split('#')[0]!;
+    const target = resolveWikiPath(link.startsWith('/') ? '' : parentDir(d.path), link);
+    return target === undefined ? undefined : { target, shown: d.field };
+  }
+  if (d.code === 'missing-source') {
+    // The validator names the entry after the first ': ' of its message.
+    const source = d.message.slice(d.message.indexOf(': ') + 2);
+    const target = source.startsWith('/') ? undefined : resolveWikiPath('', source);
+    return target === undefined ? undefined : { target, shown: source };
+  }
+  return undefined;
+}
+
+const why = (target: string, removed: RemovedTargets): string => {
+  const to = removed.get(target);
+  return to === undefined ? `this commit deletes ${target}` : `this commit moves ${target} to ${to}`;
+};
+
+/** The diagnostic again, its message saying which deletion or move broke it; undefined when none did. */
+function explained(d: Diagnostic, removed: RemovedTargets): Diagnostic | undefined {
+  const pointed = targetOf(d);
+  if (pointed === undefined || !removed.has(pointed.target)) return undefined;
+  const message =
+    d.code === 'broken-link' ? `broken markdown link: ${pointed.shown} (${why(pointed.target, removed)})` : `${d.message} (${why(pointed.target, removed)})`;
+  return { ...d, message };
+}
+
+/** Diagnostics of staged pages, those broken by a deletion or move in this commit saying so. */
+export const explainRemovals = (diagnostics: readonly Diagnostic[], removed: RemovedTargets): Diagnostic[] =>
+  removed.size === 0 ? [...diagnostics] : diagnostics.map((d) => explained(d, removed) ?? d);
+
+/**
+ * Pages of the staged tree, outside `skip` (the pages validated already), that link to or cite
+ * something this commit takes away: one error per such link or source, nothing else about them.
+ */
+export async function pagesBrokenByRemovals(
+  git: GitCommandManager,
+  workspace: Pick<Workspace, 'wikiPrefix'>,
+  layout: WikiLayout,
+  removed: RemovedTargets,
+  skip: ReadonlySet<string>,
+): Promise<Diagnostic[]> {
+  if (removed.size === 0) return [];
+  // Any link to a path holds its last part: search for those, then let the validator judge.
+  const names = [...removed.keys()].map((p) => p.slice(p.lastIndexOf('/') + 1));
+  const pages = new Set(layout.pages);
+  const candidates = (await git.stagedFilesContaining(names, workspace.wikiPrefix))
+    .map((p) => wikiPathOf(workspace, p))
+    .filter((p): p is string => p !== undefined && pages.has(p) && !skip.has(p) && !isIndexFile(p));
+  const out: Diagnostic[] = [];
+  await layout.tree.readEach(candidates, (path, read) => {
+    if (!read.ok) return;
+    for (const d of validatePage(layout, { path, text: read.text })) {
+      const broken = explained(d, removed);
+      if (broken) out.push(broken);
+    }
+  });
+  return out;
+}
