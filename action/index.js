@@ -1074,14 +1074,14 @@ var require_util = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path5 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path6 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path5 && path5[0] !== "/") {
-          path5 = `/${path5}`;
+        if (path6 && path6[0] !== "/") {
+          path6 = `/${path6}`;
         }
-        return new URL(`${origin}${path5}`);
+        return new URL(`${origin}${path6}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1532,39 +1532,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path5, origin }
+          request: { method, path: path6, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path5);
+        debuglog("sending request to %s %s/%s", method, origin, path6);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path5, origin },
+          request: { method, path: path6, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path5,
+          path6,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path5, origin }
+          request: { method, path: path6, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path5);
+        debuglog("trailers received from %s %s/%s", method, origin, path6);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path5, origin },
+          request: { method, path: path6, origin },
           error: error2
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path5,
+          path6,
           error2.message
         );
       });
@@ -1613,9 +1613,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path5, origin }
+            request: { method, path: path6, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path5);
+          debuglog("sending request to %s %s/%s", method, origin, path6);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1678,7 +1678,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path5,
+        path: path6,
         method,
         body,
         headers,
@@ -1693,11 +1693,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path5 !== "string") {
+        if (typeof path6 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path5[0] !== "/" && !(path5.startsWith("http://") || path5.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path6[0] !== "/" && !(path6.startsWith("http://") || path6.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path5)) {
+        } else if (invalidPathRegex.test(path6)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1763,7 +1763,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path5, query) : path5;
+        this.path = query ? buildURL(path6, query) : path6;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6456,7 +6456,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path5, host, upgrade, blocking, reset } = request2;
+      const { method, path: path6, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6537,7 +6537,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path5} HTTP/1.1\r
+      let header = `${method} ${path6} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7066,7 +7066,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path5, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path6, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7163,7 +7163,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path5;
+      headers[HTTP2_HEADER_PATH] = path6;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7516,9 +7516,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path5 = search ? `${pathname}${search}` : pathname;
+        const path6 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path5;
+        this.opts.path = path6;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8757,10 +8757,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path5 = "/",
+          path: path6 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path5;
+        opts.path = origin + path6;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10732,20 +10732,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path5) {
-      if (typeof path5 !== "string") {
-        return path5;
+    function safeUrl(path6) {
+      if (typeof path6 !== "string") {
+        return path6;
       }
-      const pathSegments = path5.split("?");
+      const pathSegments = path6.split("?");
       if (pathSegments.length !== 2) {
-        return path5;
+        return path6;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path5, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path5);
+    function matchKey(mockDispatch2, { path: path6, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path6);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10767,7 +10767,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path5 }) => matchValue(safeUrl(path5), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path6 }) => matchValue(safeUrl(path6), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10805,9 +10805,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path5, method, body, headers, query } = opts;
+      const { path: path6, method, body, headers, query } = opts;
       return {
-        path: path5,
+        path: path6,
         method,
         body,
         headers,
@@ -11270,10 +11270,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path5, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path6, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path5,
+            Path: path6,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16152,9 +16152,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path5) {
-      for (let i = 0; i < path5.length; ++i) {
-        const code = path5.charCodeAt(i);
+    function validateCookiePath(path6) {
+      for (let i = 0; i < path6.length; ++i) {
+        const code = path6.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19074,11 +19074,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path5 = opts.path;
+          let path6 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path5 = `/${path5}`;
+            path6 = `/${path6}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path5);
+          url = new URL(util.parseOrigin(url).origin + path6);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -24911,10 +24911,10 @@ var require_src2 = __commonJS({
     var fs_1 = __require("fs");
     var debug_1 = __importDefault(require_src());
     var log = debug_1.default("@kwsites/file-exists");
-    function check(path5, isFile, isDirectory3) {
-      log(`checking %s`, path5);
+    function check(path6, isFile, isDirectory3) {
+      log(`checking %s`, path6);
       try {
-        const stat2 = fs_1.statSync(path5);
+        const stat2 = fs_1.statSync(path6);
         if (stat2.isFile() && isFile) {
           log(`[OK] path represents a file`);
           return true;
@@ -24934,8 +24934,8 @@ var require_src2 = __commonJS({
         throw e;
       }
     }
-    function exists2(path5, type2 = exports2.READABLE) {
-      return check(path5, (type2 & exports2.FILE) > 0, (type2 & exports2.FOLDER) > 0);
+    function exists2(path6, type2 = exports2.READABLE) {
+      return check(path6, (type2 & exports2.FILE) > 0, (type2 & exports2.FOLDER) > 0);
     }
     exports2.exists = exists2;
     exports2.FILE = 1;
@@ -25383,18 +25383,18 @@ var require_mark = __commonJS({
       return common2.repeat(" ", indent) + head + snippet2 + tail + "\n" + common2.repeat(" ", indent + this.position - start + head.length) + "^";
     };
     Mark.prototype.toString = function toString(compact) {
-      var snippet2, where = "";
+      var snippet2, where2 = "";
       if (this.name) {
-        where += 'in "' + this.name + '" ';
+        where2 += 'in "' + this.name + '" ';
       }
-      where += "at line " + (this.line + 1) + ", column " + (this.column + 1);
+      where2 += "at line " + (this.line + 1) + ", column " + (this.column + 1);
       if (!compact) {
         snippet2 = this.getSnippet();
         if (snippet2) {
-          where += ":\n" + snippet2;
+          where2 += ":\n" + snippet2;
         }
       }
-      return where;
+      return where2;
     };
     module2.exports = Mark;
   }
@@ -43951,17 +43951,17 @@ function requireException() {
   if (hasRequiredException) return exception;
   hasRequiredException = 1;
   function formatError(exception2, compact) {
-    let where = "";
+    let where2 = "";
     const message = exception2.reason || "(unknown reason)";
     if (!exception2.mark) return message;
     if (exception2.mark.name) {
-      where += 'in "' + exception2.mark.name + '" ';
+      where2 += 'in "' + exception2.mark.name + '" ';
     }
-    where += "(" + (exception2.mark.line + 1) + ":" + (exception2.mark.column + 1) + ")";
+    where2 += "(" + (exception2.mark.line + 1) + ":" + (exception2.mark.column + 1) + ")";
     if (!compact && exception2.mark.snippet) {
-      where += "\n\n" + exception2.mark.snippet;
+      where2 += "\n\n" + exception2.mark.snippet;
     }
-    return message + " " + where;
+    return message + " " + where2;
   }
   function YAMLException2(reason, mark) {
     Error.call(this);
@@ -46977,7 +46977,7 @@ var DEFAULT_CONFIG = {
   labels: { trigger: "question", answered: "wiki:answered", gap: "wiki:gap", cold: "wiki:cold", error: "wiki:error", capture: "wiki:capture", digest: "wiki:digest" },
   capture: { mode: "queries" },
   indexes: "auto",
-  ask: { command: "/wiki", minPermission: "triage", refusal: "comment" },
+  ask: { command: "/wiki", minPermission: "triage", refusal: "comment", stewardLogins: [] },
   answerer: { provider: "offline", model: void 0, baseUrl: void 0, budgetPages: 40, timeoutMs: 6e4, maxRetries: 3 },
   search: { provider: "none", baseUrl: void 0, maxResults: 3 },
   digest: { period: "week", staleDays: 180, maxWrites: 5 }
@@ -47005,7 +47005,7 @@ var SHAPE = {
   labels: { trigger: isString, answered: isString, gap: isString, cold: isString, error: isString, capture: isString, digest: isString },
   capture: { mode: oneOf(CAPTURE_MODES) },
   indexes: oneOf(INDEX_POLICIES),
-  ask: { command: isString, min_permission: oneOf(ROLES), refusal: oneOf(REFUSALS) },
+  ask: { command: isString, min_permission: oneOf(ROLES), refusal: oneOf(REFUSALS), steward_logins: isStringList },
   answerer: {
     provider: oneOf(ANSWERERS),
     model: isString,
@@ -47083,6 +47083,7 @@ function resolveSettings(config, given) {
   set2(given.refusal, (v2) => settings.ask.refusal = v2);
   set2(given.captureMode, (v2) => settings.capture.mode = v2);
   set2(given.inlineMax, (v2) => settings.ladder.inlineMax = v2);
+  set2(given.stewardLogins, (v2) => settings.ask.stewardLogins = v2);
   return settings;
 }
 
@@ -47144,10 +47145,9 @@ async function openWorkspace(options2) {
 }
 function requireWikiRoot(workspace) {
   if (workspace.wikiRoot) return workspace.wikiRoot;
-  throw new WikiNotFoundError(
-    `no wiki found: looked for schema.md or index.md in ${AUTO_DETECT_DIRS.map((d2) => d2 === "." ? "the repository root" : `${d2}/`).join(", ")} under ${workspace.repoRoot}; pass --wiki DIR or set 'wiki:' in .wiki-steward.yml`
-  );
+  throw new WikiNotFoundError(noWikiMessage(workspace));
 }
+var noWikiMessage = (workspace) => `no wiki found: looked for schema.md or index.md in ${AUTO_DETECT_DIRS.map((d2) => d2 === "." ? "the repository root" : `${d2}/`).join(", ")} under ${workspace.repoRoot}; pass --wiki DIR or set 'wiki:' in .wiki-steward.yml`;
 
 // src/digest/period.ts
 var DAY = 864e5;
@@ -47177,6 +47177,45 @@ function reportedPeriod(kind, now, scheduled) {
   return scheduled && now.getTime() - current.start.getTime() < DAY ? previousPeriod(current) : current;
 }
 
+// src/github/identity.ts
+var StewardIdentity = class {
+  constructor(viewer, configured = []) {
+    this.viewer = viewer;
+    this.configured = configured;
+    this.logins = new Set([viewer, ...configured].filter((l3) => !!l3).map((l3) => l3.toLowerCase()));
+  }
+  viewer;
+  configured;
+  logins;
+  /** Whether this account (a comment's or an issue's author, an asker) is the steward. */
+  owns(user) {
+    return !!user?.login && this.logins.has(user.login.toLowerCase());
+  }
+  /** The steward's logins, for log lines. */
+  describe() {
+    return [...this.logins].join(", ") || "nobody";
+  }
+};
+var VIEWER_QUERY = "query { viewer { login } }";
+async function stewardIdentity(github, configured) {
+  try {
+    const { viewer } = await github.graphql(VIEWER_QUERY);
+    return { identity: new StewardIdentity(viewer.login, configured) };
+  } catch (error2) {
+    const problem = `could not ask GitHub which account the token belongs to (GraphQL ${VIEWER_QUERY}): ${error2.message}`;
+    if (configured.length === 0) throw new Error(`${problem}; set steward-logins (config ask.steward_logins) to the steward's account`);
+    return { identity: new StewardIdentity(void 0, configured), problem: `${problem}; using steward-logins (${configured.join(", ")}) only` };
+  }
+}
+function identitySource(github, configured, onProblem = () => {
+}) {
+  let asked;
+  return () => asked ??= stewardIdentity(github, configured).then(({ identity, problem }) => {
+    if (problem) onProblem(problem);
+    return identity;
+  });
+}
+
 // node_modules/@actions/github/lib/context.js
 import { readFileSync, existsSync as existsSync3 } from "fs";
 import { EOL as EOL5 } from "os";
@@ -47191,8 +47230,8 @@ var Context = class {
       if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path5 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path5} does not exist${EOL5}`);
+        const path6 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path6} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -51305,7 +51344,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path5) => path5.split("/").map((c3) => c3.startsWith("{") ? "(?:.+?)" : c3).join("/")
+    (path6) => path6.split("/").map((c3) => c3.startsWith("{") ? "(?:.+?)" : c3).join("/")
   );
   const regex2 = `^(?:${regexes.map((r2) => `(?:${r2})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -51504,6 +51543,23 @@ function errorDetail(body, fallback) {
   const message = (typeof b3?.error === "object" ? b3.error.message ?? b3.error.detail : b3?.error) ?? (typeof b3?.detail === "object" ? b3.detail.error : b3?.detail) ?? b3?.message;
   return typeof message === "string" && message !== "" ? message.slice(0, 300) : fallback;
 }
+var MASK = "[masked]";
+var CREDENTIAL_HEADERS = /* @__PURE__ */ new Set(["authorization", "x-api-key", "api-key", "x-subscription-token", "proxy-authorization"]);
+function urlCredentials(url) {
+  const bare = new URL(url.href);
+  bare.username = "";
+  bare.password = "";
+  const decode = (s) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  };
+  const user = decode(url.username);
+  const password = decode(url.password);
+  return { secrets: [url.username, url.password, user, password].filter((s) => s !== ""), user, password, bare };
+}
 var JsonHttpClient = class {
   constructor(policy = DEFAULT_RETRY_POLICY) {
     this.policy = policy;
@@ -51511,18 +51567,48 @@ var JsonHttpClient = class {
   policy;
   calls = [];
   secrets = /* @__PURE__ */ new Set();
-  /** Values never to repeat in an error, whatever a server echoes back (keys, tokens). */
+  /** Values never to repeat, whatever a server echoes back (keys, tokens): masked in answers and errors. */
   mask(secret) {
     if (secret.length >= 4) this.secrets.add(secret);
   }
+  /** A text with every secret known to this client replaced by `[masked]`. */
+  masked(text2) {
+    let safe = text2;
+    for (const secret of [...this.secrets].sort((a, b3) => b3.length - a.length)) safe = safe.replaceAll(secret, MASK);
+    return safe;
+  }
+  /** A parsed JSON answer with every string in it (keys included) masked. */
+  maskDeep(value) {
+    if (typeof value === "string") return this.masked(value);
+    if (Array.isArray(value)) return value.map((v2) => this.maskDeep(v2));
+    if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k2, v2]) => [this.masked(k2), this.maskDeep(v2)]));
+    return value;
+  }
   error(provider, message, status, retryable) {
-    let safe = message;
-    for (const secret of this.secrets) safe = safe.replaceAll(secret, "***");
-    return new ProviderError(provider, safe, status, retryable);
+    return new ProviderError(provider, this.masked(message), status, retryable);
+  }
+  /** The request as sent: credentials out of the URL (into Basic authentication), every credential value masked from now on. */
+  prepare(req) {
+    const headers = { ...req.headers };
+    let url = req.url;
+    if (url.username !== "" || url.password !== "") {
+      const credentials = urlCredentials(url);
+      for (const secret of credentials.secrets) this.mask(secret);
+      url = credentials.bare;
+      if (!Object.keys(headers).some((h3) => h3.toLowerCase() === "authorization")) {
+        headers.authorization = `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString("base64")}`;
+      }
+    }
+    for (const [name, value] of Object.entries(headers)) {
+      if (!CREDENTIAL_HEADERS.has(name.toLowerCase())) continue;
+      this.mask(/^(?:Bearer|Basic|Token)\s+(\S.*)$/i.exec(value)?.[1] ?? value);
+    }
+    return { url, headers };
   }
   async request(req) {
     const started = performance.now();
     const label = `${req.method} ${req.url.pathname}`;
+    const { url, headers } = this.prepare(req);
     const record = (status, retries) => {
       const call = { provider: req.provider, request: label, status, retries, ms: Math.round(performance.now() - started) };
       this.calls.push(call);
@@ -51532,9 +51618,9 @@ var JsonHttpClient = class {
       let response;
       let text2;
       try {
-        response = await fetch(req.url, {
+        response = await fetch(url, {
           method: req.method,
-          headers: { accept: "application/json", ...req.body !== void 0 ? { "content-type": "application/json" } : {}, ...req.headers },
+          headers: { accept: "application/json", ...req.body !== void 0 ? { "content-type": "application/json" } : {}, ...headers },
           ...req.body !== void 0 ? { body: JSON.stringify(req.body) } : {},
           signal: AbortSignal.timeout(this.policy.timeoutMs)
         });
@@ -51563,7 +51649,7 @@ var JsonHttpClient = class {
           record(response.status, attempt);
           throw this.error(req.provider, `answered ${response.status} with a body that is not JSON`, "malformed", true);
         }
-        return { status: response.status, headers: response.headers, body, call: record(response.status, attempt) };
+        return { status: response.status, headers: response.headers, body: this.maskDeep(body), call: record(response.status, attempt) };
       }
       if (retryableStatus(response.status) && attempt < this.policy.retries) {
         const wait = retryAfterMs(response.headers.get("retry-after")) ?? this.backoff(attempt);
@@ -51584,7 +51670,7 @@ var JsonHttpClient = class {
     return Math.min(this.policy.maxDelayMs, exponential / 2 + Math.random() * (exponential / 2));
   }
 };
-var endpoint2 = (base, path5) => new URL(path5, base.endsWith("/") ? base : `${base}/`);
+var endpoint2 = (base, path6) => new URL(path6, base.endsWith("/") ? base : `${base}/`);
 
 // src/github/octokit.ts
 var RATE_LIMIT_RETRIES = 2;
@@ -51621,6 +51707,18 @@ function createGitHubClient(token, env) {
 }
 
 // src/github/repo-writes.ts
+var GitHubWriteError = class extends Error {
+  constructor(describe, status, reason) {
+    super(`GitHub refused to ${describe}${status ? ` (HTTP ${status})` : ""}: ${reason}`);
+    this.describe = describe;
+    this.status = status;
+    this.reason = reason;
+    this.name = "GitHubWriteError";
+  }
+  describe;
+  status;
+  reason;
+};
 var RepoWrites = class {
   constructor(dryRun, budget = Infinity) {
     this.dryRun = dryRun;
@@ -51640,8 +51738,7 @@ var RepoWrites = class {
     try {
       return await write();
     } catch (error2) {
-      const status = error2.status;
-      throw new Error(`GitHub refused to ${describe}${status ? ` (HTTP ${status})` : ""}: ${error2.message}`);
+      throw new GitHubWriteError(describe, error2.status, error2.message);
     }
   }
 };
@@ -55146,26 +55243,96 @@ var GitCommandManager = class {
     }
     return entries;
   }
-  /** Stores content as a blob and stages it at each path, without touching the working tree. */
+  /**
+   * Stores content as a blob and stages it at each path, without touching the working tree.
+   * Returns the entries staged.
+   */
   async stageContents(files) {
-    if (files.length === 0) return;
-    const lines = [];
+    if (files.length === 0) return [];
+    const entries = [];
     for (const file of files) {
       const sha = (await this.run(["hash-object", "-w", "--stdin"], file.content)).toString().trim();
-      lines.push(`100644 ${sha}	${file.path}`);
+      entries.push({ path: file.path, mode: "100644", sha });
     }
-    await this.run(["update-index", "--add", "-z", "--index-info"], lines.map((l3) => `${l3}\0`).join(""));
+    await this.setIndexEntries(entries);
+    return entries;
   }
-  /** Runs git with input on stdin (simple-git has no stdin); the hook's environment is kept. */
-  run(args, input) {
+  /** Sets entries (blobs already in the object store) in an index: `indexFile`, else the one this process was given. */
+  async setIndexEntries(entries, indexFile) {
+    if (entries.length === 0) return;
+    const input = entries.map((e) => `${e.mode} ${e.sha}	${e.path}\0`).join("");
+    await this.run(["update-index", "--add", "-z", "--index-info"], input, { indexFile });
+  }
+  /** The entries of `paths` (repository-relative) in an index: `indexFile`, else the one this process was given. */
+  async indexEntries(paths, indexFile) {
+    const found = /* @__PURE__ */ new Map();
+    if (paths.length === 0) return found;
+    const out = (await this.run(["--literal-pathspecs", "ls-files", "--stage", "-z", "--", ...paths], "", { indexFile })).toString();
+    for (const record of out.split("\0")) {
+      if (!record) continue;
+      const tab = record.indexOf("	");
+      const [mode, sha] = record.slice(0, tab).split(" ");
+      found.set(record.slice(tab + 1), { path: record.slice(tab + 1), mode, sha });
+    }
+    return found;
+  }
+  /**
+   * The index file of this repository when no GIT_INDEX_FILE names another one: during
+   * `git commit <paths>` the hook is given a temporary index, and this is the real one.
+   */
+  async defaultIndexFile() {
+    return (await this.run(["rev-parse", "--path-format=absolute", "--git-path", "index"], "", { indexFile: null })).toString().trim();
+  }
+  /** The repository's common git folder (shared by its worktrees), absolute. */
+  async commonDir() {
+    return (await this.git.raw(["rev-parse", "--path-format=absolute", "--git-common-dir"])).trim();
+  }
+  /**
+   * Staged files under `prefix` (repository-relative folder, '' for all) whose staged content holds
+   * any of `needles` as plain text; repository-relative paths. One `git grep --cached`, binary files skipped.
+   */
+  async stagedFilesContaining(needles, prefix) {
+    const patterns = [...new Set(needles)].filter((n) => n !== "" && !n.includes("\n"));
+    if (patterns.length === 0) return [];
+    const args = ["--literal-pathspecs", "grep", "--cached", "-l", "-z", "-I", "-F", "--full-name", "--no-color", "-f", "-", "--", prefix === "" ? "." : prefix];
+    const out = await this.run(args, `${patterns.join("\n")}
+`, { okExitCodes: [0, 1] });
+    return out.toString().split("\0").filter(Boolean);
+  }
+  /** Renames the staging area makes against HEAD (old path → new path, repository-relative). */
+  async stagedRenames() {
+    const renames = /* @__PURE__ */ new Map();
+    if (!await this.headCommit()) return renames;
+    const fields = (await this.git.raw(["diff", "--cached", "-M", "--name-status", "-z", "--diff-filter=R"])).split("\0");
+    for (let at2 = 0; at2 + 2 < fields.length; at2 += 3) {
+      if (fields[at2].startsWith("R")) renames.set(fields[at2 + 1], fields[at2 + 2]);
+    }
+    return renames;
+  }
+  /**
+   * Runs git with input on stdin (simple-git has no stdin); the hook's environment is kept, except
+   * GIT_INDEX_FILE when `indexFile` names another index (a path) or none (null: git's default).
+   */
+  run(args, input, options2 = {}) {
+    let env;
+    if (options2.indexFile !== void 0) {
+      env = { ...process.env };
+      if (options2.indexFile === null) delete env.GIT_INDEX_FILE;
+      else env.GIT_INDEX_FILE = options2.indexFile;
+    }
+    const ok = options2.okExitCodes ?? [0];
     return new Promise((resolve, reject) => {
-      const child = spawn("git", args, { cwd: this.cwd, stdio: ["pipe", "pipe", "pipe"] });
+      const child = spawn("git", args, { cwd: this.cwd, stdio: ["pipe", "pipe", "pipe"], ...env ? { env } : {} });
       const chunks = [];
       let stderr = "";
       child.stdout.on("data", (c3) => chunks.push(c3));
       child.stderr.on("data", (c3) => stderr += c3.toString());
       child.on("error", reject);
-      child.on("close", (code) => code === 0 ? resolve(Buffer.concat(chunks)) : reject(new Error(`git ${args[0]} failed (${code}): ${stderr.trim()}`)));
+      child.stdin.on("error", () => void 0);
+      child.on(
+        "close",
+        (code) => code !== null && ok.includes(code) ? resolve(Buffer.concat(chunks)) : reject(new Error(`git ${args.find((a) => !a.startsWith("-"))} failed (${code}): ${stderr.trim()}`))
+      );
       child.stdin.end(input);
     });
   }
@@ -55189,6 +55356,76 @@ var GitCommandManager = class {
       at2 = eol + 1 + length + 1;
     }
     return blobs;
+  }
+  /**
+   * The last commit that changed each of these paths (repository-relative), from one `git log`
+   * stopped as soon as every path is found; a path never committed is absent. Read-only.
+   */
+  lastCommitsTouching(paths) {
+    const wanted = new Set(paths);
+    const found = /* @__PURE__ */ new Map();
+    if (wanted.size === 0) return Promise.resolve(found);
+    const args = ["--literal-pathspecs", "log", "--format=%x01%H", "--name-only", "--no-renames", "-z", "--", ...wanted];
+    return new Promise((resolve, reject) => {
+      const child = spawn("git", args, { cwd: this.cwd, stdio: ["ignore", "pipe", "pipe"] });
+      let pending = "";
+      let stderr = "";
+      let done = false;
+      const take = (record) => {
+        const end = record.indexOf("\0");
+        if (end < 0) return;
+        const sha = record.slice(0, end);
+        for (const name of record.slice(end + 1).replace(/^\n/, "").split("\0")) {
+          if (wanted.has(name) && !found.has(name)) found.set(name, sha);
+        }
+      };
+      const finish = () => {
+        if (done) return;
+        done = true;
+        child.kill();
+        resolve(found);
+      };
+      child.stdout.setEncoding("utf8");
+      child.stdout.on("data", (chunk) => {
+        if (done) return;
+        pending += chunk;
+        const records = pending.split("");
+        pending = records.pop();
+        for (const record of records) take(record);
+        if (found.size === wanted.size) finish();
+      });
+      child.stderr.on("data", (c3) => stderr += c3.toString());
+      child.on("error", (error2) => {
+        if (!done) reject(error2);
+        done = true;
+      });
+      child.on("close", (code) => {
+        if (done) return;
+        if (code !== 0) {
+          done = true;
+          reject(new Error(`git log failed (${code}): ${stderr.trim()}`));
+          return;
+        }
+        take(pending);
+        finish();
+      });
+    });
+  }
+  /** Regular files of a commit's tree under `prefix` (repository-relative folder, '' for all), with their blobs. Read-only. */
+  async treeEntries(commit, prefix) {
+    const out = (await this.run(["--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", commit, ...prefix === "" ? [] : ["--", prefix]], "")).toString();
+    const entries = [];
+    for (const record of out.split("\0")) {
+      if (!record) continue;
+      const tab = record.indexOf("	");
+      const [mode, type2, sha] = record.slice(0, tab).split(" ");
+      if (type2 === "blob" && (mode === "100644" || mode === "100755")) entries.push({ path: record.slice(tab + 1), mode, sha });
+    }
+    return entries;
+  }
+  /** Absolute path of a file in the repository's git folder (`git rev-parse --git-path`; per worktree). Read-only. */
+  async gitPath(name) {
+    return (await this.git.raw(["rev-parse", "--path-format=absolute", "--git-path", name])).trim();
   }
 };
 
@@ -55563,8 +55800,35 @@ ${SEALED_CLOSE}
     throw error2;
   }
   const keyLines = new Map([...parsed.keyLines].map(([key, line]) => [key, line + 1]));
-  const yamlDifferences = options2.compareWithYaml && !readsTheSameInYaml12(block) ? compareWithYaml12(block, parsed.data, keyLines) : [];
-  return { kind: "ok", data: parsed.data, keyLines, yamlDifferences };
+  const compared = options2.compareWithYaml && !readsTheSameInYaml12(block) ? compareWithYaml12(block, parsed.data, keyLines) : [];
+  if (!Array.isArray(compared)) return compared;
+  return { kind: "ok", data: parsed.data, keyLines, yamlDifferences: compared };
+}
+var MAX_FRONTMATTER_EXPANSION = 4e6;
+var TooLarge = class extends Error {
+};
+var ContainsItself = class extends Error {
+};
+function checkExpansion(value, budget) {
+  const measured = /* @__PURE__ */ new Map();
+  const open2 = /* @__PURE__ */ new Set();
+  const size = (v2) => {
+    if (typeof v2 === "string") return Math.max(1, v2.length);
+    if (v2 === null || typeof v2 !== "object") return 1;
+    const known = measured.get(v2);
+    if (known !== void 0) return known;
+    if (open2.has(v2)) throw new ContainsItself();
+    open2.add(v2);
+    let total = 1;
+    for (const child of Array.isArray(v2) ? v2 : Object.values(v2)) {
+      total += size(child);
+      if (total > budget) throw new TooLarge();
+    }
+    open2.delete(v2);
+    measured.set(v2, total);
+    return total;
+  };
+  size(value);
 }
 var PLAIN = String.raw`[A-Za-z][\w./@+-]*(?: [\w./@+()-]+)*`;
 var SCALAR = String.raw`(?:"[^"\\]*"|[1-9][0-9]*(?:\.[0-9]+)?|0(?:\.[0-9]+)?|${PLAIN})`;
@@ -55602,6 +55866,12 @@ function compareWithYaml12(block, dialect, keyLines) {
     const line = (mark?.line ?? 0) + 2;
     const reason = error2.reason ?? error2.message;
     return [{ field: null, line, message: `frontmatter is not valid YAML 1.2 (${reason}); tools that read standard YAML will reject this page` }];
+  }
+  try {
+    checkExpansion(standard, MAX_FRONTMATTER_EXPANSION);
+  } catch (error2) {
+    const problem = error2 instanceof ContainsItself ? "frontmatter YAML aliases make a value that contains itself" : `frontmatter YAML aliases expand to more than ${MAX_FRONTMATTER_EXPANSION.toLocaleString("en-US")} characters of values (a "billion laughs" alias bomb)`;
+    return { kind: "refused", line: 1, message: `${problem}: standard YAML readers would exhaust their memory on it, so the page is not checked further; write the values out instead of using anchors (&) and aliases (*)` };
   }
   if (standard === null || standard === void 0) standard = {};
   if (typeof standard !== "object" || Array.isArray(standard)) {
@@ -55656,6 +55926,13 @@ function describeStandard(value) {
 var RESERVED_NAMES = /* @__PURE__ */ new Set(["raw", "index", "archive", "inbox"]);
 var DIRECTORY_INDEX = "_index.md";
 var ROOT_INDEX = "index.md";
+var UNSAFE_CHARACTER = /[\p{Cc}\u2028\u2029]/u;
+var UNSAFE_CHARACTERS = /[\p{Cc}\u2028\u2029]/gu;
+var isUnsafeName = (relPath) => UNSAFE_CHARACTER.test(relPath);
+var SHORT_ESCAPES = { "\n": "\\n", "\r": "\\r", "	": "\\t", "\b": "\\b", "\f": "\\f" };
+var escapeCharacter = (ch) => SHORT_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
+var escapeUnsafeName = (relPath) => relPath.replace(UNSAFE_CHARACTERS, escapeCharacter);
+var quoteName = (relPath) => JSON.stringify(relPath).replace(UNSAFE_CHARACTERS, escapeCharacter);
 var isHiddenName = (name) => name.startsWith(".") || RESERVED_NAMES.has(name);
 var basename = (p2) => p2.slice(p2.lastIndexOf("/") + 1);
 var parentDir = (p2) => {
@@ -55663,31 +55940,187 @@ var parentDir = (p2) => {
   return at2 < 0 ? "" : p2.slice(0, at2);
 };
 function discoverLayout(tree, filter = { include: [], exclude: [] }) {
-  const categories = [...tree.dirs].filter((d2) => d2 !== "" && !d2.includes("/") && !isHiddenName(d2)).filter((d2) => (filter.include.length === 0 || filter.include.includes(d2)) && !filter.exclude.includes(d2)).sort(compareCodePoints);
+  const anyCategories = [...tree.dirs].filter((d2) => d2 !== "" && !d2.includes("/") && !isHiddenName(d2)).filter((d2) => (filter.include.length === 0 || filter.include.includes(d2)) && !filter.exclude.includes(d2));
+  const categories = anyCategories.filter((d2) => !isUnsafeName(d2)).sort(compareCodePoints);
+  const anyCategorySet = new Set(anyCategories);
   const categorySet = new Set(categories);
   const pages = [];
+  const unsafeNames = [];
   const counts = new Map(categories.map((c3) => [c3, 0]));
   const depths = new Map(categories.map((c3) => [c3, 0]));
   for (const file of tree.files) {
     if (!file.endsWith(".md") || basename(file) === DIRECTORY_INDEX) continue;
     const parts = file.split("/");
     const category = parts[0];
-    if (parts.length < 2 || !categorySet.has(category)) continue;
+    if (parts.length < 2 || !anyCategorySet.has(category)) continue;
     if (parts.slice(1, -1).some(isHiddenName)) continue;
+    if (isUnsafeName(file)) {
+      unsafeNames.push(file);
+      continue;
+    }
     pages.push(file);
     counts.set(category, counts.get(category) + 1);
     depths.set(category, Math.max(depths.get(category), parts.length - 1));
   }
   pages.sort(comparePathParts);
+  unsafeNames.sort(comparePathParts);
   const indexedDirs = [...tree.dirs].filter((d2) => {
     const parts = d2.split("/");
-    return categorySet.has(parts[0]) && !parts.slice(1).some(isHiddenName);
+    return categorySet.has(parts[0]) && !parts.slice(1).some(isHiddenName) && !isUnsafeName(d2);
   }).sort(comparePathParts);
-  return { tree, categories, pages, counts, depths, indexedDirs };
+  return { tree, categories, pages, counts, depths, indexedDirs, unsafeNames };
 }
 
 // src/wiki/diagnostics.ts
 var hasErrors = (diagnostics) => diagnostics.some((d2) => d2.severity === "error");
+
+// src/wiki/tree.ts
+import { closeSync, fstatSync, openSync, readFileSync as readFileSync2 } from "node:fs";
+import { lstat as lstat2, readdir as readdir2 } from "node:fs/promises";
+import path3 from "node:path";
+var STEWARD_TEMP_FILE = /\.wiki-steward-(\d+)\.tmp$/;
+var utf8 = new TextDecoder("utf-8", { fatal: true });
+function decodePageBytes(bytes) {
+  if (bytes.includes(0)) return { ok: false, reason: "binary file (contains NUL bytes), not a markdown page", problem: "binary" };
+  let text2;
+  try {
+    text2 = utf8.decode(bytes);
+  } catch {
+    return { ok: false, reason: `not valid UTF-8 text (first bad byte at offset ${firstInvalidUtf8Offset(bytes)})`, problem: "not-utf8" };
+  }
+  return { ok: true, text: text2.includes("\r") ? text2.replace(/\r\n?/g, "\n") : text2 };
+}
+function firstInvalidUtf8Offset(bytes) {
+  let lo = 0;
+  let hi = bytes.length;
+  while (lo < hi) {
+    const mid = lo + hi >> 1;
+    try {
+      utf8.decode(bytes.subarray(0, mid + 1));
+      lo = mid + 1;
+    } catch {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+var decodeWithin = (bytes, options2) => options2?.maxBytes !== void 0 && bytes.length > options2.maxBytes ? tooLarge(bytes.length, options2.maxBytes) : decodePageBytes(bytes);
+function readFromDisk(file, options2) {
+  const fd = openSync(file, "r");
+  try {
+    const size = fstatSync(fd).size;
+    if (options2?.maxBytes !== void 0 && size > options2.maxBytes) return tooLarge(size, options2.maxBytes);
+    return decodePageBytes(readFileSync2(fd));
+  } finally {
+    closeSync(fd);
+  }
+}
+function addAncestors(files, dirs) {
+  for (const file of files) {
+    let at2 = file.lastIndexOf("/");
+    while (at2 > 0) {
+      const dir = file.slice(0, at2);
+      if (dirs.has(dir)) break;
+      dirs.add(dir);
+      at2 = dir.lastIndexOf("/");
+    }
+  }
+  dirs.add("");
+}
+var NEVER_WALKED = /* @__PURE__ */ new Set([".git", "node_modules"]);
+async function loadFileTree(root) {
+  const absoluteRoot = path3.resolve(root);
+  const files = /* @__PURE__ */ new Set();
+  const dirs = /* @__PURE__ */ new Set([""]);
+  const skipped = [];
+  const tempFiles = [];
+  const walk = async (relDir) => {
+    const entries = await readdir2(relDir ? path3.join(absoluteRoot, relDir) : absoluteRoot, { withFileTypes: true });
+    const subdirs = [];
+    for (const entry of entries) {
+      const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (NEVER_WALKED.has(entry.name)) continue;
+        dirs.add(rel);
+        subdirs.push(rel);
+      } else if (entry.isFile()) {
+        if (STEWARD_TEMP_FILE.test(entry.name)) tempFiles.push(rel);
+        else files.add(rel);
+      } else if (entry.isSymbolicLink()) skipped.push({ path: rel, reason: "symbolic link, not followed" });
+    }
+    await Promise.all(subdirs.map(walk));
+  };
+  const rootStat = await lstat2(absoluteRoot);
+  if (!rootStat.isDirectory()) throw new Error(`${root}: not a directory`);
+  await walk("");
+  return {
+    root: absoluteRoot,
+    files,
+    dirs,
+    skipped,
+    tempFiles,
+    async readEach(paths, visit, options2) {
+      for (const rel of paths) {
+        let file;
+        try {
+          file = readFromDisk(path3.join(absoluteRoot, rel), options2);
+        } catch (error2) {
+          file = { ok: false, reason: `cannot read: ${error2.message}` };
+        }
+        visit(rel, file);
+      }
+    }
+  };
+}
+function memoryTree(root, contents) {
+  const files = new Set([...contents.keys()].filter((p2) => !STEWARD_TEMP_FILE.test(p2)));
+  const dirs = /* @__PURE__ */ new Set();
+  addAncestors(files, dirs);
+  return {
+    root,
+    files,
+    dirs,
+    skipped: [],
+    async readEach(paths, visit, options2) {
+      for (const rel of paths) {
+        const data = contents.get(rel);
+        visit(rel, data === void 0 ? { ok: false, reason: "no such file" } : decodeWithin(typeof data === "string" ? Buffer.from(data) : data, options2));
+      }
+    }
+  };
+}
+function overlayTree(base, added) {
+  const files = /* @__PURE__ */ new Set([...base.files, ...added.keys()]);
+  const dirs = new Set(base.dirs);
+  addAncestors(added.keys(), dirs);
+  return {
+    root: base.root,
+    files,
+    dirs,
+    skipped: base.skipped,
+    ...base.tempFiles ? { tempFiles: base.tempFiles } : {},
+    async readEach(paths, visit, options2) {
+      const fromBase = paths.filter((p2) => !added.has(p2));
+      await base.readEach(fromBase, visit, options2);
+      for (const p2 of paths) if (added.has(p2)) visit(p2, decodeWithin(Buffer.from(added.get(p2)), options2));
+    }
+  };
+}
+var MEGABYTE = 1024 * 1024;
+var tooLarge = (bytes, limit) => ({
+  ok: false,
+  reason: `page is ${(bytes / MEGABYTE).toFixed(1)} MB (${bytes.toLocaleString("en-US")} bytes), over the ${limit / MEGABYTE} MB limit for one page: not read further; split it into smaller pages`,
+  problem: "too-large"
+});
+
+// src/wiki/page-limit.ts
+var MAX_PAGE_BYTES = 2 * 1024 * 1024;
+function withinPageLimit(file) {
+  if (!file.ok || file.text.length <= MAX_PAGE_BYTES / 3) return file;
+  const bytes = Buffer.byteLength(file.text);
+  return bytes > MAX_PAGE_BYTES ? tooLarge(bytes, MAX_PAGE_BYTES) : file;
+}
+var readPages = (tree, paths, visit) => tree.readEach(paths, (path6, file) => visit(path6, withinPageLimit(file)), { maxBytes: MAX_PAGE_BYTES });
 
 // src/wiki/validator.ts
 var REQUIRED_FIELDS = ["title", "type", "tags", "sources", "created", "updated"];
@@ -55696,9 +56129,9 @@ var RATERS = ["doctor", "human", "ingester"];
 var ISO_UTC = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
 var MAX_PATH_PARTS = 5;
 var isIndexFile = (relPath) => relPath === ROOT_INDEX || relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
-function reporterFor(path5, out) {
+function reporterFor(path6, out) {
   const add = (severity) => (code, message, options2 = {}) => {
-    out.push({ severity, code, path: path5, line: options2.line ?? 1, message, ...options2.field !== void 0 ? { field: options2.field } : {} });
+    out.push({ severity, code, path: path6, line: options2.line ?? 1, message, ...options2.field !== void 0 ? { field: options2.field } : {} });
   };
   return { error: add("error"), warning: add("warning") };
 }
@@ -55716,6 +56149,10 @@ function validatePage(layout, page) {
   }
   if (fm.kind === "malformed") {
     report.error("malformed-frontmatter", `malformed frontmatter: ${fm.message}`, { line: fm.line });
+    return out;
+  }
+  if (fm.kind === "refused") {
+    report.error("yaml-alias-expansion", fm.message, { line: fm.line });
     return out;
   }
   const { data, keyLines } = fm;
@@ -55740,11 +56177,11 @@ function validatePage(layout, page) {
   checkSourcesExist(layout, data, report, at2);
   return out;
 }
-function checkType(layout, path5, data, report, at2) {
+function checkType(layout, path6, data, report, at2) {
   if (!("type" in data)) return;
   const type2 = data.type;
   const shown = pyStr(type2);
-  const first = path5.split("/")[0];
+  const first = path6.split("/")[0];
   if (typeof type2 !== "string" || !layout.categories.includes(type2)) {
     report.error("type-not-category", `type '${shown}' is not one of the wiki's categories (${layout.categories.join(", ") || "none"})`, at2("type"));
   }
@@ -55882,18 +56319,36 @@ var countNewlines = (s, start, end) => {
 };
 var lineAt = (s, offset) => countNewlines(s, 0, offset) + 1;
 async function validateWiki(layout, only) {
-  const targets = (only ?? layout.pages).filter((p2) => !isIndexFile(p2));
+  const targets = (only ?? [...layout.pages, ...layout.unsafeNames]).filter((p2) => !isIndexFile(p2));
   const diagnostics = [];
-  await layout.tree.readEach(targets, (path5, read) => {
-    if (read.ok) diagnostics.push(...validatePage(layout, { path: path5, text: read.text }));
-    else diagnostics.push({ severity: "error", code: "unreadable", path: path5, line: 1, message: read.reason });
-  });
+  const add = (found) => {
+    for (const d2 of found) diagnostics.push(d2);
+  };
+  await readPages(
+    layout.tree,
+    targets.filter((p2) => !isUnsafeName(p2)),
+    (path6, read) => {
+      if (!read.ok) {
+        add([{ severity: "error", code: read.problem === "too-large" ? "page-too-large" : "unreadable", path: path6, line: 1, message: read.reason }]);
+        return;
+      }
+      try {
+        add(validatePage(layout, { path: path6, text: read.text }));
+      } catch (error2) {
+        add([{ severity: "error", code: "check-failed", path: path6, line: 1, message: `could not check this page: ${error2.message}` }]);
+      }
+    }
+  );
+  for (const path6 of targets.filter(isUnsafeName)) {
+    const message = `file name ${quoteName(path6)} holds a line break or other control character: not checked, not indexed; rename the file`;
+    add([{ severity: "error", code: "unsafe-file-name", path: path6, line: 1, message }]);
+  }
   for (const skipped of layout.tree.skipped) {
     if (skipped.path.endsWith(".md")) {
       diagnostics.push({ severity: "warning", code: "not-followed", path: skipped.path, line: 1, message: `${skipped.reason}: not validated` });
     }
   }
-  return { diagnostics, checked: targets };
+  return { diagnostics: diagnostics.map((d2) => isUnsafeName(d2.path) ? { ...d2, path: escapeUnsafeName(d2.path) } : d2), checked: targets };
 }
 
 // src/wiki/index-entries.ts
@@ -55916,20 +56371,20 @@ function parseIndexFile(indexFile, text2, options2) {
     const wikilink = markdown ? null : WIKILINK_ENTRY.exec(line);
     const match = markdown ?? wikilink;
     if (!match || match.index > 2) return;
-    let path5;
+    let path6;
     let title;
     if (markdown) {
       const target = decodeURIComponentSafe(markdown[2]);
-      path5 = resolveWikiPath(target.startsWith("/") ? "" : baseDir, target);
+      path6 = resolveWikiPath(target.startsWith("/") ? "" : baseDir, target);
       title = markdown[1].trim();
     } else {
       const slug = wikilink[1].trim();
-      path5 = slug.includes("/") ? resolveWikiPath("", slug.endsWith(".md") ? slug : `${slug}.md`) : options2.resolveSlug(slug.replace(/\.md$/, ""));
+      path6 = slug.includes("/") ? resolveWikiPath("", slug.endsWith(".md") ? slug : `${slug}.md`) : options2.resolveSlug(slug.replace(/\.md$/, ""));
       title = (wikilink[2] ?? "").trim();
     }
-    if (!path5 || path5.endsWith(`/${DIRECTORY_INDEX}`) || path5 === DIRECTORY_INDEX) return;
+    if (!path6 || path6.endsWith(`/${DIRECTORY_INDEX}`) || path6 === DIRECTORY_INDEX) return;
     const rest = line.slice(match.index + match[0].length).replace(SEPARATOR, "").replace(QUALITY_MARKER, "").trim();
-    entries.push({ indexFile, line: i + 1, path: path5, title, summary: rest });
+    entries.push({ indexFile, line: i + 1, path: path6, title, summary: rest });
   });
   return entries;
 }
@@ -55939,122 +56394,6 @@ function decodeURIComponentSafe(s) {
   } catch {
     return s;
   }
-}
-
-// src/wiki/tree.ts
-import { readFileSync as readFileSync2 } from "node:fs";
-import { lstat as lstat2, readdir as readdir2 } from "node:fs/promises";
-import path3 from "node:path";
-var utf8 = new TextDecoder("utf-8", { fatal: true });
-function decodePageBytes(bytes) {
-  if (bytes.includes(0)) return { ok: false, reason: "binary file (contains NUL bytes), not a markdown page" };
-  let text2;
-  try {
-    text2 = utf8.decode(bytes);
-  } catch {
-    return { ok: false, reason: `not valid UTF-8 text (first bad byte at offset ${firstInvalidUtf8Offset(bytes)})` };
-  }
-  return { ok: true, text: text2.includes("\r") ? text2.replace(/\r\n?/g, "\n") : text2 };
-}
-function firstInvalidUtf8Offset(bytes) {
-  let lo = 0;
-  let hi = bytes.length;
-  while (lo < hi) {
-    const mid = lo + hi >> 1;
-    try {
-      utf8.decode(bytes.subarray(0, mid + 1));
-      lo = mid + 1;
-    } catch {
-      hi = mid;
-    }
-  }
-  return lo;
-}
-function addAncestors(files, dirs) {
-  for (const file of files) {
-    let at2 = file.lastIndexOf("/");
-    while (at2 > 0) {
-      const dir = file.slice(0, at2);
-      if (dirs.has(dir)) break;
-      dirs.add(dir);
-      at2 = dir.lastIndexOf("/");
-    }
-  }
-  dirs.add("");
-}
-var NEVER_WALKED = /* @__PURE__ */ new Set([".git", "node_modules"]);
-async function loadFileTree(root) {
-  const absoluteRoot = path3.resolve(root);
-  const files = /* @__PURE__ */ new Set();
-  const dirs = /* @__PURE__ */ new Set([""]);
-  const skipped = [];
-  const walk = async (relDir) => {
-    const entries = await readdir2(relDir ? path3.join(absoluteRoot, relDir) : absoluteRoot, { withFileTypes: true });
-    const subdirs = [];
-    for (const entry of entries) {
-      const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
-        if (NEVER_WALKED.has(entry.name)) continue;
-        dirs.add(rel);
-        subdirs.push(rel);
-      } else if (entry.isFile()) files.add(rel);
-      else if (entry.isSymbolicLink()) skipped.push({ path: rel, reason: "symbolic link, not followed" });
-    }
-    await Promise.all(subdirs.map(walk));
-  };
-  const rootStat = await lstat2(absoluteRoot);
-  if (!rootStat.isDirectory()) throw new Error(`${root}: not a directory`);
-  await walk("");
-  return {
-    root: absoluteRoot,
-    files,
-    dirs,
-    skipped,
-    async readEach(paths, visit) {
-      for (const rel of paths) {
-        let file;
-        try {
-          file = decodePageBytes(readFileSync2(path3.join(absoluteRoot, rel)));
-        } catch (error2) {
-          file = { ok: false, reason: `cannot read: ${error2.message}` };
-        }
-        visit(rel, file);
-      }
-    }
-  };
-}
-function memoryTree(root, contents) {
-  const files = new Set(contents.keys());
-  const dirs = /* @__PURE__ */ new Set();
-  addAncestors(files, dirs);
-  return {
-    root,
-    files,
-    dirs,
-    skipped: [],
-    async readEach(paths, visit) {
-      for (const rel of paths) {
-        const data = contents.get(rel);
-        visit(rel, data === void 0 ? { ok: false, reason: "no such file" } : decodePageBytes(typeof data === "string" ? Buffer.from(data) : data));
-      }
-    }
-  };
-}
-function overlayTree(base, added) {
-  const files = /* @__PURE__ */ new Set([...base.files, ...added.keys()]);
-  const dirs = new Set(base.dirs);
-  addAncestors(added.keys(), dirs);
-  return {
-    root: base.root,
-    files,
-    dirs,
-    skipped: base.skipped,
-    async readEach(paths, visit) {
-      const fromBase = paths.filter((p2) => !added.has(p2));
-      await base.readEach(fromBase, visit);
-      for (const p2 of paths) if (added.has(p2)) visit(p2, decodePageBytes(Buffer.from(added.get(p2))));
-    }
-  };
 }
 
 // src/wiki/open.ts
@@ -56856,15 +57195,15 @@ var stringList = (value) => {
   if (typeof value === "string") return value.split(",").map((v2) => v2.trim()).filter(Boolean);
   return [];
 };
-function isOpenCapture(path5, data) {
+function isOpenCapture(path6, data) {
   if (!data) return false;
   if (data.captured_by !== void 0 && data.captured_by !== null) return true;
-  return path5.split("/")[0] === "queries" && stringList(data.tags).includes("capture");
+  return path6.split("/")[0] === "queries" && stringList(data.tags).includes("capture");
 }
-function readPageFacts(path5, text2, counter, acronyms) {
+function readPageFacts(path6, text2, counter, acronyms) {
   const fm = readFrontmatter(text2);
   const data = fm.kind === "ok" ? fm.data : void 0;
-  const title = data && "title" in data ? pyStr(data.title) : fileStem(path5);
+  const title = data && "title" in data ? pyStr(data.title) : fileStem(path6);
   const declared = data ? [data.summary, data.description].find((v2) => typeof v2 === "string" && v2.trim() !== "") : void 0;
   const close = text2.indexOf("\n---\n");
   const body = fm.kind === "none" || close < 0 ? text2 : text2.slice(close + 5);
@@ -56879,7 +57218,7 @@ function readPageFacts(path5, text2, counter, acronyms) {
   for (const m2 of body.matchAll(LINK)) {
     const target = m2[2];
     if (/^[a-z]+:/i.test(target)) continue;
-    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path5), decodeURIComponentSafe(target));
+    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path6), decodeURIComponentSafe(target));
     if (resolved) links.push({ target: resolved, text: m2[1] });
   }
   return {
@@ -56890,7 +57229,7 @@ function readPageFacts(path5, text2, counter, acronyms) {
     headings,
     links,
     body: counter.countBody(body),
-    openCapture: isOpenCapture(path5, data)
+    openCapture: isOpenCapture(path6, data)
   };
 }
 function firstBodyParagraph(text2) {
@@ -56922,14 +57261,17 @@ async function loadCatalog(tree, config) {
   const unreadable = [];
   let schema2;
   const pages = new Set(layout.pages.filter((p2) => !isIndexFilePath(p2)));
-  await tree.readEach([...pages, ...indexFiles, ...tree.files.has("schema.md") ? ["schema.md"] : []], (path5, file) => {
-    if (!file.ok) {
-      if (pages.has(path5)) unreadable.push({ path: path5, reason: file.reason });
-      return;
-    }
-    if (pages.has(path5)) facts.set(path5, readPageFacts(path5, file.text, counter, acronymCollector));
-    else if (path5 === "schema.md") schema2 = parseSchema(file.text);
-    else indexTexts.set(path5, file.text);
+  await readPages(tree, [...pages], (path6, file) => {
+    if (file.ok) facts.set(path6, readPageFacts(path6, file.text, counter, acronymCollector));
+    else unreadable.push({ path: path6, reason: file.reason });
+  });
+  for (const path6 of layout.unsafeNames) {
+    unreadable.push({ path: escapeUnsafeName(path6), reason: "its file name holds a line break or other control character" });
+  }
+  await tree.readEach([...indexFiles, ...tree.files.has("schema.md") ? ["schema.md"] : []], (path6, file) => {
+    if (!file.ok) return;
+    if (path6 === "schema.md") schema2 = parseSchema(file.text);
+    else indexTexts.set(path6, file.text);
   });
   const stems = /* @__PURE__ */ new Map();
   for (const page of pages) {
@@ -56954,21 +57296,21 @@ async function loadCatalog(tree, config) {
     }
   }
   const entries = [];
-  for (const path5 of layout.pages) {
-    const f3 = facts.get(path5);
+  for (const path6 of layout.pages) {
+    const f3 = facts.get(path6);
     if (!f3) continue;
-    const index = listed.get(path5);
+    const index = listed.get(path6);
     const title = index?.title || f3.title;
     const summary2 = index?.summary || f3.ownSummary;
     entries.push({
-      path: path5,
-      category: path5.split("/")[0],
+      path: path6,
+      category: path6.split("/")[0],
       title,
       summary: summary2,
       tags: f3.tags,
       aliases: f3.aliases,
       headings: f3.headings,
-      linkTexts: [...new Set(linkTexts.get(path5) ?? [])],
+      linkTexts: [...new Set(linkTexts.get(path6) ?? [])],
       ...index ? { listedIn: index.indexFile } : {},
       openCapture: f3.openCapture,
       folded: { title: foldText(title), summary: foldText(summary2) }
@@ -57000,7 +57342,7 @@ async function loadCatalog(tree, config) {
       return [...hits].sort((a, b3) => a - b3).map((i) => entries[i]);
     },
     byPath: new Map(entries.map((e) => [e.path, e])),
-    indexOf: (path5) => positions.get(path5) ?? -1,
+    indexOf: (path6) => positions.get(path6) ?? -1,
     relevance,
     acronyms,
     schema: schema2,
@@ -57008,8 +57350,8 @@ async function loadCatalog(tree, config) {
     unreadable,
     async readPages(paths) {
       const out = /* @__PURE__ */ new Map();
-      await tree.readEach(paths, (path5, file) => {
-        if (file.ok) out.set(path5, file.text);
+      await readPages(tree, paths, (path6, file) => {
+        if (file.ok) out.set(path6, file.text);
       });
       return out;
     }
@@ -57094,7 +57436,7 @@ function runLadder(catalog, question, options2) {
   }
   for (const t2 of terms) t2.weight = weightOf(t2);
   const ranked = rankCandidates(catalog, gate, scores, terms);
-  const isCapture = (path5) => catalog.byPath.get(path5).openCapture;
+  const isCapture = (path6) => catalog.byPath.get(path6).openCapture;
   const candidates = ranked.filter((c3) => !isCapture(c3.path));
   return {
     // Step A orients on the index files: the pages the gate found there, else whatever was found.
@@ -57333,9 +57675,9 @@ function frontmatterTitle(lines, end) {
   }
   return void 0;
 }
-function splitBlocks(path5, lines) {
+function splitBlocks(path6, lines) {
   const first = bodyStart(lines);
-  const stem = path5.split("/").at(-1).replace(/\.md$/i, "");
+  const stem = path6.split("/").at(-1).replace(/\.md$/i, "");
   const h1 = lines.slice(first).find((l3) => /^\s{0,3}#\s+\S/.test(l3));
   const title = frontmatterTitle(lines, first) ?? (h1 ? readableText(h1) : stem);
   let section = makeSection(title, Math.min(first + 1, lines.length), 0);
@@ -57494,9 +57836,9 @@ function sentenceSpans(joined, item) {
   }
   return merged.filter(([a, b3]) => joined.slice(a, b3).trim() !== "");
 }
-function splitSentences(path5, text2) {
+function splitSentences(path6, text2) {
   const lines = text2.split("\n");
-  const { blocks, sections, title } = splitBlocks(path5, lines);
+  const { blocks, sections, title } = splitBlocks(path6, lines);
   const sentences = [];
   const titleFolded = foldText(title);
   let leadTaken = false;
@@ -57536,7 +57878,7 @@ function splitSentences(path5, text2) {
       if (prose) leadTaken = true;
       if (block.section.summary) summaryOpened.add(block.section);
       sentences.push({
-        path: path5,
+        path: path6,
         start: block.lines[first].n,
         end: block.lines[last].n,
         text: sentenceText,
@@ -57549,7 +57891,7 @@ function splitSentences(path5, text2) {
       });
     });
   }
-  return { path: path5, title, sections, sentences };
+  return { path: path6, title, sections, sentences };
 }
 function textHasTerm(folded, pattern, strict) {
   return containsWords(folded, pattern) || strict && pattern.raw.length > 1 && folded.raw.includes(pattern.raw);
@@ -57561,9 +57903,9 @@ function enforceCiteContract(claims, context3) {
   const violations = [];
   const kept = [];
   const pageLines = /* @__PURE__ */ new Map();
-  const linesOf = (path5) => {
-    let lines = pageLines.get(path5);
-    if (!lines) pageLines.set(path5, lines = context3.pagesRead.get(path5).split("\n"));
+  const linesOf = (path6) => {
+    let lines = pageLines.get(path6);
+    if (!lines) pageLines.set(path6, lines = context3.pagesRead.get(path6).split("\n"));
     return lines;
   };
   for (const claim of claims) {
@@ -57718,31 +58060,31 @@ function defines(sentence, present) {
 var OfflineAnswerer = class {
   name = "offline";
   prepared = /* @__PURE__ */ new Map();
-  prepare(path5, text2) {
-    const cached = this.prepared.get(path5);
+  prepare(path6, text2) {
+    const cached = this.prepared.get(path6);
     if (cached && cached.text === text2) return cached;
-    const page = { text: text2, lines: text2.split("\n"), folded: foldText(text2), page: splitSentences(path5, text2) };
+    const page = { text: text2, lines: text2.split("\n"), folded: foldText(text2), page: splitSentences(path6, text2) };
     if (this.prepared.size >= PREPARED_PAGE_LIMIT) this.prepared.clear();
-    this.prepared.set(path5, page);
+    this.prepared.set(path6, page);
     return page;
   }
   async answer(request2) {
     const ranked = [...request2.pages.keys()];
     const read = ranked.slice(0, OFFLINE_READ_BUDGET);
-    const unread = ranked.slice(OFFLINE_READ_BUDGET).map((path5) => ({ path: path5, reason: `beyond the offline read budget of ${OFFLINE_READ_BUDGET} pages` }));
+    const unread = ranked.slice(OFFLINE_READ_BUDGET).map((path6) => ({ path: path6, reason: `beyond the offline read budget of ${OFFLINE_READ_BUDGET} pages` }));
     const terms = weighTerms(request2.terms);
-    const pages = new Map(read.map((path5) => [path5, this.prepare(path5, request2.pages.get(path5))]));
+    const pages = new Map(read.map((path6) => [path6, this.prepare(path6, request2.pages.get(path6))]));
     const definitional = DEFINITION_QUESTION.test(request2.question);
     const phrases = questionPhrases(request2.question, terms);
-    const scored = read.flatMap((path5, rank) => {
-      const page = pages.get(path5);
+    const scored = read.flatMap((path6, rank) => {
+      const page = pages.get(path6);
       const held = terms.flatMap((t2, k2) => t2.strict && textHasTerm(page.folded, t2.pattern, t2.strict) ? [k2] : []);
       return page.page.sentences.map((s) => scoreSentence(s, terms, rank, definitional, held, phrases));
     });
     const holds = (s) => quoteHolds(pages.get(s.path).lines, [s.start, s.end], s.quote);
     const picked = pickSentences(scored, terms, holds);
     if (picked.length === 0) {
-      const named = read.find((path5) => terms.some((w2) => w2.required && textHasTerm(pages.get(path5).folded, w2.pattern, w2.strict)));
+      const named = read.find((path6) => terms.some((w2) => w2.required && textHasTerm(pages.get(path6).folded, w2.pattern, w2.strict)));
       const own = scored.filter((x3) => x3.sentence.path === named && holds(x3.sentence));
       const opening = own.find((x3) => x3.sentence.lead) ?? own[0];
       if (opening) picked.push(opening);
@@ -57752,7 +58094,7 @@ var OfflineAnswerer = class {
       citations: [{ path: s.path, lines: [s.start, s.end], quote: s.quote }],
       section: { path: s.path, heading: s.section.heading, line: s.section.line }
     }));
-    const judged = [.../* @__PURE__ */ new Set([...picked.map((x3) => x3.sentence.path), ...read.slice(0, COVER_RANKS)])].map((path5) => pages.get(path5).folded);
+    const judged = [.../* @__PURE__ */ new Set([...picked.map((x3) => x3.sentence.path), ...read.slice(0, COVER_RANKS)])].map((path6) => pages.get(path6).folded);
     const coverage = judgeCoverage(terms, judged);
     return { claims, covered: read.length > 0 && claims.length > 0 && coverage.covered, found: coverage.found, missing: coverage.missing, read, unread, missingAre: "terms" };
   }
@@ -57910,7 +58252,14 @@ async function openAskSession(workspace, providers = offlineProviders()) {
   const started = performance.now();
   const catalog = workspace.wikiRoot ? await loadCatalog(await loadFileTree(workspace.wikiRoot), workspace.config) : void 0;
   const commit = workspace.wikiRoot ? await new GitCommandManager(workspace.wikiRoot).headCommit() ?? null : null;
-  return { catalog, commit, loadMs: Math.round(performance.now() - started), ladder: ladderOptionsOf(workspace.config), providers };
+  return {
+    catalog,
+    commit,
+    loadMs: Math.round(performance.now() - started),
+    ladder: ladderOptionsOf(workspace.config),
+    providers,
+    ...catalog ? {} : { noWiki: noWikiMessage(workspace) }
+  };
 }
 var since = (t2) => Math.round(performance.now() - t2);
 async function askQuestion(session, asked, options2 = {}) {
@@ -57932,9 +58281,10 @@ async function askQuestion(session, asked, options2 = {}) {
   const callsBefore = session.providers.http.calls.length;
   if (!session.catalog) {
     const web = await searchTheWeb(session, [question]);
-    const empty = { outcome: "cold", branch: "unconfigured", claims: [], missing: [], terms: [], webClaims: web.claims };
+    const empty = { outcome: "cold", branch: "unconfigured", claims: [], missing: [], terms: [], webClaims: web.claims, notes: session.noWiki ? [session.noWiki] : [] };
     return {
       ...base,
+      notes: [...base.notes, ...empty.notes],
       web_searches: web.searches,
       citations: web.claims.flatMap((c3) => c3.citations),
       ...providerTally(session, callsBefore),
@@ -58252,9 +58602,9 @@ function toSchemaShape(answer) {
     uncovered: answer.uncovered
   };
 }
-function pageBlock(path5, text2) {
+function pageBlock(path6, text2) {
   const numbered = text2.split("\n").map((line, i) => `${i + 1}| ${line.replaceAll("</page>", "</ page>")}`).join("\n");
-  return `<page path="${path5.replaceAll('"', "")}">
+  return `<page path="${path6.replaceAll('"', "")}">
 ${numbered}
 </page>`;
 }
@@ -58279,14 +58629,14 @@ var ModelAnswerer = class {
     const ranked = [...request2.pages];
     const unread = [];
     let pages = ranked.slice(0, this.budget.pages);
-    for (const [path5] of ranked.slice(this.budget.pages)) unread.push({ path: path5, reason: `model budget: at most ${this.budget.pages} pages per question` });
+    for (const [path6] of ranked.slice(this.budget.pages)) unread.push({ path: path6, reason: `model budget: at most ${this.budget.pages} pages per question` });
     let estimate = 0;
     const affordable = [];
-    for (const [path5, text2] of pages) {
+    for (const [path6, text2] of pages) {
       const cost = estimateTokens(text2) + 50;
-      if (affordable.length > 0 && estimate + cost > this.budget.tokens * 0.8) unread.push({ path: path5, reason: `model budget: ${this.budget.tokens} tokens per question` });
+      if (affordable.length > 0 && estimate + cost > this.budget.tokens * 0.8) unread.push({ path: path6, reason: `model budget: ${this.budget.tokens} tokens per question` });
       else {
-        affordable.push([path5, text2]);
+        affordable.push([path6, text2]);
         estimate += cost;
       }
     }
@@ -58462,6 +58812,20 @@ function createProviders(options2) {
     }
     return value;
   };
+  const urlSecrets = (base) => {
+    let url;
+    try {
+      url = new URL(base ?? "");
+    } catch {
+      return;
+    }
+    for (const secret of urlCredentials(url).secrets.filter((s) => s.length >= 4)) {
+      if (!secrets.includes(secret)) secrets.push(secret);
+      http.mask(secret);
+    }
+  };
+  urlSecrets(options2.llmBaseUrl);
+  urlSecrets(options2.webBaseUrl ?? options2.env.SEARXNG_URL);
   let answerer = new OfflineAnswerer();
   if (options2.llm === "openai") {
     const model = need(options2.llmModel, "--llm openai needs --llm-model (e.g. gpt-4.1-mini, or llama3.1 on Ollama)");
@@ -58495,24 +58859,37 @@ function withOfflineFallback(primary) {
   };
 }
 
+// src/github/posted-text.ts
+var neutralizeMentions = (text2) => text2.replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, "$1@\u2060");
+var neutralizeHtmlComments = (text2) => text2.replaceAll("<!--", "<\u2060!--");
+var postableVisible = (text2) => neutralizeHtmlComments(neutralizeMentions(text2));
+var isOwnMarker = (marker) => marker.startsWith("<!-- wiki-steward:") && marker.endsWith(" -->") && marker.indexOf("-->") === marker.length - 3 && !/[\r\n]/.test(marker);
+function postable(content) {
+  const { text: text2, markers = [] } = typeof content === "string" ? { text: content } : content;
+  for (const marker of markers) {
+    if (!isOwnMarker(marker)) throw new Error(`not a steward marker (one line, one <!-- wiki-steward:\u2026 --> comment): ${marker.slice(0, 80)}`);
+  }
+  const visible = postableVisible(text2);
+  return markers.length === 0 ? visible : `${visible}${visible === "" ? "" : "\n"}${markers.join("\n")}`;
+}
+
 // src/github/answer-comment.ts
 var COMMENT_LIMIT = 65536;
 var MARKER_PREFIX = "<!-- wiki-steward:answer ";
 var TRACE_PREFIX = "<!-- wiki-steward:trace ";
-var QUESTION_LIMIT = 2e3;
+var QUOTED_QUESTION_LIMIT = 2e3;
 var DETAILS_LIMIT = 12e3;
-var neutralizeMentions = (text2) => text2.replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, "$1@\u2060");
 var commentSafeJson = (value) => JSON.stringify(value).replaceAll("--", "-\\u002d").replaceAll(">", "\\u003e").replaceAll("@", "\\u0040");
 var markerFor = (key) => `${MARKER_PREFIX}key=${key} -->`;
+var TRAILER = /(?:^|\r?\n)<!-- wiki-steward:answer key=([\w-]+) -->(?:\r?\n<!-- wiki-steward:trace ([^\r\n]*) -->)?\s*$/;
 function markerKey(body) {
-  return /<!-- wiki-steward:answer key=([\w-]+) -->/.exec(body)?.[1];
+  return TRAILER.exec(body)?.[1];
 }
 function traceFromComment(body) {
-  const at2 = body.indexOf(TRACE_PREFIX);
-  if (at2 < 0) return void 0;
-  const end = body.indexOf(" -->", at2);
+  const json2 = TRAILER.exec(body)?.[2];
+  if (json2 === void 0) return void 0;
   try {
-    return JSON.parse(body.slice(at2 + TRACE_PREFIX.length, end));
+    return JSON.parse(json2);
   } catch {
     return void 0;
   }
@@ -58522,16 +58899,16 @@ var cut = (text2, limit, what) => text2.length <= limit ? text2 : `${text2.slice
 _[${what} cut here: ${text2.length - limit} more characters not shown]_`;
 function renderComment(parts) {
   const { trace } = parts;
-  const question = neutralizeMentions(trace.question.slice(0, QUESTION_LIMIT));
+  const question = postableVisible(trace.question.slice(0, QUOTED_QUESTION_LIMIT));
   const quoted = question.split("\n").map((l3) => `> ${l3}`).join("\n");
-  const questionCut = trace.question.length > QUESTION_LIMIT ? `
+  const questionCut = trace.question.length > QUOTED_QUESTION_LIMIT ? `
 
-_[Question cut here: ${trace.question.length - QUESTION_LIMIT} more characters not shown]_` : "";
+_[Question cut here: ${trace.question.length - QUOTED_QUESTION_LIMIT} more characters not shown]_` : "";
   const head = `${quoted}${questionCut}
 
 `;
-  const details = cut(["<details><summary>How this was answered</summary>", "", ...traceSummary(trace).map(neutralizeMentions), ""].join("\n"), DETAILS_LIMIT, "Trace") + "\n\n</details>";
-  const footer = (parts.footer ?? []).join("\n");
+  const details = cut(["<details><summary>How this was answered</summary>", "", ...traceSummary(trace).map(postableVisible), ""].join("\n"), DETAILS_LIMIT, "Trace") + "\n\n</details>";
+  const footer = postableVisible((parts.footer ?? []).join("\n"));
   const marker = markerFor(parts.key);
   let traceJson = `${TRACE_PREFIX}${commentSafeJson(trace)} -->`;
   const fixed = head.length + details.length + footer.length + marker.length + 16;
@@ -58540,8 +58917,8 @@ _[Question cut here: ${trace.question.length - QUESTION_LIMIT} more characters n
   }
   if (fixed + traceJson.length > COMMENT_LIMIT / 2) traceJson = `${TRACE_PREFIX}${commentSafeJson(slimTrace({ ...trace, question: trace.question.slice(0, 500) }, true))} -->`;
   const room = COMMENT_LIMIT - fixed - traceJson.length - 200;
-  const answer = cut(neutralizeMentions(parts.answer), Math.max(1e3, room), "Answer");
-  return [head + answer, "", details, footer, marker, traceJson].filter((s) => s !== "").join("\n");
+  const answer = cut(postableVisible(parts.answer), Math.max(1e3, room), "Answer");
+  return { text: [head + answer, "", details, footer].filter((s) => s !== "").join("\n"), markers: [marker, traceJson] };
 }
 function slimTrace(trace, minimal = false) {
   return {
@@ -58560,6 +58937,7 @@ var PREVIEW_TITLES = 5;
 var ROOT_GENERATED = /^# Wiki Index\n\n(?:- \[[^\n]*\]\([^\n]*\/_index\.md\) \u2014 \d+ pages(?:, \d+ levels deep)?\n)*$/;
 var ROOT_INIT_TEMPLATE = /^# Wiki Index\n(?:\n## [^\n]+\n\(empty\)\n)*\n?$/;
 var DIRECTORY_GENERATED = /^# [^\n]*\n\n## Pages \(in this directory\)\n(?:\(none\)\n|(?:- \[[^\n]*\n)+)\n## Subdirectories\n(?:\(none\)\n|(?:(?:- \[|  - )[^\n]*\n)+)\n$/;
+var isRootInitTemplate = (text2) => ROOT_INIT_TEMPLATE.test(text2);
 function isGeneratedForm(indexPath, text2) {
   if (indexPath === ROOT_INDEX) return ROOT_GENERATED.test(text2) || ROOT_INIT_TEMPLATE.test(text2);
   return DIRECTORY_GENERATED.test(text2);
@@ -58596,7 +58974,7 @@ function listPagesByDirectory(layout) {
 }
 function childDirectories(layout, dir) {
   const prefix = `${dir}/`;
-  return [...layout.tree.dirs].filter((d2) => d2.startsWith(prefix) && !d2.slice(prefix.length).includes("/") && !isHiddenName(d2.slice(prefix.length))).sort(compareCodePoints);
+  return [...layout.tree.dirs].filter((d2) => d2.startsWith(prefix) && !d2.slice(prefix.length).includes("/") && !isHiddenName(d2.slice(prefix.length)) && !isUnsafeName(d2)).sort(compareCodePoints);
 }
 async function planIndexFiles(layout, options2) {
   const dirs = layout.indexedDirs.filter((d2) => !options2.onlyDirs || options2.onlyDirs.has(d2));
@@ -58613,25 +58991,43 @@ async function planIndexFiles(layout, options2) {
   const indexPaths = [...includeRoot ? [ROOT_INDEX] : [], ...dirs.map(indexPathOf)];
   const existing = indexPaths.filter((p2) => layout.tree.files.has(p2));
   const summaries = /* @__PURE__ */ new Map();
+  const summarize = (pages) => readPages(
+    layout.tree,
+    pages.filter((p2) => !summaries.has(p2)),
+    (file, read) => summaries.set(file, read.ok ? summarizePage(file, read.text) : read.problem === "binary" ? null : summarizePage(file, ""))
+  );
+  await summarize([...needed]);
   const currentTexts = /* @__PURE__ */ new Map();
-  await layout.tree.readEach([...needed, ...existing], (file, read) => {
-    if (needed.has(file)) summaries.set(file, summarizePage(file, read.ok ? read.text : ""));
-    else if (read.ok) currentTexts.set(file, read.text);
+  await layout.tree.readEach(existing, (file, read) => {
+    if (read.ok) currentTexts.set(file, read.text);
   });
+  const listed = (pages) => pages.filter((p2) => summaries.get(p2) !== null);
+  const preview = async (below) => {
+    let shown = listed(below.slice(0, PREVIEW_TITLES));
+    for (let read = PREVIEW_TITLES; shown.length < PREVIEW_TITLES && read < below.length; read += PREVIEW_TITLES) {
+      await summarize(below.slice(read, read + PREVIEW_TITLES));
+      shown = listed(below.slice(0, read + PREVIEW_TITLES)).slice(0, PREVIEW_TITLES);
+    }
+    return shown.map((p2) => summaries.get(p2).title);
+  };
   const plans = [];
-  const plan = (indexPath, expected) => {
+  const plan = (indexPath, expected, entries) => {
     const current = currentTexts.get(indexPath);
-    plans.push({ path: indexPath, expected, current, status: statusOf(indexPath, expected, current, layout.tree.files.has(indexPath), options2.policy) });
+    const status = statusOf(indexPath, expected, current, layout.tree.files.has(indexPath), options2.policy);
+    plans.push({ path: indexPath, expected, current, status, ...entries ? { entries } : {} });
   };
   if (includeRoot) plan(ROOT_INDEX, renderRootIndex(layout));
   for (const dir of dirs) {
     const name = dir.slice(dir.lastIndexOf("/") + 1);
     const lines = [`# ${name}`, "", "## Pages (in this directory)"];
-    const own = listing.own.get(dir) ?? [];
+    const own = listed(listing.own.get(dir) ?? []);
     if (own.length === 0) lines.push("(none)");
+    const entries = /* @__PURE__ */ new Map();
     for (const page of own) {
       const s = summaries.get(page);
-      lines.push(stripEntryTail(`- [${s.title}](${page.slice(dir.length + 1)}) ${EM_DASH} ${s.quality}${s.description}`));
+      const entry = stripEntryTail(`- [${s.title}](${page.slice(dir.length + 1)}) ${EM_DASH} ${s.quality}${s.description}`);
+      entries.set(page, entry);
+      lines.push(entry);
     }
     lines.push("", "## Subdirectories");
     const subdirs = children.get(dir);
@@ -58640,11 +59036,22 @@ async function planIndexFiles(layout, options2) {
       const childName = child.slice(dir.length + 1);
       const below = listing.subtree.get(child) ?? [];
       lines.push(`- [${childName}/](${childName}/_index.md) ${EM_DASH} ${below.length} pages`);
-      if (below.length > 0) lines.push(`  - ${below.slice(0, PREVIEW_TITLES).map((p2) => summaries.get(p2).title).join(", ")}`);
+      const titles = await preview(below);
+      if (titles.length > 0) lines.push(`  - ${titles.join(", ")}`);
     }
     lines.push("");
     plan(indexPathOf(dir), `${lines.join("\n")}
-`);
+`, entries);
+  }
+  if (options2.provenance && options2.policy === "auto") {
+    const candidates = plans.filter((p2) => p2.status === "stale" && p2.current !== void 0);
+    if (candidates.length > 0) {
+      const edited = await options2.provenance.handEdited(candidates);
+      for (const p2 of candidates) {
+        const lastCommit = edited.get(p2.path);
+        if (lastCommit !== void 0) Object.assign(p2, { status: "hand-written", handEdited: { lastCommit } });
+      }
+    }
   }
   return plans;
 }
@@ -58825,9 +59232,9 @@ function topicTags(trace) {
   const words = trace.signal_terms.filter((t2) => t2.kind !== "expanded").map((t2) => normalize(t2.term).replace(/[^\p{Ll}\p{N}]+/gu, "-").replace(/^-|-$/g, "")).filter((t2) => /^[\p{Ll}\p{N}][\p{Ll}\p{N}-]{1,30}$/u.test(t2));
   return [...new Set(words)].slice(0, 3);
 }
-async function titleOf(tree, path5) {
+async function titleOf(tree, path6) {
   let title;
-  await tree.readEach([path5], (_3, file) => {
+  await tree.readEach([path6], (_3, file) => {
     if (!file.ok) return;
     const fm = readFrontmatter(file.text);
     if (fm.kind === "ok" && typeof fm.data.title === "string") title = fm.data.title;
@@ -58841,15 +59248,15 @@ async function planCapture(tree, config, trace, source, now) {
   const base = tree ?? memoryTree("", /* @__PURE__ */ new Map([["schema.md", BOOTSTRAP_SCHEMA]]));
   const files = new Map(bootstrap ? [["schema.md", BOOTSTRAP_SCHEMA]] : []);
   if (config.capture.mode === "pending") {
-    const path6 = `.wiki-pending/${captureStamp(now)}-${slug}.md`;
-    files.set(path6, pendingCapture(input));
-    return { path: path6, files, bootstrap };
+    const path7 = `.wiki-pending/${captureStamp(now)}-${slug}.md`;
+    files.set(path7, pendingCapture(input));
+    return { path: path7, files, bootstrap };
   }
   const title = captureTitle(trace.question);
-  let path5 = `queries/${slug}.md`;
-  for (let n = 2; base.files.has(path5) && await titleOf(base, path5) !== title; n++) path5 = `queries/${slug}-${n}.md`;
-  files.set(path5, queriesPage(input, topicTags(trace)));
-  return { path: path5, files: await withIndexFiles(base, config, files, path5, bootstrap), bootstrap };
+  let path6 = `queries/${slug}.md`;
+  for (let n = 2; base.files.has(path6) && await titleOf(base, path6) !== title; n++) path6 = `queries/${slug}-${n}.md`;
+  files.set(path6, queriesPage(input, topicTags(trace)));
+  return { path: path6, files: await withIndexFiles(base, config, files, path6, bootstrap), bootstrap };
 }
 async function captureFiles(tree, config, page, content) {
   return withIndexFiles(tree, config, /* @__PURE__ */ new Map([[page, content]]), page, false);
@@ -58873,32 +59280,90 @@ async function refSha(github, repo, branch) {
   );
 }
 async function commitFiles(github, writes, repo, baseSha, files, message) {
-  const where = `/repos/${repo.owner}/${repo.repo}/git`;
+  const where2 = `/repos/${repo.owner}/${repo.repo}/git`;
   const baseTree = (await github.rest.git.getCommit({ ...repo, commit_sha: baseSha })).data.tree.sha;
   const tree = files.map((file) => ({ path: file.path, mode: "100644", type: "blob", content: file.content }));
-  const treeSha = await writes.run(`POST ${where}/trees (${files.map((f3) => f3.path).join(", ")})`, async () => (await github.rest.git.createTree({ ...repo, base_tree: baseTree, tree })).data.sha, NO_SHA);
-  return writes.run(`POST ${where}/commits (${message})`, async () => (await github.rest.git.createCommit({ ...repo, message, tree: treeSha, parents: [baseSha] })).data.sha, NO_SHA);
+  const treeSha = await writes.run(`POST ${where2}/trees (${files.map((f3) => f3.path).join(", ")})`, async () => (await github.rest.git.createTree({ ...repo, base_tree: baseTree, tree })).data.sha, NO_SHA);
+  return writes.run(`POST ${where2}/commits (${message})`, async () => (await github.rest.git.createCommit({ ...repo, message, tree: treeSha, parents: [baseSha] })).data.sha, NO_SHA);
 }
 async function setBranch(github, writes, repo, branch, sha, exists2, force) {
-  const where = `/repos/${repo.owner}/${repo.repo}/git/refs`;
-  if (exists2) await writes.run(`PATCH ${where}/heads/${branch}`, () => github.rest.git.updateRef({ ...repo, ref: `heads/${branch}`, sha, force }), void 0);
-  else await writes.run(`POST ${where} (refs/heads/${branch})`, () => github.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha }), void 0);
+  const where2 = `/repos/${repo.owner}/${repo.repo}/git/refs`;
+  if (exists2) await writes.run(`PATCH ${where2}/heads/${branch}`, () => github.rest.git.updateRef({ ...repo, ref: `heads/${branch}`, sha, force }), void 0);
+  else await writes.run(`POST ${where2} (refs/heads/${branch})`, () => github.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha }), void 0);
+}
+
+// src/github/writes-text.ts
+var where = (repo) => `/repos/${repo.owner}/${repo.repo}`;
+async function createComment(github, writes, repo, issueNumber, content, note) {
+  const body = postable(content);
+  return writes.run(
+    `POST ${where(repo)}/issues/${issueNumber}/comments (${note ?? `${body.length} characters`})`,
+    async () => (await github.rest.issues.createComment({ ...repo, issue_number: issueNumber, body })).data.html_url,
+    ""
+  );
+}
+async function updateComment(github, writes, repo, commentId, content) {
+  const body = postable(content);
+  await writes.run(`PATCH ${where(repo)}/issues/comments/${commentId} (${body.length} characters)`, () => github.rest.issues.updateComment({ ...repo, comment_id: commentId, body }), void 0);
+}
+async function createIssue(github, writes, repo, o2) {
+  const title = postable(o2.title);
+  const body = postable(o2.body);
+  return writes.run(`POST ${where(repo)}/issues (${title})`, async () => (await github.rest.issues.create({ ...repo, title, body, labels: o2.labels })).data.html_url, "");
+}
+async function updateIssueBody(github, writes, repo, issueNumber, content, note) {
+  const body = postable(content);
+  await writes.run(`PATCH ${where(repo)}/issues/${issueNumber} (${note})`, () => github.rest.issues.update({ ...repo, issue_number: issueNumber, body }), void 0);
+}
+async function createPull(github, writes, repo, o2) {
+  const title = postable(o2.title);
+  const body = postable(o2.body);
+  return writes.run(
+    `POST ${where(repo)}/pulls (${o2.head} \u2192 ${o2.base})`,
+    async () => {
+      const { data } = await github.rest.pulls.create({ ...repo, title, head: o2.head, base: o2.base, body, ...o2.draft !== void 0 ? { draft: o2.draft } : {} });
+      return { html_url: data.html_url, number: data.number };
+    },
+    { html_url: "", number: 0 }
+  );
+}
+async function updatePull(github, writes, repo, pullNumber, o2, note) {
+  const fields = {
+    ...o2.title !== void 0 ? { title: postable(o2.title) } : {},
+    ...o2.body !== void 0 ? { body: postable(o2.body) } : {},
+    ...o2.state !== void 0 ? { state: o2.state } : {}
+  };
+  await writes.run(`PATCH ${where(repo)}/pulls/${pullNumber}${note ? ` (${note})` : ""}`, () => github.rest.pulls.update({ ...repo, pull_number: pullNumber, ...fields }), void 0);
 }
 
 // src/jobs/capture-pr.ts
 var CAPTURE_BRANCH_PREFIX = "wiki-steward/capture/";
-var CAPTURE_MARKER = /<!-- wiki-steward:capture key=([\w-]+) issue=(\d+) page=(\S+) commit=([0-9a-f]{40}) -->/;
+var CAPTURE_MARKER = /<!-- wiki-steward:capture key=([\w-]+) issue=(\d+) page=(\S+) commit=([0-9a-f]{40}) -->/g;
 var TITLE_LIMIT2 = 200;
 var captureBranch = (q3) => `${CAPTURE_BRANCH_PREFIX}${q3.issueNumber}${q3.commentId !== void 0 ? `-c${q3.commentId}` : ""}`;
+function lastCaptureMarker(body) {
+  const m2 = [...body.matchAll(CAPTURE_MARKER)].at(-1);
+  return m2 ? { marker: { key: m2[1], issueNumber: Number(m2[2]), page: decodeURIComponent(m2[3]), commit: m2[4] }, index: m2.index, length: m2[0].length } : void 0;
+}
 function readCaptureMarker(body) {
-  const m2 = CAPTURE_MARKER.exec(body ?? "");
-  return m2 ? { key: m2[1], issueNumber: Number(m2[2]), page: decodeURIComponent(m2[3]), commit: m2[4] } : void 0;
+  return lastCaptureMarker(body ?? "")?.marker;
 }
 function rewriteCaptureMarker(body, commit) {
-  const marker = readCaptureMarker(body);
-  return marker ? body.replace(CAPTURE_MARKER, markerText({ ...marker, commit })) : body;
+  const found = lastCaptureMarker(body);
+  if (!found) return { text: body };
+  const text2 = `${body.slice(0, found.index)}${body.slice(found.index + found.length)}`.replace(/\s+$/, "");
+  return { text: text2, markers: [markerText({ ...found.marker, commit })] };
 }
 var markerText = (m2) => `<!-- wiki-steward:capture key=${m2.key} issue=${m2.issueNumber} page=${encodeURIComponent(m2.page)} commit=${m2.commit} -->`;
+var TwinRunError = class extends Error {
+  constructor(branch) {
+    super(`another run of this question got there first (it created ${branch}); that run opens the pull request and posts the answer`);
+    this.branch = branch;
+    this.name = "TwinRunError";
+  }
+  branch;
+};
+var alreadyCreated = (error2) => error2 instanceof GitHubWriteError && error2.status === 422 && /Reference already exists|A pull request already exists/i.test(error2.reason);
 var PullRequestsForbiddenError = class extends Error {
   constructor() {
     super(
@@ -58907,24 +59372,24 @@ var PullRequestsForbiddenError = class extends Error {
   }
 };
 function prBody(o2, marker) {
-  const q3 = o2.trace.question.length > 2e3 ? `${o2.trace.question.slice(0, 2e3)}\u2026` : o2.trace.question;
-  return [
+  const q3 = o2.trace.question.length > QUOTED_QUESTION_LIMIT ? `${o2.trace.question.slice(0, QUOTED_QUESTION_LIMIT)}\u2026` : o2.trace.question;
+  const text2 = [
     `Captures the gap from #${o2.question.issueNumber}.`,
     "",
     `The wiki ${o2.trace.outcome === "cold" ? "had no page for" : "covered only part of"} this question, so this adds \`${marker.page}\`${o2.plan.bootstrap ? " and starts the wiki (`schema.md`, `index.md`)" : ""}${o2.plan.files.size > 1 ? " with its regenerated index files" : ""}. Edit it into a real page, set \`rated_by: human\` when you have checked it, and merge.`,
     "",
     "### Question",
     "",
-    ...neutralizeMentions(q3).split("\n").map((l3) => `> ${l3}`),
+    ...q3.split("\n").map((l3) => `> ${l3}`),
     "",
     "### The answer given",
     "",
-    neutralizeMentions(o2.answer),
+    o2.answer,
     "",
-    `What was missing: ${o2.trace.missing.length > 0 ? o2.trace.missing.map((m2) => `\`${neutralizeMentions(m2).replaceAll("`", "'")}\``).join(", ") : "a full answer"}.`,
-    "",
-    markerText(marker)
+    `What was missing: ${o2.trace.missing.length > 0 ? o2.trace.missing.map((m2) => `\`${m2.replaceAll("`", "'")}\``).join(", ") : "a full answer"}.`,
+    ""
   ].join("\n");
+  return { text: text2, markers: [markerText(marker)] };
 }
 async function openCapturePr(o2) {
   const { github, writes, repo } = o2;
@@ -58939,23 +59404,20 @@ async function openCapturePr(o2) {
     return { status: "human-edited", url: open2.html_url, number: open2.number, branch };
   }
   const page = repoPathOf(o2, o2.plan.path);
-  const commit = await writeCaptureBranch(github, writes, repo, { branch, exists: branchSha !== void 0, baseSha, files: o2.plan.files, wikiPrefix: o2.wikiPrefix, message: `wiki: capture "${o2.plan.path}" from #${o2.question.issueNumber}` });
+  const commit = await writeCaptureBranch(github, writes, repo, { branch, exists: branchSha !== void 0, baseSha, files: o2.plan.files, wikiPrefix: o2.wikiPrefix, message: `wiki: capture "${o2.plan.path}" from #${o2.question.issueNumber}` }).catch(
+    (error2) => {
+      throw alreadyCreated(error2) ? new TwinRunError(branch) : error2;
+    }
+  );
   const marker = { key: o2.question.key, issueNumber: o2.question.issueNumber, page, commit };
   const title = `wiki: capture "${o2.trace.question.split("\n")[0].slice(0, TITLE_LIMIT2 - 20)}"`;
   const body = prBody(o2, marker);
   try {
     if (open2) {
-      await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${open2.number}`, () => github.rest.pulls.update({ ...repo, pull_number: open2.number, title, body }), void 0);
+      await updatePull(github, writes, repo, open2.number, { title, body });
       return { status: "updated", url: open2.html_url, number: open2.number, branch };
     }
-    const created = await writes.run(
-      `POST /repos/${repo.owner}/${repo.repo}/pulls (${branch} \u2192 ${base})`,
-      async () => {
-        const { data } = await github.rest.pulls.create({ ...repo, title, head: branch, base, body, draft: o2.draft });
-        return { html_url: data.html_url, number: data.number };
-      },
-      { html_url: "", number: 0 }
-    );
+    const created = await createPull(github, writes, repo, { title, head: branch, base, body, draft: o2.draft });
     if (o2.labels.length > 0) {
       await writes.run(`POST /repos/${repo.owner}/${repo.repo}/issues/${created.number}/labels (${o2.labels.join(", ")})`, () => github.rest.issues.addLabels({ ...repo, issue_number: created.number, labels: o2.labels }), void 0);
     }
@@ -58964,6 +59426,7 @@ async function openCapturePr(o2) {
     }
     return { status: "opened", url: created.html_url, number: created.number, branch };
   } catch (error2) {
+    if (alreadyCreated(error2)) throw new TwinRunError(branch);
     if (!branchSha) await deleteBranch(github, writes, repo, branch).catch(() => void 0);
     if (/not permitted to create or approve pull requests/i.test(error2.message)) throw new PullRequestsForbiddenError();
     throw error2;
@@ -58989,13 +59452,9 @@ async function rebuildCapturePrs(github, writes, repo, o2) {
     if (branchSha !== marker.commit) {
       result.humanEdited.push(pull.number);
       const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: pull.number, per_page: 100 });
-      if (!comments.some((c3) => (c3.body ?? "").includes(NEEDS_REBASE))) {
-        await writes.run(
-          `POST /repos/${repo.owner}/${repo.repo}/issues/${pull.number}/comments (needs a rebase)`,
-          () => github.rest.issues.createComment({ ...repo, issue_number: pull.number, body: `${o2.base} has moved on and this branch has commits from a person, so wiki-steward leaves it alone: it needs a rebase (and \`wiki-steward index\`) before merging.
-${NEEDS_REBASE}` }),
-          void 0
-        );
+      if (!comments.some((c3) => (c3.body ?? "").trimEnd().endsWith(NEEDS_REBASE))) {
+        const text2 = `${o2.base} has moved on and this branch has commits from a person, so wiki-steward leaves it alone: it needs a rebase (and \`wiki-steward index\`) before merging.`;
+        await createComment(github, writes, repo, pull.number, { text: text2, markers: [NEEDS_REBASE] }, "needs a rebase");
       }
       continue;
     }
@@ -59006,28 +59465,29 @@ ${NEEDS_REBASE}` }),
     const files = await captureFiles(o2.tree, o2.workspace.config, wikiPage, content);
     const commit = await writeCaptureBranch(github, writes, repo, { branch: pull.head.ref, exists: true, baseSha: o2.baseSha, files, wikiPrefix: o2.workspace.wikiPrefix, message: `wiki: capture "${wikiPage}" rebuilt on ${o2.base}` });
     const body = rewriteCaptureMarker(pull.body ?? "", commit);
-    await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${pull.number} (marker)`, () => github.rest.pulls.update({ ...repo, pull_number: pull.number, body }), void 0);
+    await updatePull(github, writes, repo, pull.number, { body }, "marker");
     result.refreshed.push(pull.number);
   }
   return result;
 }
 var closedMarker = (pr2) => `<!-- wiki-steward:capture-closed pr=${pr2} -->`;
-async function handleClosedCapture(github, writes, repo, pull, serverUrl, reporter) {
+async function handleClosedCapture(github, writes, repo, pull, o2) {
+  const { serverUrl, reporter } = o2;
   const marker = readCaptureMarker(pull.body);
   await deleteBranch(github, writes, repo, pull.branch);
   if (!marker) {
     reporter.info(`Capture PR #${pull.number} has no steward marker: branch deleted, nothing to reply.`);
     return void 0;
   }
-  const body = pull.merged ? `The capture page for this question is in the wiki: [\`${marker.page}\`](${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? "HEAD"}/${marker.page.split("/").map(encodeURIComponent).join("/")}) was merged in #${pull.number}. It records the question as asked and still open: once a reviewer writes the answer on that page and deletes its \`captured_by\` line, the wiki covers it and asking again is answered from it.` : `The capture pull request #${pull.number} was closed without merging, so the wiki still does not cover this question.`;
+  const identity = await o2.identity();
+  if (pull.author !== void 0 && !identity.owns({ login: pull.author })) {
+    reporter.info(`Capture PR #${pull.number} was opened by ${pull.author}, not by the steward (${identity.describe()}): branch deleted, nothing to reply.`);
+    return void 0;
+  }
+  const text2 = pull.merged ? `The capture page for this question is in the wiki: [\`${marker.page}\`](${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? "HEAD"}/${marker.page.split("/").map(encodeURIComponent).join("/")}) was merged in #${pull.number}. It records the question as asked and still open: once a reviewer writes the answer on that page and deletes its \`captured_by\` line, the wiki covers it and asking again is answered from it.` : `The capture pull request #${pull.number} was closed without merging, so the wiki still does not cover this question.`;
   const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: marker.issueNumber, per_page: 100 });
-  if (comments.some((c3) => c3.user?.type === "Bot" && (c3.body ?? "").includes(closedMarker(pull.number)))) return void 0;
-  return writes.run(
-    `POST /repos/${repo.owner}/${repo.repo}/issues/${marker.issueNumber}/comments (capture #${pull.number} ${pull.merged ? "merged" : "closed"})`,
-    async () => (await github.rest.issues.createComment({ ...repo, issue_number: marker.issueNumber, body: `${body}
-${closedMarker(pull.number)}` })).data.html_url,
-    ""
-  );
+  if (comments.some((c3) => identity.owns(c3.user) && (c3.body ?? "").trimEnd().endsWith(closedMarker(pull.number)))) return void 0;
+  return createComment(github, writes, repo, marker.issueNumber, { text: text2, markers: [closedMarker(pull.number)] }, `capture #${pull.number} ${pull.merged ? "merged" : "closed"}`);
 }
 async function deleteBranch(github, writes, repo, branch) {
   await writes.run(`DELETE /repos/${repo.owner}/${repo.repo}/git/refs/heads/${branch}`, async () => {
@@ -59038,24 +59498,27 @@ async function deleteBranch(github, writes, repo, branch) {
 }
 
 // src/github/comment-helper.ts
-async function findAnswerComment(github, repo, issueNumber, key) {
+async function findAnswerComment(github, repo, issueNumber, key, identity) {
   const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: issueNumber, per_page: 100 });
-  const mine = comments.find((c3) => c3.user?.type === "Bot" && markerKey(c3.body ?? "") === key);
+  const mine = comments.find((c3) => identity.owns(c3.user) && markerKey(c3.body ?? "") === key);
   return mine ? { id: mine.id, url: mine.html_url } : void 0;
 }
-async function upsertAnswerComment(github, writes, repo, issueNumber, key, body) {
-  const existing = await findAnswerComment(github, repo, issueNumber, key);
-  const path5 = `/repos/${repo.owner}/${repo.repo}/issues`;
+async function upsertAnswerComment(github, writes, repo, o2, body) {
+  const existing = await findAnswerComment(github, repo, o2.issueNumber, o2.key, o2.identity);
   if (existing) {
-    await writes.run(`PATCH ${path5}/comments/${existing.id} (${body.length} characters)`, () => github.rest.issues.updateComment({ ...repo, comment_id: existing.id, body }), void 0);
+    await updateComment(github, writes, repo, existing.id, body);
     return { url: existing.url, created: false };
   }
-  const created = await writes.run(
-    `POST ${path5}/${issueNumber}/comments (${body.length} characters)`,
-    async () => (await github.rest.issues.createComment({ ...repo, issue_number: issueNumber, body })).data.html_url,
-    ""
+  return { url: await createComment(github, writes, repo, o2.issueNumber, body), created: true };
+}
+async function commentExists(github, repo, commentId) {
+  return github.rest.issues.getComment({ ...repo, comment_id: commentId }).then(
+    () => true,
+    (error2) => {
+      if (error2.status === 404) return false;
+      throw error2;
+    }
   );
-  return { url: created, created: true };
 }
 
 // src/jobs/question.ts
@@ -59072,9 +59535,9 @@ var DESCRIPTIONS = {
 async function setOutcomeLabel(github, writes, repo, issueNumber, outcome, labels, current) {
   const name = labels[outcome];
   const stale = ["answered", "gap", "cold", "error"].map((o2) => labels[o2]).filter((l3) => l3 !== name && current.includes(l3));
-  const path5 = `/repos/${repo.owner}/${repo.repo}`;
+  const path6 = `/repos/${repo.owner}/${repo.repo}`;
   for (const old of stale) {
-    await writes.run(`DELETE ${path5}/issues/${issueNumber}/labels/${old}`, () => github.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name: old }), void 0);
+    await writes.run(`DELETE ${path6}/issues/${issueNumber}/labels/${old}`, () => github.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name: old }), void 0);
   }
   if (current.includes(name)) return;
   const exists2 = await github.rest.issues.getLabel({ ...repo, name }).then(
@@ -59085,9 +59548,9 @@ async function setOutcomeLabel(github, writes, repo, issueNumber, outcome, label
     }
   );
   if (!exists2) {
-    await writes.run(`POST ${path5}/labels (${name})`, () => github.rest.issues.createLabel({ ...repo, name, color: COLORS[outcome], description: DESCRIPTIONS[outcome] }).catch(ignoreAlreadyExists), void 0);
+    await writes.run(`POST ${path6}/labels (${name})`, () => github.rest.issues.createLabel({ ...repo, name, color: COLORS[outcome], description: DESCRIPTIONS[outcome] }).catch(ignoreAlreadyExists), void 0);
   }
-  await writes.run(`POST ${path5}/issues/${issueNumber}/labels (${name})`, () => github.rest.issues.addLabels({ ...repo, issue_number: issueNumber, labels: [name] }), void 0);
+  await writes.run(`POST ${path6}/issues/${issueNumber}/labels (${name})`, () => github.rest.issues.addLabels({ ...repo, issue_number: issueNumber, labels: [name] }), void 0);
 }
 function ignoreAlreadyExists(error2) {
   if (error2.status === 422) return void 0;
@@ -59114,7 +59577,7 @@ async function mayAsk(github, repo, username, minimum) {
 
 // src/jobs/answer-issue.ts
 async function withdrawCapture(github, writes, repo, capture) {
-  await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${capture.number} (close)`, () => github.rest.pulls.update({ ...repo, pull_number: capture.number, state: "closed" }), void 0).catch(() => void 0);
+  await updatePull(github, writes, repo, capture.number, { state: "closed" }, "close").catch(() => void 0);
   await deleteBranch(github, writes, repo, capture.branch).catch(() => void 0);
 }
 function permalinkRenderer(serverUrl, repo, commit, workspace) {
@@ -59133,15 +59596,24 @@ async function answerQuestion(ctx, question) {
     ctx.reporter.info(`Skipping: issue #${question.issueNumber} is locked.`);
     return { skipped: "locked" };
   }
+  const identity = await ctx.identity();
+  if (identity.owns(ctx.sender) || identity.owns(question.asker)) {
+    ctx.reporter.info(`Skipping: the steward never answers itself (${identity.describe()}; sender ${ctx.sender?.login}, asker ${question.asker.login}).`);
+    return { skipped: "self" };
+  }
+  if (question.commentId !== void 0 && !await commentExists(ctx.github, ctx.repo, question.commentId)) {
+    ctx.reporter.info(`Skipping: the ${ctx.workspace.config.ask.command} ask comment ${question.commentId} was deleted before this run.`);
+    return { skipped: "deleted" };
+  }
   const writes = new RepoWrites(ctx.dryRun);
   const { config } = ctx.workspace;
+  const where2 = { issueNumber: question.issueNumber, key: question.key, identity };
   const permission = await mayAsk(ctx.github, ctx.repo, question.asker.login, config.ask.minPermission);
   if (!permission.allowed) {
     ctx.reporter.info(`Not answering: @${question.asker.login} has role '${permission.role}', below min-permission '${config.ask.minPermission}'.`);
     if (config.ask.refusal === "comment") {
-      const body2 = `Thanks for the question. wiki-steward answers questions from people with ${config.ask.minPermission} access or more; a maintainer can ask for you by adding the \`${config.labels.trigger}\` label.`;
-      await upsertAnswerComment(ctx.github, writes, ctx.repo, question.issueNumber, question.key, `${body2}
-${markerFor(question.key)}`);
+      const text3 = `Thanks for the question. wiki-steward answers questions from people with ${config.ask.minPermission} access or more; a maintainer can ask for you by adding the \`${config.labels.trigger}\` label.`;
+      await upsertAnswerComment(ctx.github, writes, ctx.repo, where2, { text: text3, markers: [markerFor(question.key)] });
     }
     return { skipped: "permission" };
   }
@@ -59160,7 +59632,7 @@ ${markerFor(question.key)}`);
   if (capturesOutcome(trace.outcome)) {
     const tree = session.catalog?.layout.tree;
     const plan = await planCapture(tree, config, trace, { url: `${serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/issues/${question.issueNumber}`, label: `#${question.issueNumber}` }, /* @__PURE__ */ new Date());
-    capture = await openCapturePr({
+    const opened = await openCapturePr({
       github: ctx.github,
       writes,
       repo: ctx.repo,
@@ -59174,10 +59646,19 @@ ${markerFor(question.key)}`);
       draft: ctx.draft,
       answer: trace.answer
     }).catch((error2) => {
+      if (error2 instanceof TwinRunError) return error2;
       if (!(error2 instanceof PullRequestsForbiddenError)) throw error2;
       captureRefused = error2;
       return void 0;
     });
+    if (opened instanceof TwinRunError) {
+      ctx.reporter.info(`Stopping: ${opened.message}.`);
+      await ctx.reporter.summary(`## wiki-steward: left to a twin run
+
+Two runs answered issue #${question.issueNumber} at once; ${opened.message}.`);
+      return { outcome: trace.outcome, branch: trace.branch, skipped: "twin" };
+    }
+    capture = opened;
   }
   if (captureRefused) footer.push("", `No capture pull request could be opened: ${captureRefused.message}.`);
   if (capture) {
@@ -59189,7 +59670,7 @@ ${markerFor(question.key)}`);
   const body = renderComment({ key: question.key, trace, answer: trace.answer, footer });
   let url;
   try {
-    ({ url } = await upsertAnswerComment(ctx.github, writes, ctx.repo, question.issueNumber, question.key, body));
+    ({ url } = await upsertAnswerComment(ctx.github, writes, ctx.repo, where2, body));
   } catch (error2) {
     if (capture?.status === "opened") await withdrawCapture(ctx.github, writes, ctx.repo, capture);
     throw error2;
@@ -59202,7 +59683,7 @@ ${markerFor(question.key)}`);
   if (captureRefused) throw captureRefused;
   await ctx.reporter.summary(`## wiki-steward: ${trace.outcome} (${trace.branch})
 
-${body.replace(/<!-- wiki-steward:[\s\S]*?-->/g, "")}`);
+${body.text}`);
   return { outcome: trace.outcome, branch: trace.branch, commentUrl: url, ...capture ? { pullRequestUrl: capture.url } : {} };
 }
 
@@ -59219,7 +59700,7 @@ async function wikiHealth(layout, options2) {
   const health = {
     pages: layout.pages.length,
     categories: layout.categories.length,
-    invalid: [...byPage].map(([path5, messages]) => ({ path: path5, messages })),
+    invalid: [...byPage].map(([path6, messages]) => ({ path: path6, messages })),
     brokenLinks: diagnostics.filter((d2) => d2.code === "broken-link").map((d2) => ({ path: d2.path, line: d2.line, target: d2.field ?? "" })),
     orphans: [],
     stale: [],
@@ -59230,31 +59711,31 @@ async function wikiHealth(layout, options2) {
   };
   const staleBefore = options2.now.getTime() - options2.staleDays * 864e5;
   const indexes = [...layout.tree.files].filter(isIndexFilePath);
-  await layout.tree.readEach([...layout.pages, ...indexes], (path5, file) => {
+  await readPages(layout.tree, [...layout.pages, ...indexes], (path6, file) => {
     if (!file.ok) return;
-    if (isIndexFilePath(path5)) {
+    if (isIndexFilePath(path6)) {
       const bytes = Buffer.byteLength(file.text);
-      if (path5 !== "index.md" && bytes > INDEX_SIZE_LIMIT) health.oversizedIndexes.push({ path: path5, bytes });
+      if (path6 !== "index.md" && bytes > INDEX_SIZE_LIMIT) health.oversizedIndexes.push({ path: path6, bytes });
       return;
     }
     const close = file.text.indexOf("\n---\n");
     for (const m2 of file.text.slice(close < 0 ? 0 : close).matchAll(LINK3)) {
       const target = m2[1].split("#")[0];
       if (target === "" || /^[a-z]+:/i.test(target)) continue;
-      const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path5), target);
-      if (resolved && resolved !== path5 && inbound.has(resolved)) inbound.set(resolved, inbound.get(resolved) + 1);
+      const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path6), target);
+      if (resolved && resolved !== path6 && inbound.has(resolved)) inbound.set(resolved, inbound.get(resolved) + 1);
     }
     const fm = readFrontmatter(file.text);
     if (fm.kind !== "ok") return;
     const updated = fm.data.updated;
     if (typeof updated === "string") {
-      health.updated.set(path5, updated);
-      if (Date.parse(updated) < staleBefore) health.stale.push({ path: path5, updated });
+      health.updated.set(path6, updated);
+      if (Date.parse(updated) < staleBefore) health.stale.push({ path: path6, updated });
     }
     const quality = fm.data.quality;
     if (isPyDict(quality) && quality.rated_by !== "human") {
       const overall = pyToFloat(quality.overall);
-      if (overall !== void 0 && overall < LOW_QUALITY) health.lowQuality.push({ path: path5, overall });
+      if (overall !== void 0 && overall < LOW_QUALITY) health.lowQuality.push({ path: path6, overall });
     }
   });
   health.orphans = [...inbound].filter(([, n]) => n === 0).map(([p2]) => p2);
@@ -59309,8 +59790,8 @@ function buildDigest(input) {
       down: inPeriod2.reduce((n, a) => n + a.reactions.down, 0),
       mostDownvoted: inPeriod2.filter((a) => a.reactions.down > 0).sort((a, b3) => b3.reactions.down - a.reactions.down || a.reactions.up - b3.reactions.up).slice(0, 5).map((a) => ({ question: a.trace.question.split("\n")[0], url: a.url, down: a.reactions.down, up: a.reactions.up }))
     },
-    mostCited: [...cited].sort((a, b3) => b3[1] - a[1] || a[0].localeCompare(b3[0])).slice(0, 10).map(([path5, citations]) => ({ path: path5, citations })),
-    oldestAskedAbout: [...asked].filter(([path5]) => input.health?.updated.has(path5)).map(([path5, n]) => ({ path: path5, asked: n, updated: input.health.updated.get(path5) })).sort((a, b3) => a.updated.localeCompare(b3.updated) || b3.asked - a.asked).slice(0, 10),
+    mostCited: [...cited].sort((a, b3) => b3[1] - a[1] || a[0].localeCompare(b3[0])).slice(0, 10).map(([path6, citations]) => ({ path: path6, citations })),
+    oldestAskedAbout: [...asked].filter(([path6]) => input.health?.updated.has(path6)).map(([path6, n]) => ({ path: path6, asked: n, updated: input.health.updated.get(path6) })).sort((a, b3) => a.updated.localeCompare(b3.updated) || b3.asked - a.asked).slice(0, 10),
     health: input.health
   };
 }
@@ -59359,11 +59840,11 @@ function renderDigest(r2, title) {
 
 // src/jobs/digest.ts
 var digestTitle = (period) => `wiki-steward digest ${period.label}`;
-async function readRepoActivity(github, repo, period, config) {
+async function readRepoActivity(github, repo, period, config, identity) {
   const comments = await github.paginate(github.rest.issues.listCommentsForRepo, { ...repo, since: period.start.toISOString(), per_page: 100 });
   const answers = [];
   for (const c3 of comments) {
-    if (c3.user?.type !== "Bot" || !inPeriod(period, c3.created_at)) continue;
+    if (!identity.owns(c3.user) || !inPeriod(period, c3.created_at)) continue;
     const trace = traceFromComment(c3.body ?? "");
     if (!trace) continue;
     const issueNumber = Number(/\/issues\/(\d+)$/.exec(c3.issue_url)?.[1] ?? 0);
@@ -59388,7 +59869,8 @@ async function runDigest(workspace, o2) {
   const { github, writes, repo, period, now } = o2;
   const config = workspace.config;
   const health = workspace.wikiRoot ? await wikiHealth(await openWikiLayout(workspace.wikiRoot, config), { now, staleDays: config.digest.staleDays }) : void 0;
-  const activity = github && repo ? await readRepoActivity(github, repo, period, config) : { answers: [], captures: [] };
+  const identity = github ? o2.identity ?? identitySource(github, config.ask.stewardLogins) : void 0;
+  const activity = github && repo && identity ? await readRepoActivity(github, repo, period, config, await identity()) : { answers: [], captures: [] };
   const report = buildDigest({ period, now, ...activity, health });
   const title = digestTitle(period);
   const markdown = renderDigest(report, title);
@@ -59400,16 +59882,150 @@ async function runDigest(workspace, o2) {
 
 _[Digest cut here: ${markdown.length - 64900} more characters in the job summary]_` : markdown;
   if (existing) {
-    await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/issues/${existing.number} (${title})`, () => github.rest.issues.update({ ...repo, issue_number: existing.number, body }), void 0);
+    await updateIssueBody(github, writes, repo, existing.number, body, title);
     return { report, markdown, issueUrl: existing.html_url };
   }
-  const url = await writes.run(
-    `POST /repos/${repo.owner}/${repo.repo}/issues (${title})`,
-    async () => (await github.rest.issues.create({ ...repo, title, body, labels: [config.labels.digest] })).data.html_url,
-    ""
-  );
+  const url = await createIssue(github, writes, repo, { title, body, labels: [config.labels.digest] });
   return { report, markdown, issueUrl: url };
 }
+
+// src/wiki/index-provenance.ts
+import { createHash as createHash3 } from "node:crypto";
+import { mkdir as mkdir2, readFile as readFile2, writeFile as writeFile2 } from "node:fs/promises";
+import path4 from "node:path";
+var RECORD_FILE = "wiki-steward/generated-index-files.json";
+var BLOB_CHUNK = 2e3;
+var sha256 = (text2) => createHash3("sha256").update(text2).digest("hex");
+async function commitTree(git, commit, repoRoot, wikiPrefix) {
+  const entries = await git.treeEntries(commit, wikiPrefix);
+  const strip = wikiPrefix === "" ? 0 : wikiPrefix.length + 1;
+  const shaOf = new Map(entries.map((e) => [e.path.slice(strip), e.sha]));
+  const files = new Set(shaOf.keys());
+  const dirs = /* @__PURE__ */ new Set();
+  addAncestors(files, dirs);
+  return {
+    root: path4.join(repoRoot, wikiPrefix),
+    files,
+    dirs,
+    skipped: [],
+    async readEach(paths, visit, options2) {
+      for (let at2 = 0; at2 < paths.length; at2 += BLOB_CHUNK) {
+        const chunk = paths.slice(at2, at2 + BLOB_CHUNK);
+        const blobs = await git.readBlobs(chunk.map((p2) => shaOf.get(p2)).filter((s) => s !== void 0));
+        for (const p2 of chunk) {
+          const blob = blobs.get(shaOf.get(p2) ?? "");
+          if (!blob) visit(p2, { ok: false, reason: `not in commit ${commit}` });
+          else if (options2?.maxBytes !== void 0 && blob.length > options2.maxBytes) visit(p2, { ok: false, reason: "over the size limit", problem: "too-large" });
+          else visit(p2, decodePageBytes(blob));
+        }
+      }
+    }
+  };
+}
+var NOTHING = { entries: /* @__PURE__ */ new Map(), lines: /* @__PURE__ */ new Set() };
+var normalize2 = (line) => line.startsWith("  - ") ? "  - \u2026" : line.replace(/ \u2014 \d+ pages(?:, \d+ levels deep)?$/, " \u2014 N pages");
+function versionOf(plan) {
+  const entries = plan.entries ?? /* @__PURE__ */ new Map();
+  const entryLines = new Set(entries.values());
+  return { entries, lines: new Set(plan.expected.split("\n").filter((l3) => !entryLines.has(l3)).map(normalize2)) };
+}
+function isBuilderOutput(current, versions) {
+  const pageOfLine = /* @__PURE__ */ new Map();
+  for (const v2 of versions) for (const [page, line] of v2.entries) pageOfLine.set(line, page);
+  const listed = /* @__PURE__ */ new Set();
+  const seen = /* @__PURE__ */ new Set();
+  for (const line of current.split("\n")) {
+    const page = pageOfLine.get(line);
+    if (page !== void 0) {
+      listed.add(page);
+      continue;
+    }
+    const normalized = normalize2(line);
+    if (line !== "(none)" && !versions.some((v2) => v2.lines.has(normalized))) return false;
+    seen.add(normalized);
+  }
+  const [first, ...rest] = versions;
+  for (const page of first.entries.keys()) {
+    if (rest.every((v2) => v2.entries.has(page)) && !listed.has(page)) return false;
+  }
+  for (const line of first.lines) {
+    if (line !== "(none)" && line !== "" && rest.every((v2) => v2.lines.has(line)) && !seen.has(line)) return false;
+  }
+  return true;
+}
+function gitIndexProvenance(options2) {
+  const { git, repoRoot, wikiPrefix, categories } = options2;
+  const repoPath = (wikiPath) => wikiPrefix ? `${wikiPrefix}/${wikiPath}` : wikiPath;
+  const recordFile = () => git.gitPath(RECORD_FILE);
+  async function loadRecord() {
+    try {
+      const parsed = JSON.parse(await readFile2(await recordFile(), "utf8"));
+      return parsed.files && typeof parsed.files === "object" ? parsed.files : {};
+    } catch {
+      return {};
+    }
+  }
+  async function rebuildAt(revision, indexPaths) {
+    let tree;
+    try {
+      tree = await commitTree(git, revision, repoRoot, wikiPrefix);
+    } catch {
+      return void 0;
+    }
+    const layout = discoverLayout(tree, categories);
+    const dirs = new Set(indexPaths.map((p2) => p2 === ROOT_INDEX ? "" : parentDir(p2)));
+    const plans = await planIndexFiles(layout, { policy: "always", onlyDirs: dirs });
+    return new Map(plans.map((p2) => [p2.path, p2]));
+  }
+  return {
+    async handEdited(candidates) {
+      const edited = /* @__PURE__ */ new Map();
+      const record = await loadRecord();
+      const unknown = candidates.filter((c3) => record[repoPath(c3.path)] !== sha256(c3.current) && !(c3.path === ROOT_INDEX && isRootInitTemplate(c3.current)));
+      if (unknown.length === 0) return edited;
+      let lastCommits;
+      try {
+        lastCommits = await git.lastCommitsTouching(unknown.map((c3) => repoPath(c3.path)));
+      } catch {
+        return edited;
+      }
+      const byCommit = /* @__PURE__ */ new Map();
+      for (const c3 of unknown) {
+        const commit = lastCommits.get(repoPath(c3.path));
+        if (commit === void 0) continue;
+        const group = byCommit.get(commit);
+        if (group) group.push(c3);
+        else byCommit.set(commit, [c3]);
+      }
+      for (const [commit, group] of byCommit) {
+        const paths = group.map((c3) => c3.path);
+        const atCommit = await rebuildAt(commit, paths);
+        const atParent = await rebuildAt(`${commit}^`, paths);
+        for (const c3 of group) {
+          const then = atCommit?.get(c3.path);
+          if (!then) continue;
+          const before = atParent?.get(c3.path);
+          const versions = [versionOf(c3), versionOf(then), before ? versionOf(before) : NOTHING];
+          if (!isBuilderOutput(c3.current, versions)) edited.set(c3.path, commit);
+        }
+      }
+      return edited;
+    },
+    async recordWritten(files) {
+      if (files.length === 0) return;
+      try {
+        const file = await recordFile();
+        const record = await loadRecord();
+        for (const f3 of files) record[repoPath(f3.path)] = sha256(f3.content);
+        await mkdir2(path4.dirname(file), { recursive: true });
+        await writeFile2(file, `${JSON.stringify({ files: record }, null, 1)}
+`);
+      } catch {
+      }
+    }
+  };
+}
+var workspaceIndexProvenance = (workspace) => gitIndexProvenance({ git: new GitCommandManager(workspace.repoRoot), repoRoot: workspace.repoRoot, wikiPrefix: workspace.wikiPrefix, categories: workspace.config.categories });
 
 // src/jobs/maintain.ts
 var REFRESH_BRANCH = "wiki-steward/refresh-indexes";
@@ -59421,7 +60037,7 @@ async function maintainWiki(github, writes, repo, workspace, checkedOutSha, repo
   const base = repository.default_branch;
   const baseSha = await refSha(github, repo, base);
   const tree = await loadFileTree(workspace.wikiRoot);
-  const stale = outdatedIndexFiles(await planIndexFiles(layoutOf(tree, workspace.config), { policy: workspace.config.indexes }));
+  const stale = outdatedIndexFiles(await planIndexFiles(layoutOf(tree, workspace.config), { policy: workspace.config.indexes, provenance: workspaceIndexProvenance(workspace) }));
   result.indexFiles = stale.map((p2) => p2.path);
   if (stale.length > 0 && checkedOutSha && checkedOutSha !== baseSha) {
     reporter.notice(`${base} moved on since this checkout (${checkedOutSha.slice(0, 7)} \u2192 ${baseSha.slice(0, 7)}); the next run refreshes the index files`);
@@ -59447,7 +60063,10 @@ async function maintainWiki(github, writes, repo, workspace, checkedOutSha, repo
     const body = `The index files below are stale after recent merges; this regenerates them exactly as \`wiki-steward index\` would.
 
 ${stale.map((p2) => `- \`${inRepo(p2.path)}\``).join("\n")}`;
-    result.pullRequestUrl = open2 ? (await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${open2.number}`, () => github.rest.pulls.update({ ...repo, pull_number: open2.number, body }), void 0), open2.html_url) : await writes.run(`POST /repos/${repo.owner}/${repo.repo}/pulls (${REFRESH_BRANCH})`, async () => (await github.rest.pulls.create({ ...repo, title: "wiki: refresh wiki indexes", head: REFRESH_BRANCH, base, body })).data.html_url, "");
+    if (open2) {
+      await updatePull(github, writes, repo, open2.number, { body });
+      result.pullRequestUrl = open2.html_url;
+    } else result.pullRequestUrl = (await createPull(github, writes, repo, { title: "wiki: refresh wiki indexes", head: REFRESH_BRANCH, base, body })).html_url;
   }
   const rebuilt = await rebuildCapturePrs(github, writes, repo, { base, baseSha, tree, workspace });
   result.refreshedCaptures = rebuilt.refreshed;
@@ -59475,16 +60094,17 @@ async function validateCheckout(workspace, reporter, options2) {
     }
   }
   const { diagnostics, checked } = await validateWiki(layout, only);
-  const plans = await planIndexFiles(layout, { policy: workspace.config.indexes, ...only ? { onlyDirs: affectedIndexDirs(only) } : {} });
+  const plans = await planIndexFiles(layout, { policy: workspace.config.indexes, provenance: workspaceIndexProvenance(workspace), ...only ? { onlyDirs: affectedIndexDirs(only) } : {} });
   const all = [...diagnostics, ...staleIndexDiagnostics(plans, options2.indexFilesHandled)];
   await reporter.annotate(all, { wikiRoot, repoRoot: workspace.repoRoot, cwd: options2.cwd });
   const errors = all.filter((d2) => d2.severity === "error");
-  const scope = only ? `${checked.length} changed pages checked` : `${checked.length} pages checked`;
+  const count = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
+  const scope = `${count(checked.length, only ? "changed page" : "page")} checked`;
   await reporter.summary(
     [
       "## wiki-steward: validate",
       "",
-      `${scope} in \`${workspace.wikiPrefix || "."}\`: ${errors.length} errors, ${all.length - errors.length} warnings.`,
+      `${scope} in \`${workspace.wikiPrefix || "."}\`: ${count(errors.length, "error")}, ${count(all.length - errors.length, "warning")}.`,
       "",
       ...all.length > 0 ? ["| File | Line | Fault |", "|---|---|---|", ...all.map((d2) => `| ${cell(d2.path)} | ${d2.line} | ${cell(d2.message)} |`)] : []
     ].join("\n")
@@ -59493,9 +60113,9 @@ async function validateCheckout(workspace, reporter, options2) {
 }
 
 // src/report/diagnostics-format.ts
-import path4 from "node:path";
-var toPosix = (p2) => p2.split(path4.sep).join("/");
-var displayPath = (d2, from, paths) => toPosix(path4.relative(from, path4.join(paths.wikiRoot, d2.path))) || ".";
+import path5 from "node:path";
+var toPosix = (p2) => p2.split(path5.sep).join("/");
+var displayPath = (d2, from, paths) => toPosix(path5.relative(from, path5.join(paths.wikiRoot, d2.path))) || ".";
 
 // src/github/annotations.ts
 async function emitAnnotations(diagnostics, paths) {
@@ -59513,13 +60133,48 @@ var actionsReporter = {
   warning: (message) => warning(message),
   secret: (value) => setSecret(value),
   summary: async (markdown) => {
-    await summary.addRaw(markdown, true).write();
+    await summary.addRaw(postable(markdown), true).write();
   },
   annotate: emitAnnotations,
   fail: (message) => setFailed(message)
 };
 
 // src/action/event.ts
+function visibleMarkdown(markdown) {
+  let out = "";
+  let i = 0;
+  const lineStart = (at2) => at2 === 0 || markdown[at2 - 1] === "\n";
+  const unclosed = /* @__PURE__ */ new Set();
+  while (i < markdown.length) {
+    const fence = lineStart(i) ? /^ {0,3}(`{3,}|~{3,})/.exec(markdown.slice(i, i + 200)) : null;
+    if (fence) {
+      const marker = fence[1];
+      const close = new RegExp(`\\n {0,3}${marker[0] === "`" ? "`" : "~"}{${marker.length},}[ \\t]*(?=\\n|$)`, "g");
+      close.lastIndex = i + fence[0].length;
+      const end = close.exec(markdown);
+      const stop = end ? end.index + end[0].length : markdown.length;
+      out += markdown.slice(i, stop);
+      i = stop;
+    } else if (markdown[i] === "`") {
+      let length = 1;
+      while (markdown[i + length] === "`") length++;
+      const run = "`".repeat(length);
+      let stop = unclosed.has(length) ? -1 : markdown.indexOf(run, i + length);
+      while (stop >= 0 && (markdown[stop + length] === "`" || markdown[stop - 1] === "`")) stop = markdown.indexOf(run, stop + length + 1);
+      if (stop < 0) unclosed.add(length);
+      const end = stop >= 0 ? stop + length : i + length;
+      out += markdown.slice(i, end);
+      i = end;
+    } else if (markdown.startsWith("<!--", i)) {
+      const close = markdown.indexOf("-->", i + 4);
+      i = close < 0 ? markdown.length : close + 3;
+    } else {
+      out += markdown[i];
+      i++;
+    }
+  }
+  return out;
+}
 var labelNames = (issue2) => (issue2.labels ?? []).map((l3) => typeof l3 === "string" ? l3 : l3.name);
 function afterCommand(title, command) {
   const t2 = title.trimStart();
@@ -59535,7 +60190,10 @@ function workForEvent(eventName, payload, triggers) {
     const pull = payload.pull_request;
     const branch = pull?.head?.ref ?? "";
     if (payload.action === "closed" && pull && branch.startsWith(CAPTURE_BRANCH_PREFIX)) {
-      return { kind: "capture-closed", pull: { number: pull.number, merged: Boolean(pull.merged), mergeCommitSha: pull.merge_commit_sha ?? null, body: pull.body ?? "", branch } };
+      return {
+        kind: "capture-closed",
+        pull: { number: pull.number, merged: Boolean(pull.merged), mergeCommitSha: pull.merge_commit_sha ?? null, body: pull.body ?? "", branch, ...pull.user?.login ? { author: pull.user.login } : {} }
+      };
     }
     return { kind: "validate" };
   }
@@ -59558,7 +60216,7 @@ function issueWork(payload, triggers) {
   if (stripped === void 0 && !labelled) return { kind: "skip", reason: `issue #${issue2.number} has neither the '${triggers.triggerLabel}' label nor a '${triggers.command}' title` };
   const asker = action === "labeled" ? payload.sender : issue2.user;
   const questionTitle = stripped ?? title;
-  const body = (issue2.body ?? "").trim();
+  const body = visibleMarkdown(issue2.body ?? "").trim();
   return {
     kind: "answer",
     question: {
@@ -59568,7 +60226,7 @@ function issueWork(payload, triggers) {
 
 ${body}` : questionTitle,
       issueTitle: title,
-      issueBody: issue2.body ?? "",
+      issueBody: visibleMarkdown(issue2.body ?? ""),
       asker: asker ?? { login: "ghost" },
       isPullRequest: Boolean(issue2.pull_request),
       locked: Boolean(issue2.locked)
@@ -59580,7 +60238,7 @@ function commentWork(payload, triggers) {
   if (!issue2 || !comment) return { kind: "skip", reason: "issue_comment event without an issue or comment" };
   if (payload.action !== "created") return { kind: "skip", reason: `comment ${payload.action}: nothing to answer` };
   const pattern = new RegExp(`^\\s*${triggers.command.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s+ask\\b[\\s:]*`, "i");
-  const body = comment.body ?? "";
+  const body = visibleMarkdown(comment.body ?? "");
   if (!pattern.test(body)) return { kind: "skip", reason: `comment does not start with '${triggers.command} ask'` };
   const text2 = body.replace(pattern, "").trim();
   if (text2 === "") return { kind: "skip", reason: `'${triggers.command} ask' with no question` };
@@ -59592,7 +60250,7 @@ function commentWork(payload, triggers) {
       commentId: comment.id,
       text: text2,
       issueTitle: issue2.title ?? "",
-      issueBody: issue2.body ?? "",
+      issueBody: visibleMarkdown(issue2.body ?? ""),
       asker: comment.user ?? { login: "ghost" },
       isPullRequest: Boolean(issue2.pull_request),
       locked: Boolean(issue2.locked)
@@ -59617,6 +60275,10 @@ function flag(name, fallback) {
   if (["false", "no", "0", "off"].includes(value)) return false;
   throw new InputError(`input '${name}' must be true or false, got '${value}'`);
 }
+function logins(name) {
+  const list = (text(name) ?? "").split(/[\s,]+/).map((l3) => l3.replace(/^@/, "")).filter(Boolean);
+  return list.length > 0 ? list : void 0;
+}
 function readInputs(env) {
   const command = text("command");
   if (command !== void 0 && /\s/.test(command)) throw new InputError(`input 'command' must be one word such as /wiki, got '${command}'`);
@@ -59634,9 +60296,10 @@ function readInputs(env) {
       command,
       minPermission: choice("min-permission", ROLES),
       refusal: choice("refusal", REFUSALS),
-      captureMode: choice("capture-mode", CAPTURE_MODES)
+      captureMode: choice("capture-mode", CAPTURE_MODES),
+      stewardLogins: logins("steward-logins")
     },
-    reviewers: (text("reviewers") ?? "").split(/[\s,]+/).map((r2) => r2.replace(/^@/, "")).filter(Boolean),
+    reviewers: logins("reviewers") ?? [],
     draft: flag("draft", false),
     dryRun: flag("dry-run", false)
   };
@@ -59663,6 +60326,7 @@ async function runAction(env = process.env) {
   const [owner, repo] = repository.split("/");
   if (!owner || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got '${repository}'`);
   const github = createGitHubClient(inputs.token, env);
+  const identity = identitySource(github, config.ask.stewardLogins, (problem) => actionsReporter.warning(problem));
   const serverUrl = (env.GITHUB_SERVER_URL ?? "https://github.com").replace(/\/$/, "");
   if (work.kind === "maintain") {
     const maintained = await maintainWiki(github, new RepoWrites(inputs.dryRun), { owner, repo }, workspace, env.GITHUB_SHA, actionsReporter);
@@ -59676,18 +60340,18 @@ async function runAction(env = process.env) {
   if (work.kind === "digest") {
     const now = env.WIKI_STEWARD_NOW ? new Date(env.WIKI_STEWARD_NOW) : /* @__PURE__ */ new Date();
     const period = reportedPeriod(config.digest.period, now, eventName === "schedule");
-    const digest = await runDigest(workspace, { github, writes: new RepoWrites(inputs.dryRun, config.digest.maxWrites), repo: { owner, repo }, period, now });
+    const digest = await runDigest(workspace, { github, writes: new RepoWrites(inputs.dryRun, config.digest.maxWrites), repo: { owner, repo }, period, now, identity });
     await actionsReporter.summary(digest.markdown);
     setOutput("comment-url", digest.issueUrl ?? "");
     return;
   }
   if (work.kind === "capture-closed") {
-    const reply = await handleClosedCapture(github, new RepoWrites(inputs.dryRun), { owner, repo }, work.pull, serverUrl, actionsReporter);
+    const reply = await handleClosedCapture(github, new RepoWrites(inputs.dryRun), { owner, repo }, work.pull, { serverUrl, reporter: actionsReporter, identity });
     setOutput("comment-url", reply ?? "");
     return;
   }
   const result = await answerQuestion(
-    { github, repo: { owner, repo }, workspace, reporter: actionsReporter, env, serverUrl, reviewers: inputs.reviewers, draft: inputs.draft, dryRun: inputs.dryRun, sender: payload.sender },
+    { github, repo: { owner, repo }, workspace, reporter: actionsReporter, env, serverUrl, reviewers: inputs.reviewers, draft: inputs.draft, dryRun: inputs.dryRun, sender: payload.sender, identity },
     work.question
   );
   setOutput("ladder-branch", result.branch ?? "");

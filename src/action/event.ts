@@ -1,5 +1,7 @@
 // What an event asks of the steward. Issue and comment text is read from the event payload here,
-// inside the action, and is never interpolated into a shell.
+// inside the action, and is never interpolated into a shell. A body is asked as GitHub shows it:
+// HTML comments (issue-template hints, or text hidden on purpose, such as a forged steward marker)
+// are not part of the question.
 import { CAPTURE_BRANCH_PREFIX } from '../jobs/capture-pr.js';
 import type { ClosedCapture, GitHubUser, Question } from '../jobs/question.js';
 
@@ -29,12 +31,54 @@ export interface EventPayload {
   sender?: GitHubUser;
   ref?: string;
   repository?: { default_branch?: string };
-  pull_request?: { number: number; merged?: boolean; merge_commit_sha?: string | null; body?: string | null; head?: { ref?: string }; base?: { sha?: string; ref?: string } };
+  pull_request?: { number: number; merged?: boolean; merge_commit_sha?: string | null; body?: string | null; user?: GitHubUser | null; head?: { ref?: string }; base?: { sha?: string; ref?: string } };
 }
 
 export interface Triggers {
   triggerLabel: string;
   command: string;
+}
+
+/**
+ * Markdown as GitHub shows it: HTML comments removed (an unclosed `<!--` hides the rest), except
+ * inside code spans and fenced code blocks, where GitHub shows them as written.
+ */
+export function visibleMarkdown(markdown: string): string {
+  let out = '';
+  let i = 0;
+  const lineStart = (at: number) => at === 0 || markdown[at - 1] === '\n';
+  // Backtick run lengths with no closing run further on: found once, so the scan stays linear.
+  const unclosed = new Set<number>();
+  while (i < markdown.length) {
+    const fence = lineStart(i) ? /^ {0,3}(`{3,}|~{3,})/.exec(markdown.slice(i, i + 200)) : null;
+    if (fence) {
+      const marker = fence[1]!;
+      const close = new RegExp(`\\n {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*(?=\\n|$)`, 'g');
+      close.lastIndex = i + fence[0].length;
+      const end = close.exec(markdown);
+      const stop = end ? end.index + end[0].length : markdown.length;
+      out += markdown.slice(i, stop);
+      i = stop;
+    } else if (markdown[i] === '`') {
+      let length = 1;
+      while (markdown[i + length] === '`') length++;
+      const run = '`'.repeat(length);
+      // A code span closes on a run of exactly as many backticks.
+      let stop = unclosed.has(length) ? -1 : markdown.indexOf(run, i + length);
+      while (stop >= 0 && (markdown[stop + length] === '`' || markdown[stop - 1] === '`')) stop = markdown.indexOf(run, stop + length + 1);
+      if (stop < 0) unclosed.add(length);
+      const end = stop >= 0 ? stop + length : i + length;
+      out += markdown.slice(i, end);
+      i = end;
+    } else if (markdown.startsWith('<!--', i)) {
+      const close = markdown.indexOf('-->', i + 4);
+      i = close < 0 ? markdown.length : close + 3;
+    } else {
+      out += markdown[i];
+      i++;
+    }
+  }
+  return out;
 }
 
 const labelNames = (issue: IssuePayload): string[] => (issue.labels ?? []).map((l) => (typeof l === 'string' ? l : l.name));
@@ -58,7 +102,10 @@ export function workForEvent(eventName: string, payload: EventPayload, triggers:
     // The steward's own capture PRs are handled when they close: these events come from its own
     // work, and only questions are refused to bots.
     if (payload.action === 'closed' && pull && branch.startsWith(CAPTURE_BRANCH_PREFIX)) {
-      return { kind: 'capture-closed', pull: { number: pull.number, merged: Boolean(pull.merged), mergeCommitSha: pull.merge_commit_sha ?? null, body: pull.body ?? '', branch } };
+      return {
+        kind: 'capture-closed',
+        pull: { number: pull.number, merged: Boolean(pull.merged), mergeCommitSha: pull.merge_commit_sha ?? null, body: pull.body ?? '', branch, ...(pull.user?.login ? { author: pull.user.login } : {}) },
+      };
     }
     return { kind: 'validate' };
   }
@@ -82,7 +129,7 @@ function issueWork(payload: EventPayload, triggers: Triggers): Work {
   if (stripped === undefined && !labelled) return { kind: 'skip', reason: `issue #${issue.number} has neither the '${triggers.triggerLabel}' label nor a '${triggers.command}' title` };
   const asker = action === 'labeled' ? payload.sender : issue.user;
   const questionTitle = stripped ?? title;
-  const body = (issue.body ?? '').trim();
+  const body = visibleMarkdown(issue.body ?? '').trim();
   return {
     kind: 'answer',
     question: {
@@ -90,7 +137,7 @@ function issueWork(payload: EventPayload, triggers: Triggers): Work {
       issueNumber: issue.number,
       text: body ? `${questionTitle}\n\n${body}` : questionTitle,
       issueTitle: title,
-      issueBody: issue.body ?? '',
+      issueBody: visibleMarkdown(issue.body ?? ''),
       asker: asker ?? { login: 'ghost' },
       isPullRequest: Boolean(issue.pull_request),
       locked: Boolean(issue.locked),
@@ -103,7 +150,7 @@ function commentWork(payload: EventPayload, triggers: Triggers): Work {
   if (!issue || !comment) return { kind: 'skip', reason: 'issue_comment event without an issue or comment' };
   if (payload.action !== 'created') return { kind: 'skip', reason: `comment ${payload.action}: nothing to answer` };
   const pattern = new RegExp(`^\\s*${triggers.command.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+ask\\b[\\s:]*`, 'i');
-  const body = comment.body ?? '';
+  const body = visibleMarkdown(comment.body ?? '');
   if (!pattern.test(body)) return { kind: 'skip', reason: `comment does not start with '${triggers.command} ask'` };
   const text = body.replace(pattern, '').trim();
   if (text === '') return { kind: 'skip', reason: `'${triggers.command} ask' with no question` };
@@ -115,7 +162,7 @@ function commentWork(payload: EventPayload, triggers: Triggers): Work {
       commentId: comment.id,
       text,
       issueTitle: issue.title ?? '',
-      issueBody: issue.body ?? '',
+      issueBody: visibleMarkdown(issue.body ?? ''),
       asker: comment.user ?? { login: 'ghost' },
       isPullRequest: Boolean(issue.pull_request),
       locked: Boolean(issue.locked),

@@ -38,6 +38,12 @@ function flag(name: string, fallback: boolean): boolean {
   throw new InputError(`input '${name}' must be true or false, got '${value}'`);
 }
 
+/** A list input: logins separated by commas or white space, a leading `@` dropped; undefined when empty. */
+function logins(name: string): string[] | undefined {
+  const list = (text(name) ?? '').split(/[\s,]+/).map((l) => l.replace(/^@/, '')).filter(Boolean);
+  return list.length > 0 ? list : undefined;
+}
+
 export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
   const command = text('command');
   if (command !== undefined && /\s/.test(command)) throw new InputError(`input 'command' must be one word such as /wiki, got '${command}'`);
@@ -56,8 +62,9 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
       minPermission: choice('min-permission', ROLES),
       refusal: choice('refusal', REFUSALS),
       captureMode: choice('capture-mode', CAPTURE_MODES),
+      stewardLogins: logins('steward-logins'),
     },
-    reviewers: (text('reviewers') ?? '').split(/[\s,]+/).map((r) => r.replace(/^@/, '')).filter(Boolean),
+    reviewers: logins('reviewers') ?? [],
     draft: flag('draft', false),
     dryRun: flag('dry-run', false),
   };

@@ -6,6 +6,7 @@ import * as core from '@actions/core';
 import { existsSync, readFileSync } from 'node:fs';
 import { openWorkspace } from '../config/workspace.js';
 import { reportedPeriod } from '../digest/period.js';
+import { identitySource } from '../github/identity.js';
 import { createGitHubClient } from '../github/octokit.js';
 import { RepoWrites } from '../github/repo-writes.js';
 import { answerQuestion } from '../jobs/answer-issue.js';
@@ -40,6 +41,8 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   const [owner, repo] = repository.split('/');
   if (!owner || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got '${repository}'`);
   const github = createGitHubClient(inputs.token, env);
+  // Who the steward is — the token's account plus steward-logins — asked of GitHub once, by the jobs that need it.
+  const identity = identitySource(github, config.ask.stewardLogins, (problem) => reporter.warning(problem));
   const serverUrl = (env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/$/, '');
   if (work.kind === 'maintain') {
     // Maintain first; a validation failure afterwards does not undo it.
@@ -55,18 +58,18 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     // WIKI_STEWARD_NOW pins the clock for tests; nobody sets it in a workflow.
     const now = env.WIKI_STEWARD_NOW ? new Date(env.WIKI_STEWARD_NOW) : new Date();
     const period = reportedPeriod(config.digest.period, now, eventName === 'schedule');
-    const digest = await runDigest(workspace, { github, writes: new RepoWrites(inputs.dryRun, config.digest.maxWrites), repo: { owner, repo }, period, now });
+    const digest = await runDigest(workspace, { github, writes: new RepoWrites(inputs.dryRun, config.digest.maxWrites), repo: { owner, repo }, period, now, identity });
     await reporter.summary(digest.markdown);
     core.setOutput('comment-url', digest.issueUrl ?? '');
     return;
   }
   if (work.kind === 'capture-closed') {
-    const reply = await handleClosedCapture(github, new RepoWrites(inputs.dryRun), { owner, repo }, work.pull, serverUrl, reporter);
+    const reply = await handleClosedCapture(github, new RepoWrites(inputs.dryRun), { owner, repo }, work.pull, { serverUrl, reporter, identity });
     core.setOutput('comment-url', reply ?? '');
     return;
   }
   const result = await answerQuestion(
-    { github, repo: { owner, repo }, workspace, reporter, env, serverUrl, reviewers: inputs.reviewers, draft: inputs.draft, dryRun: inputs.dryRun, sender: payload.sender },
+    { github, repo: { owner, repo }, workspace, reporter, env, serverUrl, reviewers: inputs.reviewers, draft: inputs.draft, dryRun: inputs.dryRun, sender: payload.sender, identity },
     work.question,
   );
   core.setOutput('ladder-branch', result.branch ?? '');

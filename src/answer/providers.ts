@@ -1,6 +1,8 @@
 // Which answerer and which web search a run uses, from flags or Action inputs and the environment.
-// Keys come only from the environment and are never printed, logged or put in a trace.
-import { JsonHttpClient, ProviderError, type RetryPolicy, retryPolicyFromEnv } from '../net/http-json.js';
+// Keys come only from the environment and are never printed, logged or put in a trace; neither are
+// credentials written into a base URL (`http://user:secret@host`). The HTTP client masks them in
+// everything a provider answers (net/http-json.ts); the Action also registers them as secrets.
+import { JsonHttpClient, ProviderError, type RetryPolicy, retryPolicyFromEnv, urlCredentials } from '../net/http-json.js';
 import { BraveSearch, type SearchProvider, SearxngSearch, TavilySearch } from '../web/search-provider.js';
 import type { AnswerRequest, Answerer, DraftAnswer } from './answerer.js';
 import { ANTHROPIC_DEFAULT_BASE_URL, AnthropicMessagesModel } from './model/anthropic-messages.js';
@@ -76,6 +78,21 @@ export function createProviders(options: ProviderOptions): Providers {
     }
     return value;
   };
+  const urlSecrets = (base: string | undefined) => {
+    let url: URL;
+    try {
+      url = new URL(base ?? '');
+    } catch {
+      return;
+    }
+    // Very short values (a user name such as `u`) would mask every such letter in the log.
+    for (const secret of urlCredentials(url).secrets.filter((s) => s.length >= 4)) {
+      if (!secrets.includes(secret)) secrets.push(secret);
+      http.mask(secret);
+    }
+  };
+  urlSecrets(options.llmBaseUrl);
+  urlSecrets(options.webBaseUrl ?? options.env.SEARXNG_URL);
   let answerer: Answerer = new OfflineAnswerer();
   if (options.llm === 'openai') {
     const model = need(options.llmModel, '--llm openai needs --llm-model (e.g. gpt-4.1-mini, or llama3.1 on Ollama)');

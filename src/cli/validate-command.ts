@@ -22,12 +22,12 @@ export async function validateCommand(io: CliIo, options: ValidateOptions): Prom
   const only = options.changedSince
     ? await changedPages(workspace, options.changedSince, layout.pages)
     : options.paths.length > 0
-      ? selectPages(options.paths, io.cwd, wikiRoot, layout.pages, layout.tree.files)
+      ? selectPages(options.paths, io.cwd, wikiRoot, [...layout.pages, ...layout.unsafeNames], layout.tree.files)
       : undefined;
   const { diagnostics, checked } = await validateWiki(layout, only);
   const paths = { wikiRoot, repoRoot: workspace.repoRoot, cwd: io.cwd };
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  const summary = `${checked.length} pages checked: ${errors} errors, ${diagnostics.length - errors} warnings`;
+  const summary = `${plural(checked.length, 'page')} checked: ${plural(errors, 'error')}, ${plural(diagnostics.length - errors, 'warning')}`;
   if (options.format === 'json') {
     io.stdout(JSON.stringify({ wiki: path.relative(workspace.repoRoot, wikiRoot) || '.', checked: checked.length, errors, diagnostics: toJsonRecords(diagnostics, paths) }, null, 2));
   } else if (options.format === 'github') {
@@ -41,6 +41,9 @@ export async function validateCommand(io: CliIo, options: ValidateOptions): Prom
   }
   return hasErrors(diagnostics) ? EXIT.faults : EXIT.ok;
 }
+
+/** `1 page`, `2 pages`, `0 pages`. */
+const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** Maps PATH arguments (files or folders, relative to cwd) to the wiki pages they name. */
 function selectPages(args: string[], cwd: string, wikiRoot: string, pages: readonly string[], files: ReadonlySet<string>): string[] {

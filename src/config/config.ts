@@ -43,8 +43,12 @@ export interface StewardConfig {
   capture: { mode: CaptureMode };
   /** Which index files `index` and the hook may (re)write. */
   indexes: IndexPolicy;
-  /** Who may ask, and how (the Action). */
-  ask: { command: string; minPermission: Role; refusal: Refusal };
+  /**
+   * Who may ask, and how (the Action). `stewardLogins`: accounts whose comments are the steward's
+   * own besides the account of the token it runs with (e.g. `github-actions[bot]` after moving to
+   * an App token, or for `digest --repo` run with a person's token).
+   */
+  ask: { command: string; minPermission: Role; refusal: Refusal; stewardLogins: string[] };
   /** The answerer; keys never live here, only in the environment. */
   answerer: {
     provider: AnswererChoice;
@@ -67,7 +71,7 @@ export const DEFAULT_CONFIG: StewardConfig = {
   labels: { trigger: 'question', answered: 'wiki:answered', gap: 'wiki:gap', cold: 'wiki:cold', error: 'wiki:error', capture: 'wiki:capture', digest: 'wiki:digest' },
   capture: { mode: 'queries' },
   indexes: 'auto',
-  ask: { command: '/wiki', minPermission: 'triage', refusal: 'comment' },
+  ask: { command: '/wiki', minPermission: 'triage', refusal: 'comment', stewardLogins: [] },
   answerer: { provider: 'offline', model: undefined, baseUrl: undefined, budgetPages: 40, timeoutMs: 60_000, maxRetries: 3 },
   search: { provider: 'none', baseUrl: undefined, maxResults: 3 },
   digest: { period: 'week', staleDays: 180, maxWrites: 5 },
@@ -109,7 +113,7 @@ const SHAPE: Shape = {
   labels: { trigger: isString, answered: isString, gap: isString, cold: isString, error: isString, capture: isString, digest: isString },
   capture: { mode: oneOf(CAPTURE_MODES) },
   indexes: oneOf(INDEX_POLICIES),
-  ask: { command: isString, min_permission: oneOf(ROLES), refusal: oneOf(REFUSALS) },
+  ask: { command: isString, min_permission: oneOf(ROLES), refusal: oneOf(REFUSALS), steward_logins: isStringList },
   answerer: {
     provider: oneOf(ANSWERERS),
     model: isString,

@@ -16,6 +16,7 @@ export interface SettingsOverrides {
   refusal?: Refusal | undefined;
   captureMode?: CaptureMode | undefined;
   inlineMax?: number | undefined;
+  stewardLogins?: string[] | undefined;
 }
 
 /** The config with every given override applied. */
@@ -35,5 +36,6 @@ export function resolveSettings(config: StewardConfig, given: SettingsOverrides)
   set(given.refusal, (v) => (settings.ask.refusal = v));
   set(given.captureMode, (v) => (settings.capture.mode = v));
   set(given.inlineMax, (v) => (settings.ladder.inlineMax = v));
+  set(given.stewardLogins, (v) => (settings.ask.stewardLogins = v));
   return settings;
 }

@@ -6,6 +6,7 @@ import { type WikiLayout, parentDir } from '../wiki/layout.js';
 import { isPyDict, pyToFloat } from '../wiki/python-compat.js';
 import { MAX_PATH_PARTS, resolveWikiPath, validateWiki } from '../wiki/validator.js';
 import { isIndexFilePath } from '../wiki/index-entries.js';
+import { readPages } from '../wiki/page-limit.js';
 
 export interface HealthOptions {
   now: Date;
@@ -51,7 +52,8 @@ export async function wikiHealth(layout: WikiLayout, options: HealthOptions): Pr
   };
   const staleBefore = options.now.getTime() - options.staleDays * 86_400_000;
   const indexes = [...layout.tree.files].filter(isIndexFilePath);
-  await layout.tree.readEach([...layout.pages, ...indexes], (path, file) => {
+  // Pages over the size limit are not parsed here either (validation reports them).
+  await readPages(layout.tree, [...layout.pages, ...indexes], (path, file) => {
     if (!file.ok) return;
     if (isIndexFilePath(path)) {
       const bytes = Buffer.byteLength(file.text);

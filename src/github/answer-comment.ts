@@ -1,17 +1,18 @@
 // The answer comment: the answer with permalink citations, a folded "How this was answered"
-// section, and a hidden marker that identifies the question and carries the trace as JSON for the
-// digest. It always fits GitHub's 65,536-character limit: long parts are cut with a visible note.
+// section, and a hidden trailer — the marker that identifies the question, then the trace as JSON
+// for the digest. It always fits GitHub's 65,536-character limit: long parts are cut with a visible
+// note. Only the trailer counts: markers anywhere else (quoted by an asker, copied from a page) are
+// neutralised when the comment is posted (posted-text.ts) and never read back.
 import { traceSummary } from '../answer/render.js';
 import type { Trace } from '../answer/trace.js';
+import { type StewardText, postableVisible } from './posted-text.js';
 
 export const COMMENT_LIMIT = 65_536;
 const MARKER_PREFIX = '<!-- wiki-steward:answer ';
 const TRACE_PREFIX = '<!-- wiki-steward:trace ';
-const QUESTION_LIMIT = 2_000;
+/** The longest echo of the question quoted at the top of the comment (the search limit is QUESTION_SEARCH_LIMIT). */
+export const QUOTED_QUESTION_LIMIT = 2_000;
 const DETAILS_LIMIT = 12_000;
-
-/** `@user` and `@org/team` in page or model text must not ping anyone: a word joiner breaks the link. */
-export const neutralizeMentions = (text: string): string => text.replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, '$1@\u2060');
 
 /** JSON that cannot end the HTML comment it sits in, and whose `@`s cannot mention anyone. */
 const commentSafeJson = (value: unknown): string =>
@@ -19,18 +20,20 @@ const commentSafeJson = (value: unknown): string =>
 
 export const markerFor = (key: string): string => `${MARKER_PREFIX}key=${key} -->`;
 
-/** The question key in a comment body written by the steward, if any. */
+/** The trailer the steward ends every answer comment with: its marker, then (for answers) the trace. */
+const TRAILER = /(?:^|\r?\n)<!-- wiki-steward:answer key=([\w-]+) -->(?:\r?\n<!-- wiki-steward:trace ([^\r\n]*) -->)?\s*$/;
+
+/** The question key of a comment's trailing marker, if it ends like a steward comment. */
 export function markerKey(body: string): string | undefined {
-  return /<!-- wiki-steward:answer key=([\w-]+) -->/.exec(body)?.[1];
+  return TRAILER.exec(body)?.[1];
 }
 
-/** The trace JSON carried by a steward comment (what the digest reads back). */
+/** The trace JSON of a comment's trailer (what the digest reads back); markers elsewhere do not count. */
 export function traceFromComment(body: string): Trace | undefined {
-  const at = body.indexOf(TRACE_PREFIX);
-  if (at < 0) return undefined;
-  const end = body.indexOf(' -->', at);
+  const json = TRAILER.exec(body)?.[2];
+  if (json === undefined) return undefined;
   try {
-    return JSON.parse(body.slice(at + TRACE_PREFIX.length, end)) as Trace;
+    return JSON.parse(json) as Trace;
   } catch {
     return undefined;
   }
@@ -48,17 +51,18 @@ export interface CommentParts {
 const cut = (text: string, limit: number, what: string): string =>
   text.length <= limit ? text : `${text.slice(0, limit)}\n\n_[${what} cut here: ${text.length - limit} more characters not shown]_`;
 
-export function renderComment(parts: CommentParts): string {
+/** The comment as posted: visible text (neutralised here already, so the length budget holds) and its trailer. */
+export function renderComment(parts: CommentParts): StewardText {
   const { trace } = parts;
-  const question = neutralizeMentions(trace.question.slice(0, QUESTION_LIMIT));
+  const question = postableVisible(trace.question.slice(0, QUOTED_QUESTION_LIMIT));
   const quoted = question
     .split('\n')
     .map((l) => `> ${l}`)
     .join('\n');
-  const questionCut = trace.question.length > QUESTION_LIMIT ? `\n\n_[Question cut here: ${trace.question.length - QUESTION_LIMIT} more characters not shown]_` : '';
+  const questionCut = trace.question.length > QUOTED_QUESTION_LIMIT ? `\n\n_[Question cut here: ${trace.question.length - QUOTED_QUESTION_LIMIT} more characters not shown]_` : '';
   const head = `${quoted}${questionCut}\n\n`;
-  const details = cut(['<details><summary>How this was answered</summary>', '', ...traceSummary(trace).map(neutralizeMentions), ''].join('\n'), DETAILS_LIMIT, 'Trace') + '\n\n</details>';
-  const footer = (parts.footer ?? []).join('\n');
+  const details = cut(['<details><summary>How this was answered</summary>', '', ...traceSummary(trace).map(postableVisible), ''].join('\n'), DETAILS_LIMIT, 'Trace') + '\n\n</details>';
+  const footer = postableVisible((parts.footer ?? []).join('\n'));
   const marker = markerFor(parts.key);
   // The trace JSON is what the digest reads: slimmed first when space runs short, dropped last.
   let traceJson = `${TRACE_PREFIX}${commentSafeJson(trace)} -->`;
@@ -68,8 +72,8 @@ export function renderComment(parts: CommentParts): string {
   }
   if (fixed + traceJson.length > COMMENT_LIMIT / 2) traceJson = `${TRACE_PREFIX}${commentSafeJson(slimTrace({ ...trace, question: trace.question.slice(0, 500) }, true))} -->`;
   const room = COMMENT_LIMIT - fixed - traceJson.length - 200;
-  const answer = cut(neutralizeMentions(parts.answer), Math.max(1000, room), 'Answer');
-  return [head + answer, '', details, footer, marker, traceJson].filter((s) => s !== '').join('\n');
+  const answer = cut(postableVisible(parts.answer), Math.max(1000, room), 'Answer');
+  return { text: [head + answer, '', details, footer].filter((s) => s !== '').join('\n'), markers: [marker, traceJson] };
 }
 
 /** The trace without its bulk: few candidates, no answer text (the comment shows it). */

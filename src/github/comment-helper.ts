@@ -1,19 +1,23 @@
 // Finding and writing the one answer comment of a question: created once, then updated in place
-// on re-runs and edits. A steward comment is recognised by its hidden marker AND a bot author,
-// since anyone can paste the marker.
+// on re-runs and edits. A comment is the steward's only when the steward wrote it (its identity:
+// the token's account and the configured steward logins) AND it ends with the question's marker:
+// anyone can paste a marker, and other bots write comments too.
 import { markerKey } from './answer-comment.js';
+import type { StewardIdentity } from './identity.js';
 import type { GitHubClient } from './octokit.js';
 import type { RepoRef } from './octokit.js';
+import type { StewardText } from './posted-text.js';
 import type { RepoWrites } from './repo-writes.js';
+import { createComment, updateComment } from './writes-text.js';
 
 export interface ExistingComment {
   id: number;
   url: string;
 }
 
-export async function findAnswerComment(github: GitHubClient, repo: RepoRef, issueNumber: number, key: string): Promise<ExistingComment | undefined> {
+export async function findAnswerComment(github: GitHubClient, repo: RepoRef, issueNumber: number, key: string, identity: StewardIdentity): Promise<ExistingComment | undefined> {
   const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: issueNumber, per_page: 100 });
-  const mine = comments.find((c) => c.user?.type === 'Bot' && markerKey(c.body ?? '') === key);
+  const mine = comments.find((c) => identity.owns(c.user) && markerKey(c.body ?? '') === key);
   return mine ? { id: mine.id, url: mine.html_url } : undefined;
 }
 
@@ -21,20 +25,24 @@ export async function upsertAnswerComment(
   github: GitHubClient,
   writes: RepoWrites,
   repo: RepoRef,
-  issueNumber: number,
-  key: string,
-  body: string,
+  o: { issueNumber: number; key: string; identity: StewardIdentity },
+  body: StewardText,
 ): Promise<{ url: string; created: boolean }> {
-  const existing = await findAnswerComment(github, repo, issueNumber, key);
-  const path = `/repos/${repo.owner}/${repo.repo}/issues`;
+  const existing = await findAnswerComment(github, repo, o.issueNumber, o.key, o.identity);
   if (existing) {
-    await writes.run(`PATCH ${path}/comments/${existing.id} (${body.length} characters)`, () => github.rest.issues.updateComment({ ...repo, comment_id: existing.id, body }), undefined);
+    await updateComment(github, writes, repo, existing.id, body);
     return { url: existing.url, created: false };
   }
-  const created = await writes.run(
-    `POST ${path}/${issueNumber}/comments (${body.length} characters)`,
-    async () => (await github.rest.issues.createComment({ ...repo, issue_number: issueNumber, body })).data.html_url,
-    '',
+  return { url: await createComment(github, writes, repo, o.issueNumber, body), created: true };
+}
+
+/** Whether a comment still exists (a `/wiki ask` comment may be deleted before its run). */
+export async function commentExists(github: GitHubClient, repo: RepoRef, commentId: number): Promise<boolean> {
+  return github.rest.issues.getComment({ ...repo, comment_id: commentId }).then(
+    () => true,
+    (error: { status?: number }) => {
+      if (error.status === 404) return false;
+      throw error;
+    },
   );
-  return { url: created, created: true };
 }

@@ -7,6 +7,19 @@ export interface WriteLog {
   describe: string;
 }
 
+/** A write GitHub refused: what was being written, and GitHub's status and message. */
+export class GitHubWriteError extends Error {
+  constructor(
+    readonly describe: string,
+    readonly status: number | undefined,
+    /** GitHub's own message. */
+    readonly reason: string,
+  ) {
+    super(`GitHub refused to ${describe}${status ? ` (HTTP ${status})` : ''}: ${reason}`);
+    this.name = 'GitHubWriteError';
+  }
+}
+
 export class RepoWrites {
   readonly done: WriteLog[] = [];
 
@@ -28,8 +41,7 @@ export class RepoWrites {
       return await write();
     } catch (error) {
       // Say which write failed: a bare "Internal Server Error" tells a maintainer nothing.
-      const status = (error as { status?: number }).status;
-      throw new Error(`GitHub refused to ${describe}${status ? ` (HTTP ${status})` : ''}: ${(error as Error).message}`);
+      throw new GitHubWriteError(describe, (error as { status?: number }).status, (error as Error).message);
     }
   }
 }

@@ -1,6 +1,8 @@
 // Answering an issue: one question asked in an issue or a `/wiki ask` comment becomes one comment
 // with a verified, cited answer (permalinks at the commit read), an outcome label, a capture pull
-// request for a cold or gap outcome, and a summary.
+// request for a cold or gap outcome, and a summary. The steward never answers itself (its identity:
+// the token's account and the configured steward logins) nor any other bot, edits only comments it
+// wrote, and a run that loses the race to a twin run of the same question leaves the work to it.
 import { askQuestion, openAskSession, questionWithContext } from '../answer/ask.js';
 import { createProviders, providerOptions } from '../answer/providers.js';
 import type { WikiCitationRenderer } from '../answer/render.js';
@@ -8,8 +10,10 @@ import { repoPathOf, type Workspace } from '../config/workspace.js';
 import type { Trace } from '../answer/trace.js';
 import { markerFor, renderComment } from '../github/answer-comment.js';
 import { capturesOutcome, planCapture } from '../capture/capture-plan.js';
-import { type CapturePrResult, PullRequestsForbiddenError, deleteBranch, openCapturePr } from './capture-pr.js';
-import { upsertAnswerComment } from '../github/comment-helper.js';
+import { type CapturePrResult, PullRequestsForbiddenError, TwinRunError, deleteBranch, openCapturePr } from './capture-pr.js';
+import { commentExists, upsertAnswerComment } from '../github/comment-helper.js';
+import type { StewardIdentity } from '../github/identity.js';
+import { updatePull } from '../github/writes-text.js';
 import { type Question, isBot } from './question.js';
 import { setOutcomeLabel } from '../github/label-helper.js';
 import type { GitHubClient } from '../github/octokit.js';
@@ -32,6 +36,8 @@ export interface AnswerContext {
   draft: boolean;
   dryRun: boolean;
   sender: { login: string; type?: string } | undefined;
+  /** Who the steward is (asked of GitHub once, when needed). */
+  identity: () => Promise<StewardIdentity>;
 }
 
 export interface AnswerResult {
@@ -43,7 +49,7 @@ export interface AnswerResult {
 }
 
 async function withdrawCapture(github: GitHubClient, writes: RepoWrites, repo: RepoRef, capture: CapturePrResult): Promise<void> {
-  await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${capture.number} (close)`, () => github.rest.pulls.update({ ...repo, pull_number: capture.number, state: 'closed' }), undefined).catch(() => undefined);
+  await updatePull(github, writes, repo, capture.number, { state: 'closed' }, 'close').catch(() => undefined);
   await deleteBranch(github, writes, repo, capture.branch).catch(() => undefined);
 }
 
@@ -65,14 +71,24 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
     ctx.reporter.info(`Skipping: issue #${question.issueNumber} is locked.`);
     return { skipped: 'locked' };
   }
+  const identity = await ctx.identity();
+  if (identity.owns(ctx.sender) || identity.owns(question.asker)) {
+    ctx.reporter.info(`Skipping: the steward never answers itself (${identity.describe()}; sender ${ctx.sender?.login}, asker ${question.asker.login}).`);
+    return { skipped: 'self' };
+  }
+  if (question.commentId !== undefined && !(await commentExists(ctx.github, ctx.repo, question.commentId))) {
+    ctx.reporter.info(`Skipping: the ${ctx.workspace.config.ask.command} ask comment ${question.commentId} was deleted before this run.`);
+    return { skipped: 'deleted' };
+  }
   const writes = new RepoWrites(ctx.dryRun);
   const { config } = ctx.workspace;
+  const where = { issueNumber: question.issueNumber, key: question.key, identity };
   const permission = await mayAsk(ctx.github, ctx.repo, question.asker.login, config.ask.minPermission);
   if (!permission.allowed) {
     ctx.reporter.info(`Not answering: @${question.asker.login} has role '${permission.role}', below min-permission '${config.ask.minPermission}'.`);
     if (config.ask.refusal === 'comment') {
-      const body = `Thanks for the question. wiki-steward answers questions from people with ${config.ask.minPermission} access or more; a maintainer can ask for you by adding the \`${config.labels.trigger}\` label.`;
-      await upsertAnswerComment(ctx.github, writes, ctx.repo, question.issueNumber, question.key, `${body}\n${markerFor(question.key)}`);
+      const text = `Thanks for the question. wiki-steward answers questions from people with ${config.ask.minPermission} access or more; a maintainer can ask for you by adding the \`${config.labels.trigger}\` label.`;
+      await upsertAnswerComment(ctx.github, writes, ctx.repo, where, { text, markers: [markerFor(question.key)] });
     }
     return { skipped: 'permission' };
   }
@@ -98,7 +114,7 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
     // The tree the catalog already walked: the capture plans against the same files the answer read.
     const tree = session.catalog?.layout.tree;
     const plan = await planCapture(tree, config, trace, { url: `${serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/issues/${question.issueNumber}`, label: `#${question.issueNumber}` }, new Date());
-    capture = await openCapturePr({
+    const opened = await openCapturePr({
       github: ctx.github,
       writes,
       repo: ctx.repo,
@@ -113,10 +129,18 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
       answer: trace.answer,
     }).catch((error: unknown) => {
       // The asker still gets the answer; the step then fails with what to change.
+      if (error instanceof TwinRunError) return error;
       if (!(error instanceof PullRequestsForbiddenError)) throw error;
       captureRefused = error;
       return undefined;
     });
+    if (opened instanceof TwinRunError) {
+      // Two runs of this question at once: the twin created the branch or the PR first and posts the answer.
+      ctx.reporter.info(`Stopping: ${opened.message}.`);
+      await ctx.reporter.summary(`## wiki-steward: left to a twin run\n\nTwo runs answered issue #${question.issueNumber} at once; ${opened.message}.`);
+      return { outcome: trace.outcome, branch: trace.branch, skipped: 'twin' };
+    }
+    capture = opened;
   }
   if (captureRefused) footer.push('', `No capture pull request could be opened: ${captureRefused.message}.`);
   if (capture) {
@@ -130,7 +154,7 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
   const body = renderComment({ key: question.key, trace, answer: trace.answer, footer });
   let url: string;
   try {
-    ({ url } = await upsertAnswerComment(ctx.github, writes, ctx.repo, question.issueNumber, question.key, body));
+    ({ url } = await upsertAnswerComment(ctx.github, writes, ctx.repo, where, body));
   } catch (error) {
     // No pull request without its comment link: a PR opened in this run is withdrawn.
     if (capture?.status === 'opened') await withdrawCapture(ctx.github, writes, ctx.repo, capture);
@@ -144,6 +168,7 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
   }
 
   if (captureRefused) throw captureRefused;
-  await ctx.reporter.summary(`## wiki-steward: ${trace.outcome} (${trace.branch})\n\n${body.replace(/<!-- wiki-steward:[\s\S]*?-->/g, '')}`);
+  // The summary shows what people read (the visible text, without the hidden trailer).
+  await ctx.reporter.summary(`## wiki-steward: ${trace.outcome} (${trace.branch})\n\n${body.text}`);
   return { outcome: trace.outcome, branch: trace.branch, commentUrl: url, ...(capture ? { pullRequestUrl: capture.url } : {}) };
 }

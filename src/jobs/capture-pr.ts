@@ -3,7 +3,11 @@
 // Data API with no custom author or committer (so GitHub signs it as verified); re-runs update the
 // same PR, a branch a human has pushed to is left alone, a PR another merge left behind is rebuilt
 // on the new base by the same commit step, and when it closes the asker hears what happened.
-// A failure half-way leaves nothing behind: no branch without its PR.
+// A failure half-way leaves nothing behind: no branch without its PR. Two runs of the same question
+// at once (a re-run while the first still runs) end with one branch and one PR: the run that loses
+// the race to create them stops, its twin finishes the work (TwinRunError).
+// Titles and bodies go out through the text write helpers (mentions and markers neutralised); the
+// steward's marker is the PR body's trailer, and the last marker in a body is the one that counts.
 import { type CapturePlan, captureFiles } from '../capture/capture-plan.js';
 import { type Workspace, repoPathOf, wikiPathOf } from '../config/workspace.js';
 import type { WikiTree } from '../wiki/tree.js';
@@ -12,12 +16,15 @@ import type { Trace } from '../answer/trace.js';
 import type { ClosedCapture, Question } from './question.js';
 import type { GitHubClient } from '../github/octokit.js';
 import type { RepoRef } from '../github/octokit.js';
-import type { RepoWrites } from '../github/repo-writes.js';
+import { GitHubWriteError, type RepoWrites } from '../github/repo-writes.js';
+import { QUOTED_QUESTION_LIMIT } from '../github/answer-comment.js';
 import { commitFiles, refSha, setBranch } from '../github/git-data.js';
-import { neutralizeMentions } from '../github/answer-comment.js';
+import type { StewardIdentity } from '../github/identity.js';
+import type { StewardText } from '../github/posted-text.js';
+import { createComment, createPull, updatePull } from '../github/writes-text.js';
 
 export const CAPTURE_BRANCH_PREFIX = 'wiki-steward/capture/';
-const CAPTURE_MARKER = /<!-- wiki-steward:capture key=([\w-]+) issue=(\d+) page=(\S+) commit=([0-9a-f]{40}) -->/;
+const CAPTURE_MARKER = /<!-- wiki-steward:capture key=([\w-]+) issue=(\d+) page=(\S+) commit=([0-9a-f]{40}) -->/g;
 const TITLE_LIMIT = 200;
 
 export const captureBranch = (q: Pick<Question, 'issueNumber' | 'commentId'>): string =>
@@ -32,18 +39,37 @@ export interface CaptureMarker {
   commit: string;
 }
 
+/** The last capture marker of a PR body (the steward's trailer), and where it stands. */
+function lastCaptureMarker(body: string): { marker: CaptureMarker; index: number; length: number } | undefined {
+  const m = [...body.matchAll(CAPTURE_MARKER)].at(-1);
+  return m ? { marker: { key: m[1]!, issueNumber: Number(m[2]), page: decodeURIComponent(m[3]!), commit: m[4]! }, index: m.index, length: m[0].length } : undefined;
+}
+
 export function readCaptureMarker(body: string | null | undefined): CaptureMarker | undefined {
-  const m = CAPTURE_MARKER.exec(body ?? '');
-  return m ? { key: m[1]!, issueNumber: Number(m[2]), page: decodeURIComponent(m[3]!), commit: m[4]! } : undefined;
+  return lastCaptureMarker(body ?? '')?.marker;
 }
 
 /** The PR body with its marker pointing at a new steward commit (after a rebuild on a new base). */
-export function rewriteCaptureMarker(body: string, commit: string): string {
-  const marker = readCaptureMarker(body);
-  return marker ? body.replace(CAPTURE_MARKER, markerText({ ...marker, commit })) : body;
+export function rewriteCaptureMarker(body: string, commit: string): StewardText {
+  const found = lastCaptureMarker(body);
+  if (!found) return { text: body };
+  const text = `${body.slice(0, found.index)}${body.slice(found.index + found.length)}`.replace(/\s+$/, '');
+  return { text, markers: [markerText({ ...found.marker, commit })] };
 }
 
 const markerText = (m: CaptureMarker): string => `<!-- wiki-steward:capture key=${m.key} issue=${m.issueNumber} page=${encodeURIComponent(m.page)} commit=${m.commit} -->`;
+
+/** This run lost the race to create the capture branch or PR to a twin run of the same question. */
+export class TwinRunError extends Error {
+  constructor(readonly branch: string) {
+    super(`another run of this question got there first (it created ${branch}); that run opens the pull request and posts the answer`);
+    this.name = 'TwinRunError';
+  }
+}
+
+/** GitHub's 422 for a ref or a pull request that a concurrent run has just created. */
+const alreadyCreated = (error: unknown): boolean =>
+  error instanceof GitHubWriteError && error.status === 422 && /Reference already exists|A pull request already exists/i.test(error.reason);
 
 export class PullRequestsForbiddenError extends Error {
   constructor() {
@@ -74,25 +100,25 @@ export type CapturePrResult =
   | { status: 'human-edited'; url: string; number: number; branch: string };
 
 
-function prBody(o: CapturePrOptions, marker: CaptureMarker): string {
-  const q = o.trace.question.length > 2000 ? `${o.trace.question.slice(0, 2000)}…` : o.trace.question;
-  return [
+function prBody(o: CapturePrOptions, marker: CaptureMarker): StewardText {
+  const q = o.trace.question.length > QUOTED_QUESTION_LIMIT ? `${o.trace.question.slice(0, QUOTED_QUESTION_LIMIT)}…` : o.trace.question;
+  const text = [
     `Captures the gap from #${o.question.issueNumber}.`,
     '',
     `The wiki ${o.trace.outcome === 'cold' ? 'had no page for' : 'covered only part of'} this question, so this adds \`${marker.page}\`${o.plan.bootstrap ? ' and starts the wiki (`schema.md`, `index.md`)' : ''}${o.plan.files.size > 1 ? ' with its regenerated index files' : ''}. Edit it into a real page, set \`rated_by: human\` when you have checked it, and merge.`,
     '',
     '### Question',
     '',
-    ...neutralizeMentions(q).split('\n').map((l) => `> ${l}`),
+    ...q.split('\n').map((l) => `> ${l}`),
     '',
     '### The answer given',
     '',
-    neutralizeMentions(o.answer),
+    o.answer,
     '',
-    `What was missing: ${o.trace.missing.length > 0 ? o.trace.missing.map((m) => `\`${neutralizeMentions(m).replaceAll('`', "'")}\``).join(', ') : 'a full answer'}.`,
+    `What was missing: ${o.trace.missing.length > 0 ? o.trace.missing.map((m) => `\`${m.replaceAll('`', "'")}\``).join(', ') : 'a full answer'}.`,
     '',
-    markerText(marker),
   ].join('\n');
+  return { text, markers: [markerText(marker)] };
 }
 
 export async function openCapturePr(o: CapturePrOptions): Promise<CapturePrResult> {
@@ -109,24 +135,22 @@ export async function openCapturePr(o: CapturePrOptions): Promise<CapturePrResul
   }
 
   const page = repoPathOf(o, o.plan.path);
-  const commit = await writeCaptureBranch(github, writes, repo, { branch, exists: branchSha !== undefined, baseSha, files: o.plan.files, wikiPrefix: o.wikiPrefix, message: `wiki: capture "${o.plan.path}" from #${o.question.issueNumber}` });
+  const commit = await writeCaptureBranch(github, writes, repo, { branch, exists: branchSha !== undefined, baseSha, files: o.plan.files, wikiPrefix: o.wikiPrefix, message: `wiki: capture "${o.plan.path}" from #${o.question.issueNumber}` }).catch(
+    (error: unknown) => {
+      // The branch appeared between the look-up above and its creation: a twin run made it.
+      throw alreadyCreated(error) ? new TwinRunError(branch) : error;
+    },
+  );
 
   const marker: CaptureMarker = { key: o.question.key, issueNumber: o.question.issueNumber, page, commit };
   const title = `wiki: capture "${o.trace.question.split('\n')[0]!.slice(0, TITLE_LIMIT - 20)}"`;
   const body = prBody(o, marker);
   try {
     if (open) {
-      await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${open.number}`, () => github.rest.pulls.update({ ...repo, pull_number: open.number, title, body }), undefined);
+      await updatePull(github, writes, repo, open.number, { title, body });
       return { status: 'updated', url: open.html_url, number: open.number, branch };
     }
-    const created = await writes.run(
-      `POST /repos/${repo.owner}/${repo.repo}/pulls (${branch} → ${base})`,
-      async () => {
-        const { data } = await github.rest.pulls.create({ ...repo, title, head: branch, base, body, draft: o.draft });
-        return { html_url: data.html_url, number: data.number };
-      },
-      { html_url: '', number: 0 },
-    );
+    const created = await createPull(github, writes, repo, { title, head: branch, base, body, draft: o.draft });
     if (o.labels.length > 0) {
       await writes.run(`POST /repos/${repo.owner}/${repo.repo}/issues/${created.number}/labels (${o.labels.join(', ')})`, () => github.rest.issues.addLabels({ ...repo, issue_number: created.number, labels: o.labels }), undefined);
     }
@@ -135,6 +159,8 @@ export async function openCapturePr(o: CapturePrOptions): Promise<CapturePrResul
     }
     return { status: 'opened', url: created.html_url, number: created.number, branch };
   } catch (error) {
+    // A twin opened the pull request on this branch first: the branch is its now, and the work is done.
+    if (alreadyCreated(error)) throw new TwinRunError(branch);
     if (!branchSha) await deleteBranch(github, writes, repo, branch).catch(() => undefined);
     if (/not permitted to create or approve pull requests/i.test((error as Error).message)) throw new PullRequestsForbiddenError();
     throw error;
@@ -183,10 +209,9 @@ export async function rebuildCapturePrs(github: GitHubClient, writes: RepoWrites
     if (branchSha !== marker.commit) {
       result.humanEdited.push(pull.number);
       const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: pull.number, per_page: 100 });
-      if (!comments.some((c) => (c.body ?? '').includes(NEEDS_REBASE))) {
-        await writes.run(`POST /repos/${repo.owner}/${repo.repo}/issues/${pull.number}/comments (needs a rebase)`, () =>
-          github.rest.issues.createComment({ ...repo, issue_number: pull.number, body: `${o.base} has moved on and this branch has commits from a person, so wiki-steward leaves it alone: it needs a rebase (and \`wiki-steward index\`) before merging.\n${NEEDS_REBASE}` }),
-        undefined);
+      if (!comments.some((c) => (c.body ?? '').trimEnd().endsWith(NEEDS_REBASE))) {
+        const text = `${o.base} has moved on and this branch has commits from a person, so wiki-steward leaves it alone: it needs a rebase (and \`wiki-steward index\`) before merging.`;
+        await createComment(github, writes, repo, pull.number, { text, markers: [NEEDS_REBASE] }, 'needs a rebase');
       }
       continue;
     }
@@ -197,7 +222,7 @@ export async function rebuildCapturePrs(github: GitHubClient, writes: RepoWrites
     const files = await captureFiles(o.tree, o.workspace.config, wikiPage, content);
     const commit = await writeCaptureBranch(github, writes, repo, { branch: pull.head.ref, exists: true, baseSha: o.baseSha, files, wikiPrefix: o.workspace.wikiPrefix, message: `wiki: capture "${wikiPage}" rebuilt on ${o.base}` });
     const body = rewriteCaptureMarker(pull.body ?? '', commit);
-    await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${pull.number} (marker)`, () => github.rest.pulls.update({ ...repo, pull_number: pull.number, body }), undefined);
+    await updatePull(github, writes, repo, pull.number, { body }, 'marker');
     result.refreshed.push(pull.number);
   }
   return result;
@@ -205,24 +230,36 @@ export async function rebuildCapturePrs(github: GitHubClient, writes: RepoWrites
 
 const closedMarker = (pr: number) => `<!-- wiki-steward:capture-closed pr=${pr} -->`;
 
-export async function handleClosedCapture(github: GitHubClient, writes: RepoWrites, repo: RepoRef, pull: ClosedCapture, serverUrl: string, reporter: Reporter): Promise<string | undefined> {
+/**
+ * A capture PR closed: its branch deleted and, for a PR the steward opened, one reply on the
+ * question's issue (merged: the page's permalink). `identity` is asked only when there is a reply to make.
+ */
+export async function handleClosedCapture(
+  github: GitHubClient,
+  writes: RepoWrites,
+  repo: RepoRef,
+  pull: ClosedCapture,
+  o: { serverUrl: string; reporter: Reporter; identity: () => Promise<StewardIdentity> },
+): Promise<string | undefined> {
+  const { serverUrl, reporter } = o;
   const marker = readCaptureMarker(pull.body);
   await deleteBranch(github, writes, repo, pull.branch);
   if (!marker) {
     reporter.info(`Capture PR #${pull.number} has no steward marker: branch deleted, nothing to reply.`);
     return undefined;
   }
-  const body = pull.merged
+  const identity = await o.identity();
+  if (pull.author !== undefined && !identity.owns({ login: pull.author })) {
+    reporter.info(`Capture PR #${pull.number} was opened by ${pull.author}, not by the steward (${identity.describe()}): branch deleted, nothing to reply.`);
+    return undefined;
+  }
+  const text = pull.merged
     ? `The capture page for this question is in the wiki: [\`${marker.page}\`](${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? 'HEAD'}/${marker.page.split('/').map(encodeURIComponent).join('/')}) was merged in #${pull.number}. It records the question as asked and still open: once a reviewer writes the answer on that page and deletes its \`captured_by\` line, the wiki covers it and asking again is answered from it.`
     : `The capture pull request #${pull.number} was closed without merging, so the wiki still does not cover this question.`;
-  // A re-run of the same event must not reply twice.
+  // A re-run of the same event must not reply twice: the steward's own reply ends with this marker.
   const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: marker.issueNumber, per_page: 100 });
-  if (comments.some((c) => c.user?.type === 'Bot' && (c.body ?? '').includes(closedMarker(pull.number)))) return undefined;
-  return writes.run(
-    `POST /repos/${repo.owner}/${repo.repo}/issues/${marker.issueNumber}/comments (capture #${pull.number} ${pull.merged ? 'merged' : 'closed'})`,
-    async () => (await github.rest.issues.createComment({ ...repo, issue_number: marker.issueNumber, body: `${body}\n${closedMarker(pull.number)}` })).data.html_url,
-    '',
-  );
+  if (comments.some((c) => identity.owns(c.user) && (c.body ?? '').trimEnd().endsWith(closedMarker(pull.number)))) return undefined;
+  return createComment(github, writes, repo, marker.issueNumber, { text, markers: [closedMarker(pull.number)] }, `capture #${pull.number} ${pull.merged ? 'merged' : 'closed'}`);
 }
 
 export async function deleteBranch(github: GitHubClient, writes: RepoWrites, repo: RepoRef, branch: string): Promise<void> {

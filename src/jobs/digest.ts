@@ -13,14 +13,26 @@ import { openWikiLayout } from '../wiki/open.js';
 import type { GitHubClient } from '../github/octokit.js';
 import type { RepoRef } from '../github/octokit.js';
 import type { RepoWrites } from '../github/repo-writes.js';
+import { type StewardIdentity, identitySource } from '../github/identity.js';
+import { createIssue, updateIssueBody } from '../github/writes-text.js';
 
 export const digestTitle = (period: Period): string => `wiki-steward digest ${period.label}`;
 
-export async function readRepoActivity(github: GitHubClient, repo: RepoRef, period: Period, config: StewardConfig): Promise<{ answers: AnswerRecord[]; captures: CaptureRecord[] }> {
+/**
+ * The period's answers (the trace trailing each of the steward's own answer comments: comments by
+ * anyone else, and traces anywhere else in a comment, do not count) and capture pull requests.
+ */
+export async function readRepoActivity(
+  github: GitHubClient,
+  repo: RepoRef,
+  period: Period,
+  config: StewardConfig,
+  identity: StewardIdentity,
+): Promise<{ answers: AnswerRecord[]; captures: CaptureRecord[] }> {
   const comments = await github.paginate(github.rest.issues.listCommentsForRepo, { ...repo, since: period.start.toISOString(), per_page: 100 });
   const answers: AnswerRecord[] = [];
   for (const c of comments) {
-    if (c.user?.type !== 'Bot' || !inPeriod(period, c.created_at)) continue;
+    if (!identity.owns(c.user) || !inPeriod(period, c.created_at)) continue;
     const trace = traceFromComment(c.body ?? '');
     if (!trace) continue;
     const issueNumber = Number(/\/issues\/(\d+)$/.exec(c.issue_url)?.[1] ?? 0);
@@ -57,12 +69,21 @@ export interface DigestRun {
  */
 export async function runDigest(
   workspace: Workspace,
-  o: { github?: GitHubClient | undefined; writes?: RepoWrites | undefined; repo?: RepoRef | undefined; period: Period; now: Date },
+  o: {
+    github?: GitHubClient | undefined;
+    writes?: RepoWrites | undefined;
+    repo?: RepoRef | undefined;
+    period: Period;
+    now: Date;
+    /** The steward's identity (default: asked of GitHub for the client's token, plus `ask.steward_logins`). */
+    identity?: (() => Promise<StewardIdentity>) | undefined;
+  },
 ): Promise<DigestRun> {
   const { github, writes, repo, period, now } = o;
   const config = workspace.config;
   const health = workspace.wikiRoot ? await wikiHealth(await openWikiLayout(workspace.wikiRoot, config), { now, staleDays: config.digest.staleDays }) : undefined;
-  const activity = github && repo ? await readRepoActivity(github, repo, period, config) : { answers: [], captures: [] };
+  const identity = github ? (o.identity ?? identitySource(github, config.ask.stewardLogins)) : undefined;
+  const activity = github && repo && identity ? await readRepoActivity(github, repo, period, config, await identity()) : { answers: [], captures: [] };
   const report = buildDigest({ period, now, ...activity, health });
   const title = digestTitle(period);
   const markdown = renderDigest(report, title);
@@ -72,13 +93,9 @@ export async function runDigest(
   );
   const body = markdown.length > 65_000 ? `${markdown.slice(0, 64_900)}\n\n_[Digest cut here: ${markdown.length - 64_900} more characters in the job summary]_` : markdown;
   if (existing) {
-    await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/issues/${existing.number} (${title})`, () => github.rest.issues.update({ ...repo, issue_number: existing.number, body }), undefined);
+    await updateIssueBody(github, writes, repo, existing.number, body, title);
     return { report, markdown, issueUrl: existing.html_url };
   }
-  const url = await writes.run(
-    `POST /repos/${repo.owner}/${repo.repo}/issues (${title})`,
-    async () => (await github.rest.issues.create({ ...repo, title, body, labels: [config.labels.digest] })).data.html_url,
-    '',
-  );
+  const url = await createIssue(github, writes, repo, { title, body, labels: [config.labels.digest] });
   return { report, markdown, issueUrl: url };
 }

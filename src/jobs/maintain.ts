@@ -5,6 +5,7 @@
 // rebase).
 import { type Workspace, repoPathOf } from '../config/workspace.js';
 import { outdatedIndexFiles, planIndexFiles } from '../wiki/index-files.js';
+import { workspaceIndexProvenance } from '../wiki/index-provenance.js';
 import { layoutOf } from '../wiki/open.js';
 import { loadFileTree } from '../wiki/tree.js';
 import { rebuildCapturePrs } from './capture-pr.js';
@@ -13,6 +14,7 @@ import { commitFiles, refSha, setBranch } from '../github/git-data.js';
 import type { GitHubClient } from '../github/octokit.js';
 import type { RepoRef } from '../github/octokit.js';
 import type { RepoWrites } from '../github/repo-writes.js';
+import { createPull, updatePull } from '../github/writes-text.js';
 
 export const REFRESH_BRANCH = 'wiki-steward/refresh-indexes';
 
@@ -34,7 +36,8 @@ export async function maintainWiki(github: GitHubClient, writes: RepoWrites, rep
   const tree = await loadFileTree(workspace.wikiRoot);
 
   // 1. Index files, from the checkout — only when it is still the branch's head, so nothing newer is undone.
-  const stale = outdatedIndexFiles(await planIndexFiles(layoutOf(tree, workspace.config), { policy: workspace.config.indexes }));
+  // A generated file a person has edited is theirs (see index-provenance.ts): never committed over.
+  const stale = outdatedIndexFiles(await planIndexFiles(layoutOf(tree, workspace.config), { policy: workspace.config.indexes, provenance: workspaceIndexProvenance(workspace) }));
   result.indexFiles = stale.map((p) => p.path);
   if (stale.length > 0 && checkedOutSha && checkedOutSha !== baseSha) {
     reporter.notice(`${base} moved on since this checkout (${checkedOutSha.slice(0, 7)} → ${baseSha.slice(0, 7)}); the next run refreshes the index files`);
@@ -60,9 +63,10 @@ export async function maintainWiki(github: GitHubClient, writes: RepoWrites, rep
     await setBranch(github, writes, repo, REFRESH_BRANCH, commit, (await refSha(github, repo, REFRESH_BRANCH)) !== undefined, true);
     const open = (await github.rest.pulls.list({ ...repo, state: 'open', head: `${repo.owner}:${REFRESH_BRANCH}`, per_page: 1 })).data[0];
     const body = `The index files below are stale after recent merges; this regenerates them exactly as \`wiki-steward index\` would.\n\n${stale.map((p) => `- \`${inRepo(p.path)}\``).join('\n')}`;
-    result.pullRequestUrl = open
-      ? (await writes.run(`PATCH /repos/${repo.owner}/${repo.repo}/pulls/${open.number}`, () => github.rest.pulls.update({ ...repo, pull_number: open.number, body }), undefined), open.html_url)
-      : await writes.run(`POST /repos/${repo.owner}/${repo.repo}/pulls (${REFRESH_BRANCH})`, async () => (await github.rest.pulls.create({ ...repo, title: 'wiki: refresh wiki indexes', head: REFRESH_BRANCH, base, body })).data.html_url, '');
+    if (open) {
+      await updatePull(github, writes, repo, open.number, { body });
+      result.pullRequestUrl = open.html_url;
+    } else result.pullRequestUrl = (await createPull(github, writes, repo, { title: 'wiki: refresh wiki indexes', head: REFRESH_BRANCH, base, body })).html_url;
   }
 
   // 2. Capture pull requests left behind by other merges: rebuilt on the new base.

@@ -29,6 +29,9 @@ export interface ClosedCapture {
   mergeCommitSha: string | null;
   body: string;
   branch: string;
+  /** Who opened it (from the event); only the steward's own capture PRs get a reply. */
+  author?: string;
 }
 
+/** Any bot (the steward included): questions from bots are never answered. */
 export const isBot = (user: GitHubUser | undefined): boolean => !!user && (user.type === 'Bot' || /\[bot\]$/i.test(user.login));

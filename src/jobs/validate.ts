@@ -7,6 +7,7 @@ import { type Workspace, requireWikiRoot, wikiPathOf } from '../config/workspace
 import { GitCommandManager } from '../git/git-command-manager.js';
 import { type Diagnostic, hasErrors } from '../wiki/diagnostics.js';
 import { type IndexFilePlan, affectedIndexDirs, outdatedIndexFiles, planIndexFiles } from '../wiki/index-files.js';
+import { workspaceIndexProvenance } from '../wiki/index-provenance.js';
 import { openWikiLayout } from '../wiki/open.js';
 import { validateWiki } from '../wiki/validator.js';
 import type { Reporter } from './reporter.js';
@@ -47,16 +48,18 @@ export async function validateCheckout(
     }
   }
   const { diagnostics, checked } = await validateWiki(layout, only);
-  const plans = await planIndexFiles(layout, { policy: workspace.config.indexes, ...(only ? { onlyDirs: affectedIndexDirs(only) } : {}) });
+  // The same provenance as `index`: a generated file edited by hand is not called stale.
+  const plans = await planIndexFiles(layout, { policy: workspace.config.indexes, provenance: workspaceIndexProvenance(workspace), ...(only ? { onlyDirs: affectedIndexDirs(only) } : {}) });
   const all = [...diagnostics, ...staleIndexDiagnostics(plans, options.indexFilesHandled)];
   await reporter.annotate(all, { wikiRoot, repoRoot: workspace.repoRoot, cwd: options.cwd });
   const errors = all.filter((d) => d.severity === 'error');
-  const scope = only ? `${checked.length} changed pages checked` : `${checked.length} pages checked`;
+  const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+  const scope = `${count(checked.length, only ? 'changed page' : 'page')} checked`;
   await reporter.summary(
     [
       '## wiki-steward: validate',
       '',
-      `${scope} in \`${workspace.wikiPrefix || '.'}\`: ${errors.length} errors, ${all.length - errors.length} warnings.`,
+      `${scope} in \`${workspace.wikiPrefix || '.'}\`: ${count(errors.length, 'error')}, ${count(all.length - errors.length, 'warning')}.`,
       '',
       ...(all.length > 0 ? ['| File | Line | Fault |', '|---|---|---|', ...all.map((d) => `| ${cell(d.path)} | ${d.line} | ${cell(d.message)} |`)] : []),
     ].join('\n'),

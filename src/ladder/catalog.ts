@@ -5,9 +5,10 @@ import type { StewardConfig } from '../config/config.js';
 import { type PyValue, comparePathParts, pyStr } from '../wiki/python-compat.js';
 import { readFrontmatter } from '../wiki/frontmatter.js';
 import { type IndexEntry, decodeURIComponentSafe, isIndexFilePath, parseIndexFile } from '../wiki/index-entries.js';
-import { type WikiLayout, parentDir } from '../wiki/layout.js';
+import { type WikiLayout, escapeUnsafeName, parentDir } from '../wiki/layout.js';
 import { layoutOf } from '../wiki/open.js';
 import { fileStem, firstParagraph } from '../wiki/page-summary.js';
+import { readPages } from '../wiki/page-limit.js';
 import { type WikiSchema, parseSchema } from '../wiki/schema-file.js';
 import { type FileText, type WikiTree } from '../wiki/tree.js';
 import { resolveWikiPath } from '../wiki/validator.js';
@@ -159,13 +160,17 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
   const unreadable: WikiCatalog['unreadable'] = [];
   let schema: WikiSchema | undefined;
   const pages = new Set(layout.pages.filter((p) => !isIndexFilePath(p)));
-  await tree.readEach([...pages, ...indexFiles, ...(tree.files.has('schema.md') ? ['schema.md'] : [])], (path, file: FileText) => {
-    if (!file.ok) {
-      if (pages.has(path)) unreadable.push({ path, reason: file.reason });
-      return;
-    }
-    if (pages.has(path)) facts.set(path, readPageFacts(path, file.text, counter, acronymCollector));
-    else if (path === 'schema.md') schema = parseSchema(file.text);
+  // Pages over the page size limit are not read (see wiki/page-limit.ts): unreadable, with why.
+  await readPages(tree, [...pages], (path, file: FileText) => {
+    if (file.ok) facts.set(path, readPageFacts(path, file.text, counter, acronymCollector));
+    else unreadable.push({ path, reason: file.reason });
+  });
+  for (const path of layout.unsafeNames) {
+    unreadable.push({ path: escapeUnsafeName(path), reason: 'its file name holds a line break or other control character' });
+  }
+  await tree.readEach([...indexFiles, ...(tree.files.has('schema.md') ? ['schema.md'] : [])], (path, file: FileText) => {
+    if (!file.ok) return;
+    if (path === 'schema.md') schema = parseSchema(file.text);
     else indexTexts.set(path, file.text);
   });
 
@@ -249,7 +254,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
     unreadable,
     async readPages(paths) {
       const out = new Map<string, string>();
-      await tree.readEach(paths, (path, file) => {
+      await readPages(tree, paths, (path, file) => {
         if (file.ok) out.set(path, file.text);
       });
       return out;

@@ -1,6 +1,10 @@
 // JSON over HTTP for model and search providers: a timeout on every attempt, retries with
 // exponential backoff on 429, 5xx and network faults (a server's `retry-after` wins), and a record
-// of every call for the trace. Secrets travel in headers only and never appear in errors.
+// of every call for the trace. Secrets travel in headers only, and nothing that comes back carries
+// them: every string of a provider's answer and every error is masked here, where provider data
+// enters, so no caller can forget — the keys given to `mask`, the values of the credential headers
+// each request sends, and credentials written into a base URL (`http://user:secret@host`, which are
+// sent as Basic authentication instead, when the request carries no other).
 
 export interface ProviderCall {
   provider: string;
@@ -91,26 +95,84 @@ function errorDetail(body: unknown, fallback: string): string {
   return typeof message === 'string' && message !== '' ? message.slice(0, 300) : fallback;
 }
 
+/** What a secret becomes wherever a provider's answer or error repeats it. */
+export const MASK = '[masked]';
+
+/** Headers whose values are credentials: whatever a server echoes of them is masked. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key', 'api-key', 'x-subscription-token', 'proxy-authorization']);
+
+/** Credentials written into a URL, decoded and as written; the URL without them. */
+export function urlCredentials(url: URL): { secrets: string[]; user: string; password: string; bare: URL } {
+  const bare = new URL(url.href);
+  bare.username = '';
+  bare.password = '';
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  };
+  const user = decode(url.username);
+  const password = decode(url.password);
+  return { secrets: [url.username, url.password, user, password].filter((s) => s !== ''), user, password, bare };
+}
+
 export class JsonHttpClient {
   readonly calls: ProviderCall[] = [];
   private readonly secrets = new Set<string>();
 
   constructor(private readonly policy: RetryPolicy = DEFAULT_RETRY_POLICY) {}
 
-  /** Values never to repeat in an error, whatever a server echoes back (keys, tokens). */
+  /** Values never to repeat, whatever a server echoes back (keys, tokens): masked in answers and errors. */
   mask(secret: string): void {
     if (secret.length >= 4) this.secrets.add(secret);
   }
 
+  /** A text with every secret known to this client replaced by `[masked]`. */
+  masked(text: string): string {
+    let safe = text;
+    // Longest first, so a secret that contains another is masked whole.
+    for (const secret of [...this.secrets].sort((a, b) => b.length - a.length)) safe = safe.replaceAll(secret, MASK);
+    return safe;
+  }
+
+  /** A parsed JSON answer with every string in it (keys included) masked. */
+  private maskDeep(value: unknown): unknown {
+    if (typeof value === 'string') return this.masked(value);
+    if (Array.isArray(value)) return value.map((v) => this.maskDeep(v));
+    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.masked(k), this.maskDeep(v)]));
+    return value;
+  }
+
   private error(provider: string, message: string, status: ProviderError['status'], retryable: boolean): ProviderError {
-    let safe = message;
-    for (const secret of this.secrets) safe = safe.replaceAll(secret, '***');
-    return new ProviderError(provider, safe, status, retryable);
+    return new ProviderError(provider, this.masked(message), status, retryable);
+  }
+
+  /** The request as sent: credentials out of the URL (into Basic authentication), every credential value masked from now on. */
+  private prepare(req: JsonRequest): { url: URL; headers: Record<string, string> } {
+    const headers = { ...req.headers };
+    let url = req.url;
+    if (url.username !== '' || url.password !== '') {
+      const credentials = urlCredentials(url);
+      for (const secret of credentials.secrets) this.mask(secret);
+      url = credentials.bare;
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
+        headers.authorization = `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}`;
+      }
+    }
+    for (const [name, value] of Object.entries(headers)) {
+      if (!CREDENTIAL_HEADERS.has(name.toLowerCase())) continue;
+      // `Bearer <key>`, `Basic <base64>`: the credential after the scheme; otherwise the whole value.
+      this.mask(/^(?:Bearer|Basic|Token)\s+(\S.*)$/i.exec(value)?.[1] ?? value);
+    }
+    return { url, headers };
   }
 
   async request(req: JsonRequest): Promise<JsonResponse> {
     const started = performance.now();
     const label = `${req.method} ${req.url.pathname}`;
+    const { url, headers } = this.prepare(req);
     const record = (status: ProviderCall['status'], retries: number) => {
       const call: ProviderCall = { provider: req.provider, request: label, status, retries, ms: Math.round(performance.now() - started) };
       this.calls.push(call);
@@ -120,9 +182,9 @@ export class JsonHttpClient {
       let response: Response;
       let text: string;
       try {
-        response = await fetch(req.url, {
+        response = await fetch(url, {
           method: req.method,
-          headers: { accept: 'application/json', ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}), ...req.headers },
+          headers: { accept: 'application/json', ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
           ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
           signal: AbortSignal.timeout(this.policy.timeoutMs),
         });
@@ -152,7 +214,7 @@ export class JsonHttpClient {
           record(response.status, attempt);
           throw this.error(req.provider, `answered ${response.status} with a body that is not JSON`, 'malformed', true);
         }
-        return { status: response.status, headers: response.headers, body, call: record(response.status, attempt) };
+        return { status: response.status, headers: response.headers, body: this.maskDeep(body), call: record(response.status, attempt) };
       }
       if (retryableStatus(response.status) && attempt < this.policy.retries) {
         const wait = retryAfterMs(response.headers.get('retry-after')) ?? this.backoff(attempt);

@@ -4,9 +4,13 @@
 /** The kinds of fault, one per upstream validator check, plus the reader's own. */
 export type DiagnosticCode =
   | 'unreadable'
+  | 'page-too-large'
+  | 'unsafe-file-name'
+  | 'check-failed'
   | 'no-frontmatter'
   | 'refused-language'
   | 'malformed-frontmatter'
+  | 'yaml-alias-expansion'
   | 'missing-field'
   | 'type-not-category'
   | 'type-path-mismatch'

@@ -9,6 +9,8 @@ import { type PyDict, type PyValue, isPyDict, pyRepr } from './python-compat.js'
 export type Frontmatter =
   | { kind: 'none'; refusedLanguage?: string }
   | { kind: 'malformed'; message: string; line: number }
+  /** Standard YAML readers would choke on it (an alias bomb): not checked further. Only with `compareWithYaml`. */
+  | { kind: 'refused'; message: string; line: number }
   | {
       kind: 'ok';
       data: PyDict;
@@ -80,8 +82,46 @@ export function readFrontmatter(text: string, options: ReadFrontmatterOptions = 
     throw error;
   }
   const keyLines = new Map([...parsed.keyLines].map(([key, line]) => [key, line + 1]));
-  const yamlDifferences = options.compareWithYaml && !readsTheSameInYaml12(block) ? compareWithYaml12(block, parsed.data, keyLines) : [];
-  return { kind: 'ok', data: parsed.data, keyLines, yamlDifferences };
+  const compared = options.compareWithYaml && !readsTheSameInYaml12(block) ? compareWithYaml12(block, parsed.data, keyLines) : [];
+  if (!Array.isArray(compared)) return compared;
+  return { kind: 'ok', data: parsed.data, keyLines, yamlDifferences: compared };
+}
+
+/**
+ * The most a frontmatter block may grow to once YAML aliases are expanded, counted in characters of
+ * its values (each value at least one). Without aliases a block cannot grow past its own size, which
+ * the page size limit bounds far below this; a "billion laughs" block of ten nested aliases
+ * expands to billions of values.
+ */
+export const MAX_FRONTMATTER_EXPANSION = 4_000_000;
+
+class TooLarge extends Error {}
+class ContainsItself extends Error {}
+
+/**
+ * Throws when the value, with every alias expanded, exceeds the budget or contains itself. Shared
+ * values (what aliases produce) are measured once, so this costs one visit per distinct value.
+ */
+function checkExpansion(value: unknown, budget: number): void {
+  const measured = new Map<object, number>();
+  const open = new Set<object>();
+  const size = (v: unknown): number => {
+    if (typeof v === 'string') return Math.max(1, v.length);
+    if (v === null || typeof v !== 'object') return 1;
+    const known = measured.get(v);
+    if (known !== undefined) return known;
+    if (open.has(v)) throw new ContainsItself();
+    open.add(v);
+    let total = 1;
+    for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) {
+      total += size(child);
+      if (total > budget) throw new TooLarge();
+    }
+    open.delete(v);
+    measured.set(v, total);
+    return total;
+  };
+  size(value);
 }
 
 // Blocks on which the dialect and YAML 1.2 (core schema) provably agree skip the costlier second
@@ -119,8 +159,13 @@ function readsTheSameInYaml12(block: string): boolean {
   return true;
 }
 
-/** YAML 1.2 (core schema) reading of the block, compared field by field with the dialect's. */
-function compareWithYaml12(block: string, dialect: PyDict, keyLines: Map<string, number>): YamlDifference[] {
+/**
+ * YAML 1.2 (core schema) reading of the block, compared field by field with the dialect's; a refusal
+ * when its aliases expand it past MAX_FRONTMATTER_EXPANSION or make it contain itself (js-yaml
+ * shares aliased values instead of copying them, so the load is cheap, but anything that walks or
+ * prints the result, as the comparison does, would not end).
+ */
+function compareWithYaml12(block: string, dialect: PyDict, keyLines: Map<string, number>): YamlDifference[] | Extract<Frontmatter, { kind: 'refused' }> {
   let standard: unknown;
   try {
     standard = yaml.load(block, { schema: yaml.CORE_SCHEMA, json: true });
@@ -129,6 +174,15 @@ function compareWithYaml12(block: string, dialect: PyDict, keyLines: Map<string,
     const line = (mark?.line ?? 0) + 2;
     const reason = (error as yaml.YAMLException).reason ?? (error as Error).message;
     return [{ field: null, line, message: `frontmatter is not valid YAML 1.2 (${reason}); tools that read standard YAML will reject this page` }];
+  }
+  try {
+    checkExpansion(standard, MAX_FRONTMATTER_EXPANSION);
+  } catch (error) {
+    const problem =
+      error instanceof ContainsItself
+        ? 'frontmatter YAML aliases make a value that contains itself'
+        : `frontmatter YAML aliases expand to more than ${MAX_FRONTMATTER_EXPANSION.toLocaleString('en-US')} characters of values (a "billion laughs" alias bomb)`;
+    return { kind: 'refused', line: 1, message: `${problem}: standard YAML readers would exhaust their memory on it, so the page is not checked further; write the values out instead of using anchors (&) and aliases (*)` };
   }
   if (standard === null || standard === undefined) standard = {};
   if (typeof standard !== 'object' || Array.isArray(standard)) {

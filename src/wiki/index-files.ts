@@ -2,7 +2,8 @@
 // `wiki-build-index.py --rebuild-all` writes them (reference/upstream-format.md §1.5-1.6), and the
 // policy that never lets a generated file overwrite a hand-written one.
 import { type PageSummary, summarizePage } from './page-summary.js';
-import { DIRECTORY_INDEX, ROOT_INDEX, type WikiLayout, isHiddenName, parentDir } from './layout.js';
+import { DIRECTORY_INDEX, ROOT_INDEX, type WikiLayout, isHiddenName, isUnsafeName, parentDir } from './layout.js';
+import { readPages } from './page-limit.js';
 import { compareCodePoints, pyTitle } from './python-compat.js';
 
 /** `auto`: write absent files and files already in generated form. `always`: overwrite. `never`: leave all. */
@@ -18,6 +19,13 @@ export interface IndexFilePlan {
   expected: string;
   /** The file as it is now, when it exists. */
   current?: string;
+  /** For a directory index: each page it lists (wiki-relative) and the entry line that lists it. */
+  entries?: ReadonlyMap<string, string>;
+  /**
+   * Set (with status `hand-written`) on a file in generated form that a person has edited since the
+   * builder wrote it: `lastCommit` is the last commit that changed the file.
+   */
+  handEdited?: { lastCommit: string };
 }
 
 const EM_DASH = '\u2014';
@@ -27,6 +35,9 @@ const ROOT_GENERATED = /^# Wiki Index\n\n(?:- \[[^\n]*\]\([^\n]*\/_index\.md\) \
 const ROOT_INIT_TEMPLATE = /^# Wiki Index\n(?:\n## [^\n]+\n\(empty\)\n)*\n?$/;
 const DIRECTORY_GENERATED =
   /^# [^\n]*\n\n## Pages \(in this directory\)\n(?:\(none\)\n|(?:- \[[^\n]*\n)+)\n## Subdirectories\n(?:\(none\)\n|(?:(?:- \[|  - )[^\n]*\n)+)\n$/;
+
+/** Upstream's `wiki init` template for the root index: the builder's too. */
+export const isRootInitTemplate = (text: string): boolean => ROOT_INIT_TEMPLATE.test(text);
 
 /** True when the text is what the builder writes (so regenerating it loses nothing a person wrote). */
 export function isGeneratedForm(indexPath: string, text: string): boolean {
@@ -78,7 +89,7 @@ function listPagesByDirectory(layout: WikiLayout): DirectoryListing {
 function childDirectories(layout: WikiLayout, dir: string): string[] {
   const prefix = `${dir}/`;
   return [...layout.tree.dirs]
-    .filter((d) => d.startsWith(prefix) && !d.slice(prefix.length).includes('/') && !isHiddenName(d.slice(prefix.length)))
+    .filter((d) => d.startsWith(prefix) && !d.slice(prefix.length).includes('/') && !isHiddenName(d.slice(prefix.length)) && !isUnsafeName(d))
     .sort(compareCodePoints);
 }
 
@@ -86,6 +97,19 @@ export interface IndexPlanOptions {
   policy: IndexPolicy;
   /** Only these directories ('' for the root index); every index file when omitted. */
   onlyDirs?: ReadonlySet<string>;
+  /**
+   * Tells a generated index file a person has edited from one that is only stale (see
+   * index-provenance.ts). Without it, every file in generated form counts as the builder's.
+   */
+  provenance?: IndexProvenance;
+}
+
+/** A generated index file that is not fresh: what it holds now, and what the builder writes today. */
+export type ProvenanceCandidate = IndexFilePlan & { current: string };
+
+export interface IndexProvenance {
+  /** The candidates a person has edited since the builder wrote them, each with the last commit that changed it. */
+  handEdited(candidates: readonly ProvenanceCandidate[]): Promise<Map<string, string>>;
 }
 
 /** Computes every index file the builder would write, reading only the pages those files need. */
@@ -104,27 +128,48 @@ export async function planIndexFiles(layout: WikiLayout, options: IndexPlanOptio
   }
   const indexPaths = [...(includeRoot ? [ROOT_INDEX] : []), ...dirs.map(indexPathOf)];
   const existing = indexPaths.filter((p) => layout.tree.files.has(p));
-  const summaries = new Map<string, PageSummary>();
+  // null: a binary file, which is no page, so no index lists it.
+  const summaries = new Map<string, PageSummary | null>();
+  const summarize = (pages: readonly string[]) =>
+    readPages(
+      layout.tree,
+      pages.filter((p) => !summaries.has(p)),
+      (file, read) => summaries.set(file, read.ok ? summarizePage(file, read.text) : read.problem === 'binary' ? null : summarizePage(file, '')),
+    );
+  await summarize([...needed]);
   const currentTexts = new Map<string, string>();
-  await layout.tree.readEach([...needed, ...existing], (file, read) => {
-    if (needed.has(file)) summaries.set(file, summarizePage(file, read.ok ? read.text : ''));
-    else if (read.ok) currentTexts.set(file, read.text);
+  await layout.tree.readEach(existing, (file, read) => {
+    if (read.ok) currentTexts.set(file, read.text);
   });
+  const listed = (pages: readonly string[]) => pages.filter((p) => summaries.get(p) !== null);
+  /** The first titles below a folder, reading further when binary files were among the first. */
+  const preview = async (below: readonly string[]): Promise<string[]> => {
+    let shown = listed(below.slice(0, PREVIEW_TITLES));
+    for (let read = PREVIEW_TITLES; shown.length < PREVIEW_TITLES && read < below.length; read += PREVIEW_TITLES) {
+      await summarize(below.slice(read, read + PREVIEW_TITLES));
+      shown = listed(below.slice(0, read + PREVIEW_TITLES)).slice(0, PREVIEW_TITLES);
+    }
+    return shown.map((p) => summaries.get(p)!.title);
+  };
 
   const plans: IndexFilePlan[] = [];
-  const plan = (indexPath: string, expected: string) => {
+  const plan = (indexPath: string, expected: string, entries?: ReadonlyMap<string, string>) => {
     const current = currentTexts.get(indexPath);
-    plans.push({ path: indexPath, expected, current, status: statusOf(indexPath, expected, current, layout.tree.files.has(indexPath), options.policy) });
+    const status = statusOf(indexPath, expected, current, layout.tree.files.has(indexPath), options.policy);
+    plans.push({ path: indexPath, expected, current, status, ...(entries ? { entries } : {}) });
   };
   if (includeRoot) plan(ROOT_INDEX, renderRootIndex(layout));
   for (const dir of dirs) {
     const name = dir.slice(dir.lastIndexOf('/') + 1);
     const lines = [`# ${name}`, '', '## Pages (in this directory)'];
-    const own = listing.own.get(dir) ?? [];
+    const own = listed(listing.own.get(dir) ?? []);
     if (own.length === 0) lines.push('(none)');
+    const entries = new Map<string, string>();
     for (const page of own) {
       const s = summaries.get(page)!;
-      lines.push(stripEntryTail(`- [${s.title}](${page.slice(dir.length + 1)}) ${EM_DASH} ${s.quality}${s.description}`));
+      const entry = stripEntryTail(`- [${s.title}](${page.slice(dir.length + 1)}) ${EM_DASH} ${s.quality}${s.description}`);
+      entries.set(page, entry);
+      lines.push(entry);
     }
     lines.push('', '## Subdirectories');
     const subdirs = children.get(dir)!;
@@ -133,10 +178,21 @@ export async function planIndexFiles(layout: WikiLayout, options: IndexPlanOptio
       const childName = child.slice(dir.length + 1);
       const below = listing.subtree.get(child) ?? [];
       lines.push(`- [${childName}/](${childName}/_index.md) ${EM_DASH} ${below.length} pages`);
-      if (below.length > 0) lines.push(`  - ${below.slice(0, PREVIEW_TITLES).map((p) => summaries.get(p)!.title).join(', ')}`);
+      const titles = await preview(below);
+      if (titles.length > 0) lines.push(`  - ${titles.join(', ')}`);
     }
     lines.push('');
-    plan(indexPathOf(dir), `${lines.join('\n')}\n`);
+    plan(indexPathOf(dir), `${lines.join('\n')}\n`, entries);
+  }
+  if (options.provenance && options.policy === 'auto') {
+    const candidates = plans.filter((p): p is ProvenanceCandidate => p.status === 'stale' && p.current !== undefined);
+    if (candidates.length > 0) {
+      const edited = await options.provenance.handEdited(candidates);
+      for (const p of candidates) {
+        const lastCommit = edited.get(p.path);
+        if (lastCommit !== undefined) Object.assign(p, { status: 'hand-written', handEdited: { lastCommit } });
+      }
+    }
   }
   return plans;
 }

@@ -1,11 +1,26 @@
 // A wiki's files, wherever they live: the working tree (the CLI), or git's staging area (the
 // pre-commit hook). Everything that reads a wiki reads it through this interface, so the same
 // validator and index builder serve both.
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 
-export type FileText = { ok: true; text: string } | { ok: false; reason: string };
+/** Why a file could not be taken as text: binary (NUL bytes), not UTF-8, over the page size limit. */
+export type FileProblem = 'binary' | 'not-utf8' | 'too-large';
+
+export type FileText = { ok: true; text: string } | { ok: false; reason: string; problem?: FileProblem };
+
+export interface ReadOptions {
+  /** Files larger than this are not read: they come back as `too-large`. */
+  maxBytes?: number;
+}
+
+/**
+ * The temp file `writeWikiFileAtomically` writes beside its target before renaming it over:
+ * `<target>.wiki-steward-<pid>.tmp`. One left behind (the writer was killed between the write and
+ * the rename) is never a file of the wiki.
+ */
+export const STEWARD_TEMP_FILE = /\.wiki-steward-(\d+)\.tmp$/;
 
 export interface WikiTree {
   /** Absolute path of the wiki root on disk (for the staged tree: where it would be checked out). */
@@ -16,23 +31,25 @@ export interface WikiTree {
   readonly dirs: ReadonlySet<string>;
   /** Entries that were seen but not taken in (symlinks, special files), with why. */
   readonly skipped: ReadonlyArray<{ path: string; reason: string }>;
+  /** Temp files an interrupted write left (see STEWARD_TEMP_FILE): not in `files`, listed for clean-up. */
+  readonly tempFiles?: readonly string[];
   /**
    * Reads files in one pass, decoded as upstream reads them (UTF-8, newlines folded to LF), handing
    * each to `visit` as soon as it is read; nothing is kept, so memory stays flat on big wikis.
    */
-  readEach(paths: readonly string[], visit: (path: string, file: FileText) => void): Promise<void>;
+  readEach(paths: readonly string[], visit: (path: string, file: FileText) => void, options?: ReadOptions): Promise<void>;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Upstream reads text in Python's universal-newline mode: CRLF and lone CR become LF. */
 export function decodePageBytes(bytes: Uint8Array): FileText {
-  if (bytes.includes(0)) return { ok: false, reason: 'binary file (contains NUL bytes), not a markdown page' };
+  if (bytes.includes(0)) return { ok: false, reason: 'binary file (contains NUL bytes), not a markdown page', problem: 'binary' };
   let text: string;
   try {
     text = utf8.decode(bytes);
   } catch {
-    return { ok: false, reason: `not valid UTF-8 text (first bad byte at offset ${firstInvalidUtf8Offset(bytes)})` };
+    return { ok: false, reason: `not valid UTF-8 text (first bad byte at offset ${firstInvalidUtf8Offset(bytes)})`, problem: 'not-utf8' };
   }
   return { ok: true, text: text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text };
 }
@@ -50,6 +67,22 @@ function firstInvalidUtf8Offset(bytes: Uint8Array): number {
     }
   }
   return lo;
+}
+
+/** The bytes, unless there are more than `options.maxBytes` of them. */
+const decodeWithin = (bytes: Uint8Array, options: ReadOptions | undefined): FileText =>
+  options?.maxBytes !== undefined && bytes.length > options.maxBytes ? tooLarge(bytes.length, options.maxBytes) : decodePageBytes(bytes);
+
+/** Reads a file from disk, checking its size before reading it. */
+function readFromDisk(file: string, options: ReadOptions | undefined): FileText {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (options?.maxBytes !== undefined && size > options.maxBytes) return tooLarge(size, options.maxBytes);
+    return decodePageBytes(readFileSync(fd));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Adds every ancestor directory of each file to `dirs`. */
@@ -74,6 +107,7 @@ export async function loadFileTree(root: string): Promise<WikiTree> {
   const files = new Set<string>();
   const dirs = new Set<string>(['']);
   const skipped: Array<{ path: string; reason: string }> = [];
+  const tempFiles: string[] = [];
   const walk = async (relDir: string): Promise<void> => {
     const entries = await readdir(relDir ? path.join(absoluteRoot, relDir) : absoluteRoot, { withFileTypes: true });
     const subdirs: string[] = [];
@@ -83,8 +117,10 @@ export async function loadFileTree(root: string): Promise<WikiTree> {
         if (NEVER_WALKED.has(entry.name)) continue;
         dirs.add(rel);
         subdirs.push(rel);
-      } else if (entry.isFile()) files.add(rel);
-      else if (entry.isSymbolicLink()) skipped.push({ path: rel, reason: 'symbolic link, not followed' });
+      } else if (entry.isFile()) {
+        if (STEWARD_TEMP_FILE.test(entry.name)) tempFiles.push(rel);
+        else files.add(rel);
+      } else if (entry.isSymbolicLink()) skipped.push({ path: rel, reason: 'symbolic link, not followed' });
     }
     await Promise.all(subdirs.map(walk));
   };
@@ -96,13 +132,14 @@ export async function loadFileTree(root: string): Promise<WikiTree> {
     files,
     dirs,
     skipped,
-    async readEach(paths, visit) {
+    tempFiles,
+    async readEach(paths, visit, options) {
       // Synchronous reads in a loop: several times faster than thousands of concurrent promises
       // for small files, and only one page is held at a time.
       for (const rel of paths) {
         let file: FileText;
         try {
-          file = decodePageBytes(readFileSync(path.join(absoluteRoot, rel)));
+          file = readFromDisk(path.join(absoluteRoot, rel), options);
         } catch (error) {
           file = { ok: false, reason: `cannot read: ${(error as Error).message}` };
         }
@@ -114,7 +151,7 @@ export async function loadFileTree(root: string): Promise<WikiTree> {
 
 /** A tree held in memory: used for staged content and for trees built by tests and captures. */
 export function memoryTree(root: string, contents: Map<string, Uint8Array | string>): WikiTree {
-  const files = new Set(contents.keys());
+  const files = new Set([...contents.keys()].filter((p) => !STEWARD_TEMP_FILE.test(p)));
   const dirs = new Set<string>();
   addAncestors(files, dirs);
   return {
@@ -122,10 +159,10 @@ export function memoryTree(root: string, contents: Map<string, Uint8Array | stri
     files,
     dirs,
     skipped: [],
-    async readEach(paths, visit) {
+    async readEach(paths, visit, options) {
       for (const rel of paths) {
         const data = contents.get(rel);
-        visit(rel, data === undefined ? { ok: false, reason: 'no such file' } : decodePageBytes(typeof data === 'string' ? Buffer.from(data) : data));
+        visit(rel, data === undefined ? { ok: false, reason: 'no such file' } : decodeWithin(typeof data === 'string' ? Buffer.from(data) : data, options));
       }
     },
   };
@@ -141,10 +178,20 @@ export function overlayTree(base: WikiTree, added: ReadonlyMap<string, string>):
     files,
     dirs,
     skipped: base.skipped,
-    async readEach(paths, visit) {
+    ...(base.tempFiles ? { tempFiles: base.tempFiles } : {}),
+    async readEach(paths, visit, options) {
       const fromBase = paths.filter((p) => !added.has(p));
-      await base.readEach(fromBase, visit);
-      for (const p of paths) if (added.has(p)) visit(p, decodePageBytes(Buffer.from(added.get(p)!)));
+      await base.readEach(fromBase, visit, options);
+      for (const p of paths) if (added.has(p)) visit(p, decodeWithin(Buffer.from(added.get(p)!), options));
     },
   };
 }
+
+const MEGABYTE = 1024 * 1024;
+
+/** A page over `limit` bytes, not read: `page is 3.4 MB (3,565,158 bytes), over the 2 MB limit …` */
+export const tooLarge = (bytes: number, limit: number): FileText => ({
+  ok: false,
+  reason: `page is ${(bytes / MEGABYTE).toFixed(1)} MB (${bytes.toLocaleString('en-US')} bytes), over the ${limit / MEGABYTE} MB limit for one page: not read further; split it into smaller pages`,
+  problem: 'too-large',
+});

@@ -2,7 +2,8 @@
 // with upstream's verdicts and clearer messages that carry the line of the offending field or link.
 import { type Diagnostic, type DiagnosticCode } from './diagnostics.js';
 import { type Frontmatter, readFrontmatter } from './frontmatter.js';
-import { DIRECTORY_INDEX, ROOT_INDEX, type WikiLayout, parentDir } from './layout.js';
+import { DIRECTORY_INDEX, ROOT_INDEX, type WikiLayout, escapeUnsafeName, isUnsafeName, parentDir, quoteName } from './layout.js';
+import { readPages } from './page-limit.js';
 import { type PyDict, type PyValue, isPyDict, isPyIntLike, pyFloatRepr, pyRepr, pyRound2, pyStr, pyToFloat } from './python-compat.js';
 
 const REQUIRED_FIELDS = ['title', 'type', 'tags', 'sources', 'created', 'updated'] as const;
@@ -50,6 +51,10 @@ export function validatePage(layout: WikiLayout, page: PageToValidate): Diagnost
   }
   if (fm.kind === 'malformed') {
     report.error('malformed-frontmatter', `malformed frontmatter: ${fm.message}`, { line: fm.line });
+    return out;
+  }
+  if (fm.kind === 'refused') {
+    report.error('yaml-alias-expansion', fm.message, { line: fm.line });
     return out;
   }
   const { data, keyLines } = fm;
@@ -245,18 +250,44 @@ export interface WikiValidation {
   checked: string[];
 }
 
-/** Validates the given pages (every page of the layout when omitted), reading them in one pass. */
+/**
+ * Validates the given pages (every page of the layout when omitted), reading them in one pass. Each
+ * page costs at most its own diagnostics: one that cannot be read, is over the page size limit, has
+ * a name that would break a line, or trips the checks themselves gets one diagnostic, and the rest
+ * of the wiki is checked as usual.
+ */
 export async function validateWiki(layout: WikiLayout, only?: readonly string[]): Promise<WikiValidation> {
-  const targets = (only ?? layout.pages).filter((p) => !isIndexFile(p));
+  const targets = (only ?? [...layout.pages, ...layout.unsafeNames]).filter((p) => !isIndexFile(p));
   const diagnostics: Diagnostic[] = [];
-  await layout.tree.readEach(targets, (path, read) => {
-    if (read.ok) diagnostics.push(...validatePage(layout, { path, text: read.text }));
-    else diagnostics.push({ severity: 'error', code: 'unreadable', path, line: 1, message: read.reason });
-  });
+  // One push per diagnostic: a page can hold any number of faults (150,000 broken links), more
+  // than a spread into push() can pass as arguments.
+  const add = (found: readonly Diagnostic[]) => {
+    for (const d of found) diagnostics.push(d);
+  };
+  await readPages(
+    layout.tree,
+    targets.filter((p) => !isUnsafeName(p)),
+    (path, read) => {
+      if (!read.ok) {
+        add([{ severity: 'error', code: read.problem === 'too-large' ? 'page-too-large' : 'unreadable', path, line: 1, message: read.reason }]);
+        return;
+      }
+      try {
+        add(validatePage(layout, { path, text: read.text }));
+      } catch (error) {
+        add([{ severity: 'error', code: 'check-failed', path, line: 1, message: `could not check this page: ${(error as Error).message}` }]);
+      }
+    },
+  );
+  for (const path of targets.filter(isUnsafeName)) {
+    const message = `file name ${quoteName(path)} holds a line break or other control character: not checked, not indexed; rename the file`;
+    add([{ severity: 'error', code: 'unsafe-file-name', path, line: 1, message }]);
+  }
   for (const skipped of layout.tree.skipped) {
     if (skipped.path.endsWith('.md')) {
       diagnostics.push({ severity: 'warning', code: 'not-followed', path: skipped.path, line: 1, message: `${skipped.reason}: not validated` });
     }
   }
-  return { diagnostics, checked: targets };
+  // Every renderer prints the path on one line: escape what would break it.
+  return { diagnostics: diagnostics.map((d) => (isUnsafeName(d.path) ? { ...d, path: escapeUnsafeName(d.path) } : d)), checked: targets };
 }

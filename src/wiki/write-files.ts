@@ -1,7 +1,9 @@
 // Writing generated files into a wiki without ever leaving one half-written: each file is written
 // beside its target and renamed over it, so a reader sees the old bytes or the new, never a mix.
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+// A writer killed between the two steps leaves its temp file behind: the next run removes it.
+import { lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { STEWARD_TEMP_FILE } from './tree.js';
 import { resolveWikiPath } from './validator.js';
 
 export async function writeWikiFileAtomically(wikiRoot: string, relPath: string, content: string): Promise<void> {
@@ -17,4 +19,44 @@ export async function writeWikiFileAtomically(wikiRoot: string, relPath: string,
     await rm(temp, { force: true });
     throw error;
   }
+}
+
+/** A writer has no reason to hold its temp file this long: the write and the rename take milliseconds. */
+export const TEMP_FILE_MAX_AGE_MS = 60_000;
+
+/** True when a process with this id is running (one we may not signal counts: it exists). */
+function isRunning(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes temp files an interrupted write left (wiki-relative paths, as the tree lists them): only
+ * names of our own pattern, and only when the process that wrote one is gone or the file is older
+ * than a minute (a process id can be reused; a live writer is never that slow). Returns the paths
+ * removed. A file that vanishes or cannot be removed meanwhile is skipped.
+ */
+export async function removeStaleTempFiles(wikiRoot: string, relPaths: readonly string[], now = Date.now()): Promise<string[]> {
+  const removed: string[] = [];
+  for (const rel of relPaths) {
+    const match = STEWARD_TEMP_FILE.exec(rel);
+    if (!match || resolveWikiPath('', rel) !== rel) continue;
+    const file = path.join(wikiRoot, rel);
+    try {
+      const stat = await lstat(file);
+      if (!stat.isFile()) continue;
+      const abandoned = !isRunning(Number(match[1])) || now - stat.mtimeMs > TEMP_FILE_MAX_AGE_MS;
+      if (!abandoned) continue;
+      await rm(file);
+      removed.push(rel);
+    } catch {
+      // Gone already, or not ours to remove: nothing to do.
+    }
+  }
+  return removed;
 }

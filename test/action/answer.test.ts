@@ -9,7 +9,7 @@ import { page } from '../helpers/wiki-fixture.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type GitHubEmulator, type RecordedRequest, startGitHubEmulator } from '../github-emulator/emulator.js';
 import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
-import { type RunResult, type Workspace, bareGit, checkout, fileAt, makeWorkspace, removeTempDirs, runBundle, snapshotAction, traceOf, visible } from './harness.js';
+import { type RunResult, type Workspace, bareGit, checkout, fileAt, makeWorkspace, removeTempDirs, runBundle, snapshotAction, traceOf, visible, isWrite } from './harness.js';
 import { REPO, SERVER, ISSUES, ISSUE, COMMENTS, COMMENT, LABELS, ISSUE_LABELS, ISSUE_LABEL, PERMISSION, TREES, COMMITS, REFS, REF, PULLS, PULL } from './routes.js';
 
 
@@ -78,7 +78,8 @@ async function run(eventName: string, payload: unknown, opts: { inputs?: Record<
   return { ...result, requests: gh.requests.slice(from) };
 }
 
-const writesOf = (requests: readonly RecordedRequest[]) => requests.filter((r) => r.method !== 'GET' && r.method !== 'HEAD').map((r) => `${r.method} ${r.route} ${r.status}`);
+// Writes: not GETs, nor the GraphQL query that asks who the token is.
+const writesOf = (requests: readonly RecordedRequest[]) => requests.filter(isWrite).map((r) => `${r.method} ${r.route} ${r.status}`);
 
 /** Fails with the child's output, so a failing scenario says why. */
 function expectExit(r: RunResult, code: number): void {
@@ -557,13 +558,14 @@ describe('action bundle: answer mode', () => {
     });
   });
 
-  it('dry-run: only GETs reach GitHub, and each write is listed', async () => {
+  it('dry-run: only reads reach GitHub (GETs and the GraphQL query of who the token is), and each write is listed', async () => {
     asker('alice', 'triage');
     issue(20, COVERED);
     const r = await run('issues', gh.events.issues('opened', 20), { inputs: { 'dry-run': 'true' } });
     expectExit(r, 0);
     expect(r.requests.length).toBeGreaterThan(0);
-    expect(r.requests.every((q) => q.method === 'GET')).toBe(true);
+    expect(r.requests.filter(isWrite)).toEqual([]);
+    expect(r.requests.filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.route}`)).toEqual(['POST /graphql']);
     expect(gh.writes()).toEqual([]);
     expect(gh.state.commentsOn(20)).toHaveLength(0);
     expect(labelsOf(20)).toEqual(['question']);

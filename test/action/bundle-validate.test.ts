@@ -25,14 +25,14 @@ describe('action bundle: validate', () => {
     expect(run.status).toBe(1);
     expect(run.stdout).toContain('::error title=wiki-steward type-path-mismatch,file=docs/kb/concepts/bad.md,line=3::');
     expect(run.stdout).toContain('::error::2 wiki errors in 1 files');
-    expect(run.summary).toContain('1 pages checked in `docs/kb`: 2 errors');
+    expect(run.summary).toContain('1 page checked in `docs/kb`: 2 errors');
   });
 
   it('passes on a valid wiki found without any input (the runner did not fill defaults)', async () => {
     const repo = await makeWiki({ 'wiki/schema.md': '# S\n', 'wiki/concepts/good.md': page({ title: 'Good', type: 'concepts' }) });
     const run = await runAction(repo, { mode: 'validate' });
     expect(run.status).toBe(0);
-    expect(run.summary).toContain('1 pages checked in `wiki`: 0 errors, 0 warnings');
+    expect(run.summary).toContain('1 page checked in `wiki`: 0 errors, 0 warnings');
   });
 
   it('says what to add when the workspace has no checkout', async () => {

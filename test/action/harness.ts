@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import yaml from 'js-yaml';
-import { type GitHubEmulator, startGitHubEmulator } from '../github-emulator/emulator.js';
+import { type GitHubEmulator, type GitHubEmulatorOptions, type RecordedRequest, GRAPHQL_ROUTE, isGraphqlQuery, startGitHubEmulator } from '../github-emulator/emulator.js';
 import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
 import { SERVER } from './routes.js';
 
@@ -102,9 +102,9 @@ export async function bareGit(gitDir: string, ...args: string[]): Promise<string
   return (await exec('git', ['--git-dir', gitDir, ...args], { maxBuffer: 64 * 1024 * 1024 })).stdout;
 }
 
-/** Runs the built CLI (`node dist/cli.js …`) in `cwd`; never throws on a non-zero exit. */
-export async function runCli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return exec(process.execPath, [path.join(projectRoot, 'dist/cli.js'), ...args], { cwd, maxBuffer: 64 * 1024 * 1024 }).then(
+/** Runs the built CLI (`node dist/cli.js …`) in `cwd` (with `env` over this process's); never throws on a non-zero exit. */
+export async function runCli(args: string[], cwd: string, env?: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return exec(process.execPath, [path.join(projectRoot, 'dist/cli.js'), ...args], { cwd, maxBuffer: 64 * 1024 * 1024, ...(env ? { env: { ...process.env, ...env } } : {}) }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
     (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' }),
   );
@@ -223,9 +223,16 @@ export function traceOf(body: string): Record<string, any> | undefined {
 /** The comment body a reader sees: without HTML comments. */
 export const visible = (body: string): string => body.replace(/<!--[\s\S]*?-->/g, '');
 
+/**
+ * A request that changed something: not a GET or HEAD, nor a GraphQL query (the steward asks
+ * GraphQL who its token belongs to; that reads).
+ */
+export const isWrite = (r: Pick<RecordedRequest, 'method' | 'route' | 'body'>): boolean =>
+  r.method !== 'GET' && r.method !== 'HEAD' && !(r.route === GRAPHQL_ROUTE && isGraphqlQuery(r.body));
+
 /** A fresh emulated `octo-org/wiki` seeded from a workspace (or folder), and a checkout of its main. */
-export async function seededRepo(from: Workspace | string): Promise<{ gh: GitHubEmulator; ws: Workspace }> {
-  const gh = await startGitHubEmulator({ repos: [{ owner: 'octo-org', name: 'wiki', seedFrom: typeof from === 'string' ? from : from.dir }], serverUrl: SERVER });
+export async function seededRepo(from: Workspace | string, options: Omit<GitHubEmulatorOptions, 'repos' | 'serverUrl'> = {}): Promise<{ gh: GitHubEmulator; ws: Workspace }> {
+  const gh = await startGitHubEmulator({ ...options, repos: [{ owner: 'octo-org', name: 'wiki', seedFrom: typeof from === 'string' ? from : from.dir }], serverUrl: SERVER });
   return { gh, ws: await checkout(gh.gitDir()) };
 }
 

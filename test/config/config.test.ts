@@ -85,7 +85,7 @@ describe('provider and asking settings', () => {
     );
     expect(config.answerer).toMatchObject({ provider: 'openai', model: 'llama3.1', baseUrl: 'http://localhost:11434/v1', budgetPages: 12, timeoutMs: 60_000 });
     expect(config.search).toMatchObject({ provider: 'searxng', baseUrl: 'https://search.example.org', maxResults: 3 });
-    expect(config.ask).toEqual({ command: '/wiki', minPermission: 'write', refusal: 'comment' });
+    expect(config.ask).toEqual({ command: '/wiki', minPermission: 'write', refusal: 'comment', stewardLogins: [] });
     expect(() => parseConfig('answerer:\n  api_key: sk-123\n', '.wiki-steward.yml')).toThrow("'answerer.api_key': secrets are never read from this file");
     expect(() => parseConfig('search:\n  base_url: ftp://x\n', '.wiki-steward.yml')).toThrow("'search.base_url' must be an http(s) URL");
   });

@@ -32,6 +32,17 @@ export interface Fault {
   reset?: boolean;
 }
 
+/** Another client's work, run just before a matching request is handled (a race, made deterministic). */
+export interface Interleaving {
+  match?: FaultMatch;
+  /** How many matching requests it runs before (default 1). */
+  times?: number;
+  /** Let this many matching requests through first (default 0). */
+  skip?: number;
+  /** The other client's work: state changes, or a whole other run of the Action (awaited). */
+  run: () => unknown;
+}
+
 export interface ActiveFault extends Fault {
   /** How many requests this fault has answered so far. */
   hits: number;
@@ -44,6 +55,7 @@ const SECONDARY_RATE_LIMIT_MESSAGE =
 
 export class FaultList {
   private readonly list: ActiveFault[] = [];
+  private readonly interleavings: Array<Interleaving & { hits: number; passed: number }> = [];
 
   constructor(private readonly clock: () => Date) {}
 
@@ -65,6 +77,29 @@ export class FaultList {
 
   clear(): void {
     this.list.length = 0;
+    this.interleavings.length = 0;
+  }
+
+  /**
+   * Runs `run` (awaited) just before the next matching request is handled, as if another client's
+   * requests had landed in between: e.g. a twin run that creates the ref this request is about to
+   * create. The request then proceeds against the changed state (faults, auth and routing as usual).
+   */
+  race(interleaving: Interleaving): void {
+    this.interleavings.push({ ...interleaving, hits: 0, passed: 0 });
+  }
+
+  /** Runs the interleavings that match this request (the server calls it first). */
+  async interleave(req: { method: string; path: string; route: string | null; body: unknown }): Promise<void> {
+    for (const i of this.interleavings) {
+      if (i.hits >= (i.times ?? 1) || !matches(i.match, req)) continue;
+      if (i.passed < (i.skip ?? 0)) {
+        i.passed++;
+        continue;
+      }
+      i.hits++;
+      await i.run();
+    }
   }
 
   /** 403 (or 429) "You have exceeded a secondary rate limit…" with `retry-after` (seconds; null: no header). */

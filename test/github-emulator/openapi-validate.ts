@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { GRAPHQL_ROUTE, checkGraphqlResponse } from './graphql.js';
 
 // ajv-formats is CommonJS: its default import is module.exports, whose `default` is the plugin.
 const addFormats = addFormatsModule.default;
@@ -209,6 +210,8 @@ export interface RecordedExchange {
   status: number;
   responseBody: unknown;
   faulted: boolean;
+  /** The request body (a GraphQL answer is checked against its query). */
+  body?: unknown;
 }
 
 /** Checks an error body (4xx/5xx) that belongs to no operation (e.g. an unknown route's 404). */
@@ -221,15 +224,18 @@ export function checkErrorBody(status: number, body: unknown): SchemaCheck {
 
 /**
  * Validates every response in an emulator's request log that the emulator itself produced:
- * routed responses against their operation, and error answers to unknown routes against
- * basic-error. Injected faults are skipped (their bodies are the test's own). Returns how many
+ * routed responses against their operation, GraphQL answers against GitHub's GraphQL schema (see
+ * graphql.ts), and error answers to unknown routes against basic-error. Injected faults are skipped (their bodies are the test's own). Returns how many
  * were checked.
  */
 export function expectAllResponsesValid(requests: readonly RecordedExchange[]): number {
   let checked = 0;
   for (const r of requests) {
     if (r.faulted || r.status < 200 || (r.status >= 300 && r.status < 400)) continue;
-    if (r.route === null) {
+    if (r.route === GRAPHQL_ROUTE && r.status === 200) {
+      const result = checkGraphqlResponse(r.body, r.responseBody);
+      if (!result.valid) throw new Error(`GraphQL answer to ${JSON.stringify(r.body).slice(0, 200)} does not match GitHub's GraphQL schema:\n  ${result.problems.join('\n  ')}`);
+    } else if (r.route === null || r.route === GRAPHQL_ROUTE) {
       const result = checkErrorBody(r.status, r.responseBody);
       if (!result.valid) {
         throw new Error(`response to ${r.method} ${r.path} (${r.status}) is not a GitHub ${result.checkedAgainst}:\n  ${result.problems.join('\n  ')}`);

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FaultList } from './faults.js';
+import { GRAPHQL_DOCS, GRAPHQL_ROUTE, answerGraphql, isGraphqlQuery } from './graphql.js';
 import { DOCS, HttpError, ROLE_RANK, basicError, lower, notFound } from './helpers.js';
 import { checkRequestBody, findOperation } from './openapi-validate.js';
 import { EventPayloads } from './payloads.js';
@@ -58,7 +59,7 @@ export interface GitHubEmulator {
   gitDir(repo?: string): string;
   /** GITHUB_API_URL, GITHUB_SERVER_URL, GITHUB_GRAPHQL_URL, GITHUB_REPOSITORY for a child process. */
   env(repo?: string): Record<string, string>;
-  /** Requests that changed something (not GET/HEAD), optionally only the successful ones. */
+  /** Requests that changed something (not GET/HEAD, nor a GraphQL query), optionally only the successful ones. */
   writes(opts?: { successfulOnly?: boolean }): RecordedRequest[];
   /** Stops the server and deletes the temporary git repositories. */
   close(): Promise<void>;
@@ -133,7 +134,8 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
     }
     let route: Route | undefined;
     let params: Record<string, string> = {};
-    for (const r of routes) {
+    const graphql = method === 'POST' && pathname === GRAPHQL_ROUTE;
+    for (const r of graphql ? [] : routes) {
       if (r.method !== method) continue;
       const m = r.regex.exec(pathname);
       if (!m) continue;
@@ -152,7 +154,7 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
       method,
       path: pathname,
       query: Object.fromEntries(url.searchParams),
-      route: route?.template ?? null,
+      route: graphql ? GRAPHQL_ROUTE : (route?.template ?? null),
       params,
       headers,
       body: parsed,
@@ -190,6 +192,9 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
       res.end(payload);
     };
 
+    // 0. Another client's work that lands just before this request (a race, made deterministic).
+    await faults.interleave({ method, path: pathname, route: record.route, body: parsed });
+
     // 1. Injected faults answer first.
     const fault = faults.take({ method, path: pathname, route: record.route, body: parsed });
     if (fault) {
@@ -209,10 +214,18 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
     try {
       // 2. Authentication.
       const token = tokenFor(req.headers.authorization);
-      if (token === 'missing') throw basicError(401, 'Requires authentication', DOCS);
-      if (token === 'bad') throw basicError(401, 'Bad credentials', DOCS);
+      if (token === 'missing') throw graphql ? basicError(401, 'This endpoint requires you to be authenticated.', `${GRAPHQL_DOCS}/guides/forming-calls-with-graphql#authenticating-with-graphql`) : basicError(401, 'Requires authentication', DOCS);
+      if (token === 'bad') throw basicError(401, 'Bad credentials', graphql ? GRAPHQL_DOCS : DOCS);
       const actor = state.ensureUser({ login: token.login, ...(token.type ? { type: token.type } : {}) });
       record.actor = actor.login;
+
+      // GraphQL has its own rate limit (not the core window) and answers against GitHub's schema.
+      if (graphql) {
+        if (parseError) throw basicError(400, 'Problems parsing JSON', GRAPHQL_DOCS);
+        const answer = await answerGraphql(parsed, { actor, serverUrl, now: clock() });
+        send(answer.status, answer.body, { 'x-ratelimit-resource': 'graphql' });
+        return;
+      }
 
       // 3. Primary rate limit (the core window).
       const nowS = Math.floor(clock().getTime() / 1000);
@@ -302,7 +315,9 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
       };
     },
     writes(opts = {}) {
-      return requests.filter((r) => r.method !== 'GET' && r.method !== 'HEAD' && (!opts.successfulOnly || (r.status >= 200 && r.status < 300)));
+      return requests.filter(
+        (r) => r.method !== 'GET' && r.method !== 'HEAD' && !(r.route === GRAPHQL_ROUTE && isGraphqlQuery(r.body)) && (!opts.successfulOnly || (r.status >= 200 && r.status < 300)),
+      );
     },
     close() {
       return new Promise<void>((resolve) => {

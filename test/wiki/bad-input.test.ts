@@ -72,14 +72,15 @@ describe('bad input', () => {
     expect(index).toContain('- [Line Endings](crlf.md) — (q: 3.25) First line second line.\n');
   });
 
-  it('handles a 10 MB page', async () => {
+  it('handles a 10 MB page: one diagnostic for it (over the page size limit), the rest checked', async () => {
     const body = `${'A long paragraph line with [a link](/concepts/small.md). '.repeat(20)}\n\n`.repeat(9000);
     const big = page({ title: 'Huge', type: 'concepts', body });
     expect(big.length).toBeGreaterThan(10_000_000);
     const wiki = await makeWiki({ 'concepts/huge.md': big, 'concepts/small.md': page({ title: 'Small', type: 'concepts' }) });
     const { code, report } = await validateJson(wiki);
-    expect(code).toBe(0);
+    expect(code).toBe(1);
     expect(report.checked).toBe(2);
+    expect(report.diagnostics).toMatchObject([{ path: 'concepts/huge.md', code: 'page-too-large', line: 1, message: expect.stringContaining('over the 2 MB limit') }]);
   });
 
   it('does not follow a symlink that points out of the wiki', async () => {

@@ -1,0 +1,73 @@
+// Every write that carries text people read — comments, issues, pull requests — goes through these
+// helpers, and each one passes its title and body through `postable` (posted-text.ts): mentions
+// and HTML comment openers neutralised, the steward's own markers appended as the trailer. Nothing
+// else in src/ calls the octokit methods behind them (test/action/write-boundary.test.ts checks).
+import type { GitHubClient, RepoRef } from './octokit.js';
+import { type StewardText, postable } from './posted-text.js';
+import type { RepoWrites } from './repo-writes.js';
+
+type Text = string | StewardText;
+
+const where = (repo: RepoRef) => `/repos/${repo.owner}/${repo.repo}`;
+
+/** Posts a comment on an issue or pull request; its URL (empty in a dry run). */
+export async function createComment(github: GitHubClient, writes: RepoWrites, repo: RepoRef, issueNumber: number, content: Text, note?: string): Promise<string> {
+  const body = postable(content);
+  return writes.run(
+    `POST ${where(repo)}/issues/${issueNumber}/comments (${note ?? `${body.length} characters`})`,
+    async () => (await github.rest.issues.createComment({ ...repo, issue_number: issueNumber, body })).data.html_url,
+    '',
+  );
+}
+
+export async function updateComment(github: GitHubClient, writes: RepoWrites, repo: RepoRef, commentId: number, content: Text): Promise<void> {
+  const body = postable(content);
+  await writes.run(`PATCH ${where(repo)}/issues/comments/${commentId} (${body.length} characters)`, () => github.rest.issues.updateComment({ ...repo, comment_id: commentId, body }), undefined);
+}
+
+/** Opens an issue; its URL (empty in a dry run). */
+export async function createIssue(github: GitHubClient, writes: RepoWrites, repo: RepoRef, o: { title: string; body: Text; labels: string[] }): Promise<string> {
+  const title = postable(o.title);
+  const body = postable(o.body);
+  return writes.run(`POST ${where(repo)}/issues (${title})`, async () => (await github.rest.issues.create({ ...repo, title, body, labels: o.labels })).data.html_url, '');
+}
+
+export async function updateIssueBody(github: GitHubClient, writes: RepoWrites, repo: RepoRef, issueNumber: number, content: Text, note: string): Promise<void> {
+  const body = postable(content);
+  await writes.run(`PATCH ${where(repo)}/issues/${issueNumber} (${note})`, () => github.rest.issues.update({ ...repo, issue_number: issueNumber, body }), undefined);
+}
+
+/** Opens a pull request; its URL and number (empty and 0 in a dry run). */
+export async function createPull(
+  github: GitHubClient,
+  writes: RepoWrites,
+  repo: RepoRef,
+  o: { title: string; head: string; base: string; body: Text; draft?: boolean },
+): Promise<{ html_url: string; number: number }> {
+  const title = postable(o.title);
+  const body = postable(o.body);
+  return writes.run(
+    `POST ${where(repo)}/pulls (${o.head} → ${o.base})`,
+    async () => {
+      const { data } = await github.rest.pulls.create({ ...repo, title, head: o.head, base: o.base, body, ...(o.draft !== undefined ? { draft: o.draft } : {}) });
+      return { html_url: data.html_url, number: data.number };
+    },
+    { html_url: '', number: 0 },
+  );
+}
+
+export async function updatePull(
+  github: GitHubClient,
+  writes: RepoWrites,
+  repo: RepoRef,
+  pullNumber: number,
+  o: { title?: string; body?: Text; state?: 'open' | 'closed' },
+  note?: string,
+): Promise<void> {
+  const fields = {
+    ...(o.title !== undefined ? { title: postable(o.title) } : {}),
+    ...(o.body !== undefined ? { body: postable(o.body) } : {}),
+    ...(o.state !== undefined ? { state: o.state } : {}),
+  };
+  await writes.run(`PATCH ${where(repo)}/pulls/${pullNumber}${note ? ` (${note})` : ''}`, () => github.rest.pulls.update({ ...repo, pull_number: pullNumber, ...fields }), undefined);
+}

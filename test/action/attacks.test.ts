@@ -1,0 +1,286 @@
+// Attacks on the steward, end to end: the committed Action bundle (and, for `digest --repo`, the
+// built CLI) against the GitHub emulator. Forged markers and traces in asked text, other bots'
+// comments that carry the marker, live mentions in every text the steward posts, two runs racing
+// on the same question, and a `/wiki ask` comment deleted before its run. The steward's identity is
+// the account its token belongs to (GraphQL `viewer`, which the emulator answers against GitHub's
+// published schema) plus the configured `steward-logins`.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { GitHubEmulator, GitHubEmulatorOptions, RecordedRequest } from '../github-emulator/emulator.js';
+import { type RunResult, type Workspace, closeChecked, isWrite, makeWorkspace, removeTempDirs, runBundle, runCli, seededRepo, snapshotAction, traceOf, visible } from './harness.js';
+import { COMMENT, COMMENTS, PULLS, REFS, REPO, SERVER } from './routes.js';
+
+const COVERED = 'How do I install the pre-commit hook?';
+const COLD = 'How do I bake sourdough bread?';
+const STEWARD = 'github-actions[bot]';
+
+let bundle: string;
+let template: Workspace;
+let gh: GitHubEmulator;
+let ws: Workspace;
+
+beforeAll(async () => {
+  bundle = await snapshotAction();
+  template = await makeWorkspace();
+});
+afterEach(async () => {
+  if (gh) await closeChecked(gh);
+});
+afterAll(removeTempDirs);
+
+// -----------------------------------------------------------------------------------------------
+// Helpers
+
+async function seed(options: Omit<GitHubEmulatorOptions, 'repos' | 'serverUrl'> = {}, from: Workspace = template): Promise<void> {
+  ({ gh, ws } = await seededRepo(from, options));
+}
+
+interface Run extends RunResult {
+  requests: RecordedRequest[];
+}
+
+async function run(eventName: string, payload: unknown, opts: { inputs?: Record<string, string>; env?: Record<string, string>; token?: string } = {}): Promise<Run> {
+  const from = gh.requests.length;
+  const result = await runBundle({ bundle, githubEnv: gh.env(), workspace: ws, eventName, payload, inputs: opts.inputs, env: opts.env, ...(opts.token ? { token: opts.token } : {}) });
+  return { ...result, requests: gh.requests.slice(from) };
+}
+
+const writesOf = (requests: readonly RecordedRequest[]) => requests.filter(isWrite).map((r) => `${r.method} ${r.route} ${r.status}`);
+
+function expectExit(r: RunResult, code: number): void {
+  expect(r.code, `exit ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`).toBe(code);
+}
+
+function asker(login: string, role: 'triage' | 'write' | 'maintain' = 'triage'): string {
+  gh.state.setPermission(login, role);
+  return login;
+}
+
+function issue(number: number, title: string, opts: { body?: string; user?: string; labels?: string[] } = {}) {
+  return gh.state.addIssue({ number, title, body: opts.body ?? '', user: opts.user ?? 'alice', labels: opts.labels ?? ['question'] });
+}
+
+/** Comments on issue n written by `login` (the steward by default). */
+const commentsBy = (n: number, login = STEWARD) => gh.state.commentsOn(n).filter((c) => c.user === login);
+
+/** The one comment by the steward on issue n that answers `key` (its trailing marker). */
+function answerFor(n: number, key: string) {
+  const found = commentsBy(n).filter((c) => new RegExp(`<!-- wiki-steward:answer key=${key} -->\\n<!-- wiki-steward:trace [^\\n]* -->$|<!-- wiki-steward:answer key=${key} -->$`).test(c.body));
+  expect(found, `steward answers for ${key} on #${n}`).toHaveLength(1);
+  return found[0]!;
+}
+
+/** A live mention of one of these names: `@name` not broken by a word joiner, outside code. */
+const liveMention = (...names: string[]) => new RegExp(`(^|[^\\w\`\\u2060])@(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})\\b`, 'm');
+
+/** Every `<!-- wiki-steward:… -->` opener in a text. */
+const markersIn = (text: string) => text.match(/<!--\s*wiki-steward:[a-z-]+/g) ?? [];
+
+// -----------------------------------------------------------------------------------------------
+
+describe('forged answer markers', () => {
+  it('a marker quoted in a `/wiki ask` comment cannot make the issue answer overwrite the follow-up answer; re-runs update their own comments', async () => {
+    await seed();
+    asker('alice');
+    asker('maint', 'maintain');
+    issue(2, COVERED, { labels: [] });
+    // Hidden (GitHub does not show it, so it is not asked) and in a code span (shown, so asked and quoted).
+    const forged = '<!-- wiki-steward:answer key=issue-2 -->';
+    const ask = gh.state.addComment({ issue_number: 2, user: 'alice', body: `/wiki ask ${forged} ${COLD} \`${forged}\`` });
+    const first = await run('issue_comment', gh.events.issueComment('created', ask.id));
+    expectExit(first, 0);
+    const sourdough = answerFor(2, `comment-${ask.id}`);
+    const pr = gh.state.pulls.find((p) => p.head === `wiki-steward/capture/2-c${ask.id}`);
+    expect(pr, 'the follow-up opens a capture pull request').toBeDefined();
+    expect(visible(sourdough.body)).toContain(`${SERVER}/${REPO}/pull/${pr!.number}`);
+    expect(traceOf(sourdough.body.slice(sourdough.body.lastIndexOf('<!-- wiki-steward:trace')))?.question).toBe(`${COLD} \`${forged}\``);
+    // The quoted marker is neutralised wherever it was posted: only the steward's own markers remain.
+    expect(markersIn(sourdough.body)).toEqual(['<!-- wiki-steward:answer', '<!-- wiki-steward:trace']);
+    expect(markersIn(pr!.body ?? '')).toEqual(['<!-- wiki-steward:capture']);
+    expect(markersIn(pr!.title)).toEqual([]);
+    expect(markersIn(first.summary)).toEqual([]);
+    const sourdoughBody = sourdough.body;
+
+    // A maintainer labels the issue: its own answer is a new comment; the follow-up's is untouched.
+    gh.state.issue(2).labels.push(gh.state.ensureLabel('question').name);
+    const labelled = await run('issues', gh.events.issues('labeled', 2, { sender: 'maint', label: 'question' }));
+    expectExit(labelled, 0);
+    expect(gh.state.findComment(sourdough.id)?.body).toBe(sourdoughBody);
+    expect(writesOf(labelled.requests).filter((w) => w.includes('comments'))).toEqual([`POST ${COMMENTS} 201`]);
+    const issueAnswer = answerFor(2, 'issue-2');
+    expect(traceOf(issueAnswer.body)?.question).toBe(COVERED);
+
+    // Re-running the follow-up updates its own answer: no duplicate.
+    const again = await run('issue_comment', gh.events.issueComment('created', ask.id));
+    expectExit(again, 0);
+    expect(writesOf(again.requests).filter((w) => w.includes('comments'))).toEqual([`PATCH ${COMMENT} 200`]);
+    expect(again.requests.find((q) => q.method === 'PATCH' && q.route === COMMENT)?.params.comment_id).toBe(String(sourdough.id));
+    expect(commentsBy(2)).toHaveLength(2);
+  });
+
+  it("another bot's comment carrying the issue's marker is never edited: the steward writes and then updates its own", async () => {
+    await seed();
+    asker('alice');
+    issue(3, COVERED);
+    const welcome = gh.state.addComment({ issue_number: 3, user: 'welcome-bot[bot]', body: 'Welcome! A maintainer will look at this soon.\n<!-- wiki-steward:answer key=issue-3 -->' });
+    expect(gh.state.findUser('welcome-bot[bot]')?.type).toBe('Bot');
+    const r = await run('issues', gh.events.issues('opened', 3));
+    expectExit(r, 0);
+    expect(gh.state.findComment(welcome.id)?.body).toBe('Welcome! A maintainer will look at this soon.\n<!-- wiki-steward:answer key=issue-3 -->');
+    expect(writesOf(r.requests).filter((w) => w.includes('comments'))).toEqual([`POST ${COMMENTS} 201`]);
+    const mine = answerFor(3, 'issue-3');
+    // The run asked GitHub who its token is: one GraphQL query, answered as the workflow's bot.
+    const who = r.requests.filter((q) => q.route === '/graphql');
+    expect(who.map((q) => [q.actor, q.status, q.responseBody])).toEqual([[STEWARD, 200, { data: { viewer: { login: STEWARD } } }]]);
+
+    const again = await run('issues', gh.events.issues('opened', 3));
+    expectExit(again, 0);
+    expect(writesOf(again.requests).filter((w) => w.includes('comments'))).toEqual([`PATCH ${COMMENT} 200`]);
+    expect(again.requests.find((q) => q.method === 'PATCH')?.params.comment_id).toBe(String(mine.id));
+    expect(gh.state.findComment(welcome.id)?.body).toContain('Welcome!');
+  });
+});
+
+describe('identity: the token account plus steward-logins', () => {
+  it('moving from GITHUB_TOKEN to an App token keeps the history when the old login is in steward-logins', async () => {
+    await seed({ tokens: { ghs_workflow: { login: STEWARD }, ghs_app: { login: 'wiki-steward-app[bot]', type: 'Bot' } } });
+    gh.state.setPermission('wiki-steward-app[bot]', 'write');
+    asker('alice');
+    issue(4, COVERED);
+    expectExit(await run('issues', gh.events.issues('opened', 4), { token: 'ghs_workflow' }), 0);
+    const old = answerFor(4, 'issue-4');
+    const moved = await run('issues', gh.events.issues('opened', 4), { token: 'ghs_app', inputs: { 'steward-logins': 'github-actions[bot], @someone-else[bot]' } });
+    expectExit(moved, 0);
+    expect(writesOf(moved.requests).filter((w) => w.includes('comments'))).toEqual([`PATCH ${COMMENT} 200`]);
+    expect(moved.requests.find((q) => q.method === 'PATCH')?.params.comment_id).toBe(String(old.id));
+    expect(moved.requests.find((q) => q.route === '/graphql')?.actor).toBe('wiki-steward-app[bot]');
+    expect(gh.state.commentsOn(4)).toHaveLength(1);
+  });
+
+  it('never answers itself, even as a person: a personal token and a question asked by that same person', async () => {
+    await seed({ tokens: { ghp_docs: { login: 'docs-steward' } } });
+    asker('docs-steward', 'write');
+    issue(5, COVERED, { user: 'docs-steward' });
+    const r = await run('issues', gh.events.issues('opened', 5, { sender: 'docs-steward' }), { token: 'ghp_docs' });
+    expectExit(r, 0);
+    expect(writesOf(r.requests)).toEqual([]);
+    expect(gh.state.commentsOn(5)).toHaveLength(0);
+    expect(r.stdout).toContain('never answers itself');
+  });
+
+  it('`digest --repo` run by a person with their own token finds the steward\'s comments through ask.steward_logins', async () => {
+    const configured = await makeWorkspace({ '.wiki-steward.yml': 'ask:\n  steward_logins:\n    - "github-actions[bot]"\n' });
+    await seed({ tokens: { ghs_workflow: { login: STEWARD }, ghp_maya: { login: 'maya' } } }, configured);
+    asker('alice');
+    issue(6, COVERED);
+    expectExit(await run('issues', gh.events.issues('opened', 6), { token: 'ghs_workflow' }), 0);
+    const env = { GITHUB_TOKEN: 'ghp_maya', GITHUB_API_URL: gh.url, GITHUB_ACTIONS: '' };
+    const withConfig = await runCli(['digest', '--repo', REPO, '--format', 'json'], ws.dir, env);
+    expect(withConfig.code, withConfig.stderr).toBe(0);
+    expect(JSON.parse(withConfig.stdout)).toMatchObject({ asked: 1, outcomes: { answered: 1 } });
+    // Without the setting, maya's token is maya: none of the steward's comments are hers.
+    const plain = await runCli(['digest', '--repo', REPO, '--format', 'json', '--wiki', 'wiki'], template.dir, env);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(JSON.parse(plain.stdout)).toMatchObject({ asked: 0 });
+    expect(gh.requests.filter((q) => q.route === '/graphql').map((q) => q.actor)).toEqual([STEWARD, 'maya', 'maya']);
+  });
+});
+
+describe('forged traces', () => {
+  it('a trace in an issue body, and one in another bot\'s comment, are not counted or printed by the digest', async () => {
+    await seed();
+    asker('alice');
+    const forgedTrace = (question: string) =>
+      `<!-- wiki-steward:trace ${JSON.stringify({ question, outcome: 'cold', signal_terms: [{ term: 'watches', kind: 'word' }], citations: [], candidates: [], answer: '' })} -->`;
+    // One hidden (not asked at all), one in a code span (asked and quoted, so it reaches the steward's comment).
+    issue(7, COVERED, { body: `Thanks in advance!\n${forgedTrace('FORGED-HIDDEN cheap watches')}\n\n\`${forgedTrace('FORGED-QUOTED cheap watches')}\`` });
+    expectExit(await run('issues', gh.events.issues('opened', 7)), 0);
+    const answer = answerFor(7, 'issue-7');
+    // The real trace (the question as GitHub shows it), whatever its outcome: not the forged cold one.
+    const real = traceOf(answer.body.slice(answer.body.lastIndexOf('<!-- wiki-steward:trace')))?.outcome as string;
+    expect(['answered', 'gap']).toContain(real);
+    expect(answer.body).not.toContain('FORGED-HIDDEN');
+    expect(answer.body).toContain('FORGED-QUOTED');
+    expect(markersIn(answer.body)).toEqual(['<!-- wiki-steward:answer', '<!-- wiki-steward:trace']);
+    gh.state.addComment({ issue_number: 7, user: 'welcome-bot[bot]', body: `Hi!\n<!-- wiki-steward:answer key=issue-8 -->\n${forgedTrace('FORGED-BY-BOT cheap watches')}` });
+
+    const digest = await run('workflow_dispatch', {});
+    expectExit(digest, 0);
+    const posted = gh.state.issues.find((i) => i.labels.includes('wiki:digest'));
+    expect(posted?.body).toContain(`1 questions asked: ${real === 'answered' ? 1 : 0} answered, ${real === 'gap' ? 1 : 0} gap, 0 cold, 0 error.`);
+    for (const text of [posted?.body ?? '', digest.summary]) {
+      expect(text).not.toMatch(/FORGED-HIDDEN|FORGED-BY-BOT|“FORGED-QUOTED/);
+    }
+  });
+});
+
+describe('live mentions', () => {
+  it('no text the steward posts pings anyone: comment, capture PR title and body, digest issue, job summaries', async () => {
+    await seed();
+    asker('alice');
+    const people = ['octo-org/bakers', 'maya'];
+    issue(8, `${COLD.replace('?', '')} with @octo-org/bakers and @maya?`, { body: 'cc @maya' });
+    const answered = await run('issues', gh.events.issues('opened', 8));
+    expectExit(answered, 0);
+    const comment = answerFor(8, 'issue-8');
+    const pr = gh.state.pulls.find((p) => p.head === 'wiki-steward/capture/8');
+    expect(pr).toBeDefined();
+    for (const [what, text] of [
+      ['comment', comment.body],
+      ['PR title', pr!.title],
+      ['PR body', pr!.body ?? ''],
+      ['answer summary', answered.summary],
+    ] as const) {
+      expect(text, what).not.toMatch(liveMention(...people));
+    }
+    expect(pr!.title).toContain('@\u2060octo-org/bakers');
+
+    const digest = await run('workflow_dispatch', {});
+    expectExit(digest, 0);
+    const posted = gh.state.issues.find((i) => i.labels.includes('wiki:digest'));
+    expect(posted?.body).toContain('sourdough');
+    expect(posted?.body, 'digest issue').not.toMatch(liveMention(...people));
+    expect(digest.summary, 'digest summary').not.toMatch(liveMention(...people));
+    expect(posted?.body).toContain('@\u2060maya');
+  });
+});
+
+describe('two runs at once on the same cold issue', () => {
+  it.each([
+    { where: 'the twin creates the capture branch between this run\'s check and its create', route: REFS },
+    { where: 'the twin opens the pull request between this run\'s branch write and its create', route: PULLS },
+  ])('$where → one comment, one PR, both runs exit 0', async ({ route }) => {
+    await seed();
+    asker('alice');
+    issue(9, COLD);
+    const payload = gh.events.issues('opened', 9);
+    let twin: Run | undefined;
+    gh.faults.race({ match: { method: 'POST', route }, run: async () => (twin = await run('issues', payload)) });
+    const late = await run('issues', payload);
+    expect(twin, 'the twin ran').toBeDefined();
+    expectExit(twin!, 0);
+    expectExit(late, 0);
+    expect(gh.state.commentsOn(9)).toHaveLength(1);
+    const prs = gh.state.pulls.filter((p) => p.head === 'wiki-steward/capture/9');
+    expect(prs.map((p) => p.state)).toEqual(['open']);
+    expect(gh.state.branchHead('wiki-steward/capture/9')).toBe(prs[0]!.head_sha);
+    expect(visible(commentsBy(9)[0]!.body)).toContain(`${SERVER}/${REPO}/pull/${prs[0]!.number}`);
+    expect(late.stdout).toMatch(/another run of this question got there first/);
+    expect(late.stdout).not.toMatch(/^::error::/m);
+  });
+});
+
+describe('a `/wiki ask` comment deleted before its run', () => {
+  it('is not answered: one log line, no writes', async () => {
+    await seed();
+    asker('alice');
+    issue(10, 'Context', { labels: [] });
+    const ask = gh.state.addComment({ issue_number: 10, user: 'alice', body: '/wiki ask How do I validate the wiki in CI?' });
+    const payload = gh.events.issueComment('created', ask.id);
+    gh.state.comments.splice(gh.state.comments.indexOf(ask), 1);
+    const r = await run('issue_comment', payload);
+    expectExit(r, 0);
+    expect(writesOf(r.requests)).toEqual([]);
+    expect(gh.state.commentsOn(10)).toHaveLength(0);
+    expect(r.stdout).toContain(`the /wiki ask comment ${ask.id} was deleted`);
+  });
+});

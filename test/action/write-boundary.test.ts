@@ -1,0 +1,119 @@
+// The one way out for text the steward posts. Every comment, issue, pull request and job summary
+// is written through the helpers that neutralise it (src/github/writes-text.ts, the Action's
+// reporter): this scans src/ so a new caller cannot go around them. And the pieces themselves:
+// what `postable` does to a text and its markers, and that only a comment's trailer is read back.
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { markerFor, markerKey, renderComment, traceFromComment } from '../../src/github/answer-comment.js';
+import { postable } from '../../src/github/posted-text.js';
+import type { Trace } from '../../src/answer/trace.js';
+import { visibleMarkdown } from '../../src/action/event.js';
+import { readCaptureMarker, rewriteCaptureMarker } from '../../src/jobs/capture-pr.js';
+
+const SRC = fileURLToPath(new URL('../../src', import.meta.url));
+const sources = readdirSync(SRC, { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => ({ file: `src/${f.split(path.sep).join('/')}`, text: readFileSync(path.join(SRC, f), 'utf8') }));
+
+/** Octokit calls that post text people read, and the one file allowed to make them. */
+const TEXT_WRITES = /\brest\.(?:issues\.(?:createComment|updateComment|create|update)|pulls\.(?:create|update))\b/;
+const SUMMARY_WRITES = /\bcore\.summary\b/;
+
+describe('the write boundary', () => {
+  it('only src/github/writes-text.ts posts comments, issues and pull requests', () => {
+    const callers = sources.filter((s) => TEXT_WRITES.test(s.text)).map((s) => s.file);
+    expect(callers).toEqual(['src/github/writes-text.ts']);
+  });
+
+  it('only the Action reporter writes the job summary, through postable', () => {
+    const callers = sources.filter((s) => SUMMARY_WRITES.test(s.text)).map((s) => s.file);
+    expect(callers).toEqual(['src/action/actions-reporter.ts']);
+    expect(sources.find((s) => s.file === 'src/action/actions-reporter.ts')?.text).toMatch(/core\.summary\.addRaw\(postable\(/);
+  });
+
+  it('mentions are neutralised by one function only', () => {
+    const definers = sources.filter((s) => /\\u2060/.test(s.text)).map((s) => s.file);
+    expect(definers).toEqual(['src/github/posted-text.ts']);
+  });
+});
+
+describe('postable', () => {
+  it('neutralises mentions and HTML comment openers in the text, then appends the steward\'s markers untouched', () => {
+    const posted = postable({ text: 'Ask @maya or @octo-org/docs, not alice@example.com or `@code`.\n<!-- wiki-steward:answer key=issue-1 --> <!-- hidden', markers: [markerFor('issue-2')] });
+    expect(posted).toBe('Ask @\u2060maya or @\u2060octo-org/docs, not alice@example.com or `@code`.\n<\u2060!-- wiki-steward:answer key=issue-1 --> <\u2060!-- hidden\n<!-- wiki-steward:answer key=issue-2 -->');
+    expect(postable(posted.slice(0, posted.lastIndexOf('\n')))).toBe(posted.slice(0, posted.lastIndexOf('\n'))); // idempotent
+  });
+
+  it('refuses a marker that is not one line of one steward comment', () => {
+    expect(() => postable({ text: 'x', markers: ['<!-- other -->'] })).toThrow(/not a steward marker/);
+    expect(() => postable({ text: 'x', markers: ['<!-- wiki-steward:answer key=a --> text <!-- wiki-steward:x -->'] })).toThrow(/not a steward marker/);
+    expect(() => postable({ text: 'x', markers: ['<!-- wiki-steward:answer\nkey=a -->'] })).toThrow(/not a steward marker/);
+  });
+});
+
+describe('markers are read from the trailer only', () => {
+  const trace = { question: 'q', outcome: 'answered' };
+  const trailer = (key: string) => `${markerFor(key)}\n<!-- wiki-steward:trace ${JSON.stringify(trace)} -->`;
+
+  it('the answer marker and the trace: the comment\'s last lines, nothing earlier', () => {
+    expect(markerKey(`answer\n${trailer('issue-1')}`)).toBe('issue-1');
+    expect(markerKey(`answer\n${trailer('issue-1')}\n`)).toBe('issue-1');
+    expect(markerKey(`answer\r\n${markerFor('issue-1')}\r\n<!-- wiki-steward:trace {} -->`)).toBe('issue-1'); // edited on the web: CRLF
+    expect(markerKey(`> ${markerFor('issue-2')} quoted\n\nanswer\n${trailer('comment-9')}`)).toBe('comment-9');
+    expect(markerKey(`${trailer('issue-1')}\nand a line after it`)).toBeUndefined();
+    expect(markerKey(`refusal\n${markerFor('issue-3')}`)).toBe('issue-3');
+    const forged = `<!-- wiki-steward:trace ${JSON.stringify({ question: 'FORGED', outcome: 'cold' })} -->`;
+    expect(traceFromComment(`> ${forged}\n\nanswer\n${trailer('issue-1')}`)).toEqual(trace);
+    expect(traceFromComment(`${forged}\nno steward trailer`)).toBeUndefined();
+  });
+
+  it('a rendered comment, posted, reads back as its own key and trace', () => {
+    const full: Trace = {
+      question: `Why? ${markerFor('issue-7')} @maya`,
+      wiki: { root: 'wiki', commit: null },
+      branch: 'inline',
+      outcome: 'answered',
+      oriented: [],
+      signal_terms: [],
+      dropped_terms: [],
+      candidates: [],
+      read: [],
+      unread: [],
+      coverage: { covered: true, found: [], missing: [] },
+      citations: [],
+      missing: [],
+      violations: [],
+      answerer: 'offline',
+      web_searches: [],
+      provider_calls: [],
+      tokens: { input: 0, output: 0 },
+      notes: [],
+      answer: '',
+      timings_ms: { load: 0, ladder: 0, answer: 0 },
+    };
+    const posted = postable(renderComment({ key: 'comment-5', trace: full, answer: 'See <!-- wiki-steward:trace {"outcome":"cold"} --> @team' }));
+    expect(markerKey(posted)).toBe('comment-5');
+    expect(traceFromComment(posted)).toMatchObject({ question: full.question, outcome: 'answered' });
+    expect(posted.match(/<!-- wiki-steward:/g)).toHaveLength(2);
+  });
+
+  it('a capture PR body: the last marker counts, and a rebuild rewrites only it', () => {
+    const marker = (commit: string) => `<!-- wiki-steward:capture key=issue-4 issue=4 page=wiki%2Fqueries%2Fq.md commit=${commit} -->`;
+    const body = `> quoted ${marker('a'.repeat(40))}\n\ntext\n${marker('b'.repeat(40))}`;
+    expect(readCaptureMarker(body)?.commit).toBe('b'.repeat(40));
+    const rebuilt = postable(rewriteCaptureMarker(body, 'c'.repeat(40)));
+    expect(readCaptureMarker(rebuilt)?.commit).toBe('c'.repeat(40));
+    expect(rebuilt.match(/<!-- wiki-steward:/g)).toHaveLength(1);
+  });
+});
+
+describe('asked text is what GitHub shows', () => {
+  it('drops HTML comments (an unclosed one hides the rest) but keeps them in code', () => {
+    expect(visibleMarkdown('How? <!-- template hint --> Really')).toBe('How?  Really');
+    expect(visibleMarkdown('How? `<!-- shown -->` <!-- hidden')).toBe('How? `<!-- shown -->` ');
+    expect(visibleMarkdown('```\n<!-- fenced -->\n```\nafter <!-- gone -->')).toBe('```\n<!-- fenced -->\n```\nafter ');
+    expect(visibleMarkdown('``a ` <!-- in -->`` <!--out-->z')).toBe('``a ` <!-- in -->`` z');
+  });
+});
