@@ -47177,6 +47177,171 @@ function reportedPeriod(kind, now, scheduled) {
   return scheduled && now.getTime() - current.start.getTime() < DAY ? previousPeriod(current) : current;
 }
 
+// src/net/http-json.ts
+var ProviderError = class extends Error {
+  constructor(provider, message, status, retryable) {
+    super(`${provider}: ${message}`);
+    this.provider = provider;
+    this.status = status;
+    this.retryable = retryable;
+    this.name = "ProviderError";
+  }
+  provider;
+  status;
+  retryable;
+};
+var DEFAULT_RETRY_POLICY = { retries: 3, baseDelayMs: 500, maxDelayMs: 3e4, timeoutMs: 6e4 };
+function retryPolicyFromEnv(env) {
+  const timeout = Number(env.WIKI_STEWARD_HTTP_TIMEOUT_MS);
+  return { ...DEFAULT_RETRY_POLICY, ...timeout > 0 ? { timeoutMs: timeout } : {}, waitScale: timeScale(env) };
+}
+function timeScale(env) {
+  const scale = Number(env.WIKI_STEWARD_TIME_SCALE);
+  return scale > 0 && scale <= 1 ? scale : 1;
+}
+var sleepFor = (ms2) => new Promise((resolve) => setTimeout(resolve, ms2));
+function retryAfterMs(header, now = Date.now()) {
+  if (!header) return void 0;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1e3);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? void 0 : Math.max(0, date - now);
+}
+var retryableStatus = (status) => status === 408 || status === 409 || status === 429 || status >= 500;
+function errorDetail(body, fallback) {
+  const b3 = body;
+  const message = (typeof b3?.error === "object" ? b3.error.message ?? b3.error.detail : b3?.error) ?? (typeof b3?.detail === "object" ? b3.detail.error : b3?.detail) ?? b3?.message;
+  return typeof message === "string" && message !== "" ? message.slice(0, 300) : fallback;
+}
+var MASK = "[masked]";
+var CREDENTIAL_HEADERS = /* @__PURE__ */ new Set(["authorization", "x-api-key", "api-key", "x-subscription-token", "proxy-authorization"]);
+function urlCredentials(url) {
+  const bare = new URL(url.href);
+  bare.username = "";
+  bare.password = "";
+  const decode = (s) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  };
+  const user = decode(url.username);
+  const password = decode(url.password);
+  return { secrets: [url.username, url.password, user, password].filter((s) => s !== ""), user, password, bare };
+}
+var JsonHttpClient = class {
+  constructor(policy = DEFAULT_RETRY_POLICY) {
+    this.policy = policy;
+  }
+  policy;
+  calls = [];
+  secrets = /* @__PURE__ */ new Set();
+  /** Values never to repeat, whatever a server echoes back (keys, tokens): masked in answers and errors. */
+  mask(secret) {
+    if (secret.length >= 4) this.secrets.add(secret);
+  }
+  /** A text with every secret known to this client replaced by `[masked]`. */
+  masked(text2) {
+    let safe = text2;
+    for (const secret of [...this.secrets].sort((a, b3) => b3.length - a.length)) safe = safe.replaceAll(secret, MASK);
+    return safe;
+  }
+  /** A parsed JSON answer with every string in it (keys included) masked. */
+  maskDeep(value) {
+    if (typeof value === "string") return this.masked(value);
+    if (Array.isArray(value)) return value.map((v2) => this.maskDeep(v2));
+    if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k2, v2]) => [this.masked(k2), this.maskDeep(v2)]));
+    return value;
+  }
+  error(provider, message, status, retryable) {
+    return new ProviderError(provider, this.masked(message), status, retryable);
+  }
+  /** The request as sent: credentials out of the URL (into Basic authentication), every credential value masked from now on. */
+  prepare(req) {
+    const headers = { ...req.headers };
+    let url = req.url;
+    if (url.username !== "" || url.password !== "") {
+      const credentials = urlCredentials(url);
+      for (const secret of credentials.secrets) this.mask(secret);
+      url = credentials.bare;
+      if (!Object.keys(headers).some((h3) => h3.toLowerCase() === "authorization")) {
+        headers.authorization = `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString("base64")}`;
+      }
+    }
+    for (const [name, value] of Object.entries(headers)) {
+      if (!CREDENTIAL_HEADERS.has(name.toLowerCase())) continue;
+      this.mask(/^(?:Bearer|Basic|Token)\s+(\S.*)$/i.exec(value)?.[1] ?? value);
+    }
+    return { url, headers };
+  }
+  async request(req) {
+    const started = performance.now();
+    const label = `${req.method} ${req.url.pathname}`;
+    const { url, headers } = this.prepare(req);
+    const record = (status, retries) => {
+      const call = { provider: req.provider, request: label, status, retries, ms: Math.round(performance.now() - started) };
+      this.calls.push(call);
+      return call;
+    };
+    for (let attempt = 0; ; attempt++) {
+      let response;
+      let text2;
+      try {
+        response = await fetch(url, {
+          method: req.method,
+          headers: { accept: "application/json", ...req.body !== void 0 ? { "content-type": "application/json" } : {}, ...headers },
+          ...req.body !== void 0 ? { body: JSON.stringify(req.body) } : {},
+          signal: AbortSignal.timeout(this.policy.timeoutMs)
+        });
+        text2 = await response.text();
+      } catch (error2) {
+        const timedOut = error2.name === "TimeoutError";
+        if (attempt < this.policy.retries) {
+          await this.sleep(this.backoff(attempt));
+          continue;
+        }
+        record(timedOut ? "timeout" : "network-error", attempt);
+        throw this.error(req.provider, timedOut ? `no answer within ${this.policy.timeoutMs} ms (after ${attempt + 1} attempts)` : `network error after ${attempt + 1} attempts: ${error2.message}`, timedOut ? "timeout" : "network-error", true);
+      }
+      let body;
+      try {
+        body = text2 === "" ? void 0 : JSON.parse(text2);
+      } catch {
+        body = void 0;
+      }
+      if (response.ok) {
+        if (body === void 0) {
+          if (attempt < this.policy.retries) {
+            await this.sleep(this.backoff(attempt));
+            continue;
+          }
+          record(response.status, attempt);
+          throw this.error(req.provider, `answered ${response.status} with a body that is not JSON`, "malformed", true);
+        }
+        return { status: response.status, headers: response.headers, body: this.maskDeep(body), call: record(response.status, attempt) };
+      }
+      if (retryableStatus(response.status) && attempt < this.policy.retries) {
+        const wait = retryAfterMs(response.headers.get("retry-after")) ?? this.backoff(attempt);
+        if (wait <= this.policy.maxDelayMs) {
+          await this.sleep(wait);
+          continue;
+        }
+      }
+      record(response.status, attempt);
+      throw this.error(req.provider, `HTTP ${response.status}: ${errorDetail(body, response.statusText || "request failed")}`, response.status, retryableStatus(response.status));
+    }
+  }
+  sleep(ms2) {
+    return sleepFor(ms2 * (this.policy.waitScale ?? 1));
+  }
+  backoff(attempt) {
+    const exponential = this.policy.baseDelayMs * 2 ** attempt;
+    return Math.min(this.policy.maxDelayMs, exponential / 2 + Math.random() * (exponential / 2));
+  }
+};
+var endpoint = (base, path6) => new URL(path6, base.endsWith("/") ? base : `${base}/`);
+
 // src/github/identity.ts
 var StewardIdentity = class {
   constructor(viewer, configured = []) {
@@ -47197,20 +47362,38 @@ var StewardIdentity = class {
   }
 };
 var VIEWER_QUERY = "query { viewer { login } }";
-async function stewardIdentity(github, configured) {
+async function stewardIdentity(github, configured, viewerLogin = () => viewerThroughOctokit(github)) {
   try {
-    const { viewer } = await github.graphql(VIEWER_QUERY);
-    return { identity: new StewardIdentity(viewer.login, configured) };
+    return { identity: new StewardIdentity(await viewerLogin(), configured) };
   } catch (error2) {
     const problem = `could not ask GitHub which account the token belongs to (GraphQL ${VIEWER_QUERY}): ${error2.message}`;
     if (configured.length === 0) throw new Error(`${problem}; set steward-logins (config ask.steward_logins) to the steward's account`);
     return { identity: new StewardIdentity(void 0, configured), problem: `${problem}; using steward-logins (${configured.join(", ")}) only` };
   }
 }
+var viewerThroughOctokit = async (github) => (await github.graphql(VIEWER_QUERY)).viewer.login;
+var graphqlUrl = (restBase) => new URL(`${restBase.replace(/\/+$/, "").replace(/\/api\/v3$/, "/api")}/graphql`);
+function viewerLoginOf(restBase, token, env) {
+  const http = new JsonHttpClient(retryPolicyFromEnv(env));
+  http.mask(token);
+  return async () => {
+    const { status, body } = await http.request({
+      provider: "github",
+      method: "POST",
+      url: graphqlUrl(restBase),
+      headers: { authorization: `bearer ${token}`, accept: "application/json", "user-agent": "wiki-steward" },
+      body: { query: VIEWER_QUERY }
+    });
+    const answer = body;
+    const login = answer?.data?.viewer?.login;
+    if (!login) throw new Error(`HTTP ${status}: ${answer?.errors?.map((e) => e.message).join("; ") || "no viewer in the answer"}`);
+    return login;
+  };
+}
 function identitySource(github, configured, onProblem = () => {
-}) {
+}, viewerLogin) {
   let asked;
-  return () => asked ??= stewardIdentity(github, configured).then(({ identity, problem }) => {
+  return () => asked ??= stewardIdentity(github, configured, viewerLogin).then(({ identity, problem }) => {
     if (problem) onProblem(problem);
     return identity;
   });
@@ -47765,7 +47948,7 @@ function withDefaults(oldDefaults, newDefaults) {
     parse: parse2
   });
 }
-var endpoint = withDefaults(null, DEFAULTS);
+var endpoint2 = withDefaults(null, DEFAULTS);
 
 // node_modules/@octokit/request/dist-bundle/index.js
 var import_content_type = __toESM(require_dist(), 1);
@@ -48324,7 +48507,7 @@ function withDefaults2(oldEndpoint, newDefaults) {
     defaults: withDefaults2.bind(null, endpoint22)
   });
 }
-var request = withDefaults2(endpoint, defaults_default);
+var request = withDefaults2(endpoint2, defaults_default);
 
 // node_modules/@octokit/graphql/dist-bundle/index.js
 var VERSION3 = "0.0.0-development";
@@ -51506,173 +51689,6 @@ throttling.triggersNotification = triggersNotification;
 
 // src/github/octokit.ts
 var import_bottleneck = __toESM(require_lib2(), 1);
-
-// src/net/http-json.ts
-var ProviderError = class extends Error {
-  constructor(provider, message, status, retryable) {
-    super(`${provider}: ${message}`);
-    this.provider = provider;
-    this.status = status;
-    this.retryable = retryable;
-    this.name = "ProviderError";
-  }
-  provider;
-  status;
-  retryable;
-};
-var DEFAULT_RETRY_POLICY = { retries: 3, baseDelayMs: 500, maxDelayMs: 3e4, timeoutMs: 6e4 };
-function retryPolicyFromEnv(env) {
-  const timeout = Number(env.WIKI_STEWARD_HTTP_TIMEOUT_MS);
-  return { ...DEFAULT_RETRY_POLICY, ...timeout > 0 ? { timeoutMs: timeout } : {}, waitScale: timeScale(env) };
-}
-function timeScale(env) {
-  const scale = Number(env.WIKI_STEWARD_TIME_SCALE);
-  return scale > 0 && scale <= 1 ? scale : 1;
-}
-var sleepFor = (ms2) => new Promise((resolve) => setTimeout(resolve, ms2));
-function retryAfterMs(header, now = Date.now()) {
-  if (!header) return void 0;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1e3);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? void 0 : Math.max(0, date - now);
-}
-var retryableStatus = (status) => status === 408 || status === 409 || status === 429 || status >= 500;
-function errorDetail(body, fallback) {
-  const b3 = body;
-  const message = (typeof b3?.error === "object" ? b3.error.message ?? b3.error.detail : b3?.error) ?? (typeof b3?.detail === "object" ? b3.detail.error : b3?.detail) ?? b3?.message;
-  return typeof message === "string" && message !== "" ? message.slice(0, 300) : fallback;
-}
-var MASK = "[masked]";
-var CREDENTIAL_HEADERS = /* @__PURE__ */ new Set(["authorization", "x-api-key", "api-key", "x-subscription-token", "proxy-authorization"]);
-function urlCredentials(url) {
-  const bare = new URL(url.href);
-  bare.username = "";
-  bare.password = "";
-  const decode = (s) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  };
-  const user = decode(url.username);
-  const password = decode(url.password);
-  return { secrets: [url.username, url.password, user, password].filter((s) => s !== ""), user, password, bare };
-}
-var JsonHttpClient = class {
-  constructor(policy = DEFAULT_RETRY_POLICY) {
-    this.policy = policy;
-  }
-  policy;
-  calls = [];
-  secrets = /* @__PURE__ */ new Set();
-  /** Values never to repeat, whatever a server echoes back (keys, tokens): masked in answers and errors. */
-  mask(secret) {
-    if (secret.length >= 4) this.secrets.add(secret);
-  }
-  /** A text with every secret known to this client replaced by `[masked]`. */
-  masked(text2) {
-    let safe = text2;
-    for (const secret of [...this.secrets].sort((a, b3) => b3.length - a.length)) safe = safe.replaceAll(secret, MASK);
-    return safe;
-  }
-  /** A parsed JSON answer with every string in it (keys included) masked. */
-  maskDeep(value) {
-    if (typeof value === "string") return this.masked(value);
-    if (Array.isArray(value)) return value.map((v2) => this.maskDeep(v2));
-    if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k2, v2]) => [this.masked(k2), this.maskDeep(v2)]));
-    return value;
-  }
-  error(provider, message, status, retryable) {
-    return new ProviderError(provider, this.masked(message), status, retryable);
-  }
-  /** The request as sent: credentials out of the URL (into Basic authentication), every credential value masked from now on. */
-  prepare(req) {
-    const headers = { ...req.headers };
-    let url = req.url;
-    if (url.username !== "" || url.password !== "") {
-      const credentials = urlCredentials(url);
-      for (const secret of credentials.secrets) this.mask(secret);
-      url = credentials.bare;
-      if (!Object.keys(headers).some((h3) => h3.toLowerCase() === "authorization")) {
-        headers.authorization = `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString("base64")}`;
-      }
-    }
-    for (const [name, value] of Object.entries(headers)) {
-      if (!CREDENTIAL_HEADERS.has(name.toLowerCase())) continue;
-      this.mask(/^(?:Bearer|Basic|Token)\s+(\S.*)$/i.exec(value)?.[1] ?? value);
-    }
-    return { url, headers };
-  }
-  async request(req) {
-    const started = performance.now();
-    const label = `${req.method} ${req.url.pathname}`;
-    const { url, headers } = this.prepare(req);
-    const record = (status, retries) => {
-      const call = { provider: req.provider, request: label, status, retries, ms: Math.round(performance.now() - started) };
-      this.calls.push(call);
-      return call;
-    };
-    for (let attempt = 0; ; attempt++) {
-      let response;
-      let text2;
-      try {
-        response = await fetch(url, {
-          method: req.method,
-          headers: { accept: "application/json", ...req.body !== void 0 ? { "content-type": "application/json" } : {}, ...headers },
-          ...req.body !== void 0 ? { body: JSON.stringify(req.body) } : {},
-          signal: AbortSignal.timeout(this.policy.timeoutMs)
-        });
-        text2 = await response.text();
-      } catch (error2) {
-        const timedOut = error2.name === "TimeoutError";
-        if (attempt < this.policy.retries) {
-          await this.sleep(this.backoff(attempt));
-          continue;
-        }
-        record(timedOut ? "timeout" : "network-error", attempt);
-        throw this.error(req.provider, timedOut ? `no answer within ${this.policy.timeoutMs} ms (after ${attempt + 1} attempts)` : `network error after ${attempt + 1} attempts: ${error2.message}`, timedOut ? "timeout" : "network-error", true);
-      }
-      let body;
-      try {
-        body = text2 === "" ? void 0 : JSON.parse(text2);
-      } catch {
-        body = void 0;
-      }
-      if (response.ok) {
-        if (body === void 0) {
-          if (attempt < this.policy.retries) {
-            await this.sleep(this.backoff(attempt));
-            continue;
-          }
-          record(response.status, attempt);
-          throw this.error(req.provider, `answered ${response.status} with a body that is not JSON`, "malformed", true);
-        }
-        return { status: response.status, headers: response.headers, body: this.maskDeep(body), call: record(response.status, attempt) };
-      }
-      if (retryableStatus(response.status) && attempt < this.policy.retries) {
-        const wait = retryAfterMs(response.headers.get("retry-after")) ?? this.backoff(attempt);
-        if (wait <= this.policy.maxDelayMs) {
-          await this.sleep(wait);
-          continue;
-        }
-      }
-      record(response.status, attempt);
-      throw this.error(req.provider, `HTTP ${response.status}: ${errorDetail(body, response.statusText || "request failed")}`, response.status, retryableStatus(response.status));
-    }
-  }
-  sleep(ms2) {
-    return sleepFor(ms2 * (this.policy.waitScale ?? 1));
-  }
-  backoff(attempt) {
-    const exponential = this.policy.baseDelayMs * 2 ** attempt;
-    return Math.min(this.policy.maxDelayMs, exponential / 2 + Math.random() * (exponential / 2));
-  }
-};
-var endpoint2 = (base, path6) => new URL(path6, base.endsWith("/") ? base : `${base}/`);
-
-// src/github/octokit.ts
 var RATE_LIMIT_RETRIES = 2;
 var MAX_RATE_LIMIT_WAIT_S = 60;
 function createGitHubClient(token, env) {
@@ -58431,7 +58447,7 @@ var TavilySearch = class {
     const { body } = await this.http.request({
       provider: this.name,
       method: "POST",
-      url: endpoint2(this.baseUrl, "search"),
+      url: endpoint(this.baseUrl, "search"),
       headers: { authorization: `Bearer ${this.apiKey}` },
       body: { query, max_results: count, search_depth: "basic", include_answer: false, include_raw_content: false }
     });
@@ -58450,7 +58466,7 @@ var BraveSearch = class {
   name = "brave";
   static DEFAULT_BASE_URL = "https://api.search.brave.com";
   async search(query, count) {
-    const url = endpoint2(this.baseUrl, "res/v1/web/search");
+    const url = endpoint(this.baseUrl, "res/v1/web/search");
     url.searchParams.set("q", clipQuery(query, BRAVE_MAX_WORDS, BRAVE_MAX_CHARS));
     url.searchParams.set("count", String(count));
     const { body } = await this.http.request({ provider: this.name, method: "GET", url, headers: { "x-subscription-token": this.apiKey } });
@@ -58467,7 +58483,7 @@ var SearxngSearch = class {
   baseUrl;
   name = "searxng";
   async search(query, count) {
-    const url = endpoint2(this.baseUrl, "search");
+    const url = endpoint(this.baseUrl, "search");
     url.searchParams.set("q", query);
     url.searchParams.set("format", "json");
     try {
@@ -58501,7 +58517,7 @@ var AnthropicMessagesModel = class {
     const { body, call } = await this.http.request({
       provider: this.provider,
       method: "POST",
-      url: endpoint2(this.baseUrl, "v1/messages"),
+      url: endpoint(this.baseUrl, "v1/messages"),
       headers: { "anthropic-version": ANTHROPIC_VERSION, ...this.apiKey ? { "x-api-key": this.apiKey } : {} },
       body: {
         model: this.model,
@@ -58735,7 +58751,7 @@ var OpenAiChatModel = class {
     }
   }
   async send(request2) {
-    const url = endpoint2(this.baseUrl, "chat/completions");
+    const url = endpoint(this.baseUrl, "chat/completions");
     const headers = {};
     if (this.apiKey) {
       headers.authorization = `Bearer ${this.apiKey}`;
@@ -60326,7 +60342,8 @@ async function runAction(env = process.env) {
   const [owner, repo] = repository.split("/");
   if (!owner || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got '${repository}'`);
   const github = createGitHubClient(inputs.token, env);
-  const identity = identitySource(github, config.ask.stewardLogins, (problem) => actionsReporter.warning(problem));
+  const restBase = (env.GITHUB_API_URL ?? "https://api.github.com").replace(/\/$/, "");
+  const identity = identitySource(github, config.ask.stewardLogins, (problem) => actionsReporter.warning(problem), viewerLoginOf(restBase, inputs.token, env));
   const serverUrl = (env.GITHUB_SERVER_URL ?? "https://github.com").replace(/\/$/, "");
   if (work.kind === "maintain") {
     const maintained = await maintainWiki(github, new RepoWrites(inputs.dryRun), { owner, repo }, workspace, env.GITHUB_SHA, actionsReporter);

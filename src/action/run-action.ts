@@ -6,7 +6,7 @@ import * as core from '@actions/core';
 import { existsSync, readFileSync } from 'node:fs';
 import { openWorkspace } from '../config/workspace.js';
 import { reportedPeriod } from '../digest/period.js';
-import { identitySource } from '../github/identity.js';
+import { identitySource, viewerLoginOf } from '../github/identity.js';
 import { createGitHubClient } from '../github/octokit.js';
 import { RepoWrites } from '../github/repo-writes.js';
 import { answerQuestion } from '../jobs/answer-issue.js';
@@ -42,7 +42,8 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   if (!owner || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got '${repository}'`);
   const github = createGitHubClient(inputs.token, env);
   // Who the steward is — the token's account plus steward-logins — asked of GitHub once, by the jobs that need it.
-  const identity = identitySource(github, config.ask.stewardLogins, (problem) => reporter.warning(problem));
+  const restBase = (env.GITHUB_API_URL ?? 'https://api.github.com').replace(/\/$/, '');
+  const identity = identitySource(github, config.ask.stewardLogins, (problem) => reporter.warning(problem), viewerLoginOf(restBase, inputs.token, env));
   const serverUrl = (env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/$/, '');
   if (work.kind === 'maintain') {
     // Maintain first; a validation failure afterwards does not undo it.

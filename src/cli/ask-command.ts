@@ -9,12 +9,17 @@ import { loadFileTree } from '../wiki/tree.js';
 import { writeWikiFileAtomically } from '../wiki/write-files.js';
 import type { Trace } from '../answer/trace.js';
 import { traceSummary } from '../answer/render.js';
+import { DEFAULT_WIDTH, renderAskText } from './ask-text.js';
 import { type CliIo, EXIT, openCliWorkspace } from './context.js';
 
-/** `ask`'s flags as commander parses them. */
+/** How `ask` prints one answer: `text` for terminals, `markdown` as the Action posts it, `json` the trace. */
+export const ASK_FORMATS = ['text', 'markdown', 'json'] as const;
+export type AskFormat = (typeof ASK_FORMATS)[number];
+
+/** `ask`'s flags as commander parses them (`--json` is `format: 'json'`). */
 export interface AskCommandOptions {
   wiki?: string;
-  json: boolean;
+  format: AskFormat;
   questions?: string;
   inlineMax?: number;
   llm?: AnswererChoice;
@@ -35,7 +40,7 @@ export async function askCommand(io: CliIo, question: string | undefined, option
   const session = await openAskSession(workspace, providers);
   if (options.questions) return askBatch(io, session, options.questions);
   const trace = await askQuestion(session, question!);
-  io.stdout(options.json ? JSON.stringify(trace, null, 2) : renderForTerminal(trace));
+  io.stdout(renderAsk(trace, options.format, io.columns ?? DEFAULT_WIDTH));
   if (options.capture) await captureLocally(io, workspace, trace);
   return trace.outcome === 'error' ? EXIT.faults : EXIT.ok;
 }
@@ -60,12 +65,16 @@ async function askBatch(io: CliIo, session: AskSession, file: string): Promise<n
   return failed ? EXIT.faults : EXIT.ok;
 }
 
+function renderAsk(trace: Trace, format: AskFormat, width: number): string {
+  if (format === 'json') return JSON.stringify(trace, null, 2);
+  return format === 'markdown' ? renderMarkdown(trace) : renderAskText(trace, width);
+}
+
 /** The answer as the issue comment will show it, then the folded trace. */
-export function renderForTerminal(trace: Trace): string {
+export function renderMarkdown(trace: Trace): string {
   const lines = [trace.answer, '', `<details><summary>How this was answered</summary>`, '', ...traceSummary(trace), '', '</details>'];
   return lines.join('\n');
 }
-
 
 /** `ask --capture`: the capture a pull request would add, written into the local wiki instead. */
 async function captureLocally(io: CliIo, workspace: Workspace, trace: Trace): Promise<void> {

@@ -6,12 +6,15 @@ export interface CliIo {
   cwd: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** The terminal's width in characters, when stdout is a terminal. */
+  columns?: number;
 }
 
 export const processIo = (): CliIo => ({
   cwd: process.cwd(),
   stdout: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
   stderr: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+  ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
 });
 
 /** Exit codes: 0 success, 1 the wiki has faults (or stale indexes), 2 the command could not run. */

@@ -1,7 +1,7 @@
 // The command tree of `wiki-steward`: parses arguments and hands each command to the core.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ANSWERERS, SEARCH_PROVIDERS } from '../config/config.js';
-import type { AskCommandOptions } from './ask-command.js';
+import type { AskCommandOptions, AskFormat } from './ask-command.js';
 import { type CliIo, EXIT, processIo } from './context.js';
 import { DIAGNOSTIC_FORMATS, type DiagnosticFormat } from '../report/diagnostics-format.js';
 
@@ -41,8 +41,13 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .description('answer a question from the wiki, offline, with verified citations and the trace of how')
     .argument('[question]', 'the question, in quotes')
     .option('--wiki <dir>', 'wiki root')
-    .option('--json', 'print the trace as one JSON object (one per line with --questions)')
-    .option('--questions <file>', 'a JSONL file of {"id", "question"} objects: one result per line, same order')
+    .addOption(
+      new Option('--format <format>', 'text (for terminals: the answer and a short trace), markdown (the answer and the folded trace, as the Action posts it) or json (the trace)')
+        .choices(ASK_FORMATS)
+        .default('text'),
+    )
+    .option('--json', 'the same as --format json')
+    .option('--questions <file>', 'a JSONL file of {"id", "question"} objects: one JSON result per line, same order, whatever the format')
     .option('--inline-max <n>', 'read up to N candidates inline, explore above (default 5)', (v) => {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
@@ -54,8 +59,12 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .addOption(new Option('--web <provider>', 'web search for what the wiki lacks (default none)').choices(SEARCH_PROVIDERS))
     .option('--web-base-url <url>', 'search endpoint (self-hosted SearXNG, proxies); SEARXNG_URL is the default for searxng')
     .option('--capture', 'for a cold or gap outcome, write the capture (and its index files) into the local wiki')
-    .action((question: string | undefined, opts: Omit<AskCommandOptions, 'json'> & { json?: boolean }) =>
-      run(async () => (await import('./ask-command.js')).askCommand(io, question, { ...opts, json: Boolean(opts.json) }))(),
+    .action((question: string | undefined, opts: AskCommandOptions & { json?: boolean }, command: Command) =>
+      run(async () => {
+        const { json, ...rest } = opts;
+        if (json && command.getOptionValueSource('format') === 'cli' && opts.format !== 'json') throw new Error(`--json is --format json, not --format ${opts.format}`);
+        return (await import('./ask-command.js')).askCommand(io, question, { ...rest, format: json ? 'json' : opts.format });
+      })(),
     );
 
   program

@@ -1,5 +1,6 @@
 // Wiki health for the digest: invalid pages (with the validator's messages), broken links, orphan
-// pages (no inbound link from any other page; index files do not count), stale pages, low-quality
+// pages (no inbound link, markdown or `[[wikilink]]`, from any other page; index files do not
+// count), stale pages, low-quality
 // pages not rated by a person, oversized `_index.md` files, too many categories, pages too deep.
 import { readFrontmatter } from '../wiki/frontmatter.js';
 import { type WikiLayout, parentDir } from '../wiki/layout.js';
@@ -7,6 +8,7 @@ import { isPyDict, pyToFloat } from '../wiki/python-compat.js';
 import { MAX_PATH_PARTS, resolveWikiPath, validateWiki } from '../wiki/validator.js';
 import { isIndexFilePath } from '../wiki/index-entries.js';
 import { readPages } from '../wiki/page-limit.js';
+import { findWikilinks, wikilinkResolver } from '../wiki/wikilinks.js';
 
 export interface HealthOptions {
   now: Date;
@@ -52,6 +54,10 @@ export async function wikiHealth(layout: WikiLayout, options: HealthOptions): Pr
   };
   const staleBefore = options.now.getTime() - options.staleDays * 86_400_000;
   const indexes = [...layout.tree.files].filter(isIndexFilePath);
+  const resolveWikilink = wikilinkResolver(layout.pages);
+  const linkTo = (from: string, resolved: string | undefined) => {
+    if (resolved && resolved !== from && inbound.has(resolved)) inbound.set(resolved, inbound.get(resolved)! + 1);
+  };
   // Pages over the size limit are not parsed here either (validation reports them).
   await readPages(layout.tree, [...layout.pages, ...indexes], (path, file) => {
     if (!file.ok) return;
@@ -61,12 +67,13 @@ export async function wikiHealth(layout: WikiLayout, options: HealthOptions): Pr
       return;
     }
     const close = file.text.indexOf('\n---\n');
-    for (const m of file.text.slice(close < 0 ? 0 : close).matchAll(LINK)) {
+    const body = file.text.slice(close < 0 ? 0 : close);
+    for (const m of body.matchAll(LINK)) {
       const target = m[1]!.split('#')[0]!;
       if (target === '' || /^[a-z]+:/i.test(target)) continue;
-      const resolved = resolveWikiPath(target.startsWith('/') ? '' : parentDir(path), target);
-      if (resolved && resolved !== path && inbound.has(resolved)) inbound.set(resolved, inbound.get(resolved)! + 1);
+      linkTo(path, resolveWikiPath(target.startsWith('/') ? '' : parentDir(path), target));
     }
+    for (const link of findWikilinks(body)) linkTo(path, resolveWikilink(link.target));
     const fm = readFrontmatter(file.text);
     if (fm.kind !== 'ok') return;
     const updated = fm.data.updated;

@@ -4,6 +4,7 @@
 // tokens (as the App's bot) and for personal tokens alike; REST `GET /user` refuses the first two.
 // The steward edits, and the digest reads, only comments written by one of these accounts, and it
 // never answers a question one of them asked.
+import { JsonHttpClient, retryPolicyFromEnv } from '../net/http-json.js';
 import type { GitHubClient } from './octokit.js';
 
 export class StewardIdentity {
@@ -36,10 +37,9 @@ export const VIEWER_QUERY = 'query { viewer { login } }';
  * logins alone are the identity if there are any; without them the run cannot tell its own
  * comments from anyone else's and stops with the reason.
  */
-export async function stewardIdentity(github: GitHubClient, configured: readonly string[]): Promise<{ identity: StewardIdentity; problem?: string }> {
+export async function stewardIdentity(github: GitHubClient, configured: readonly string[], viewerLogin: () => Promise<string> = () => viewerThroughOctokit(github)): Promise<{ identity: StewardIdentity; problem?: string }> {
   try {
-    const { viewer } = await github.graphql<{ viewer: { login: string } }>(VIEWER_QUERY);
-    return { identity: new StewardIdentity(viewer.login, configured) };
+    return { identity: new StewardIdentity(await viewerLogin(), configured) };
   } catch (error) {
     const problem = `could not ask GitHub which account the token belongs to (GraphQL ${VIEWER_QUERY}): ${(error as Error).message}`;
     if (configured.length === 0) throw new Error(`${problem}; set steward-logins (config ask.steward_logins) to the steward's account`);
@@ -47,11 +47,43 @@ export async function stewardIdentity(github: GitHubClient, configured: readonly
   }
 }
 
+const viewerThroughOctokit = async (github: GitHubClient): Promise<string> => (await github.graphql<{ viewer: { login: string } }>(VIEWER_QUERY)).viewer.login;
+
+/** GitHub's GraphQL endpoint for a REST base URL (GitHub Enterprise Server: REST at /api/v3, GraphQL at /api/graphql). */
+const graphqlUrl = (restBase: string): URL => new URL(`${restBase.replace(/\/+$/, '').replace(/\/api\/v3$/, '/api')}/graphql`);
+
+/**
+ * The viewer query sent beside octokit, with retries: it is a read, but octokit's throttling
+ * counts every GraphQL request as a write and would hold the answer's first write back a second.
+ */
+export function viewerLoginOf(restBase: string, token: string, env: NodeJS.ProcessEnv): () => Promise<string> {
+  const http = new JsonHttpClient(retryPolicyFromEnv(env));
+  http.mask(token);
+  return async () => {
+    const { status, body } = await http.request({
+      provider: 'github',
+      method: 'POST',
+      url: graphqlUrl(restBase),
+      headers: { authorization: `bearer ${token}`, accept: 'application/json', 'user-agent': 'wiki-steward' },
+      body: { query: VIEWER_QUERY },
+    });
+    const answer = body as { data?: { viewer?: { login?: string } } | null; errors?: Array<{ message?: string }> } | null;
+    const login = answer?.data?.viewer?.login;
+    if (!login) throw new Error(`HTTP ${status}: ${answer?.errors?.map((e) => e.message).join('; ') || 'no viewer in the answer'}`);
+    return login;
+  };
+}
+
 /** The identity, asked for once and only when a job needs it. */
-export function identitySource(github: GitHubClient, configured: readonly string[], onProblem: (problem: string) => void = () => {}): () => Promise<StewardIdentity> {
+export function identitySource(
+  github: GitHubClient,
+  configured: readonly string[],
+  onProblem: (problem: string) => void = () => {},
+  viewerLogin?: () => Promise<string>,
+): () => Promise<StewardIdentity> {
   let asked: Promise<StewardIdentity> | undefined;
   return () =>
-    (asked ??= stewardIdentity(github, configured).then(({ identity, problem }) => {
+    (asked ??= stewardIdentity(github, configured, viewerLogin).then(({ identity, problem }) => {
       if (problem) onProblem(problem);
       return identity;
     }));

@@ -12,6 +12,7 @@ import { readPages } from '../wiki/page-limit.js';
 import { type WikiSchema, parseSchema } from '../wiki/schema-file.js';
 import { type FileText, type WikiTree } from '../wiki/tree.js';
 import { resolveWikiPath } from '../wiki/validator.js';
+import { type WikilinkResolver, findWikilinks, wikilinkResolver } from '../wiki/wikilinks.js';
 import { type BodyCounts, type RelevanceIndex, RelevanceCounter } from './relevance.js';
 import { AcronymCollector } from './acronyms.js';
 import { type FoldedText, type TermPattern, foldText, foldedWords } from './text-match.js';
@@ -76,7 +77,8 @@ interface PageFacts {
   tags: string[];
   aliases: string[];
   headings: string[];
-  links: Array<{ target: string; text: string }>;
+  /** Links to other pages; a `[[wikilink]]` without `|text` has no text (the target's title stands). */
+  links: Array<{ target: string; text?: string }>;
   /** The body's words, counted for the ranking as the page is read (the text is not kept). */
   body: BodyCounts;
   openCapture: boolean;
@@ -93,7 +95,7 @@ export function isOpenCapture(path: string, data: Readonly<Record<string, PyValu
   return path.split('/')[0] === 'queries' && stringList(data.tags).includes('capture');
 }
 
-function readPageFacts(path: string, text: string, counter: RelevanceCounter, acronyms: AcronymCollector): PageFacts {
+function readPageFacts(path: string, text: string, counter: RelevanceCounter, acronyms: AcronymCollector, resolveWikilink: WikilinkResolver): PageFacts {
   const fm = readFrontmatter(text);
   const data = fm.kind === 'ok' ? fm.data : undefined;
   const title = data && 'title' in data ? pyStr(data.title!) : fileStem(path);
@@ -113,6 +115,10 @@ function readPageFacts(path: string, text: string, counter: RelevanceCounter, ac
     if (/^[a-z]+:/i.test(target)) continue;
     const resolved = resolveWikiPath(target.startsWith('/') ? '' : parentDir(path), decodeURIComponentSafe(target));
     if (resolved) links.push({ target: resolved, text: m[1]! });
+  }
+  for (const link of findWikilinks(body)) {
+    const resolved = resolveWikilink(link.target);
+    if (resolved) links.push(link.text ? { target: resolved, text: link.text } : { target: resolved });
   }
   return {
     title,
@@ -160,9 +166,10 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
   const unreadable: WikiCatalog['unreadable'] = [];
   let schema: WikiSchema | undefined;
   const pages = new Set(layout.pages.filter((p) => !isIndexFilePath(p)));
+  const resolveWikilink = wikilinkResolver(pages);
   // Pages over the page size limit are not read (see wiki/page-limit.ts): unreadable, with why.
   await readPages(tree, [...pages], (path, file: FileText) => {
-    if (file.ok) facts.set(path, readPageFacts(path, file.text, counter, acronymCollector));
+    if (file.ok) facts.set(path, readPageFacts(path, file.text, counter, acronymCollector, resolveWikilink));
     else unreadable.push({ path, reason: file.reason });
   });
   for (const path of layout.unsafeNames) {
@@ -175,16 +182,11 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
   });
 
   // Index files speak for the pages they list: the first listing (root first, then by path) wins.
-  const stems = new Map<string, string | null>();
-  for (const page of pages) {
-    const stem = fileStem(page);
-    stems.set(stem, stems.has(stem) ? null : page);
-  }
   const listed = new Map<string, IndexEntry>();
   for (const file of indexFiles) {
     const text = indexTexts.get(file);
     if (text === undefined) continue;
-    for (const entry of parseIndexFile(file, text, { resolveSlug: (slug) => stems.get(slug) ?? undefined })) {
+    for (const entry of parseIndexFile(file, text, { resolveWikilink })) {
       if (facts.has(entry.path) && !listed.has(entry.path)) listed.set(entry.path, entry);
     }
   }
@@ -192,10 +194,12 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
   const linkTexts = new Map<string, string[]>();
   for (const [from, f] of facts) {
     for (const link of f.links) {
-      if (link.target === from || !facts.has(link.target)) continue;
+      const target = facts.get(link.target);
+      if (link.target === from || !target) continue;
+      const text = link.text ?? target.title;
       const list = linkTexts.get(link.target);
-      if (list) list.push(link.text);
-      else linkTexts.set(link.target, [link.text]);
+      if (list) list.push(text);
+      else linkTexts.set(link.target, [text]);
     }
   }
 

@@ -3,6 +3,7 @@
 // Obsidian `[[slug]]`, `[[path/slug]]` and `[[slug|alias]]` entries.
 import { DIRECTORY_INDEX, ROOT_INDEX, parentDir } from './layout.js';
 import { resolveWikiPath } from './validator.js';
+import type { WikilinkResolver } from './wikilinks.js';
 
 export interface IndexEntry {
   /** The index file that lists the page. */
@@ -29,8 +30,8 @@ const QUALITY_MARKER = /^\(q: [^)]*\)\s*/;
 const SEPARATOR = /^\s*(?:\u2014|\u2013|--?|:|\|)\s*/;
 
 export interface ParseIndexOptions {
-  /** Resolves an Obsidian slug (no folder) to the one page with that file stem. */
-  resolveSlug: (slug: string) => string | undefined;
+  /** Resolves an Obsidian `[[slug]]` or `[[path/slug]]` target to a page (see `wikilinkResolver`). */
+  resolveWikilink: WikilinkResolver;
 }
 
 /** Every page entry an index file lists: list items that link to a `.md` page. */
@@ -52,8 +53,7 @@ export function parseIndexFile(indexFile: string, text: string, options: ParseIn
       path = resolveWikiPath(target.startsWith('/') ? '' : baseDir, target);
       title = markdown[1]!.trim();
     } else {
-      const slug = wikilink![1]!.trim();
-      path = slug.includes('/') ? resolveWikiPath('', slug.endsWith('.md') ? slug : `${slug}.md`) : options.resolveSlug(slug.replace(/\.md$/, ''));
+      path = options.resolveWikilink(wikilink![1]!.trim());
       // A bare [[slug]] names the page without titling it: the page's own title stands.
       title = (wikilink![2] ?? '').trim();
     }

@@ -3,10 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isIndexFilePath, parseIndexFile } from '../../src/wiki/index-entries.js';
+import { wikilinkResolver } from '../../src/wiki/wikilinks.js';
 import { parseSchema } from '../../src/wiki/schema-file.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/compat');
-const noSlugs = { resolveSlug: () => undefined };
+const noSlugs = { resolveWikilink: () => undefined };
 
 describe('index files', () => {
   it('reads upstream generated _index.md entries without the quality marker', async () => {
@@ -38,7 +39,7 @@ describe('index files', () => {
 
   it('reads Obsidian wikilinks: [[slug]], [[path/slug]] and [[slug|alias]]', () => {
     const text = '# Concepts\n\n- [[rate-limiting]] — limits\n- [[concepts/deep/cache|Caching]]: how we cache\n- [[missing-page]]\n';
-    const entries = parseIndexFile('index.concepts.md', text, { resolveSlug: (s) => (s === 'rate-limiting' ? 'concepts/rate-limiting.md' : undefined) });
+    const entries = parseIndexFile('index.concepts.md', text, { resolveWikilink: wikilinkResolver(['concepts/rate-limiting.md', 'concepts/deep/cache.md']) });
     expect(entries.map((e) => [e.path, e.title, e.summary])).toEqual([
       ['concepts/rate-limiting.md', '', 'limits'],
       ['concepts/deep/cache.md', 'Caching', 'how we cache'],
