@@ -56394,8 +56394,7 @@ function parseIndexFile(indexFile, text2, options2) {
       path6 = resolveWikiPath(target.startsWith("/") ? "" : baseDir, target);
       title = markdown[1].trim();
     } else {
-      const slug = wikilink[1].trim();
-      path6 = slug.includes("/") ? resolveWikiPath("", slug.endsWith(".md") ? slug : `${slug}.md`) : options2.resolveSlug(slug.replace(/\.md$/, ""));
+      path6 = options2.resolveWikilink(wikilink[1].trim());
       title = (wikilink[2] ?? "").trim();
     }
     if (!path6 || path6.endsWith(`/${DIRECTORY_INDEX}`) || path6 === DIRECTORY_INDEX) return;
@@ -56475,6 +56474,88 @@ function parseSchema(text2) {
     } else if (section.startsWith("numeric thresholds")) schema2.thresholds.push(item);
   }
   return schema2;
+}
+
+// src/wiki/wikilinks.ts
+var WIKILINK = /!?\[\[([^[\]\n|#]*)(?:#[^[\]\n|]*)?(?:\|([^[\]\n]*))?\]\]/g;
+function findWikilinks(markdown) {
+  if (!markdown.includes("[[")) return [];
+  const links = [];
+  for (const m2 of blankCode(markdown).matchAll(WIKILINK)) {
+    const target = m2[1].trim();
+    if (target === "") continue;
+    const text2 = m2[2]?.trim();
+    links.push(text2 ? { target, text: text2 } : { target });
+  }
+  return links;
+}
+function wikilinkResolver(pages) {
+  const byPath = /* @__PURE__ */ new Map();
+  const byStem = /* @__PURE__ */ new Map();
+  for (const page of pages) {
+    const lower2 = page.toLowerCase();
+    push(byPath, lower2, page);
+    push(byStem, stemOf(lower2), page);
+  }
+  return (raw) => {
+    const normal = resolveWikiPath("", raw.trim().replace(/\\/g, "/"));
+    if (!normal) return void 0;
+    const wanted = (/\.md$/i.test(normal) ? normal : `${normal}.md`).toLowerCase();
+    const exact = byPath.get(wanted);
+    if (exact) return exact.length === 1 ? exact[0] : exact.find((p2) => p2 === normal || p2 === `${normal}.md`);
+    const fits = (byStem.get(stemOf(wanted)) ?? []).filter((p2) => p2.toLowerCase().endsWith(`/${wanted}`));
+    const depth = (p2) => p2.split("/").length;
+    const shortest = Math.min(...fits.map(depth));
+    const best = fits.filter((p2) => depth(p2) === shortest);
+    return best.length === 1 ? best[0] : void 0;
+  };
+}
+var stemOf = (lowerPath) => lowerPath.slice(lowerPath.lastIndexOf("/") + 1).replace(/\.md$/, "");
+function push(map2, key, value) {
+  const list = map2.get(key);
+  if (list) list.push(value);
+  else map2.set(key, [value]);
+}
+var FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
+function blankCode(markdown) {
+  if (!markdown.includes("`") && !markdown.includes("~~~")) return markdown;
+  const blank = (s) => s.replace(/[^\n]/g, " ");
+  const out = [];
+  let fence;
+  for (const line of markdown.split("\n")) {
+    if (fence !== void 0) {
+      const close = line.trim();
+      if (close.startsWith(fence) && /^[`~]+$/.test(close) && close[0] === fence[0]) fence = void 0;
+      out.push(blank(line));
+      continue;
+    }
+    const open2 = FENCE_OPEN.exec(line);
+    if (open2) {
+      fence = open2[1];
+      out.push(blank(line));
+    } else out.push(line);
+  }
+  return blankCodeSpans(out.join("\n"));
+}
+function blankCodeSpans(text2) {
+  if (!text2.includes("`")) return text2;
+  let out = "";
+  let i = 0;
+  const unclosed = /* @__PURE__ */ new Set();
+  while (i < text2.length) {
+    const tick = text2.indexOf("`", i);
+    if (tick < 0) break;
+    let length = 1;
+    while (text2[tick + length] === "`") length++;
+    const run = "`".repeat(length);
+    let stop = unclosed.has(length) ? -1 : text2.indexOf(run, tick + length);
+    while (stop >= 0 && (text2[stop + length] === "`" || text2[stop - 1] === "`")) stop = text2.indexOf(run, stop + 1);
+    if (stop < 0) unclosed.add(length);
+    const end = stop >= 0 ? stop + length : tick + length;
+    out += text2.slice(i, tick) + (stop >= 0 ? text2.slice(tick, end).replace(/[^\n]/g, " ") : text2.slice(tick, end));
+    i = end;
+  }
+  return out + text2.slice(i);
 }
 
 // src/ladder/signal-terms.ts
@@ -57216,7 +57297,7 @@ function isOpenCapture(path6, data) {
   if (data.captured_by !== void 0 && data.captured_by !== null) return true;
   return path6.split("/")[0] === "queries" && stringList(data.tags).includes("capture");
 }
-function readPageFacts(path6, text2, counter, acronyms) {
+function readPageFacts(path6, text2, counter, acronyms, resolveWikilink) {
   const fm = readFrontmatter(text2);
   const data = fm.kind === "ok" ? fm.data : void 0;
   const title = data && "title" in data ? pyStr(data.title) : fileStem(path6);
@@ -57236,6 +57317,10 @@ function readPageFacts(path6, text2, counter, acronyms) {
     if (/^[a-z]+:/i.test(target)) continue;
     const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path6), decodeURIComponentSafe(target));
     if (resolved) links.push({ target: resolved, text: m2[1] });
+  }
+  for (const link of findWikilinks(body)) {
+    const resolved = resolveWikilink(link.target);
+    if (resolved) links.push(link.text ? { target: resolved, text: link.text } : { target: resolved });
   }
   return {
     title,
@@ -57277,8 +57362,9 @@ async function loadCatalog(tree, config) {
   const unreadable = [];
   let schema2;
   const pages = new Set(layout.pages.filter((p2) => !isIndexFilePath(p2)));
+  const resolveWikilink = wikilinkResolver(pages);
   await readPages(tree, [...pages], (path6, file) => {
-    if (file.ok) facts.set(path6, readPageFacts(path6, file.text, counter, acronymCollector));
+    if (file.ok) facts.set(path6, readPageFacts(path6, file.text, counter, acronymCollector, resolveWikilink));
     else unreadable.push({ path: path6, reason: file.reason });
   });
   for (const path6 of layout.unsafeNames) {
@@ -57289,26 +57375,23 @@ async function loadCatalog(tree, config) {
     if (path6 === "schema.md") schema2 = parseSchema(file.text);
     else indexTexts.set(path6, file.text);
   });
-  const stems = /* @__PURE__ */ new Map();
-  for (const page of pages) {
-    const stem = fileStem(page);
-    stems.set(stem, stems.has(stem) ? null : page);
-  }
   const listed = /* @__PURE__ */ new Map();
   for (const file of indexFiles) {
     const text2 = indexTexts.get(file);
     if (text2 === void 0) continue;
-    for (const entry of parseIndexFile(file, text2, { resolveSlug: (slug) => stems.get(slug) ?? void 0 })) {
+    for (const entry of parseIndexFile(file, text2, { resolveWikilink })) {
       if (facts.has(entry.path) && !listed.has(entry.path)) listed.set(entry.path, entry);
     }
   }
   const linkTexts = /* @__PURE__ */ new Map();
   for (const [from, f3] of facts) {
     for (const link of f3.links) {
-      if (link.target === from || !facts.has(link.target)) continue;
+      const target = facts.get(link.target);
+      if (link.target === from || !target) continue;
+      const text2 = link.text ?? target.title;
       const list = linkTexts.get(link.target);
-      if (list) list.push(link.text);
-      else linkTexts.set(link.target, [link.text]);
+      if (list) list.push(text2);
+      else linkTexts.set(link.target, [text2]);
     }
   }
   const entries = [];
@@ -58256,6 +58339,11 @@ function traceSummary(trace) {
 // src/answer/ask.ts
 var QUESTION_SEARCH_LIMIT = 4e3;
 var questionWithContext = (followUp, issueTitle) => extractSignalTerms(followUp).terms.length === 0 ? `${followUp} (${issueTitle})` : followUp;
+function skippedPagesNote(unreadable) {
+  if (unreadable.length === 0) return [];
+  const named = unreadable.slice(0, 3).map((u2) => `${u2.path} (${u2.reason})`).join("; ");
+  return [`${unreadable.length} page${unreadable.length === 1 ? " was" : "s were"} skipped by the wiki search: ${named}${unreadable.length > 3 ? `; and ${unreadable.length - 3} more` : ""}.`];
+}
 var MAX_SEARCHES = 3;
 var SNIPPET_LIMIT = 280;
 var ladderOptionsOf = (config) => ({
@@ -58280,7 +58368,10 @@ async function openAskSession(workspace, providers = offlineProviders()) {
 var since = (t2) => Math.round(performance.now() - t2);
 async function askQuestion(session, asked, options2 = {}) {
   const question = asked.length > QUESTION_SEARCH_LIMIT ? asked.slice(0, QUESTION_SEARCH_LIMIT) : asked;
-  const cutNote = question.length < asked.length ? [`The question was cut to its first ${QUESTION_SEARCH_LIMIT} characters for the wiki search.`] : [];
+  const cutNote = [
+    ...question.length < asked.length ? [`The question was cut to its first ${QUESTION_SEARCH_LIMIT} characters for the wiki search.`] : [],
+    ...skippedPagesNote(session.catalog?.unreadable ?? [])
+  ];
   const base = {
     question,
     ...options2.id !== void 0 ? { id: options2.id } : {},
@@ -58973,16 +59064,16 @@ function renderRootIndex(layout) {
 function listPagesByDirectory(layout) {
   const own = /* @__PURE__ */ new Map();
   const subtree = /* @__PURE__ */ new Map();
-  const push = (map2, key, page) => {
+  const push2 = (map2, key, page) => {
     const list = map2.get(key);
     if (list) list.push(page);
     else map2.set(key, [page]);
   };
   for (const page of layout.pages) {
     let dir = parentDir(page);
-    push(own, dir, page);
+    push2(own, dir, page);
     while (dir !== "") {
-      push(subtree, dir, page);
+      push2(subtree, dir, page);
       dir = parentDir(dir);
     }
   }
@@ -59727,6 +59818,10 @@ async function wikiHealth(layout, options2) {
   };
   const staleBefore = options2.now.getTime() - options2.staleDays * 864e5;
   const indexes = [...layout.tree.files].filter(isIndexFilePath);
+  const resolveWikilink = wikilinkResolver(layout.pages);
+  const linkTo = (from, resolved) => {
+    if (resolved && resolved !== from && inbound.has(resolved)) inbound.set(resolved, inbound.get(resolved) + 1);
+  };
   await readPages(layout.tree, [...layout.pages, ...indexes], (path6, file) => {
     if (!file.ok) return;
     if (isIndexFilePath(path6)) {
@@ -59735,12 +59830,13 @@ async function wikiHealth(layout, options2) {
       return;
     }
     const close = file.text.indexOf("\n---\n");
-    for (const m2 of file.text.slice(close < 0 ? 0 : close).matchAll(LINK3)) {
+    const body = file.text.slice(close < 0 ? 0 : close);
+    for (const m2 of body.matchAll(LINK3)) {
       const target = m2[1].split("#")[0];
       if (target === "" || /^[a-z]+:/i.test(target)) continue;
-      const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path6), target);
-      if (resolved && resolved !== path6 && inbound.has(resolved)) inbound.set(resolved, inbound.get(resolved) + 1);
+      linkTo(path6, resolveWikiPath(target.startsWith("/") ? "" : parentDir(path6), target));
     }
+    for (const link of findWikilinks(body)) linkTo(path6, resolveWikilink(link.target));
     const fm = readFrontmatter(file.text);
     if (fm.kind !== "ok") return;
     const updated = fm.data.updated;

@@ -39,6 +39,13 @@ export const QUESTION_SEARCH_LIMIT = 4_000;
 export const questionWithContext = (followUp: string, issueTitle: string): string =>
   extractSignalTerms(followUp).terms.length === 0 ? `${followUp} (${issueTitle})` : followUp;
 
+/** Pages the wiki search could not read (over the size limit, not text), said in every answer's notes. */
+function skippedPagesNote(unreadable: ReadonlyArray<{ path: string; reason: string }>): string[] {
+  if (unreadable.length === 0) return [];
+  const named = unreadable.slice(0, 3).map((u) => `${u.path} (${u.reason})`).join('; ');
+  return [`${unreadable.length} page${unreadable.length === 1 ? ' was' : 's were'} skipped by the wiki search: ${named}${unreadable.length > 3 ? `; and ${unreadable.length - 3} more` : ''}.`];
+}
+
 /** Searches per question (D searches each uncovered claim). */
 const MAX_SEARCHES = 3;
 const SNIPPET_LIMIT = 280;
@@ -74,7 +81,10 @@ const since = (t: number) => Math.round(performance.now() - t);
 
 export async function askQuestion(session: AskSession, asked: string, options: AskOptions = {}): Promise<Trace> {
   const question = asked.length > QUESTION_SEARCH_LIMIT ? asked.slice(0, QUESTION_SEARCH_LIMIT) : asked;
-  const cutNote = question.length < asked.length ? [`The question was cut to its first ${QUESTION_SEARCH_LIMIT} characters for the wiki search.`] : [];
+  const cutNote = [
+    ...(question.length < asked.length ? [`The question was cut to its first ${QUESTION_SEARCH_LIMIT} characters for the wiki search.`] : []),
+    ...skippedPagesNote(session.catalog?.unreadable ?? []),
+  ];
   const base = {
     question,
     ...(options.id !== undefined ? { id: options.id } : {}),

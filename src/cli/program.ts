@@ -43,7 +43,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--wiki <dir>', 'wiki root')
     .addOption(
       new Option('--format <format>', 'text (for terminals: the answer and a short trace), markdown (the answer and the folded trace, as the Action posts it) or json (the trace)')
-        .choices(ASK_FORMATS)
+        .choices(['text', 'markdown', 'json'] satisfies AskFormat[])
         .default('text'),
     )
     .option('--json', 'the same as --format json')

@@ -56,8 +56,8 @@ describe('wiki-steward ask', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ branch: 'unconfigured', outcome: 'cold' });
   });
 
-  it('prints the answer and a folded trace without --json', async () => {
-    const run = await runCli(['ask', '--wiki', example, 'What does the cite contract check?'], example);
+  it('prints the answer and a folded trace with --format markdown', async () => {
+    const run = await runCli(['ask', '--wiki', example, '--format', 'markdown', 'What does the cite contract check?'], example);
     expect(run.stdout).toMatch(/^From the wiki:/);
     expect(run.stdout).toContain('<details><summary>How this was answered</summary>');
     expect(run.stdout).toContain('- Branch: **');

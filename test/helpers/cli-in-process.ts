@@ -7,11 +7,12 @@ export interface CliRun {
   stderr: string;
 }
 
-export async function runCli(args: string[], cwd: string): Promise<CliRun> {
+export async function runCli(args: string[], cwd: string, options: { columns?: number } = {}): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const code = await main(args, {
     cwd,
+    ...options,
     stdout: (t) => (stdout += t.endsWith('\n') ? t : `${t}\n`),
     stderr: (t) => (stderr += t.endsWith('\n') ? t : `${t}\n`),
   });

@@ -133,9 +133,11 @@ describe('page attacks: huge pages', () => {
     expect(catalog.entries.map((e) => e.path)).toEqual(['concepts/small.md']);
     expect(catalog.unreadable).toEqual([{ path: 'concepts/huge.md', reason: expect.stringMatching(/^page is \d+\.\d MB \([\d,]+ bytes\), over the 2 MB limit/) }]);
     const ask = await runCli(['ask', '--wiki', wiki, '--json', 'How does cache tuning work?'], wiki);
-    const trace = JSON.parse(ask.stdout) as { outcome: string; read: string[] };
+    const trace = JSON.parse(ask.stdout) as { outcome: string; read: string[]; notes: string[] };
     expect(trace.outcome).toBe('answered');
     expect(trace.read).toEqual(['concepts/small.md']);
+    // The ladder's skip is said in the answer's notes.
+    expect(trace.notes).toContainEqual(expect.stringMatching(/^1 page was skipped by the wiki search: concepts\/huge\.md \(page is .* over the 2 MB limit/));
   });
 
   it('a 150,000-line page under the limit is answered from, not an error', async () => {
