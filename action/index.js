@@ -1074,14 +1074,14 @@ var require_util = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path6 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path7 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path6 && path6[0] !== "/") {
-          path6 = `/${path6}`;
+        if (path7 && path7[0] !== "/") {
+          path7 = `/${path7}`;
         }
-        return new URL(`${origin}${path6}`);
+        return new URL(`${origin}${path7}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1532,39 +1532,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path6, origin }
+          request: { method, path: path7, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path6);
+        debuglog("sending request to %s %s/%s", method, origin, path7);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path6, origin },
+          request: { method, path: path7, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path6,
+          path7,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path6, origin }
+          request: { method, path: path7, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path6);
+        debuglog("trailers received from %s %s/%s", method, origin, path7);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path6, origin },
+          request: { method, path: path7, origin },
           error: error2
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path6,
+          path7,
           error2.message
         );
       });
@@ -1613,9 +1613,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path6, origin }
+            request: { method, path: path7, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path6);
+          debuglog("sending request to %s %s/%s", method, origin, path7);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1678,7 +1678,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path6,
+        path: path7,
         method,
         body,
         headers,
@@ -1693,11 +1693,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path6 !== "string") {
+        if (typeof path7 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path6[0] !== "/" && !(path6.startsWith("http://") || path6.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path7[0] !== "/" && !(path7.startsWith("http://") || path7.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path6)) {
+        } else if (invalidPathRegex.test(path7)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1763,7 +1763,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path6, query) : path6;
+        this.path = query ? buildURL(path7, query) : path7;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6456,7 +6456,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path6, host, upgrade, blocking, reset } = request2;
+      const { method, path: path7, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6537,7 +6537,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path6} HTTP/1.1\r
+      let header = `${method} ${path7} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7066,7 +7066,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path6, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path7, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7163,7 +7163,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path6;
+      headers[HTTP2_HEADER_PATH] = path7;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7516,9 +7516,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path6 = search ? `${pathname}${search}` : pathname;
+        const path7 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path6;
+        this.opts.path = path7;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8757,10 +8757,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path6 = "/",
+          path: path7 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path6;
+        opts.path = origin + path7;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10732,20 +10732,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path6) {
-      if (typeof path6 !== "string") {
-        return path6;
+    function safeUrl(path7) {
+      if (typeof path7 !== "string") {
+        return path7;
       }
-      const pathSegments = path6.split("?");
+      const pathSegments = path7.split("?");
       if (pathSegments.length !== 2) {
-        return path6;
+        return path7;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path6, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path6);
+    function matchKey(mockDispatch2, { path: path7, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path7);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10767,7 +10767,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path6 }) => matchValue(safeUrl(path6), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path7 }) => matchValue(safeUrl(path7), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10805,9 +10805,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path6, method, body, headers, query } = opts;
+      const { path: path7, method, body, headers, query } = opts;
       return {
-        path: path6,
+        path: path7,
         method,
         body,
         headers,
@@ -11270,10 +11270,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path6, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path7, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path6,
+            Path: path7,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16152,9 +16152,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path6) {
-      for (let i = 0; i < path6.length; ++i) {
-        const code = path6.charCodeAt(i);
+    function validateCookiePath(path7) {
+      for (let i = 0; i < path7.length; ++i) {
+        const code = path7.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19074,11 +19074,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path6 = opts.path;
+          let path7 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path6 = `/${path6}`;
+            path7 = `/${path7}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path6);
+          url = new URL(util.parseOrigin(url).origin + path7);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -24911,10 +24911,10 @@ var require_src2 = __commonJS({
     var fs_1 = __require("fs");
     var debug_1 = __importDefault(require_src());
     var log = debug_1.default("@kwsites/file-exists");
-    function check(path6, isFile, isDirectory3) {
-      log(`checking %s`, path6);
+    function check(path7, isFile, isDirectory3) {
+      log(`checking %s`, path7);
       try {
-        const stat2 = fs_1.statSync(path6);
+        const stat2 = fs_1.statSync(path7);
         if (stat2.isFile() && isFile) {
           log(`[OK] path represents a file`);
           return true;
@@ -24934,8 +24934,8 @@ var require_src2 = __commonJS({
         throw e;
       }
     }
-    function exists2(path6, type2 = exports2.READABLE) {
-      return check(path6, (type2 & exports2.FILE) > 0, (type2 & exports2.FOLDER) > 0);
+    function exists2(path7, type2 = exports2.READABLE) {
+      return check(path7, (type2 & exports2.FILE) > 0, (type2 & exports2.FOLDER) > 0);
     }
     exports2.exists = exists2;
     exports2.FILE = 1;
@@ -47340,7 +47340,7 @@ var JsonHttpClient = class {
     return Math.min(this.policy.maxDelayMs, exponential / 2 + Math.random() * (exponential / 2));
   }
 };
-var endpoint = (base, path6) => new URL(path6, base.endsWith("/") ? base : `${base}/`);
+var endpoint = (base, path7) => new URL(path7, base.endsWith("/") ? base : `${base}/`);
 
 // src/github/identity.ts
 var StewardIdentity = class {
@@ -47413,8 +47413,8 @@ var Context = class {
       if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path6 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path6} does not exist${EOL5}`);
+        const path7 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path7} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -51527,7 +51527,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path6) => path6.split("/").map((c3) => c3.startsWith("{") ? "(?:.+?)" : c3).join("/")
+    (path7) => path7.split("/").map((c3) => c3.startsWith("{") ? "(?:.+?)" : c3).join("/")
   );
   const regex2 = `^(?:${regexes.map((r2) => `(?:${r2})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -56136,7 +56136,7 @@ function withinPageLimit(file) {
   const bytes = Buffer.byteLength(file.text);
   return bytes > MAX_PAGE_BYTES ? tooLarge(bytes, MAX_PAGE_BYTES) : file;
 }
-var readPages = (tree, paths, visit) => tree.readEach(paths, (path6, file) => visit(path6, withinPageLimit(file)), { maxBytes: MAX_PAGE_BYTES });
+var readPages = (tree, paths, visit) => tree.readEach(paths, (path7, file) => visit(path7, withinPageLimit(file)), { maxBytes: MAX_PAGE_BYTES });
 
 // src/wiki/validator.ts
 var REQUIRED_FIELDS = ["title", "type", "tags", "sources", "created", "updated"];
@@ -56145,9 +56145,9 @@ var RATERS = ["doctor", "human", "ingester"];
 var ISO_UTC = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
 var MAX_PATH_PARTS = 5;
 var isIndexFile = (relPath) => relPath === ROOT_INDEX || relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
-function reporterFor(path6, out) {
+function reporterFor(path7, out) {
   const add = (severity) => (code, message, options2 = {}) => {
-    out.push({ severity, code, path: path6, line: options2.line ?? 1, message, ...options2.field !== void 0 ? { field: options2.field } : {} });
+    out.push({ severity, code, path: path7, line: options2.line ?? 1, message, ...options2.field !== void 0 ? { field: options2.field } : {} });
   };
   return { error: add("error"), warning: add("warning") };
 }
@@ -56193,11 +56193,11 @@ function validatePage(layout, page) {
   checkSourcesExist(layout, data, report, at2);
   return out;
 }
-function checkType(layout, path6, data, report, at2) {
+function checkType(layout, path7, data, report, at2) {
   if (!("type" in data)) return;
   const type2 = data.type;
   const shown = pyStr(type2);
-  const first = path6.split("/")[0];
+  const first = path7.split("/")[0];
   if (typeof type2 !== "string" || !layout.categories.includes(type2)) {
     report.error("type-not-category", `type '${shown}' is not one of the wiki's categories (${layout.categories.join(", ") || "none"})`, at2("type"));
   }
@@ -56343,21 +56343,21 @@ async function validateWiki(layout, only) {
   await readPages(
     layout.tree,
     targets.filter((p2) => !isUnsafeName(p2)),
-    (path6, read) => {
+    (path7, read) => {
       if (!read.ok) {
-        add([{ severity: "error", code: read.problem === "too-large" ? "page-too-large" : "unreadable", path: path6, line: 1, message: read.reason }]);
+        add([{ severity: "error", code: read.problem === "too-large" ? "page-too-large" : "unreadable", path: path7, line: 1, message: read.reason }]);
         return;
       }
       try {
-        add(validatePage(layout, { path: path6, text: read.text }));
+        add(validatePage(layout, { path: path7, text: read.text }));
       } catch (error2) {
-        add([{ severity: "error", code: "check-failed", path: path6, line: 1, message: `could not check this page: ${error2.message}` }]);
+        add([{ severity: "error", code: "check-failed", path: path7, line: 1, message: `could not check this page: ${error2.message}` }]);
       }
     }
   );
-  for (const path6 of targets.filter(isUnsafeName)) {
-    const message = `file name ${quoteName(path6)} holds a line break or other control character: not checked, not indexed; rename the file`;
-    add([{ severity: "error", code: "unsafe-file-name", path: path6, line: 1, message }]);
+  for (const path7 of targets.filter(isUnsafeName)) {
+    const message = `file name ${quoteName(path7)} holds a line break or other control character: not checked, not indexed; rename the file`;
+    add([{ severity: "error", code: "unsafe-file-name", path: path7, line: 1, message }]);
   }
   for (const skipped of layout.tree.skipped) {
     if (skipped.path.endsWith(".md")) {
@@ -56387,19 +56387,19 @@ function parseIndexFile(indexFile, text2, options2) {
     const wikilink = markdown ? null : WIKILINK_ENTRY.exec(line);
     const match = markdown ?? wikilink;
     if (!match || match.index > 2) return;
-    let path6;
+    let path7;
     let title;
     if (markdown) {
       const target = decodeURIComponentSafe(markdown[2]);
-      path6 = resolveWikiPath(target.startsWith("/") ? "" : baseDir, target);
+      path7 = resolveWikiPath(target.startsWith("/") ? "" : baseDir, target);
       title = markdown[1].trim();
     } else {
-      path6 = options2.resolveWikilink(wikilink[1].trim());
+      path7 = options2.resolveWikilink(wikilink[1].trim());
       title = (wikilink[2] ?? "").trim();
     }
-    if (!path6 || path6.endsWith(`/${DIRECTORY_INDEX}`) || path6 === DIRECTORY_INDEX) return;
+    if (!path7 || path7.endsWith(`/${DIRECTORY_INDEX}`) || path7 === DIRECTORY_INDEX) return;
     const rest = line.slice(match.index + match[0].length).replace(SEPARATOR, "").replace(QUALITY_MARKER, "").trim();
-    entries.push({ indexFile, line: i + 1, path: path6, title, summary: rest });
+    entries.push({ indexFile, line: i + 1, path: path7, title, summary: rest });
   });
   return entries;
 }
@@ -57292,15 +57292,15 @@ var stringList = (value) => {
   if (typeof value === "string") return value.split(",").map((v2) => v2.trim()).filter(Boolean);
   return [];
 };
-function isOpenCapture(path6, data) {
+function isOpenCapture(path7, data) {
   if (!data) return false;
   if (data.captured_by !== void 0 && data.captured_by !== null) return true;
-  return path6.split("/")[0] === "queries" && stringList(data.tags).includes("capture");
+  return path7.split("/")[0] === "queries" && stringList(data.tags).includes("capture");
 }
-function readPageFacts(path6, text2, counter, acronyms, resolveWikilink) {
+function readPageFacts(path7, text2, counter, acronyms, resolveWikilink) {
   const fm = readFrontmatter(text2);
   const data = fm.kind === "ok" ? fm.data : void 0;
-  const title = data && "title" in data ? pyStr(data.title) : fileStem(path6);
+  const title = data && "title" in data ? pyStr(data.title) : fileStem(path7);
   const declared = data ? [data.summary, data.description].find((v2) => typeof v2 === "string" && v2.trim() !== "") : void 0;
   const close = text2.indexOf("\n---\n");
   const body = fm.kind === "none" || close < 0 ? text2 : text2.slice(close + 5);
@@ -57315,7 +57315,7 @@ function readPageFacts(path6, text2, counter, acronyms, resolveWikilink) {
   for (const m2 of body.matchAll(LINK)) {
     const target = m2[2];
     if (/^[a-z]+:/i.test(target)) continue;
-    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path6), decodeURIComponentSafe(target));
+    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path7), decodeURIComponentSafe(target));
     if (resolved) links.push({ target: resolved, text: m2[1] });
   }
   for (const link of findWikilinks(body)) {
@@ -57330,7 +57330,7 @@ function readPageFacts(path6, text2, counter, acronyms, resolveWikilink) {
     headings,
     links,
     body: counter.countBody(body),
-    openCapture: isOpenCapture(path6, data)
+    openCapture: isOpenCapture(path7, data)
   };
 }
 function firstBodyParagraph(text2) {
@@ -57363,17 +57363,17 @@ async function loadCatalog(tree, config) {
   let schema2;
   const pages = new Set(layout.pages.filter((p2) => !isIndexFilePath(p2)));
   const resolveWikilink = wikilinkResolver(pages);
-  await readPages(tree, [...pages], (path6, file) => {
-    if (file.ok) facts.set(path6, readPageFacts(path6, file.text, counter, acronymCollector, resolveWikilink));
-    else unreadable.push({ path: path6, reason: file.reason });
+  await readPages(tree, [...pages], (path7, file) => {
+    if (file.ok) facts.set(path7, readPageFacts(path7, file.text, counter, acronymCollector, resolveWikilink));
+    else unreadable.push({ path: path7, reason: file.reason });
   });
-  for (const path6 of layout.unsafeNames) {
-    unreadable.push({ path: escapeUnsafeName(path6), reason: "its file name holds a line break or other control character" });
+  for (const path7 of layout.unsafeNames) {
+    unreadable.push({ path: escapeUnsafeName(path7), reason: "its file name holds a line break or other control character" });
   }
-  await tree.readEach([...indexFiles, ...tree.files.has("schema.md") ? ["schema.md"] : []], (path6, file) => {
+  await tree.readEach([...indexFiles, ...tree.files.has("schema.md") ? ["schema.md"] : []], (path7, file) => {
     if (!file.ok) return;
-    if (path6 === "schema.md") schema2 = parseSchema(file.text);
-    else indexTexts.set(path6, file.text);
+    if (path7 === "schema.md") schema2 = parseSchema(file.text);
+    else indexTexts.set(path7, file.text);
   });
   const listed = /* @__PURE__ */ new Map();
   for (const file of indexFiles) {
@@ -57395,21 +57395,21 @@ async function loadCatalog(tree, config) {
     }
   }
   const entries = [];
-  for (const path6 of layout.pages) {
-    const f3 = facts.get(path6);
+  for (const path7 of layout.pages) {
+    const f3 = facts.get(path7);
     if (!f3) continue;
-    const index = listed.get(path6);
+    const index = listed.get(path7);
     const title = index?.title || f3.title;
     const summary2 = index?.summary || f3.ownSummary;
     entries.push({
-      path: path6,
-      category: path6.split("/")[0],
+      path: path7,
+      category: path7.split("/")[0],
       title,
       summary: summary2,
       tags: f3.tags,
       aliases: f3.aliases,
       headings: f3.headings,
-      linkTexts: [...new Set(linkTexts.get(path6) ?? [])],
+      linkTexts: [...new Set(linkTexts.get(path7) ?? [])],
       ...index ? { listedIn: index.indexFile } : {},
       openCapture: f3.openCapture,
       folded: { title: foldText(title), summary: foldText(summary2) }
@@ -57441,7 +57441,7 @@ async function loadCatalog(tree, config) {
       return [...hits].sort((a, b3) => a - b3).map((i) => entries[i]);
     },
     byPath: new Map(entries.map((e) => [e.path, e])),
-    indexOf: (path6) => positions.get(path6) ?? -1,
+    indexOf: (path7) => positions.get(path7) ?? -1,
     relevance,
     acronyms,
     schema: schema2,
@@ -57449,8 +57449,8 @@ async function loadCatalog(tree, config) {
     unreadable,
     async readPages(paths) {
       const out = /* @__PURE__ */ new Map();
-      await readPages(tree, paths, (path6, file) => {
-        if (file.ok) out.set(path6, file.text);
+      await readPages(tree, paths, (path7, file) => {
+        if (file.ok) out.set(path7, file.text);
       });
       return out;
     }
@@ -57535,7 +57535,7 @@ function runLadder(catalog, question, options2) {
   }
   for (const t2 of terms) t2.weight = weightOf(t2);
   const ranked = rankCandidates(catalog, gate, scores, terms);
-  const isCapture = (path6) => catalog.byPath.get(path6).openCapture;
+  const isCapture = (path7) => catalog.byPath.get(path7).openCapture;
   const candidates = ranked.filter((c3) => !isCapture(c3.path));
   return {
     // Step A orients on the index files: the pages the gate found there, else whatever was found.
@@ -57774,9 +57774,9 @@ function frontmatterTitle(lines, end) {
   }
   return void 0;
 }
-function splitBlocks(path6, lines) {
+function splitBlocks(path7, lines) {
   const first = bodyStart(lines);
-  const stem = path6.split("/").at(-1).replace(/\.md$/i, "");
+  const stem = path7.split("/").at(-1).replace(/\.md$/i, "");
   const h1 = lines.slice(first).find((l3) => /^\s{0,3}#\s+\S/.test(l3));
   const title = frontmatterTitle(lines, first) ?? (h1 ? readableText(h1) : stem);
   let section = makeSection(title, Math.min(first + 1, lines.length), 0);
@@ -57935,9 +57935,9 @@ function sentenceSpans(joined, item) {
   }
   return merged.filter(([a, b3]) => joined.slice(a, b3).trim() !== "");
 }
-function splitSentences(path6, text2) {
+function splitSentences(path7, text2) {
   const lines = text2.split("\n");
-  const { blocks, sections, title } = splitBlocks(path6, lines);
+  const { blocks, sections, title } = splitBlocks(path7, lines);
   const sentences = [];
   const titleFolded = foldText(title);
   let leadTaken = false;
@@ -57977,7 +57977,7 @@ function splitSentences(path6, text2) {
       if (prose) leadTaken = true;
       if (block.section.summary) summaryOpened.add(block.section);
       sentences.push({
-        path: path6,
+        path: path7,
         start: block.lines[first].n,
         end: block.lines[last].n,
         text: sentenceText,
@@ -57990,7 +57990,7 @@ function splitSentences(path6, text2) {
       });
     });
   }
-  return { path: path6, title, sections, sentences };
+  return { path: path7, title, sections, sentences };
 }
 function textHasTerm(folded, pattern, strict) {
   return containsWords(folded, pattern) || strict && pattern.raw.length > 1 && folded.raw.includes(pattern.raw);
@@ -58002,9 +58002,9 @@ function enforceCiteContract(claims, context3) {
   const violations = [];
   const kept = [];
   const pageLines = /* @__PURE__ */ new Map();
-  const linesOf = (path6) => {
-    let lines = pageLines.get(path6);
-    if (!lines) pageLines.set(path6, lines = context3.pagesRead.get(path6).split("\n"));
+  const linesOf = (path7) => {
+    let lines = pageLines.get(path7);
+    if (!lines) pageLines.set(path7, lines = context3.pagesRead.get(path7).split("\n"));
     return lines;
   };
   for (const claim of claims) {
@@ -58159,31 +58159,31 @@ function defines(sentence, present) {
 var OfflineAnswerer = class {
   name = "offline";
   prepared = /* @__PURE__ */ new Map();
-  prepare(path6, text2) {
-    const cached = this.prepared.get(path6);
+  prepare(path7, text2) {
+    const cached = this.prepared.get(path7);
     if (cached && cached.text === text2) return cached;
-    const page = { text: text2, lines: text2.split("\n"), folded: foldText(text2), page: splitSentences(path6, text2) };
+    const page = { text: text2, lines: text2.split("\n"), folded: foldText(text2), page: splitSentences(path7, text2) };
     if (this.prepared.size >= PREPARED_PAGE_LIMIT) this.prepared.clear();
-    this.prepared.set(path6, page);
+    this.prepared.set(path7, page);
     return page;
   }
   async answer(request2) {
     const ranked = [...request2.pages.keys()];
     const read = ranked.slice(0, OFFLINE_READ_BUDGET);
-    const unread = ranked.slice(OFFLINE_READ_BUDGET).map((path6) => ({ path: path6, reason: `beyond the offline read budget of ${OFFLINE_READ_BUDGET} pages` }));
+    const unread = ranked.slice(OFFLINE_READ_BUDGET).map((path7) => ({ path: path7, reason: `beyond the offline read budget of ${OFFLINE_READ_BUDGET} pages` }));
     const terms = weighTerms(request2.terms);
-    const pages = new Map(read.map((path6) => [path6, this.prepare(path6, request2.pages.get(path6))]));
+    const pages = new Map(read.map((path7) => [path7, this.prepare(path7, request2.pages.get(path7))]));
     const definitional = DEFINITION_QUESTION.test(request2.question);
     const phrases = questionPhrases(request2.question, terms);
-    const scored = read.flatMap((path6, rank) => {
-      const page = pages.get(path6);
+    const scored = read.flatMap((path7, rank) => {
+      const page = pages.get(path7);
       const held = terms.flatMap((t2, k2) => t2.strict && textHasTerm(page.folded, t2.pattern, t2.strict) ? [k2] : []);
       return page.page.sentences.map((s) => scoreSentence(s, terms, rank, definitional, held, phrases));
     });
     const holds = (s) => quoteHolds(pages.get(s.path).lines, [s.start, s.end], s.quote);
     const picked = pickSentences(scored, terms, holds);
     if (picked.length === 0) {
-      const named = read.find((path6) => terms.some((w2) => w2.required && textHasTerm(pages.get(path6).folded, w2.pattern, w2.strict)));
+      const named = read.find((path7) => terms.some((w2) => w2.required && textHasTerm(pages.get(path7).folded, w2.pattern, w2.strict)));
       const own = scored.filter((x3) => x3.sentence.path === named && holds(x3.sentence));
       const opening = own.find((x3) => x3.sentence.lead) ?? own[0];
       if (opening) picked.push(opening);
@@ -58193,7 +58193,7 @@ var OfflineAnswerer = class {
       citations: [{ path: s.path, lines: [s.start, s.end], quote: s.quote }],
       section: { path: s.path, heading: s.section.heading, line: s.section.line }
     }));
-    const judged = [.../* @__PURE__ */ new Set([...picked.map((x3) => x3.sentence.path), ...read.slice(0, COVER_RANKS)])].map((path6) => pages.get(path6).folded);
+    const judged = [.../* @__PURE__ */ new Set([...picked.map((x3) => x3.sentence.path), ...read.slice(0, COVER_RANKS)])].map((path7) => pages.get(path7).folded);
     const coverage = judgeCoverage(terms, judged);
     return { claims, covered: read.length > 0 && claims.length > 0 && coverage.covered, found: coverage.found, missing: coverage.missing, read, unread, missingAre: "terms" };
   }
@@ -58709,9 +58709,9 @@ function toSchemaShape(answer) {
     uncovered: answer.uncovered
   };
 }
-function pageBlock(path6, text2) {
+function pageBlock(path7, text2) {
   const numbered = text2.split("\n").map((line, i) => `${i + 1}| ${line.replaceAll("</page>", "</ page>")}`).join("\n");
-  return `<page path="${path6.replaceAll('"', "")}">
+  return `<page path="${path7.replaceAll('"', "")}">
 ${numbered}
 </page>`;
 }
@@ -58736,14 +58736,14 @@ var ModelAnswerer = class {
     const ranked = [...request2.pages];
     const unread = [];
     let pages = ranked.slice(0, this.budget.pages);
-    for (const [path6] of ranked.slice(this.budget.pages)) unread.push({ path: path6, reason: `model budget: at most ${this.budget.pages} pages per question` });
+    for (const [path7] of ranked.slice(this.budget.pages)) unread.push({ path: path7, reason: `model budget: at most ${this.budget.pages} pages per question` });
     let estimate = 0;
     const affordable = [];
-    for (const [path6, text2] of pages) {
+    for (const [path7, text2] of pages) {
       const cost = estimateTokens(text2) + 50;
-      if (affordable.length > 0 && estimate + cost > this.budget.tokens * 0.8) unread.push({ path: path6, reason: `model budget: ${this.budget.tokens} tokens per question` });
+      if (affordable.length > 0 && estimate + cost > this.budget.tokens * 0.8) unread.push({ path: path7, reason: `model budget: ${this.budget.tokens} tokens per question` });
       else {
-        affordable.push([path6, text2]);
+        affordable.push([path7, text2]);
         estimate += cost;
       }
     }
@@ -59339,9 +59339,9 @@ function topicTags(trace) {
   const words = trace.signal_terms.filter((t2) => t2.kind !== "expanded").map((t2) => normalize(t2.term).replace(/[^\p{Ll}\p{N}]+/gu, "-").replace(/^-|-$/g, "")).filter((t2) => /^[\p{Ll}\p{N}][\p{Ll}\p{N}-]{1,30}$/u.test(t2));
   return [...new Set(words)].slice(0, 3);
 }
-async function titleOf(tree, path6) {
+async function titleOf(tree, path7) {
   let title;
-  await tree.readEach([path6], (_3, file) => {
+  await tree.readEach([path7], (_3, file) => {
     if (!file.ok) return;
     const fm = readFrontmatter(file.text);
     if (fm.kind === "ok" && typeof fm.data.title === "string") title = fm.data.title;
@@ -59355,15 +59355,15 @@ async function planCapture(tree, config, trace, source, now) {
   const base = tree ?? memoryTree("", /* @__PURE__ */ new Map([["schema.md", BOOTSTRAP_SCHEMA]]));
   const files = new Map(bootstrap ? [["schema.md", BOOTSTRAP_SCHEMA]] : []);
   if (config.capture.mode === "pending") {
-    const path7 = `.wiki-pending/${captureStamp(now)}-${slug}.md`;
-    files.set(path7, pendingCapture(input));
-    return { path: path7, files, bootstrap };
+    const path8 = `.wiki-pending/${captureStamp(now)}-${slug}.md`;
+    files.set(path8, pendingCapture(input));
+    return { path: path8, files, bootstrap };
   }
   const title = captureTitle(trace.question);
-  let path6 = `queries/${slug}.md`;
-  for (let n = 2; base.files.has(path6) && await titleOf(base, path6) !== title; n++) path6 = `queries/${slug}-${n}.md`;
-  files.set(path6, queriesPage(input, topicTags(trace)));
-  return { path: path6, files: await withIndexFiles(base, config, files, path6, bootstrap), bootstrap };
+  let path7 = `queries/${slug}.md`;
+  for (let n = 2; base.files.has(path7) && await titleOf(base, path7) !== title; n++) path7 = `queries/${slug}-${n}.md`;
+  files.set(path7, queriesPage(input, topicTags(trace)));
+  return { path: path7, files: await withIndexFiles(base, config, files, path7, bootstrap), bootstrap };
 }
 async function captureFiles(tree, config, page, content) {
   return withIndexFiles(tree, config, /* @__PURE__ */ new Map([[page, content]]), page, false);
@@ -59642,9 +59642,9 @@ var DESCRIPTIONS = {
 async function setOutcomeLabel(github, writes, repo, issueNumber, outcome, labels, current) {
   const name = labels[outcome];
   const stale = ["answered", "gap", "cold", "error"].map((o2) => labels[o2]).filter((l3) => l3 !== name && current.includes(l3));
-  const path6 = `/repos/${repo.owner}/${repo.repo}`;
+  const path7 = `/repos/${repo.owner}/${repo.repo}`;
   for (const old of stale) {
-    await writes.run(`DELETE ${path6}/issues/${issueNumber}/labels/${old}`, () => github.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name: old }), void 0);
+    await writes.run(`DELETE ${path7}/issues/${issueNumber}/labels/${old}`, () => github.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name: old }), void 0);
   }
   if (current.includes(name)) return;
   const exists2 = await github.rest.issues.getLabel({ ...repo, name }).then(
@@ -59655,9 +59655,9 @@ async function setOutcomeLabel(github, writes, repo, issueNumber, outcome, label
     }
   );
   if (!exists2) {
-    await writes.run(`POST ${path6}/labels (${name})`, () => github.rest.issues.createLabel({ ...repo, name, color: COLORS[outcome], description: DESCRIPTIONS[outcome] }).catch(ignoreAlreadyExists), void 0);
+    await writes.run(`POST ${path7}/labels (${name})`, () => github.rest.issues.createLabel({ ...repo, name, color: COLORS[outcome], description: DESCRIPTIONS[outcome] }).catch(ignoreAlreadyExists), void 0);
   }
-  await writes.run(`POST ${path6}/issues/${issueNumber}/labels (${name})`, () => github.rest.issues.addLabels({ ...repo, issue_number: issueNumber, labels: [name] }), void 0);
+  await writes.run(`POST ${path7}/issues/${issueNumber}/labels (${name})`, () => github.rest.issues.addLabels({ ...repo, issue_number: issueNumber, labels: [name] }), void 0);
 }
 function ignoreAlreadyExists(error2) {
   if (error2.status === 422) return void 0;
@@ -59807,7 +59807,7 @@ async function wikiHealth(layout, options2) {
   const health = {
     pages: layout.pages.length,
     categories: layout.categories.length,
-    invalid: [...byPage].map(([path6, messages]) => ({ path: path6, messages })),
+    invalid: [...byPage].map(([path7, messages]) => ({ path: path7, messages })),
     brokenLinks: diagnostics.filter((d2) => d2.code === "broken-link").map((d2) => ({ path: d2.path, line: d2.line, target: d2.field ?? "" })),
     orphans: [],
     stale: [],
@@ -59822,11 +59822,11 @@ async function wikiHealth(layout, options2) {
   const linkTo = (from, resolved) => {
     if (resolved && resolved !== from && inbound.has(resolved)) inbound.set(resolved, inbound.get(resolved) + 1);
   };
-  await readPages(layout.tree, [...layout.pages, ...indexes], (path6, file) => {
+  await readPages(layout.tree, [...layout.pages, ...indexes], (path7, file) => {
     if (!file.ok) return;
-    if (isIndexFilePath(path6)) {
+    if (isIndexFilePath(path7)) {
       const bytes = Buffer.byteLength(file.text);
-      if (path6 !== "index.md" && bytes > INDEX_SIZE_LIMIT) health.oversizedIndexes.push({ path: path6, bytes });
+      if (path7 !== "index.md" && bytes > INDEX_SIZE_LIMIT) health.oversizedIndexes.push({ path: path7, bytes });
       return;
     }
     const close = file.text.indexOf("\n---\n");
@@ -59834,20 +59834,20 @@ async function wikiHealth(layout, options2) {
     for (const m2 of body.matchAll(LINK3)) {
       const target = m2[1].split("#")[0];
       if (target === "" || /^[a-z]+:/i.test(target)) continue;
-      linkTo(path6, resolveWikiPath(target.startsWith("/") ? "" : parentDir(path6), target));
+      linkTo(path7, resolveWikiPath(target.startsWith("/") ? "" : parentDir(path7), target));
     }
-    for (const link of findWikilinks(body)) linkTo(path6, resolveWikilink(link.target));
+    for (const link of findWikilinks(body)) linkTo(path7, resolveWikilink(link.target));
     const fm = readFrontmatter(file.text);
     if (fm.kind !== "ok") return;
     const updated = fm.data.updated;
     if (typeof updated === "string") {
-      health.updated.set(path6, updated);
-      if (Date.parse(updated) < staleBefore) health.stale.push({ path: path6, updated });
+      health.updated.set(path7, updated);
+      if (Date.parse(updated) < staleBefore) health.stale.push({ path: path7, updated });
     }
     const quality = fm.data.quality;
     if (isPyDict(quality) && quality.rated_by !== "human") {
       const overall = pyToFloat(quality.overall);
-      if (overall !== void 0 && overall < LOW_QUALITY) health.lowQuality.push({ path: path6, overall });
+      if (overall !== void 0 && overall < LOW_QUALITY) health.lowQuality.push({ path: path7, overall });
     }
   });
   health.orphans = [...inbound].filter(([, n]) => n === 0).map(([p2]) => p2);
@@ -59902,8 +59902,8 @@ function buildDigest(input) {
       down: inPeriod2.reduce((n, a) => n + a.reactions.down, 0),
       mostDownvoted: inPeriod2.filter((a) => a.reactions.down > 0).sort((a, b3) => b3.reactions.down - a.reactions.down || a.reactions.up - b3.reactions.up).slice(0, 5).map((a) => ({ question: a.trace.question.split("\n")[0], url: a.url, down: a.reactions.down, up: a.reactions.up }))
     },
-    mostCited: [...cited].sort((a, b3) => b3[1] - a[1] || a[0].localeCompare(b3[0])).slice(0, 10).map(([path6, citations]) => ({ path: path6, citations })),
-    oldestAskedAbout: [...asked].filter(([path6]) => input.health?.updated.has(path6)).map(([path6, n]) => ({ path: path6, asked: n, updated: input.health.updated.get(path6) })).sort((a, b3) => a.updated.localeCompare(b3.updated) || b3.asked - a.asked).slice(0, 10),
+    mostCited: [...cited].sort((a, b3) => b3[1] - a[1] || a[0].localeCompare(b3[0])).slice(0, 10).map(([path7, citations]) => ({ path: path7, citations })),
+    oldestAskedAbout: [...asked].filter(([path7]) => input.health?.updated.has(path7)).map(([path7, n]) => ({ path: path7, asked: n, updated: input.health.updated.get(path7) })).sort((a, b3) => a.updated.localeCompare(b3.updated) || b3.asked - a.asked).slice(0, 10),
     health: input.health
   };
 }
@@ -60004,12 +60004,12 @@ _[Digest cut here: ${markdown.length - 64900} more characters in the job summary
 // src/wiki/index-provenance.ts
 import { createHash as createHash3 } from "node:crypto";
 import { mkdir as mkdir2, readFile as readFile2, writeFile as writeFile2 } from "node:fs/promises";
+import path5 from "node:path";
+
+// src/wiki/git-tree.ts
 import path4 from "node:path";
-var RECORD_FILE = "wiki-steward/generated-index-files.json";
 var BLOB_CHUNK = 2e3;
-var sha256 = (text2) => createHash3("sha256").update(text2).digest("hex");
-async function commitTree(git, commit, repoRoot, wikiPrefix) {
-  const entries = await git.treeEntries(commit, wikiPrefix);
+function gitBlobTree(git, repoRoot, wikiPrefix, entries, missing) {
   const strip = wikiPrefix === "" ? 0 : wikiPrefix.length + 1;
   const shaOf = new Map(entries.map((e) => [e.path.slice(strip), e.sha]));
   const files = new Set(shaOf.keys());
@@ -60026,13 +60026,20 @@ async function commitTree(git, commit, repoRoot, wikiPrefix) {
         const blobs = await git.readBlobs(chunk.map((p2) => shaOf.get(p2)).filter((s) => s !== void 0));
         for (const p2 of chunk) {
           const blob = blobs.get(shaOf.get(p2) ?? "");
-          if (!blob) visit(p2, { ok: false, reason: `not in commit ${commit}` });
-          else if (options2?.maxBytes !== void 0 && blob.length > options2.maxBytes) visit(p2, { ok: false, reason: "over the size limit", problem: "too-large" });
+          if (!blob) visit(p2, { ok: false, reason: missing });
+          else if (options2?.maxBytes !== void 0 && blob.length > options2.maxBytes) visit(p2, tooLarge(blob.length, options2.maxBytes));
           else visit(p2, decodePageBytes(blob));
         }
       }
     }
   };
+}
+
+// src/wiki/index-provenance.ts
+var RECORD_FILE = "wiki-steward/generated-index-files.json";
+var sha256 = (text2) => createHash3("sha256").update(text2).digest("hex");
+async function commitTree(git, commit, repoRoot, wikiPrefix) {
+  return gitBlobTree(git, repoRoot, wikiPrefix, await git.treeEntries(commit, wikiPrefix), `not in commit ${commit}`);
 }
 var NOTHING = { entries: /* @__PURE__ */ new Map(), lines: /* @__PURE__ */ new Set() };
 var normalize2 = (line) => line.startsWith("  - ") ? "  - \u2026" : line.replace(/ \u2014 \d+ pages(?:, \d+ levels deep)?$/, " \u2014 N pages");
@@ -60129,7 +60136,7 @@ function gitIndexProvenance(options2) {
         const file = await recordFile();
         const record = await loadRecord();
         for (const f3 of files) record[repoPath(f3.path)] = sha256(f3.content);
-        await mkdir2(path4.dirname(file), { recursive: true });
+        await mkdir2(path5.dirname(file), { recursive: true });
         await writeFile2(file, `${JSON.stringify({ files: record }, null, 1)}
 `);
       } catch {
@@ -60225,9 +60232,9 @@ async function validateCheckout(workspace, reporter, options2) {
 }
 
 // src/report/diagnostics-format.ts
-import path5 from "node:path";
-var toPosix = (p2) => p2.split(path5.sep).join("/");
-var displayPath = (d2, from, paths) => toPosix(path5.relative(from, path5.join(paths.wikiRoot, d2.path))) || ".";
+import path6 from "node:path";
+var toPosix = (p2) => p2.split(path6.sep).join("/");
+var displayPath = (d2, from, paths) => toPosix(path6.relative(from, path6.join(paths.wikiRoot, d2.path))) || ".";
 
 // src/github/annotations.ts
 async function emitAnnotations(diagnostics, paths) {

@@ -14,7 +14,8 @@ import path from 'node:path';
 import { GitCommandManager } from '../git/git-command-manager.js';
 import { type IndexFilePlan, type IndexProvenance, type ProvenanceCandidate, isRootInitTemplate, planIndexFiles } from './index-files.js';
 import { type CategoryFilter, ROOT_INDEX, discoverLayout, parentDir } from './layout.js';
-import { type WikiTree, addAncestors, decodePageBytes } from './tree.js';
+import { gitBlobTree } from './git-tree.js';
+import type { WikiTree } from './tree.js';
 
 export interface GitIndexProvenanceOptions {
   /** Runs in the repository (its root). */
@@ -32,36 +33,12 @@ export interface GitIndexProvenance extends IndexProvenance {
 }
 
 const RECORD_FILE = 'wiki-steward/generated-index-files.json';
-const BLOB_CHUNK = 2000;
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** The wiki as a commit holds it, read from git's object store (nothing is checked out). */
 async function commitTree(git: GitCommandManager, commit: string, repoRoot: string, wikiPrefix: string): Promise<WikiTree> {
-  const entries = await git.treeEntries(commit, wikiPrefix);
-  const strip = wikiPrefix === '' ? 0 : wikiPrefix.length + 1;
-  const shaOf = new Map(entries.map((e) => [e.path.slice(strip), e.sha]));
-  const files = new Set(shaOf.keys());
-  const dirs = new Set<string>();
-  addAncestors(files, dirs);
-  return {
-    root: path.join(repoRoot, wikiPrefix),
-    files,
-    dirs,
-    skipped: [],
-    async readEach(paths, visit, options) {
-      for (let at = 0; at < paths.length; at += BLOB_CHUNK) {
-        const chunk = paths.slice(at, at + BLOB_CHUNK);
-        const blobs = await git.readBlobs(chunk.map((p) => shaOf.get(p)).filter((s): s is string => s !== undefined));
-        for (const p of chunk) {
-          const blob = blobs.get(shaOf.get(p) ?? '');
-          if (!blob) visit(p, { ok: false, reason: `not in commit ${commit}` });
-          else if (options?.maxBytes !== undefined && blob.length > options.maxBytes) visit(p, { ok: false, reason: 'over the size limit', problem: 'too-large' });
-          else visit(p, decodePageBytes(blob));
-        }
-      }
-    },
-  };
+  return gitBlobTree(git, repoRoot, wikiPrefix, await git.treeEntries(commit, wikiPrefix), `not in commit ${commit}`);
 }
 
 /** One version of an index file: its entry lines by page, and its other lines with counts and previews set aside. */
