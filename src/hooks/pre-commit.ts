@@ -7,6 +7,7 @@ import path from 'node:path';
 import { type Workspace, repoPathOf, requireWikiRoot, wikiPathOf } from '../config/workspace.js';
 import { type Diagnostic, hasErrors } from '../wiki/diagnostics.js';
 import { affectedIndexDirs, outdatedIndexFiles, planIndexFiles } from '../wiki/index-files.js';
+import { workspaceIndexProvenance } from '../wiki/index-provenance.js';
 import { layoutOf } from '../wiki/open.js';
 import { validateWiki } from '../wiki/validator.js';
 import { writeWikiFileAtomically } from '../wiki/write-files.js';
@@ -56,7 +57,8 @@ export async function runPreCommit(git: GitCommandManager, workspace: Workspace)
   // will be blocked gets no index changes staged behind the writer's back.
   const touchedPages = changed.filter((p) => pageSet.has(p) || !layout.tree.files.has(p));
   if (touchedPages.length === 0 || config.indexes === 'never' || hasErrors(diagnostics)) return found;
-  const plans = await planIndexFiles(layout, { policy: config.indexes, onlyDirs: affectedIndexDirs(touchedPages) });
+  // A generated index file a person edited is theirs (see index-provenance.ts): never restaged over.
+  const plans = await planIndexFiles(layout, { policy: config.indexes, onlyDirs: affectedIndexDirs(touchedPages), provenance: workspaceIndexProvenance(workspace) });
   const outdated = outdatedIndexFiles(plans);
   const files = outdated.map((p) => ({ path: repoPathOf(workspace, p.path), content: p.expected }));
   const realIndex = await partialCommitRealIndex(git);

@@ -27,7 +27,7 @@ export interface WikiEntry {
   aliases: string[];
   /** The page's own headings, without the `#`s. */
   headings: string[];
-  /** Texts of links that point at this page from other pages. */
+  /** Texts of links (markdown or `[[wikilinks]]`, whose text is `|text` else this page's title) from other pages. */
   linkTexts: string[];
   /** The index file the title and summary came from, when one lists the page. */
   listedIn?: string;

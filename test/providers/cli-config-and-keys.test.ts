@@ -67,8 +67,8 @@ describe('keys never leave the process', () => {
     const runs = [
       await runBuiltCli(['ask', ...wikiArgs, '--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '--llm-model', 'gpt-test', '--web', 'tavily', '--web-base-url', tavily.url, INSTALL_QUESTION], allKeys),
       await runBuiltCli(['ask', ...wikiArgs, '--llm', 'anthropic', '--llm-base-url', anthropic.url, '--llm-model', 'claude-test', '--web', 'brave', '--web-base-url', brave.url, 'What is the capital of Australia?'], allKeys),
-      // The terminal rendering (no --json), with the folded trace.
-      await runBuiltCli(['ask', '--wiki', EXAMPLE_WIKI, '--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '--llm-model', 'gpt-test', '--web', 'brave', '--web-base-url', brave.url, 'How do I set `--max-citations` for the offline answerer?'], allKeys),
+      // The markdown rendering (no --json), with the folded trace.
+      await runBuiltCli(['ask', '--wiki', EXAMPLE_WIKI, '--format', 'markdown', '--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '--llm-model', 'gpt-test', '--web', 'brave', '--web-base-url', brave.url, 'How do I set `--max-citations` for the offline answerer?'], allKeys),
     ];
     for (const run of runs) {
       expect(run.code, run.stderr).toBe(0);
