@@ -46970,6 +46970,27 @@ var REFUSALS = ["comment", "silent"];
 var CAPTURE_MODES = ["queries", "pending"];
 var INDEX_POLICIES = ["auto", "always", "never"];
 var DIGEST_PERIODS = ["week", "month"];
+var VALIDATE_RULES = [
+  "unreadable",
+  "page-too-large",
+  "unsafe-file-name",
+  "check-failed",
+  "frontmatter",
+  "required-field",
+  "type-category",
+  "path-depth",
+  "timestamps",
+  "tags",
+  "sources",
+  "quality",
+  "yaml-dialect",
+  "broken-link",
+  "missing-source",
+  "not-followed",
+  "stale-index"
+];
+var RULE_SEVERITIES = ["error", "warn", "off"];
+var VALIDATE_PRESETS = ["upstream", "lenient"];
 var DEFAULT_CONFIG = {
   wiki: void 0,
   categories: { include: [], exclude: [] },
@@ -46980,7 +47001,8 @@ var DEFAULT_CONFIG = {
   ask: { command: "/wiki", minPermission: "triage", refusal: "comment", stewardLogins: [] },
   answerer: { provider: "offline", model: void 0, baseUrl: void 0, budgetPages: 40, timeoutMs: 6e4, maxRetries: 3 },
   search: { provider: "none", baseUrl: void 0, maxResults: 3 },
-  digest: { period: "week", staleDays: 180, maxWrites: 5 }
+  digest: { period: "week", staleDays: 180, maxWrites: 5 },
+  validate: { preset: "upstream", rules: {} }
 };
 var ConfigError = class extends Error {
   constructor(file, message) {
@@ -46997,6 +47019,15 @@ var isRatio = (v2, key) => typeof v2 === "number" && v2 > 0 && v2 <= 1 ? void 0 
 var wholeNumber = (min, max) => (v2, key) => Number.isInteger(v2) && v2 >= min && v2 <= max ? void 0 : `'${key}' must be a whole number from ${min} to ${max}, got ${JSON.stringify(v2)}`;
 var isCount = wholeNumber(1, 1e3);
 var isUrl = (v2, key) => typeof v2 === "string" && /^https?:\/\/\S+$/.test(v2) ? void 0 : `'${key}' must be an http(s) URL, got ${JSON.stringify(v2)}`;
+var isRuleMap = (v2, key) => {
+  if (v2 === null || typeof v2 !== "object" || Array.isArray(v2)) return `'${key}' must be a mapping of rule names to ${RULE_SEVERITIES.join(", ")}`;
+  for (const [rule, severity] of Object.entries(v2)) {
+    if (!VALIDATE_RULES.includes(rule)) return `unknown rule '${key}.${rule}' (known: ${VALIDATE_RULES.join(", ")})`;
+    const problem = oneOf(RULE_SEVERITIES)(severity, `${key}.${rule}`);
+    if (problem) return problem;
+  }
+  return void 0;
+};
 var noSecrets = (_v, key) => `'${key}': secrets are never read from this file; set the key in the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, TAVILY_API_KEY, BRAVE_API_KEY)`;
 var SHAPE = {
   wiki: isString,
@@ -47016,7 +47047,8 @@ var SHAPE = {
     api_key: noSecrets
   },
   search: { provider: oneOf(SEARCH_PROVIDERS), base_url: isUrl, max_results: wholeNumber(1, 20), api_key: noSecrets },
-  digest: { period: oneOf(DIGEST_PERIODS), stale_days: wholeNumber(1, 3650), max_writes: wholeNumber(1, 100) }
+  digest: { period: oneOf(DIGEST_PERIODS), stale_days: wholeNumber(1, 3650), max_writes: wholeNumber(1, 100) },
+  validate: { preset: oneOf(VALIDATE_PRESETS), rules: isRuleMap }
 };
 function checkShape(value, shape, prefix, file) {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
@@ -55655,6 +55687,11 @@ var codePointLength = (s) => {
 // src/wiki/frontmatter.ts
 var import_gray_matter = __toESM(require_gray_matter(), 1);
 
+// src/wiki/diagnostics.ts
+var hasErrors = (diagnostics) => diagnostics.some((d2) => d2.severity === "error");
+var MAX_QUOTED = 120;
+var cutValue = (value) => value.length > MAX_QUOTED ? `${value.slice(0, MAX_QUOTED - 3)}\u2026` : value;
+
 // src/wiki/mini-yaml.ts
 var MiniYamlError = class extends Error {
   constructor(message, line) {
@@ -55911,7 +55948,7 @@ function collectDifferences(field, dialectValue, standardValue, keyLines, out) {
   out.push({
     field,
     line: keyLines.get(field) ?? keyLines.get(field.split(".")[0]) ?? 2,
-    message: `frontmatter field '${field}': standard YAML reads ${describeStandard(standardValue)}, this wiki's dialect reads ${pyRepr(dialectValue)}`
+    message: `frontmatter field '${field}': standard YAML reads ${cutValue(describeStandard(standardValue))}, this wiki's dialect reads ${cutValue(pyRepr(dialectValue))}`
   });
 }
 function sameValue(dialect, standard) {
@@ -55986,9 +56023,6 @@ function discoverLayout(tree, filter = { include: [], exclude: [] }) {
   }).sort(comparePathParts);
   return { tree, categories, pages, counts, depths, indexedDirs, unsafeNames };
 }
-
-// src/wiki/diagnostics.ts
-var hasErrors = (diagnostics) => diagnostics.some((d2) => d2.severity === "error");
 
 // src/wiki/tree.ts
 import { closeSync, fstatSync, openSync, readFileSync as readFileSync2 } from "node:fs";
@@ -56138,6 +56172,25 @@ function withinPageLimit(file) {
 }
 var readPages = (tree, paths, visit) => tree.readEach(paths, (path7, file) => visit(path7, withinPageLimit(file)), { maxBytes: MAX_PAGE_BYTES });
 
+// src/wiki/rules.ts
+var WARNINGS_UPSTREAM = ["yaml-dialect", "not-followed"];
+var LENIENT_WARNINGS = ["required-field", "type-category", "path-depth", "timestamps", "tags", "sources", "quality", "missing-source"];
+var presetOf = (rule, preset) => WARNINGS_UPSTREAM.includes(rule) || preset === "lenient" && LENIENT_WARNINGS.includes(rule) ? "warn" : "error";
+function ruleSeverities(settings) {
+  return Object.fromEntries(VALIDATE_RULES.map((rule) => [rule, settings.rules[rule] ?? presetOf(rule, settings.preset)]));
+}
+function applyRules(diagnostics, settings) {
+  const severities = ruleSeverities(settings);
+  const out = [];
+  for (const d2 of diagnostics) {
+    const severity = severities[d2.rule];
+    if (severity === "off") continue;
+    const wanted = severity === "warn" ? "warning" : "error";
+    out.push(d2.severity === wanted ? d2 : { ...d2, severity: wanted });
+  }
+  return out;
+}
+
 // src/wiki/validator.ts
 var REQUIRED_FIELDS = ["title", "type", "tags", "sources", "created", "updated"];
 var SCORE_FIELDS = ["accuracy", "completeness", "signal", "interlinking"];
@@ -56146,8 +56199,17 @@ var ISO_UTC = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
 var MAX_PATH_PARTS = 5;
 var isIndexFile = (relPath) => relPath === ROOT_INDEX || relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
 function reporterFor(path7, out) {
-  const add = (severity) => (code, message, options2 = {}) => {
-    out.push({ severity, code, path: path7, line: options2.line ?? 1, message, ...options2.field !== void 0 ? { field: options2.field } : {} });
+  const add = (severity) => (rule, code, message, options2 = {}) => {
+    out.push({
+      severity,
+      rule,
+      code,
+      path: path7,
+      line: options2.line ?? 1,
+      message,
+      ...options2.field !== void 0 ? { field: options2.field } : {},
+      ...options2.target !== void 0 ? { target: options2.target } : {}
+    });
   };
   return { error: add("error"), warning: add("warning") };
 }
@@ -56157,30 +56219,30 @@ function validatePage(layout, page) {
   const fm = page.frontmatter ?? readFrontmatter(page.text, { compareWithYaml: true });
   if (fm.kind === "none") {
     if (fm.refusedLanguage) {
-      report.error("refused-language", `frontmatter opens with '---${fm.refusedLanguage}': only YAML frontmatter is read (never executed); start the page with a plain '---' line`);
+      report.error("frontmatter", "refused-language", `frontmatter opens with '---${fm.refusedLanguage}': only YAML frontmatter is read (never executed); start the page with a plain '---' line`);
     } else {
-      report.error("no-frontmatter", "no YAML frontmatter: the page must start with a '---' line and close the block with another '---' line");
+      report.error("frontmatter", "no-frontmatter", "no YAML frontmatter: the page must start with a '---' line and close the block with another '---' line");
     }
     return out;
   }
   if (fm.kind === "malformed") {
-    report.error("malformed-frontmatter", `malformed frontmatter: ${fm.message}`, { line: fm.line });
+    report.error("frontmatter", "malformed-frontmatter", `malformed frontmatter: ${fm.message}`, { line: fm.line });
     return out;
   }
   if (fm.kind === "refused") {
-    report.error("yaml-alias-expansion", fm.message, { line: fm.line });
+    report.error("frontmatter", "yaml-alias-expansion", fm.message, { line: fm.line });
     return out;
   }
   const { data, keyLines } = fm;
   const lineOf = (field) => keyLines.get(field) ?? keyLines.get(field.split(".")[0]) ?? 1;
   const at2 = (field) => ({ field, line: lineOf(field) });
   for (const field of REQUIRED_FIELDS) {
-    if (!(field in data)) report.error("missing-field", `missing required field: ${field}`, { field });
+    if (!(field in data)) report.error("required-field", "missing-field", `missing required field: ${field}`, { field });
   }
   checkType(layout, page.path, data, report, at2);
   const parts = page.path.split("/").length;
   if (parts > MAX_PATH_PARTS) {
-    report.error("too-deep", `page at depth ${parts} exceeds the hard cap of ${MAX_PATH_PARTS} path parts from the wiki root; move it shallower or restructure the category`);
+    report.error("path-depth", "too-deep", `page at depth ${parts} exceeds the hard cap of ${MAX_PATH_PARTS} path parts from the wiki root; move it shallower or restructure the category`);
   }
   for (const field of ["created", "updated"]) {
     if (field in data) checkDate(data[field], field, report, at2);
@@ -56188,7 +56250,7 @@ function validatePage(layout, page) {
   checkTags(data, report, at2);
   checkSources(data, report, at2);
   checkQuality(data, report, at2);
-  for (const d2 of fm.yamlDifferences) report.warning("yaml-difference", d2.message, { line: d2.line, ...d2.field ? { field: d2.field } : {} });
+  for (const d2 of fm.yamlDifferences) report.warning("yaml-dialect", "yaml-difference", d2.message, { line: d2.line, ...d2.field ? { field: d2.field } : {} });
   checkLinks(layout, page, report);
   checkSourcesExist(layout, data, report, at2);
   return out;
@@ -56196,69 +56258,69 @@ function validatePage(layout, page) {
 function checkType(layout, path7, data, report, at2) {
   if (!("type" in data)) return;
   const type2 = data.type;
-  const shown = pyStr(type2);
+  const shown = cutValue(pyStr(type2));
   const first = path7.split("/")[0];
   if (typeof type2 !== "string" || !layout.categories.includes(type2)) {
-    report.error("type-not-category", `type '${shown}' is not one of the wiki's categories (${layout.categories.join(", ") || "none"})`, at2("type"));
+    report.error("type-category", "type-not-category", `type '${shown}' is not one of the wiki's categories (${layout.categories.join(", ") || "none"})`, at2("type"));
   }
   if (type2 !== first) {
-    report.error("type-path-mismatch", `type '${shown}' does not match the page's category folder '${first}'; set 'type: ${first}' or move the page`, at2("type"));
+    report.error("type-category", "type-path-mismatch", `type '${shown}' does not match the page's category folder '${first}'; set 'type: ${first}' or move the page`, at2("type"));
   }
 }
 function checkDate(value, field, report, at2) {
   if (typeof value === "string" && ISO_UTC.test(value)) return;
-  report.error("bad-date", `${field} must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got ${pyRepr(value)}`, at2(field));
+  report.error("timestamps", "bad-date", `${field} must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got ${cutValue(pyRepr(value))}`, at2(field));
 }
 function checkTags(data, report, at2) {
   if (!("tags" in data)) return;
   const tags = data.tags;
   if (!Array.isArray(tags)) {
-    report.error("tags-not-list", "tags must be a list, e.g. tags: [api, cache]", at2("tags"));
+    report.error("tags", "tags-not-list", "tags must be a list, e.g. tags: [api, cache]", at2("tags"));
     return;
   }
   for (const tag of tags) {
-    if (typeof tag !== "string") report.error("tag-not-string", `every tag must be a string, got ${pyRepr(tag)}`, at2("tags"));
+    if (typeof tag !== "string") report.error("tags", "tag-not-string", `every tag must be a string, got ${cutValue(pyRepr(tag))}`, at2("tags"));
   }
 }
 function checkSources(data, report, at2) {
   if (!("sources" in data)) return;
   const sources = data.sources;
   if (!Array.isArray(sources)) {
-    report.error("sources-not-list", "sources must be a flat list, e.g. sources: [conversation]", at2("sources"));
+    report.error("sources", "sources-not-list", "sources must be a flat list, e.g. sources: [conversation]", at2("sources"));
     return;
   }
   for (const source of sources) {
-    if (isPyDict(source)) report.error("nested-source", `sources entries must be flat strings, got nested mapping: ${pyRepr(source)}`, at2("sources"));
-    else if (typeof source !== "string") report.error("source-not-string", `sources entries must be strings, got ${pyRepr(source)}`, at2("sources"));
+    if (isPyDict(source)) report.error("sources", "nested-source", `sources entries must be flat strings, got nested mapping: ${cutValue(pyRepr(source))}`, at2("sources"));
+    else if (typeof source !== "string") report.error("sources", "source-not-string", `sources entries must be strings, got ${cutValue(pyRepr(source))}`, at2("sources"));
   }
 }
 function checkQuality(data, report, at2) {
   if (!("quality" in data)) {
-    report.error("missing-field", "missing required field: quality", { field: "quality" });
+    report.error("quality", "missing-field", "missing required field: quality", { field: "quality" });
     return;
   }
   const quality = data.quality;
   if (!isPyDict(quality)) {
-    report.error("quality-not-mapping", "quality must be a nested mapping of accuracy, completeness, signal, interlinking, overall, rated_at, rated_by", at2("quality"));
+    report.error("quality", "quality-not-mapping", "quality must be a nested mapping of accuracy, completeness, signal, interlinking, overall, rated_at, rated_by", at2("quality"));
     return;
   }
   for (const field of SCORE_FIELDS) {
     const key = `quality.${field}`;
-    if (!(field in quality)) report.error("missing-field", `missing ${key}`, { field: key, line: at2("quality").line });
-    else if (!isScore(quality[field])) report.error("score-out-of-range", `${key} must be an integer from 1 to 5, got ${pyRepr(quality[field])}`, at2(key));
+    if (!(field in quality)) report.error("quality", "missing-field", `missing ${key}`, { field: key, line: at2("quality").line });
+    else if (!isScore(quality[field])) report.error("quality", "score-out-of-range", `${key} must be an integer from 1 to 5, got ${cutValue(pyRepr(quality[field]))}`, at2(key));
   }
-  if (!("overall" in quality)) report.error("missing-field", "missing quality.overall", { field: "quality.overall", line: at2("quality").line });
+  if (!("overall" in quality)) report.error("quality", "missing-field", "missing quality.overall", { field: "quality.overall", line: at2("quality").line });
   else checkOverall(quality, report, at2);
-  if (!("rated_at" in quality)) report.error("missing-field", "missing quality.rated_at", { field: "quality.rated_at", line: at2("quality").line });
+  if (!("rated_at" in quality)) report.error("quality", "missing-field", "missing quality.rated_at", { field: "quality.rated_at", line: at2("quality").line });
   else {
     const ratedAt = quality.rated_at;
     if (typeof ratedAt !== "string" || !ISO_UTC.test(ratedAt)) {
-      report.error("bad-date", `quality.rated_at must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got ${pyRepr(ratedAt)}`, at2("quality.rated_at"));
+      report.error("timestamps", "bad-date", `quality.rated_at must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got ${cutValue(pyRepr(ratedAt))}`, at2("quality.rated_at"));
     }
   }
-  if (!("rated_by" in quality)) report.error("missing-field", "missing quality.rated_by", { field: "quality.rated_by", line: at2("quality").line });
+  if (!("rated_by" in quality)) report.error("quality", "missing-field", "missing quality.rated_by", { field: "quality.rated_by", line: at2("quality").line });
   else if (typeof quality.rated_by !== "string" || !RATERS.includes(quality.rated_by)) {
-    report.error("unknown-rater", `quality.rated_by must be one of ${RATERS.join(", ")}, got ${pyRepr(quality.rated_by)}`, at2("quality.rated_by"));
+    report.error("quality", "unknown-rater", `quality.rated_by must be one of ${RATERS.join(", ")}, got ${cutValue(pyRepr(quality.rated_by))}`, at2("quality.rated_by"));
   }
 }
 var isScore = (v2) => isPyIntLike(v2) && Number(v2) >= 1 && Number(v2) <= 5;
@@ -56268,9 +56330,10 @@ function checkOverall(quality, report, at2) {
   const expected = pyRound2(scores.reduce((a, b3) => a + b3, 0) / scores.length);
   const actual = pyToFloat(quality.overall);
   if (actual === void 0) {
-    report.error("overall-not-numeric", `quality.overall is not a number, got ${pyRepr(quality.overall)}`, at2("quality.overall"));
+    report.error("quality", "overall-not-numeric", `quality.overall is not a number, got ${cutValue(pyRepr(quality.overall))}`, at2("quality.overall"));
   } else if (!(Math.abs(expected - actual) <= 1e-6)) {
     report.error(
+      "quality",
       "overall-mismatch",
       `quality.overall must be the mean of the four scores rounded to 2 decimals: expected ${pyFloatRepr(expected)}, got ${pyFloatRepr(actual)}`,
       at2("quality.overall")
@@ -56301,9 +56364,9 @@ function checkLinks(layout, page, report) {
     if (withoutAnchor === "") continue;
     const resolved = resolveWikiPath(withoutAnchor.startsWith("/") ? "" : parentDir(page.path), withoutAnchor);
     if (resolved === void 0) {
-      report.error("broken-link", `broken markdown link: ${target} (it points outside the wiki root)`, { field: target, line });
+      report.error("broken-link", "broken-link", `broken markdown link: ${cutValue(target)} (it points outside the wiki root)`, { field: target, line });
     } else if (!layout.tree.files.has(resolved) && !layout.tree.dirs.has(resolved)) {
-      report.error("broken-link", `broken markdown link: ${target} (no file ${resolved} in the wiki)`, { field: target, line });
+      report.error("broken-link", "broken-link", `broken markdown link: ${cutValue(target)} (no file ${cutValue(resolved)} in the wiki)`, { field: target, line });
     }
   }
 }
@@ -56313,7 +56376,7 @@ function checkSourcesExist(layout, data, report, at2) {
     if (typeof source !== "string" || source === "conversation") continue;
     const resolved = source.startsWith("/") ? void 0 : resolveWikiPath("", source);
     if (resolved === void 0 || !layout.tree.files.has(resolved) && !layout.tree.dirs.has(resolved)) {
-      report.error("missing-source", `sources entry does not exist in the wiki: ${source}`, at2("sources"));
+      report.error("missing-source", "missing-source", `sources entry does not exist in the wiki: ${cutValue(source)}`, { ...at2("sources"), target: source });
     }
   }
 }
@@ -56334,7 +56397,8 @@ var countNewlines = (s, start, end) => {
   return n;
 };
 var lineAt = (s, offset) => countNewlines(s, 0, offset) + 1;
-async function validateWiki(layout, only) {
+var UPSTREAM_RULES = { preset: "upstream", rules: {} };
+async function validateWiki(layout, only, rules = UPSTREAM_RULES) {
   const targets = (only ?? [...layout.pages, ...layout.unsafeNames]).filter((p2) => !isIndexFile(p2));
   const diagnostics = [];
   const add = (found) => {
@@ -56345,26 +56409,26 @@ async function validateWiki(layout, only) {
     targets.filter((p2) => !isUnsafeName(p2)),
     (path7, read) => {
       if (!read.ok) {
-        add([{ severity: "error", code: read.problem === "too-large" ? "page-too-large" : "unreadable", path: path7, line: 1, message: read.reason }]);
+        add([{ severity: "error", rule: read.problem === "too-large" ? "page-too-large" : "unreadable", code: read.problem === "too-large" ? "page-too-large" : "unreadable", path: path7, line: 1, message: read.reason }]);
         return;
       }
       try {
         add(validatePage(layout, { path: path7, text: read.text }));
       } catch (error2) {
-        add([{ severity: "error", code: "check-failed", path: path7, line: 1, message: `could not check this page: ${error2.message}` }]);
+        add([{ severity: "error", rule: "check-failed", code: "check-failed", path: path7, line: 1, message: `could not check this page: ${cutValue(error2.message)}` }]);
       }
     }
   );
   for (const path7 of targets.filter(isUnsafeName)) {
-    const message = `file name ${quoteName(path7)} holds a line break or other control character: not checked, not indexed; rename the file`;
-    add([{ severity: "error", code: "unsafe-file-name", path: path7, line: 1, message }]);
+    const message = `file name ${cutValue(quoteName(path7))} holds a line break or other control character: not checked, not indexed; rename the file`;
+    add([{ severity: "error", rule: "unsafe-file-name", code: "unsafe-file-name", path: path7, line: 1, message }]);
   }
   for (const skipped of layout.tree.skipped) {
     if (skipped.path.endsWith(".md")) {
-      diagnostics.push({ severity: "warning", code: "not-followed", path: skipped.path, line: 1, message: `${skipped.reason}: not validated` });
+      diagnostics.push({ severity: "warning", rule: "not-followed", code: "not-followed", path: skipped.path, line: 1, message: `${skipped.reason}: not validated` });
     }
   }
-  return { diagnostics: diagnostics.map((d2) => isUnsafeName(d2.path) ? { ...d2, path: escapeUnsafeName(d2.path) } : d2), checked: targets };
+  return { diagnostics: applyRules(diagnostics, rules).map((d2) => isUnsafeName(d2.path) ? { ...d2, path: escapeUnsafeName(d2.path) } : d2), checked: targets };
 }
 
 // src/wiki/index-entries.ts
@@ -59800,7 +59864,7 @@ var CATEGORY_LIMIT = 8;
 var LOW_QUALITY = 3;
 var LINK3 = /\[[^\]]*\]\(([^)\s]+)\)/g;
 async function wikiHealth(layout, options2) {
-  const { diagnostics } = await validateWiki(layout);
+  const { diagnostics } = await validateWiki(layout, void 0, options2.rules);
   const byPage = /* @__PURE__ */ new Map();
   for (const d2 of diagnostics.filter((x3) => x3.severity === "error")) byPage.set(d2.path, [...byPage.get(d2.path) ?? [], `${d2.line}: ${d2.message}`]);
   const inbound = new Map(layout.pages.map((p2) => [p2, 0]));
@@ -59980,7 +60044,7 @@ async function readRepoActivity(github, repo, period, config, identity) {
 async function runDigest(workspace, o2) {
   const { github, writes, repo, period, now } = o2;
   const config = workspace.config;
-  const health = workspace.wikiRoot ? await wikiHealth(await openWikiLayout(workspace.wikiRoot, config), { now, staleDays: config.digest.staleDays }) : void 0;
+  const health = workspace.wikiRoot ? await wikiHealth(await openWikiLayout(workspace.wikiRoot, config), { now, staleDays: config.digest.staleDays, rules: config.validate }) : void 0;
   const identity = github ? o2.identity ?? identitySource(github, config.ask.stewardLogins) : void 0;
   const activity = github && repo && identity ? await readRepoActivity(github, repo, period, config, await identity()) : { answers: [], captures: [] };
   const report = buildDigest({ period, now, ...activity, health });
@@ -60199,7 +60263,7 @@ async function changedPages(workspace, base, pages) {
   const inWiki = new Set(changed.map((p2) => wikiPathOf(workspace, p2)).filter((p2) => p2 !== void 0));
   return pages.filter((p2) => inWiki.has(p2));
 }
-var staleIndexDiagnostics = (plans, handled = /* @__PURE__ */ new Set()) => outdatedIndexFiles(plans).filter((p2) => !handled.has(p2.path)).map((p2) => ({ severity: "error", code: "stale-index", path: p2.path, line: 1, message: `index file is ${p2.status === "missing" ? "missing" : "stale"}: run 'wiki-steward index' and commit the result` }));
+var staleIndexDiagnostics = (plans, handled = /* @__PURE__ */ new Set()) => outdatedIndexFiles(plans).filter((p2) => !handled.has(p2.path)).map((p2) => ({ severity: "error", rule: "stale-index", code: "stale-index", path: p2.path, line: 1, message: `index file is ${p2.status === "missing" ? "missing" : "stale"}: run 'wiki-steward index' and commit the result` }));
 var cell = (text2) => text2.replace(/\|/g, "\\|").replace(/\n/g, " ");
 async function validateCheckout(workspace, reporter, options2) {
   const wikiRoot = requireWikiRoot(workspace);
@@ -60212,9 +60276,9 @@ async function validateCheckout(workspace, reporter, options2) {
       reporter.notice(`the pull request's base ${options2.changedSince.slice(0, 12)} is not in the checkout (use actions/checkout with fetch-depth: 0): validating the whole wiki`);
     }
   }
-  const { diagnostics, checked } = await validateWiki(layout, only);
+  const { diagnostics, checked } = await validateWiki(layout, only, workspace.config.validate);
   const plans = await planIndexFiles(layout, { policy: workspace.config.indexes, provenance: workspaceIndexProvenance(workspace), ...only ? { onlyDirs: affectedIndexDirs(only) } : {} });
-  const all = [...diagnostics, ...staleIndexDiagnostics(plans, options2.indexFilesHandled)];
+  const all = applyRules([...diagnostics, ...staleIndexDiagnostics(plans, options2.indexFilesHandled)], workspace.config.validate);
   await reporter.annotate(all, { wikiRoot, repoRoot: workspace.repoRoot, cwd: options2.cwd });
   const errors = all.filter((d2) => d2.severity === "error");
   const count = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
@@ -60239,7 +60303,7 @@ var displayPath = (d2, from, paths) => toPosix(path6.relative(from, path6.join(p
 // src/github/annotations.ts
 async function emitAnnotations(diagnostics, paths) {
   for (const d2 of diagnostics) {
-    const properties = { file: displayPath(d2, paths.repoRoot, paths), startLine: d2.line, title: `wiki-steward ${d2.code}` };
+    const properties = { file: displayPath(d2, paths.repoRoot, paths), startLine: d2.line, title: `wiki-steward ${d2.rule}` };
     if (d2.severity === "error") error(d2.message, properties);
     else warning(d2.message, properties);
   }

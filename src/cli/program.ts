@@ -25,11 +25,13 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--wiki <dir>', 'wiki root (default: .wiki-steward.yml, else wiki/, docs/wiki/ or .)')
     .addOption(new Option('--format <format>', 'output format').choices(DIAGNOSTIC_FORMATS as string[]).default('text'))
     .option('--changed-since <rev>', 'only pages changed between <rev> and HEAD (e.g. origin/main on a pull request)')
-    .action((paths: string[], opts: { wiki?: string; format: DiagnosticFormat; changedSince?: string }) =>
+    .option('--summary', 'after the diagnostics, counts by rule (errors, warnings) and the 5 folders with the most findings')
+    .action((paths: string[], opts: { wiki?: string; format: DiagnosticFormat; changedSince?: string; summary?: boolean }) =>
       run(async () =>
         (await import('./validate-command.js')).validateCommand(io, {
           paths,
           format: opts.format,
+          summary: Boolean(opts.summary),
           ...(opts.wiki ? { wiki: opts.wiki } : {}),
           ...(opts.changedSince ? { changedSince: opts.changedSince } : {}),
         }),

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { requireWikiRoot } from '../config/workspace.js';
 import { changedPages } from '../jobs/validate.js';
-import { type DiagnosticFormat, formatText, toJsonRecords } from '../report/diagnostics-format.js';
+import { type DiagnosticFormat, formatSummary, formatText, summarizeDiagnostics, toJsonRecords } from '../report/diagnostics-format.js';
 import { hasErrors } from '../wiki/diagnostics.js';
 import { openWikiLayout } from '../wiki/open.js';
 import { validateWiki } from '../wiki/validator.js';
@@ -13,6 +13,8 @@ export interface ValidateOptions {
   paths: string[];
   /** Only pages changed since this git revision (a pull request's base). */
   changedSince?: string;
+  /** After the diagnostics: counts by rule and the folders with the most findings. */
+  summary?: boolean;
 }
 
 export async function validateCommand(io: CliIo, options: ValidateOptions): Promise<number> {
@@ -24,19 +26,22 @@ export async function validateCommand(io: CliIo, options: ValidateOptions): Prom
     : options.paths.length > 0
       ? selectPages(options.paths, io.cwd, wikiRoot, [...layout.pages, ...layout.unsafeNames], layout.tree.files)
       : undefined;
-  const { diagnostics, checked } = await validateWiki(layout, only);
+  const { diagnostics, checked } = await validateWiki(layout, only, workspace.config.validate);
   const paths = { wikiRoot, repoRoot: workspace.repoRoot, cwd: io.cwd };
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const summary = `${plural(checked.length, 'page')} checked: ${plural(errors, 'error')}, ${plural(diagnostics.length - errors, 'warning')}`;
   if (options.format === 'json') {
-    io.stdout(JSON.stringify({ wiki: path.relative(workspace.repoRoot, wikiRoot) || '.', checked: checked.length, errors, diagnostics: toJsonRecords(diagnostics, paths) }, null, 2));
+    const record = { wiki: path.relative(workspace.repoRoot, wikiRoot) || '.', checked: checked.length, errors, diagnostics: toJsonRecords(diagnostics, paths) };
+    io.stdout(JSON.stringify(options.summary ? { ...record, summary: summarizeDiagnostics(diagnostics) } : record, null, 2));
   } else if (options.format === 'github') {
     // Loaded on demand: the Actions toolkit pulls in an HTTP client the other formats never need.
     const { emitAnnotations } = await import('../github/annotations.js');
     await emitAnnotations(diagnostics, paths);
+    if (options.summary) io.stderr(formatSummary(summarizeDiagnostics(diagnostics)));
     io.stderr(summary);
   } else {
     if (diagnostics.length > 0) io.stdout(formatText(diagnostics, paths));
+    if (options.summary) io.stdout(`${diagnostics.length > 0 ? '\n' : ''}${formatSummary(summarizeDiagnostics(diagnostics))}`);
     io.stderr(summary);
   }
   return hasErrors(diagnostics) ? EXIT.faults : EXIT.ok;

@@ -18,6 +18,32 @@ export const CAPTURE_MODES = ['queries', 'pending'] as const;
 /** Which index files `index` and the hook may (re)write: generated ones only, all, none. */
 export const INDEX_POLICIES = ['auto', 'always', 'never'] as const;
 export const DIGEST_PERIODS = ['week', 'month'] as const;
+/**
+ * The named rules of `validate`, one per kind of check, in the order the validator runs them; every
+ * diagnostic carries one, and `.wiki-steward.yml` `validate.rules` tunes each by this name.
+ */
+export const VALIDATE_RULES = [
+  'unreadable',
+  'page-too-large',
+  'unsafe-file-name',
+  'check-failed',
+  'frontmatter',
+  'required-field',
+  'type-category',
+  'path-depth',
+  'timestamps',
+  'tags',
+  'sources',
+  'quality',
+  'yaml-dialect',
+  'broken-link',
+  'missing-source',
+  'not-followed',
+  'stale-index',
+] as const;
+export const RULE_SEVERITIES = ['error', 'warn', 'off'] as const;
+/** `upstream`: upstream's verdicts (the default); `lenient`: for wikis not made by upstream's plugin. */
+export const VALIDATE_PRESETS = ['upstream', 'lenient'] as const;
 
 export type AnswererChoice = (typeof ANSWERERS)[number];
 export type SearchChoice = (typeof SEARCH_PROVIDERS)[number];
@@ -26,6 +52,10 @@ export type Refusal = (typeof REFUSALS)[number];
 export type CaptureMode = (typeof CAPTURE_MODES)[number];
 export type IndexPolicy = (typeof INDEX_POLICIES)[number];
 export type DigestPeriodKind = (typeof DIGEST_PERIODS)[number];
+export type ValidateRule = (typeof VALIDATE_RULES)[number];
+export type RuleSeverity = (typeof RULE_SEVERITIES)[number];
+export type ValidatePreset = (typeof VALIDATE_PRESETS)[number];
+export type ValidateSettings = { preset: ValidatePreset; rules: Partial<Record<ValidateRule, RuleSeverity>> };
 
 export interface StewardConfig {
   /** Wiki root relative to the repository root; undefined means auto-detect. */
@@ -62,6 +92,8 @@ export interface StewardConfig {
   search: { provider: SearchChoice; baseUrl: string | undefined; maxResults: number };
   /** The scheduled digest: its period, when a page counts as stale, and its write budget per run. */
   digest: { period: DigestPeriodKind; staleDays: number; maxWrites: number };
+  /** How `validate`, the hook and the Action weigh each rule: a preset, then per-rule overrides. */
+  validate: ValidateSettings;
 }
 
 export const DEFAULT_CONFIG: StewardConfig = {
@@ -75,6 +107,7 @@ export const DEFAULT_CONFIG: StewardConfig = {
   answerer: { provider: 'offline', model: undefined, baseUrl: undefined, budgetPages: 40, timeoutMs: 60_000, maxRetries: 3 },
   search: { provider: 'none', baseUrl: undefined, maxResults: 3 },
   digest: { period: 'week', staleDays: 180, maxWrites: 5 },
+  validate: { preset: 'upstream', rules: {} },
 };
 
 export class ConfigError extends Error {
@@ -104,6 +137,15 @@ const wholeNumber =
     Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? undefined : `'${key}' must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`;
 const isCount = wholeNumber(1, 1000);
 const isUrl: Check = (v, key) => (typeof v === 'string' && /^https?:\/\/\S+$/.test(v) ? undefined : `'${key}' must be an http(s) URL, got ${JSON.stringify(v)}`);
+const isRuleMap: Check = (v, key) => {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return `'${key}' must be a mapping of rule names to ${RULE_SEVERITIES.join(', ')}`;
+  for (const [rule, severity] of Object.entries(v)) {
+    if (!(VALIDATE_RULES as readonly string[]).includes(rule)) return `unknown rule '${key}.${rule}' (known: ${VALIDATE_RULES.join(', ')})`;
+    const problem = oneOf(RULE_SEVERITIES)(severity, `${key}.${rule}`);
+    if (problem) return problem;
+  }
+  return undefined;
+};
 const noSecrets: Check = (_v, key) => `'${key}': secrets are never read from this file; set the key in the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, TAVILY_API_KEY, BRAVE_API_KEY)`;
 
 const SHAPE: Shape = {
@@ -125,6 +167,7 @@ const SHAPE: Shape = {
   },
   search: { provider: oneOf(SEARCH_PROVIDERS), base_url: isUrl, max_results: wholeNumber(1, 20), api_key: noSecrets },
   digest: { period: oneOf(DIGEST_PERIODS), stale_days: wholeNumber(1, 3650), max_writes: wholeNumber(1, 100) },
+  validate: { preset: oneOf(VALIDATE_PRESETS), rules: isRuleMap },
 };
 
 function checkShape(value: unknown, shape: Shape, prefix: string, file: string): void {

@@ -2,6 +2,7 @@
 // pages (no inbound link, markdown or `[[wikilink]]`, from any other page; index files do not
 // count), stale pages, low-quality
 // pages not rated by a person, oversized `_index.md` files, too many categories, pages too deep.
+import type { ValidateSettings } from '../config/config.js';
 import { readFrontmatter } from '../wiki/frontmatter.js';
 import { type WikiLayout, parentDir } from '../wiki/layout.js';
 import { isPyDict, pyToFloat } from '../wiki/python-compat.js';
@@ -13,6 +14,8 @@ import { findWikilinks, wikilinkResolver } from '../wiki/wikilinks.js';
 export interface HealthOptions {
   now: Date;
   staleDays: number;
+  /** `validate` settings, so "invalid" means what `validate` says (upstream's verdicts when not given). */
+  rules?: ValidateSettings;
 }
 
 export interface WikiHealth {
@@ -36,7 +39,7 @@ export const LOW_QUALITY = 3.0;
 const LINK = /\[[^\]]*\]\(([^)\s]+)\)/g;
 
 export async function wikiHealth(layout: WikiLayout, options: HealthOptions): Promise<WikiHealth> {
-  const { diagnostics } = await validateWiki(layout);
+  const { diagnostics } = await validateWiki(layout, undefined, options.rules);
   const byPage = new Map<string, string[]>();
   for (const d of diagnostics.filter((x) => x.severity === 'error')) byPage.set(d.path, [...(byPage.get(d.path) ?? []), `${d.line}: ${d.message}`]);
   const inbound = new Map<string, number>(layout.pages.map((p) => [p, 0]));

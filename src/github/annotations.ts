@@ -6,7 +6,7 @@ import type { Diagnostic } from '../wiki/diagnostics.js';
 
 export async function emitAnnotations(diagnostics: readonly Diagnostic[], paths: DiagnosticPaths): Promise<void> {
   for (const d of diagnostics) {
-    const properties = { file: displayPath(d, paths.repoRoot, paths), startLine: d.line, title: `wiki-steward ${d.code}` };
+    const properties = { file: displayPath(d, paths.repoRoot, paths), startLine: d.line, title: `wiki-steward ${d.rule}` };
     if (d.severity === 'error') core.error(d.message, properties);
     else core.warning(d.message, properties);
   }

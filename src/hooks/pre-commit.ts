@@ -9,6 +9,7 @@ import { type Diagnostic, hasErrors } from '../wiki/diagnostics.js';
 import { affectedIndexDirs, outdatedIndexFiles, planIndexFiles } from '../wiki/index-files.js';
 import { workspaceIndexProvenance } from '../wiki/index-provenance.js';
 import { layoutOf } from '../wiki/open.js';
+import { applyRules } from '../wiki/rules.js';
 import { validateWiki } from '../wiki/validator.js';
 import { writeWikiFileAtomically } from '../wiki/write-files.js';
 import type { GitCommandManager, StagedEntry } from '../git/git-command-manager.js';
@@ -48,9 +49,9 @@ export async function runPreCommit(git: GitCommandManager, workspace: Workspace)
 
   const pageSet = new Set(layout.pages);
   const stagedPages = changed.filter((p) => pageSet.has(p));
-  const validation = await validateWiki(layout, stagedPages);
+  const validation = await validateWiki(layout, stagedPages, config.validate);
   const broken = await pagesBrokenByRemovals(git, workspace, layout, removed, new Set(validation.checked));
-  const diagnostics = [...explainRemovals(validation.diagnostics, removed), ...broken];
+  const diagnostics = applyRules([...explainRemovals(validation.diagnostics, removed), ...broken], config.validate);
   const found = { ...empty, validated: validation.checked, diagnostics, brokenByRemovals: [...new Set(broken.map((d) => d.path))] };
 
   // Pages added, edited or deleted change their folder's index and every ancestor's. A commit that

@@ -3,7 +3,7 @@
 // for the names that went away, then the validator on the pages it finds) and reported like broken
 // links in staged pages, saying which deletion or move broke them.
 import { type Workspace, wikiPathOf } from '../config/workspace.js';
-import type { Diagnostic } from '../wiki/diagnostics.js';
+import { type Diagnostic, cutValue } from '../wiki/diagnostics.js';
 import { type WikiLayout, parentDir } from '../wiki/layout.js';
 import type { WikiTree } from '../wiki/tree.js';
 import { isIndexFile, resolveWikiPath, validatePage } from '../wiki/validator.js';
@@ -41,8 +41,8 @@ function targetOf(d: Diagnostic): { target: string; shown: string } | undefined 
     return target === undefined ? undefined : { target, shown: d.field };
   }
   if (d.code === 'missing-source') {
-    // The validator names the entry after the first ': ' of its message.
-    const source = d.message.slice(d.message.indexOf(': ') + 2);
+    // The validator keeps the whole entry in `target` (its message may show it cut).
+    const source = d.target ?? d.message.slice(d.message.indexOf(': ') + 2);
     const target = source.startsWith('/') ? undefined : resolveWikiPath('', source);
     return target === undefined ? undefined : { target, shown: source };
   }
@@ -59,7 +59,7 @@ function explained(d: Diagnostic, removed: RemovedTargets): Diagnostic | undefin
   const pointed = targetOf(d);
   if (pointed === undefined || !removed.has(pointed.target)) return undefined;
   const message =
-    d.code === 'broken-link' ? `broken markdown link: ${pointed.shown} (${why(pointed.target, removed)})` : `${d.message} (${why(pointed.target, removed)})`;
+    d.code === 'broken-link' ? `broken markdown link: ${cutValue(pointed.shown)} (${why(pointed.target, removed)})` : `${d.message} (${why(pointed.target, removed)})`;
   return { ...d, message };
 }
 

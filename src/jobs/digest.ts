@@ -81,7 +81,7 @@ export async function runDigest(
 ): Promise<DigestRun> {
   const { github, writes, repo, period, now } = o;
   const config = workspace.config;
-  const health = workspace.wikiRoot ? await wikiHealth(await openWikiLayout(workspace.wikiRoot, config), { now, staleDays: config.digest.staleDays }) : undefined;
+  const health = workspace.wikiRoot ? await wikiHealth(await openWikiLayout(workspace.wikiRoot, config), { now, staleDays: config.digest.staleDays, rules: config.validate }) : undefined;
   const identity = github ? (o.identity ?? identitySource(github, config.ask.stewardLogins)) : undefined;
   const activity = github && repo && identity ? await readRepoActivity(github, repo, period, config, await identity()) : { answers: [], captures: [] };
   const report = buildDigest({ period, now, ...activity, health });

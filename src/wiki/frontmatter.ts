@@ -3,6 +3,7 @@
 // standard YAML 1.2 read beside it so pages other tools would read differently get a warning.
 import matter from 'gray-matter';
 import yaml from 'js-yaml';
+import { cutValue } from './diagnostics.js';
 import { type MiniYamlResult, MiniYamlError, parseMiniYaml } from './mini-yaml.js';
 import { type PyDict, type PyValue, isPyDict, pyRepr } from './python-compat.js';
 
@@ -207,7 +208,7 @@ function collectDifferences(field: string, dialectValue: PyValue, standardValue:
   out.push({
     field,
     line: keyLines.get(field) ?? keyLines.get(field.split('.')[0]!) ?? 2,
-    message: `frontmatter field '${field}': standard YAML reads ${describeStandard(standardValue)}, this wiki's dialect reads ${pyRepr(dialectValue)}`,
+    message: `frontmatter field '${field}': standard YAML reads ${cutValue(describeStandard(standardValue))}, this wiki's dialect reads ${cutValue(pyRepr(dialectValue))}`,
   });
 }
 

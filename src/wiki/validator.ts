@@ -1,9 +1,11 @@
 // Every check of upstream's page validator in wiki-root mode (reference/upstream-format.md §2.3),
 // with upstream's verdicts and clearer messages that carry the line of the offending field or link.
-import { type Diagnostic, type DiagnosticCode } from './diagnostics.js';
+import type { ValidateRule, ValidateSettings } from '../config/config.js';
+import { type Diagnostic, type DiagnosticCode, cutValue } from './diagnostics.js';
 import { type Frontmatter, readFrontmatter } from './frontmatter.js';
 import { DIRECTORY_INDEX, ROOT_INDEX, type WikiLayout, escapeUnsafeName, isUnsafeName, parentDir, quoteName } from './layout.js';
 import { readPages } from './page-limit.js';
+import { applyRules } from './rules.js';
 import { type PyDict, type PyValue, isPyDict, isPyIntLike, pyFloatRepr, pyRepr, pyRound2, pyStr, pyToFloat } from './python-compat.js';
 
 const REQUIRED_FIELDS = ['title', 'type', 'tags', 'sources', 'created', 'updated'] as const;
@@ -17,14 +19,25 @@ export const MAX_PATH_PARTS = 5;
 export const isIndexFile = (relPath: string): boolean =>
   relPath === ROOT_INDEX || relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
 
+type ReportOptions = { field?: string; line?: number; target?: string };
+
 interface Reporter {
-  error(code: DiagnosticCode, message: string, options?: { field?: string; line?: number }): void;
-  warning(code: DiagnosticCode, message: string, options?: { field?: string; line?: number }): void;
+  error(rule: ValidateRule, code: DiagnosticCode, message: string, options?: ReportOptions): void;
+  warning(rule: ValidateRule, code: DiagnosticCode, message: string, options?: ReportOptions): void;
 }
 
 function reporterFor(path: string, out: Diagnostic[]): Reporter {
-  const add = (severity: Diagnostic['severity']) => (code: DiagnosticCode, message: string, options: { field?: string; line?: number } = {}) => {
-    out.push({ severity, code, path, line: options.line ?? 1, message, ...(options.field !== undefined ? { field: options.field } : {}) });
+  const add = (severity: Diagnostic['severity']) => (rule: ValidateRule, code: DiagnosticCode, message: string, options: ReportOptions = {}) => {
+    out.push({
+      severity,
+      rule,
+      code,
+      path,
+      line: options.line ?? 1,
+      message,
+      ...(options.field !== undefined ? { field: options.field } : {}),
+      ...(options.target !== undefined ? { target: options.target } : {}),
+    });
   };
   return { error: add('error'), warning: add('warning') };
 }
@@ -43,18 +56,18 @@ export function validatePage(layout: WikiLayout, page: PageToValidate): Diagnost
   const fm = page.frontmatter ?? readFrontmatter(page.text, { compareWithYaml: true });
   if (fm.kind === 'none') {
     if (fm.refusedLanguage) {
-      report.error('refused-language', `frontmatter opens with '---${fm.refusedLanguage}': only YAML frontmatter is read (never executed); start the page with a plain '---' line`);
+      report.error('frontmatter', 'refused-language', `frontmatter opens with '---${fm.refusedLanguage}': only YAML frontmatter is read (never executed); start the page with a plain '---' line`);
     } else {
-      report.error('no-frontmatter', "no YAML frontmatter: the page must start with a '---' line and close the block with another '---' line");
+      report.error('frontmatter', 'no-frontmatter', "no YAML frontmatter: the page must start with a '---' line and close the block with another '---' line");
     }
     return out;
   }
   if (fm.kind === 'malformed') {
-    report.error('malformed-frontmatter', `malformed frontmatter: ${fm.message}`, { line: fm.line });
+    report.error('frontmatter', 'malformed-frontmatter', `malformed frontmatter: ${fm.message}`, { line: fm.line });
     return out;
   }
   if (fm.kind === 'refused') {
-    report.error('yaml-alias-expansion', fm.message, { line: fm.line });
+    report.error('frontmatter', 'yaml-alias-expansion', fm.message, { line: fm.line });
     return out;
   }
   const { data, keyLines } = fm;
@@ -62,12 +75,12 @@ export function validatePage(layout: WikiLayout, page: PageToValidate): Diagnost
   const at = (field: string) => ({ field, line: lineOf(field) });
 
   for (const field of REQUIRED_FIELDS) {
-    if (!(field in data)) report.error('missing-field', `missing required field: ${field}`, { field });
+    if (!(field in data)) report.error('required-field', 'missing-field', `missing required field: ${field}`, { field });
   }
   checkType(layout, page.path, data, report, at);
   const parts = page.path.split('/').length;
   if (parts > MAX_PATH_PARTS) {
-    report.error('too-deep', `page at depth ${parts} exceeds the hard cap of ${MAX_PATH_PARTS} path parts from the wiki root; move it shallower or restructure the category`);
+    report.error('path-depth', 'too-deep', `page at depth ${parts} exceeds the hard cap of ${MAX_PATH_PARTS} path parts from the wiki root; move it shallower or restructure the category`);
   }
   for (const field of ['created', 'updated'] as const) {
     if (field in data) checkDate(data[field]!, field, report, at);
@@ -75,7 +88,7 @@ export function validatePage(layout: WikiLayout, page: PageToValidate): Diagnost
   checkTags(data, report, at);
   checkSources(data, report, at);
   checkQuality(data, report, at);
-  for (const d of fm.yamlDifferences) report.warning('yaml-difference', d.message, { line: d.line, ...(d.field ? { field: d.field } : {}) });
+  for (const d of fm.yamlDifferences) report.warning('yaml-dialect', 'yaml-difference', d.message, { line: d.line, ...(d.field ? { field: d.field } : {}) });
   checkLinks(layout, page, report);
   checkSourcesExist(layout, data, report, at);
   return out;
@@ -86,30 +99,30 @@ type At = (field: string) => { field: string; line: number };
 function checkType(layout: WikiLayout, path: string, data: PyDict, report: Reporter, at: At): void {
   if (!('type' in data)) return;
   const type = data.type!;
-  const shown = pyStr(type);
+  const shown = cutValue(pyStr(type));
   const first = path.split('/')[0]!;
   if (typeof type !== 'string' || !layout.categories.includes(type)) {
-    report.error('type-not-category', `type '${shown}' is not one of the wiki's categories (${layout.categories.join(', ') || 'none'})`, at('type'));
+    report.error('type-category', 'type-not-category', `type '${shown}' is not one of the wiki's categories (${layout.categories.join(', ') || 'none'})`, at('type'));
   }
   if (type !== first) {
-    report.error('type-path-mismatch', `type '${shown}' does not match the page's category folder '${first}'; set 'type: ${first}' or move the page`, at('type'));
+    report.error('type-category', 'type-path-mismatch', `type '${shown}' does not match the page's category folder '${first}'; set 'type: ${first}' or move the page`, at('type'));
   }
 }
 
 function checkDate(value: PyValue, field: string, report: Reporter, at: At): void {
   if (typeof value === 'string' && ISO_UTC.test(value)) return;
-  report.error('bad-date', `${field} must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got ${pyRepr(value)}`, at(field));
+  report.error('timestamps', 'bad-date', `${field} must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got ${cutValue(pyRepr(value))}`, at(field));
 }
 
 function checkTags(data: PyDict, report: Reporter, at: At): void {
   if (!('tags' in data)) return;
   const tags = data.tags!;
   if (!Array.isArray(tags)) {
-    report.error('tags-not-list', 'tags must be a list, e.g. tags: [api, cache]', at('tags'));
+    report.error('tags', 'tags-not-list', 'tags must be a list, e.g. tags: [api, cache]', at('tags'));
     return;
   }
   for (const tag of tags) {
-    if (typeof tag !== 'string') report.error('tag-not-string', `every tag must be a string, got ${pyRepr(tag)}`, at('tags'));
+    if (typeof tag !== 'string') report.error('tags', 'tag-not-string', `every tag must be a string, got ${cutValue(pyRepr(tag))}`, at('tags'));
   }
 }
 
@@ -117,42 +130,42 @@ function checkSources(data: PyDict, report: Reporter, at: At): void {
   if (!('sources' in data)) return;
   const sources = data.sources!;
   if (!Array.isArray(sources)) {
-    report.error('sources-not-list', 'sources must be a flat list, e.g. sources: [conversation]', at('sources'));
+    report.error('sources', 'sources-not-list', 'sources must be a flat list, e.g. sources: [conversation]', at('sources'));
     return;
   }
   for (const source of sources) {
-    if (isPyDict(source)) report.error('nested-source', `sources entries must be flat strings, got nested mapping: ${pyRepr(source)}`, at('sources'));
-    else if (typeof source !== 'string') report.error('source-not-string', `sources entries must be strings, got ${pyRepr(source)}`, at('sources'));
+    if (isPyDict(source)) report.error('sources', 'nested-source', `sources entries must be flat strings, got nested mapping: ${cutValue(pyRepr(source))}`, at('sources'));
+    else if (typeof source !== 'string') report.error('sources', 'source-not-string', `sources entries must be strings, got ${cutValue(pyRepr(source))}`, at('sources'));
   }
 }
 
 function checkQuality(data: PyDict, report: Reporter, at: At): void {
   if (!('quality' in data)) {
-    report.error('missing-field', 'missing required field: quality', { field: 'quality' });
+    report.error('quality', 'missing-field', 'missing required field: quality', { field: 'quality' });
     return;
   }
   const quality = data.quality!;
   if (!isPyDict(quality)) {
-    report.error('quality-not-mapping', 'quality must be a nested mapping of accuracy, completeness, signal, interlinking, overall, rated_at, rated_by', at('quality'));
+    report.error('quality', 'quality-not-mapping', 'quality must be a nested mapping of accuracy, completeness, signal, interlinking, overall, rated_at, rated_by', at('quality'));
     return;
   }
   for (const field of SCORE_FIELDS) {
     const key = `quality.${field}`;
-    if (!(field in quality)) report.error('missing-field', `missing ${key}`, { field: key, line: at('quality').line });
-    else if (!isScore(quality[field]!)) report.error('score-out-of-range', `${key} must be an integer from 1 to 5, got ${pyRepr(quality[field]!)}`, at(key));
+    if (!(field in quality)) report.error('quality', 'missing-field', `missing ${key}`, { field: key, line: at('quality').line });
+    else if (!isScore(quality[field]!)) report.error('quality', 'score-out-of-range', `${key} must be an integer from 1 to 5, got ${cutValue(pyRepr(quality[field]!))}`, at(key));
   }
-  if (!('overall' in quality)) report.error('missing-field', 'missing quality.overall', { field: 'quality.overall', line: at('quality').line });
+  if (!('overall' in quality)) report.error('quality', 'missing-field', 'missing quality.overall', { field: 'quality.overall', line: at('quality').line });
   else checkOverall(quality, report, at);
-  if (!('rated_at' in quality)) report.error('missing-field', 'missing quality.rated_at', { field: 'quality.rated_at', line: at('quality').line });
+  if (!('rated_at' in quality)) report.error('quality', 'missing-field', 'missing quality.rated_at', { field: 'quality.rated_at', line: at('quality').line });
   else {
     const ratedAt = quality.rated_at!;
     if (typeof ratedAt !== 'string' || !ISO_UTC.test(ratedAt)) {
-      report.error('bad-date', `quality.rated_at must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got ${pyRepr(ratedAt)}`, at('quality.rated_at'));
+      report.error('timestamps', 'bad-date', `quality.rated_at must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got ${cutValue(pyRepr(ratedAt))}`, at('quality.rated_at'));
     }
   }
-  if (!('rated_by' in quality)) report.error('missing-field', 'missing quality.rated_by', { field: 'quality.rated_by', line: at('quality').line });
+  if (!('rated_by' in quality)) report.error('quality', 'missing-field', 'missing quality.rated_by', { field: 'quality.rated_by', line: at('quality').line });
   else if (typeof quality.rated_by !== 'string' || !RATERS.includes(quality.rated_by)) {
-    report.error('unknown-rater', `quality.rated_by must be one of ${RATERS.join(', ')}, got ${pyRepr(quality.rated_by!)}`, at('quality.rated_by'));
+    report.error('quality', 'unknown-rater', `quality.rated_by must be one of ${RATERS.join(', ')}, got ${cutValue(pyRepr(quality.rated_by!))}`, at('quality.rated_by'));
   }
 }
 
@@ -165,9 +178,10 @@ function checkOverall(quality: PyDict, report: Reporter, at: At): void {
   const expected = pyRound2(scores.reduce((a, b) => a + b, 0) / scores.length);
   const actual = pyToFloat(quality.overall);
   if (actual === undefined) {
-    report.error('overall-not-numeric', `quality.overall is not a number, got ${pyRepr(quality.overall!)}`, at('quality.overall'));
+    report.error('quality', 'overall-not-numeric', `quality.overall is not a number, got ${cutValue(pyRepr(quality.overall!))}`, at('quality.overall'));
   } else if (!(Math.abs(expected - actual) <= 1e-6)) {
     report.error(
+      'quality',
       'overall-mismatch',
       `quality.overall must be the mean of the four scores rounded to 2 decimals: expected ${pyFloatRepr(expected)}, got ${pyFloatRepr(actual)}`,
       at('quality.overall'),
@@ -202,9 +216,9 @@ function checkLinks(layout: WikiLayout, page: PageToValidate, report: Reporter):
     if (withoutAnchor === '') continue;
     const resolved = resolveWikiPath(withoutAnchor.startsWith('/') ? '' : parentDir(page.path), withoutAnchor);
     if (resolved === undefined) {
-      report.error('broken-link', `broken markdown link: ${target} (it points outside the wiki root)`, { field: target, line });
+      report.error('broken-link', 'broken-link', `broken markdown link: ${cutValue(target)} (it points outside the wiki root)`, { field: target, line });
     } else if (!layout.tree.files.has(resolved) && !layout.tree.dirs.has(resolved)) {
-      report.error('broken-link', `broken markdown link: ${target} (no file ${resolved} in the wiki)`, { field: target, line });
+      report.error('broken-link', 'broken-link', `broken markdown link: ${cutValue(target)} (no file ${cutValue(resolved)} in the wiki)`, { field: target, line });
     }
   }
 }
@@ -216,7 +230,7 @@ function checkSourcesExist(layout: WikiLayout, data: PyDict, report: Reporter, a
     // Upstream joins the entry to the root as a filesystem path, so an absolute path never exists.
     const resolved = source.startsWith('/') ? undefined : resolveWikiPath('', source);
     if (resolved === undefined || (!layout.tree.files.has(resolved) && !layout.tree.dirs.has(resolved))) {
-      report.error('missing-source', `sources entry does not exist in the wiki: ${source}`, at('sources'));
+      report.error('missing-source', 'missing-source', `sources entry does not exist in the wiki: ${cutValue(source)}`, { ...at('sources'), target: source });
     }
   }
 }
@@ -244,6 +258,8 @@ const countNewlines = (s: string, start: number, end: number): number => {
 };
 const lineAt = (s: string, offset: number): number => countNewlines(s, 0, offset) + 1;
 
+const UPSTREAM_RULES: ValidateSettings = { preset: 'upstream', rules: {} };
+
 export interface WikiValidation {
   diagnostics: Diagnostic[];
   /** Pages checked, wiki-relative. */
@@ -254,9 +270,10 @@ export interface WikiValidation {
  * Validates the given pages (every page of the layout when omitted), reading them in one pass. Each
  * page costs at most its own diagnostics: one that cannot be read, is over the page size limit, has
  * a name that would break a line, or trips the checks themselves gets one diagnostic, and the rest
- * of the wiki is checked as usual.
+ * of the wiki is checked as usual. The verdicts are the `rules` settings' (`applyRules`; upstream's
+ * when not given).
  */
-export async function validateWiki(layout: WikiLayout, only?: readonly string[]): Promise<WikiValidation> {
+export async function validateWiki(layout: WikiLayout, only?: readonly string[], rules: ValidateSettings = UPSTREAM_RULES): Promise<WikiValidation> {
   const targets = (only ?? [...layout.pages, ...layout.unsafeNames]).filter((p) => !isIndexFile(p));
   const diagnostics: Diagnostic[] = [];
   // One push per diagnostic: a page can hold any number of faults (150,000 broken links), more
@@ -269,25 +286,25 @@ export async function validateWiki(layout: WikiLayout, only?: readonly string[])
     targets.filter((p) => !isUnsafeName(p)),
     (path, read) => {
       if (!read.ok) {
-        add([{ severity: 'error', code: read.problem === 'too-large' ? 'page-too-large' : 'unreadable', path, line: 1, message: read.reason }]);
+        add([{ severity: 'error', rule: read.problem === 'too-large' ? 'page-too-large' : 'unreadable', code: read.problem === 'too-large' ? 'page-too-large' : 'unreadable', path, line: 1, message: read.reason }]);
         return;
       }
       try {
         add(validatePage(layout, { path, text: read.text }));
       } catch (error) {
-        add([{ severity: 'error', code: 'check-failed', path, line: 1, message: `could not check this page: ${(error as Error).message}` }]);
+        add([{ severity: 'error', rule: 'check-failed', code: 'check-failed', path, line: 1, message: `could not check this page: ${cutValue((error as Error).message)}` }]);
       }
     },
   );
   for (const path of targets.filter(isUnsafeName)) {
-    const message = `file name ${quoteName(path)} holds a line break or other control character: not checked, not indexed; rename the file`;
-    add([{ severity: 'error', code: 'unsafe-file-name', path, line: 1, message }]);
+    const message = `file name ${cutValue(quoteName(path))} holds a line break or other control character: not checked, not indexed; rename the file`;
+    add([{ severity: 'error', rule: 'unsafe-file-name', code: 'unsafe-file-name', path, line: 1, message }]);
   }
   for (const skipped of layout.tree.skipped) {
     if (skipped.path.endsWith('.md')) {
-      diagnostics.push({ severity: 'warning', code: 'not-followed', path: skipped.path, line: 1, message: `${skipped.reason}: not validated` });
+      diagnostics.push({ severity: 'warning', rule: 'not-followed', code: 'not-followed', path: skipped.path, line: 1, message: `${skipped.reason}: not validated` });
     }
   }
   // Every renderer prints the path on one line: escape what would break it.
-  return { diagnostics: diagnostics.map((d) => (isUnsafeName(d.path) ? { ...d, path: escapeUnsafeName(d.path) } : d)), checked: targets };
+  return { diagnostics: applyRules(diagnostics, rules).map((d) => (isUnsafeName(d.path) ? { ...d, path: escapeUnsafeName(d.path) } : d)), checked: targets };
 }

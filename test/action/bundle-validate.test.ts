@@ -23,7 +23,7 @@ describe('action bundle: validate', () => {
     const repo = await makeWiki({ 'docs/kb/schema.md': '# S\n', 'docs/kb/concepts/bad.md': page({ title: 'Bad', type: 'ideas' }) });
     const run = await runAction(repo, { 'wiki-path': 'docs/kb' });
     expect(run.status).toBe(1);
-    expect(run.stdout).toContain('::error title=wiki-steward type-path-mismatch,file=docs/kb/concepts/bad.md,line=3::');
+    expect(run.stdout).toContain("::error title=wiki-steward type-category,file=docs/kb/concepts/bad.md,line=3::type 'ideas' does not match");
     expect(run.stdout).toContain('::error::2 wiki errors in 1 files');
     expect(run.summary).toContain('1 page checked in `docs/kb`: 2 errors');
   });

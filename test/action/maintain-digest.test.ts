@@ -459,7 +459,7 @@ describe('action bundle: validate a capture PR (pull_request synchronize)', () =
     const line = broken.split('\n').findIndex((l) => l.startsWith('created:')) + 1;
     const r = await run('pull_request', gh.events.pullRequest('synchronize', pr.number), { workspace: await checkout(gh.gitDir(), gh.state.branchHead(pr.head) as string) });
     expectExit(r, 1);
-    expect(r.stdout).toContain(`::error title=wiki-steward bad-date,file=${page},line=${line}::`);
+    expect(r.stdout).toContain(`::error title=wiki-steward timestamps,file=${page},line=${line}::`);
     expect(r.summary).toMatch(/1 changed page checked in `wiki`: 1 error\b/);
     expect(r.requests).toHaveLength(0); // validation reads the checkout only
   });

@@ -55,7 +55,7 @@ describe('action: validate on a pull request', () => {
     });
     expect(result.status).toBe(1);
     const createdLine = repo.read('wiki/concepts/new-fault.md').split('\n').findIndex((l) => l.startsWith('created:')) + 1;
-    expect(result.stdout).toContain(`::error title=wiki-steward bad-date,file=wiki/concepts/new-fault.md,line=${createdLine}::`);
+    expect(result.stdout).toContain(`::error title=wiki-steward timestamps,file=wiki/concepts/new-fault.md,line=${createdLine}::`);
     expect(result.stdout).not.toContain('old-fault.md');
     expect(readFileSync(summary, 'utf8')).toContain('2 changed pages checked in `wiki`: 1 error');
   });

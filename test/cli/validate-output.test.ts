@@ -10,13 +10,13 @@ describe('wiki-steward validate output', () => {
       'concepts/bad.md': page({ title: 'Bad', type: 'concepts', body: 'See [nothing](/concepts/none.md).' }).replace('created: "2026-05-01T10:00:00Z"', 'created: 2026-05-01'),
     });
 
-  it('prints path:line: message relative to the current directory and exits 1', async () => {
+  it('prints path:line: message [rule] relative to the current directory and exits 1', async () => {
     const wiki = await setup();
     const run = await runCli(['validate', '--wiki', '.'], wiki);
     expect(run.code).toBe(1);
     expect(run.stdout.trim().split('\n')).toEqual([
-      "concepts/bad.md:6: created must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got '2026-05-01'",
-      'concepts/bad.md:17: broken markdown link: /concepts/none.md (no file concepts/none.md in the wiki)',
+      "concepts/bad.md:6: created must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got '2026-05-01' [timestamps]",
+      'concepts/bad.md:17: broken markdown link: /concepts/none.md (no file concepts/none.md in the wiki) [broken-link]',
     ]);
     const fromInside = await runCli(['validate', '--wiki', '..', 'bad.md'], path.join(wiki, 'concepts'));
     expect(fromInside.stdout).toMatch(/^bad\.md:6: /);
@@ -27,7 +27,7 @@ describe('wiki-steward validate output', () => {
     const run = await runCli(['validate', '--format', 'json'], wiki);
     const report = JSON.parse(run.stdout);
     expect(report).toMatchObject({ checked: 2, errors: 2 });
-    expect(report.diagnostics[0]).toMatchObject({ path: 'concepts/bad.md', file: 'concepts/bad.md', line: 6, code: 'bad-date', field: 'created', severity: 'error' });
+    expect(report.diagnostics[0]).toMatchObject({ path: 'concepts/bad.md', file: 'concepts/bad.md', line: 6, rule: 'timestamps', code: 'bad-date', field: 'created', severity: 'error' });
   });
 
   it('--format github prints workflow annotations on repository-relative paths', async () => {
@@ -40,7 +40,7 @@ describe('wiki-steward validate output', () => {
     } finally {
       process.stdout.write = write;
     }
-    expect(lines.join('')).toContain('::error title=wiki-steward no-frontmatter,file=wiki/concepts/bad.md,line=1::no YAML frontmatter');
+    expect(lines.join('')).toContain('::error title=wiki-steward frontmatter,file=wiki/concepts/bad.md,line=1::no YAML frontmatter');
   });
 
   it('validates only the pages named, and refuses paths outside the wiki', async () => {

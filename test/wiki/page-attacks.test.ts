@@ -101,8 +101,8 @@ describe('page attacks: huge pages', () => {
     expect(run.code, run.stderr).toBe(1);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(150_001);
-    expect(lines[0]).toBe("concepts/bad-date.md:6: created must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got '2026-05-01'");
-    expect(lines.at(-1)).toBe('concepts/links.md:150016: broken markdown link: n.md (no file concepts/n.md in the wiki)');
+    expect(lines[0]).toBe("concepts/bad-date.md:6: created must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got '2026-05-01' [timestamps]");
+    expect(lines.at(-1)).toBe('concepts/links.md:150016: broken markdown link: n.md (no file concepts/n.md in the wiki) [broken-link]');
     expect(run.stderr).toContain('2 pages checked: 150001 errors, 0 warnings');
   });
 
@@ -183,8 +183,8 @@ describe('page attacks: files that are not pages, and names that break lines', (
     const run = await runCli(['validate', '--wiki', wiki], wiki);
     expect(run.code).toBe(1);
     expect(run.stdout.trimEnd().split('\n')).toEqual([
-      'concepts/evil\\nname.md:1: file name "concepts/evil\\nname.md" holds a line break or other control character: not checked, not indexed; rename the file',
-      'concepts/tab\\there.md:1: file name "concepts/tab\\there.md" holds a line break or other control character: not checked, not indexed; rename the file',
+      'concepts/evil\\nname.md:1: file name "concepts/evil\\nname.md" holds a line break or other control character: not checked, not indexed; rename the file [unsafe-file-name]',
+      'concepts/tab\\there.md:1: file name "concepts/tab\\there.md" holds a line break or other control character: not checked, not indexed; rename the file [unsafe-file-name]',
     ]);
     expect(run.stderr).toContain('3 pages checked: 2 errors, 0 warnings');
     const { report } = await validateJson(wiki);
