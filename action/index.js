@@ -46985,6 +46985,7 @@ var VALIDATE_RULES = [
   "quality",
   "yaml-dialect",
   "broken-link",
+  "wikilink",
   "missing-source",
   "not-followed",
   "stale-index"
@@ -56175,7 +56176,8 @@ var readPages = (tree, paths, visit) => tree.readEach(paths, (path7, file) => vi
 // src/wiki/rules.ts
 var WARNINGS_UPSTREAM = ["yaml-dialect", "not-followed"];
 var LENIENT_WARNINGS = ["required-field", "type-category", "path-depth", "timestamps", "tags", "sources", "quality", "missing-source"];
-var presetOf = (rule, preset) => WARNINGS_UPSTREAM.includes(rule) || preset === "lenient" && LENIENT_WARNINGS.includes(rule) ? "warn" : "error";
+var OFF_UPSTREAM = ["wikilink"];
+var presetOf = (rule, preset) => preset === "upstream" && OFF_UPSTREAM.includes(rule) ? "off" : WARNINGS_UPSTREAM.includes(rule) || preset === "lenient" && LENIENT_WARNINGS.includes(rule) ? "warn" : "error";
 function ruleSeverities(settings) {
   return Object.fromEntries(VALIDATE_RULES.map((rule) => [rule, settings.rules[rule] ?? presetOf(rule, settings.preset)]));
 }
@@ -56189,6 +56191,101 @@ function applyRules(diagnostics, settings) {
     out.push(d2.severity === wanted ? d2 : { ...d2, severity: wanted });
   }
   return out;
+}
+
+// src/wiki/wiki-path.ts
+function resolveWikiPath(fromDir, target) {
+  const parts = fromDir === "" || target.startsWith("/") ? [] : fromDir.split("/");
+  for (const part of target.replace(/^\/+/, "").split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (parts.length === 0) return void 0;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.join("/");
+}
+
+// src/wiki/wikilinks.ts
+var WIKILINK = /!?\[\[([^[\]\n|#]*)(?:#[^[\]\n|]*)?(?:\|([^[\]\n]*))?\]\]/g;
+function findWikilinks(markdown) {
+  if (!markdown.includes("[[")) return [];
+  const links = [];
+  for (const m2 of blankCode(markdown).matchAll(WIKILINK)) {
+    const target = m2[1].trim();
+    if (target === "") continue;
+    const text2 = m2[2]?.trim();
+    links.push(text2 ? { target, text: text2 } : { target });
+  }
+  return links;
+}
+function wikilinkResolver(pages) {
+  const byPath = /* @__PURE__ */ new Map();
+  const byStem = /* @__PURE__ */ new Map();
+  for (const page of pages) {
+    const lower2 = page.toLowerCase();
+    push(byPath, lower2, page);
+    push(byStem, stemOf(lower2), page);
+  }
+  return (raw) => {
+    const normal = resolveWikiPath("", raw.trim().replace(/\\/g, "/"));
+    if (!normal) return void 0;
+    const wanted = (/\.md$/i.test(normal) ? normal : `${normal}.md`).toLowerCase();
+    const exact = byPath.get(wanted);
+    if (exact) return exact.length === 1 ? exact[0] : exact.find((p2) => p2 === normal || p2 === `${normal}.md`);
+    const fits = (byStem.get(stemOf(wanted)) ?? []).filter((p2) => p2.toLowerCase().endsWith(`/${wanted}`));
+    const depth = (p2) => p2.split("/").length;
+    const shortest = Math.min(...fits.map(depth));
+    const best = fits.filter((p2) => depth(p2) === shortest);
+    return best.length === 1 ? best[0] : void 0;
+  };
+}
+var stemOf = (lowerPath) => lowerPath.slice(lowerPath.lastIndexOf("/") + 1).replace(/\.md$/, "");
+function push(map2, key, value) {
+  const list = map2.get(key);
+  if (list) list.push(value);
+  else map2.set(key, [value]);
+}
+var FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
+function blankCode(markdown) {
+  if (!markdown.includes("`") && !markdown.includes("~~~")) return markdown;
+  const blank = (s) => s.replace(/[^\n]/g, " ");
+  const out = [];
+  let fence;
+  for (const line of markdown.split("\n")) {
+    if (fence !== void 0) {
+      const close = line.trim();
+      if (close.startsWith(fence) && /^[`~]+$/.test(close) && close[0] === fence[0]) fence = void 0;
+      out.push(blank(line));
+      continue;
+    }
+    const open2 = FENCE_OPEN.exec(line);
+    if (open2) {
+      fence = open2[1];
+      out.push(blank(line));
+    } else out.push(line);
+  }
+  return blankCodeSpans(out.join("\n"));
+}
+function blankCodeSpans(text2) {
+  if (!text2.includes("`")) return text2;
+  let out = "";
+  let i = 0;
+  const unclosed = /* @__PURE__ */ new Set();
+  while (i < text2.length) {
+    const tick = text2.indexOf("`", i);
+    if (tick < 0) break;
+    let length = 1;
+    while (text2[tick + length] === "`") length++;
+    const run = "`".repeat(length);
+    let stop = unclosed.has(length) ? -1 : text2.indexOf(run, tick + length);
+    while (stop >= 0 && (text2[stop + length] === "`" || text2[stop - 1] === "`")) stop = text2.indexOf(run, stop + 1);
+    if (stop < 0) unclosed.add(length);
+    const end = stop >= 0 ? stop + length : tick + length;
+    out += text2.slice(i, tick) + (stop >= 0 ? text2.slice(tick, end).replace(/[^\n]/g, " ") : text2.slice(tick, end));
+    i = end;
+  }
+  return out + text2.slice(i);
 }
 
 // src/wiki/validator.ts
@@ -56252,6 +56349,7 @@ function validatePage(layout, page) {
   checkQuality(data, report, at2);
   for (const d2 of fm.yamlDifferences) report.warning("yaml-dialect", "yaml-difference", d2.message, { line: d2.line, ...d2.field ? { field: d2.field } : {} });
   checkLinks(layout, page, report);
+  checkWikilinks(layout, page, report);
   checkSourcesExist(layout, data, report, at2);
   return out;
 }
@@ -56370,6 +56468,33 @@ function checkLinks(layout, page, report) {
     }
   }
 }
+var resolvers = /* @__PURE__ */ new WeakMap();
+function checkWikilinks(layout, page, report) {
+  const close = page.text.indexOf("\n---\n");
+  if (close < 0) return;
+  const bodyStart2 = close + 5;
+  const rawBody = page.text.slice(bodyStart2);
+  if (!rawBody.includes("[[")) return;
+  let resolve = resolvers.get(layout);
+  if (!resolve) {
+    resolve = wikilinkResolver(layout.pages);
+    resolvers.set(layout, resolve);
+  }
+  const bodyStartLine = lineAt(page.text, bodyStart2);
+  const lines = blankCode(rawBody).split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i].includes("[[")) continue;
+    for (const link of findWikilinks(lines[i])) {
+      if (resolve(link.target) !== void 0) continue;
+      const why = ambiguous(layout, link.target) ? "more than one page fits it" : "no page fits it";
+      report.error("wikilink", "broken-wikilink", `broken wikilink: [[${cutValue(link.target)}]] (${why})`, { field: link.target, line: bodyStartLine + i });
+    }
+  }
+}
+function ambiguous(layout, target) {
+  const stem = target.trim().replace(/\\/g, "/").replace(/\.md$/i, "").split("/").pop().toLowerCase();
+  return layout.pages.filter((p2) => p2.toLowerCase().replace(/\.md$/, "").split("/").pop() === stem).length > 1;
+}
 function checkSourcesExist(layout, data, report, at2) {
   if (!Array.isArray(data.sources)) return;
   for (const source of data.sources) {
@@ -56379,17 +56504,6 @@ function checkSourcesExist(layout, data, report, at2) {
       report.error("missing-source", "missing-source", `sources entry does not exist in the wiki: ${cutValue(source)}`, { ...at2("sources"), target: source });
     }
   }
-}
-function resolveWikiPath(fromDir, target) {
-  const parts = fromDir === "" || target.startsWith("/") ? [] : fromDir.split("/");
-  for (const part of target.replace(/^\/+/, "").split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") {
-      if (parts.length === 0) return void 0;
-      parts.pop();
-    } else parts.push(part);
-  }
-  return parts.join("/");
 }
 var countNewlines = (s, start, end) => {
   let n = 0;
@@ -56538,88 +56652,6 @@ function parseSchema(text2) {
     } else if (section.startsWith("numeric thresholds")) schema2.thresholds.push(item);
   }
   return schema2;
-}
-
-// src/wiki/wikilinks.ts
-var WIKILINK = /!?\[\[([^[\]\n|#]*)(?:#[^[\]\n|]*)?(?:\|([^[\]\n]*))?\]\]/g;
-function findWikilinks(markdown) {
-  if (!markdown.includes("[[")) return [];
-  const links = [];
-  for (const m2 of blankCode(markdown).matchAll(WIKILINK)) {
-    const target = m2[1].trim();
-    if (target === "") continue;
-    const text2 = m2[2]?.trim();
-    links.push(text2 ? { target, text: text2 } : { target });
-  }
-  return links;
-}
-function wikilinkResolver(pages) {
-  const byPath = /* @__PURE__ */ new Map();
-  const byStem = /* @__PURE__ */ new Map();
-  for (const page of pages) {
-    const lower2 = page.toLowerCase();
-    push(byPath, lower2, page);
-    push(byStem, stemOf(lower2), page);
-  }
-  return (raw) => {
-    const normal = resolveWikiPath("", raw.trim().replace(/\\/g, "/"));
-    if (!normal) return void 0;
-    const wanted = (/\.md$/i.test(normal) ? normal : `${normal}.md`).toLowerCase();
-    const exact = byPath.get(wanted);
-    if (exact) return exact.length === 1 ? exact[0] : exact.find((p2) => p2 === normal || p2 === `${normal}.md`);
-    const fits = (byStem.get(stemOf(wanted)) ?? []).filter((p2) => p2.toLowerCase().endsWith(`/${wanted}`));
-    const depth = (p2) => p2.split("/").length;
-    const shortest = Math.min(...fits.map(depth));
-    const best = fits.filter((p2) => depth(p2) === shortest);
-    return best.length === 1 ? best[0] : void 0;
-  };
-}
-var stemOf = (lowerPath) => lowerPath.slice(lowerPath.lastIndexOf("/") + 1).replace(/\.md$/, "");
-function push(map2, key, value) {
-  const list = map2.get(key);
-  if (list) list.push(value);
-  else map2.set(key, [value]);
-}
-var FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
-function blankCode(markdown) {
-  if (!markdown.includes("`") && !markdown.includes("~~~")) return markdown;
-  const blank = (s) => s.replace(/[^\n]/g, " ");
-  const out = [];
-  let fence;
-  for (const line of markdown.split("\n")) {
-    if (fence !== void 0) {
-      const close = line.trim();
-      if (close.startsWith(fence) && /^[`~]+$/.test(close) && close[0] === fence[0]) fence = void 0;
-      out.push(blank(line));
-      continue;
-    }
-    const open2 = FENCE_OPEN.exec(line);
-    if (open2) {
-      fence = open2[1];
-      out.push(blank(line));
-    } else out.push(line);
-  }
-  return blankCodeSpans(out.join("\n"));
-}
-function blankCodeSpans(text2) {
-  if (!text2.includes("`")) return text2;
-  let out = "";
-  let i = 0;
-  const unclosed = /* @__PURE__ */ new Set();
-  while (i < text2.length) {
-    const tick = text2.indexOf("`", i);
-    if (tick < 0) break;
-    let length = 1;
-    while (text2[tick + length] === "`") length++;
-    const run = "`".repeat(length);
-    let stop = unclosed.has(length) ? -1 : text2.indexOf(run, tick + length);
-    while (stop >= 0 && (text2[stop + length] === "`" || text2[stop - 1] === "`")) stop = text2.indexOf(run, stop + 1);
-    if (stop < 0) unclosed.add(length);
-    const end = stop >= 0 ? stop + length : tick + length;
-    out += text2.slice(i, tick) + (stop >= 0 ? text2.slice(tick, end).replace(/[^\n]/g, " ") : text2.slice(tick, end));
-    i = end;
-  }
-  return out + text2.slice(i);
 }
 
 // src/ladder/signal-terms.ts

@@ -26,12 +26,14 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .addOption(new Option('--format <format>', 'output format').choices(DIAGNOSTIC_FORMATS as string[]).default('text'))
     .option('--changed-since <rev>', 'only pages changed between <rev> and HEAD (e.g. origin/main on a pull request)')
     .option('--summary', 'after the diagnostics, counts by rule (errors, warnings) and the 5 folders with the most findings')
-    .action((paths: string[], opts: { wiki?: string; format: DiagnosticFormat; changedSince?: string; summary?: boolean }) =>
+    .option('--suggest-config', "print a .wiki-steward.yml validate: block that fits the wiki's dialect, each setting with what it saw")
+    .action((paths: string[], opts: { wiki?: string; format: DiagnosticFormat; changedSince?: string; summary?: boolean; suggestConfig?: boolean }) =>
       run(async () =>
         (await import('./validate-command.js')).validateCommand(io, {
           paths,
           format: opts.format,
           summary: Boolean(opts.summary),
+          suggestConfig: Boolean(opts.suggestConfig),
           ...(opts.wiki ? { wiki: opts.wiki } : {}),
           ...(opts.changedSince ? { changedSince: opts.changedSince } : {}),
         }),

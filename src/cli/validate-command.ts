@@ -4,6 +4,7 @@ import { changedPages } from '../jobs/validate.js';
 import { type DiagnosticFormat, formatSummary, formatText, summarizeDiagnostics, toJsonRecords } from '../report/diagnostics-format.js';
 import { hasErrors } from '../wiki/diagnostics.js';
 import { openWikiLayout } from '../wiki/open.js';
+import { suggestValidateConfig } from '../wiki/suggest-config.js';
 import { validateWiki } from '../wiki/validator.js';
 import { type CliIo, EXIT, openCliWorkspace } from './context.js';
 
@@ -15,12 +16,18 @@ export interface ValidateOptions {
   changedSince?: string;
   /** After the diagnostics: counts by rule and the folders with the most findings. */
   summary?: boolean;
+  /** Print a `.wiki-steward.yml` `validate:` block that fits the wiki's dialect instead of validating. */
+  suggestConfig?: boolean;
 }
 
 export async function validateCommand(io: CliIo, options: ValidateOptions): Promise<number> {
   const workspace = await openCliWorkspace(io, options.wiki);
   const wikiRoot = requireWikiRoot(workspace);
   const layout = await openWikiLayout(wikiRoot, workspace.config);
+  if (options.suggestConfig) {
+    io.stdout(await suggestValidateConfig(layout));
+    return EXIT.ok;
+  }
   const only = options.changedSince
     ? await changedPages(workspace, options.changedSince, layout.pages)
     : options.paths.length > 0

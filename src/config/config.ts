@@ -37,6 +37,7 @@ export const VALIDATE_RULES = [
   'quality',
   'yaml-dialect',
   'broken-link',
+  'wikilink',
   'missing-source',
   'not-followed',
   'stale-index',

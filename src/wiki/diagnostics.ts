@@ -8,6 +8,7 @@ import type { ValidateRule } from '../config/config.js';
  */
 export type DiagnosticCode =
   | 'unreadable'
+  | 'broken-wikilink'
   | 'page-too-large'
   | 'unsafe-file-name'
   | 'check-failed'

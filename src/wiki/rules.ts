@@ -14,8 +14,18 @@ const WARNINGS_UPSTREAM: readonly ValidateRule[] = ['yaml-dialect', 'not-followe
  */
 const LENIENT_WARNINGS: readonly ValidateRule[] = ['required-field', 'type-category', 'path-depth', 'timestamps', 'tags', 'sources', 'quality', 'missing-source'];
 
+/**
+ * Rules upstream does not have. `wikilink` (`[[…]]` that resolve to no page, or to several) is off
+ * under `upstream`: upstream's validator reads only markdown links, so checking wikilinks there would
+ * change upstream's verdicts on upstream's own wikis. Under `lenient`, for wikis of other dialects
+ * (Obsidian's), an unresolved wikilink is a broken link, so an error.
+ */
+const OFF_UPSTREAM: readonly ValidateRule[] = ['wikilink'];
+
 const presetOf = (rule: ValidateRule, preset: ValidatePreset): RuleSeverity =>
-  WARNINGS_UPSTREAM.includes(rule) || (preset === 'lenient' && LENIENT_WARNINGS.includes(rule)) ? 'warn' : 'error';
+  preset === 'upstream' && OFF_UPSTREAM.includes(rule)
+    ? 'off'
+    : WARNINGS_UPSTREAM.includes(rule) || (preset === 'lenient' && LENIENT_WARNINGS.includes(rule)) ? 'warn' : 'error';
 
 /** Every rule's severity under the settings: the preset's, then the per-rule overrides. */
 export function ruleSeverities(settings: ValidateSettings): Record<ValidateRule, RuleSeverity> {

@@ -6,6 +6,8 @@ import { type Frontmatter, readFrontmatter } from './frontmatter.js';
 import { DIRECTORY_INDEX, ROOT_INDEX, type WikiLayout, escapeUnsafeName, isUnsafeName, parentDir, quoteName } from './layout.js';
 import { readPages } from './page-limit.js';
 import { applyRules } from './rules.js';
+import { resolveWikiPath } from './wiki-path.js';
+import { type WikilinkResolver, blankCode, findWikilinks, wikilinkResolver } from './wikilinks.js';
 import { type PyDict, type PyValue, isPyDict, isPyIntLike, pyFloatRepr, pyRepr, pyRound2, pyStr, pyToFloat } from './python-compat.js';
 
 const REQUIRED_FIELDS = ['title', 'type', 'tags', 'sources', 'created', 'updated'] as const;
@@ -90,6 +92,7 @@ export function validatePage(layout: WikiLayout, page: PageToValidate): Diagnost
   checkQuality(data, report, at);
   for (const d of fm.yamlDifferences) report.warning('yaml-dialect', 'yaml-difference', d.message, { line: d.line, ...(d.field ? { field: d.field } : {}) });
   checkLinks(layout, page, report);
+  checkWikilinks(layout, page, report);
   checkSourcesExist(layout, data, report, at);
   return out;
 }
@@ -223,6 +226,38 @@ function checkLinks(layout: WikiLayout, page: PageToValidate, report: Reporter):
   }
 }
 
+const resolvers = new WeakMap<WikiLayout, WikilinkResolver>();
+
+/** `[[…]]` in the body (outside code) that resolve to no page or to several: rule `wikilink`. */
+function checkWikilinks(layout: WikiLayout, page: PageToValidate, report: Reporter): void {
+  const close = page.text.indexOf('\n---\n');
+  if (close < 0) return;
+  const bodyStart = close + 5;
+  const rawBody = page.text.slice(bodyStart);
+  if (!rawBody.includes('[[')) return;
+  let resolve = resolvers.get(layout);
+  if (!resolve) {
+    resolve = wikilinkResolver(layout.pages);
+    resolvers.set(layout, resolve);
+  }
+  const bodyStartLine = lineAt(page.text, bodyStart);
+  const lines = blankCode(rawBody).split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i]!.includes('[[')) continue;
+    for (const link of findWikilinks(lines[i]!)) {
+      if (resolve(link.target) !== undefined) continue;
+      const why = ambiguous(layout, link.target) ? 'more than one page fits it' : 'no page fits it';
+      report.error('wikilink', 'broken-wikilink', `broken wikilink: [[${cutValue(link.target)}]] (${why})`, { field: link.target, line: bodyStartLine + i });
+    }
+  }
+}
+
+/** True when a wikilink target names a stem that several pages share. */
+function ambiguous(layout: WikiLayout, target: string): boolean {
+  const stem = target.trim().replace(/\\/g, '/').replace(/\.md$/i, '').split('/').pop()!.toLowerCase();
+  return layout.pages.filter((p) => p.toLowerCase().replace(/\.md$/, '').split('/').pop() === stem).length > 1;
+}
+
 function checkSourcesExist(layout: WikiLayout, data: PyDict, report: Reporter, at: At): void {
   if (!Array.isArray(data.sources)) return;
   for (const source of data.sources) {
@@ -235,21 +270,7 @@ function checkSourcesExist(layout: WikiLayout, data: PyDict, report: Reporter, a
   }
 }
 
-/**
- * Resolves a link against a wiki-relative directory. Leading slashes mean the wiki root.
- * Returns undefined when the path climbs out of the wiki root: nothing outside it is ever looked at.
- */
-export function resolveWikiPath(fromDir: string, target: string): string | undefined {
-  const parts = fromDir === '' || target.startsWith('/') ? [] : fromDir.split('/');
-  for (const part of target.replace(/^\/+/, '').split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (parts.length === 0) return undefined;
-      parts.pop();
-    } else parts.push(part);
-  }
-  return parts.join('/');
-}
+export { resolveWikiPath };
 
 const countNewlines = (s: string, start: number, end: number): number => {
   let n = 0;

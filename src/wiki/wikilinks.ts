@@ -2,7 +2,7 @@
 // fences) and resolving them the way Obsidian does: the exact path first, else the shortest
 // unique path whose file stem (and folders, when given) match, case-insensitively. An ambiguous
 // or unknown target is not a link.
-import { resolveWikiPath } from './validator.js';
+import { resolveWikiPath } from './wiki-path.js';
 
 export interface Wikilink {
   /** The target as written: `slug` or `path/slug`, without `#heading` or `|text`. */

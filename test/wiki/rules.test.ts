@@ -82,7 +82,7 @@ describe('named rules', () => {
   it('upstream (the default) keeps every rule as upstream has it', () => {
     const upstream = ruleSeverities({ preset: 'upstream', rules: {} });
     expect(Object.keys(upstream)).toEqual([...VALIDATE_RULES]);
-    expect(Object.entries(upstream).filter(([, s]) => s !== 'error').map(([r]) => r)).toEqual(['yaml-dialect', 'not-followed']);
+    expect(Object.entries(upstream).filter(([, s]) => s !== 'error').map(([r]) => r)).toEqual(['yaml-dialect', 'wikilink', 'not-followed']);
   });
 
   it('lenient relaxes format and convention rules but never silences a broken link or a parse error', async () => {
