@@ -31,6 +31,15 @@ import type {
   SimpleUser,
 } from './types.js';
 
+/** The permission flags GitHub reports for a role, by its rank. */
+const permissionsOfRank = (rank: number) => ({
+  admin: rank >= ROLE_RANK.admin,
+  maintain: rank >= ROLE_RANK.maintain,
+  push: rank >= ROLE_RANK.write,
+  triage: rank >= ROLE_RANK.triage,
+  pull: rank >= ROLE_RANK.read,
+});
+
 export class Renderer {
   constructor(
     private readonly state: EmulatorState,
@@ -154,13 +163,7 @@ export class Renderer {
       pushed_at: repo.pushed_at,
       created_at: repo.created_at,
       updated_at: repo.updated_at,
-      permissions: {
-        admin: rank >= ROLE_RANK.admin,
-        maintain: rank >= ROLE_RANK.maintain,
-        push: rank >= ROLE_RANK.write,
-        triage: rank >= ROLE_RANK.triage,
-        pull: rank >= ROLE_RANK.read,
-      },
+      permissions: permissionsOfRank(rank),
       allow_rebase_merge: true,
       allow_squash_merge: true,
       allow_auto_merge: false,
@@ -561,13 +564,7 @@ export class Renderer {
       role_name: grant.role_name,
       user: {
         ...this.user(login),
-        permissions: {
-          admin: rank >= ROLE_RANK.admin,
-          maintain: rank >= ROLE_RANK.maintain,
-          push: rank >= ROLE_RANK.write,
-          triage: rank >= ROLE_RANK.triage,
-          pull: rank >= ROLE_RANK.read,
-        },
+        permissions: permissionsOfRank(rank),
         role_name: grant.role_name,
       },
     };
