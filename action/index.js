@@ -57604,19 +57604,18 @@ function runLadder(catalog, question, options2) {
   const { terms: extracted, dropped } = extractSignalTerms(question, options2.stopwords);
   const n = catalog.entries.length;
   const limit = Math.max(ALWAYS_SPECIFIC, Math.floor(options2.commonTermRatio * n));
-  const common2 = /* @__PURE__ */ new Set();
+  const common2 = /* @__PURE__ */ new Map();
   for (const t2 of extracted) {
     if (STRICT_KINDS.has(t2.kind)) continue;
     const pages = documentFrequency(catalog, termPattern(t2.term));
     if (pages > limit) {
-      common2.add(t2);
+      common2.set(t2, pages);
       t2.gate = false;
       t2.note = `too common to name pages here: matches ${pages} of ${n} pages (limit ${limit}); ranked by its rarity`;
     }
   }
   if (common2.size === extracted.length && extracted.length > 0) {
-    const rarest = [...extracted].sort((a, b3) => documentFrequency(catalog, termPattern(a.term)) - documentFrequency(catalog, termPattern(b3.term)))[0];
-    common2.delete(rarest);
+    const rarest = [...common2].reduce((a, b3) => b3[1] < a[1] ? b3 : a)[0];
     delete rarest.gate;
     delete rarest.note;
   }

@@ -453,5 +453,3 @@ export function textHasTerm(folded: FoldedText, pattern: TermPattern, strict: bo
   return containsWords(folded, pattern) || (strict && pattern.raw.length > 1 && folded.raw.includes(pattern.raw));
 }
 
-/** Whitespace folded to single spaces. */
-export const squashSpace = (s: string): string => s.replace(/\s+/g, ' ').trim();

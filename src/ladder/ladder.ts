@@ -74,20 +74,20 @@ export function runLadder(catalog: WikiCatalog, question: string, options: Ladde
   // ordinary word on a large share of the pages names none of them: it stays in the ranking, where
   // its rarity weighs it, but does not open the gate.
   const limit = Math.max(ALWAYS_SPECIFIC, Math.floor(options.commonTermRatio * n));
-  const common = new Set<SignalTerm>();
+  // Pages each common word matches (strict kinds are never counted: they are never too common).
+  const common = new Map<SignalTerm, number>();
   for (const t of extracted) {
     if (STRICT_KINDS.has(t.kind)) continue;
     const pages = documentFrequency(catalog, termPattern(t.term));
     if (pages > limit) {
-      common.add(t);
+      common.set(t, pages);
       t.gate = false;
       t.note = `too common to name pages here: matches ${pages} of ${n} pages (limit ${limit}); ranked by its rarity`;
     }
   }
   // A question made only of common words lets its rarest one open the gate rather than asking nothing.
   if (common.size === extracted.length && extracted.length > 0) {
-    const rarest = [...extracted].sort((a, b) => documentFrequency(catalog, termPattern(a.term)) - documentFrequency(catalog, termPattern(b.term)))[0]!;
-    common.delete(rarest);
+    const rarest = [...common].reduce((a, b) => (b[1] < a[1] ? b : a))[0];
     delete rarest.gate;
     delete rarest.note;
   }

@@ -38,7 +38,8 @@ export async function suggestValidateConfig(layout: WikiLayout): Promise<string>
   const of = (n: number) => `${n} of ${parsed} page${parsed === 1 ? '' : 's'}`;
 
   const settings: Setting[] = [];
-  const set = (rule: ValidateRule, severity: RuleSeverity, saw: string) => settings.push({ rule, severity, saw });
+  // The guarantee lives here, whatever a rule's counting below concludes: damage is never relaxed.
+  const set = (rule: ValidateRule, severity: RuleSeverity, saw: string) => settings.push({ rule, severity: NEVER_RELAXED.includes(rule) ? 'error' : severity, saw });
   const damage = (rule: ValidateRule, what: string) => {
     const n = found(rule).length;
     set(rule, 'error', `${n === 0 ? 'none' : `${n} found`}: ${what} (never relaxed)`);
