@@ -43,7 +43,16 @@ export interface DraftAnswer {
   notes?: string[];
 }
 
+/** Signal terms a model proposes for a question, in the wiki's words, before the ladder counts. */
+export interface TermProposal {
+  terms: string[];
+  /** Why no terms were taken (a provider fault, a reply that did not fit), for the trace's notes. */
+  notes: string[];
+}
+
 export interface Answerer {
   readonly name: string;
   answer(request: AnswerRequest): Promise<DraftAnswer>;
+  /** Step B's model-proposed signal terms; only model answerers that are asked to have it. */
+  proposeTerms?(question: string): Promise<TermProposal>;
 }

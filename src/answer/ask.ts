@@ -6,7 +6,7 @@ import { GitCommandManager } from '../git/git-command-manager.js';
 import { type WikiCatalog, loadCatalog } from '../ladder/catalog.js';
 import { type LadderOptions, runLadder } from '../ladder/ladder.js';
 import { type Outcome, type Trace } from './trace.js';
-import { extractSignalTerms } from '../ladder/signal-terms.js';
+import { extractSignalTerms, isOwnTerm } from '../ladder/signal-terms.js';
 import { loadFileTree } from '../wiki/tree.js';
 import type { Claim } from './answerer.js';
 import { JsonHttpClient } from '../net/http-json.js';
@@ -81,7 +81,8 @@ const since = (t: number) => Math.round(performance.now() - t);
 
 export async function askQuestion(session: AskSession, asked: string, options: AskOptions = {}): Promise<Trace> {
   const question = asked.length > QUESTION_SEARCH_LIMIT ? asked.slice(0, QUESTION_SEARCH_LIMIT) : asked;
-  const cutNote = [
+  // Said in every answer: a cut question, pages the search skipped, a proposal not used.
+  const askNotes = [
     ...(question.length < asked.length ? [`The question was cut to its first ${QUESTION_SEARCH_LIMIT} characters for the wiki search.`] : []),
     ...skippedPagesNote(session.catalog?.unreadable ?? []),
   ];
@@ -96,7 +97,7 @@ export async function askQuestion(session: AskSession, asked: string, options: A
     web_searches: [],
     provider_calls: [],
     tokens: { input: 0, output: 0 },
-    notes: cutNote,
+    notes: askNotes,
   };
   const callsBefore = session.providers.http.calls.length;
   if (!session.catalog) {
@@ -122,8 +123,11 @@ export async function askQuestion(session: AskSession, asked: string, options: A
       timings_ms: { load: session.loadMs, ladder: 0, answer: 0 },
     };
   }
+  // Step B may take the model's terms in the wiki's words (a call of its own, before the ladder).
+  const proposal = session.providers.answerer.proposeTerms ? await session.providers.answerer.proposeTerms(question) : undefined;
   const ladderStart = performance.now();
-  const ladder = runLadder(session.catalog, question, session.ladder);
+  const ladder = runLadder(session.catalog, question, session.ladder, proposal && { terms: proposal.terms, by: session.providers.answerer.name });
+  askNotes.push(...(proposal?.notes ?? []));
   const ladderMs = since(ladderStart);
   const answerStart = performance.now();
   const trace: Trace = {
@@ -143,7 +147,7 @@ export async function askQuestion(session: AskSession, asked: string, options: A
     candidates: ladder.candidates.map((c) => ({ path: c.path, title: c.title, score: Math.round(c.score * 1000) / 1000, source: c.source, matched: c.matched })),
     ...(ladder.askedBefore.length > 0 ? { asked_before: ladder.askedBefore } : {}),
     read: [],
-    coverage: { covered: false, found: [], missing: ladder.terms.filter((t) => t.kind !== 'expanded' && t.kind !== 'feedback').map((t) => t.term) },
+    coverage: { covered: false, found: [], missing: ladder.terms.filter(isOwnTerm).map((t) => t.term) },
     missing: [],
     answer: '',
     timings_ms: { load: session.loadMs, ladder: ladderMs, answer: 0 },
@@ -178,7 +182,7 @@ export async function askQuestion(session: AskSession, asked: string, options: A
       missing: draft.missing,
       violations: [...wiki.violations, ...checkedWeb.violations],
       web_searches: web.searches,
-      notes: [...cutNote, ...(draft.notes ?? []), ...web.notes],
+      notes: [...askNotes, ...(draft.notes ?? []), ...web.notes],
       ...providerTally(session, callsBefore),
     });
     trace.answer = renderAnswer(

@@ -3,7 +3,7 @@
 // question's terms it states, and answers with whole sentences quoted and cited: first the best
 // sentence of the best-ranked page that speaks to the question, then sentences that add terms not
 // yet quoted. Coverage is decided deterministically on the pages quoted (`judgeCoverage`).
-import { type SignalTerm, STRICT_KINDS } from '../ladder/signal-terms.js';
+import { type SignalTerm, STRICT_KINDS, isOwnTerm, isRewording } from '../ladder/signal-terms.js';
 import { type FoldedText, foldText, foldWord, foldedWords, termPattern } from '../ladder/text-match.js';
 import type { AnswerRequest, Answerer, Claim, DraftAnswer } from './answerer.js';
 import { quoteHolds } from './cite-contract.js';
@@ -83,8 +83,8 @@ export function weighTerms(terms: readonly SignalTerm[]): WeightedTerm[] {
   return terms.filter((term) => term.kind !== 'feedback').map((term) => {
     const strict = STRICT_KINDS.has(term.kind);
     const common = term.gate === false;
-    const base = term.kind === 'expanded' ? EXPANDED_WEIGHT : strict ? STRICT_WEIGHT : WORD_WEIGHT;
-    return { term, pattern: termPattern(term.term), strict, weight: common ? base * COMMON_SHARE : base, required: term.kind !== 'expanded' && !common };
+    const base = isRewording(term) ? EXPANDED_WEIGHT : strict ? STRICT_WEIGHT : WORD_WEIGHT;
+    return { term, pattern: termPattern(term.term), strict, weight: common ? base * COMMON_SHARE : base, required: isOwnTerm(term) && !common };
   });
 }
 
@@ -161,7 +161,7 @@ export function scoreSentence(sentence: Sentence, terms: readonly WeightedTerm[]
     const inTitle = textHasTerm(sentence.title, t.pattern, t.strict);
     // The page's subject: a name or identifier its title carries ("API 570"). An everyday word in a
     // title ("rating" in a standard's long title) does not make every sentence about it.
-    const subject = inTitle && (t.strict || t.term.kind === 'expanded');
+    const subject = inTitle && (t.strict || isRewording(t.term));
     const said = textHasTerm(sentence.folded, t.pattern, t.strict);
     // The lead speaks for the title ("Index builder" → "`wiki-steward index` regenerates …"): it is
     // about the title's terms, though it scores only the words it says.
@@ -184,7 +184,7 @@ export function scoreSentence(sentence: Sentence, terms: readonly WeightedTerm[]
  */
 export function questionPhrases(question: string, terms: readonly WeightedTerm[]): string[] {
   const words = foldedWords(question);
-  const owner = (w: string) => terms.findIndex((t) => t.term.kind !== 'expanded' && t.pattern.words.length === 1 && t.pattern.words[0] === w);
+  const owner = (w: string) => terms.findIndex((t) => !isRewording(t.term) && t.pattern.words.length === 1 && t.pattern.words[0] === w);
   const phrases = new Set<string>();
   for (let i = 0; i + 1 < words.length; i++) {
     const [a, b] = [owner(words[i]!), owner(words[i + 1]!)];

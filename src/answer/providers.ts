@@ -4,7 +4,7 @@
 // everything a provider answers (net/http-json.ts); the Action also registers them as secrets.
 import { JsonHttpClient, ProviderError, type RetryPolicy, retryPolicyFromEnv, urlCredentials } from '../net/http-json.js';
 import { BraveSearch, type SearchProvider, SearxngSearch, TavilySearch } from '../web/search-provider.js';
-import type { AnswerRequest, Answerer, DraftAnswer } from './answerer.js';
+import type { AnswerRequest, Answerer, DraftAnswer, TermProposal } from './answerer.js';
 import { ANTHROPIC_DEFAULT_BASE_URL, AnthropicMessagesModel } from './model/anthropic-messages.js';
 import { DEFAULT_MODEL_BUDGET, type ModelBudget, ModelAnswerer } from './model/model-answerer.js';
 import { OPENAI_DEFAULT_BASE_URL, OpenAiChatModel } from './model/openai-chat.js';
@@ -20,6 +20,8 @@ export interface ProviderOptions {
   env: NodeJS.ProcessEnv;
   retry?: RetryPolicy;
   budget?: ModelBudget;
+  /** Whether a model answerer also proposes step B's signal terms. */
+  proposeTerms?: boolean;
   /** Results kept per web search. */
   webResults?: number;
 }
@@ -40,6 +42,7 @@ export function providerOptions(config: StewardConfig, env: NodeJS.ProcessEnv): 
       timeoutMs: env.WIKI_STEWARD_HTTP_TIMEOUT_MS ? retry.timeoutMs : config.answerer.timeoutMs,
     },
     budget: { ...DEFAULT_MODEL_BUDGET, pages: config.answerer.budgetPages },
+    proposeTerms: config.answerer.proposeTerms,
     webResults: config.search.maxResults,
   };
 }
@@ -99,11 +102,11 @@ export function createProviders(options: ProviderOptions): Providers {
     const apiKey = key('OPENAI_API_KEY');
     // Local servers (Ollama, vLLM, llama.cpp, LM Studio) need no key; api.openai.com does.
     if (!options.llmBaseUrl) need(apiKey, 'OPENAI_API_KEY is not set (or pass --llm-base-url for a server that needs no key)');
-    answerer = withOfflineFallback(new ModelAnswerer(new OpenAiChatModel(http, options.llmBaseUrl ?? OPENAI_DEFAULT_BASE_URL, model, apiKey), options.budget ?? DEFAULT_MODEL_BUDGET));
+    answerer = withOfflineFallback(new ModelAnswerer(new OpenAiChatModel(http, options.llmBaseUrl ?? OPENAI_DEFAULT_BASE_URL, model, apiKey), options.budget ?? DEFAULT_MODEL_BUDGET), options.proposeTerms);
   } else if (options.llm === 'anthropic') {
     const model = need(options.llmModel, '--llm anthropic needs --llm-model (e.g. claude-sonnet-4-5)');
     const apiKey = need(key('ANTHROPIC_API_KEY'), 'ANTHROPIC_API_KEY is not set');
-    answerer = withOfflineFallback(new ModelAnswerer(new AnthropicMessagesModel(http, options.llmBaseUrl ?? ANTHROPIC_DEFAULT_BASE_URL, model, apiKey), options.budget ?? DEFAULT_MODEL_BUDGET));
+    answerer = withOfflineFallback(new ModelAnswerer(new AnthropicMessagesModel(http, options.llmBaseUrl ?? ANTHROPIC_DEFAULT_BASE_URL, model, apiKey), options.budget ?? DEFAULT_MODEL_BUDGET), options.proposeTerms);
   }
   let search: SearchProvider | undefined;
   if (options.web === 'tavily') search = new TavilySearch(http, options.webBaseUrl ?? TavilySearch.DEFAULT_BASE_URL, need(key('TAVILY_API_KEY'), 'TAVILY_API_KEY is not set'));
@@ -112,11 +115,27 @@ export function createProviders(options: ProviderOptions): Providers {
   return { answerer, search, webResults: options.webResults ?? 3, http, secrets };
 }
 
-/** A model answerer that, when its provider fails for good, answers offline and says so. */
-function withOfflineFallback(primary: Answerer): Answerer {
+/**
+ * A model answerer that, when its provider fails for good, answers offline and says so; asked to,
+ * it proposes signal terms, and a failed proposal leaves the question's own terms and a note.
+ */
+function withOfflineFallback(primary: ModelAnswerer, proposeTerms = false): Answerer {
   const offline = new OfflineAnswerer();
+  const proposer = proposeTerms
+    ? {
+        async proposeTerms(question: string): Promise<TermProposal> {
+          try {
+            return await primary.proposeTerms(question);
+          } catch (error) {
+            if (!(error instanceof ProviderError)) throw error;
+            return { terms: [], notes: [`The model's proposed search terms were not used (${error.message}).`] };
+          }
+        },
+      }
+    : {};
   return {
     name: primary.name,
+    ...proposer,
     async answer(request: AnswerRequest): Promise<DraftAnswer> {
       try {
         return await primary.answer(request);

@@ -93,7 +93,7 @@ export function sectionsOf(claims: readonly Claim[]): SectionRef[] {
 
 /** Where a term came from, and whether it opened the gate. */
 const termNote = (t: Trace['signal_terms'][number]): string =>
-  t.via ? ` (${t.kind === 'feedback' ? 'feedback' : 'from'} ${t.via.replace(/^pseudo-relevance feedback /, '')})` : t.gate === false ? ' (too common to open the gate)' : '';
+  t.via ? ` (${t.kind === 'feedback' ? 'feedback ' : t.kind === 'proposed' ? '' : 'from '}${t.via.replace(/^pseudo-relevance feedback /, '')})` : t.gate === false ? ' (too common to open the gate)' : '';
 
 /** The trace as the bullet list of the folded "How this was answered" section. */
 const SUMMARY_ITEMS = 25;

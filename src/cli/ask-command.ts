@@ -25,6 +25,7 @@ export interface AskCommandOptions {
   llm?: AnswererChoice;
   llmBaseUrl?: string;
   llmModel?: string;
+  llmTerms?: boolean;
   web?: SearchChoice;
   webBaseUrl?: string;
   /** Write a capture into the local wiki for cold and gap outcomes. */
@@ -34,8 +35,8 @@ export interface AskCommandOptions {
 export async function askCommand(io: CliIo, question: string | undefined, options: AskCommandOptions): Promise<number> {
   if (!question && !options.questions) throw new Error('ask needs a question, or --questions FILE.jsonl');
   if (question && options.questions) throw new Error('give either a question or --questions, not both');
-  const { llm, llmBaseUrl, llmModel, web, webBaseUrl, inlineMax } = options;
-  const workspace = await openCliWorkspace(io, options.wiki, { llm, llmBaseUrl, llmModel, web, webBaseUrl, inlineMax });
+  const { llm, llmBaseUrl, llmModel, llmTerms, web, webBaseUrl, inlineMax } = options;
+  const workspace = await openCliWorkspace(io, options.wiki, { llm, llmBaseUrl, llmModel, llmTerms, web, webBaseUrl, inlineMax });
   const providers = createProviders(providerOptions(workspace.config, process.env));
   const session = await openAskSession(workspace, providers);
   if (options.questions) return askBatch(io, session, options.questions);

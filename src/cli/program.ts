@@ -60,6 +60,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .addOption(new Option('--llm <answerer>', 'offline (no network; the default), openai (any OpenAI-compatible server) or anthropic').choices(ANSWERERS))
     .option('--llm-base-url <url>', 'model endpoint, e.g. http://localhost:11434/v1 for Ollama (Anthropic: without /v1)')
     .option('--llm-model <name>', 'model name')
+    .option('--llm-terms', "with a model: one more call per question for its signal terms in the wiki's words (config answerer.propose_terms)")
     .addOption(new Option('--web <provider>', 'web search for what the wiki lacks (default none)').choices(SEARCH_PROVIDERS))
     .option('--web-base-url <url>', 'search endpoint (self-hosted SearXNG, proxies); SEARXNG_URL is the default for searxng')
     .option('--capture', 'for a cold or gap outcome, write the capture (and its index files) into the local wiki')

@@ -87,6 +87,11 @@ export interface StewardConfig {
     baseUrl: string | undefined;
     /** Most candidate pages a paid model reads per question. */
     budgetPages: number;
+    /**
+     * Whether step B also asks the model for the question's signal terms in the wiki's words (one
+     * more call per question); the ladder counts them like its own, marked as proposed.
+     */
+    proposeTerms: boolean;
     timeoutMs: number;
     maxRetries: number;
   };
@@ -105,7 +110,7 @@ export const DEFAULT_CONFIG: StewardConfig = {
   capture: { mode: 'queries' },
   indexes: 'auto',
   ask: { command: '/wiki', minPermission: 'triage', refusal: 'comment', stewardLogins: [] },
-  answerer: { provider: 'offline', model: undefined, baseUrl: undefined, budgetPages: 40, timeoutMs: 60_000, maxRetries: 3 },
+  answerer: { provider: 'offline', model: undefined, baseUrl: undefined, budgetPages: 40, proposeTerms: false, timeoutMs: 60_000, maxRetries: 3 },
   search: { provider: 'none', baseUrl: undefined, maxResults: 3 },
   digest: { period: 'week', staleDays: 180, maxWrites: 5 },
   validate: { preset: 'upstream', rules: {} },
@@ -131,6 +136,7 @@ const oneOf =
   (values: readonly string[]): Check =>
   (v, key) =>
     typeof v === 'string' && values.includes(v) ? undefined : `'${key}' must be one of ${values.join(', ')}, got ${JSON.stringify(v)}`;
+const isBoolean: Check = (v, key) => (typeof v === 'boolean' ? undefined : `'${key}' must be true or false, got ${JSON.stringify(v)}`);
 const isRatio: Check = (v, key) => (typeof v === 'number' && v > 0 && v <= 1 ? undefined : `'${key}' must be a number above 0 and at most 1, got ${JSON.stringify(v)}`);
 const wholeNumber =
   (min: number, max: number): Check =>
@@ -162,6 +168,7 @@ const SHAPE: Shape = {
     model: isString,
     base_url: isUrl,
     budget_pages: wholeNumber(1, 10_000),
+    propose_terms: isBoolean,
     timeout_ms: wholeNumber(100, 600_000),
     max_retries: wholeNumber(0, 10),
     api_key: noSecrets,

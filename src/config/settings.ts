@@ -8,6 +8,7 @@ export interface SettingsOverrides {
   llm?: AnswererChoice | undefined;
   llmBaseUrl?: string | undefined;
   llmModel?: string | undefined;
+  llmTerms?: boolean | undefined;
   web?: SearchChoice | undefined;
   webBaseUrl?: string | undefined;
   triggerLabel?: string | undefined;
@@ -28,6 +29,7 @@ export function resolveSettings(config: StewardConfig, given: SettingsOverrides)
   set(given.llm, (v) => (settings.answerer.provider = v));
   set(given.llmBaseUrl, (v) => (settings.answerer.baseUrl = v));
   set(given.llmModel, (v) => (settings.answerer.model = v));
+  set(given.llmTerms, (v) => (settings.answerer.proposeTerms = v));
   set(given.web, (v) => (settings.search.provider = v));
   set(given.webBaseUrl, (v) => (settings.search.baseUrl = v));
   set(given.triggerLabel, (v) => (settings.labels.trigger = v));

@@ -7,7 +7,7 @@
 // may also make candidates: at most BODY_CANDIDATES pages the fielded relevance score ranks highest,
 // each above a floor relative to the best score. Every candidate, however found, is ranked by that
 // score, best first, and the branch comes from the size of the union.
-import { BUILTIN_STOPWORDS, type DroppedTerm, STRICT_KINDS, type SignalTerm, extractSignalTerms } from './signal-terms.js';
+import { BUILTIN_STOPWORDS, type DroppedTerm, STRICT_KINDS, type SignalTerm, extractSignalTerms, isOwnTerm, isRewording } from './signal-terms.js';
 import type { WikiCatalog, WikiEntry } from './catalog.js';
 import { type Candidate, type TermMatch, compareGateCandidates, documentFrequency, findCandidates } from './candidates.js';
 import { foldWord, foldedWords, lowerWords, termPattern } from './text-match.js';
@@ -63,12 +63,21 @@ const FEEDBACK_PAGES = 3;
 const FEEDBACK_WORDS = 4;
 
 const weightOf = (term: SignalTerm): number =>
-  term.kind === 'feedback' ? WEIGHT.feedback : term.kind === 'expanded' ? WEIGHT.expanded : STRICT_KINDS.has(term.kind) ? WEIGHT.strict : WEIGHT.word;
+  term.kind === 'feedback' ? WEIGHT.feedback : isRewording(term) ? WEIGHT.expanded : STRICT_KINDS.has(term.kind) ? WEIGHT.strict : WEIGHT.word;
 
 const branchOf = (count: number, inlineMax: number): Exclude<Branch, 'unconfigured'> => (count === 0 ? 'cold' : count <= inlineMax ? 'inline' : 'explore');
 
-export function runLadder(catalog: WikiCatalog, question: string, options: LadderOptions): LadderResult {
+/** Signal terms a model proposed for the question (step B), and which model. */
+export interface ProposedTerms {
+  terms: readonly string[];
+  by: string;
+}
+
+export function runLadder(catalog: WikiCatalog, question: string, options: LadderOptions, proposed?: ProposedTerms): LadderResult {
   const { terms: extracted, dropped } = extractSignalTerms(question, options.stopwords);
+  // The model's terms are counted like the question's own (too-common ones rank without opening
+  // the gate), weighted as the wiki's vocabulary is, and marked with where they came from.
+  extracted.push(...proposedTerms(extracted, proposed));
   const n = catalog.entries.length;
   // Names, identifiers, versions and quotes are the question's subject: never too common. An
   // ordinary word on a large share of the pages names none of them: it stays in the ranking, where
@@ -184,7 +193,7 @@ const BODY_EVIDENCE = 2;
  * words (all of them when the question has fewer).
  */
 function hasEvidence(catalog: WikiCatalog, terms: readonly SignalTerm[]): (entry: number) => boolean {
-  const own = [...new Set(terms.filter((t) => t.kind !== 'expanded' && t.kind !== 'feedback').flatMap((t) => foldedWords(t.term)))];
+  const own = [...new Set(terms.filter(isOwnTerm).flatMap((t) => foldedWords(t.term)))];
   const needed = Math.min(BODY_EVIDENCE, own.length);
   return (entry) => catalog.relevance.wordsIn(entry, own).length >= needed;
 }
@@ -220,6 +229,19 @@ function feedbackTerms(catalog: WikiCatalog, scores: ReadonlyMap<number, number>
     .sort((a, b) => b.value - a.value || (a.word < b.word ? -1 : 1))
     .slice(0, FEEDBACK_WORDS)
     .map((s) => ({ term: s.word, kind: 'feedback' as const, via: `pseudo-relevance feedback from ${[...s.pages].join(', ')}` }));
+}
+
+/** The proposal's terms the question does not already have, as `proposed` terms. */
+function proposedTerms(terms: readonly SignalTerm[], proposed: ProposedTerms | undefined): SignalTerm[] {
+  const has = new Set(terms.map((t) => foldedWords(t.term).join(' ')));
+  const added: SignalTerm[] = [];
+  for (const term of proposed?.terms ?? []) {
+    const key = foldedWords(term).join(' ');
+    if (key === '' || has.has(key)) continue;
+    has.add(key);
+    added.push({ term, kind: 'proposed', via: `proposed by ${proposed!.by}` });
+  }
+  return added;
 }
 
 /**

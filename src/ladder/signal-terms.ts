@@ -17,12 +17,12 @@
 import { deu, eng, fra, ita, nld, por, spa } from 'stopword';
 import { foldedWords } from './text-match.js';
 
-export type TermKind = 'code' | 'quoted' | 'version' | 'identifier' | 'proper-noun' | 'word' | 'expanded' | 'feedback';
+export type TermKind = 'code' | 'quoted' | 'version' | 'identifier' | 'proper-noun' | 'word' | 'expanded' | 'proposed' | 'feedback';
 
 export interface SignalTerm {
   term: string;
   kind: TermKind;
-  /** For expanded terms: the wiki vocabulary that suggested it. */
+  /** For terms the question did not say: the wiki vocabulary, the model or the pages that suggested it. */
   via?: string;
   /** For expanded terms: the page whose title this is; the term stands for that page alone. */
   page?: string;
@@ -38,6 +38,15 @@ export interface DroppedTerm {
   term: string;
   reason: string;
 }
+
+/**
+ * Terms the question did not say itself: the wiki's vocabulary (`expanded`), the model (`proposed`)
+ * and the best pages (`feedback`) add them to reach pages written in other words. They rank pages;
+ * coverage is never judged on them.
+ */
+export const isOwnTerm = (term: Pick<SignalTerm, 'kind'>): boolean => term.kind !== 'expanded' && term.kind !== 'proposed' && term.kind !== 'feedback';
+/** Added terms that stand for the question's subject in other words: they choose sentences too (feedback does not). */
+export const isRewording = (term: Pick<SignalTerm, 'kind'>): boolean => term.kind === 'expanded' || term.kind === 'proposed';
 
 /** Kinds that name something specific: a page read must contain them for the wiki to cover the question. */
 export const STRICT_KINDS: ReadonlySet<TermKind> = new Set(['code', 'quoted', 'version', 'identifier', 'proper-noun']);
@@ -63,7 +72,16 @@ const TRIM = /^[\s([{"'“‘«<]+|(?:['’]s)?[\s)\]}"'”’»>,.;:!?]*$/g;
 const MAX_EXACT_WORDS = 3;
 /** Words after which a short number is an identifier: `exit code 7`, `HTTP 404`, `port 8080`. */
 const NUMBER_NAMERS = new Set(['code', 'status', 'error', 'exit', 'http', 'port', 'version', 'v', 'step', 'rule', 'issue', 'pr', '#']);
-const HYPHENATED_WORDS = /^\p{Ll}+(?:-\p{Ll}+)+$/u;
+/**
+ * Ordinary words joined by hyphens: lowercase parts (`read-only`), or a capital letter or
+ * capitalised word beside at least one lowercase part (`X-ray`, `O-rings`, `Cut-outs` at a sentence
+ * start). All-capital or inner-capital parts (`X-Forwarded-For`, `GPT-Neo`) stay identifiers.
+ */
+const compoundPart = /^(?:\p{Lu}|\p{Lu}?\p{Ll}+)$/u;
+const isHyphenatedWords = (token: string): boolean => {
+  const parts = token.split('-');
+  return parts.length > 1 && parts.every((p) => compoundPart.test(p)) && parts.some((p) => /^\p{Ll}+$/u.test(p));
+};
 const VERSION = /^v?(\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.-]+)?)$/i;
 const IDENTIFIER = /^(?:--?|\.|@)\S|\S[-_./@:]\S|\p{N}.*\p{L}|\p{L}.*\p{N}|^\d{3,}$|\d\p{No}/u;
 const ACRONYM = /^[A-Z]{2,}s?$/;
@@ -138,7 +156,7 @@ export function extractSignalTerms(question: string, extraStopwords: readonly st
       // A short number means something only with its name: "code 7", not every 7 on a page.
       closePhrase();
       terms.push({ term: `${(tokens[i - 1] ?? '').replace(TRIM, '')} ${token}`, kind: 'identifier' });
-    } else if (HYPHENATED_WORDS.test(token)) {
+    } else if (isHyphenatedWords(token)) {
       // `read-only`, `pre-commit`: ordinary words joined, matched as a phrase but not strict.
       closePhrase();
       addWord(token);

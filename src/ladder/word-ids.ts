@@ -26,8 +26,13 @@ const step = (hash: number, c: number) => (Math.imul(hash, 31) + c) | 0;
 
 export class WordIds {
   private readonly words: string[] = [];
-  /** Hash of a lowercased word → its id, or the ids sharing that hash. */
-  private readonly byHash = new Map<number, number | number[]>();
+  /** Each word's hash, by id. */
+  private hashes = new Int32Array(1024);
+  /**
+   * Open-addressed table of id + 1 (0: empty slot), probed linearly from a word's hash: a typed
+   * array lookup per word occurrence costs a fraction of a Map's.
+   */
+  private table = new Int32Array(4096);
 
   /** The lowercased word behind an id. */
   word(id: number): string {
@@ -77,18 +82,22 @@ export class WordIds {
   idOf(word: string): number {
     let hash = 0;
     for (let i = 0; i < word.length; i++) hash = step(hash, word.charCodeAt(i));
-    const slot = this.byHash.get(hash);
-    if (typeof slot === 'number' && this.words[slot] === word) return slot;
-    if (Array.isArray(slot)) for (const id of slot) if (this.words[id] === word) return id;
-    return this.add(hash, word);
+    const mask = this.table.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const id = this.table[slot]! - 1;
+      if (id < 0) return this.add(slot, hash, word);
+      if (this.hashes[id] === hash && this.words[id] === word) return id;
+    }
   }
 
   /** The id of the ASCII run text[start, end) lowercased, hashed as it was scanned (no string made for a known word). */
   private idOfRun(text: string, start: number, end: number, hash: number): number {
-    const slot = this.byHash.get(hash);
-    if (typeof slot === 'number' && this.sameRun(slot, text, start, end)) return slot;
-    if (Array.isArray(slot)) for (const id of slot) if (this.sameRun(id, text, start, end)) return id;
-    return this.add(hash, text.slice(start, end).toLowerCase());
+    const mask = this.table.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const id = this.table[slot]! - 1;
+      if (id < 0) return this.add(slot, hash, text.slice(start, end).toLowerCase());
+      if (this.hashes[id] === hash && this.sameRun(id, text, start, end)) return id;
+    }
   }
 
   private sameRun(id: number, text: string, start: number, end: number): boolean {
@@ -98,13 +107,29 @@ export class WordIds {
     return true;
   }
 
-  private add(hash: number, word: string): number {
+  /** Stores a new word in the empty slot its probe reached, growing the table past half full. */
+  private add(slot: number, hash: number, word: string): number {
     const id = this.words.length;
     this.words.push(word);
-    const slot = this.byHash.get(hash);
-    if (slot === undefined) this.byHash.set(hash, id);
-    else if (typeof slot === 'number') this.byHash.set(hash, [slot, id]);
-    else slot.push(id);
+    if (id >= this.hashes.length) {
+      const grown = new Int32Array(this.hashes.length * 2);
+      grown.set(this.hashes);
+      this.hashes = grown;
+    }
+    this.hashes[id] = hash;
+    this.table[slot] = id + 1;
+    if (this.words.length * 2 > this.table.length) this.rehash();
     return id;
+  }
+
+  private rehash(): void {
+    const table = new Int32Array(this.table.length * 2);
+    const mask = table.length - 1;
+    for (let id = 0; id < this.words.length; id++) {
+      let slot = this.hashes[id]! & mask;
+      while (table[slot] !== 0) slot = (slot + 1) & mask;
+      table[slot] = id + 1;
+    }
+    this.table = table;
   }
 }

@@ -14,6 +14,8 @@ describe('signal-term extraction', () => {
     ["GitHub Models returns 410, what's wrong with GitHub's API?", ['GitHub Models:proper-noun', 'returns:word', '410:identifier', 'wrong:word', 'GitHub:proper-noun', 'API:proper-noun']],
     ['What does exit code 7 mean?', ['exit:word', 'code:word', 'code 7:identifier']],
     ['where is .wiki-steward.yml read from', ['.wiki-steward.yml:identifier', 'read:word']],
+    // Hyphenated everyday words are words even with a capital; all-capital or inner-capital parts stay names.
+    ['An X-ray flagged the O-rings; is X-Forwarded-For or GPT-Neo involved?', ['x-ray:word', 'flagged:word', 'o-rings:word', 'X-Forwarded-For:identifier', 'GPT-Neo:identifier', 'involved:word']],
   ])('%s', (question, expected) => expect(terms(question)).toEqual(expected));
 
   it('reads a long pasted message word by word instead of as one exact phrase', () => {

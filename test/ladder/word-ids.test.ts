@@ -29,4 +29,18 @@ describe('WordIds', () => {
     const ids = new WordIds();
     expect(scanned(ids, 'See [retry budgets](concepts/retry-budgets.md) and [a b](has space)', true)).toEqual(['see', 'retry', 'budgets', 'and', 'a', 'b', 'has', 'space']);
   });
+
+  it('keeps words with the same hash apart, and every id stable as the table grows', () => {
+    const ids = new WordIds();
+    // "aan" and "ac0" hash alike (31·h + c): only the characters tell them apart.
+    const [aan, ac0] = [ids.idOf('aan'), ids.idOf('ac0')];
+    expect(aan).not.toBe(ac0);
+    expect(scanned(ids, 'AAN ac0 aan AC0')).toEqual(['aan', 'ac0', 'aan', 'ac0']);
+    const many = Array.from({ length: 20_000 }, (_, i) => `w${i.toString(36)}`);
+    const first = many.map((w) => ids.idOf(w));
+    expect(many.map((w) => ids.idOf(w))).toEqual(first);
+    expect(first.map((id) => ids.word(id))).toEqual(many);
+    expect([ids.idOf('aan'), ids.idOf('ac0')]).toEqual([aan, ac0]);
+    expect(ids.size).toBe(20_002);
+  });
 });
