@@ -57309,20 +57309,27 @@ var RelevanceCounter = class {
       averageLength[field] = counted.length === 0 ? 1 : Math.max(1, total / counted.length);
     }
     const postingsById = this.foldedWordsById.map(() => ({ entries: [], pseudoFrequencies: [] }));
+    const sums = new Float64Array(this.foldedWordsById.length);
+    const touched = [];
     counted.forEach((fields, entry) => {
-      const weighted = /* @__PURE__ */ new Map();
       for (const field of FIELDS) {
         const { ids, counts, length } = fields[field];
         if (length === 0) continue;
         const b3 = LENGTH_NORMALISATION[field];
         const share = FIELD_WEIGHTS[field] / (1 - b3 + b3 * length / averageLength[field]);
-        ids.forEach((word, k2) => weighted.set(word, (weighted.get(word) ?? 0) + counts[k2] * share));
+        for (let k2 = 0; k2 < ids.length; k2++) {
+          const word = ids[k2];
+          if (sums[word] === 0) touched.push(word);
+          sums[word] = sums[word] + counts[k2] * share;
+        }
       }
-      for (const [word, pseudoFrequency] of weighted) {
+      for (const word of touched) {
         const list = postingsById[word];
         list.entries.push(entry);
-        list.pseudoFrequencies.push(pseudoFrequency);
+        list.pseudoFrequencies.push(sums[word]);
+        sums[word] = 0;
       }
+      touched.length = 0;
     });
     return relevanceIndex(pages.length, new Map(this.foldedWordsById.map((word, id) => [word, postingsById[id]])));
   }

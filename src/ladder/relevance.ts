@@ -124,22 +124,30 @@ export class RelevanceCounter {
       const total = counted.reduce((sum, f) => sum + f[field].length, 0);
       averageLength[field] = counted.length === 0 ? 1 : Math.max(1, total / counted.length);
     }
-    // One posting per (word, page) with the fields' weighted, length-normalised frequencies.
+    // One posting per (word, page) with the fields' weighted, length-normalised frequencies, summed
+    // in a dense scratch array (a Map per page cost more than the sums).
     const postingsById: Postings[] = this.foldedWordsById.map(() => ({ entries: [], pseudoFrequencies: [] }));
+    const sums = new Float64Array(this.foldedWordsById.length);
+    const touched: number[] = [];
     counted.forEach((fields, entry) => {
-      const weighted = new Map<number, number>();
       for (const field of FIELDS) {
         const { ids, counts, length } = fields[field];
         if (length === 0) continue;
         const b = LENGTH_NORMALISATION[field];
         const share = FIELD_WEIGHTS[field] / (1 - b + (b * length) / averageLength[field]);
-        ids.forEach((word, k) => weighted.set(word, (weighted.get(word) ?? 0) + counts[k]! * share));
+        for (let k = 0; k < ids.length; k++) {
+          const word = ids[k]!;
+          if (sums[word] === 0) touched.push(word);
+          sums[word] = sums[word]! + counts[k]! * share;
+        }
       }
-      for (const [word, pseudoFrequency] of weighted) {
+      for (const word of touched) {
         const list = postingsById[word]!;
         list.entries.push(entry);
-        list.pseudoFrequencies.push(pseudoFrequency);
+        list.pseudoFrequencies.push(sums[word]!);
+        sums[word] = 0;
       }
+      touched.length = 0;
     });
     return relevanceIndex(pages.length, new Map(this.foldedWordsById.map((word, id) => [word, postingsById[id]!])));
   }
