@@ -88,6 +88,8 @@ describe('provider and asking settings', () => {
     expect(config.ask).toEqual({ command: '/wiki', minPermission: 'write', refusal: 'comment', stewardLogins: [] });
     expect(() => parseConfig('answerer:\n  api_key: sk-123\n', '.wiki-steward.yml')).toThrow("'answerer.api_key': secrets are never read from this file");
     expect(() => parseConfig('search:\n  base_url: ftp://x\n', '.wiki-steward.yml')).toThrow("'search.base_url' must be an http(s) URL");
+    expect(parseConfig('answerer:\n  propose_terms: true\n', 'x').answerer.proposeTerms).toBe(true);
+    expect(() => parseConfig('answerer:\n  propose_terms: "yes"\n', '.wiki-steward.yml')).toThrow(`'answerer.propose_terms' must be true or false, got "yes"`);
   });
 
   it('lets flags win over the file', async () => {
@@ -95,6 +97,7 @@ describe('provider and asking settings', () => {
     const { resolveSettings } = await import('../../src/config/settings.js');
     const config = parseConfig('answerer:\n  provider: anthropic\n  model: claude-x\nsearch:\n  provider: brave\n', 'x');
     expect(providerOptions(resolveSettings(config, {}), {})).toMatchObject({ llm: 'anthropic', llmModel: 'claude-x', web: 'brave' });
-    expect(providerOptions(resolveSettings(config, { llm: 'offline', web: 'none' }), {})).toMatchObject({ llm: 'offline', web: 'none' });
+    expect(providerOptions(resolveSettings(config, { llm: 'offline', web: 'none' }), {})).toMatchObject({ llm: 'offline', web: 'none', proposeTerms: false });
+    expect(providerOptions(resolveSettings(config, { llmTerms: true }), {})).toMatchObject({ proposeTerms: true });
   });
 });
