@@ -60,10 +60,16 @@ export async function suggestValidateConfig(layout: WikiLayout): Promise<string>
     absent.length > 0 ? `the dialect lacks ${absent.join(', ')}; present: ${usual.join(', ') || 'none'}` : `pages have ${REQUIRED_FIELDS.join(', ')}${omissions(missing)}`,
   );
 
+  // Judged on the pages that have a type: a page without one is the required-field rule's.
+  const typed = parsed - pagesOf(found('required-field').filter((d) => d.field === 'type'));
   const mismatched = pagesOf(found('type-category'));
-  const matching = parsed - mismatched;
-  const share = parsed === 0 ? 100 : Math.round((matching * 100) / parsed);
-  set('type-category', mismatched === 0 ? 'error' : matching === 0 ? 'off' : 'warn', `type equals the top folder on ${share}% of pages (${of(matching)})`);
+  const matching = typed - mismatched;
+  const share = typed === 0 ? 100 : Math.round((matching * 100) / typed);
+  set(
+    'type-category',
+    mismatched === 0 ? 'error' : matching === 0 ? 'off' : 'warn',
+    typed === 0 ? 'no page has a type' : `type equals the top folder on ${share}% of the pages with a type (${matching} of ${typed})`,
+  );
 
   const deep = found('path-depth').length;
   set('path-depth', deep === 0 ? 'error' : 'warn', deep === 0 ? 'no page deeper than upstream allows' : `${deep} pages deeper than upstream allows`);

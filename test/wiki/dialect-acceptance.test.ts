@@ -43,7 +43,7 @@ describe('a wiki in another dialect (issue 15)', () => {
     expect(config).toMatch(/^ {4}quality: "off" +# no page has a quality block$/m);
     expect(config).toMatch(/^ {4}wikilink: error +# links are \[\[wikilinks\]\] \(\d+\) rather than markdown \(\d+\); 5 unresolved/m);
     expect(config).toMatch(/^ {4}required-field: error +# .*\(title on 2\): defects, not the dialect$/m);
-    expect(config).toMatch(/^ {4}type-category: (warn|"off") +# type equals the top folder on \d+% of pages/m);
+    expect(config).toMatch(/^ {4}type-category: (warn|"off") +# type equals the top folder on \d+% of the pages with a type \(\d+ of 271\)$/m);
     // eng-standards names its sources by paths on its author's machine: the dialect, not damage.
     expect(config).toMatch(/^ {4}missing-source: warn +# \d+ of 271 pages name sources not in the wiki$/m);
     for (const rule of ['frontmatter', 'broken-link', 'wikilink', 'unreadable', 'page-too-large', 'unsafe-file-name', 'check-failed', 'stale-index']) {
@@ -88,6 +88,15 @@ describe('a wiki in another dialect (issue 15)', () => {
     const withLinkTexts = session.catalog!.entries.filter((e) => e.linkTexts.length > 0);
     expect(withLinkTexts.length).toBe(wiki.converted.length - expected.length);
     expect(session.catalog!.byPath.get('concepts/cite-contract.md')!.linkTexts.length).toBeGreaterThan(0);
+  });
+
+  it('suggest-config judges type ↔ folder on the pages that have a type, not on those without one', async () => {
+    const untyped = (title: string) => page({ title, type: 'x' }).replace(/^type: x\n/m, '');
+    const wiki = await makeWiki({ 'concepts/a.md': untyped('A'), 'concepts/b.md': untyped('B'), 'concepts/c.md': page({ title: 'C', type: 'concept' }) });
+    const suggest = await runCli(['validate', '--suggest-config'], wiki);
+    expect(suggest.stdout).toMatch(/^ {4}required-field: warn +# the dialect lacks type \(missing on 2 of 3 pages\)/m);
+    expect(suggest.stdout).toMatch(/^ {4}type-category: "off" +# type equals the top folder on 0% of the pages with a type \(0 of 1\)$/m);
+    await rm(wiki, { recursive: true, force: true });
   });
 
   it('the wikilink rule: off under upstream; under lenient unknown and ambiguous targets are errors, code and resolved links are not', async () => {
