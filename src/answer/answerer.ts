@@ -41,6 +41,8 @@ export interface DraftAnswer {
   missingAre?: 'terms' | 'claims';
   /** Things the reader should know about how this answer was made (a fallback, a budget cut). */
   notes?: string[];
+  /** Why the model failed, when the offline answerer stood in for it. */
+  fault?: string;
 }
 
 /** Signal terms a model proposes for a question, in the wiki's words, before the ladder counts. */

@@ -183,6 +183,7 @@ export async function askQuestion(session: AskSession, asked: string, options: A
       violations: [...wiki.violations, ...checkedWeb.violations],
       web_searches: web.searches,
       notes: [...askNotes, ...(draft.notes ?? []), ...web.notes],
+      ...(draft.fault ? { provider_fault: draft.fault } : {}),
       ...providerTally(session, callsBefore),
     });
     trace.answer = renderAnswer(

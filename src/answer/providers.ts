@@ -142,7 +142,7 @@ function withOfflineFallback(primary: ModelAnswerer, proposeTerms = false): Answ
       } catch (error) {
         if (!(error instanceof ProviderError)) throw error;
         const draft = await offline.answer(request);
-        return { ...draft, notes: [...(draft.notes ?? []), `The model provider failed (${error.message}); this answer was made offline from the same pages.`] };
+        return { ...draft, fault: error.message, notes: [...(draft.notes ?? []), `The model provider failed (${error.message}); this answer was made offline from the same pages.`] };
       }
     },
   };

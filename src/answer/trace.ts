@@ -68,6 +68,11 @@ export interface Trace {
   tokens: { input: number; output: number };
   /** What the reader should know about how the answer was made (fallbacks, budget cuts). */
   notes: string[];
+  /**
+   * Why the configured model did not answer, when it failed for good and the offline answerer
+   * stood in (also said in `notes`); the Action raises it as a warning in the run.
+   */
+  provider_fault?: string;
   /** The answer as markdown, citations as wiki-relative paths with line ranges. */
   answer: string;
   timings_ms: { load: number; ladder: number; answer: number };

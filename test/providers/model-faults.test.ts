@@ -24,7 +24,7 @@ const flags = () => ['--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '-
 const env = { OPENAI_API_KEY: KEYS.OPENAI_API_KEY, WIKI_STEWARD_HTTP_TIMEOUT_MS: '300', ...FAST_ENV };
 
 /** The offline answer made after a provider failure: not an error, cites the wiki, says why. */
-function expectOfflineFallback(trace: { outcome: string; notes: string[]; citations: unknown[]; answer: string; answerer: string }, reason: RegExp): void {
+function expectOfflineFallback(trace: { outcome: string; notes: string[]; citations: unknown[]; answer: string; answerer: string; provider_fault?: string }, reason: RegExp): void {
   expect(trace.outcome).not.toBe('error');
   expect(trace.outcome).toBe('answered');
   expect(trace.answerer).toBe('openai:gpt-test');
@@ -33,6 +33,7 @@ function expectOfflineFallback(trace: { outcome: string; notes: string[]; citati
   expect(note, `notes: ${JSON.stringify(trace.notes)}`).toBeDefined();
   expect(OFFLINE_NOTE.exec(note!)![1]).toMatch(reason);
   expect(trace.answer).toContain('_Note: The model provider failed');
+  expect(trace.provider_fault).toBe(OFFLINE_NOTE.exec(note!)![1]);
 }
 
 describe('timeouts', () => {
