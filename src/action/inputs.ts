@@ -55,6 +55,7 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
       llm: choice('llm', ANSWERERS),
       llmBaseUrl: text('llm-base-url'),
       llmModel: text('llm-model'),
+      copilotCliPath: text('copilot-cli-path'),
       web: choice('web', SEARCH_PROVIDERS),
       webBaseUrl: text('web-base-url'),
       triggerLabel: text('trigger-label'),

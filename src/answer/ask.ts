@@ -56,7 +56,7 @@ export const ladderOptionsOf = (config: StewardConfig): LadderOptions => ({
   commonTermRatio: config.ladder.commonTermRatio,
 });
 
-export const offlineProviders = (): Providers => ({ answerer: new OfflineAnswerer(), search: undefined, webResults: 0, http: new JsonHttpClient(), secrets: [] });
+export const offlineProviders = (): Providers => ({ answerer: new OfflineAnswerer(), search: undefined, webResults: 0, http: new JsonHttpClient(), secrets: [], close: async () => undefined });
 
 export async function openAskSession(workspace: Workspace, providers: Providers = offlineProviders()): Promise<AskSession> {
   const started = performance.now();

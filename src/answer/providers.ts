@@ -2,12 +2,14 @@
 // Keys come only from the environment and are never printed, logged or put in a trace; neither are
 // credentials written into a base URL (`http://user:secret@host`). The HTTP client masks them in
 // everything a provider answers (net/http-json.ts); the Action also registers them as secrets.
+import path from 'node:path';
 import { JsonHttpClient, ProviderError, type RetryPolicy, retryPolicyFromEnv, urlCredentials } from '../net/http-json.js';
 import { BraveSearch, type SearchProvider, SearxngSearch, TavilySearch } from '../web/search-provider.js';
 import type { AnswerRequest, Answerer, DraftAnswer, TermProposal } from './answerer.js';
 import { ANTHROPIC_DEFAULT_BASE_URL, AnthropicMessagesModel } from './model/anthropic-messages.js';
 import { DEFAULT_MODEL_BUDGET, type ModelBudget, ModelAnswerer } from './model/model-answerer.js';
 import { OPENAI_DEFAULT_BASE_URL, OpenAiChatModel } from './model/openai-chat.js';
+import { COPILOT_CLI, COPILOT_DEFAULT_MODEL, COPILOT_TOKEN_VARIABLES, CopilotChatModel, findOnPath } from './model/copilot-chat.js';
 import { OfflineAnswerer } from './offline-answerer.js';
 import { ANSWERERS, type AnswererChoice, SEARCH_PROVIDERS, type SearchChoice, type StewardConfig } from '../config/config.js';
 
@@ -15,6 +17,8 @@ export interface ProviderOptions {
   llm: AnswererChoice;
   llmBaseUrl?: string | undefined;
   llmModel?: string | undefined;
+  /** The Copilot CLI, when not `copilot` on PATH. */
+  copilotCliPath?: string | undefined;
   web: SearchChoice;
   webBaseUrl?: string | undefined;
   env: NodeJS.ProcessEnv;
@@ -33,6 +37,7 @@ export function providerOptions(config: StewardConfig, env: NodeJS.ProcessEnv): 
     llm: config.answerer.provider,
     llmBaseUrl: config.answerer.baseUrl,
     llmModel: config.answerer.model,
+    copilotCliPath: config.answerer.copilotCliPath,
     web: config.search.provider,
     webBaseUrl: config.search.baseUrl,
     env,
@@ -56,6 +61,8 @@ export interface Providers {
   http: JsonHttpClient;
   /** Key values in use, for masking (the Action registers them as secrets). */
   secrets: string[];
+  /** Ends what a run started (the Copilot CLI process); called once, when the run is done. */
+  close(): Promise<void>;
 }
 
 export class ProviderConfigError extends Error {}
@@ -67,7 +74,7 @@ const need = (value: string | undefined, what: string): string => {
 
 export function createProviders(options: ProviderOptions): Providers {
   if ((options.llm as string) === 'github' || (options.llm as string) === 'github-models') {
-    throw new ProviderConfigError("GitHub Models was retired in July 2026; use --llm openai (any OpenAI-compatible server) or --llm anthropic");
+    throw new ProviderConfigError("GitHub Models was retired in July 2026; use --llm copilot (GitHub Copilot, with the workflow's token), --llm openai (any OpenAI-compatible server) or --llm anthropic");
   }
   if (!ANSWERERS.includes(options.llm)) throw new ProviderConfigError(`--llm must be one of ${ANSWERERS.join(', ')}, got '${options.llm}'`);
   if (!SEARCH_PROVIDERS.includes(options.web)) throw new ProviderConfigError(`--web must be one of ${SEARCH_PROVIDERS.join(', ')}, got '${options.web}'`);
@@ -97,6 +104,7 @@ export function createProviders(options: ProviderOptions): Providers {
   urlSecrets(options.llmBaseUrl);
   urlSecrets(options.webBaseUrl ?? options.env.SEARXNG_URL);
   let answerer: Answerer = new OfflineAnswerer();
+  let copilot: CopilotChatModel | undefined;
   if (options.llm === 'openai') {
     const model = need(options.llmModel, '--llm openai needs --llm-model (e.g. gpt-4.1-mini, or llama3.1 on Ollama)');
     const apiKey = key('OPENAI_API_KEY');
@@ -107,12 +115,24 @@ export function createProviders(options: ProviderOptions): Providers {
     const model = need(options.llmModel, '--llm anthropic needs --llm-model (e.g. claude-sonnet-4-5)');
     const apiKey = need(key('ANTHROPIC_API_KEY'), 'ANTHROPIC_API_KEY is not set');
     answerer = withOfflineFallback(new ModelAnswerer(new AnthropicMessagesModel(http, options.llmBaseUrl ?? ANTHROPIC_DEFAULT_BASE_URL, model, apiKey), options.budget ?? DEFAULT_MODEL_BUDGET), options.proposeTerms);
+  } else if (options.llm === 'copilot') {
+    // A missing CLI or token is not an error here: the first question says so and is answered offline.
+    const token = COPILOT_TOKEN_VARIABLES.map(key).find((value) => value !== undefined && value !== '');
+    copilot = new CopilotChatModel({
+      model: options.llmModel ?? COPILOT_DEFAULT_MODEL,
+      cliPath: options.copilotCliPath ? path.resolve(options.copilotCliPath) : findOnPath(COPILOT_CLI, options.env),
+      token,
+      timeoutMs: (options.retry ?? retryPolicyFromEnv(options.env)).timeoutMs,
+      calls: http,
+      env: options.env,
+    });
+    answerer = withOfflineFallback(new ModelAnswerer(copilot, options.budget ?? DEFAULT_MODEL_BUDGET), options.proposeTerms);
   }
   let search: SearchProvider | undefined;
   if (options.web === 'tavily') search = new TavilySearch(http, options.webBaseUrl ?? TavilySearch.DEFAULT_BASE_URL, need(key('TAVILY_API_KEY'), 'TAVILY_API_KEY is not set'));
   else if (options.web === 'brave') search = new BraveSearch(http, options.webBaseUrl ?? BraveSearch.DEFAULT_BASE_URL, need(key('BRAVE_API_KEY'), 'BRAVE_API_KEY is not set'));
   else if (options.web === 'searxng') search = new SearxngSearch(http, need(options.webBaseUrl ?? options.env.SEARXNG_URL, '--web searxng needs --web-base-url or SEARXNG_URL (your instance)'));
-  return { answerer, search, webResults: options.webResults ?? 3, http, secrets };
+  return { answerer, search, webResults: options.webResults ?? 3, http, secrets, close: async () => copilot?.close() };
 }
 
 /**

@@ -26,6 +26,7 @@ export interface AskCommandOptions {
   llmBaseUrl?: string;
   llmModel?: string;
   llmTerms?: boolean;
+  copilotCliPath?: string;
   web?: SearchChoice;
   webBaseUrl?: string;
   /** Write a capture into the local wiki for cold and gap outcomes. */
@@ -35,15 +36,19 @@ export interface AskCommandOptions {
 export async function askCommand(io: CliIo, question: string | undefined, options: AskCommandOptions): Promise<number> {
   if (!question && !options.questions) throw new Error('ask needs a question, or --questions FILE.jsonl');
   if (question && options.questions) throw new Error('give either a question or --questions, not both');
-  const { llm, llmBaseUrl, llmModel, llmTerms, web, webBaseUrl, inlineMax } = options;
-  const workspace = await openCliWorkspace(io, options.wiki, { llm, llmBaseUrl, llmModel, llmTerms, web, webBaseUrl, inlineMax });
+  const { llm, llmBaseUrl, llmModel, llmTerms, copilotCliPath, web, webBaseUrl, inlineMax } = options;
+  const workspace = await openCliWorkspace(io, options.wiki, { llm, llmBaseUrl, llmModel, llmTerms, copilotCliPath, web, webBaseUrl, inlineMax });
   const providers = createProviders(providerOptions(workspace.config, process.env));
-  const session = await openAskSession(workspace, providers);
-  if (options.questions) return askBatch(io, session, options.questions);
-  const trace = await askQuestion(session, question!);
-  io.stdout(renderAsk(trace, options.format, io.columns ?? DEFAULT_WIDTH));
-  if (options.capture) await captureLocally(io, workspace, trace);
-  return trace.outcome === 'error' ? EXIT.faults : EXIT.ok;
+  try {
+    const session = await openAskSession(workspace, providers);
+    if (options.questions) return await askBatch(io, session, options.questions);
+    const trace = await askQuestion(session, question!);
+    io.stdout(renderAsk(trace, options.format, io.columns ?? DEFAULT_WIDTH));
+    if (options.capture) await captureLocally(io, workspace, trace);
+    return trace.outcome === 'error' ? EXIT.faults : EXIT.ok;
+  } finally {
+    await providers.close();
+  }
 }
 
 /** One JSON object per input line, in order, each carrying the input's `id` and other fields. */

@@ -57,9 +57,10 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
       return n;
     })
-    .addOption(new Option('--llm <answerer>', 'offline (no network; the default), openai (any OpenAI-compatible server) or anthropic').choices(ANSWERERS))
+    .addOption(new Option('--llm <answerer>', 'offline (no network; the default), openai (any OpenAI-compatible server), anthropic, or copilot (GitHub Copilot through its CLI)').choices(ANSWERERS))
     .option('--llm-base-url <url>', 'model endpoint, e.g. http://localhost:11434/v1 for Ollama (Anthropic: without /v1)')
-    .option('--llm-model <name>', 'model name')
+    .option('--llm-model <name>', 'model name (copilot: gpt-5-mini by default)')
+    .option('--copilot-cli-path <path>', 'the Copilot CLI for --llm copilot (default: copilot on PATH)')
     .option('--llm-terms', "with a model: one more call per question for its signal terms in the wiki's words (config answerer.propose_terms)")
     .addOption(new Option('--web <provider>', 'web search for what the wiki lacks (default none)').choices(SEARCH_PROVIDERS))
     .option('--web-base-url <url>', 'search endpoint (self-hosted SearXNG, proxies); SEARXNG_URL is the default for searxng')

@@ -9,7 +9,7 @@ export const CONFIG_FILE = '.wiki-steward.yml';
 
 // Every choice a setting offers, declared once: the types, the config file's checks, the Action's
 // inputs and the CLI's flags all come from these lists.
-export const ANSWERERS = ['offline', 'openai', 'anthropic'] as const;
+export const ANSWERERS = ['offline', 'openai', 'anthropic', 'copilot'] as const;
 export const SEARCH_PROVIDERS = ['none', 'tavily', 'brave', 'searxng'] as const;
 /** Repository roles, lowest first (`none` lets anyone ask). */
 export const ROLES = ['none', 'read', 'triage', 'write', 'maintain', 'admin'] as const;
@@ -92,6 +92,8 @@ export interface StewardConfig {
      * more call per question); the ladder counts them like its own, marked as proposed.
      */
     proposeTerms: boolean;
+    /** The Copilot CLI's path, for `provider: copilot` (else `copilot` on PATH). */
+    copilotCliPath: string | undefined;
     timeoutMs: number;
     maxRetries: number;
   };
@@ -110,7 +112,7 @@ export const DEFAULT_CONFIG: StewardConfig = {
   capture: { mode: 'queries' },
   indexes: 'auto',
   ask: { command: '/wiki', minPermission: 'triage', refusal: 'comment', stewardLogins: [] },
-  answerer: { provider: 'offline', model: undefined, baseUrl: undefined, budgetPages: 40, proposeTerms: false, timeoutMs: 60_000, maxRetries: 3 },
+  answerer: { provider: 'offline', model: undefined, baseUrl: undefined, budgetPages: 40, proposeTerms: false, copilotCliPath: undefined, timeoutMs: 60_000, maxRetries: 3 },
   search: { provider: 'none', baseUrl: undefined, maxResults: 3 },
   digest: { period: 'week', staleDays: 180, maxWrites: 5 },
   validate: { preset: 'upstream', rules: {} },
@@ -169,6 +171,7 @@ const SHAPE: Shape = {
     base_url: isUrl,
     budget_pages: wholeNumber(1, 10_000),
     propose_terms: isBoolean,
+    copilot_cli_path: isString,
     timeout_ms: wholeNumber(100, 600_000),
     max_retries: wholeNumber(0, 10),
     api_key: noSecrets,

@@ -9,6 +9,7 @@ export interface SettingsOverrides {
   llmBaseUrl?: string | undefined;
   llmModel?: string | undefined;
   llmTerms?: boolean | undefined;
+  copilotCliPath?: string | undefined;
   web?: SearchChoice | undefined;
   webBaseUrl?: string | undefined;
   triggerLabel?: string | undefined;
@@ -30,6 +31,7 @@ export function resolveSettings(config: StewardConfig, given: SettingsOverrides)
   set(given.llmBaseUrl, (v) => (settings.answerer.baseUrl = v));
   set(given.llmModel, (v) => (settings.answerer.model = v));
   set(given.llmTerms, (v) => (settings.answerer.proposeTerms = v));
+  set(given.copilotCliPath, (v) => (settings.answerer.copilotCliPath = v));
   set(given.web, (v) => (settings.search.provider = v));
   set(given.webBaseUrl, (v) => (settings.search.baseUrl = v));
   set(given.triggerLabel, (v) => (settings.labels.trigger = v));

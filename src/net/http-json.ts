@@ -8,9 +8,10 @@
 
 export interface ProviderCall {
   provider: string;
-  /** Method and path, never the query string (it may hold a key) nor the host. */
+  /** Method and path, never the query string (it may hold a key) nor the host; or the RPC method. */
   request: string;
-  status: number | 'timeout' | 'network-error';
+  /** The HTTP status; for a call that is not HTTP (the Copilot CLI's JSON-RPC), `ok` or `error`. */
+  status: number | 'ok' | 'error' | 'timeout' | 'network-error';
   retries: number;
   ms: number;
   tokens?: { input: number; output: number };
@@ -20,7 +21,8 @@ export class ProviderError extends Error {
   constructor(
     readonly provider: string,
     message: string,
-    readonly status: number | 'timeout' | 'network-error' | 'malformed',
+    /** `unavailable`: the provider could not be reached or started at all (a missing CLI, no token). */
+    readonly status: number | 'timeout' | 'network-error' | 'malformed' | 'unavailable',
     readonly retryable: boolean,
   ) {
     super(`${provider}: ${message}`);
@@ -127,6 +129,11 @@ export class JsonHttpClient {
   /** Values never to repeat, whatever a server echoes back (keys, tokens): masked in answers and errors. */
   mask(secret: string): void {
     if (secret.length >= 4) this.secrets.add(secret);
+  }
+
+  /** Records a provider call made by other means than HTTP (the Copilot CLI), for the trace. */
+  record(call: ProviderCall): void {
+    this.calls.push({ ...call, request: this.masked(call.request) });
   }
 
   /** A text with every secret known to this client replaced by `[masked]`. */

@@ -19,7 +19,7 @@ describe('configuration errors exit 2 with a clear message', () => {
 
   it('createProviders (the Action\'s path) says GitHub Models was retired', () => {
     expect(() => createProviders({ llm: 'github' as never, web: 'none', env: {} })).toThrow(ProviderConfigError);
-    expect(() => createProviders({ llm: 'github-models' as never, web: 'none', env: {} })).toThrow(/GitHub Models was retired in July 2026; use --llm openai .* or --llm anthropic/);
+    expect(() => createProviders({ llm: 'github-models' as never, web: 'none', env: {} })).toThrow(/GitHub Models was retired in July 2026; use --llm copilot .*, --llm openai .* or --llm anthropic/);
   });
 
   it.each([

@@ -23,10 +23,14 @@ export const KEYS = {
   ANTHROPIC_API_KEY: 'sk-ant-test-ANTHROPIC-8b3e7f1a2c9d',
   TAVILY_API_KEY: 'tvly-test-TAVILY-41c7d9e2a8f3',
   BRAVE_API_KEY: 'BSA-test-BRAVE-9d2e4f6a1b3c',
+  COPILOT_GITHUB_TOKEN: 'github_pat_test-COPILOT-7c1e5a9f3d2b',
 } as const;
 
 /** Every variable that changes which provider runs or how it waits. */
-const PROVIDER_ENV = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'TAVILY_API_KEY', 'BRAVE_API_KEY', 'SEARXNG_URL', 'WIKI_STEWARD_HTTP_TIMEOUT_MS', 'WIKI_STEWARD_TIME_SCALE'];
+const PROVIDER_ENV = [
+  'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'TAVILY_API_KEY', 'BRAVE_API_KEY', 'SEARXNG_URL', 'WIKI_STEWARD_HTTP_TIMEOUT_MS', 'WIKI_STEWARD_TIME_SCALE',
+  'COPILOT_GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_TOKEN', 'COPILOT_STAND_IN', 'COPILOT_STAND_IN_LOG',
+];
 
 /** Waits shrunk 100-fold, so backoff and retry-after cost milliseconds. */
 export const FAST_ENV = { WIKI_STEWARD_TIME_SCALE: '0.01' } as const;

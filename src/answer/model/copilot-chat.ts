@@ -1,0 +1,223 @@
+// GitHub Copilot as a chat model, through `@github/copilot-sdk` driving the Copilot CLI over JSON-RPC
+// on its stdio. A workflow needs no key of its own: the workflow's token with `copilot-requests:
+// write`, or a fine-grained token with the Copilot Requests permission, is enough.
+//
+// The SDK is imported only when this provider is chosen, so the CLI and the other providers never
+// load it (nor the native FFI library it can use, which the stdio connection here never loads).
+// Copilot is an agent with tools; here it gets none: no tools are offered, every permission
+// request is refused, the session works in an empty folder, and the CLI's environment carries no
+// other key. The pages travel as data in the prompt, and the reply is held to our JSON schema by
+// the caller (parsing, one repair, the cite contract), since the SDK's messages take no schema.
+import { accessSync, constants, mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CopilotClient } from '@github/copilot-sdk';
+import { type JsonHttpClient, ProviderError } from '../../net/http-json.js';
+import type { ChatModel, ChatReply, ChatRequest } from './chat-model.js';
+
+/** Included in every paid Copilot plan at no premium-request cost (late 2026). */
+export const COPILOT_DEFAULT_MODEL = 'gpt-5-mini';
+/** The Copilot CLI's executable name on PATH. */
+export const COPILOT_CLI = 'copilot';
+
+/** Tokens the CLI is given, in order of preference: a dedicated Copilot token, else the workflow's. */
+export const COPILOT_TOKEN_VARIABLES = ['COPILOT_GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_TOKEN'] as const;
+
+/**
+ * Environment variables never passed to the Copilot CLI: other providers' keys and every token
+ * (the SDK hands the CLI its own token in a variable of its own).
+ */
+const SECRET_VARIABLE = /TOKEN|SECRET|PASSWORD|_KEY$|^INPUT_/i;
+
+const NOT_AUTHORISED_CAUSES =
+  "Possible causes: the workflow's `permissions:` lack `copilot-requests: write`; the organisation's policy \"Copilot CLI billed to the organization\" is off; the token's account has no Copilot seat; or COPILOT_GITHUB_TOKEN is not a fine-grained token with the Copilot Requests permission.";
+
+/** Data of the session's `session.error` event (the SDK's ErrorData), as far as this model reads it. */
+interface SessionError {
+  errorType: string;
+  message: string;
+  statusCode?: number;
+  errorCode?: string;
+}
+
+export interface CopilotOptions {
+  model: string;
+  /** The CLI's path: given, or found on PATH (undefined: not installed). */
+  cliPath: string | undefined;
+  token: string | undefined;
+  /** Longest wait for one reply, and for the CLI to answer a request at all. */
+  timeoutMs: number;
+  /** Where calls are recorded for the trace, and secrets masked. */
+  calls: JsonHttpClient;
+  env: NodeJS.ProcessEnv;
+}
+
+/** The first executable named `name` on PATH, as `which` finds it. */
+export function findOnPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (dir === '') continue;
+    const candidate = path.join(dir, name);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    if (!statSync(file).isFile()) return false;
+    // The SDK runs a `.js` path with node itself; anything else is executed.
+    if (!file.endsWith('.js')) accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export class CopilotChatModel implements ChatModel {
+  readonly provider = 'copilot';
+  readonly model: string;
+  private client: Promise<CopilotClient> | undefined;
+  private workingDirectory: string | undefined;
+
+  constructor(private readonly options: CopilotOptions) {
+    this.model = options.model;
+  }
+
+  async complete(request: ChatRequest): Promise<ChatReply> {
+    const started = performance.now();
+    const errors: SessionError[] = [];
+    const usage = { input: 0, output: 0 };
+    let session: Awaited<ReturnType<CopilotClient['createSession']>> | undefined;
+    try {
+      const client = await this.started();
+      session = await this.within(
+        client.createSession({
+          model: this.model,
+          systemMessage: { mode: 'replace', content: `${request.system}\n\n${schemaInstruction(request)}` },
+          availableTools: [],
+          onPermissionRequest: () => ({ kind: 'reject', feedback: 'No tools are allowed: answer only from the pages in the message.' }),
+          streaming: false,
+        }),
+        'start a session',
+      );
+      session.on('session.error', (event) => {
+        errors.push(event.data);
+      });
+      session.on('assistant.usage', (event) => {
+        usage.input += event.data.inputTokens ?? 0;
+        usage.output += event.data.outputTokens ?? 0;
+      });
+      const reply = await this.within(session.sendAndWait({ prompt: request.user }, this.options.timeoutMs), 'answer');
+      const text = reply?.data.content;
+      if (typeof text !== 'string' || text.trim() === '') throw new ProviderError(this.provider, 'the reply has no message', 'malformed', true);
+      this.record(started, 'ok', usage);
+      return { text: this.options.calls.masked(text), usage };
+    } catch (error) {
+      const fault = this.fault(error, errors);
+      this.record(started, fault.status === 'timeout' ? 'timeout' : 'error', usage);
+      // A CLI that stopped answering is not asked again: the next call starts a new one.
+      if (fault.status === 'timeout' || fault.status === 'unavailable') await this.forceStop();
+      throw fault;
+    } finally {
+      await session?.disconnect().catch(() => undefined);
+    }
+  }
+
+  /** Stops the CLI (at the end of a run: it would otherwise keep the process alive). */
+  async close(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) await client.then((c) => c.stop()).catch(() => undefined);
+    this.removeWorkingDirectory();
+  }
+
+  private async forceStop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) await client.then((c) => c.forceStop()).catch(() => undefined);
+    this.removeWorkingDirectory();
+  }
+
+  private removeWorkingDirectory(): void {
+    if (this.workingDirectory) rmSync(this.workingDirectory, { recursive: true, force: true });
+    this.workingDirectory = undefined;
+  }
+
+  private started(): Promise<CopilotClient> {
+    this.client ??= this.start();
+    return this.client;
+  }
+
+  private async start(): Promise<CopilotClient> {
+    const { cliPath, token } = this.options;
+    if (!cliPath) {
+      throw new ProviderError(this.provider, `the Copilot CLI is not installed: no \`${COPILOT_CLI}\` on PATH. Install it in a step before this one (\`npm install -g @github/copilot\`), or set copilot-cli-path (config answerer.copilot_cli_path).`, 'unavailable', false);
+    }
+    if (!isExecutable(cliPath)) {
+      throw new ProviderError(this.provider, `the Copilot CLI at ${cliPath} does not exist or is not executable. Install it (\`npm install -g @github/copilot\`) or fix copilot-cli-path.`, 'unavailable', false);
+    }
+    if (!token) throw new ProviderError(this.provider, `no token for Copilot: set COPILOT_GITHUB_TOKEN, or give the workflow's token (GITHUB_TOKEN) \`permissions: copilot-requests: write\`.`, 'unavailable', false);
+    const { CopilotClient, RuntimeConnection } = await import('@github/copilot-sdk');
+    this.workingDirectory = mkdtempSync(path.join(os.tmpdir(), 'wiki-steward-copilot-'));
+    const env = Object.fromEntries(Object.entries(this.options.env).filter(([name]) => !SECRET_VARIABLE.test(name)));
+    const client = new CopilotClient({
+      connection: RuntimeConnection.forStdio({ path: cliPath }),
+      gitHubToken: token,
+      useLoggedInUser: false,
+      workingDirectory: this.workingDirectory,
+      env,
+    });
+    await this.within(client.start(), 'start');
+    return client;
+  }
+
+  /**
+   * The SDK waits for ever on a request the CLI never answers (a CLI that died before replying):
+   * every request is raced against the timeout.
+   */
+  private async within<T>(work: Promise<T>, what: string): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ProviderError(this.provider, `the Copilot CLI did not ${what} within ${this.options.timeoutMs} ms`, 'timeout', true)), this.options.timeoutMs + 1000);
+    });
+    try {
+      return await Promise.race([work, limit]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** What went wrong, said so a person can fix it: the SDK's protocol tells these cases apart. */
+  private fault(error: unknown, sessionErrors: readonly SessionError[]): ProviderError {
+    const says = (message: string, status: ProviderError['status'], retryable = false) => new ProviderError(this.provider, this.options.calls.masked(message), status, retryable);
+    if (error instanceof ProviderError) return says(error.message.replace(/^copilot: /, ''), error.status, error.retryable);
+    const reported = sessionErrors.at(-1);
+    if (reported) {
+      const detail = `${reported.errorType}${reported.errorCode ? ` ${reported.errorCode}` : ''}: ${reported.message}`;
+      if (reported.errorType === 'authentication' || reported.errorType === 'authorization') {
+        return says(`Copilot did not authorise this request (${detail}). ${NOT_AUTHORISED_CAUSES}`, reported.statusCode ?? 403);
+      }
+      if (reported.errorType === 'rate_limit' || reported.errorType === 'quota') {
+        return says(`Copilot's ${reported.errorType === 'quota' ? 'quota' : 'rate limit'} was reached (${detail}). Try again later; an organisation can raise its Copilot request budget.`, reported.statusCode ?? 429, true);
+      }
+      return says(`Copilot reported an error (${detail}).`, reported.statusCode ?? 'unavailable');
+    }
+    const message = firstLine(error);
+    if (/^Timeout after \d+ms waiting for session\.idle/.test(message)) return says(`no answer from Copilot within ${this.options.timeoutMs} ms (the Copilot CLI may have stopped mid-answer)`, 'timeout', true);
+    if (/protocol version mismatch/i.test(message)) return says(`this Copilot CLI does not speak the protocol of @github/copilot-sdk: update the CLI (${message})`, 'unavailable');
+    if (/not found at|ENOENT|EACCES/.test(message)) return says(`the Copilot CLI could not be started (${message}). Install it (\`npm install -g @github/copilot\`) or fix copilot-cli-path.`, 'unavailable');
+    if (/exited|connection|stream|disposed|EPIPE/i.test(message)) return says(`the Copilot CLI stopped (${message})`, 'unavailable', true);
+    return says(`the Copilot CLI failed (${message})`, 'unavailable');
+  }
+
+  private record(started: number, status: 'ok' | 'error' | 'timeout', tokens: { input: number; output: number }): void {
+    this.options.calls.record({ provider: this.provider, request: 'session.send', status, retries: 0, ms: Math.round(performance.now() - started), tokens: { ...tokens } });
+  }
+}
+
+/** The schema in words: the SDK's messages take no response format, so the prompt carries it. */
+const schemaInstruction = (request: ChatRequest): string =>
+  `Reply with exactly one JSON object and nothing else (no prose, no code fence). It must follow this JSON Schema:\n${JSON.stringify(request.schema.schema)}`;
+
+/** The first line of an error's message: the SDK appends the CLI's whole stderr to some. */
+const firstLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300);

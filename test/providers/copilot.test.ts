@@ -1,0 +1,181 @@
+// `ask --llm copilot` end to end: the real `@github/copilot-sdk` launches a stand-in Copilot CLI (a
+// Node script speaking the SDK's JSON-RPC protocol over stdio, copilot-stand-in.js) and drives it
+// as it would the real one. Checked: how the CLI is launched and what it is given (the token in its
+// own variable, no other key, an empty working folder, no tools, every permission refused), the
+// answer parsed, repaired and held to the cite contract like every model's, map-reduce for explore,
+// calls and tokens in the trace, and each fault answered offline with a note that says what to fix.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Trace } from '../../src/answer/trace.js';
+import { INSTALL_PAGE, INSTALL_QUESTION, INSTALL_QUOTE, KEYS, askCli, expectNoKeys } from './support.js';
+
+const STAND_IN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'copilot-stand-in.js');
+const EXPLORE_QUESTION = 'How do providers, answerers, web search, captures, labels and indexes work together?';
+const TOKEN = KEYS.COPILOT_GITHUB_TOKEN;
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'ws-copilot-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+interface Logged {
+  launch?: string[];
+  token?: string | null;
+  envNames?: string[];
+  cwd?: string;
+  method?: string;
+  params?: Record<string, unknown> | null;
+}
+
+let runs = 0;
+/** Asks through the stand-in with this script; returns the trace, output and everything the CLI received. */
+async function askCopilot(question: string, scenario: object, options: { flags?: string[]; env?: Record<string, string | undefined> } = {}) {
+  runs++;
+  const scenarioFile = path.join(dir, `scenario-${runs}.json`);
+  const logFile = path.join(dir, `log-${runs}.jsonl`);
+  await writeFile(scenarioFile, JSON.stringify(scenario));
+  await writeFile(logFile, '');
+  const env = { COPILOT_GITHUB_TOKEN: TOKEN, OPENAI_API_KEY: KEYS.OPENAI_API_KEY, COPILOT_STAND_IN: scenarioFile, COPILOT_STAND_IN_LOG: logFile, ...options.env };
+  const run = await askCli(question, options.flags ?? ['--llm', 'copilot', '--copilot-cli-path', STAND_IN], env);
+  const log = (await readFile(logFile, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Logged);
+  expectNoKeys(run.stdout, run.stderr, JSON.stringify(run.trace));
+  return { ...run, log, calls: (method: string) => log.filter((l) => l.method === method) };
+}
+
+const OFFLINE_NOTE = /^The model provider failed \((copilot: [^]*)\); this answer was made offline from the same pages\.$/;
+/** The offline answer stood in, and its note (also the trace's provider_fault) says why. */
+function expectFallback(trace: Trace, why: RegExp): void {
+  expect(trace.answerer).toBe('copilot:gpt-5-mini');
+  expect(trace.outcome).toBe('answered');
+  const note = trace.notes.find((n) => OFFLINE_NOTE.test(n));
+  expect(note, JSON.stringify(trace.notes)).toBeDefined();
+  expect(trace.provider_fault).toBe(OFFLINE_NOTE.exec(note!)![1]);
+  expect(trace.provider_fault).toMatch(why);
+  expect(trace.provider_fault).not.toMatch(/\n|    at /); // never a stack trace
+}
+
+describe('ask --llm copilot', () => {
+  it('launches the CLI headless over stdio with the token in its own variable, no other key, no tools, and answers with verified citations', async () => {
+    const { trace, log, calls } = await askCopilot(INSTALL_QUESTION, { steps: [{ reader: true, usage: { input: 900, output: 80 } }] }, { env: { GITHUB_TOKEN: 'ghs_workflow-token-not-for-copilot' } });
+    const launch = log.find((l) => l.launch)!;
+    expect(launch.launch).toEqual(expect.arrayContaining(['--headless', '--no-auto-update', '--stdio', '--auth-token-env', 'COPILOT_SDK_AUTH_TOKEN', '--no-auto-login']));
+    expect(launch.token).toBe(TOKEN);
+    expect(launch.envNames).not.toContain('OPENAI_API_KEY');
+    expect(launch.envNames).not.toContain('GITHUB_TOKEN');
+    expect(launch.envNames).not.toContain('COPILOT_GITHUB_TOKEN');
+    expect(path.basename(launch.cwd!)).toMatch(/^wiki-steward-copilot-/);
+
+    const [create] = calls('session.create');
+    expect(create!.params).toMatchObject({ model: 'gpt-5-mini', availableTools: [], requestPermission: true, systemMessage: { mode: 'replace' } });
+    const system = (create!.params!.systemMessage as { content: string }).content;
+    expect(system).toMatch(/DATA between <question> and <page> tags/);
+    expect(system).toContain('"required":["claims","covered","uncovered"]');
+    const [send] = calls('session.send');
+    expect(send!.params!.prompt).toContain(`<question>\n${INSTALL_QUESTION}\n</question>`);
+
+    expect(trace).toMatchObject({ answerer: 'copilot:gpt-5-mini', outcome: 'answered', violations: [] });
+    expect(trace.citations).toContainEqual({ path: INSTALL_PAGE, lines: [18, 18], quote: INSTALL_QUOTE });
+    expect(trace.provider_calls).toEqual([{ provider: 'copilot', request: 'session.send', status: 'ok', retries: 0, ms: expect.any(Number), tokens: { input: 900, output: 80 } }]);
+    expect(trace.tokens).toEqual({ input: 900, output: 80 });
+    // The run ends the CLI: detached, then shut down.
+    expect(calls('session.detach')).toHaveLength(1);
+    expect(calls('runtime.shutdown')).toHaveLength(1);
+  });
+
+  it('explores map/reduce through one CLI: a session per batch of 8, then the merge', async () => {
+    const { trace, log, calls } = await askCopilot(EXPLORE_QUESTION, { fallback: { reader: true } });
+    expect(trace.branch).toBe('explore');
+    const batches = Math.ceil(trace.read.length / 8);
+    expect(batches).toBeGreaterThan(1);
+    expect(log.filter((l) => l.launch)).toHaveLength(1);
+    expect(calls('session.send')).toHaveLength(batches + 1);
+    expect(calls('session.send')[batches]!.params!.prompt).toContain('<partial n="1">');
+    expect(trace.outcome).toBe('answered');
+    expect(trace.violations).toEqual([]);
+    expect(trace.provider_calls).toHaveLength(batches + 1);
+  });
+
+  it('a cold question never starts the CLI', async () => {
+    const { trace, log } = await askCopilot('How do I calibrate the flux capacitor on a DeLorean?', { fallback: { reader: true } });
+    expect(trace.outcome).toBe('cold');
+    expect(log).toEqual([]);
+    expect(trace.provider_calls).toEqual([]);
+  });
+
+  it("refuses every tool Copilot asks for, and the answer still comes from the pages", async () => {
+    const { trace, calls } = await askCopilot(INSTALL_QUESTION, { steps: [{ askTool: true, reader: true }] });
+    expect(calls('session.permissions.handlePendingPermissionRequest').map((c) => c.params!.result)).toEqual([
+      { kind: 'reject', feedback: 'No tools are allowed: answer only from the pages in the message.' },
+    ]);
+    expect(trace.outcome).toBe('answered');
+    expect(trace.provider_fault).toBeUndefined();
+  });
+
+  it('holds the reply to the schema: not JSON, one repair, then used', async () => {
+    const { trace, calls } = await askCopilot(INSTALL_QUESTION, { steps: [{ reply: 'Sure! Run npx wiki-steward hooks install.' }, { reader: true }] });
+    expect(calls('session.send')[1]!.params!.prompt).toMatch(/Your previous reply could not be used: not JSON/);
+    expect(trace.provider_fault).toBeUndefined();
+    expect(trace.citations).toContainEqual({ path: INSTALL_PAGE, lines: [18, 18], quote: INSTALL_QUOTE });
+  });
+});
+
+describe('ask --llm copilot: faults are answered offline with a note that says what to fix', () => {
+  it('the CLI missing at the given path', async () => {
+    const { trace } = await askCopilot(INSTALL_QUESTION, {}, { flags: ['--llm', 'copilot', '--copilot-cli-path', path.join(dir, 'no-such-copilot')] });
+    expectFallback(trace, /the Copilot CLI at .*no-such-copilot does not exist or is not executable\. Install it \(`npm install -g @github\/copilot`\)/);
+  });
+
+  it('no `copilot` on PATH and no path given', async () => {
+    const saved = process.env.PATH;
+    process.env.PATH = dir;
+    try {
+      const { trace } = await askCopilot(INSTALL_QUESTION, {}, { flags: ['--llm', 'copilot'] });
+      expectFallback(trace, /the Copilot CLI is not installed: no `copilot` on PATH\. Install it in a step before this one/);
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+
+  it('no token', async () => {
+    const { trace, log } = await askCopilot(INSTALL_QUESTION, {}, { env: { COPILOT_GITHUB_TOKEN: undefined } });
+    expectFallback(trace, /no token for Copilot: set COPILOT_GITHUB_TOKEN, or give the workflow's token \(GITHUB_TOKEN\) `permissions: copilot-requests: write`/);
+    expect(log).toEqual([]);
+  });
+
+  it('not authorised: one note listing the possible causes', async () => {
+    const { trace } = await askCopilot(INSTALL_QUESTION, { steps: [{ error: { errorType: 'authorization', message: 'You do not have access to Copilot', statusCode: 403 } }] });
+    expectFallback(trace, /Copilot did not authorise this request \(authorization: You do not have access to Copilot\)\. Possible causes: .*copilot-requests: write.*"Copilot CLI billed to the organization".*Copilot seat.*Copilot Requests permission/);
+  });
+
+  it('rate limit and quota', async () => {
+    const rate = await askCopilot(INSTALL_QUESTION, { steps: [{ error: { errorType: 'rate_limit', errorCode: 'user_weekly_rate_limited', message: 'Rate limit exceeded', statusCode: 429 } }] });
+    expectFallback(rate.trace, /Copilot's rate limit was reached \(rate_limit user_weekly_rate_limited: Rate limit exceeded\)\. Try again later/);
+    const quota = await askCopilot(INSTALL_QUESTION, { steps: [{ error: { errorType: 'quota', errorCode: 'quota_exceeded', message: 'Premium request quota exceeded', statusCode: 402 } }] });
+    expectFallback(quota.trace, /Copilot's quota was reached \(quota quota_exceeded: Premium request quota exceeded\)/);
+  });
+
+  it('no answer in time, a crash mid-answer, and a crash before the request is acknowledged', async () => {
+    const env = { WIKI_STEWARD_HTTP_TIMEOUT_MS: '1500' };
+    const hang = await askCopilot(INSTALL_QUESTION, { steps: [{ hang: true }] }, { env });
+    expectFallback(hang.trace, /no answer from Copilot within 1500 ms \(the Copilot CLI may have stopped mid-answer\)/);
+    expect(hang.trace.provider_calls).toEqual([expect.objectContaining({ provider: 'copilot', status: 'timeout' })]);
+    const mid = await askCopilot(INSTALL_QUESTION, { steps: [{ exitAfterAck: true }] }, { env });
+    expectFallback(mid.trace, /no answer from Copilot within 1500 ms|the Copilot CLI stopped/);
+    const before = await askCopilot(INSTALL_QUESTION, { steps: [{ exitBeforeAck: true }] }, { env });
+    expectFallback(before.trace, /the Copilot CLI did not answer within 1500 ms|the Copilot CLI stopped/);
+  });
+
+  it('a CLI that crashes at start-up, and one that speaks another protocol version', async () => {
+    const crash = await askCopilot(INSTALL_QUESTION, { startup: 'crash' });
+    expectFallback(crash.trace, /the Copilot CLI stopped \(CLI server exited with code 3|the Copilot CLI stopped \(CLI server connection failed/);
+    const old = await askCopilot(INSTALL_QUESTION, { protocolVersion: 99 });
+    expectFallback(old.trace, /this Copilot CLI does not speak the protocol of @github\/copilot-sdk: update the CLI/);
+  });
+});
