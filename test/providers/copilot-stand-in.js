@@ -15,7 +15,7 @@
 //   { "hang": true }                   acknowledge, then never answer
 //   { "exitAfterAck": true }           acknowledge, then exit (a crash mid-answer)
 //   { "exitBeforeAck": true }          exit without acknowledging
-// Every message received, with the launch's argv and the token variable it was given, is appended
+// Every message received, with the launch's argv and its COPILOT_GITHUB_TOKEN, is appended
 // to the JSONL file named in COPILOT_STAND_IN_LOG.
 import { appendFileSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -30,7 +30,7 @@ const sendsSoFar = () =>
 
 log({
   launch: process.argv.slice(2),
-  token: process.env.COPILOT_SDK_AUTH_TOKEN ?? null,
+  token: process.env.COPILOT_GITHUB_TOKEN ?? null,
   envNames: Object.keys(process.env).sort(),
   cwd: process.cwd(),
 });

@@ -6,7 +6,8 @@
 // load it (nor the native FFI library it can use, which the stdio connection here never loads).
 // Copilot is an agent with tools; here it gets none: no tools are offered, every permission
 // request is refused, the session works in an empty folder, and the CLI's environment carries no
-// other key. The pages travel as data in the prompt, and the reply is held to our JSON schema by
+// other key. The token reaches the CLI as COPILOT_GITHUB_TOKEN in its environment, the path GitHub
+// documents for workflow (installation) tokens as for personal ones, never a stored login. The pages travel as data in the prompt, and the reply is held to our JSON schema by
 // the caller (parsing, one repair, the cite contract), since the SDK's messages take no schema.
 import { accessSync, constants, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -23,10 +24,7 @@ export const COPILOT_CLI = 'copilot';
 /** Tokens the CLI is given, in order of preference: a dedicated Copilot token, else the workflow's. */
 export const COPILOT_TOKEN_VARIABLES = ['COPILOT_GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_TOKEN'] as const;
 
-/**
- * Environment variables never passed to the Copilot CLI: other providers' keys and every token
- * (the SDK hands the CLI its own token in a variable of its own).
- */
+/** Environment variables never passed to the Copilot CLI: other providers' keys and every token but its own. */
 const SECRET_VARIABLE = /TOKEN|SECRET|PASSWORD|_KEY$|^INPUT_/i;
 
 const NOT_AUTHORISED_CAUSES =
@@ -159,10 +157,9 @@ export class CopilotChatModel implements ChatModel {
     if (!token) throw new ProviderError(this.provider, `no token for Copilot: set COPILOT_GITHUB_TOKEN, or give the workflow's token (GITHUB_TOKEN) \`permissions: copilot-requests: write\`.`, 'unavailable', false);
     const { CopilotClient, RuntimeConnection } = await import('@github/copilot-sdk');
     this.workingDirectory = mkdtempSync(path.join(os.tmpdir(), 'wiki-steward-copilot-'));
-    const env = Object.fromEntries(Object.entries(this.options.env).filter(([name]) => !SECRET_VARIABLE.test(name)));
+    const env = { ...Object.fromEntries(Object.entries(this.options.env).filter(([name]) => !SECRET_VARIABLE.test(name))), COPILOT_GITHUB_TOKEN: token };
     const client = new CopilotClient({
       connection: RuntimeConnection.forStdio({ path: cliPath }),
-      gitHubToken: token,
       useLoggedInUser: false,
       workingDirectory: this.workingDirectory,
       env,
