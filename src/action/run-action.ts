@@ -69,8 +69,10 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     core.setOutput('comment-url', reply ?? '');
     return;
   }
+  // Copilot with no extra secret: the workflow's token (`github-token`) when the environment names none.
+  const providerEnv = env.COPILOT_GITHUB_TOKEN || env.GH_TOKEN || env.GITHUB_TOKEN ? env : { ...env, GITHUB_TOKEN: inputs.token };
   const result = await answerQuestion(
-    { github, repo: { owner, repo }, workspace, reporter, env, serverUrl, reviewers: inputs.reviewers, draft: inputs.draft, dryRun: inputs.dryRun, sender: payload.sender, identity },
+    { github, repo: { owner, repo }, workspace, reporter, env: providerEnv, serverUrl, reviewers: inputs.reviewers, draft: inputs.draft, dryRun: inputs.dryRun, sender: payload.sender, identity },
     work.question,
   );
   core.setOutput('ladder-branch', result.branch ?? '');
