@@ -1,14 +1,16 @@
 // Answering an issue: one question asked in an issue or a `/wiki ask` comment becomes one comment
 // with a verified, cited answer (permalinks at the commit read), an outcome label, a capture pull
-// request for a cold or gap outcome, and a summary. The steward never answers itself (its identity:
+// request for a cold or gap outcome, and a summary; 👀 on the question while it is answered (😕 if
+// the run fails; reaction-helper.ts). The steward never answers itself (its identity:
 // the token's account and the configured steward logins) nor any other bot, edits only comments it
 // wrote, and a run that loses the race to a twin run of the same question leaves the work to it.
-import { askQuestion, openAskSession, questionWithContext } from '../answer/ask.js';
+import { type AskSession, askQuestion, openAskSession, questionWithContext } from '../answer/ask.js';
 import { createProviders, providerOptions } from '../answer/providers.js';
 import type { WikiCitationRenderer } from '../answer/render.js';
 import { repoPathOf, type Workspace } from '../config/workspace.js';
 import type { Trace } from '../answer/trace.js';
 import { markerFor, renderComment } from '../github/answer-comment.js';
+import { answerSignature, workflowRunUrl } from '../github/answer-signature.js';
 import { capturesOutcome, planCapture } from '../capture/capture-plan.js';
 import { type CapturePrResult, PullRequestsForbiddenError, TwinRunError, deleteBranch, openCapturePr } from './capture-pr.js';
 import { commentExists, upsertAnswerComment } from '../github/comment-helper.js';
@@ -19,6 +21,7 @@ import { setOutcomeLabel } from '../github/label-helper.js';
 import type { GitHubClient } from '../github/octokit.js';
 import { mayAsk } from '../github/permission-helper.js';
 import type { RepoRef } from '../github/octokit.js';
+import { type Acknowledgement, acknowledge } from '../github/reaction-helper.js';
 import { RepoWrites } from '../github/repo-writes.js';
 import type { Reporter } from './reporter.js';
 
@@ -93,16 +96,44 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
     return { skipped: 'permission' };
   }
 
+  // 👀 before the wiki is loaded: the asker sees at once that the question was taken up.
+  const seen = await acknowledge(ctx.github, writes, ctx.repo, question, ctx.reporter);
+  try {
+    return await answerAcknowledged(ctx, question, { writes, where, seen });
+  } catch (error) {
+    // No-op once the answer is posted: what failed after it (a label, a refused capture) is the maintainers' to fix.
+    await seen.failed();
+    throw error;
+  }
+}
+
+/** The answer itself, once the question is acknowledged: `seen` is settled when the comment is posted. */
+async function answerAcknowledged(
+  ctx: AnswerContext,
+  question: Question,
+  { writes, where, seen }: { writes: RepoWrites; where: Parameters<typeof upsertAnswerComment>[3]; seen: Acknowledgement },
+): Promise<AnswerResult> {
   const workspace = ctx.workspace;
+  const { config } = workspace;
   const providers = createProviders(providerOptions(config, ctx.env));
   for (const secret of providers.secrets) ctx.reporter.secret(secret);
-  const session = await openAskSession(workspace, providers);
-  const commit = session.commit ?? ctx.env.GITHUB_SHA ?? 'HEAD';
   const serverUrl = ctx.serverUrl;
   const text = question.commentId !== undefined ? questionWithContext(question.text, question.issueTitle) : question.text;
-  const trace = await askQuestion(session, text, { renderCitation: permalinkRenderer(serverUrl, ctx.repo, commit, workspace) });
+  let session: AskSession;
+  let trace: Trace;
+  try {
+    session = await openAskSession(workspace, providers);
+    const commit = session.commit ?? ctx.env.GITHUB_SHA ?? 'HEAD';
+    trace = await askQuestion(session, text, { renderCitation: permalinkRenderer(serverUrl, ctx.repo, commit, workspace) });
+  } finally {
+    // What the answerer started (the Copilot CLI) ends with the answer: the run must be able to exit.
+    await providers.close();
+  }
   // Paths in a posted trace are repository-relative: the runner's folders are nobody's business.
   trace.wiki.root = workspace.wikiPrefix || (trace.wiki.root === null ? null : '.');
+  // The configured model failed and the offline answerer stood in: a maintainer should know.
+  const fault = trace.provider_fault ? `The ${trace.answerer} answerer failed: ${trace.provider_fault} — this answer was made offline.` : undefined;
+  if (fault) ctx.reporter.warning(fault);
   const footer =
     trace.outcome === 'error'
       ? ['', `**This question could not be answered now.** ${trace.error ?? ''} Nothing is lost: re-run the workflow, or edit the issue to ask again.`]
@@ -137,6 +168,8 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
     if (opened instanceof TwinRunError) {
       // Two runs of this question at once: the twin created the branch or the PR first and posts the answer.
       ctx.reporter.info(`Stopping: ${opened.message}.`);
+      // The twin reacts with the same account (GitHub hands it the same 👀): one of the two removes it.
+      await seen.done();
       await ctx.reporter.summary(`## wiki-steward: left to a twin run\n\nTwo runs answered issue #${question.issueNumber} at once; ${opened.message}.`);
       return { outcome: trace.outcome, branch: trace.branch, skipped: 'twin' };
     }
@@ -151,7 +184,8 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
         : `The wiki does not fully cover this yet: ${capture.url} adds a capture page for a reviewer to complete and merge.`,
     );
   }
-  const body = renderComment({ key: question.key, trace, answer: trace.answer, footer });
+  const signature = answerSignature(trace, { serverUrl, repo: ctx.repo, runUrl: workflowRunUrl(ctx.env, serverUrl, ctx.repo) });
+  const body = renderComment({ key: question.key, trace, answer: trace.answer, footer, signature });
   let url: string;
   try {
     ({ url } = await upsertAnswerComment(ctx.github, writes, ctx.repo, where, body));
@@ -160,6 +194,7 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
     if (capture?.status === 'opened') await withdrawCapture(ctx.github, writes, ctx.repo, capture);
     throw error;
   }
+  await (trace.outcome === 'error' ? seen.failed() : seen.done());
   // The issue's label follows the issue's own question; a follow-up's outcome is in its comment.
   if (question.commentId === undefined) {
     const issue = await ctx.github.rest.issues.get({ ...ctx.repo, issue_number: question.issueNumber });
@@ -168,7 +203,7 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
   }
 
   if (captureRefused) throw captureRefused;
-  // The summary shows what people read (the visible text, without the hidden trailer).
-  await ctx.reporter.summary(`## wiki-steward: ${trace.outcome} (${trace.branch})\n\n${body.text}`);
+  // The summary shows what people read (the visible text, without the hidden trailer), under the provider's fault.
+  await ctx.reporter.summary(`## wiki-steward: ${trace.outcome} (${trace.branch})\n\n${fault ? `> [!WARNING]\n> ${fault}\n\n` : ''}${body.text}`);
   return { outcome: trace.outcome, branch: trace.branch, commentUrl: url, ...(capture ? { pullRequestUrl: capture.url } : {}) };
 }

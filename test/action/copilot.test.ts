@@ -1,0 +1,117 @@
+// `llm: copilot` through the committed Action bundle, as a runner starts it, against the GitHub
+// emulator and the stand-in Copilot CLI (test/providers/copilot-stand-in.js, launched by the SDK
+// bundled into action/index.js): a covered question, a cold one and an explore with map-reduce,
+// with the workflow's own token (the `github-token` input) as Copilot's; and a Copilot that
+// refuses, answered offline with a warning in the run and its summary.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type GitHubEmulator, startGitHubEmulator } from '../github-emulator/emulator.js';
+import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
+import { type RunResult, type Workspace, checkout, makeWorkspace, projectRoot, removeTempDirs, runBundle, snapshotAction, traceOf } from './harness.js';
+import { SERVER } from './routes.js';
+
+const STAND_IN = path.join(projectRoot, 'test/providers/copilot-stand-in.js');
+const WORKFLOW_TOKEN = 'ghs_workflow-token-for-copilot-0001';
+
+let bundle: string;
+let template: Workspace;
+let ws: Workspace;
+let gh: GitHubEmulator;
+let dir: string;
+const timings: Array<{ what: string; ms: number }> = [];
+
+beforeAll(async () => {
+  bundle = await snapshotAction();
+  template = await makeWorkspace();
+  dir = await mkdtemp(path.join(os.tmpdir(), 'ws-copilot-action-'));
+});
+beforeEach(async () => {
+  gh = await startGitHubEmulator({ repos: [{ owner: 'octo-org', name: 'wiki', seedFrom: template.dir }], serverUrl: SERVER });
+  ws = await checkout(gh.gitDir());
+});
+afterEach(async () => {
+  expectAllResponsesValid(gh.requests);
+  await gh.close();
+});
+afterAll(async () => {
+  await removeTempDirs();
+  await rm(dir, { recursive: true, force: true });
+  if (timings.length > 0) console.log(`copilot e2e timings (spawn → exit):\n${timings.map((t) => `  ${t.what}: ${t.ms.toFixed(0)} ms`).join('\n')}`);
+});
+
+let runs = 0;
+/** Asks issue #n through the bundle with `llm: copilot` and this stand-in script. */
+async function askViaCopilot(n: number, title: string, scenario: object): Promise<RunResult & { log: Array<Record<string, any>> }> {
+  runs++;
+  const scenarioFile = path.join(dir, `scenario-${runs}.json`);
+  const logFile = path.join(dir, `log-${runs}.jsonl`);
+  await writeFile(scenarioFile, JSON.stringify(scenario));
+  await writeFile(logFile, '');
+  gh.state.setPermission('alice', 'write');
+  gh.state.addIssue({ number: n, title, body: '', user: 'alice', labels: ['question'] });
+  const result = await runBundle({
+    bundle,
+    githubEnv: gh.env(),
+    workspace: ws,
+    eventName: 'issues',
+    payload: gh.events.issues('opened', n),
+    inputs: { llm: 'copilot', 'copilot-cli-path': STAND_IN },
+    env: { COPILOT_STAND_IN: scenarioFile, COPILOT_STAND_IN_LOG: logFile, WIKI_STEWARD_HTTP_TIMEOUT_MS: '5000' },
+    token: WORKFLOW_TOKEN,
+  });
+  timings.push({ what: title, ms: result.ms });
+  expect(result.code, `exit ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`).toBe(0);
+  // The runner masks what `::add-mask::` names; nothing else may carry the token.
+  const printed = `${result.stdout}${result.stderr}${result.summary}`.split('\n').filter((line) => !line.startsWith('::add-mask::'));
+  expect(printed.join('\n')).not.toContain(WORKFLOW_TOKEN);
+  const log = (await readFile(logFile, 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>);
+  return { ...result, log };
+}
+
+const answerOf = (n: number) => {
+  const comments = gh.state.commentsOn(n);
+  expect(comments).toHaveLength(1);
+  return { body: comments[0]!.body as string, trace: traceOf(comments[0]!.body as string)! };
+};
+
+describe('the Action with llm: copilot', () => {
+  it("answers a covered question through the CLI with the workflow's token, and stops the CLI", async () => {
+    const r = await askViaCopilot(1, 'How do I install the pre-commit hook?', { fallback: { reader: true } });
+    const { trace } = answerOf(1);
+    expect(trace).toMatchObject({ answerer: 'copilot:gpt-5-mini', outcome: 'answered' });
+    expect(trace.provider_calls).toEqual([expect.objectContaining({ provider: 'copilot', request: 'session.send', status: 'ok' })]);
+    expect(r.log.find((l) => l.launch)!.token).toBe(WORKFLOW_TOKEN);
+    expect(r.log.filter((l) => l.method === 'runtime.shutdown')).toHaveLength(1);
+    expect(r.outputs.outcome).toBe('answered');
+  });
+
+  it('a cold question never starts the CLI', async () => {
+    const r = await askViaCopilot(2, 'How do I bake sourdough bread?', { fallback: { reader: true } });
+    expect(answerOf(2).trace).toMatchObject({ outcome: 'cold', provider_calls: [] });
+    expect(r.log).toEqual([]);
+  });
+
+  it('explores with map-reduce: one session per batch of 8 candidates, then the merge', async () => {
+    const r = await askViaCopilot(3, 'How do providers, answerers, web search, captures, labels and indexes work together?', { fallback: { reader: true } });
+    const { trace } = answerOf(3);
+    expect(trace.branch).toBe('explore');
+    const batches = Math.ceil(trace.read.length / 8);
+    expect(batches).toBeGreaterThan(1);
+    expect(r.log.filter((l) => l.method === 'session.send')).toHaveLength(batches + 1);
+    expect(trace.outcome).toBe('answered');
+    expect(trace.violations).toEqual([]);
+  });
+
+  it('not authorised: answered offline, with a warning in the run and in its summary, never a stack trace', async () => {
+    const r = await askViaCopilot(4, 'How do I install the pre-commit hook?', { steps: [{ error: { errorType: 'authorization', message: 'Copilot requests are not enabled for this token', statusCode: 403 } }] });
+    const { trace, body } = answerOf(4);
+    expect(trace.outcome).toBe('answered');
+    expect(trace.provider_fault).toMatch(/^copilot: Copilot did not authorise this request .*Possible causes: .*copilot-requests: write/);
+    expect(body).toContain('The model provider failed');
+    expect(r.stdout).toMatch(/^::warning::.*copilot.*Copilot did not authorise this request/m);
+    expect(r.summary).toMatch(/Copilot did not authorise this request/);
+    expect(`${r.stdout}${r.stderr}`).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/);
+  });
+});
