@@ -14,7 +14,7 @@ describe('configuration errors exit 2 with a clear message', () => {
     const run = await runAsk([...wikiArgs, '--llm', 'github', '--llm-model', 'gpt-4o', 'q?'], { OPENAI_API_KEY: KEYS.OPENAI_API_KEY });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/'--llm <answerer>' argument 'github' is invalid\. Allowed choices are offline, openai, anthropic\./);
+    expect(run.stderr).toMatch(/'--llm <answerer>' argument 'github' is invalid\. Allowed choices are offline, openai, anthropic, copilot\./);
   });
 
   it('createProviders (the Action\'s path) says GitHub Models was retired', () => {
