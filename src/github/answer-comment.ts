@@ -46,6 +46,8 @@ export interface CommentParts {
   answer: string;
   /** Extra lines under the answer (capture PR link, retry advice). */
   footer?: string[];
+  /** The comment's last visible line (answer-signature.ts), under everything else. */
+  signature?: string;
 }
 
 const cut = (text: string, limit: number, what: string): string =>
@@ -62,7 +64,7 @@ export function renderComment(parts: CommentParts): StewardText {
   const questionCut = trace.question.length > QUOTED_QUESTION_LIMIT ? `\n\n_[Question cut here: ${trace.question.length - QUOTED_QUESTION_LIMIT} more characters not shown]_` : '';
   const head = `${quoted}${questionCut}\n\n`;
   const details = cut(['<details><summary>How this was answered</summary>', '', ...traceSummary(trace).map(postableVisible), ''].join('\n'), DETAILS_LIMIT, 'Trace') + '\n\n</details>';
-  const footer = postableVisible((parts.footer ?? []).join('\n'));
+  const footer = postableVisible([...(parts.footer ?? []), ...(parts.signature ? ['', parts.signature] : [])].join('\n'));
   const marker = markerFor(parts.key);
   // The trace JSON is what the digest reads: slimmed first when space runs short, dropped last.
   let traceJson = `${TRACE_PREFIX}${commentSafeJson(trace)} -->`;

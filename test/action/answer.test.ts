@@ -5,12 +5,14 @@
 // The emulated repository holds what the job checks out: it is seeded from the example workspace
 // and the workspace of each run is a clone of it (as actions/checkout gives), so GITHUB_SHA, the
 // permalinks and the base of capture pull requests are one and the same commit.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { page } from '../helpers/wiki-fixture.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type GitHubEmulator, type RecordedRequest, startGitHubEmulator } from '../github-emulator/emulator.js';
 import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
 import { type RunResult, type Workspace, bareGit, checkout, fileAt, makeWorkspace, removeTempDirs, runBundle, snapshotAction, traceOf, visible, isWrite } from './harness.js';
-import { REPO, SERVER, ISSUES, ISSUE, COMMENTS, COMMENT, LABELS, ISSUE_LABELS, ISSUE_LABEL, PERMISSION, TREES, COMMITS, REFS, REF, PULLS, PULL } from './routes.js';
+import { REPO, SERVER, ISSUES, ISSUE, COMMENTS, COMMENT, LABELS, ISSUE_LABELS, ISSUE_LABEL, PERMISSION, TREES, COMMITS, REFS, REF, PULLS, PULL, ISSUE_REACTIONS, ISSUE_REACTION, COMMENT_REACTIONS, COMMENT_REACTION } from './routes.js';
 
 
 const COVERED = 'How do I install the pre-commit hook?';
@@ -145,6 +147,10 @@ const OPENED_CAPTURE: readonly string[] = [
   `POST ${ISSUE_LABELS} 200`,
 ];
 
+/** 👀 on the question when the run takes it up, and off again once the answer is posted. */
+const EYES_ON = `POST ${ISSUE_REACTIONS} 201`;
+const EYES_OFF = `DELETE ${ISSUE_REACTION} 204`;
+
 /** Issue n's capture pull request (open), and the files its branch changes against main. */
 async function captureOf(n: number) {
   const pr = gh.state.pulls.find((p) => p.head === `wiki-steward/capture/${n}`);
@@ -186,8 +192,8 @@ describe('action bundle: answer mode', () => {
     expect(trace?.wiki.commit).toBe(ws.sha);
     expect(trace?.citations.some((c: { path?: string }) => c.path === 'how-to/install-pre-commit-hook.md')).toBe(true);
 
-    // Writes: the comment, the outcome label created (it did not exist) and added.
-    expect(writesOf(r.requests)).toEqual([`POST ${COMMENTS} 201`, `POST ${LABELS} 201`, `POST ${ISSUE_LABELS} 200`]);
+    // Writes: 👀 on the issue, the comment, 👀 removed, the outcome label created (it did not exist) and added.
+    expect(writesOf(r.requests)).toEqual([EYES_ON, `POST ${COMMENTS} 201`, EYES_OFF, `POST ${LABELS} 201`, `POST ${ISSUE_LABELS} 200`]);
     expect(labelsOf(1)).toEqual(['question', 'wiki:answered']);
     expect(gh.state.findLabel('wiki:answered')).toMatchObject({ color: '0e8a16' });
     // The permission of the asker was checked.
@@ -226,8 +232,8 @@ describe('action bundle: answer mode', () => {
     expect(visible(body)).toContain(`${SERVER}/${REPO}/pull/${pr.number}`);
     expect(r.outputs['pull-request-url']).toBe(`${SERVER}/${REPO}/pull/${pr.number}`);
 
-    // Writes: the capture (one tree with the files inline), its pull request and label; then the comment and the outcome label.
-    expect(writesOf(r.requests)).toEqual([...OPENED_CAPTURE, `POST ${COMMENTS} 201`, `POST ${LABELS} 201`, `POST ${ISSUE_LABELS} 200`]);
+    // Writes: 👀; the capture (one tree with the files inline), its pull request and label; then the comment, 👀 off and the outcome label.
+    expect(writesOf(r.requests)).toEqual([EYES_ON, ...OPENED_CAPTURE, `POST ${COMMENTS} 201`, EYES_OFF, `POST ${LABELS} 201`, `POST ${ISSUE_LABELS} 200`]);
     expect(r.requests.find((q) => q.method === 'POST' && q.route === ISSUE_LABELS)?.params.issue_number).toBe(String(pr.number));
     expect(labelsOf(2)).toEqual(['question', label]);
     expect(r.outputs.outcome).toBe(kind);
@@ -245,7 +251,7 @@ describe('action bundle: answer mode', () => {
     // The same event again (a re-run of the job).
     const rerun = await run('issues', gh.events.issues('opened', 3));
     expectExit(rerun, 0);
-    expect(writesOf(rerun.requests)).toEqual([`PATCH ${COMMENT} 200`]);
+    expect(writesOf(rerun.requests)).toEqual([EYES_ON, `PATCH ${COMMENT} 200`, EYES_OFF]);
     expect(rerun.requests.find((q) => q.method === 'PATCH')?.params.comment_id).toBe(String(original.id));
     expect(onlyComment(3).id).toBe(original.id);
     expect(rerun.outputs['comment-url']).toBe(first.outputs['comment-url']);
@@ -265,7 +271,7 @@ describe('action bundle: answer mode', () => {
     // Now cold: a capture pull request is opened and the one comment links it.
     const { pr, files } = await captureOf(3);
     expect(edited.body).toContain(`${SERVER}/${REPO}/pull/${pr.number}`);
-    expect(writesOf(edit.requests)).toEqual([...OPENED_CAPTURE, `PATCH ${COMMENT} 200`, `DELETE ${ISSUE_LABEL} 200`, `POST ${LABELS} 201`, `POST ${ISSUE_LABELS} 200`]);
+    expect(writesOf(edit.requests)).toEqual([EYES_ON, ...OPENED_CAPTURE, `PATCH ${COMMENT} 200`, EYES_OFF, `DELETE ${ISSUE_LABEL} 200`, `POST ${LABELS} 201`, `POST ${ISSUE_LABELS} 200`]);
     expect(edit.requests.find((q) => q.method === 'DELETE' && q.route === ISSUE_LABEL)?.params.name).toBe('wiki:answered');
     expect(labelsOf(3)).toEqual(['question', 'wiki:cold']);
     expect(edit.requests.filter((q) => q.method === 'POST' && q.route === COMMENTS)).toHaveLength(0);
@@ -275,11 +281,13 @@ describe('action bundle: answer mode', () => {
     const again = await run('issues', payload);
     expectExit(again, 0);
     expect(writesOf(again.requests)).toEqual([
+      EYES_ON,
       `POST ${TREES} 201`,
       `POST ${COMMITS} 201`,
       `PATCH ${REF} 200`,
       `PATCH ${PULL} 200`,
       `PATCH ${COMMENT} 200`,
+      EYES_OFF,
     ]);
     expect(gh.state.pulls).toHaveLength(1);
     expect(onlyComment(3).id).toBe(original.id);
@@ -307,13 +315,14 @@ describe('action bundle: answer mode', () => {
     expect(traceOf(b.body)?.outcome).toBe('answered');
     await expectPermalinksResolve(b.body, ws);
     expect(r.requests.filter((q) => q.route === PERMISSION).map((q) => q.params.username)).toEqual(['bob']);
-    expect(writesOf(r.requests).filter((w) => w.includes('/comments'))).toEqual([`POST ${COMMENTS} 201`]);
+    // 👀 on the follow-up comment (not on the issue) while it is answered.
+    expect(writesOf(r.requests).filter((w) => w.includes('/comments'))).toEqual([`POST ${COMMENT_REACTIONS} 201`, `POST ${COMMENTS} 201`, `DELETE ${COMMENT_REACTION} 204`]);
     expect(r.outputs['comment-url']).toBe(`${SERVER}/${REPO}/issues/4#issuecomment-${b.id}`);
 
     // Re-running the follow-up updates its own answer only.
     const again = await run('issue_comment', gh.events.issueComment('created', followUp.id));
     expectExit(again, 0);
-    expect(writesOf(again.requests).filter((w) => w.includes('comments'))).toEqual([`PATCH ${COMMENT} 200`]);
+    expect(writesOf(again.requests).filter((w) => w.includes('comments'))).toEqual([`POST ${COMMENT_REACTIONS} 201`, `PATCH ${COMMENT} 200`, `DELETE ${COMMENT_REACTION} 204`]);
     expect(again.requests.find((q) => q.method === 'PATCH')?.params.comment_id).toBe(String(b.id));
     expect(at(gh.state.commentsOn(4), 0)).toEqual(issueAnswer);
   });
@@ -333,7 +342,7 @@ describe('action bundle: answer mode', () => {
     expect(traceOf(answer.body)?.outcome).toBe('answered');
     await expectPermalinksResolve(answer.body, ws);
     expect(r.outputs['comment-url']).toBe(`${SERVER}/${REPO}/pull/5#issuecomment-${answer.id}`);
-    expect(writesOf(r.requests)[0]).toBe(`POST ${COMMENTS} 201`);
+    expect(writesOf(r.requests)).toEqual([`POST ${COMMENT_REACTIONS} 201`, `POST ${COMMENTS} 201`, `DELETE ${COMMENT_REACTION} 204`]);
   });
 
   it('a `/wiki How do I …` title without the label is answered, with the prefix stripped', async () => {
@@ -553,8 +562,9 @@ describe('action bundle: answer mode', () => {
       expect(error, r.stdout).toBeDefined();
       expect(error).toMatch(/Internal Server Error|500/);
       expect(error).toMatch(/comment/i);
-      // Nothing after the failed comment: no label for an answer that was never posted.
-      expect(writesOf(r.requests).filter((w) => !w.startsWith(`POST ${COMMENTS}`))).toEqual([]);
+      // Nothing after the failed comment but 😕 for 👀: no label for an answer that was never posted.
+      expect(writesOf(r.requests).filter((w) => !w.startsWith(`POST ${COMMENTS}`))).toEqual([EYES_ON, EYES_OFF, `POST ${ISSUE_REACTIONS} 201`]);
+      expect(gh.state.reactionsOnIssue(19).map((x) => `${x.user} ${x.content}`)).toEqual(['github-actions[bot] confused']);
     });
   });
 
@@ -571,6 +581,7 @@ describe('action bundle: answer mode', () => {
     expect(labelsOf(20)).toEqual(['question']);
     const planned = r.stdout.split('\n').filter((l) => l.startsWith('[dry-run] would '));
     expect(planned).toEqual([
+      '[dry-run] would POST /repos/octo-org/wiki/issues/20/reactions (eyes)',
       expect.stringMatching(/^\[dry-run\] would POST \/repos\/octo-org\/wiki\/issues\/20\/comments \(\d+ characters\)$/),
       '[dry-run] would POST /repos/octo-org/wiki/labels (wiki:answered)',
       '[dry-run] would POST /repos/octo-org/wiki/issues/20/labels (wiki:answered)',
@@ -642,5 +653,165 @@ describe('action bundle: answer mode', () => {
     expect(skip.requests).toHaveLength(0);
     timings.push({ what: 'baseline: skipped event (start-up only)', ms: skip.ms });
     timings.push({ what: 'covered question, median of 3', ms: at(runs, 1) });
+  });
+});
+
+describe('action bundle: conversation manners (👀 while answering, 😕 on failure, the signature line)', () => {
+  /** The steward's reactions on the issue (or on the comment `commentId`), as `login content`. */
+  const reactionsOn = (n: number, commentId?: number) =>
+    (commentId === undefined ? gh.state.reactionsOnIssue(n) : gh.state.reactionsOn(commentId)).map((x) => `${x.user} ${x.content}`);
+  /** The reaction ids the run added and removed, in order. */
+  const reactionIds = (r: Run) => ({
+    added: r.requests.filter((q) => q.method === 'POST' && /\/reactions$/.test(q.route ?? '')).map((q) => (q.responseBody as { id?: number }).id),
+    removed: r.requests.filter((q) => q.method === 'DELETE' && /\/reactions\/\{reaction_id\}$/.test(q.route ?? '')).map((q) => Number(q.params.reaction_id)),
+  });
+  /** The comment's last visible line (the hidden trailer stripped). */
+  const lastVisibleLine = (body: string) => at(visible(body).trimEnd().split('\n').slice(-1), 0);
+
+  it('an issue question gets 👀 before the wiki is read and loses it once the answer is posted', async () => {
+    asker('alice', 'triage');
+    issue(40, COVERED);
+    const r = await run('issues', gh.events.issues('opened', 40));
+    expectExit(r, 0);
+    const writes = writesOf(r.requests);
+    expect(writes.slice(0, 3)).toEqual([EYES_ON, `POST ${COMMENTS} 201`, EYES_OFF]);
+    expect(at(r.requests.filter((q) => q.method === 'POST' && q.route === ISSUE_REACTIONS), 0).body).toEqual({ content: 'eyes' });
+    // The 👀 removed is the one GitHub returned; nothing of the steward's is left on the issue.
+    const { added, removed } = reactionIds(r);
+    expect(removed).toEqual(added);
+    expect(reactionsOn(40)).toEqual([]);
+  });
+
+  it('a 👀 left by an earlier run (GitHub answers 200 with it) is the steward\'s own: removed as well', async () => {
+    asker('alice', 'triage');
+    issue(41, COVERED);
+    const left = gh.state.addReaction({ issue_number: 41, content: 'eyes', user: 'github-actions[bot]' });
+    gh.state.addReaction({ issue_number: 41, content: 'eyes', user: 'alice' });
+    const r = await run('issues', gh.events.issues('opened', 41));
+    expectExit(r, 0);
+    expect(writesOf(r.requests).slice(0, 3)).toEqual([`POST ${ISSUE_REACTIONS} 200`, `POST ${COMMENTS} 201`, EYES_OFF]);
+    expect(reactionIds(r)).toEqual({ added: [left.id], removed: [left.id] });
+    expect(reactionsOn(41)).toEqual(['alice eyes']); // a person's 👀 is theirs
+  });
+
+  it('a `/wiki ask` comment gets and loses 👀 on that comment; the issue gets none', async () => {
+    asker('bob', 'write');
+    issue(42, 'Context', { labels: [] });
+    const ask = gh.state.addComment({ issue_number: 42, user: 'bob', body: '/wiki ask How do I validate the wiki in CI?' });
+    const r = await run('issue_comment', gh.events.issueComment('created', ask.id));
+    expectExit(r, 0);
+    expect(writesOf(r.requests)).toEqual([`POST ${COMMENT_REACTIONS} 201`, `POST ${COMMENTS} 201`, `DELETE ${COMMENT_REACTION} 204`]);
+    const posted = r.requests.filter((q) => q.route === COMMENT_REACTIONS || q.route === COMMENT_REACTION).map((q) => q.params.comment_id);
+    expect(posted).toEqual([String(ask.id), String(ask.id)]);
+    const { added, removed } = reactionIds(r);
+    expect(removed).toEqual(added);
+    expect(reactionsOn(42, ask.id)).toEqual([]);
+    expect(reactionsOn(42)).toEqual([]);
+  });
+
+  it('a run that fails after the 👀 (the answer comment refused for good) leaves 😕 and no 👀', async () => {
+    asker('alice', 'triage');
+    issue(43, COVERED);
+    gh.faults.push({ match: { method: 'POST', path: /\/issues\/\d+\/comments$/ }, times: Infinity, status: 500 });
+    const r = await run('issues', gh.events.issues('opened', 43));
+    expectExit(r, 1);
+    expect(reactionsOn(43)).toEqual(['github-actions[bot] confused']);
+    expect(writesOf(r.requests).slice(-2)).toEqual([EYES_OFF, `POST ${ISSUE_REACTIONS} 201`]);
+    expect(at(r.requests.filter((q) => q.method === 'POST' && q.route === ISSUE_REACTIONS), 1).body).toEqual({ content: 'confused' });
+  });
+
+  it('a failed `/wiki ask` run leaves 😕 on the comment', async () => {
+    asker('bob', 'write');
+    issue(44, 'Context', { labels: [] });
+    const ask = gh.state.addComment({ issue_number: 44, user: 'bob', body: `/wiki ask ${COVERED}` });
+    gh.faults.push({ match: { method: 'POST', path: /\/issues\/\d+\/comments$/ }, times: Infinity, status: 500 });
+    expectExit(await run('issue_comment', gh.events.issueComment('created', ask.id)), 1);
+    expect(reactionsOn(44, ask.id)).toEqual(['github-actions[bot] confused']);
+  });
+
+  it.each([
+    { what: 'adding 👀 fails', fault: { method: 'POST', path: /\/reactions$/ }, says: /^::warning::Could not add 👀 to issue #45 \(the answer is not affected\): GitHub refused to POST .*reactions \(eyes\) \(HTTP 500\)/m },
+    { what: 'removing 👀 fails', fault: { method: 'DELETE', path: /\/reactions\/\d+$/ }, says: /^::warning::Could not remove 👀 from issue #45 \(the answer is not affected\): GitHub refused to DELETE .*\(HTTP 500\)/m },
+  ])('$what (GitHub 500 every time): the answer is posted and labelled all the same, with a warning', async ({ fault, says }) => {
+    asker('alice', 'triage');
+    issue(45, COVERED);
+    gh.faults.push({ match: fault, times: Infinity, status: 500 });
+    const r = await run('issues', gh.events.issues('opened', 45));
+    expectExit(r, 0);
+    expect(traceOf(onlyComment(45).body)?.outcome).toBe('answered');
+    expect(labelsOf(45)).toEqual(['question', 'wiki:answered']);
+    expect(r.outputs.outcome).toBe('answered');
+    expect(r.stdout).toMatch(says);
+    expect(r.stdout).not.toMatch(/^::error::/m);
+  });
+
+  it('the last visible line links the workflow run (with its attempt), the wiki commit read and names the answerer', async () => {
+    asker('alice', 'triage');
+    issue(46, COVERED);
+    const r = await run('issues', gh.events.issues('opened', 46), { env: { GITHUB_RUN_ID: '4242', GITHUB_RUN_ATTEMPT: '2' } });
+    expectExit(r, 0);
+    const body = onlyComment(46).body;
+    expect(lastVisibleLine(body)).toBe(
+      `<sub>Answered by wiki-steward (offline answerer) from the wiki at [\`${ws.sha.slice(0, 7)}\`](${SERVER}/${REPO}/tree/${ws.sha}) · [workflow run](${SERVER}/${REPO}/actions/runs/4242/attempts/2) · Helpful? React with 👍 or 👎.</sub>`,
+    );
+    // Above the hidden trailer, which still ends the comment; the invitation is made once.
+    expect(body.indexOf('<sub>Answered by')).toBeLessThan(body.indexOf('<!-- wiki-steward:answer'));
+    expect(body.split('React with 👍 or 👎')).toHaveLength(2);
+    expect(traceOf(body)?.wiki.commit).toBe(ws.sha);
+    expect(r.summary).toContain(`[workflow run](${SERVER}/${REPO}/actions/runs/4242/attempts/2)`);
+
+    // A first attempt links the run alone; without GITHUB_RUN_ID (not a workflow run) there is no run link.
+    issue(47, COVERED);
+    expectExit(await run('issues', gh.events.issues('opened', 47), { env: { GITHUB_RUN_ID: '4243', GITHUB_RUN_ATTEMPT: '1' } }), 0);
+    expect(lastVisibleLine(onlyComment(47).body)).toContain(`· [workflow run](${SERVER}/${REPO}/actions/runs/4243) ·`);
+    issue(48, COVERED);
+    expectExit(await run('issues', gh.events.issues('opened', 48), { env: { GITHUB_RUN_ID: '' } }), 0);
+    const unlinked = lastVisibleLine(onlyComment(48).body);
+    expect(unlinked).toMatch(/^<sub>Answered by wiki-steward \(offline answerer\) from the wiki at \[`[0-9a-f]{7}`\]\([^)]+\) · Helpful\? React with 👍 or 👎\.<\/sub>$/);
+  });
+
+  it('a cold answer with a capture pull request still ends with the signature line, under the capture link', async () => {
+    asker('alice', 'triage');
+    issue(49, COLD);
+    expectExit(await run('issues', gh.events.issues('opened', 49)), 0);
+    const lines = visible(onlyComment(49).body).trimEnd().split('\n');
+    expect(at(lines, lines.length - 1)).toMatch(/^<sub>Answered by wiki-steward \(offline answerer\) .* · \[workflow run\]\(http:\/\/github\.test\/octo-org\/wiki\/actions\/runs\/1\) · Helpful\?/);
+    expect(lines.findIndex((l) => l.includes('adds a capture page'))).toBeLessThan(lines.length - 1);
+  });
+
+  it('a model that fails for good: the answer is made offline, and the run warns why (log and job summary), no stack trace', async () => {
+    // A port nothing listens on: every attempt is refused, so the offline answerer stands in.
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    asker('alice', 'triage');
+    issue(51, COVERED);
+    const r = await run('issues', gh.events.issues('opened', 51), { inputs: { llm: 'openai', 'llm-base-url': `http://127.0.0.1:${closed}/v1`, 'llm-model': 'gpt-test' } });
+    expectExit(r, 0);
+    const body = onlyComment(51).body;
+    const trace = traceOf(body);
+    expect(trace).toMatchObject({ outcome: 'answered', answerer: 'openai:gpt-test' });
+    expect(trace?.provider_fault).toMatch(/^openai: network error after \d+ attempts/);
+    const warning = `The openai:gpt-test answerer failed: ${trace?.provider_fault} — this answer was made offline.`;
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('::warning::'))).toEqual([`::warning::${warning}`]);
+    expect(r.summary).toContain(`> ${warning}`);
+    expect(r.summary).not.toMatch(/\n\s+at /);
+    expect(lastVisibleLine(body)).toMatch(/^<sub>Answered by wiki-steward \(offline answerer, standing in for openai:gpt-test\) from the wiki at /);
+    expect(reactionsOn(51)).toEqual([]);
+  });
+
+  it('the digest counts a 👍 a reader gives the answer comment (and not the steward\'s own 👀)', async () => {
+    asker('alice', 'triage');
+    issue(50, COVERED);
+    expectExit(await run('issues', gh.events.issues('opened', 50)), 0);
+    gh.state.addReaction({ comment_id: onlyComment(50).id, content: '+1', user: 'alice' });
+    const r = await run('workflow_dispatch', {});
+    expectExit(r, 0);
+    const digest = at(gh.state.issues.filter((i) => i.labels.includes('wiki:digest')), 0);
+    expect(digest.body).toContain('1 questions asked: 1 answered');
+    expect(digest.body).toContain('👍 1 · 👎 0 on answers this period.');
   });
 });

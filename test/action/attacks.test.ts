@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GitHubEmulator, GitHubEmulatorOptions, RecordedRequest } from '../github-emulator/emulator.js';
 import { type RunResult, type Workspace, closeChecked, isWrite, makeWorkspace, removeTempDirs, runBundle, runCli, seededRepo, snapshotAction, traceOf, visible } from './harness.js';
-import { COMMENT, COMMENTS, PULLS, REFS, REPO, SERVER } from './routes.js';
+import { COMMENT, COMMENTS, COMMENT_REACTION, COMMENT_REACTIONS, PULLS, REFS, REPO, SERVER } from './routes.js';
 
 const COVERED = 'How do I install the pre-commit hook?';
 const COLD = 'How do I bake sourdough bread?';
@@ -112,7 +112,7 @@ describe('forged answer markers', () => {
     // Re-running the follow-up updates its own answer: no duplicate.
     const again = await run('issue_comment', gh.events.issueComment('created', ask.id));
     expectExit(again, 0);
-    expect(writesOf(again.requests).filter((w) => w.includes('comments'))).toEqual([`PATCH ${COMMENT} 200`]);
+    expect(writesOf(again.requests).filter((w) => w.includes('comments'))).toEqual([`POST ${COMMENT_REACTIONS} 201`, `PATCH ${COMMENT} 200`, `DELETE ${COMMENT_REACTION} 204`]);
     expect(again.requests.find((q) => q.method === 'PATCH' && q.route === COMMENT)?.params.comment_id).toBe(String(sourdough.id));
     expect(commentsBy(2)).toHaveLength(2);
   });

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type GitHubEmulator, type PullRecord, type RecordedRequest } from '../github-emulator/emulator.js';
 import { type RunResult, type Workspace, bareGit, checkout, makeWorkspace, removeTempDirs, runBundle, runCli, snapshotAction, traceOf, visible, closeChecked, seededRepo, isWrite } from './harness.js';
-import { REPO, SERVER, COMMENTS, COMMENT, ISSUE_LABELS, TREES, COMMITS, REFS, REF, PULLS, PULL, REVIEWERS } from './routes.js';
+import { REPO, SERVER, COMMENTS, COMMENT, ISSUE_LABELS, TREES, COMMITS, REFS, REF, PULLS, PULL, REVIEWERS, ISSUE_REACTIONS, ISSUE_REACTION } from './routes.js';
 
 
 const COLD = 'How do I bake sourdough bread?';
@@ -256,7 +256,7 @@ describe('action bundle: capture pull requests', () => {
     expectExit(r, 0);
     expect(gh.state.branchHead(pr.head)).toBe(human);
     expect(pr.body).toBe(bodyBefore);
-    expect(writesOf(r.requests)).toEqual([`PATCH ${COMMENT} 200`]);
+    expect(writesOf(r.requests)).toEqual([`POST ${ISSUE_REACTIONS} 201`, `PATCH ${COMMENT} 200`, `DELETE ${ISSUE_REACTION} 204`]);
     const text = visible(answerOn(4).body);
     expect(text).toContain(`A person has pushed to the capture pull request ${SERVER}/${REPO}/pull/${pr.number}, so it was left as it is`);
     expect(text).not.toContain('adds a capture page');
@@ -363,7 +363,9 @@ describe('action bundle: capture pull requests', () => {
     const error = r.stdout.split('\n').find((l) => l.startsWith('::error::'));
     expect(error, r.stdout).toContain(SETTING);
     // The branch was created for the PR, refused, then deleted again.
-    expect(writesOf(r.requests).slice(0, 5)).toEqual([`POST ${TREES} 201`, `POST ${COMMITS} 201`, `POST ${REFS} 201`, `POST ${PULLS} 403`, `DELETE ${REF} 204`]);
+    expect(writesOf(r.requests).slice(0, 6)).toEqual([`POST ${ISSUE_REACTIONS} 201`, `POST ${TREES} 201`, `POST ${COMMITS} 201`, `POST ${REFS} 201`, `POST ${PULLS} 403`, `DELETE ${REF} 204`]);
+    // The answer was posted, so its 👀 goes as for any answer: the failed step is the maintainers' to fix.
+    expect(gh.state.reactionsOnIssue(12)).toEqual([]);
     // The asker still gets the answer, which says why no capture was opened.
     const comments = gh.state.commentsOn(12);
     expect(comments).toHaveLength(1);

@@ -18,3 +18,7 @@ export const REF = '/repos/{owner}/{repo}/git/refs/{ref}';
 export const PULLS = '/repos/{owner}/{repo}/pulls';
 export const PULL = '/repos/{owner}/{repo}/pulls/{pull_number}';
 export const REVIEWERS = '/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers';
+export const ISSUE_REACTIONS = '/repos/{owner}/{repo}/issues/{issue_number}/reactions';
+export const ISSUE_REACTION = '/repos/{owner}/{repo}/issues/{issue_number}/reactions/{reaction_id}';
+export const COMMENT_REACTIONS = '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions';
+export const COMMENT_REACTION = '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id}';

@@ -342,6 +342,59 @@ describe('reactions', () => {
     expect((await failure(octokit.rest.reactions.listForIssueComment({ ...R, comment_id: 1 }))).status).toBe(404);
     expect(emu.state.reactionsOn(comment.id)).toHaveLength(5);
   });
+
+  it('on an issue: creates (201, then 200), lists with a content filter, counts in the issue rollup, apart from its comments’', async () => {
+    emu.state.addIssue({ number: 1, title: 'Q' });
+    emu.state.addIssue({ number: 2, title: 'Other' });
+    const comment = emu.state.addComment({ issue_number: 1, body: 'a comment', user: 'alice' });
+    const first = await octokit.rest.reactions.createForIssue({ ...R, issue_number: 1, content: 'eyes' });
+    expect(first.status).toBe(201);
+    expect(first.data).toMatchObject({ content: 'eyes', user: { login: 'github-actions[bot]' } });
+    const again = await octokit.rest.reactions.createForIssue({ ...R, issue_number: 1, content: 'eyes' });
+    expect(again.status).toBe(200);
+    expect(again.data.id).toBe(first.data.id);
+    emu.state.addReaction({ issue_number: 1, content: '+1', user: 'bob' });
+    await octokit.rest.reactions.createForIssueComment({ ...R, comment_id: comment.id, content: 'heart' });
+
+    const all = await octokit.rest.reactions.listForIssue({ ...R, issue_number: 1 });
+    expect(all.data.map((r) => r.content)).toEqual(['eyes', '+1']);
+    expect((await octokit.rest.reactions.listForIssue({ ...R, issue_number: 1, content: '+1' })).data.map((r) => r.user?.login)).toEqual(['bob']);
+    expect((await octokit.rest.reactions.listForIssue({ ...R, issue_number: 2 })).data).toEqual([]);
+    const issue = await octokit.rest.issues.get({ ...R, issue_number: 1 });
+    expect(issue.data.reactions).toMatchObject({ url: `${emu.url}/repos/octo-org/wiki/issues/1/reactions`, total_count: 2, eyes: 1, '+1': 1, heart: 0 });
+    expect((await octokit.rest.issues.getComment({ ...R, comment_id: comment.id })).data.reactions).toMatchObject({ total_count: 1, heart: 1, eyes: 0 });
+    expect(emu.state.reactionsOnIssue(1).map((r) => r.content)).toEqual(['eyes', '+1']);
+
+    const bad = await failure(octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/reactions', { ...R, issue_number: 1, content: 'smile' as 'eyes' }));
+    expect(bad.status).toBe(422);
+    expect((await failure(octokit.rest.reactions.createForIssue({ ...R, issue_number: 99, content: 'eyes' }))).status).toBe(404);
+    expect((await failure(octokit.rest.reactions.listForIssue({ ...R, issue_number: 99 }))).status).toBe(404);
+  });
+
+  it('deletes the caller’s own reaction from an issue or a comment (204); another’s, or one on another subject, is not found', async () => {
+    emu.state.addIssue({ number: 1, title: 'Q' });
+    emu.state.addIssue({ number: 2, title: 'Other' });
+    const comment = emu.state.addComment({ issue_number: 1, body: '/wiki ask how?', user: 'alice' });
+    const onIssue = (await octokit.rest.reactions.createForIssue({ ...R, issue_number: 1, content: 'eyes' })).data;
+    const onComment = (await octokit.rest.reactions.createForIssueComment({ ...R, comment_id: comment.id, content: 'eyes' })).data;
+    const bobs = emu.state.addReaction({ issue_number: 1, content: '+1', user: 'bob' });
+
+    // The wrong subject: an issue reaction through the comment route and the other way round, another issue.
+    expect((await failure(octokit.rest.reactions.deleteForIssueComment({ ...R, comment_id: comment.id, reaction_id: onIssue.id }))).status).toBe(404);
+    expect((await failure(octokit.rest.reactions.deleteForIssue({ ...R, issue_number: 1, reaction_id: onComment.id }))).status).toBe(404);
+    expect((await failure(octokit.rest.reactions.deleteForIssue({ ...R, issue_number: 2, reaction_id: onIssue.id }))).status).toBe(404);
+    expect((await failure(octokit.rest.reactions.deleteForIssue({ ...R, issue_number: 1, reaction_id: bobs.id }))).status).toBe(404);
+
+    expect((await octokit.rest.reactions.deleteForIssue({ ...R, issue_number: 1, reaction_id: onIssue.id })).status).toBe(204);
+    expect((await octokit.rest.reactions.deleteForIssueComment({ ...R, comment_id: comment.id, reaction_id: onComment.id })).status).toBe(204);
+    expect(emu.state.reactionsOnIssue(1).map((r) => r.user)).toEqual(['bob']);
+    expect(emu.state.reactionsOn(comment.id)).toEqual([]);
+    expect((await octokit.rest.issues.get({ ...R, issue_number: 1 })).data.reactions).toMatchObject({ total_count: 1, eyes: 0, '+1': 1 });
+    // Gone: a second delete is not found; a new reaction of the same content is new (201).
+    expect((await failure(octokit.rest.reactions.deleteForIssue({ ...R, issue_number: 1, reaction_id: onIssue.id }))).status).toBe(404);
+    expect((await octokit.rest.reactions.createForIssue({ ...R, issue_number: 1, content: 'eyes' })).status).toBe(201);
+    expect(emu.writes({ successfulOnly: true }).map((r) => `${r.method} ${r.route}`)).toContain('DELETE /repos/{owner}/{repo}/issues/{issue_number}/reactions/{reaction_id}');
+  });
 });
 
 describe('repository-wide comments', () => {
@@ -589,7 +642,7 @@ describe('the OpenAPI validator', () => {
   it('compiles every schema of the trimmed description, which covers every emulated operation', () => {
     expect(compileAllSchemas()).toBeGreaterThan(40);
     expect(endpoints().source.package).toMatch(/^@octokit\/openapi@23\./);
-    expect(Object.keys(endpoints().operations)).toHaveLength(36);
+    expect(Object.keys(endpoints().operations)).toHaveLength(40);
   });
 
 

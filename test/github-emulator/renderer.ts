@@ -257,7 +257,7 @@ export class Renderer {
       author_association: this.authorAssociation(issue.user, repo.full_name, issue.author_association),
       active_lock_reason: issue.active_lock_reason,
       body: issue.body,
-      reactions: this.reactionRollup(`${url}/reactions`, []),
+      reactions: this.reactionRollup(`${url}/reactions`, this.state.reactionsOnIssue(issue.number, repo.full_name)),
       timeline_url: `${url}/timeline`,
       performed_via_github_app: null,
       state_reason: issue.state_reason,

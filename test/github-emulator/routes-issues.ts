@@ -1,12 +1,33 @@
 // Route handlers for the repository, issues, issue comments, reactions, labels and collaborator
 // permissions. One of three routes-*.ts files split by API area; the server joins them in this order.
 import { ROLE_RANK, basicError, lower, notFound, validationFailed } from './helpers.js';
-import { type RouteEnv, type Route, compileRoute, paginate, parseSince, routeHelpers } from './routing.js';
-import type { CommentRecord, IssueRecord, ReactionContent } from './types.js';
+import { type Ctx, type Reply, type RouteEnv, type Route, compileRoute, intParam, paginate, parseSince, routeHelpers } from './routing.js';
+import type { CommentRecord, IssueRecord, ReactionContent, ReactionRecord } from './types.js';
 
 export function issueRoutes(env: RouteEnv): Route[] {
   const { state } = env;
   const { checkBodySize, getIssue, getComment, touch, applyLabels, labelNames, canWrite, issueLabels } = routeHelpers(env);
+  // Reactions work alike on an issue comment and on an issue: `given` are those on the subject.
+  const listReactions = (ctx: Ctx, given: ReactionRecord[]): Reply => {
+    const content = ctx.query.get('content');
+    const page = paginate(given.filter((r) => !content || r.content === content), ctx, env.apiUrl);
+    return { status: 200, body: page.items.map((r) => env.render.reaction(r)), headers: page.headers };
+  };
+  /** 201 with the new reaction, or 200 with the caller's own when it already gave that one. */
+  const createReaction = (ctx: Ctx, given: ReactionRecord[], add: (content: ReactionContent) => ReactionRecord): Reply => {
+    const content = (ctx.body as { content: ReactionContent }).content;
+    const existing = given.find((r) => r.content === content && lower(r.user) === lower(ctx.actor.login));
+    if (existing) return { status: 200, body: env.render.reaction(existing) };
+    return { status: 201, body: env.render.reaction(add(content)) };
+  };
+  /** 204; a reaction that is not on the subject, or is someone else's, is not found (approximation). */
+  const deleteReaction = (ctx: Ctx, given: ReactionRecord[]): Reply => {
+    const id = intParam(ctx.params.reaction_id);
+    const reaction = given.find((r) => r.id === id && lower(r.user) === lower(ctx.actor.login));
+    if (!reaction) throw notFound();
+    state.removeReaction(reaction);
+    return { status: 204 };
+  };
   return [
     compileRoute('GET', '/repos/{owner}/{repo}', 'read', (ctx) => ({ status: 200, body: env.render.repository(ctx.repo.full_name, ctx.actor.login) })),
 
@@ -173,21 +194,28 @@ export function issueRoutes(env: RouteEnv): Route[] {
       return { status: 204 };
     }),
 
-    compileRoute('GET', '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', 'read', (ctx) => {
-      const comment = getComment(ctx);
-      const content = ctx.query.get('content');
-      const list = state.reactionsOn(comment.id).filter((r) => !content || r.content === content);
-      const page = paginate(list, ctx, env.apiUrl);
-      return { status: 200, body: page.items.map((r) => env.render.reaction(r)), headers: page.headers };
-    }),
+    compileRoute('GET', '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', 'read', (ctx) => listReactions(ctx, state.reactionsOn(getComment(ctx).id))),
 
     compileRoute('POST', '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', 'issues:write', (ctx) => {
       const comment = getComment(ctx);
-      const content = (ctx.body as { content: ReactionContent }).content;
-      const existing = state.reactionsOn(comment.id).find((r) => r.content === content && lower(r.user) === lower(ctx.actor.login));
-      if (existing) return { status: 200, body: env.render.reaction(existing) };
-      const reaction = state.addReaction({ repo: comment.repo, comment_id: comment.id, content, user: ctx.actor.login });
-      return { status: 201, body: env.render.reaction(reaction) };
+      return createReaction(ctx, state.reactionsOn(comment.id), (content) => state.addReaction({ repo: comment.repo, comment_id: comment.id, content, user: ctx.actor.login }));
+    }),
+
+    compileRoute('DELETE', '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id}', 'issues:write', (ctx) => deleteReaction(ctx, state.reactionsOn(getComment(ctx).id))),
+
+    compileRoute('GET', '/repos/{owner}/{repo}/issues/{issue_number}/reactions', 'read', (ctx) => {
+      const issue = getIssue(ctx);
+      return listReactions(ctx, state.reactionsOnIssue(issue.number, issue.repo));
+    }),
+
+    compileRoute('POST', '/repos/{owner}/{repo}/issues/{issue_number}/reactions', 'issues:write', (ctx) => {
+      const issue = getIssue(ctx);
+      return createReaction(ctx, state.reactionsOnIssue(issue.number, issue.repo), (content) => state.addReaction({ repo: issue.repo, issue_number: issue.number, content, user: ctx.actor.login }));
+    }),
+
+    compileRoute('DELETE', '/repos/{owner}/{repo}/issues/{issue_number}/reactions/{reaction_id}', 'issues:write', (ctx) => {
+      const issue = getIssue(ctx);
+      return deleteReaction(ctx, state.reactionsOnIssue(issue.number, issue.repo));
     }),
 
     compileRoute('GET', '/repos/{owner}/{repo}/labels/{name}', 'read', (ctx) => {

@@ -349,15 +349,19 @@ export class EmulatorState {
 
   // -- reactions -----------------------------------------------------------------------------
 
-  addReaction(init: { comment_id: number; content: ReactionContent; user?: string; created_at?: string; repo?: string }): ReactionRecord {
-    const comment = this.findComment(init.comment_id, init.repo);
-    if (!comment) throw new Error(`no comment ${init.comment_id}`);
+  /** A reaction to an issue comment (`comment_id`) or to an issue or pull request (`issue_number`). */
+  addReaction(
+    init: ({ comment_id: number; issue_number?: undefined } | { issue_number: number; comment_id?: undefined }) & { content: ReactionContent; user?: string; created_at?: string; repo?: string },
+  ): ReactionRecord {
+    const target = init.comment_id !== undefined ? this.findComment(init.comment_id, init.repo) : this.findIssue(init.issue_number, init.repo);
+    if (!target) throw new Error(init.comment_id !== undefined ? `no comment ${init.comment_id}` : `no issue ${init.issue_number}`);
     const id = this.nextId.reaction++;
     const reaction: ReactionRecord = {
-      repo: comment.repo,
+      repo: target.repo,
       id,
       node_id: nodeId('REA', id),
-      comment_id: comment.id,
+      comment_id: init.comment_id !== undefined ? target.id : null,
+      issue_number: init.comment_id !== undefined ? null : (init.issue_number ?? null),
       content: init.content,
       user: this.ensureUser(init.user ?? 'octocat').login,
       created_at: init.created_at ?? this.now(),
@@ -366,8 +370,20 @@ export class EmulatorState {
     return reaction;
   }
 
+  /** Reactions to one issue comment, oldest first. */
   reactionsOn(commentId: number): ReactionRecord[] {
     return this.reactions.filter((r) => r.comment_id === commentId).sort((a, b) => a.id - b.id);
+  }
+
+  /** Reactions to an issue or pull request itself (not to its comments), oldest first. */
+  reactionsOnIssue(issueNumber: number, repoName?: string): ReactionRecord[] {
+    const repo = this.repo(repoName);
+    return this.reactions.filter((r) => r.repo === repo.full_name && r.issue_number === issueNumber).sort((a, b) => a.id - b.id);
+  }
+
+  /** Removes a reaction (what DELETE …/reactions/{reaction_id} does). */
+  removeReaction(reaction: ReactionRecord): void {
+    this.reactions.splice(this.reactions.indexOf(reaction), 1);
   }
 
   // -- rate limit ----------------------------------------------------------------------------

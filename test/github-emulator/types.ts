@@ -245,7 +245,9 @@ export interface ReactionRecord {
   repo: string;
   id: number;
   node_id: string;
-  comment_id: number;
+  /** What it reacts to: an issue comment (`comment_id`) or an issue or pull request itself (`issue_number`); the other is null. */
+  comment_id: number | null;
+  issue_number: number | null;
   content: ReactionContent;
   user: string;
   created_at: string;
