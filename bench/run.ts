@@ -555,14 +555,16 @@ async function measureAction(ctx: Context): Promise<Metric[]> {
   const runs: ActionRun[] = [];
   for (let i = 0; i < ctx.options.runs; i++) runs.push(check(await askThroughBundle(dir, question, { labelsExist: true, seeded: false }), 'covered question', 0));
   const cold = check(await askThroughBundle(dir, 'How do I calibrate the xylophone tuner for the quokka choir?', { labelsExist: true, seeded: true }), 'cold question', 1);
-  const bundleMb = statSync(BUNDLE).size / 1024 / 1024;
+  // The Action ships its bundle and the catalog's worker beside it: the limit is on both together.
+  const actionDir = path.dirname(BUNDLE);
+  const bundleMb = readdirSync(actionDir).filter((f) => f.endsWith('.js')).reduce((sum, f) => sum + statSync(path.join(actionDir, f)).size, 0) / 1024 / 1024;
   ctx.notes.push(
     `action: question "${question}" (outcome ${runs.at(-1)!.outcome}) on a ${ACTION.pages}-page wiki; one comment posted on every run; start-up to first API call ${runs.map((r) => r.firstCallMs.toFixed(0)).join(' / ')} ms`,
     `action: the repository's first question also creates its outcome label (a third write): ${(first.ms / 1000).toFixed(2)} s`,
     `action: a cold question, which also opens a capture pull request (tree, commit, branch, PR, label: writes a second apart): ${(cold.ms / 1000).toFixed(2)} s`,
   );
   return [
-    { metric: '`action/index.js` bundle size', target: `≤ ${TARGETS.actionBundleMb} MB`, measured: `${bundleMb.toFixed(2)} MB`, pass: bundleMb <= TARGETS.actionBundleMb, value: Number(bundleMb.toFixed(3)), unit: 'MB', runs: [] },
+    { metric: '`action/*.js` bundle size (index.js and catalog-worker.js)', target: `≤ ${TARGETS.actionBundleMb} MB`, measured: `${bundleMb.toFixed(2)} MB`, pass: bundleMb <= TARGETS.actionBundleMb, value: Number(bundleMb.toFixed(3)), unit: 'MB', runs: [] },
     perItemMetric('`node action/index.js` start-up to first API call', TARGETS.actionStartupMs, runs.map((r) => r.firstCallMs)),
     timeMetric(`one question end to end, emulator + offline answerer, ${ACTION.pages}-page wiki`, TARGETS.actionQuestionSeconds, runs.map((r) => ({ ms: r.ms, rssKb: undefined, status: 0, stdout: '', stderr: '' }))),
   ];

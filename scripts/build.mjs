@@ -1,7 +1,9 @@
 // Builds the two entry points with esbuild:
 //   dist/cli.js      — the npm `bin` (dependencies stay external, installed by npm)
 //   action/index.js  — the committed, self-contained Action bundle (node24 runs it; syntax for Node 20)
-// `--check` rebuilds the Action bundle in memory and fails when the committed file differs;
+// and beside the code that loads the ask catalog in each, the catalog's worker thread
+// (dist/chunks/catalog-worker.js, action/catalog-worker.js; see src/ladder/catalog-pages.ts).
+// `--check` rebuilds the Action bundles in memory and fails when a committed file differs;
 // `--cli` builds dist/ alone.
 import { build } from 'esbuild';
 import { readFile, writeFile, mkdir, chmod, rm } from 'node:fs/promises';
@@ -30,28 +32,37 @@ const common = {
   logLevel: 'warning',
 };
 
+const catalogWorker = path.join(root, 'src/ladder/catalog-worker.ts');
+
+/** The Action's bundles, by path relative to the project root → text (null without src/action.ts). */
 async function buildAction(write) {
   const entry = path.join(root, 'src/action.ts');
   if (!existsSync(entry)) return null;
-  const result = await build({ ...common, entryPoints: [entry], banner, write: false, outfile: path.join(root, 'action/index.js') });
-  const text = result.outputFiles[0].text;
+  const result = await build({
+    ...common,
+    entryPoints: [{ in: entry, out: 'index' }, { in: catalogWorker, out: 'catalog-worker' }],
+    banner,
+    write: false,
+    outdir: path.join(root, 'action'),
+  });
+  const bundles = new Map(result.outputFiles.map((file) => [path.relative(root, file.path), file.text]));
   if (write) {
     await mkdir(path.join(root, 'action'), { recursive: true });
-    await writeFile(path.join(root, 'action/index.js'), text);
+    for (const [file, text] of bundles) await writeFile(path.join(root, file), text);
   }
-  return text;
+  return bundles;
 }
 
 if (check) {
   const fresh = await buildAction(false);
-  if (fresh !== null) {
-    const committed = existsSync(path.join(root, 'action/index.js')) ? await readFile(path.join(root, 'action/index.js'), 'utf8') : '';
-    if (committed !== fresh) {
-      console.error('action/index.js is stale: run `npm run build` and commit the result.');
+  for (const [file, text] of fresh ?? []) {
+    const committed = existsSync(path.join(root, file)) ? await readFile(path.join(root, file), 'utf8') : '';
+    if (committed !== text) {
+      console.error(`${file} is stale: run \`npm run build\` and commit the result.`);
       process.exit(1);
     }
   }
-  console.log('action/index.js matches a fresh build.');
+  console.log('The Action bundles match a fresh build.');
 } else {
   await rm(path.join(root, 'dist'), { recursive: true, force: true });
   await build({
@@ -63,6 +74,9 @@ if (check) {
     chunkNames: 'chunks/[name]-[hash]',
     outdir: path.join(root, 'dist'),
   });
+  // Its own bundle, not an entry of the split build above (whose shared chunks would change what
+  // cli.js loads at start-up), in chunks/ beside the ask command's code that resolves it.
+  await build({ ...common, entryPoints: [catalogWorker], packages: 'external', outfile: path.join(root, 'dist/chunks/catalog-worker.js') });
   await chmod(path.join(root, 'dist/cli.js'), 0o755);
   if (!cliOnly) await buildAction(true);
 }

@@ -11,16 +11,10 @@ if (!entry) {
   process.exit(2);
 }
 const outfile = path.join(root, '.bench', `${path.basename(entry, '.ts')}.mjs`);
-await build({
-  absWorkingDir: root,
-  entryPoints: [path.resolve(entry)],
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  outfile,
-  logLevel: 'warning',
-});
+const options = { absWorkingDir: root, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' };
+await build({ ...options, entryPoints: [path.resolve(entry)], outfile });
+// The ask catalog's worker thread, beside the bundle that loads it, so large wikis load as they do
+// from dist/ (see src/ladder/catalog-pages.ts).
+await build({ ...options, entryPoints: [path.join(root, 'src/ladder/catalog-worker.ts')], outfile: path.join(root, '.bench/catalog-worker.js') });
 process.argv = [process.argv[0], outfile, ...args];
 await import(pathToFileURL(outfile).href);

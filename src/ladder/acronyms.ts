@@ -36,9 +36,12 @@ function spells(letters: string, longForm: string): boolean {
   return /^[\p{L}\p{N}]/u.test(longForm) && longForm.startsWith(letters[0]!);
 }
 
+/** Folded acronym → folded long form → the long form as first written, in the order first found. */
+export type AcronymFindings = Map<string, Map<string, string>>;
+
 /** Gathers the acronyms pages spell out, page by page as the catalog reads them. */
 export class AcronymCollector {
-  private readonly found = new Map<string, Map<string, string>>();
+  private readonly found: AcronymFindings = new Map();
 
   add(text: string): void {
     for (const m of text.matchAll(DEFINITION)) {
@@ -51,10 +54,28 @@ export class AcronymCollector {
       const key = foldedWords(acronym.replace(/s$/, '')).join(' ');
       const long = foldedWords(longForm).join(' ');
       if (key === '' || long === '' || long === key) continue;
-      const forms = this.found.get(key) ?? new Map<string, string>();
-      if (!forms.has(long)) forms.set(long, longForm.toLowerCase());
-      this.found.set(key, forms);
+      this.note(key, long, longForm.toLowerCase());
     }
+  }
+
+  /** Keeps the first form written for each folded long form, keys and forms in first-seen order. */
+  private note(key: string, long: string, written: string): void {
+    const forms = this.found.get(key) ?? new Map<string, string>();
+    if (!forms.has(long)) forms.set(long, written);
+    this.found.set(key, forms);
+  }
+
+  /** Everything found so far, every expansion kept (`result` drops the untrusted), to merge elsewhere. */
+  findings(): AcronymFindings {
+    return this.found;
+  }
+
+  /**
+   * Adds another collector's findings as if its pages had been read after this one's: merging the
+   * chunks of a wiki in order gives what reading its pages in order would.
+   */
+  merge(findings: AcronymFindings): void {
+    for (const [key, forms] of findings) for (const [long, written] of forms) this.note(key, long, written);
   }
 
   /** Folded acronym → the long forms the wiki gives it, as first written (one per folded form). */

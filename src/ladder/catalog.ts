@@ -2,19 +2,19 @@
 // from the on-disk index files where they list the page and from the page itself otherwise; tags
 // always from frontmatter. Built in one pass over the wiki, then reused for every question.
 import type { StewardConfig } from '../config/config.js';
-import { type PyValue, comparePathParts, pyStr } from '../wiki/python-compat.js';
-import { readFrontmatter } from '../wiki/frontmatter.js';
-import { type IndexEntry, decodeURIComponentSafe, isIndexFilePath, parseIndexFile } from '../wiki/index-entries.js';
-import { type WikiLayout, escapeUnsafeName, parentDir } from '../wiki/layout.js';
+import { comparePathParts } from '../wiki/python-compat.js';
+import { type IndexEntry, isIndexFilePath, parseIndexFile } from '../wiki/index-entries.js';
+import { type WikiLayout, escapeUnsafeName } from '../wiki/layout.js';
 import { layoutOf } from '../wiki/open.js';
-import { fileStem, firstParagraph } from '../wiki/page-summary.js';
 import { readPages } from '../wiki/page-limit.js';
 import { type WikiSchema, parseSchema } from '../wiki/schema-file.js';
 import { type FileText, type WikiTree } from '../wiki/tree.js';
-import { resolveWikiPath } from '../wiki/validator.js';
-import { type WikilinkResolver, findWikilinks, wikilinkResolver } from '../wiki/wikilinks.js';
-import { type BodyCounts, type RelevanceIndex, RelevanceCounter } from './relevance.js';
+import { wikilinkResolver } from '../wiki/wikilinks.js';
+import { type RelevanceIndex, RelevanceCounter } from './relevance.js';
 import { AcronymCollector } from './acronyms.js';
+import { BUILTIN_STOPWORDS } from './signal-terms.js';
+import { readCatalogPages } from './catalog-pages.js';
+import { type PageFacts } from './page-facts.js';
 import { type FoldedText, type TermPattern, foldText, foldedWords } from './text-match.js';
 
 export interface WikiEntry {
@@ -61,86 +61,6 @@ export interface WikiCatalog {
   mayMatch(pattern: TermPattern): readonly WikiEntry[];
 }
 
-/** Fence lines and heading lines, matched over the whole body (no array of its lines). */
-const FENCE_OR_HEADING = /^(?:```|~~~).*$|^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$/gm;
-const LINK = /\[([^\]]+)\]\(([^)\s]+?\.md)(?:#[^)\s]*)?\)/g;
-
-const stringList = (value: PyValue | undefined): string[] => {
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter(Boolean);
-  if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter(Boolean);
-  return [];
-};
-
-interface PageFacts {
-  title: string;
-  ownSummary: string;
-  tags: string[];
-  aliases: string[];
-  headings: string[];
-  /** Links to other pages; a `[[wikilink]]` without `|text` has no text (the target's title stands). */
-  links: Array<{ target: string; text?: string }>;
-  /** The body's words, counted for the ranking as the page is read (the text is not kept). */
-  body: BodyCounts;
-  openCapture: boolean;
-}
-
-/**
- * A page the steward wrote for a question it could not answer is a record of that gap until a
- * reviewer writes the answer and deletes its `captured_by` line. Captures made before that mark
- * existed carry the `capture` tag on a `queries` page instead.
- */
-export function isOpenCapture(path: string, data: Readonly<Record<string, PyValue>> | undefined): boolean {
-  if (!data) return false;
-  if (data.captured_by !== undefined && data.captured_by !== null) return true;
-  return path.split('/')[0] === 'queries' && stringList(data.tags).includes('capture');
-}
-
-function readPageFacts(path: string, text: string, counter: RelevanceCounter, acronyms: AcronymCollector, resolveWikilink: WikilinkResolver): PageFacts {
-  const fm = readFrontmatter(text);
-  const data = fm.kind === 'ok' ? fm.data : undefined;
-  const title = data && 'title' in data ? pyStr(data.title!) : fileStem(path);
-  const declared = data ? [data.summary, data.description].find((v): v is string => typeof v === 'string' && v.trim() !== '') : undefined;
-  const close = text.indexOf('\n---\n');
-  const body = fm.kind === 'none' || close < 0 ? text : text.slice(close + 5);
-  const headings: string[] = [];
-  let inFence = false;
-  for (const m of body.matchAll(FENCE_OR_HEADING)) {
-    if (m[1] === undefined) inFence = !inFence;
-    else if (!inFence) headings.push(m[1]);
-  }
-  acronyms.add(body);
-  const links: PageFacts['links'] = [];
-  for (const m of body.matchAll(LINK)) {
-    const target = m[2]!;
-    if (/^[a-z]+:/i.test(target)) continue;
-    const resolved = resolveWikiPath(target.startsWith('/') ? '' : parentDir(path), decodeURIComponentSafe(target));
-    if (resolved) links.push({ target: resolved, text: m[1]! });
-  }
-  for (const link of findWikilinks(body)) {
-    const resolved = resolveWikilink(link.target);
-    if (resolved) links.push(link.text ? { target: resolved, text: link.text } : { target: resolved });
-  }
-  return {
-    title,
-    ownSummary: declared?.trim() ?? firstBodyParagraph(text),
-    tags: stringList(data?.tags).map((t) => t.replace(/^#/, '')),
-    aliases: stringList(data?.aliases),
-    headings,
-    links,
-    body: counter.countBody(body),
-    openCapture: isOpenCapture(path, data),
-  };
-}
-
-/** Upstream's one-line summary, skipping a leading `# Heading` paragraph that says nothing new. */
-function firstBodyParagraph(text: string): string {
-  const first = firstParagraph(text);
-  if (!first.startsWith('#')) return first;
-  const close = text.indexOf('\n---\n', 4);
-  const rest = close < 0 ? '' : text.slice(close + 5).trim().split(/\n\s*\n/).find((p) => p.trim() !== '' && !p.trim().startsWith('#'));
-  return rest ? rest.replace(/\s+/g, ' ').trim().slice(0, 200) : first;
-}
-
 /** Folded word → indexes of the entries whose title, summary or tags hold it. */
 function buildPostings(entries: readonly WikiEntry[]): Map<string, number[]> {
   const postings = new Map<string, number[]>();
@@ -160,7 +80,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
   const layout = layoutOf(tree, config);
   const indexFiles = [...tree.files].filter(isIndexFilePath).sort((a, b) => (a === 'index.md' ? -1 : b === 'index.md' ? 1 : comparePathParts(a, b)));
   const facts = new Map<string, PageFacts>();
-  const counter = new RelevanceCounter();
+  const counter = new RelevanceCounter(BUILTIN_STOPWORDS);
   const acronymCollector = new AcronymCollector();
   const indexTexts = new Map<string, string>();
   const unreadable: WikiCatalog['unreadable'] = [];
@@ -168,10 +88,16 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
   const pages = new Set(layout.pages.filter((p) => !isIndexFilePath(p)));
   const resolveWikilink = wikilinkResolver(pages);
   // Pages over the page size limit are not read (see wiki/page-limit.ts): unreadable, with why.
-  await readPages(tree, [...pages], (path, file: FileText) => {
-    if (file.ok) facts.set(path, readPageFacts(path, file.text, counter, acronymCollector, resolveWikilink));
-    else unreadable.push({ path, reason: file.reason });
-  });
+  // Chunks merge in page order, so facts, word ids and acronyms come out as one pass gives them.
+  for (const chunk of await readCatalogPages(tree, [...pages], resolveWikilink)) {
+    const ids = counter.adopt(chunk.vocabulary);
+    for (const [path, f] of chunk.facts) {
+      f.body.ids.forEach((id, k) => (f.body.ids[k] = ids[id]!));
+      facts.set(path, f);
+    }
+    unreadable.push(...chunk.unreadable);
+    acronymCollector.merge(chunk.acronyms);
+  }
   for (const path of layout.unsafeNames) {
     unreadable.push({ path: escapeUnsafeName(path), reason: 'its file name holds a line break or other control character' });
   }

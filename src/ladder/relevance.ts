@@ -3,7 +3,6 @@
 // frequencies, average field lengths) come from the catalog, and each (word, page) pair's weighted,
 // length-normalised frequency is computed once at load, so a question costs one pass over the
 // postings of its own words.
-import { BUILTIN_STOPWORDS } from './signal-terms.js';
 import { foldWord } from './text-match.js';
 import { WordIds } from './word-ids.js';
 
@@ -49,8 +48,9 @@ export interface RelevanceIndex {
 
 /** One field of one page, counted: folded word ids with their occurrences, and its length in words. */
 export interface BodyCounts {
-  ids: Int32Array;
-  counts: Int32Array;
+  /** Own buffers (never shared), so a worker thread can transfer them. */
+  ids: Int32Array<ArrayBuffer>;
+  counts: Int32Array<ArrayBuffer>;
   length: number;
 }
 
@@ -59,6 +59,13 @@ export interface BodyCounts {
  * then the short fields once every page's title and summary are known, then builds the index.
  */
 export class RelevanceCounter {
+  /**
+   * `stopwords` (the ladder's BUILTIN_STOPWORDS) are counted in lengths, never indexed. Passed in
+   * so the catalog's worker bundle leaves out the stopword lists' module (300 KB of the Action's
+   * size budget) and takes the words in its start-up data.
+   */
+  constructor(private readonly stopwords: ReadonlySet<string>) {}
+
   private readonly ids = new WordIds();
   private readonly foldedIds = new Map<string, number>();
   private readonly foldedWordsById: string[] = [];
@@ -92,24 +99,40 @@ export class RelevanceCounter {
     let folded = this.folding[id];
     if (folded === undefined) {
       const word = this.ids.word(id);
-      if (BUILTIN_STOPWORDS.has(word)) folded = -1;
-      else {
-        const key = foldWord(word);
-        folded = this.foldedIds.get(key);
-        if (folded === undefined) {
-          folded = this.foldedWordsById.length;
-          this.foldedIds.set(key, folded);
-          this.foldedWordsById.push(key);
-          if (folded >= this.tally.length) {
-            const grown = new Int32Array(this.tally.length * 2);
-            grown.set(this.tally);
-            this.tally = grown;
-          }
-        }
-      }
+      folded = this.stopwords.has(word) ? -1 : this.foldedIdFor(foldWord(word));
       this.folding[id] = folded;
     }
     return folded;
+  }
+
+  /** The id of a folded word, assigned on first sight. */
+  private foldedIdFor(key: string): number {
+    let folded = this.foldedIds.get(key);
+    if (folded === undefined) {
+      folded = this.foldedWordsById.length;
+      this.foldedIds.set(key, folded);
+      this.foldedWordsById.push(key);
+      if (folded >= this.tally.length) {
+        const grown = new Int32Array(this.tally.length * 2);
+        grown.set(this.tally);
+        this.tally = grown;
+      }
+    }
+    return folded;
+  }
+
+  /** The folded words counted so far, by folded id (what counted bodies' `ids` refer to). */
+  vocabulary(): string[] {
+    return [...this.foldedWordsById];
+  }
+
+  /**
+   * Takes in another counter's vocabulary (bodies counted elsewhere, e.g. in a worker thread):
+   * its folded id → this counter's. Words new here get ids in the other's order, so adopting the
+   * chunks of a wiki in order assigns the ids that counting its pages here in order would.
+   */
+  adopt(vocabulary: readonly string[]): Int32Array {
+    return Int32Array.from(vocabulary, (word) => this.foldedIdFor(word));
   }
 
   /** The index over the pages, in entry order: their short fields' texts and their counted bodies. */

@@ -33,6 +33,8 @@ export interface WikiTree {
   readonly skipped: ReadonlyArray<{ path: string; reason: string }>;
   /** Temp files an interrupted write left (see STEWARD_TEMP_FILE): not in `files`, listed for clean-up. */
   readonly tempFiles?: readonly string[];
+  /** Set when `readEach` reads the files as they are under `root` (loadFileTree): others may read them there too. */
+  readonly onDisk?: true;
   /**
    * Reads files in one pass, decoded as upstream reads them (UTF-8, newlines folded to LF), handing
    * each to `visit` as soon as it is read; nothing is kept, so memory stays flat on big wikis.
@@ -85,6 +87,18 @@ function readFromDisk(file: string, options: ReadOptions | undefined): FileText 
   }
 }
 
+/**
+ * Reads one wiki-relative file of the wiki at `absoluteRoot` as the disk tree's `readEach` does
+ * (for readers that hold no tree, such as the catalog's worker threads): a failure is a `FileText`.
+ */
+export function readWikiFile(absoluteRoot: string, rel: string, options?: ReadOptions): FileText {
+  try {
+    return readFromDisk(path.join(absoluteRoot, rel), options);
+  } catch (error) {
+    return { ok: false, reason: `cannot read: ${(error as Error).message}` };
+  }
+}
+
 /** Adds every ancestor directory of each file to `dirs`. */
 export function addAncestors(files: Iterable<string>, dirs: Set<string>): void {
   for (const file of files) {
@@ -133,18 +147,11 @@ export async function loadFileTree(root: string): Promise<WikiTree> {
     dirs,
     skipped,
     tempFiles,
+    onDisk: true,
     async readEach(paths, visit, options) {
       // Synchronous reads in a loop: several times faster than thousands of concurrent promises
       // for small files, and only one page is held at a time.
-      for (const rel of paths) {
-        let file: FileText;
-        try {
-          file = readFromDisk(path.join(absoluteRoot, rel), options);
-        } catch (error) {
-          file = { ok: false, reason: `cannot read: ${(error as Error).message}` };
-        }
-        visit(rel, file);
-      }
+      for (const rel of paths) visit(rel, readWikiFile(absoluteRoot, rel, options));
     },
   };
 }
