@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Trace } from '../../src/answer/trace.js';
-import { INSTALL_PAGE, INSTALL_QUESTION, INSTALL_QUOTE, KEYS, askCli, expectNoKeys } from './support.js';
+import { INSTALL_PAGE, INSTALL_QUESTION, INSTALL_QUOTE, KEYS, askCli, expectNoKeys, runBuiltCli } from './support.js';
 
 const STAND_IN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'copilot-stand-in.js');
 const EXPLORE_QUESTION = 'How do providers, answerers, web search, captures, labels and indexes work together?';
@@ -107,6 +107,17 @@ describe('ask --llm copilot', () => {
     expect(log.find((l) => l.launch)!.token).toBe(workflowToken);
     expect(trace.outcome).toBe('answered');
     expect(JSON.stringify(trace)).not.toContain(workflowToken);
+  });
+
+  it('works from the built CLI (dist/cli.js), the SDK bundled into a chunk loaded only for copilot', async () => {
+    const scenario = path.join(dir, 'built.json');
+    const logFile = path.join(dir, 'built.jsonl');
+    await writeFile(scenario, JSON.stringify({ fallback: { reader: true } }));
+    await writeFile(logFile, '');
+    const run = await runBuiltCli(['ask', '--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', STAND_IN, INSTALL_QUESTION], { COPILOT_GITHUB_TOKEN: TOKEN, COPILOT_STAND_IN: scenario, COPILOT_STAND_IN_LOG: logFile });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ answerer: 'copilot:gpt-5-mini', outcome: 'answered', provider_calls: [{ provider: 'copilot', status: 'ok' }] });
+    expectNoKeys(run.stdout, run.stderr);
   });
 
   it('a cold question never starts the CLI', async () => {
