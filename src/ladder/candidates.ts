@@ -60,22 +60,24 @@ export function compareGateCandidates(a: Candidate, b: Candidate): number {
   );
 }
 
-/** Every page matched by any term, in catalog order (the ladder ranks them). */
+/**
+ * Every page matched by any term (the ladder ranks them), each with its matches in term order. A
+ * term is tried only on the entries that may match it, not on every entry another term reached.
+ */
 export function findCandidates(catalog: WikiCatalog, terms: readonly CandidateTerm[]): Candidate[] {
-  const patterns = terms.map(({ term, page }) => ({ term, page, pattern: termPattern(term) }));
-  const candidates: Candidate[] = [];
-  const reachable = new Set<WikiEntry>();
-  for (const { page, pattern } of patterns) {
-    if (page !== undefined) reachable.add(catalog.byPath.get(page)!);
-    else for (const entry of catalog.mayMatch(pattern)) reachable.add(entry);
-  }
-  for (const entry of reachable) {
-    const matched: TermMatch[] = [];
-    for (const { term, page, pattern } of patterns) {
-      const fields: MatchField[] = page === undefined ? matchFields(entry, pattern) : page === entry.path ? ['title'] : [];
-      for (const field of fields) matched.push({ term, field });
+  const matches = new Map<WikiEntry, TermMatch[]>();
+  const add = (entry: WikiEntry, term: string, fields: readonly MatchField[]) => {
+    if (fields.length === 0) return;
+    const list = matches.get(entry) ?? [];
+    for (const field of fields) list.push({ term, field });
+    matches.set(entry, list);
+  };
+  for (const { term, page } of terms) {
+    if (page !== undefined) add(catalog.byPath.get(page)!, term, ['title']);
+    else {
+      const pattern = termPattern(term);
+      for (const entry of catalog.mayMatch(pattern)) add(entry, term, matchFields(entry, pattern));
     }
-    if (matched.length > 0) candidates.push({ path: entry.path, title: entry.title, matched });
   }
-  return candidates;
+  return [...matches].map(([entry, matched]) => ({ path: entry.path, title: entry.title, matched }));
 }

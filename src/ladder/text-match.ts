@@ -64,18 +64,21 @@ export interface TermPattern {
   raw: string;
   /** The term is written in a script without spaces: match it as a plain substring. */
   noSpaceScript: boolean;
+  /** ` word word ` as FoldedText.joined holds it: made once, looked for in every page's title and summary. */
+  needle: string;
 }
 
 export function termPattern(text: string): TermPattern {
   const raw = normalize(text).trim();
-  return { words: foldedWords(text), raw, noSpaceScript: NO_SPACE_SCRIPT.test(raw) };
+  const words = foldedWords(text);
+  return { words, raw, noSpaceScript: NO_SPACE_SCRIPT.test(raw), needle: ` ${words.join(' ')} ` };
 }
 
 /** The term's words appear in the text as a contiguous run of whole words. */
 export function containsWords(text: FoldedText, term: TermPattern): boolean {
   if (term.noSpaceScript) return text.raw.includes(term.raw);
   if (term.words.length === 0) return false;
-  return text.joined.includes(` ${term.words.join(' ')} `);
+  return text.joined.includes(term.needle);
 }
 
 /**
