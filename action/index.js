@@ -54616,12 +54616,13 @@ function foldText(text2) {
 }
 function termPattern(text2) {
   const raw = normalize(text2).trim();
-  return { words: foldedWords(text2), raw, noSpaceScript: NO_SPACE_SCRIPT.test(raw) };
+  const words = foldedWords(text2);
+  return { words, raw, noSpaceScript: NO_SPACE_SCRIPT.test(raw), needle: ` ${words.join(" ")} ` };
 }
 function containsWords(text2, term) {
   if (term.noSpaceScript) return text2.raw.includes(term.raw);
   if (term.words.length === 0) return false;
-  return text2.joined.includes(` ${term.words.join(" ")} `);
+  return text2.joined.includes(term.needle);
 }
 function titleContains(text2, term) {
   if (containsWords(text2, term)) return true;
@@ -57023,22 +57024,21 @@ function compareGateCandidates(a, b3) {
   return distinct(b3) - distinct(a) || b3.matched.length - a.matched.length || codePointLength(a.title) - codePointLength(b3.title) || compareCodePoints(a.title.toLowerCase(), b3.title.toLowerCase()) || compareCodePoints(a.path, b3.path);
 }
 function findCandidates(catalog, terms) {
-  const patterns = terms.map(({ term, page }) => ({ term, page, pattern: termPattern(term) }));
-  const candidates = [];
-  const reachable = /* @__PURE__ */ new Set();
-  for (const { page, pattern } of patterns) {
-    if (page !== void 0) reachable.add(catalog.byPath.get(page));
-    else for (const entry of catalog.mayMatch(pattern)) reachable.add(entry);
-  }
-  for (const entry of reachable) {
-    const matched = [];
-    for (const { term, page, pattern } of patterns) {
-      const fields = page === void 0 ? matchFields(entry, pattern) : page === entry.path ? ["title"] : [];
-      for (const field of fields) matched.push({ term, field });
+  const matches = /* @__PURE__ */ new Map();
+  const add = (entry, term, fields) => {
+    if (fields.length === 0) return;
+    const list = matches.get(entry) ?? [];
+    for (const field of fields) list.push({ term, field });
+    matches.set(entry, list);
+  };
+  for (const { term, page } of terms) {
+    if (page !== void 0) add(catalog.byPath.get(page), term, ["title"]);
+    else {
+      const pattern = termPattern(term);
+      for (const entry of catalog.mayMatch(pattern)) add(entry, term, matchFields(entry, pattern));
     }
-    if (matched.length > 0) candidates.push({ path: entry.path, title: entry.title, matched });
   }
-  return candidates;
+  return [...matches].map(([entry, matched]) => ({ path: entry.path, title: entry.title, matched }));
 }
 
 // src/ladder/ladder.ts
