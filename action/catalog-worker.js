@@ -3535,7 +3535,7 @@ var require_gray_matter = __commonJS({
 import { parentPort, workerData } from "node:worker_threads";
 
 // src/wiki/tree.ts
-import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
 var utf8 = new TextDecoder("utf-8", { fatal: true });
 function decodePageBytes(bytes) {
@@ -3563,7 +3563,7 @@ function firstInvalidUtf8Offset(bytes) {
   return lo;
 }
 function readFromDisk(file, options2) {
-  const fd = openSync(file, "r");
+  const fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   try {
     const size = fstatSync(fd).size;
     if (options2?.maxBytes !== void 0 && size > options2.maxBytes) return tooLarge(size, options2.maxBytes);

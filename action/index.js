@@ -2061,8 +2061,8 @@ var require_request = __commonJS({
 var require_dispatcher = __commonJS({
   "node_modules/undici/lib/dispatcher/dispatcher.js"(exports2, module2) {
     "use strict";
-    var EventEmitter = __require("node:events");
-    var Dispatcher = class extends EventEmitter {
+    var EventEmitter2 = __require("node:events");
+    var Dispatcher = class extends EventEmitter2 {
       dispatch() {
         throw new Error("not implemented");
       }
@@ -5797,7 +5797,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants4 = require_constants2();
+    var constants5 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util2.addListener;
@@ -5872,7 +5872,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports3 }) {
         assert(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports3;
-        this.ptr = this.llhttp.llhttp_alloc(constants4.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants5.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -5967,11 +5967,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants4.ERROR.OK) {
+          if (ret !== constants5.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants4.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants5.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants4.ERROR.PAUSED) {
+            } else if (ret === constants5.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -5994,10 +5994,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants4.ERROR.OK) {
+        if (ret === constants5.ERROR.OK) {
           return null;
         }
-        if (ret === constants4.ERROR.PAUSED || ret === constants4.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants5.ERROR.PAUSED || ret === constants5.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6014,7 +6014,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants4.ERROR[ret], data);
+        return new HTTPParserError(message, constants5.ERROR[ret], data);
       }
       destroy() {
         assert(this.ptr != null);
@@ -6194,7 +6194,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants4.ERROR.PAUSED : 0;
+        return pause ? constants5.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -6216,7 +6216,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants4.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -6252,13 +6252,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert(client[kRunning] === 0);
           util2.destroy(socket, new InformationalError("reset"));
-          return constants4.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util2.destroy(socket, new InformationalError("reset"));
-          return constants4.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util2.destroy(socket, new InformationalError("reset"));
-          return constants4.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -25145,15 +25145,15 @@ var require_is_extendable = __commonJS({
 var require_extend_shallow = __commonJS({
   "node_modules/extend-shallow/index.js"(exports2, module2) {
     "use strict";
-    var isObject = require_is_extendable();
+    var isObject2 = require_is_extendable();
     module2.exports = function extend(o2) {
-      if (!isObject(o2)) {
+      if (!isObject2(o2)) {
         o2 = {};
       }
       var len = arguments.length;
       for (var i = 1; i < len; i++) {
         var obj = arguments[i];
-        if (isObject(obj)) {
+        if (isObject2(obj)) {
           assign(o2, obj);
         }
       }
@@ -25286,7 +25286,7 @@ var require_common2 = __commonJS({
     function isNothing(subject) {
       return typeof subject === "undefined" || subject === null;
     }
-    function isObject(subject) {
+    function isObject2(subject) {
       return typeof subject === "object" && subject !== null;
     }
     function toArray(sequence) {
@@ -25316,7 +25316,7 @@ var require_common2 = __commonJS({
       return number === 0 && Number.NEGATIVE_INFINITY === 1 / number;
     }
     module2.exports.isNothing = isNothing;
-    module2.exports.isObject = isObject;
+    module2.exports.isObject = isObject2;
     module2.exports.toArray = toArray;
     module2.exports.repeat = repeat;
     module2.exports.isNegativeZero = isNegativeZero;
@@ -41745,7 +41745,7 @@ function requireCommon() {
   function isNothing(subject) {
     return typeof subject === "undefined" || subject === null;
   }
-  function isObject(subject) {
+  function isObject2(subject) {
     return typeof subject === "object" && subject !== null;
   }
   function toArray(sequence) {
@@ -41774,7 +41774,7 @@ function requireCommon() {
     return number === 0 && Number.NEGATIVE_INFINITY === 1 / number;
   }
   common.isNothing = isNothing;
-  common.isObject = isObject;
+  common.isObject = isObject2;
   common.toArray = toArray;
   common.repeat = repeat;
   common.isNegativeZero = isNegativeZero;
@@ -45851,8 +45851,8 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   const isFunctionReplacer = typeof replacer === "function";
   const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
   const prepareVal = (parent, key, val) => {
-    const isObject = val !== null && typeof val === "object";
-    const hasToJSON = isObject && typeof val.toJSON === "function";
+    const isObject2 = val !== null && typeof val === "object";
+    const hasToJSON = isObject2 && typeof val.toJSON === "function";
     if (hasToJSON) {
       val = val.toJSON(key);
     }
@@ -53871,7 +53871,7 @@ function describeStandard(value) {
 }
 
 // src/wiki/tree.ts
-import { closeSync, fstatSync, openSync, readFileSync as readFileSync2 } from "node:fs";
+import { closeSync, constants as constants3, fstatSync, openSync, readFileSync as readFileSync2 } from "node:fs";
 import { lstat as lstat2, readdir as readdir2 } from "node:fs/promises";
 import path3 from "node:path";
 var STEWARD_TEMP_FILE = /\.wiki-steward-(\d+)\.tmp$/;
@@ -53902,7 +53902,7 @@ function firstInvalidUtf8Offset(bytes) {
 }
 var decodeWithin = (bytes, options2) => options2?.maxBytes !== void 0 && bytes.length > options2.maxBytes ? tooLarge(bytes.length, options2.maxBytes) : decodePageBytes(bytes);
 function readFromDisk(file, options2) {
-  const fd = openSync(file, "r");
+  const fd = openSync(file, constants3.O_RDONLY | (constants3.O_NOFOLLOW ?? 0));
   try {
     const size = fstatSync(fd).size;
     if (options2?.maxBytes !== void 0 && size > options2.maxBytes) return tooLarge(size, options2.maxBytes);
@@ -56857,8 +56857,8 @@ async function readCatalogPages(tree, pages, resolveWikilink) {
 }
 function workerCount(tree, pages) {
   if (!tree.onDisk) return 0;
-  const forced = process.env[WORKERS_ENV];
-  const wanted = forced !== void 0 && forced.trim() !== "" ? Math.max(0, Math.floor(Number(forced)) || 0) : defaultWorkers(pages);
+  const forced = process.env[WORKERS_ENV]?.trim();
+  const wanted = forced !== void 0 && /^\d+$/.test(forced) ? Math.min(Number(forced), MAX_CHUNKS - 1, Math.max(0, pages - 1)) : defaultWorkers(pages);
   if (wanted === 0) return 0;
   if (!existsSync4(fileURLToPath(WORKER_URL))) {
     if (forced !== void 0) process.emitWarning(`${WORKERS_ENV}=${forced}, but there is no catalog worker at ${fileURLToPath(WORKER_URL)}: reading pages on the main thread`);
@@ -56871,7 +56871,7 @@ function defaultWorkers(pages) {
 }
 function splitInto(items, count) {
   const size = Math.ceil(items.length / count);
-  return Array.from({ length: count }, (_3, i) => items.slice(i * size, (i + 1) * size));
+  return Array.from({ length: count }, (_3, i) => items.slice(i * size, (i + 1) * size)).filter((chunk) => chunk.length > 0);
 }
 function inWorker(data) {
   return new Promise((resolve3, reject) => {
@@ -58254,12 +58254,13 @@ Reply with the question's signal terms as a wiki on its subject would write them
 function parseProposedTerms(text2) {
   const data = parseJsonReply(text2);
   if (typeof data === "string") return data;
-  const terms = data.value?.terms;
+  const terms = isObject(data.value) ? data.value.terms : void 0;
   if (!Array.isArray(terms)) return '"terms" must be an array of strings';
   const usable = terms.filter((t2) => typeof t2 === "string" && !/[\p{Cc}]/u.test(t2.trim())).map((t2) => t2.trim().replace(/ +/g, " ")).filter((t2) => t2.length > 0 && t2.length <= MAX_PROPOSED_CHARS && t2.split(" ").length <= MAX_PROPOSED_WORDS && /^[\p{L}\p{N}][\p{L}\p{N} .'’&/+-]*$/u.test(t2));
   const seen = /* @__PURE__ */ new Set();
   return usable.filter((t2) => !seen.has(t2.toLowerCase()) && seen.add(t2.toLowerCase())).slice(0, MAX_PROPOSED_TERMS);
 }
+var isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
 function parseJsonReply(text2) {
   try {
     return { value: JSON.parse(text2.trim().replace(/^```(?:json)?\s*|\s*```$/g, "")) };
@@ -58270,17 +58271,18 @@ function parseJsonReply(text2) {
 function parseModelAnswer(text2) {
   const data = parseJsonReply(text2);
   if (typeof data === "string") return data;
+  if (!isObject(data.value)) return "the reply must be one JSON object";
   const d2 = data.value;
   if (!Array.isArray(d2.claims)) return '"claims" must be an array';
   if (typeof d2.covered !== "boolean") return '"covered" must be true or false';
   if (!Array.isArray(d2.uncovered) || !d2.uncovered.every((u2) => typeof u2 === "string")) return '"uncovered" must be an array of strings';
   const claims = [];
   for (const [i, raw] of d2.claims.entries()) {
-    const c3 = raw;
+    const c3 = isObject(raw) ? raw : {};
     if (typeof c3.text !== "string" || !Array.isArray(c3.citations)) return `claims[${i}] needs "text" and "citations"`;
     const citations = [];
     for (const [k2, rawCitation] of c3.citations.entries()) {
-      const r2 = rawCitation;
+      const r2 = isObject(rawCitation) ? rawCitation : {};
       if (typeof r2.path !== "string" || !Number.isInteger(r2.start_line) || !Number.isInteger(r2.end_line) || typeof r2.quote !== "string") {
         return `claims[${i}].citations[${k2}] needs "path", "start_line", "end_line" and "quote"`;
       }
@@ -58481,7 +58483,8 @@ ${JSON.stringify(request2.schema.schema)}`;
 };
 
 // src/answer/model/copilot-chat.ts
-import { accessSync, constants as constants3, mkdtempSync as mkdtempSync2, rmSync as rmSync2, statSync as statSync3 } from "node:fs";
+import { accessSync, closeSync as closeSync2, constants as constants4, mkdtempSync as mkdtempSync2, openSync as openSync2, readSync, rmSync as rmSync2, statSync as statSync3 } from "node:fs";
+import { EventEmitter } from "node:events";
 import os7 from "node:os";
 import path4 from "node:path";
 var COPILOT_DEFAULT_MODEL = "gpt-5-mini";
@@ -58500,11 +58503,44 @@ function findOnPath(name, env) {
 function isExecutable(file) {
   try {
     if (!statSync3(file).isFile()) return false;
-    if (!file.endsWith(".js")) accessSync(file, constants3.X_OK);
-    return true;
+    if (file.endsWith(".js")) return true;
+    accessSync(file, constants4.X_OK);
+    const interpreter = /^#!\s*(\S+)/.exec(firstBytes(file, 256))?.[1];
+    return interpreter === void 0 || isExecutable(interpreter);
   } catch {
     return false;
   }
+}
+function firstBytes(file, count) {
+  const fd = openSync2(file, "r");
+  try {
+    const buffer = Buffer.alloc(count);
+    return buffer.toString("latin1", 0, readSync(fd, buffer, 0, count, 0));
+  } finally {
+    closeSync2(fd);
+  }
+}
+function cliProcessOf(client) {
+  const child = client.cliProcess;
+  return child instanceof EventEmitter && typeof child.kill === "function" ? child : void 0;
+}
+var STOP_GRACE_MS = 2e3;
+var PIPE_FAULTS = /* @__PURE__ */ new Set(["ERR_STREAM_DESTROYED", "ERR_STREAM_WRITE_AFTER_END", "EPIPE"]);
+var pipeFaultsGuarded = false;
+function guardPipeFaults() {
+  if (pipeFaultsGuarded) return;
+  pipeFaultsGuarded = true;
+  process.on("unhandledRejection", (reason) => {
+    if (PIPE_FAULTS.has(reason?.code)) return;
+    throw reason;
+  });
+}
+function maskStderr(masked) {
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk, ...rest) => write.call(process.stderr, typeof chunk === "string" ? masked(chunk) : chunk, ...rest));
+  return () => {
+    process.stderr.write = write;
+  };
 }
 var CopilotChatModel = class {
   constructor(options2) {
@@ -58514,7 +58550,10 @@ var CopilotChatModel = class {
   options;
   provider = "copilot";
   model;
-  client;
+  starting;
+  /** The client from its construction on, so that one whose start failed or timed out is still ended. */
+  live;
+  unmaskStderr;
   workingDirectory;
   async complete(request2) {
     const started = performance.now();
@@ -58556,26 +58595,39 @@ ${schemaInstruction(request2)}` },
       await session?.disconnect().catch(() => void 0);
     }
   }
-  /** Stops the CLI (at the end of a run: it would otherwise keep the process alive). */
-  async close() {
-    const client = this.client;
-    this.client = void 0;
-    if (client) await client.then((c3) => c3.stop()).catch(() => void 0);
-    this.removeWorkingDirectory();
+  /** Ends the CLI at the end of a run (it would otherwise keep the process alive). */
+  close() {
+    return this.end(false);
   }
-  async forceStop() {
-    const client = this.client;
-    this.client = void 0;
-    if (client) await client.then((c3) => c3.forceStop()).catch(() => void 0);
-    this.removeWorkingDirectory();
+  forceStop() {
+    return this.end(true);
   }
-  removeWorkingDirectory() {
+  /** Asks the CLI to shut down and kills it when it has not within STOP_GRACE_MS (at once when `force`). */
+  async end(force) {
+    const client = this.live;
+    this.live = void 0;
+    this.starting = void 0;
+    if (client) {
+      const child = cliProcessOf(client);
+      let timer;
+      const grace = new Promise((resolve3) => {
+        timer = setTimeout(resolve3, STOP_GRACE_MS, false);
+      });
+      const stopped = force ? false : await Promise.race([client.stop().then((errors) => errors.length === 0, () => false), grace]);
+      clearTimeout(timer);
+      if (!stopped) {
+        await client.forceStop().catch(() => void 0);
+        if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      }
+    }
+    this.unmaskStderr?.();
+    this.unmaskStderr = void 0;
     if (this.workingDirectory) rmSync2(this.workingDirectory, { recursive: true, force: true });
     this.workingDirectory = void 0;
   }
   started() {
-    this.client ??= this.start();
-    return this.client;
+    this.starting ??= this.start();
+    return this.starting;
   }
   async start() {
     const { cliPath, token } = this.options;
@@ -58589,13 +58641,21 @@ ${schemaInstruction(request2)}` },
     const { CopilotClient: CopilotClient2, RuntimeConnection: RuntimeConnection2 } = await Promise.resolve().then(() => (init_dist(), dist_exports));
     this.workingDirectory = mkdtempSync2(path4.join(os7.tmpdir(), "wiki-steward-copilot-"));
     const env = { ...Object.fromEntries(Object.entries(this.options.env).filter(([name]) => !SECRET_VARIABLE.test(name))), COPILOT_GITHUB_TOKEN: token };
+    guardPipeFaults();
+    this.unmaskStderr = maskStderr((text2) => this.options.calls.masked(text2));
     const client = new CopilotClient2({
       connection: RuntimeConnection2.forStdio({ path: cliPath }),
       useLoggedInUser: false,
       workingDirectory: this.workingDirectory,
       env
     });
-    await this.within(client.start(), "start");
+    this.live = client;
+    try {
+      await this.within(client.start(), "start");
+    } catch (error2) {
+      await this.forceStop();
+      throw error2;
+    }
     return client;
   }
   /**
@@ -58835,7 +58895,8 @@ function workflowRunUrl(env, serverUrl, repo) {
   return `${serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${env.GITHUB_RUN_ID}${attempt > 1 ? `/attempts/${attempt}` : ""}`;
 }
 function answerSignature(trace, o2) {
-  const answerer = trace.provider_fault ? `offline answerer, standing in for ${trace.answerer}` : `${trace.answerer} answerer`;
+  const name = trace.answerer.replace(/[\s`<>[\]]+/g, " ").trim().slice(0, 100);
+  const answerer = trace.provider_fault ? `offline answerer, standing in for ${name}` : `${name} answerer`;
   const commit = trace.wiki.commit;
   const wiki = commit ? `from the wiki at [\`${commit.slice(0, 7)}\`](${o2.serverUrl}/${o2.repo.owner}/${o2.repo.repo}/tree/${commit})` : "from a wiki with no commit recorded";
   const run = o2.runUrl ? ` \xB7 [workflow run](${o2.runUrl})` : "";

@@ -32,7 +32,10 @@ const MAX_CHUNKS = 4;
  * chunk more ~0.06 s.
  */
 const MAIN_THREAD_SHARE = 1.5;
-/** Overrides the choice: 0 never starts workers; N starts exactly N (the main thread still reads a chunk). */
+/**
+ * Overrides the choice: 0 never starts workers; N starts N (the main thread still reads a chunk),
+ * at most MAX_CHUNKS - 1 and never more than pages to read; anything but a whole number is ignored.
+ */
 const WORKERS_ENV = 'WIKI_STEWARD_CATALOG_WORKERS';
 
 /**
@@ -63,8 +66,8 @@ export async function readCatalogPages(tree: WikiTree, pages: readonly string[],
 /** How many workers to start: none for a tree not read from disk, a small wiki, or no worker bundle. */
 function workerCount(tree: WikiTree, pages: number): number {
   if (!tree.onDisk) return 0;
-  const forced = process.env[WORKERS_ENV];
-  const wanted = forced !== undefined && forced.trim() !== '' ? Math.max(0, Math.floor(Number(forced)) || 0) : defaultWorkers(pages);
+  const forced = process.env[WORKERS_ENV]?.trim();
+  const wanted = forced !== undefined && /^\d+$/.test(forced) ? Math.min(Number(forced), MAX_CHUNKS - 1, Math.max(0, pages - 1)) : defaultWorkers(pages);
   if (wanted === 0) return 0;
   if (!existsSync(fileURLToPath(WORKER_URL))) {
     if (forced !== undefined) process.emitWarning(`${WORKERS_ENV}=${forced}, but there is no catalog worker at ${fileURLToPath(WORKER_URL)}: reading pages on the main thread`);
@@ -81,7 +84,7 @@ function defaultWorkers(pages: number): number {
 /** `count` contiguous chunks of near-equal size, in order. */
 function splitInto<T>(items: readonly T[], count: number): T[][] {
   const size = Math.ceil(items.length / count);
-  return Array.from({ length: count }, (_, i) => items.slice(i * size, (i + 1) * size));
+  return Array.from({ length: count }, (_, i) => items.slice(i * size, (i + 1) * size)).filter((chunk) => chunk.length > 0);
 }
 
 function inWorker(data: CatalogWorkerData): Promise<ChunkFacts> {

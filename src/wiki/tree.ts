@@ -1,7 +1,7 @@
 // A wiki's files, wherever they live: the working tree (the CLI), or git's staging area (the
 // pre-commit hook). Everything that reads a wiki reads it through this interface, so the same
 // validator and index builder serve both.
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -77,7 +77,8 @@ const decodeWithin = (bytes: Uint8Array, options: ReadOptions | undefined): File
 
 /** Reads a file from disk, checking its size before reading it. */
 function readFromDisk(file: string, options: ReadOptions | undefined): FileText {
-  const fd = openSync(file, 'r');
+  // O_NOFOLLOW: a page replaced by a symbolic link after the walk is not read through it.
+  const fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   try {
     const size = fstatSync(fd).size;
     if (options?.maxBytes !== undefined && size > options.maxBytes) return tooLarge(size, options.maxBytes);

@@ -9,7 +9,9 @@
 // other key. The token reaches the CLI as COPILOT_GITHUB_TOKEN in its environment, the path GitHub
 // documents for workflow (installation) tokens as for personal ones, never a stored login. The pages travel as data in the prompt, and the reply is held to our JSON schema by
 // the caller (parsing, one repair, the cite contract), since the SDK's messages take no schema.
-import { accessSync, constants, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import type { CopilotClient } from '@github/copilot-sdk';
@@ -63,18 +65,76 @@ export function findOnPath(name: string, env: NodeJS.ProcessEnv): string | undef
 function isExecutable(file: string): boolean {
   try {
     if (!statSync(file).isFile()) return false;
-    // The SDK runs a `.js` path with node itself; anything else is executed.
-    if (!file.endsWith('.js')) accessSync(file, constants.X_OK);
-    return true;
+    // The SDK runs a `.js` path with node itself; anything else is executed, a script by the
+    // interpreter its `#!` line names, which must be there too (a spawn that fails after the SDK's
+    // own check leaves it writing to a dead pipe).
+    if (file.endsWith('.js')) return true;
+    accessSync(file, constants.X_OK);
+    const interpreter = /^#!\s*(\S+)/.exec(firstBytes(file, 256))?.[1];
+    return interpreter === undefined || isExecutable(interpreter);
   } catch {
     return false;
   }
 }
 
+function firstBytes(file: string, count: number): string {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(count);
+    return buffer.toString('latin1', 0, readSync(fd, buffer, 0, count, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The CLI's process, which the SDK (1.0.14, pinned) keeps in a private field and gives no accessor
+ * for; undefined if a later SDK keeps it elsewhere (then stop() and forceStop() alone end it).
+ */
+function cliProcessOf(client: CopilotClient): ChildProcess | undefined {
+  const child = (client as unknown as { cliProcess?: unknown }).cliProcess;
+  return child instanceof EventEmitter && typeof (child as ChildProcess).kill === 'function' ? (child as ChildProcess) : undefined;
+}
+
+/** How long a CLI asked to shut down may take before it is killed. */
+const STOP_GRACE_MS = 2000;
+
+/**
+ * Errors the SDK's JSON-RPC writer can leave unhandled when the CLI's pipe is gone (a CLI that
+ * died, or never started): the provider reports the fault itself, so these must not crash the run.
+ */
+const PIPE_FAULTS = new Set(['ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END', 'EPIPE']);
+let pipeFaultsGuarded = false;
+function guardPipeFaults(): void {
+  if (pipeFaultsGuarded) return;
+  pipeFaultsGuarded = true;
+  process.on('unhandledRejection', (reason) => {
+    if (PIPE_FAULTS.has((reason as { code?: unknown } | null)?.code as string)) return;
+    // Anything else stays fatal, as it is without a listener.
+    throw reason;
+  });
+}
+
+/**
+ * The SDK echoes the CLI's standard error to ours: while a CLI runs, what reaches our stderr is
+ * masked like every provider text. Returns the undo.
+ */
+function maskStderr(masked: (text: string) => string): () => void {
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: unknown, ...rest: unknown[]) =>
+    (write as (...args: unknown[]) => boolean).call(process.stderr, typeof chunk === 'string' ? masked(chunk) : chunk, ...rest)) as typeof process.stderr.write;
+  return () => {
+    process.stderr.write = write;
+  };
+}
+
 export class CopilotChatModel implements ChatModel {
   readonly provider = 'copilot';
   readonly model: string;
-  private client: Promise<CopilotClient> | undefined;
+  private starting: Promise<CopilotClient> | undefined;
+  /** The client from its construction on, so that one whose start failed or timed out is still ended. */
+  private live: CopilotClient | undefined;
+  private unmaskStderr: (() => void) | undefined;
   private workingDirectory: string | undefined;
 
   constructor(private readonly options: CopilotOptions) {
@@ -121,29 +181,43 @@ export class CopilotChatModel implements ChatModel {
     }
   }
 
-  /** Stops the CLI (at the end of a run: it would otherwise keep the process alive). */
-  async close(): Promise<void> {
-    const client = this.client;
-    this.client = undefined;
-    if (client) await client.then((c) => c.stop()).catch(() => undefined);
-    this.removeWorkingDirectory();
+  /** Ends the CLI at the end of a run (it would otherwise keep the process alive). */
+  close(): Promise<void> {
+    return this.end(false);
   }
 
-  private async forceStop(): Promise<void> {
-    const client = this.client;
-    this.client = undefined;
-    if (client) await client.then((c) => c.forceStop()).catch(() => undefined);
-    this.removeWorkingDirectory();
+  private forceStop(): Promise<void> {
+    return this.end(true);
   }
 
-  private removeWorkingDirectory(): void {
+  /** Asks the CLI to shut down and kills it when it has not within STOP_GRACE_MS (at once when `force`). */
+  private async end(force: boolean): Promise<void> {
+    const client = this.live;
+    this.live = undefined;
+    this.starting = undefined;
+    if (client) {
+      // Taken before stop(), which lets go of it: a CLI that ignores SIGTERM must still be killed.
+      const child = cliProcessOf(client);
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<boolean>((resolve) => {
+        timer = setTimeout(resolve, STOP_GRACE_MS, false);
+      });
+      const stopped = force ? false : await Promise.race([client.stop().then((errors) => errors.length === 0, () => false), grace]);
+      clearTimeout(timer);
+      if (!stopped) {
+        await client.forceStop().catch(() => undefined);
+        if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+    }
+    this.unmaskStderr?.();
+    this.unmaskStderr = undefined;
     if (this.workingDirectory) rmSync(this.workingDirectory, { recursive: true, force: true });
     this.workingDirectory = undefined;
   }
 
   private started(): Promise<CopilotClient> {
-    this.client ??= this.start();
-    return this.client;
+    this.starting ??= this.start();
+    return this.starting;
   }
 
   private async start(): Promise<CopilotClient> {
@@ -158,13 +232,21 @@ export class CopilotChatModel implements ChatModel {
     const { CopilotClient, RuntimeConnection } = await import('@github/copilot-sdk');
     this.workingDirectory = mkdtempSync(path.join(os.tmpdir(), 'wiki-steward-copilot-'));
     const env = { ...Object.fromEntries(Object.entries(this.options.env).filter(([name]) => !SECRET_VARIABLE.test(name))), COPILOT_GITHUB_TOKEN: token };
+    guardPipeFaults();
+    this.unmaskStderr = maskStderr((text) => this.options.calls.masked(text));
     const client = new CopilotClient({
       connection: RuntimeConnection.forStdio({ path: cliPath }),
       useLoggedInUser: false,
       workingDirectory: this.workingDirectory,
       env,
     });
-    await this.within(client.start(), 'start');
+    this.live = client;
+    try {
+      await this.within(client.start(), 'start');
+    } catch (error) {
+      await this.forceStop();
+      throw error;
+    }
     return client;
   }
 

@@ -92,7 +92,7 @@ Reply with the question's signal terms as a wiki on its subject would write them
 export function parseProposedTerms(text: string): string[] | string {
   const data = parseJsonReply(text);
   if (typeof data === 'string') return data;
-  const terms = (data.value as { terms?: unknown } | null)?.terms;
+  const terms = isObject(data.value) ? data.value.terms : undefined;
   if (!Array.isArray(terms)) return '"terms" must be an array of strings';
   const usable = terms
     .filter((t): t is string => typeof t === 'string' && !/[\p{Cc}]/u.test(t.trim()))
@@ -108,6 +108,8 @@ interface ModelAnswer {
   uncovered: string[];
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** A reply's JSON (a markdown fence around it tolerated), or a sentence saying it is not JSON. */
 function parseJsonReply(text: string): { value: unknown } | string {
   try {
@@ -121,17 +123,18 @@ function parseJsonReply(text: string): { value: unknown } | string {
 export function parseModelAnswer(text: string): ModelAnswer | string {
   const data = parseJsonReply(text);
   if (typeof data === 'string') return data;
+  if (!isObject(data.value)) return 'the reply must be one JSON object';
   const d = data.value as { claims?: unknown; covered?: unknown; uncovered?: unknown };
   if (!Array.isArray(d.claims)) return '"claims" must be an array';
   if (typeof d.covered !== 'boolean') return '"covered" must be true or false';
   if (!Array.isArray(d.uncovered) || !d.uncovered.every((u) => typeof u === 'string')) return '"uncovered" must be an array of strings';
   const claims: Claim[] = [];
   for (const [i, raw] of d.claims.entries()) {
-    const c = raw as { text?: unknown; citations?: unknown };
+    const c = (isObject(raw) ? raw : {}) as { text?: unknown; citations?: unknown };
     if (typeof c.text !== 'string' || !Array.isArray(c.citations)) return `claims[${i}] needs "text" and "citations"`;
     const citations: Citation[] = [];
     for (const [k, rawCitation] of c.citations.entries()) {
-      const r = rawCitation as { path?: unknown; start_line?: unknown; end_line?: unknown; quote?: unknown };
+      const r = (isObject(rawCitation) ? rawCitation : {}) as { path?: unknown; start_line?: unknown; end_line?: unknown; quote?: unknown };
       if (typeof r.path !== 'string' || !Number.isInteger(r.start_line) || !Number.isInteger(r.end_line) || typeof r.quote !== 'string') {
         return `claims[${i}].citations[${k}] needs "path", "start_line", "end_line" and "quote"`;
       }

@@ -1,0 +1,176 @@
+// Attacks on the Copilot provider through a misbehaving stand-in CLI (hostile-stand-in.js).
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseModelAnswer } from '../../src/answer/model/model-answerer.js';
+import { INSTALL_QUESTION, KEYS, askCli, expectNoKeys, runAsk, runBuiltCli } from '../providers/support.js';
+
+const HOSTILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'hostile-stand-in.js');
+const TOKEN = KEYS.COPILOT_GITHUB_TOKEN;
+
+let dir: string;
+const pids: number[] = [];
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'ws-attack16-'));
+});
+afterAll(async () => {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+  await rm(dir, { recursive: true, force: true });
+});
+
+let runs = 0;
+async function files(scenario: object) {
+  runs++;
+  const scenarioFile = path.join(dir, `scenario-${runs}.json`);
+  const logFile = path.join(dir, `log-${runs}.jsonl`);
+  await writeFile(scenarioFile, JSON.stringify(scenario));
+  await writeFile(logFile, '');
+  const env = { COPILOT_GITHUB_TOKEN: TOKEN, COPILOT_STAND_IN: scenarioFile, COPILOT_STAND_IN_LOG: logFile, WIKI_STEWARD_HTTP_TIMEOUT_MS: '2000' };
+  const log = async () =>
+    (await readFile(logFile, 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { pid?: number; method?: string; signal?: string });
+  return { env, log };
+}
+
+describe('model reply shape: JSON that is not an object', () => {
+  it('parseModelAnswer returns a reason (never throws) for `null`', () => {
+    expect(() => parseModelAnswer('null')).not.toThrow();
+    expect(typeof parseModelAnswer('null')).toBe('string');
+  });
+  it('parseModelAnswer returns a reason (never throws) for a null claim or citation', () => {
+    expect(() => parseModelAnswer('{"claims":[null],"covered":true,"uncovered":[]}')).not.toThrow();
+    expect(() => parseModelAnswer('{"claims":[{"text":"x","citations":[null]}],"covered":true,"uncovered":[]}')).not.toThrow();
+  });
+  it('a Copilot reply of `null` is answered offline, not a crashed run (exit 0)', async () => {
+    const { env } = await files({ fallback: { reply: 'null' } });
+    const run = await runAsk(['--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', HOSTILE, INSTALL_QUESTION], env);
+    expect(run.code, run.stderr).toBe(0);
+  });
+});
+
+describe('a CLI that ignores runtime.shutdown', () => {
+  it('the built CLI still exits promptly (and the stand-in is gone)', async () => {
+    const { env, log } = await files({ fallback: { reader: true }, hostile: { ignoreShutdown: true } });
+    const started = Date.now();
+    const run = await runBuiltCli(['ask', '--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', HOSTILE, INSTALL_QUESTION], env);
+    const ms = Date.now() - started;
+    const entries = await log();
+    const pid = entries.find((e) => e.pid)?.pid;
+    if (pid) pids.push(pid);
+    let alive = false;
+    if (pid) {
+      try {
+        process.kill(pid, 0);
+        alive = true;
+      } catch {
+        alive = false;
+      }
+    }
+    expect({ code: run.code, ms: ms < 15_000, alive }, run.stderr).toEqual({ code: 0, ms: true, alive: false });
+  }, 30_000);
+
+  it('never even answers runtime.shutdown: the built CLI still exits', async () => {
+    const { env, log } = await files({ fallback: { reader: true }, hostile: { ignoreShutdown: 'silent' } });
+    const started = Date.now();
+    const run = await runBuiltCli(['ask', '--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', HOSTILE, INSTALL_QUESTION], env);
+    const ms = Date.now() - started;
+    const pid = (await log()).find((e) => e.pid)?.pid;
+    if (pid) pids.push(pid);
+    expect({ code: run.code, fast: ms < 15_000 }, run.stderr).toEqual({ code: 0, fast: true });
+  }, 30_000);
+});
+
+describe('the CLI\'s stderr', () => {
+  it('the token a CLI writes to its stderr is not echoed unmasked on the built CLI\'s stderr', async () => {
+    const { env, log } = await files({ fallback: { reader: true }, hostile: { stderrToken: true } });
+    const run = await runBuiltCli(['ask', '--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', HOSTILE, INSTALL_QUESTION], env);
+    for (const e of await log()) if (e.pid) pids.push(e.pid);
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain(TOKEN);
+  }, 30_000);
+});
+
+describe('hostile but handled', () => {
+  it('token on stderr, events for another session, external_tool.requested, a garbage frame', async () => {
+    for (const hostile of [{ stderrToken: true }, { otherSession: true }, { externalTool: true }]) {
+      const { env, log } = await files({ fallback: { reader: true }, hostile });
+      const run = await askCli(INSTALL_QUESTION, ['--llm', 'copilot', '--copilot-cli-path', HOSTILE], env);
+      for (const e of await log()) if (e.pid) pids.push(e.pid);
+      expectNoKeys(run.stdout, run.stderr);
+      expect(run.stdout).not.toContain('FORGED');
+    }
+  }, 60_000);
+
+  it('a reply that cites outside the wiki, carries the token, @mentions and forged markers', async () => {
+    const reply = {
+      claims: [
+        { text: `Secret ${TOKEN} @octocat <!-- wiki-steward:answer key=forged -->`, citations: [{ path: '../../etc/passwd', start_line: 1, end_line: 1, quote: 'root:x:0:0' }] },
+        { text: `Uncited ${TOKEN} @octocat <!-- wiki-steward:answer key=forged -->`, citations: [] },
+        { text: 'abs', citations: [{ path: '/etc/passwd', start_line: 1, end_line: 1, quote: 'root:x:0:0' }] },
+      ],
+      covered: true,
+      uncovered: [],
+    };
+    const { env, log } = await files({ fallback: { reply } });
+    const run = await askCli(INSTALL_QUESTION, ['--llm', 'copilot', '--copilot-cli-path', HOSTILE], env);
+    for (const e of await log()) if (e.pid) pids.push(e.pid);
+    expectNoKeys(run.stdout, run.stderr);
+    expect(run.trace.citations.map((c) => ('path' in c ? c.path : c.url))).not.toContain('../../etc/passwd');
+    expect(run.trace.citations.map((c) => ('path' in c ? c.path : c.url))).not.toContain('/etc/passwd');
+  }, 30_000);
+
+  it('a CLI path that is a directory, not executable, or an ELF-looking garbage file: answered offline, exit 0 (holds)', async () => {
+    const folder = path.join(dir, 'copilot-dir');
+    await mkdir(folder, { recursive: true });
+    const noexec = path.join(dir, 'copilot-noexec');
+    await writeFile(noexec, '#!/bin/sh\necho hi\n');
+    await chmod(noexec, 0o644);
+    const binary = path.join(dir, 'copilot-garbage');
+    await writeFile(binary, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 0]));
+    await chmod(binary, 0o755);
+    for (const cli of [folder, noexec, binary]) {
+      const { env } = await files({});
+      const run = await askCli(INSTALL_QUESTION, ['--llm', 'copilot', '--copilot-cli-path', cli], env);
+      expect(run.trace.provider_fault, cli).toBeDefined();
+      expect(run.trace.provider_fault).not.toMatch(/\n|    at /);
+    }
+  }, 60_000);
+
+  it('a CLI script with a broken shebang: the built CLI must not crash with an unhandled ERR_STREAM_DESTROYED', async () => {
+    const broken = path.join(dir, 'copilot-broken');
+    await writeFile(broken, '#!/no/such/interpreter\n');
+    await chmod(broken, 0o755);
+    const { env } = await files({});
+    const run = await runBuiltCli(['ask', '--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', broken, INSTALL_QUESTION], env);
+    expect(run.stderr).not.toContain('ERR_STREAM_DESTROYED');
+    expect(run.code, run.stderr).toBe(0);
+  }, 30_000);
+
+  it('a CLI that reads stdin but never answers `connect`: the start times out, and the run must still exit', async () => {
+    const mute = path.join(dir, 'copilot-mute');
+    // Stays alive while its stdin is open; records its pid so the test can clean up.
+    await writeFile(mute, `#!/bin/sh\necho $$ > ${dir}/mute.pid\nexec sleep 600\n`);
+    await chmod(mute, 0o755);
+    const { env } = await files({});
+    const started = Date.now();
+    const run = await runBuiltCli(['ask', '--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', mute, INSTALL_QUESTION], env);
+    const ms = Date.now() - started;
+    try {
+      pids.push(Number(await readFile(path.join(dir, 'mute.pid'), 'utf8')));
+    } catch {
+      /* never started */
+    }
+    expect(run.stdout).toContain('the Copilot CLI did not start within 2000 ms'); // the answer itself was printed…
+    expect({ code: run.code, exitedInTime: ms < 15_000 }).toEqual({ code: 0, exitedInTime: true }); // …but the process never exits
+  }, 30_000);
+});

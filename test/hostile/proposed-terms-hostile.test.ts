@@ -1,0 +1,54 @@
+// Hostile proposed signal terms through the Copilot stand-in (first send = the proposal).
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseProposedTerms } from '../../src/answer/model/model-answerer.js';
+import { INSTALL_QUESTION, KEYS, askCli, expectNoKeys } from '../providers/support.js';
+
+const HOSTILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'hostile-stand-in.js');
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'ws-attack16-terms-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+let n = 0;
+async function ask(terms: unknown, question = INSTALL_QUESTION) {
+  n++;
+  const scenario = path.join(dir, `s${n}.json`);
+  const log = path.join(dir, `l${n}.jsonl`);
+  await writeFile(scenario, JSON.stringify({ steps: [{ reply: { terms } }], fallback: { reader: true } }));
+  await writeFile(log, '');
+  const started = performance.now();
+  const run = await askCli(question, ['--llm', 'copilot', '--copilot-cli-path', HOSTILE, '--llm-terms'], { COPILOT_GITHUB_TOKEN: KEYS.COPILOT_GITHUB_TOKEN, COPILOT_STAND_IN: scenario, COPILOT_STAND_IN_LOG: log });
+  expectNoKeys(run.stdout, run.stderr);
+  return { ...run, ms: performance.now() - started };
+}
+
+describe('hostile proposed terms (hold up)', () => {
+  it('parseProposedTerms: caps, drops markup/metacharacters/__proto__', () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => `term${i}`);
+    expect(parseProposedTerms(JSON.stringify({ terms: many }))).toHaveLength(8);
+    expect(parseProposedTerms(JSON.stringify({ terms: ['__proto__', '.*', '(a|b)+$', '<!-- x -->', '@octocat', 'a\nb'] }))).toEqual([]);
+    expect(parseProposedTerms('null')).toEqual(expect.any(String));
+    expect(parseProposedTerms('[1,2]')).toEqual(expect.any(String));
+  });
+
+  it('prototype names, regex-ish joiners, common words, thousands of terms: the run answers quickly', async () => {
+    const baseline = await ask([]);
+    const hostile = [
+      ['constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'isPrototypeOf', '__defineGetter__', 'propertyIsEnumerable'],
+      ['a.b', 'c++', 'a/b', "o'b", 'x&y', '.', 'a-', 'wiki page the and'],
+      ['wiki', 'page', 'the', 'a', 'is', 'and', 'of', 'to'],
+      ['page', 'wiki', 'steward', 'index', 'hook', 'question', 'answer', 'file'],
+      Array.from({ length: 5000 }, (_, i) => `w${i}`),
+    ];
+    for (const terms of hostile) {
+      const run = await ask(terms);
+      expect(run.trace.outcome, JSON.stringify(terms).slice(0, 80)).not.toBe('error');
+      expect(run.ms).toBeLessThan(baseline.ms * 5 + 2000);
+    }
+  }, 120_000);
+});
