@@ -3,7 +3,7 @@
 // The answer engine's catalog load and ladder are timed in-process (the real modules from src/),
 // its `ask --questions` batch as a separate process on a second, 500-page wiki.
 //
-//   npm run bench -- [--pages N] [--only validate,index,hook,ask-load,ask-ladder,ask-batch]
+//   npm run bench -- [--pages N] [--only validate,index,hook,ask-load,ask-ladder,ask-batch,action,copilot]
 //                    [--runs N] [--seed N] [--keep] [--profile] [--strict]
 //
 // --keep     leave the generated wikis in the temp folder (their paths are printed)
@@ -21,6 +21,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AskSession, openAskSession } from '../src/answer/ask.js';
 import { openWorkspace } from '../src/config/workspace.js';
+import { CopilotChatModel } from '../src/answer/model/copilot-chat.js';
+import { JsonHttpClient } from '../src/net/http-json.js';
 import { type LadderResult, runLadder } from '../src/ladder/ladder.js';
 import type { Trace } from '../src/answer/trace.js';
 import { type GeneratedWiki, generateQuestions, generateWiki } from './generate-wiki.js';
@@ -30,7 +32,7 @@ const CLI = path.join(ROOT, 'dist/cli.js');
 const OUT_DIR = path.join(ROOT, '.bench');
 const GNU_TIME = '/usr/bin/time';
 
-const MEASURES = ['validate', 'index', 'hook', 'ask-load', 'ask-ladder', 'ask-batch', 'action'] as const;
+const MEASURES = ['validate', 'index', 'hook', 'ask-load', 'ask-ladder', 'ask-batch', 'action', 'copilot'] as const;
 type Measure = (typeof MEASURES)[number];
 
 const TARGETS = {
@@ -360,6 +362,39 @@ function measureHook(ctx: Context): Metric[] {
 /** An ask session over `wiki` (the real workspace and catalog code), as the CLI opens one. */
 async function openBenchSession(wiki: string): Promise<AskSession> {
   return openAskSession(await openWorkspace({ cwd: ROOT, wikiFlag: wiki }));
+}
+
+/** A figure with no target: reported, never passed or failed. */
+function reportedMetric(name: string, ms: number[]): Metric {
+  return { ...perItemMetric(name, 0, ms), target: '—', pass: null };
+}
+
+/**
+ * Our side of a Copilot answer's start-up: a fresh client's first call (spawn, `connect`, a session,
+ * the reply) and a later call on the same client, against the stand-in CLI of the tests, a small
+ * Node script: the real CLI's own start-up is not in these figures.
+ */
+async function measureCopilot(ctx: Context): Promise<Metric[]> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'wiki-steward-bench-copilot-'));
+  ctx.cleanup.push(dir);
+  writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify({ fallback: { reply: { claims: [], covered: false, uncovered: [] } } }));
+  writeFileSync(path.join(dir, 'log.jsonl'), '');
+  const env = { ...process.env, COPILOT_STAND_IN: path.join(dir, 'scenario.json'), COPILOT_STAND_IN_LOG: path.join(dir, 'log.jsonl') };
+  const request = { system: 'system', user: 'user', schema: { name: 'answer', schema: {} }, maxTokens: 16 };
+  const first: number[] = [];
+  const later: number[] = [];
+  for (let run = 0; run < Math.max(5, ctx.options.runs); run++) {
+    const model = new CopilotChatModel({ model: 'gpt-5-mini', cliPath: path.join(ROOT, 'test/providers/copilot-stand-in.js'), token: 'bench-token', timeoutMs: 10_000, calls: new JsonHttpClient(), env });
+    let started = performance.now();
+    await model.complete(request);
+    first.push(performance.now() - started);
+    started = performance.now();
+    await model.complete(request);
+    later.push(performance.now() - started);
+    await model.close();
+  }
+  ctx.notes.push('copilot: against the stand-in CLI (a Node script), so only our side of the start-up: the SDK, the spawn, the protocol; the first run also imports the SDK');
+  return [reportedMetric('Copilot: a fresh client\'s first call (spawn, connect, session, reply)', first), reportedMetric('Copilot: a later call on the same client', later)];
 }
 
 async function measureAskLoad(ctx: Context): Promise<Metric[]> {
@@ -721,6 +756,7 @@ async function main(): Promise<number> {
       'ask-ladder': measureAskLadder,
       'ask-batch': measureAskBatch,
       action: measureAction,
+      copilot: measureCopilot,
     };
     for (const name of MEASURES) {
       if (!options.only.has(name)) continue;
