@@ -3,29 +3,25 @@
 // bundled into action/index.js): a covered question, a cold one and an explore with map-reduce,
 // with the workflow's own token (the `github-token` input) as Copilot's; and a Copilot that
 // refuses, answered offline with a warning in the run and its summary.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type GitHubEmulator, startGitHubEmulator } from '../github-emulator/emulator.js';
 import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
-import { type RunResult, type Workspace, checkout, makeWorkspace, projectRoot, removeTempDirs, runBundle, snapshotAction, traceOf } from './harness.js';
+import { COPILOT_STAND_IN as STAND_IN, CopilotScenarios, type StandInLogLine } from '../providers/copilot-scenarios.js';
+import { type RunResult, type Workspace, checkout, makeWorkspace, removeTempDirs, runBundle, snapshotAction, traceOf } from './harness.js';
 import { SERVER } from './routes.js';
 
-const STAND_IN = path.join(projectRoot, 'test/providers/copilot-stand-in.js');
 const WORKFLOW_TOKEN = 'ghs_workflow-token-for-copilot-0001';
 
 let bundle: string;
 let template: Workspace;
 let ws: Workspace;
 let gh: GitHubEmulator;
-let dir: string;
+const scenarios = new CopilotScenarios();
 const timings: Array<{ what: string; ms: number }> = [];
 
 beforeAll(async () => {
   bundle = await snapshotAction();
   template = await makeWorkspace();
-  dir = await mkdtemp(path.join(os.tmpdir(), 'ws-copilot-action-'));
 });
 beforeEach(async () => {
   gh = await startGitHubEmulator({ repos: [{ owner: 'octo-org', name: 'wiki', seedFrom: template.dir }], serverUrl: SERVER });
@@ -37,18 +33,13 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await removeTempDirs();
-  await rm(dir, { recursive: true, force: true });
+  await scenarios.cleanup();
   if (timings.length > 0) console.log(`copilot e2e timings (spawn → exit):\n${timings.map((t) => `  ${t.what}: ${t.ms.toFixed(0)} ms`).join('\n')}`);
 });
 
-let runs = 0;
 /** Asks issue #n through the bundle with `llm: copilot` and this stand-in script. */
-async function askViaCopilot(n: number, title: string, scenario: object): Promise<RunResult & { log: Array<Record<string, any>> }> {
-  runs++;
-  const scenarioFile = path.join(dir, `scenario-${runs}.json`);
-  const logFile = path.join(dir, `log-${runs}.jsonl`);
-  await writeFile(scenarioFile, JSON.stringify(scenario));
-  await writeFile(logFile, '');
+async function askViaCopilot(n: number, title: string, scenario: object): Promise<RunResult & { log: StandInLogLine[] }> {
+  const script = await scenarios.write(scenario);
   gh.state.setPermission('alice', 'write');
   gh.state.addIssue({ number: n, title, body: '', user: 'alice', labels: ['question'] });
   const result = await runBundle({
@@ -58,7 +49,7 @@ async function askViaCopilot(n: number, title: string, scenario: object): Promis
     eventName: 'issues',
     payload: gh.events.issues('opened', n),
     inputs: { llm: 'copilot', 'copilot-cli-path': STAND_IN },
-    env: { COPILOT_STAND_IN: scenarioFile, COPILOT_STAND_IN_LOG: logFile, WIKI_STEWARD_HTTP_TIMEOUT_MS: '5000' },
+    env: { ...script.env, WIKI_STEWARD_HTTP_TIMEOUT_MS: '5000' },
     token: WORKFLOW_TOKEN,
   });
   timings.push({ what: title, ms: result.ms });
@@ -66,8 +57,7 @@ async function askViaCopilot(n: number, title: string, scenario: object): Promis
   // The runner masks what `::add-mask::` names; nothing else may carry the token.
   const printed = `${result.stdout}${result.stderr}${result.summary}`.split('\n').filter((line) => !line.startsWith('::add-mask::'));
   expect(printed.join('\n')).not.toContain(WORKFLOW_TOKEN);
-  const log = (await readFile(logFile, 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>);
-  return { ...result, log };
+  return { ...result, log: await script.log() };
 }
 
 const answerOf = (n: number) => {

@@ -1,13 +1,13 @@
-// Attacks on the Copilot provider through a misbehaving stand-in CLI (hostile-stand-in.js).
+// Attacks on the Copilot provider through a misbehaving stand-in CLI (test/providers/copilot-stand-in.js, its "hostile" modes).
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseModelAnswer } from '../../src/answer/model/model-answerer.js';
+import { COPILOT_STAND_IN as HOSTILE, CopilotScenarios } from '../providers/copilot-scenarios.js';
 import { INSTALL_QUESTION, KEYS, askCli, expectNoKeys, runAsk, runBuiltCli } from '../providers/support.js';
 
-const HOSTILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'hostile-stand-in.js');
+
 const TOKEN = KEYS.COPILOT_GITHUB_TOKEN;
 
 let dir: string;
@@ -26,20 +26,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-let runs = 0;
+const scenarios = new CopilotScenarios();
+afterAll(() => scenarios.cleanup());
 async function files(scenario: object) {
-  runs++;
-  const scenarioFile = path.join(dir, `scenario-${runs}.json`);
-  const logFile = path.join(dir, `log-${runs}.jsonl`);
-  await writeFile(scenarioFile, JSON.stringify(scenario));
-  await writeFile(logFile, '');
-  const env = { COPILOT_GITHUB_TOKEN: TOKEN, COPILOT_STAND_IN: scenarioFile, COPILOT_STAND_IN_LOG: logFile, WIKI_STEWARD_HTTP_TIMEOUT_MS: '2000' };
-  const log = async () =>
-    (await readFile(logFile, 'utf8'))
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { pid?: number; method?: string; signal?: string });
-  return { env, log };
+  const script = await scenarios.write(scenario);
+  return { env: { COPILOT_GITHUB_TOKEN: TOKEN, ...script.env, WIKI_STEWARD_HTTP_TIMEOUT_MS: '2000' }, log: script.log };
 }
 
 describe('model reply shape: JSON that is not an object', () => {

@@ -1,28 +1,16 @@
 // Hostile proposed signal terms through the Copilot stand-in (first send = the proposal).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseProposedTerms } from '../../src/answer/model/model-answerer.js';
+import { COPILOT_STAND_IN as HOSTILE, CopilotScenarios } from '../providers/copilot-scenarios.js';
 import { INSTALL_QUESTION, KEYS, askCli, expectNoKeys } from '../providers/support.js';
 
-const HOSTILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'hostile-stand-in.js');
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'ws-attack16-terms-'));
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const scenarios = new CopilotScenarios();
+afterAll(() => scenarios.cleanup());
 
-let n = 0;
 async function ask(terms: unknown, question = INSTALL_QUESTION) {
-  n++;
-  const scenario = path.join(dir, `s${n}.json`);
-  const log = path.join(dir, `l${n}.jsonl`);
-  await writeFile(scenario, JSON.stringify({ steps: [{ reply: { terms } }], fallback: { reader: true } }));
-  await writeFile(log, '');
+  const script = await scenarios.write({ steps: [{ reply: { terms } }], fallback: { reader: true } });
   const started = performance.now();
-  const run = await askCli(question, ['--llm', 'copilot', '--copilot-cli-path', HOSTILE, '--llm-terms'], { COPILOT_GITHUB_TOKEN: KEYS.COPILOT_GITHUB_TOKEN, COPILOT_STAND_IN: scenario, COPILOT_STAND_IN_LOG: log });
+  const run = await askCli(question, ['--llm', 'copilot', '--copilot-cli-path', HOSTILE, '--llm-terms'], { COPILOT_GITHUB_TOKEN: KEYS.COPILOT_GITHUB_TOKEN, ...script.env });
   expectNoKeys(run.stdout, run.stderr);
   return { ...run, ms: performance.now() - started };
 }

@@ -15,8 +15,15 @@
 //   { "hang": true }                   acknowledge, then never answer
 //   { "exitAfterAck": true }           acknowledge, then exit (a crash mid-answer)
 //   { "exitBeforeAck": true }          exit without acknowledging
-// Every message received, with the launch's argv and its COPILOT_GITHUB_TOKEN, is appended
-// to the JSONL file named in COPILOT_STAND_IN_LOG.
+// and a CLI that misbehaves (test/hostile/), with "hostile": { … }:
+//   "ignoreShutdown": true | "silent"  ignore SIGTERM and stay alive after `runtime.shutdown`
+//                                      (answered, or with "silent" not even answered)
+//   "stderrToken": true   print the token on stderr, as a stack trace would
+//   "otherSession": true  also send a forged reply for another session id
+//   "externalTool": true  also ask the client to run a shell tool
+//   "garbage": true       also send a frame that is not JSON
+// Every message received, with the launch's argv, its pid and its COPILOT_GITHUB_TOKEN, is
+// appended to the JSONL file named in COPILOT_STAND_IN_LOG.
 import { appendFileSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 
@@ -33,8 +40,16 @@ log({
   token: process.env.COPILOT_GITHUB_TOKEN ?? null,
   envNames: Object.keys(process.env).sort(),
   cwd: process.cwd(),
+  pid: process.pid,
 });
 
+const mode = scenario.hostile ?? {};
+if (mode.stderrToken) process.stderr.write(`Error: boom\n    at leak (${process.env.COPILOT_GITHUB_TOKEN})\n`);
+if (mode.ignoreShutdown) {
+  process.on('SIGTERM', () => log({ signal: 'SIGTERM' }));
+  process.on('SIGINT', () => log({ signal: 'SIGINT' }));
+  setInterval(() => {}, 1000);
+}
 if (scenario.startup === 'crash') {
   process.stderr.write('copilot: fatal: the stand-in was told to crash at start-up\n');
   process.exit(3);
@@ -107,6 +122,12 @@ function play(step, sessionId, prompt, messageId) {
   const reply = step.reader ? readerAnswer(prompt) : step.reply;
   const content = typeof reply === 'string' ? reply : JSON.stringify(reply);
   const usage = step.usage ?? { input: Math.ceil(prompt.length / 4), output: Math.ceil(content.length / 4) };
+  if (mode.otherSession) {
+    emit('other-session-id', 'assistant.message', { messageId: 'x', content: 'FORGED' });
+    emit('other-session-id', 'session.idle', {}, true);
+  }
+  if (mode.externalTool) emit(sessionId, 'external_tool.requested', { requestId: 'r1', sessionId, toolCallId: 't1', toolName: 'bash', arguments: { command: 'cat /etc/passwd' } });
+  if (mode.garbage) { process.stdout.write('Content-Length: 5\r\n\r\n{{{{{'); }
   emit(sessionId, 'assistant.turn_start', { turnId: '0' });
   emit(sessionId, 'assistant.message', { messageId, content });
   emit(sessionId, 'assistant.usage', { model: sessions.get(sessionId)?.model ?? 'unknown', inputTokens: usage.input, outputTokens: usage.output }, true);
@@ -146,7 +167,9 @@ function handle(message) {
       sessions.delete(params.sessionId);
       return respond(id, { success: true });
     case 'runtime.shutdown':
+      if (mode.ignoreShutdown === 'silent') return;
       respond(id, {});
+      if (mode.ignoreShutdown) return;
       return setImmediate(() => process.exit(0));
     default:
       return fail(id, -32601, `Unhandled method ${method}`);
@@ -167,4 +190,4 @@ process.stdin.on('data', (chunk) => {
     handle(JSON.parse(body));
   }
 });
-process.stdin.on('end', () => process.exit(0));
+process.stdin.on('end', () => { if (!mode.ignoreShutdown) process.exit(0); });

@@ -4,47 +4,24 @@
 // own variable, no other key, an empty working folder, no tools, every permission refused), the
 // answer parsed, repaired and held to the cite contract like every model's, map-reduce for explore,
 // calls and tokens in the trace, and each fault answered offline with a note that says what to fix.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Trace } from '../../src/answer/trace.js';
+import { COPILOT_STAND_IN as STAND_IN, CopilotScenarios } from './copilot-scenarios.js';
 import { INSTALL_PAGE, INSTALL_QUESTION, INSTALL_QUOTE, KEYS, askCli, expectNoKeys, runBuiltCli } from './support.js';
 
-const STAND_IN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'copilot-stand-in.js');
 const EXPLORE_QUESTION = 'How do providers, answerers, web search, captures, labels and indexes work together?';
 const TOKEN = KEYS.COPILOT_GITHUB_TOKEN;
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'ws-copilot-'));
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const scenarios = new CopilotScenarios();
+afterAll(() => scenarios.cleanup());
 
-interface Logged {
-  launch?: string[];
-  token?: string | null;
-  envNames?: string[];
-  cwd?: string;
-  method?: string;
-  params?: Record<string, unknown> | null;
-}
-
-let runs = 0;
 /** Asks through the stand-in with this script; returns the trace, output and everything the CLI received. */
 async function askCopilot(question: string, scenario: object, options: { flags?: string[]; env?: Record<string, string | undefined> } = {}) {
-  runs++;
-  const scenarioFile = path.join(dir, `scenario-${runs}.json`);
-  const logFile = path.join(dir, `log-${runs}.jsonl`);
-  await writeFile(scenarioFile, JSON.stringify(scenario));
-  await writeFile(logFile, '');
-  const env = { COPILOT_GITHUB_TOKEN: TOKEN, OPENAI_API_KEY: KEYS.OPENAI_API_KEY, COPILOT_STAND_IN: scenarioFile, COPILOT_STAND_IN_LOG: logFile, ...options.env };
+  const script = await scenarios.write(scenario);
+  const env = { COPILOT_GITHUB_TOKEN: TOKEN, OPENAI_API_KEY: KEYS.OPENAI_API_KEY, ...script.env, ...options.env };
   const run = await askCli(question, options.flags ?? ['--llm', 'copilot', '--copilot-cli-path', STAND_IN], env);
-  const log = (await readFile(logFile, 'utf8'))
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Logged);
+  const log = await script.log();
   expectNoKeys(run.stdout, run.stderr, JSON.stringify(run.trace));
   return { ...run, log, calls: (method: string) => log.filter((l) => l.method === method) };
 }
@@ -110,11 +87,8 @@ describe('ask --llm copilot', () => {
   });
 
   it('works from the built CLI (dist/cli.js), the SDK bundled into a chunk loaded only for copilot', async () => {
-    const scenario = path.join(dir, 'built.json');
-    const logFile = path.join(dir, 'built.jsonl');
-    await writeFile(scenario, JSON.stringify({ fallback: { reader: true } }));
-    await writeFile(logFile, '');
-    const run = await runBuiltCli(['ask', '--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', STAND_IN, INSTALL_QUESTION], { COPILOT_GITHUB_TOKEN: TOKEN, COPILOT_STAND_IN: scenario, COPILOT_STAND_IN_LOG: logFile });
+    const script = await scenarios.write({ fallback: { reader: true } });
+    const run = await runBuiltCli(['ask', '--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', STAND_IN, INSTALL_QUESTION], { COPILOT_GITHUB_TOKEN: TOKEN, ...script.env });
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ answerer: 'copilot:gpt-5-mini', outcome: 'answered', provider_calls: [{ provider: 'copilot', status: 'ok' }] });
     expectNoKeys(run.stdout, run.stderr);
@@ -146,13 +120,13 @@ describe('ask --llm copilot', () => {
 
 describe('ask --llm copilot: faults are answered offline with a note that says what to fix', () => {
   it('the CLI missing at the given path', async () => {
-    const { trace } = await askCopilot(INSTALL_QUESTION, {}, { flags: ['--llm', 'copilot', '--copilot-cli-path', path.join(dir, 'no-such-copilot')] });
+    const { trace } = await askCopilot(INSTALL_QUESTION, {}, { flags: ['--llm', 'copilot', '--copilot-cli-path', path.join(path.dirname(STAND_IN), 'no-such-copilot')] });
     expectFallback(trace, /the Copilot CLI at .*no-such-copilot does not exist or is not executable\. Install it \(`npm install -g @github\/copilot`\)/);
   });
 
   it('no `copilot` on PATH and no path given', async () => {
     const saved = process.env.PATH;
-    process.env.PATH = dir;
+    process.env.PATH = path.dirname(STAND_IN); // a folder with no `copilot` in it
     try {
       const { trace } = await askCopilot(INSTALL_QUESTION, {}, { flags: ['--llm', 'copilot'] });
       expectFallback(trace, /the Copilot CLI is not installed: no `copilot` on PATH\. Install it in a step before this one/);
