@@ -54589,11 +54589,19 @@ var NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{S
 var normalize = (text2) => text2.normalize("NFKC").toLowerCase();
 var STEMS = /* @__PURE__ */ new Map();
 var STEM_CACHE_LIMIT = 2e5;
+var BRITISH_ENDINGS = [
+  [/isation(s?)$/, "ization$1"],
+  [/^(\w{3,})our(s|ed|ing|ful|less|able|ite|ites)?$/, "$1or$2"],
+  [/^(\w{2,})tre(s?)$/, "$1ter$2"],
+  [/yse(s|d)?$/, "yze$1"],
+  [/ysing$/, "yzing"]
+];
+var americanSpelling = (word) => BRITISH_ENDINGS.reduce((w2, [ending, american]) => w2.replace(ending, american), word);
 function foldWord(word) {
   if (word.length <= 2 || !ASCII_WORD.test(word)) return word;
   let stem = STEMS.get(word);
   if (stem === void 0) {
-    stem = stemmer(word);
+    stem = stemmer(americanSpelling(word));
     if (STEMS.size < STEM_CACHE_LIMIT) STEMS.set(word, stem);
   }
   return stem;

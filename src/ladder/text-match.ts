@@ -13,12 +13,27 @@ export const normalize = (text: string): string => text.normalize('NFKC').toLowe
 const STEMS = new Map<string, string>();
 const STEM_CACHE_LIMIT = 200_000;
 
+/**
+ * British spellings by their regular endings, in American form before stemming, so a question and a
+ * page that spell a word differently meet ("colour" = "color", "centre" = "center",
+ * "organisation" = "organization", "analyse" = "analyze"). Only endings no other English word
+ * shares, and long enough stems ("hour", "your" and "four" keep their spelling).
+ */
+const BRITISH_ENDINGS: ReadonlyArray<[RegExp, string]> = [
+  [/isation(s?)$/, 'ization$1'],
+  [/^(\w{3,})our(s|ed|ing|ful|less|able|ite|ites)?$/, '$1or$2'],
+  [/^(\w{2,})tre(s?)$/, '$1ter$2'],
+  [/yse(s|d)?$/, 'yze$1'],
+  [/ysing$/, 'yzing'],
+];
+const americanSpelling = (word: string): string => BRITISH_ENDINGS.reduce((w, [ending, american]) => w.replace(ending, american), word);
+
 /** Folds one lowercased word: Porter stem for English words (memoised), as written otherwise. */
 export function foldWord(word: string): string {
   if (word.length <= 2 || !ASCII_WORD.test(word)) return word;
   let stem = STEMS.get(word);
   if (stem === undefined) {
-    stem = stemmer(word);
+    stem = stemmer(americanSpelling(word));
     if (STEMS.size < STEM_CACHE_LIMIT) STEMS.set(word, stem);
   }
   return stem;
