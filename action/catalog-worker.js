@@ -3572,12 +3572,18 @@ function readFromDisk(file, options2) {
     closeSync(fd);
   }
 }
-function readWikiFile(absoluteRoot, rel, options2) {
-  try {
-    return readFromDisk(path.join(absoluteRoot, rel), options2);
-  } catch (error) {
-    return { ok: false, reason: `cannot read: ${error.message}` };
-  }
+function diskReader(absoluteRoot) {
+  return async (paths2, visit, options2) => {
+    for (const rel of paths2) {
+      let file;
+      try {
+        file = readFromDisk(path.join(absoluteRoot, rel), options2);
+      } catch (error) {
+        file = { ok: false, reason: `cannot read: ${error.message}` };
+      }
+      visit(rel, file);
+    }
+  };
 }
 var MEGABYTE = 1024 * 1024;
 var tooLarge = (bytes, limit) => ({
@@ -3593,6 +3599,7 @@ function withinPageLimit(file) {
   const bytes = Buffer.byteLength(file.text);
   return bytes > MAX_PAGE_BYTES ? tooLarge(bytes, MAX_PAGE_BYTES) : file;
 }
+var readPages = (tree, paths2, visit) => tree.readEach(paths2, (path2, file) => visit(path2, withinPageLimit(file)), { maxBytes: MAX_PAGE_BYTES });
 
 // src/wiki/wiki-path.ts
 function resolveWikiPath(fromDir, target) {
@@ -7502,6 +7509,12 @@ function linkTargetEnd(text, open) {
   for (let k = open + 1; k < close; k++) if (text.charCodeAt(k) <= 32) return open;
   return close + 1;
 }
+var withRoomFor = (array, index) => {
+  if (index < array.length) return array;
+  const grown = new Int32Array(array.length * 2);
+  grown.set(array);
+  return grown;
+};
 var lower = (c) => c >= 65 && c <= 90 ? c + 32 : c;
 var step = (hash, c) => Math.imul(hash, 31) + c | 0;
 var WordIds = class {
@@ -7582,11 +7595,7 @@ var WordIds = class {
   add(slot, hash, word) {
     const id = this.words.length;
     this.words.push(word);
-    if (id >= this.hashes.length) {
-      const grown = new Int32Array(this.hashes.length * 2);
-      grown.set(this.hashes);
-      this.hashes = grown;
-    }
+    this.hashes = withRoomFor(this.hashes, id);
     this.hashes[id] = hash;
     this.table[slot] = id + 1;
     if (this.words.length * 2 > this.table.length) this.rehash();
@@ -7661,11 +7670,7 @@ var RelevanceCounter = class {
       folded = this.foldedWordsById.length;
       this.foldedIds.set(key, folded);
       this.foldedWordsById.push(key);
-      if (folded >= this.tally.length) {
-        const grown = new Int32Array(this.tally.length * 2);
-        grown.set(this.tally);
-        this.tally = grown;
-      }
+      this.tally = withRoomFor(this.tally, folded);
     }
     return folded;
   }
@@ -7821,7 +7826,5 @@ async function readChunkFacts(read, resolveWikilink, stopwords2) {
 
 // src/ladder/catalog-worker.ts
 var { root, paths, allPages, stopwords } = workerData;
-var chunk = await readChunkFacts((visit) => {
-  for (const path2 of paths) visit(path2, withinPageLimit(readWikiFile(root, path2, { maxBytes: MAX_PAGE_BYTES })));
-}, wikilinkResolver(allPages), new Set(stopwords));
+var chunk = await readChunkFacts((visit) => readPages({ readEach: diskReader(root) }, paths, visit), wikilinkResolver(allPages), new Set(stopwords));
 parentPort.postMessage(chunk, chunk.facts.flatMap(([, facts]) => [facts.body.ids.buffer, facts.body.counts.buffer]));

@@ -53911,12 +53911,18 @@ function readFromDisk(file, options2) {
     closeSync(fd);
   }
 }
-function readWikiFile(absoluteRoot, rel, options2) {
-  try {
-    return readFromDisk(path3.join(absoluteRoot, rel), options2);
-  } catch (error2) {
-    return { ok: false, reason: `cannot read: ${error2.message}` };
-  }
+function diskReader(absoluteRoot) {
+  return async (paths, visit, options2) => {
+    for (const rel of paths) {
+      let file;
+      try {
+        file = readFromDisk(path3.join(absoluteRoot, rel), options2);
+      } catch (error2) {
+        file = { ok: false, reason: `cannot read: ${error2.message}` };
+      }
+      visit(rel, file);
+    }
+  };
 }
 function addAncestors(files, dirs) {
   for (const file of files) {
@@ -53963,9 +53969,7 @@ async function loadFileTree(root) {
     skipped,
     tempFiles,
     onDisk: true,
-    async readEach(paths, visit, options2) {
-      for (const rel of paths) visit(rel, readWikiFile(absoluteRoot, rel, options2));
-    }
+    readEach: diskReader(absoluteRoot)
   };
 }
 function memoryTree(root, contents) {
@@ -54665,6 +54669,12 @@ function linkTargetEnd(text2, open2) {
   for (let k2 = open2 + 1; k2 < close; k2++) if (text2.charCodeAt(k2) <= 32) return open2;
   return close + 1;
 }
+var withRoomFor = (array, index) => {
+  if (index < array.length) return array;
+  const grown = new Int32Array(array.length * 2);
+  grown.set(array);
+  return grown;
+};
 var lower = (c3) => c3 >= 65 && c3 <= 90 ? c3 + 32 : c3;
 var step = (hash, c3) => Math.imul(hash, 31) + c3 | 0;
 var WordIds = class {
@@ -54745,11 +54755,7 @@ var WordIds = class {
   add(slot, hash, word) {
     const id = this.words.length;
     this.words.push(word);
-    if (id >= this.hashes.length) {
-      const grown = new Int32Array(this.hashes.length * 2);
-      grown.set(this.hashes);
-      this.hashes = grown;
-    }
+    this.hashes = withRoomFor(this.hashes, id);
     this.hashes[id] = hash;
     this.table[slot] = id + 1;
     if (this.words.length * 2 > this.table.length) this.rehash();
@@ -54824,11 +54830,7 @@ var RelevanceCounter = class {
       folded = this.foldedWordsById.length;
       this.foldedIds.set(key, folded);
       this.foldedWordsById.push(key);
-      if (folded >= this.tally.length) {
-        const grown = new Int32Array(this.tally.length * 2);
-        grown.set(this.tally);
-        this.tally = grown;
-      }
+      this.tally = withRoomFor(this.tally, folded);
     }
     return folded;
   }
@@ -56852,10 +56854,9 @@ async function readCatalogPages(tree, pages, resolveWikilink) {
   const readHere = (paths) => readChunkFacts((visit) => readPages(tree, paths, visit), resolveWikilink, BUILTIN_STOPWORDS);
   if (workers === 0) return [await readHere(pages)];
   const mainShare = Math.round(pages.length * MAIN_THREAD_SHARE / (workers + MAIN_THREAD_SHARE));
-  const allPages = [...pages];
   const stopwords = [...BUILTIN_STOPWORDS];
   const pending = splitInto(pages.slice(mainShare), workers).map(
-    (paths) => inWorker({ root: tree.root, paths, allPages, stopwords }).catch((error2) => {
+    (paths) => inWorker({ root: tree.root, paths, allPages: pages, stopwords }).catch((error2) => {
       process.emitWarning(`catalog worker failed (${error2.message}); reading its ${paths.length} pages on the main thread`);
       return readHere(paths);
     })
@@ -56865,8 +56866,8 @@ async function readCatalogPages(tree, pages, resolveWikilink) {
 }
 function workerCount(tree, pages) {
   if (!tree.onDisk) return 0;
-  const forced = process.env[WORKERS_ENV]?.trim();
-  const wanted = forced !== void 0 && /^\d+$/.test(forced) ? Math.min(Number(forced), MAX_CHUNKS - 1, Math.max(0, pages - 1)) : defaultWorkers(pages);
+  const forced = process.env[WORKERS_ENV];
+  const wanted = workersFor(pages, os6.availableParallelism(), forced);
   if (wanted === 0) return 0;
   if (!existsSync4(fileURLToPath(WORKER_URL))) {
     if (forced !== void 0) process.emitWarning(`${WORKERS_ENV}=${forced}, but there is no catalog worker at ${fileURLToPath(WORKER_URL)}: reading pages on the main thread`);
@@ -56874,8 +56875,10 @@ function workerCount(tree, pages) {
   }
   return wanted;
 }
-function defaultWorkers(pages) {
-  return Math.max(0, Math.min(os6.availableParallelism(), MAX_CHUNKS, Math.floor(pages / MIN_PAGES_PER_CHUNK)) - 1);
+function workersFor(pages, cores, forced) {
+  const given = forced?.trim();
+  if (given !== void 0 && /^\d+$/.test(given)) return Math.min(Number(given), MAX_CHUNKS - 1, Math.max(0, pages - 1));
+  return Math.max(0, Math.min(cores, MAX_CHUNKS, Math.floor(pages / MIN_PAGES_PER_CHUNK)) - 1);
 }
 function splitInto(items, count) {
   const size = Math.ceil(items.length / count);
@@ -58161,6 +58164,10 @@ var SearxngSearch = class {
   }
 };
 
+// src/answer/model/chat-model.ts
+var schemaInPrompt = (schema2) => `Reply with one JSON object only, no prose, matching this JSON schema:
+${JSON.stringify(schema2.schema)}`;
+
 // src/answer/model/anthropic-messages.ts
 var ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 var ANTHROPIC_VERSION = "2023-06-01";
@@ -58462,8 +58469,7 @@ var OpenAiChatModel = class {
     }
     const user = this.schemaSupported ? request2.user : `${request2.user}
 
-Reply with one JSON object only, no prose, matching this JSON schema:
-${JSON.stringify(request2.schema.schema)}`;
+${schemaInPrompt(request2.schema)}`;
     const { body, call } = await this.http.request({
       provider: this.provider,
       method: "POST",
@@ -58497,6 +58503,7 @@ import os7 from "node:os";
 import path4 from "node:path";
 var COPILOT_DEFAULT_MODEL = "gpt-5-mini";
 var COPILOT_CLI = "copilot";
+var INSTALL_HINT = "Install it (`npm install -g @github/copilot`)";
 var COPILOT_TOKEN_VARIABLES = ["COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"];
 var SECRET_VARIABLE = /TOKEN|SECRET|PASSWORD|_KEY$|^INPUT_/i;
 var NOT_AUTHORISED_CAUSES = "Possible causes: the workflow's `permissions:` lack `copilot-requests: write`; the organisation's policy \"Copilot CLI billed to the organization\" is off; the token's account has no Copilot seat; or COPILOT_GITHUB_TOKEN is not a fine-grained token with the Copilot Requests permission.";
@@ -58533,16 +58540,6 @@ function cliProcessOf(client) {
   return child instanceof EventEmitter && typeof child.kill === "function" ? child : void 0;
 }
 var STOP_GRACE_MS = 2e3;
-var PIPE_FAULTS = /* @__PURE__ */ new Set(["ERR_STREAM_DESTROYED", "ERR_STREAM_WRITE_AFTER_END", "EPIPE"]);
-var pipeFaultsGuarded = false;
-function guardPipeFaults() {
-  if (pipeFaultsGuarded) return;
-  pipeFaultsGuarded = true;
-  process.on("unhandledRejection", (reason) => {
-    if (PIPE_FAULTS.has(reason?.code)) return;
-    throw reason;
-  });
-}
 function maskStderr(masked) {
   const write = process.stderr.write;
   process.stderr.write = ((chunk, ...rest) => write.call(process.stderr, typeof chunk === "string" ? masked(chunk) : chunk, ...rest));
@@ -58575,7 +58572,7 @@ var CopilotChatModel = class {
           model: this.model,
           systemMessage: { mode: "replace", content: `${request2.system}
 
-${schemaInstruction(request2)}` },
+${schemaInPrompt(request2.schema)}` },
           availableTools: [],
           onPermissionRequest: () => ({ kind: "reject", feedback: "No tools are allowed: answer only from the pages in the message." }),
           streaming: false
@@ -58643,13 +58640,12 @@ ${schemaInstruction(request2)}` },
       throw new ProviderError(this.provider, `the Copilot CLI is not installed: no \`${COPILOT_CLI}\` on PATH. Install it in a step before this one (\`npm install -g @github/copilot\`), or set copilot-cli-path (config answerer.copilot_cli_path).`, "unavailable", false);
     }
     if (!isExecutable(cliPath)) {
-      throw new ProviderError(this.provider, `the Copilot CLI at ${cliPath} does not exist or is not executable. Install it (\`npm install -g @github/copilot\`) or fix copilot-cli-path.`, "unavailable", false);
+      throw new ProviderError(this.provider, `the Copilot CLI at ${cliPath} does not exist or is not executable. ${INSTALL_HINT} or fix copilot-cli-path.`, "unavailable", false);
     }
     if (!token) throw new ProviderError(this.provider, `no token for Copilot: set COPILOT_GITHUB_TOKEN, or give the workflow's token (GITHUB_TOKEN) \`permissions: copilot-requests: write\`.`, "unavailable", false);
     const { CopilotClient: CopilotClient2, RuntimeConnection: RuntimeConnection2 } = await Promise.resolve().then(() => (init_dist(), dist_exports));
     this.workingDirectory = mkdtempSync2(path4.join(os7.tmpdir(), "wiki-steward-copilot-"));
     const env = { ...Object.fromEntries(Object.entries(this.options.env).filter(([name]) => !SECRET_VARIABLE.test(name))), COPILOT_GITHUB_TOKEN: token };
-    guardPipeFaults();
     this.unmaskStderr = maskStderr((text2) => this.options.calls.masked(text2));
     const client = new CopilotClient2({
       connection: RuntimeConnection2.forStdio({ path: cliPath }),
@@ -58668,7 +58664,8 @@ ${schemaInstruction(request2)}` },
   }
   /**
    * The SDK waits for ever on a request the CLI never answers (a CLI that died before replying):
-   * every request is raced against the timeout.
+   * every request is raced against the timeout, a second past it so that the SDK's own timeout of
+   * a reply, which says more, fires first.
    */
   async within(work, what) {
     let timer;
@@ -58699,7 +58696,7 @@ ${schemaInstruction(request2)}` },
     const message = firstLine(error2);
     if (/^Timeout after \d+ms waiting for session\.idle/.test(message)) return says(`no answer from Copilot within ${this.options.timeoutMs} ms (the Copilot CLI may have stopped mid-answer)`, "timeout", true);
     if (/protocol version mismatch/i.test(message)) return says(`this Copilot CLI does not speak the protocol of @github/copilot-sdk: update the CLI (${message})`, "unavailable");
-    if (/not found at|ENOENT|EACCES/.test(message)) return says(`the Copilot CLI could not be started (${message}). Install it (\`npm install -g @github/copilot\`) or fix copilot-cli-path.`, "unavailable");
+    if (/not found at|ENOENT|EACCES/.test(message)) return says(`the Copilot CLI could not be started (${message}). ${INSTALL_HINT} or fix copilot-cli-path.`, "unavailable");
     if (/exited|connection|stream|disposed|EPIPE/i.test(message)) return says(`the Copilot CLI stopped (${message})`, "unavailable", true);
     return says(`the Copilot CLI failed (${message})`, "unavailable");
   }
@@ -58707,8 +58704,6 @@ ${schemaInstruction(request2)}` },
     this.options.calls.record({ provider: this.provider, request: "session.send", status, retries: 0, ms: Math.round(performance.now() - started), tokens: { ...tokens } });
   }
 };
-var schemaInstruction = (request2) => `Reply with exactly one JSON object and nothing else (no prose, no code fence). It must follow this JSON Schema:
-${JSON.stringify(request2.schema.schema)}`;
 var firstLine = (error2) => (error2 instanceof Error ? error2.message : String(error2)).split("\n")[0].slice(0, 300);
 
 // src/answer/providers.ts
@@ -58744,7 +58739,8 @@ function createProviders(options2) {
   }
   if (!ANSWERERS.includes(options2.llm)) throw new ProviderConfigError(`--llm must be one of ${ANSWERERS.join(", ")}, got '${options2.llm}'`);
   if (!SEARCH_PROVIDERS.includes(options2.web)) throw new ProviderConfigError(`--web must be one of ${SEARCH_PROVIDERS.join(", ")}, got '${options2.web}'`);
-  const http = new JsonHttpClient(options2.retry ?? retryPolicyFromEnv(options2.env));
+  const retry2 = options2.retry ?? retryPolicyFromEnv(options2.env);
+  const http = new JsonHttpClient(retry2);
   const secrets = [];
   const key = (name) => {
     const value = options2.env[name];
@@ -58785,7 +58781,7 @@ function createProviders(options2) {
       model: options2.llmModel ?? COPILOT_DEFAULT_MODEL,
       cliPath: options2.copilotCliPath ? path5.resolve(options2.copilotCliPath) : findOnPath(COPILOT_CLI, options2.env),
       token,
-      timeoutMs: (options2.retry ?? retryPolicyFromEnv(options2.env)).timeoutMs,
+      timeoutMs: retry2.timeoutMs,
       calls: http,
       env: options2.env
     });
@@ -58800,28 +58796,24 @@ function createProviders(options2) {
 function withOfflineFallback(primary, proposeTerms = false) {
   const offline = new OfflineAnswerer();
   const proposer = proposeTerms ? {
-    async proposeTerms(question) {
-      try {
-        return await primary.proposeTerms(question);
-      } catch (error2) {
-        if (!(error2 instanceof ProviderError)) throw error2;
-        return { terms: [], notes: [`The model's proposed search terms were not used (${error2.message}).`] };
-      }
-    }
+    proposeTerms: (question) => orOnFault(primary.proposeTerms(question), (fault) => ({ terms: [], notes: [`The model's proposed search terms were not used (${fault.message}).`] }))
   } : {};
   return {
     name: primary.name,
     ...proposer,
-    async answer(request2) {
-      try {
-        return await primary.answer(request2);
-      } catch (error2) {
-        if (!(error2 instanceof ProviderError)) throw error2;
-        const draft = await offline.answer(request2);
-        return { ...draft, fault: error2.message, notes: [...draft.notes ?? [], `The model provider failed (${error2.message}); this answer was made offline from the same pages.`] };
-      }
-    }
+    answer: (request2) => orOnFault(primary.answer(request2), async (fault) => {
+      const draft = await offline.answer(request2);
+      return { ...draft, fault: fault.message, notes: [...draft.notes ?? [], `The model provider failed (${fault.message}); this answer was made offline from the same pages.`] };
+    })
   };
+}
+async function orOnFault(work, instead) {
+  try {
+    return await work;
+  } catch (error2) {
+    if (!(error2 instanceof ProviderError)) throw error2;
+    return instead(error2);
+  }
 }
 
 // src/github/posted-text.ts

@@ -78,7 +78,8 @@ export function createProviders(options: ProviderOptions): Providers {
   }
   if (!ANSWERERS.includes(options.llm)) throw new ProviderConfigError(`--llm must be one of ${ANSWERERS.join(', ')}, got '${options.llm}'`);
   if (!SEARCH_PROVIDERS.includes(options.web)) throw new ProviderConfigError(`--web must be one of ${SEARCH_PROVIDERS.join(', ')}, got '${options.web}'`);
-  const http = new JsonHttpClient(options.retry ?? retryPolicyFromEnv(options.env));
+  const retry = options.retry ?? retryPolicyFromEnv(options.env);
+  const http = new JsonHttpClient(retry);
   const secrets: string[] = [];
   const key = (name: string) => {
     const value = options.env[name];
@@ -122,7 +123,7 @@ export function createProviders(options: ProviderOptions): Providers {
       model: options.llmModel ?? COPILOT_DEFAULT_MODEL,
       cliPath: options.copilotCliPath ? path.resolve(options.copilotCliPath) : findOnPath(COPILOT_CLI, options.env),
       token,
-      timeoutMs: (options.retry ?? retryPolicyFromEnv(options.env)).timeoutMs,
+      timeoutMs: retry.timeoutMs,
       calls: http,
       env: options.env,
     });
@@ -143,27 +144,27 @@ function withOfflineFallback(primary: ModelAnswerer, proposeTerms = false): Answ
   const offline = new OfflineAnswerer();
   const proposer = proposeTerms
     ? {
-        async proposeTerms(question: string): Promise<TermProposal> {
-          try {
-            return await primary.proposeTerms(question);
-          } catch (error) {
-            if (!(error instanceof ProviderError)) throw error;
-            return { terms: [], notes: [`The model's proposed search terms were not used (${error.message}).`] };
-          }
-        },
+        proposeTerms: (question: string): Promise<TermProposal> =>
+          orOnFault(primary.proposeTerms(question), (fault) => ({ terms: [], notes: [`The model's proposed search terms were not used (${fault.message}).`] })),
       }
     : {};
   return {
     name: primary.name,
     ...proposer,
-    async answer(request: AnswerRequest): Promise<DraftAnswer> {
-      try {
-        return await primary.answer(request);
-      } catch (error) {
-        if (!(error instanceof ProviderError)) throw error;
+    answer: (request: AnswerRequest): Promise<DraftAnswer> =>
+      orOnFault(primary.answer(request), async (fault) => {
         const draft = await offline.answer(request);
-        return { ...draft, fault: error.message, notes: [...(draft.notes ?? []), `The model provider failed (${error.message}); this answer was made offline from the same pages.`] };
-      }
-    },
+        return { ...draft, fault: fault.message, notes: [...(draft.notes ?? []), `The model provider failed (${fault.message}); this answer was made offline from the same pages.`] };
+      }),
   };
+}
+
+/** The work's result, or, when its provider failed for good, `instead`'s; any other error stays an error. */
+async function orOnFault<T>(work: Promise<T>, instead: (fault: ProviderError) => T | Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    return instead(error);
+  }
 }

@@ -50,11 +50,10 @@ export async function readCatalogPages(tree: WikiTree, pages: readonly string[],
   const readHere = (paths: readonly string[]) => readChunkFacts((visit) => readPages(tree, paths, visit), resolveWikilink, BUILTIN_STOPWORDS);
   if (workers === 0) return [await readHere(pages)];
   const mainShare = Math.round((pages.length * MAIN_THREAD_SHARE) / (workers + MAIN_THREAD_SHARE));
-  const allPages = [...pages];
   const stopwords = [...BUILTIN_STOPWORDS];
   // Workers start first; the main thread reads the first chunk while they read the rest.
   const pending = splitInto(pages.slice(mainShare), workers).map((paths) =>
-    inWorker({ root: tree.root, paths, allPages, stopwords }).catch((error: unknown) => {
+    inWorker({ root: tree.root, paths, allPages: pages, stopwords }).catch((error: unknown) => {
       process.emitWarning(`catalog worker failed (${(error as Error).message}); reading its ${paths.length} pages on the main thread`);
       return readHere(paths);
     }),
@@ -66,8 +65,8 @@ export async function readCatalogPages(tree: WikiTree, pages: readonly string[],
 /** How many workers to start: none for a tree not read from disk, a small wiki, or no worker bundle. */
 function workerCount(tree: WikiTree, pages: number): number {
   if (!tree.onDisk) return 0;
-  const forced = process.env[WORKERS_ENV]?.trim();
-  const wanted = forced !== undefined && /^\d+$/.test(forced) ? Math.min(Number(forced), MAX_CHUNKS - 1, Math.max(0, pages - 1)) : defaultWorkers(pages);
+  const forced = process.env[WORKERS_ENV];
+  const wanted = workersFor(pages, os.availableParallelism(), forced);
   if (wanted === 0) return 0;
   if (!existsSync(fileURLToPath(WORKER_URL))) {
     if (forced !== undefined) process.emitWarning(`${WORKERS_ENV}=${forced}, but there is no catalog worker at ${fileURLToPath(WORKER_URL)}: reading pages on the main thread`);
@@ -76,9 +75,15 @@ function workerCount(tree: WikiTree, pages: number): number {
   return wanted;
 }
 
-/** One chunk per core (the main thread's included), at most MAX_CHUNKS, each of MIN_PAGES_PER_CHUNK pages or more. */
-function defaultWorkers(pages: number): number {
-  return Math.max(0, Math.min(os.availableParallelism(), MAX_CHUNKS, Math.floor(pages / MIN_PAGES_PER_CHUNK)) - 1);
+/**
+ * The workers wanted for `pages` pages on `cores` cores: one chunk per core (the main thread's
+ * included), at most MAX_CHUNKS, each of MIN_PAGES_PER_CHUNK pages or more; or `forced` (the
+ * environment's whole number), capped at MAX_CHUNKS - 1 and at one page per thread.
+ */
+export function workersFor(pages: number, cores: number, forced: string | undefined): number {
+  const given = forced?.trim();
+  if (given !== undefined && /^\d+$/.test(given)) return Math.min(Number(given), MAX_CHUNKS - 1, Math.max(0, pages - 1));
+  return Math.max(0, Math.min(cores, MAX_CHUNKS, Math.floor(pages / MIN_PAGES_PER_CHUNK)) - 1);
 }
 
 /** `count` contiguous chunks of near-equal size, in order. */

@@ -2,8 +2,8 @@
 // wiki's pages and takes their facts with the code the sequential load runs, then posts them back,
 // the bodies' word counts transferred rather than copied.
 import { parentPort, workerData } from 'node:worker_threads';
-import { MAX_PAGE_BYTES, withinPageLimit } from '../wiki/page-limit.js';
-import { readWikiFile } from '../wiki/tree.js';
+import { readPages } from '../wiki/page-limit.js';
+import { diskReader } from '../wiki/tree.js';
 import { wikilinkResolver } from '../wiki/wikilinks.js';
 import { readChunkFacts } from './page-facts.js';
 
@@ -12,16 +12,14 @@ export interface CatalogWorkerData {
   /** The wiki's absolute root on disk. */
   root: string;
   /** The worker's chunk of the pages, wiki-relative. */
-  paths: string[];
+  paths: readonly string[];
   /** Every page of the catalog, for the wikilink resolver (same order as the main thread's). */
-  allPages: string[];
+  allPages: readonly string[];
   /** The words the ranking does not index (see RelevanceCounter). */
-  stopwords: string[];
+  stopwords: readonly string[];
 }
 
 const { root, paths, allPages, stopwords } = workerData as CatalogWorkerData;
-// The page size limit as readPages applies it to any tree: not read past it, nor parsed.
-const chunk = await readChunkFacts((visit) => {
-  for (const path of paths) visit(path, withinPageLimit(readWikiFile(root, path, { maxBytes: MAX_PAGE_BYTES })));
-}, wikilinkResolver(allPages), new Set(stopwords));
+// Read as the main thread reads a disk tree, with the page size limit: the wiki is not walked again.
+const chunk = await readChunkFacts((visit) => readPages({ readEach: diskReader(root) }, paths, visit), wikilinkResolver(allPages), new Set(stopwords));
 parentPort!.postMessage(chunk, chunk.facts.flatMap(([, facts]) => [facts.body.ids.buffer, facts.body.counts.buffer]));

@@ -4,7 +4,7 @@
 // length-normalised frequency is computed once at load, so a question costs one pass over the
 // postings of its own words.
 import { foldWord } from './text-match.js';
-import { WordIds } from './word-ids.js';
+import { WordIds, withRoomFor } from './word-ids.js';
 
 export const FIELDS = ['title', 'aliases', 'tags', 'summary', 'headings', 'links', 'body'] as const;
 export type Field = (typeof FIELDS)[number];
@@ -112,11 +112,7 @@ export class RelevanceCounter {
       folded = this.foldedWordsById.length;
       this.foldedIds.set(key, folded);
       this.foldedWordsById.push(key);
-      if (folded >= this.tally.length) {
-        const grown = new Int32Array(this.tally.length * 2);
-        grown.set(this.tally);
-        this.tally = grown;
-      }
+      this.tally = withRoomFor(this.tally, folded);
     }
     return folded;
   }

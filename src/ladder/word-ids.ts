@@ -21,6 +21,14 @@ function linkTargetEnd(text: string, open: number): number {
   for (let k = open + 1; k < close; k++) if (text.charCodeAt(k) <= 32) return open;
   return close + 1;
 }
+/** `array`, or a copy twice its length when `index` is past its end: dense per-id tables grow by doubling. */
+export const withRoomFor = (array: Int32Array<ArrayBuffer>, index: number): Int32Array<ArrayBuffer> => {
+  if (index < array.length) return array;
+  const grown = new Int32Array(array.length * 2);
+  grown.set(array);
+  return grown;
+};
+
 const lower = (c: number) => (c >= 65 && c <= 90 ? c + 32 : c);
 const step = (hash: number, c: number) => (Math.imul(hash, 31) + c) | 0;
 
@@ -111,11 +119,7 @@ export class WordIds {
   private add(slot: number, hash: number, word: string): number {
     const id = this.words.length;
     this.words.push(word);
-    if (id >= this.hashes.length) {
-      const grown = new Int32Array(this.hashes.length * 2);
-      grown.set(this.hashes);
-      this.hashes = grown;
-    }
+    this.hashes = withRoomFor(this.hashes, id);
     this.hashes[id] = hash;
     this.table[slot] = id + 1;
     if (this.words.length * 2 > this.table.length) this.rehash();

@@ -17,5 +17,5 @@ export function withinPageLimit(file: FileText): FileText {
 }
 
 /** Reads pages (not index files or schema.md) with the page size limit applied. */
-export const readPages = (tree: WikiTree, paths: readonly string[], visit: (path: string, file: FileText) => void): Promise<void> =>
+export const readPages = (tree: Pick<WikiTree, 'readEach'>, paths: readonly string[], visit: (path: string, file: FileText) => void): Promise<void> =>
   tree.readEach(paths, (path, file) => visit(path, withinPageLimit(file)), { maxBytes: MAX_PAGE_BYTES });

@@ -7,8 +7,9 @@
 // Copilot is an agent with tools; here it gets none: no tools are offered, every permission
 // request is refused, the session works in an empty folder, and the CLI's environment carries no
 // other key. The token reaches the CLI as COPILOT_GITHUB_TOKEN in its environment, the path GitHub
-// documents for workflow (installation) tokens as for personal ones, never a stored login. The pages travel as data in the prompt, and the reply is held to our JSON schema by
-// the caller (parsing, one repair, the cite contract), since the SDK's messages take no schema.
+// documents for workflow (installation) tokens as for personal ones, never a stored login. The
+// pages travel as data in the prompt, and the reply is held to our JSON schema by the caller
+// (parsing, one repair, the cite contract), since the SDK's messages take no schema.
 import { accessSync, closeSync, constants, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -16,12 +17,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CopilotClient } from '@github/copilot-sdk';
 import { type JsonHttpClient, ProviderError } from '../../net/http-json.js';
-import type { ChatModel, ChatReply, ChatRequest } from './chat-model.js';
+import { type ChatModel, type ChatReply, type ChatRequest, schemaInPrompt } from './chat-model.js';
 
 /** Included in every paid Copilot plan at no premium-request cost (late 2026). */
 export const COPILOT_DEFAULT_MODEL = 'gpt-5-mini';
 /** The Copilot CLI's executable name on PATH. */
 export const COPILOT_CLI = 'copilot';
+const INSTALL_HINT = 'Install it (`npm install -g @github/copilot`)';
 
 /** Tokens the CLI is given, in order of preference: a dedicated Copilot token, else the workflow's. */
 export const COPILOT_TOKEN_VARIABLES = ['COPILOT_GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_TOKEN'] as const;
@@ -66,8 +68,8 @@ function isExecutable(file: string): boolean {
   try {
     if (!statSync(file).isFile()) return false;
     // The SDK runs a `.js` path with node itself; anything else is executed, a script by the
-    // interpreter its `#!` line names, which must be there too (a spawn that fails after the SDK's
-    // own check leaves it writing to a dead pipe).
+    // interpreter its `#!` line names, which must be there too (a spawn that fails that way after
+    // the SDK's own check leaves it writing to a dead pipe, an unhandled rejection that ends the run).
     if (file.endsWith('.js')) return true;
     accessSync(file, constants.X_OK);
     const interpreter = /^#!\s*(\S+)/.exec(firstBytes(file, 256))?.[1];
@@ -98,22 +100,6 @@ function cliProcessOf(client: CopilotClient): ChildProcess | undefined {
 
 /** How long a CLI asked to shut down may take before it is killed. */
 const STOP_GRACE_MS = 2000;
-
-/**
- * Errors the SDK's JSON-RPC writer can leave unhandled when the CLI's pipe is gone (a CLI that
- * died, or never started): the provider reports the fault itself, so these must not crash the run.
- */
-const PIPE_FAULTS = new Set(['ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END', 'EPIPE']);
-let pipeFaultsGuarded = false;
-function guardPipeFaults(): void {
-  if (pipeFaultsGuarded) return;
-  pipeFaultsGuarded = true;
-  process.on('unhandledRejection', (reason) => {
-    if (PIPE_FAULTS.has((reason as { code?: unknown } | null)?.code as string)) return;
-    // Anything else stays fatal, as it is without a listener.
-    throw reason;
-  });
-}
 
 /**
  * The SDK echoes the CLI's standard error to ours: while a CLI runs, what reaches our stderr is
@@ -151,7 +137,7 @@ export class CopilotChatModel implements ChatModel {
       session = await this.within(
         client.createSession({
           model: this.model,
-          systemMessage: { mode: 'replace', content: `${request.system}\n\n${schemaInstruction(request)}` },
+          systemMessage: { mode: 'replace', content: `${request.system}\n\n${schemaInPrompt(request.schema)}` },
           availableTools: [],
           onPermissionRequest: () => ({ kind: 'reject', feedback: 'No tools are allowed: answer only from the pages in the message.' }),
           streaming: false,
@@ -226,13 +212,12 @@ export class CopilotChatModel implements ChatModel {
       throw new ProviderError(this.provider, `the Copilot CLI is not installed: no \`${COPILOT_CLI}\` on PATH. Install it in a step before this one (\`npm install -g @github/copilot\`), or set copilot-cli-path (config answerer.copilot_cli_path).`, 'unavailable', false);
     }
     if (!isExecutable(cliPath)) {
-      throw new ProviderError(this.provider, `the Copilot CLI at ${cliPath} does not exist or is not executable. Install it (\`npm install -g @github/copilot\`) or fix copilot-cli-path.`, 'unavailable', false);
+      throw new ProviderError(this.provider, `the Copilot CLI at ${cliPath} does not exist or is not executable. ${INSTALL_HINT} or fix copilot-cli-path.`, 'unavailable', false);
     }
     if (!token) throw new ProviderError(this.provider, `no token for Copilot: set COPILOT_GITHUB_TOKEN, or give the workflow's token (GITHUB_TOKEN) \`permissions: copilot-requests: write\`.`, 'unavailable', false);
     const { CopilotClient, RuntimeConnection } = await import('@github/copilot-sdk');
     this.workingDirectory = mkdtempSync(path.join(os.tmpdir(), 'wiki-steward-copilot-'));
     const env = { ...Object.fromEntries(Object.entries(this.options.env).filter(([name]) => !SECRET_VARIABLE.test(name))), COPILOT_GITHUB_TOKEN: token };
-    guardPipeFaults();
     this.unmaskStderr = maskStderr((text) => this.options.calls.masked(text));
     const client = new CopilotClient({
       connection: RuntimeConnection.forStdio({ path: cliPath }),
@@ -252,7 +237,8 @@ export class CopilotChatModel implements ChatModel {
 
   /**
    * The SDK waits for ever on a request the CLI never answers (a CLI that died before replying):
-   * every request is raced against the timeout.
+   * every request is raced against the timeout, a second past it so that the SDK's own timeout of
+   * a reply, which says more, fires first.
    */
   private async within<T>(work: Promise<T>, what: string): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
@@ -284,7 +270,7 @@ export class CopilotChatModel implements ChatModel {
     const message = firstLine(error);
     if (/^Timeout after \d+ms waiting for session\.idle/.test(message)) return says(`no answer from Copilot within ${this.options.timeoutMs} ms (the Copilot CLI may have stopped mid-answer)`, 'timeout', true);
     if (/protocol version mismatch/i.test(message)) return says(`this Copilot CLI does not speak the protocol of @github/copilot-sdk: update the CLI (${message})`, 'unavailable');
-    if (/not found at|ENOENT|EACCES/.test(message)) return says(`the Copilot CLI could not be started (${message}). Install it (\`npm install -g @github/copilot\`) or fix copilot-cli-path.`, 'unavailable');
+    if (/not found at|ENOENT|EACCES/.test(message)) return says(`the Copilot CLI could not be started (${message}). ${INSTALL_HINT} or fix copilot-cli-path.`, 'unavailable');
     if (/exited|connection|stream|disposed|EPIPE/i.test(message)) return says(`the Copilot CLI stopped (${message})`, 'unavailable', true);
     return says(`the Copilot CLI failed (${message})`, 'unavailable');
   }
@@ -293,10 +279,6 @@ export class CopilotChatModel implements ChatModel {
     this.options.calls.record({ provider: this.provider, request: 'session.send', status, retries: 0, ms: Math.round(performance.now() - started), tokens: { ...tokens } });
   }
 }
-
-/** The schema in words: the SDK's messages take no response format, so the prompt carries it. */
-const schemaInstruction = (request: ChatRequest): string =>
-  `Reply with exactly one JSON object and nothing else (no prose, no code fence). It must follow this JSON Schema:\n${JSON.stringify(request.schema.schema)}`;
 
 /** The first line of an error's message: the SDK appends the CLI's whole stderr to some. */
 const firstLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300);

@@ -3,7 +3,7 @@
 // `response_format: json_schema` where the server takes it; where it refuses the field, the schema
 // goes into the prompt and the reply is validated by the caller instead.
 import { JsonHttpClient, ProviderError, endpoint } from '../../net/http-json.js';
-import { type ChatModel, type ChatReply, type ChatRequest } from './chat-model.js';
+import { type ChatModel, type ChatReply, type ChatRequest, schemaInPrompt } from './chat-model.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -53,7 +53,7 @@ export class OpenAiChatModel implements ChatModel {
     }
     const user = this.schemaSupported
       ? request.user
-      : `${request.user}\n\nReply with one JSON object only, no prose, matching this JSON schema:\n${JSON.stringify(request.schema.schema)}`;
+      : `${request.user}\n\n${schemaInPrompt(request.schema)}`;
     const { body, call } = await this.http.request({
       provider: this.provider,
       method: 'POST',
