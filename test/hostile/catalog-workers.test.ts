@@ -5,17 +5,33 @@ import { mkdtemp, readFile, rm, symlink, unlink, writeFile, mkdir } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workersFor } from '../../src/ladder/catalog-pages.js';
 import { loadFileTree } from '../../src/wiki/tree.js';
 import { CLI_JS, EXAMPLE_WIKI, INSTALL_QUESTION } from '../providers/support.js';
 
-function built(env: Record<string, string>, timeout: number): Promise<{ code: number | string | null; stderr: string; ms: number }> {
-  const started = Date.now();
+function built(env: Record<string, string>, timeout: number): Promise<{ code: number | string | null; stderr: string }> {
   return new Promise((resolve) => {
     execFile(process.execPath, [CLI_JS, 'ask', '--wiki', '.', '--json', INSTALL_QUESTION], { cwd: EXAMPLE_WIKI, env: { ...process.env, ...env }, timeout, killSignal: 'SIGKILL' }, (error, _stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number | string }).code ?? (error.killed ? 'killed' : 1)) : 0, stderr, ms: Date.now() - started });
+      resolve({ code: error ? ((error as { code?: number | string }).code ?? (error.killed ? 'killed' : 1)) : 0, stderr });
     });
   });
 }
+
+describe('WIKI_STEWARD_CATALOG_WORKERS: how many workers a value asks for', () => {
+  it.each([
+    ['200', 69, 3],
+    ['200', 2, 1],
+    ['1', 1, 0],
+    ['0', 50_000, 0],
+    [' 2 ', 10, 2],
+    ['Infinity', 69, 0],
+    ['1e9', 69, 0],
+    ['-1', 69, 0],
+    ['abc', 50_000, 3],
+    [undefined, 3_999, 0],
+    [undefined, 4_000, 1],
+  ] as const)('%j on %i pages, 8 cores: %i', (forced, pages, workers) => expect(workersFor(pages, 8, forced)).toBe(workers));
+});
 
 describe('WIKI_STEWARD_CATALOG_WORKERS garbage (built CLI)', () => {
   it('Infinity: the run must not crash with "Invalid array length"', async () => {
@@ -24,12 +40,10 @@ describe('WIKI_STEWARD_CATALOG_WORKERS garbage (built CLI)', () => {
     expect(run.code, run.stderr).toBe(0);
   }, 20_000);
 
-  it('200 on a 69-page wiki: at most a few workers start, so the load stays fast (not one thread per requested worker)', async () => {
-    const base = await built({ WIKI_STEWARD_CATALOG_WORKERS: '0' }, 15_000);
+  it('200 on a 69-page wiki: the run answers', async () => {
     const run = await built({ WIKI_STEWARD_CATALOG_WORKERS: '200' }, 30_000);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.ms).toBeLessThan(base.ms + 3000);
-  }, 60_000);
+  }, 40_000);
 
   it('-1 and abc fall back to no workers (holds)', async () => {
     for (const v of ['-1', 'abc']) expect((await built({ WIKI_STEWARD_CATALOG_WORKERS: v }, 15_000)).code).toBe(0);

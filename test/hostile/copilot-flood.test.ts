@@ -1,4 +1,5 @@
-// A CLI that sends a garbage frame, or floods a 20 MB reply.
+// A CLI that sends a garbage frame, or floods a 20 MB reply. A run that hung would be killed at
+// runBuiltCli's timeout and fail its exit code.
 import { afterAll, describe, expect, it } from 'vitest';
 import { COPILOT_STAND_IN as HOSTILE, CopilotScenarios } from '../providers/copilot-scenarios.js';
 import { INSTALL_QUESTION, KEYS, runBuiltCli } from '../providers/support.js';
@@ -8,9 +9,7 @@ afterAll(() => scenarios.cleanup());
 
 async function run(scenario: object) {
   const script = await scenarios.write(scenario);
-  const started = Date.now();
-  const r = await runBuiltCli(['ask', '--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', HOSTILE, INSTALL_QUESTION], { COPILOT_GITHUB_TOKEN: KEYS.COPILOT_GITHUB_TOKEN, ...script.env, WIKI_STEWARD_HTTP_TIMEOUT_MS: '3000' });
-  return { ...r, ms: Date.now() - started };
+  return runBuiltCli(['ask', '--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', HOSTILE, INSTALL_QUESTION], { COPILOT_GITHUB_TOKEN: KEYS.COPILOT_GITHUB_TOKEN, ...script.env, WIKI_STEWARD_HTTP_TIMEOUT_MS: '3000' });
 }
 
 describe('garbage and floods', () => {
@@ -24,6 +23,5 @@ describe('garbage and floods', () => {
     const r = await run({ fallback: { reply: `${KEYS.COPILOT_GITHUB_TOKEN} ${'x'.repeat(20_000_000)}` } });
     expect(r.code, r.stderr.slice(0, 2000)).toBe(0);
     expect(r.stdout + r.stderr).not.toContain(KEYS.COPILOT_GITHUB_TOKEN);
-    expect(r.ms).toBeLessThan(15_000);
   }, 30_000);
 });

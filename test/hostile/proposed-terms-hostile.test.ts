@@ -9,10 +9,9 @@ afterAll(() => scenarios.cleanup());
 
 async function ask(terms: unknown, question = INSTALL_QUESTION) {
   const script = await scenarios.write({ steps: [{ reply: { terms } }], fallback: { reader: true } });
-  const started = performance.now();
   const run = await askCli(question, ['--llm', 'copilot', '--copilot-cli-path', HOSTILE, '--llm-terms'], { COPILOT_GITHUB_TOKEN: KEYS.COPILOT_GITHUB_TOKEN, ...script.env });
   expectNoKeys(run.stdout, run.stderr);
-  return { ...run, ms: performance.now() - started };
+  return run;
 }
 
 describe('hostile proposed terms (hold up)', () => {
@@ -24,8 +23,7 @@ describe('hostile proposed terms (hold up)', () => {
     expect(parseProposedTerms('[1,2]')).toEqual(expect.any(String));
   });
 
-  it('prototype names, regex-ish joiners, common words, thousands of terms: the run answers quickly', async () => {
-    const baseline = await ask([]);
+  it('prototype names, regex-ish joiners, common words, thousands of terms: the run answers, with at most 8 proposed terms', async () => {
     const hostile = [
       ['constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'isPrototypeOf', '__defineGetter__', 'propertyIsEnumerable'],
       ['a.b', 'c++', 'a/b', "o'b", 'x&y', '.', 'a-', 'wiki page the and'],
@@ -36,7 +34,7 @@ describe('hostile proposed terms (hold up)', () => {
     for (const terms of hostile) {
       const run = await ask(terms);
       expect(run.trace.outcome, JSON.stringify(terms).slice(0, 80)).not.toBe('error');
-      expect(run.ms).toBeLessThan(baseline.ms * 5 + 2000);
+      expect(run.trace.signal_terms.filter((t) => t.kind === 'proposed').length).toBeLessThanOrEqual(8);
     }
   }, 120_000);
 });

@@ -69,7 +69,8 @@ describe('the catalog load in worker threads', { timeout: 120_000 }, () => {
 
   it('gives the entries, scores, acronyms and unreadable pages of the sequential load', () => {
     const sequential = node([harness, wiki, ...QUERIES], 0);
-    const digest = JSON.parse(sequential.stdout) as { entries: unknown[]; acronyms: Array<[string, string[]]>; unreadable: unknown[]; scores: unknown[][] };
+    const { chunks, ...digest } = JSON.parse(sequential.stdout) as { entries: unknown[]; acronyms: Array<[string, string[]]>; unreadable: unknown[]; scores: unknown[][]; chunks: number };
+    expect(chunks).toBe(1);
     // The wiki holds what the comparison is about.
     expect(digest.entries.length).toBeGreaterThan(600);
     expect(digest.unreadable).toHaveLength(2);
@@ -79,9 +80,12 @@ describe('the catalog load in worker threads', { timeout: 120_000 }, () => {
     expect(digest.scores.every((s) => s.length > 0)).toBe(true);
     for (const workers of [1, 2, 3]) {
       const parallel = node([harness, wiki, ...QUERIES], workers);
-      // No warning: the workers ran (none failed, the worker bundle was found).
+      // No warning (none failed, the worker bundle was found), and the pages were read in one
+      // chunk per thread: the workers really ran.
       expect(parallel.stderr).toBe('');
-      expect(JSON.parse(parallel.stdout)).toEqual(digest);
+      const { chunks: read, ...same } = JSON.parse(parallel.stdout) as typeof digest & { chunks: number };
+      expect(read).toBe(workers + 1);
+      expect(same).toEqual(digest);
     }
   });
 

@@ -48,6 +48,16 @@ describe('ask --llm-terms', () => {
     expectNoKeys(stdout, stderr);
   });
 
+  it('a proposed term no page holds is no gap: coverage is judged on the question\'s own terms', async () => {
+    // The proposal, then an answer the provider refuses: the offline answerer judges coverage.
+    openai.script({ reply: { terms: ['pre-commit hook', 'flux capacitor'] } }, { error: 'unauthorized' });
+    const { trace } = await askCli('How do I install the pre-commit hook?', flags('--llm-terms'), env);
+    expect(trace.signal_terms).toEqual(expect.arrayContaining([expect.objectContaining({ term: 'flux capacitor', kind: 'proposed' })]));
+    expect(trace.provider_fault).toBeDefined();
+    expect(trace.outcome).toBe('answered');
+    expect([...trace.missing, ...trace.coverage.missing]).not.toContain('flux capacitor');
+  });
+
   it('without the flag (or config answerer.propose_terms) no proposal is asked for', async () => {
     const { trace } = await askCli(QUESTION, flags(), env);
     expect(openai.requests.every((r) => (r.body as { response_format?: { json_schema?: { name?: string } } }).response_format?.json_schema?.name === 'wiki_answer')).toBe(true);
