@@ -56919,8 +56919,9 @@ async function loadCatalog(tree, config) {
   const resolveWikilink = wikilinkResolver(pages);
   for (const chunk of await readCatalogPages(tree, [...pages], resolveWikilink)) {
     const ids = counter.adopt(chunk.vocabulary);
+    const remap = ids.some((id, k2) => id !== k2);
     for (const [path9, f3] of chunk.facts) {
-      f3.body.ids.forEach((id, k2) => f3.body.ids[k2] = ids[id]);
+      if (remap) f3.body.ids.forEach((id, k2) => f3.body.ids[k2] = ids[id]);
       facts.set(path9, f3);
     }
     unreadable.push(...chunk.unreadable);
@@ -57177,29 +57178,32 @@ function feedbackTerms(catalog, scores, terms, extraStopwords) {
   }
   return [...strength.values()].filter((s) => s.pages.size >= 2 || top.length === 1).sort((a, b3) => b3.value - a.value || (a.word < b3.word ? -1 : 1)).slice(0, FEEDBACK_WORDS).map((s) => ({ term: s.word, kind: "feedback", via: `pseudo-relevance feedback from ${[...s.pages].join(", ")}` }));
 }
-function proposedTerms(terms, proposed) {
-  const has = new Set(terms.map((t2) => foldedWords(t2.term).join(" ")));
+var termKey = (text2) => foldedWords(text2).join(" ");
+function termAdder(terms) {
+  const keys = new Set(terms.map((t2) => termKey(t2.term)));
   const added = [];
-  for (const term of proposed?.terms ?? []) {
-    const key = foldedWords(term).join(" ");
-    if (key === "" || has.has(key)) continue;
-    has.add(key);
-    added.push({ term, kind: "proposed", via: `proposed by ${proposed.by}` });
-  }
-  return added;
+  return {
+    added,
+    has: (text2) => keys.has(termKey(text2)),
+    add(term) {
+      const key = termKey(term.term);
+      if (key === "" || keys.has(key)) return;
+      keys.add(key);
+      added.push(term);
+    }
+  };
+}
+function proposedTerms(terms, proposed) {
+  const adder = termAdder(terms);
+  for (const term of proposed?.terms ?? []) adder.add({ term, kind: "proposed", via: `proposed by ${proposed.by}` });
+  return adder.added;
 }
 function expandTerms(catalog, question, terms, extraStopwords) {
-  const added = [];
-  const has = new Set(terms.map((t2) => foldedWords(t2.term).join(" ")));
-  const add = (term, via, page) => {
-    const key = foldedWords(term).join(" ");
-    if (key === "" || has.has(key)) return;
-    has.add(key);
-    added.push({ term, kind: "expanded", via, ...page ? { page } : {} });
-  };
+  const adder = termAdder(terms);
+  const add = (term, via, page) => adder.add({ term, kind: "expanded", via, ...page ? { page } : {} });
   for (const [a, b3] of catalog.schema?.synonyms ?? []) {
-    if (has.has(foldedWords(a).join(" "))) add(b3, `schema.md tag synonym of '${a}'`);
-    else if (has.has(foldedWords(b3).join(" "))) add(a, `schema.md tag synonym of '${b3}'`);
+    if (adder.has(a)) add(b3, `schema.md tag synonym of '${a}'`);
+    else if (adder.has(b3)) add(a, `schema.md tag synonym of '${b3}'`);
   }
   const questionWords = ` ${foldedWords(question).join(" ")} `;
   const asks = (phrase) => questionWords.includes(` ${foldedWords(phrase).join(" ")} `);
@@ -57218,7 +57222,7 @@ function expandTerms(catalog, question, terms, extraStopwords) {
     if (phrases.pagesWith.get(key) > ALWAYS_SPECIFIC || !words.every((w2) => asked.has(w2))) continue;
     add(entry.title, `${kind} "${phrase}" of ${entry.path}`, entry.path);
   }
-  return added;
+  return adder.added;
 }
 function orientedFiles(catalog, candidates) {
   const files = catalog.layout.tree.files;

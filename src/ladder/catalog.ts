@@ -91,8 +91,10 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
   // Chunks merge in page order, so facts, word ids and acronyms come out as one pass gives them.
   for (const chunk of await readCatalogPages(tree, [...pages], resolveWikilink)) {
     const ids = counter.adopt(chunk.vocabulary);
+    // The first chunk's ids are already this counter's (it adopts them in order): nothing to remap.
+    const remap = ids.some((id, k) => id !== k);
     for (const [path, f] of chunk.facts) {
-      f.body.ids.forEach((id, k) => (f.body.ids[k] = ids[id]!));
+      if (remap) f.body.ids.forEach((id, k) => (f.body.ids[k] = ids[id]!));
       facts.set(path, f);
     }
     unreadable.push(...chunk.unreadable);

@@ -231,17 +231,33 @@ function feedbackTerms(catalog: WikiCatalog, scores: ReadonlyMap<number, number>
     .map((s) => ({ term: s.word, kind: 'feedback' as const, via: `pseudo-relevance feedback from ${[...s.pages].join(', ')}` }));
 }
 
+/** The key two terms saying the same words share. */
+const termKey = (text: string): string => foldedWords(text).join(' ');
+
+/**
+ * Terms added to `terms`, each only when no term so far (given or added) says the same words:
+ * `has` tells whether one does, `add` adds a term that does not.
+ */
+function termAdder(terms: readonly SignalTerm[]): { added: SignalTerm[]; has(text: string): boolean; add(term: SignalTerm): void } {
+  const keys = new Set(terms.map((t) => termKey(t.term)));
+  const added: SignalTerm[] = [];
+  return {
+    added,
+    has: (text) => keys.has(termKey(text)),
+    add(term) {
+      const key = termKey(term.term);
+      if (key === '' || keys.has(key)) return;
+      keys.add(key);
+      added.push(term);
+    },
+  };
+}
+
 /** The proposal's terms the question does not already have, as `proposed` terms. */
 function proposedTerms(terms: readonly SignalTerm[], proposed: ProposedTerms | undefined): SignalTerm[] {
-  const has = new Set(terms.map((t) => foldedWords(t.term).join(' ')));
-  const added: SignalTerm[] = [];
-  for (const term of proposed?.terms ?? []) {
-    const key = foldedWords(term).join(' ');
-    if (key === '' || has.has(key)) continue;
-    has.add(key);
-    added.push({ term, kind: 'proposed', via: `proposed by ${proposed!.by}` });
-  }
-  return added;
+  const adder = termAdder(terms);
+  for (const term of proposed?.terms ?? []) adder.add({ term, kind: 'proposed', via: `proposed by ${proposed!.by}` });
+  return adder.added;
 }
 
 /**
@@ -254,17 +270,11 @@ function proposedTerms(terms: readonly SignalTerm[], proposed: ProposedTerms | u
  *   names a section, not the page, and already counts in the ranking.
  */
 function expandTerms(catalog: WikiCatalog, question: string, terms: readonly SignalTerm[], extraStopwords: readonly string[]): SignalTerm[] {
-  const added: SignalTerm[] = [];
-  const has = new Set(terms.map((t) => foldedWords(t.term).join(' ')));
-  const add = (term: string, via: string, page?: string) => {
-    const key = foldedWords(term).join(' ');
-    if (key === '' || has.has(key)) return;
-    has.add(key);
-    added.push({ term, kind: 'expanded', via, ...(page ? { page } : {}) });
-  };
+  const adder = termAdder(terms);
+  const add = (term: string, via: string, page?: string) => adder.add({ term, kind: 'expanded', via, ...(page ? { page } : {}) });
   for (const [a, b] of catalog.schema?.synonyms ?? []) {
-    if (has.has(foldedWords(a).join(' '))) add(b, `schema.md tag synonym of '${a}'`);
-    else if (has.has(foldedWords(b).join(' '))) add(a, `schema.md tag synonym of '${b}'`);
+    if (adder.has(a)) add(b, `schema.md tag synonym of '${a}'`);
+    else if (adder.has(b)) add(a, `schema.md tag synonym of '${b}'`);
   }
   // An acronym the wiki spells out reaches pages written with the long form, and the long form
   // reaches pages that only use the acronym.
@@ -287,7 +297,7 @@ function expandTerms(catalog: WikiCatalog, question: string, terms: readonly Sig
     if (phrases.pagesWith.get(key)! > ALWAYS_SPECIFIC || !words.every((w) => asked.has(w))) continue;
     add(entry.title, `${kind} "${phrase}" of ${entry.path}`, entry.path);
   }
-  return added;
+  return adder.added;
 }
 
 /**
