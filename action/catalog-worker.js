@@ -7698,9 +7698,13 @@ var RelevanceCounter = class {
       const total = counted.reduce((sum, f) => sum + f[field].length, 0);
       averageLength[field] = counted.length === 0 ? 1 : Math.max(1, total / counted.length);
     }
-    const postingsById = this.foldedWordsById.map(() => ({ entries: [], pseudoFrequencies: [] }));
-    const sums = new Float64Array(this.foldedWordsById.length);
+    const vocabularySize = this.foldedWordsById.length;
+    const sums = new Float64Array(vocabularySize);
     const touched = [];
+    let words = new Int32Array(1 << 16);
+    let entries = new Int32Array(1 << 16);
+    let frequencies = new Float64Array(1 << 16);
+    let size = 0;
     counted.forEach((fields, entry) => {
       for (const field of FIELDS) {
         const { ids, counts, length } = fields[field];
@@ -7713,22 +7717,59 @@ var RelevanceCounter = class {
           sums[word] = sums[word] + counts[k] * share;
         }
       }
+      if (size + touched.length > words.length) {
+        const room = Math.max(words.length * 2, size + touched.length);
+        [words, entries, frequencies] = [grow(words, room), grow(entries, room), grow(frequencies, room)];
+      }
       for (const word of touched) {
-        const list = postingsById[word];
-        list.entries.push(entry);
-        list.pseudoFrequencies.push(sums[word]);
+        words[size] = word;
+        entries[size] = entry;
+        frequencies[size++] = sums[word];
         sums[word] = 0;
       }
       touched.length = 0;
     });
-    return relevanceIndex(pages.length, new Map(this.foldedWordsById.map((word, id) => [word, postingsById[id]])));
+    const offsets = new Int32Array(vocabularySize + 1);
+    for (let k = 0; k < size; k++) offsets[words[k] + 1]++;
+    for (let w = 0; w < vocabularySize; w++) offsets[w + 1] += offsets[w];
+    const next = offsets.slice(0, vocabularySize);
+    const postings = { offsets, entries: new Int32Array(size), pseudoFrequencies: new Float64Array(size) };
+    for (let k = 0; k < size; k++) {
+      const at = next[words[k]]++;
+      postings.entries[at] = entries[k];
+      postings.pseudoFrequencies[at] = frequencies[k];
+    }
+    return relevanceIndex(pages.length, this.foldedIds, postings);
   }
 };
-function relevanceIndex(n, postings) {
-  const documentFrequency = (word) => postings.get(word)?.entries.length ?? 0;
+function grow(array, length) {
+  const grown = new array.constructor(length);
+  grown.set(array);
+  return grown;
+}
+function relevanceIndex(n, wordIds, postings) {
+  const { offsets, entries, pseudoFrequencies } = postings;
+  const range = (word) => {
+    const id = wordIds.get(word);
+    return id === void 0 ? [0, 0] : [offsets[id], offsets[id + 1]];
+  };
+  const documentFrequency = (word) => {
+    const [from, to] = range(word);
+    return to - from;
+  };
   const idf = (word) => {
     const df = documentFrequency(word);
     return df === 0 ? 0 : Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  };
+  const holds = (entry, word) => {
+    const [from, to] = range(word);
+    let [low, high] = [from, to];
+    while (low < high) {
+      const mid = low + high >>> 1;
+      if (entries[mid] < entry) low = mid + 1;
+      else high = mid;
+    }
+    return low < to && entries[low] === entry;
   };
   return {
     size: n,
@@ -7737,23 +7778,25 @@ function relevanceIndex(n, postings) {
     score(query) {
       const scores = /* @__PURE__ */ new Map();
       for (const [word, weight] of query) {
-        const list = postings.get(word);
-        if (!list || weight <= 0) continue;
+        const [from, to] = range(word);
+        if (from === to || weight <= 0) continue;
         const w = weight * idf(word);
-        list.entries.forEach((entry, k) => {
-          const pf = list.pseudoFrequencies[k];
+        for (let k = from; k < to; k++) {
+          const pf = pseudoFrequencies[k];
+          const entry = entries[k];
           scores.set(entry, (scores.get(entry) ?? 0) + w * pf / (K1 + pf));
-        });
+        }
       }
       return scores;
     },
     anyPageHoldsAll(words) {
-      const lists = words.map((w) => postings.get(w)?.entries ?? []).sort((a, b) => a.length - b.length);
-      if (lists.length === 0 || lists[0].length === 0) return false;
-      const rest = lists.slice(1).map((list) => new Set(list));
-      return lists[0].some((entry) => rest.every((set2) => set2.has(entry)));
+      if (words.length === 0) return false;
+      const [rarest, ...rest] = [...words].sort((a, b) => documentFrequency(a) - documentFrequency(b));
+      const [from, to] = range(rarest);
+      for (let k = from; k < to; k++) if (rest.every((word) => holds(entries[k], word))) return true;
+      return false;
     },
-    wordsIn: (entry, words) => words.filter((word) => postings.get(word)?.entries.includes(entry))
+    wordsIn: (entry, words) => words.filter((word) => holds(entry, word))
   };
 }
 
