@@ -56661,6 +56661,7 @@ var QUESTION_WORDS = [
   "an"
 ];
 var BUILTIN_STOPWORDS = /* @__PURE__ */ new Set([...eng, ...QUESTION_WORDS, ...deu, ...fra, ...spa, ...ita, ...por, ...nld]);
+var CONTRACTION = /['’](?:s|re|ve|ll|d|m)$|n['’]t$/;
 var TRIM = /^[\s([{"'“‘«<]+|(?:['’]s)?[\s)\]}"'”’»>,.;:!?]*$/g;
 var MAX_EXACT_WORDS = 3;
 var NUMBER_NAMERS = /* @__PURE__ */ new Set(["code", "status", "error", "exit", "http", "port", "version", "v", "step", "rule", "issue", "pr", "#"]);
@@ -56752,7 +56753,7 @@ function extractSignalTerms(question, extraStopwords = []) {
     }
     const lower2 = word.toLowerCase().replace(/^['’-]+|['’-]+$/g, "");
     if (lower2 === "") return;
-    if (stopwords.has(lower2) || stopwords.has(lower2.replace(/['’]s$/, ""))) dropped.push({ term: lower2, reason: "stopword" });
+    if (stopwords.has(lower2) || stopwords.has(lower2.replace(CONTRACTION, ""))) dropped.push({ term: lower2, reason: "stopword" });
     else if (/^\d+$/.test(lower2)) dropped.push({ term: lower2, reason: "bare number" });
     else if ([...lower2].length < 2) dropped.push({ term: lower2, reason: "single character" });
     else terms.push({ term: lower2, kind: "word" });
@@ -57707,6 +57708,7 @@ var NEW_PAGE_RELEVANCE = 2;
 var COVER_RANKS = 3;
 var NEW_PAGE_GAIN = 2;
 var RANK_DISCOUNT = 0.1;
+var TIE_SHARE = 0.96;
 var WORDS_PER_TOLERATED_MISS = 3;
 var COPULAS = new Set(["is", "are", "was", "were"].map(foldWord));
 var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the", "one"]);
@@ -57797,7 +57799,7 @@ var OfflineAnswerer = class {
       return page.page.sentences.map((s) => scoreSentence(s, terms, rank, definitional, held, phrases));
     });
     const holds = (s) => quoteHolds(pages.get(s.path).lines, [s.start, s.end], s.quote);
-    const picked = pickSentences(scored, terms, holds);
+    const picked = pickSentences(scored, terms, holds, tiedWithBest(read, request2.scores));
     if (picked.length === 0) {
       const named = read.find((path9) => terms.some((w2) => w2.required && textHasTerm(pages.get(path9).folded, w2.pattern, w2.strict)));
       const own = scored.filter((x3) => x3.sentence.path === named && holds(x3.sentence));
@@ -57814,7 +57816,14 @@ var OfflineAnswerer = class {
     return { claims, covered: read.length > 0 && claims.length > 0 && coverage.covered, found: coverage.found, missing: coverage.missing, read, unread, missingAre: "terms" };
   }
 };
-function pickSentences(scored, terms, holds = () => true) {
+function tiedWithBest(read, scores) {
+  const best = scores?.get(read[0] ?? "");
+  if (!scores || best === void 0 || best <= 0) return 1;
+  let tied = 1;
+  while (tied < read.length && (scores.get(read[tied]) ?? 0) >= TIE_SHARE * best) tied++;
+  return tied;
+}
+function pickSentences(scored, terms, holds = () => true, tied = 1) {
   const eligible = scored.filter((x3) => x3.relevance >= MIN_RELEVANCE);
   const checked = /* @__PURE__ */ new Map();
   const quotable = (x3) => {
@@ -57842,6 +57851,10 @@ function pickSentences(scored, terms, holds = () => true) {
   }
   if (picked.length === 0) return picked;
   const lead = picked[0];
+  for (let rank = 0; rank < tied && picked.length < MAX_CLAIMS; rank++) {
+    const own = eligible.filter((x3) => x3.rank === rank && !pages.has(x3.sentence.path) && open2(x3) && quotable(x3));
+    if (own.length > 0) take(own.reduce((a, b3) => better(b3, a) ? b3 : a));
+  }
   while (picked.length < MAX_CLAIMS) {
     let best;
     let bestValue = 0;
@@ -58063,7 +58076,8 @@ async function askQuestion(session, asked, options2 = {}) {
   try {
     const texts = await session.catalog.readPages(ladder.candidates.map((c3) => c3.path));
     const pages = new Map(ladder.candidates.filter((c3) => texts.has(c3.path)).map((c3) => [c3.path, texts.get(c3.path)]));
-    const draft = await session.providers.answerer.answer({ question, branch: ladder.branch, terms: ladder.terms, pages });
+    const scores = new Map(ladder.candidates.map((c3) => [c3.path, c3.score]));
+    const draft = await session.providers.answerer.answer({ question, branch: ladder.branch, terms: ladder.terms, pages, scores });
     const pagesRead = new Map(draft.read.map((p2) => [p2, pages.get(p2)]));
     const wiki = enforceCiteContract(draft.claims, { pagesRead, searchUrls: /* @__PURE__ */ new Set() });
     const outcome = draft.covered && wiki.claims.length > 0 ? "answered" : "gap";

@@ -25,6 +25,8 @@ export interface AnswerRequest {
   terms: readonly SignalTerm[];
   /** Candidate pages in rank order, with their full text. */
   pages: ReadonlyMap<string, string>;
+  /** The ladder's relevance score of each candidate, where known: near-equal scores are a tie the ranking cannot break. */
+  scores?: ReadonlyMap<string, number>;
 }
 
 export interface DraftAnswer {

@@ -165,7 +165,8 @@ export async function askQuestion(session: AskSession, asked: string, options: A
     const texts = await session.catalog.readPages(ladder.candidates.map((c) => c.path));
     // In rank order, best first: answerers read (and budget) in that order.
     const pages = new Map(ladder.candidates.filter((c) => texts.has(c.path)).map((c) => [c.path, texts.get(c.path)!]));
-    const draft = await session.providers.answerer.answer({ question, branch: ladder.branch, terms: ladder.terms, pages });
+    const scores = new Map(ladder.candidates.map((c) => [c.path, c.score]));
+    const draft = await session.providers.answerer.answer({ question, branch: ladder.branch, terms: ladder.terms, pages, scores });
     const pagesRead = new Map(draft.read.map((p) => [p, pages.get(p)!]));
     const wiki = enforceCiteContract(draft.claims, { pagesRead, searchUrls: new Set() });
     const outcome: Outcome = draft.covered && wiki.claims.length > 0 ? 'answered' : 'gap';

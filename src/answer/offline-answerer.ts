@@ -55,6 +55,12 @@ const COVER_RANKS = 3;
 const NEW_PAGE_GAIN = 2;
 /** A sentence from a lower-ranked page must add this much more per rank to win a quote. */
 const RANK_DISCOUNT = 0.1;
+/**
+ * Pages scoring within this share of the best page's score are a tie the ranking cannot break: each
+ * is quoted beside the lead (its best sentence), rather than only the page that won by a hair.
+ * Measured on both banks: any share from 0.95 to 0.98 gives the same figures within one question.
+ */
+const TIE_SHARE = 0.96;
 /** Of the ordinary words, one in this many (rounded down) may be missing (see judgeCoverage). */
 const WORDS_PER_TOLERATED_MISS = 3;
 /** "X is a/an/the …", "X are the …": a copula and an article after a question term make a definition… */
@@ -231,7 +237,7 @@ export class OfflineAnswerer implements Answerer {
       return page.page.sentences.map((s) => scoreSentence(s, terms, rank, definitional, held, phrases));
     });
     const holds = (s: Sentence) => quoteHolds(pages.get(s.path)!.lines, [s.start, s.end], s.quote);
-    const picked = pickSentences(scored, terms, holds);
+    const picked = pickSentences(scored, terms, holds, tiedWithBest(read, request.scores));
     // A page found by its title alone: its lead is what it says about the subject.
     if (picked.length === 0) {
       const named = read.find((path) => terms.some((w) => w.required && textHasTerm(pages.get(path)!.folded, w.pattern, w.strict)));
@@ -252,14 +258,24 @@ export class OfflineAnswerer implements Answerer {
   }
 }
 
+/** How many of the pages read, best first, tie with the best (1 when it stands alone or scores are unknown). */
+export function tiedWithBest(read: readonly string[], scores: ReadonlyMap<string, number> | undefined): number {
+  const best = scores?.get(read[0] ?? '');
+  if (!scores || best === undefined || best <= 0) return 1;
+  let tied = 1;
+  while (tied < read.length && (scores.get(read[tied]!) ?? 0) >= TIE_SHARE * best) tied++;
+  return tied;
+}
+
 /**
  * The quotes, most relevant first: the best sentence of the best-ranked page that speaks to the
- * question, then a greedy cover (each pick the sentence adding the most weight of terms not yet
- * quoted, or of specific terms its page holds in code or tables, a lower-ranked page discounted;
- * a page is quoted only when it adds a term), then, for a one-quote answer, the next best
- * sentence of the same section.
+ * question, then the best sentence of each other page among the first `tied` (see TIE_SHARE), then
+ * a greedy cover (each pick the sentence adding the most weight of terms not yet quoted, or of
+ * specific terms its page holds in code or tables, a lower-ranked page discounted; a page is
+ * quoted only when it adds a term), then, for a one-quote answer, the next best sentence of the
+ * same section.
  */
-export function pickSentences(scored: readonly ScoredSentence[], terms: readonly WeightedTerm[], holds: (s: Sentence) => boolean = () => true): ScoredSentence[] {
+export function pickSentences(scored: readonly ScoredSentence[], terms: readonly WeightedTerm[], holds: (s: Sentence) => boolean = () => true, tied = 1): ScoredSentence[] {
   const eligible = scored.filter((x) => x.relevance >= MIN_RELEVANCE);
   const checked = new Map<ScoredSentence, boolean>();
   const quotable = (x: ScoredSentence) => {
@@ -293,6 +309,11 @@ export function pickSentences(scored: readonly ScoredSentence[], terms: readonly
   if (picked.length === 0) return picked;
   const lead = picked[0]!;
 
+  // Pages tied with the best: each says its best sentence, when it has one fit to join the answer.
+  for (let rank = 0; rank < tied && picked.length < MAX_CLAIMS; rank++) {
+    const own = eligible.filter((x) => x.rank === rank && !pages.has(x.sentence.path) && open(x) && quotable(x));
+    if (own.length > 0) take(own.reduce((a, b) => (better(b, a) ? b : a)));
+  }
   // Greedy cover: new terms first.
   while (picked.length < MAX_CLAIMS) {
     let best: ScoredSentence | undefined;

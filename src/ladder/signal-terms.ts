@@ -68,6 +68,8 @@ const QUESTION_WORDS = [
 // English first; the other lists cover wikis and questions written in the common European languages.
 export const BUILTIN_STOPWORDS: ReadonlySet<string> = new Set([...eng, ...QUESTION_WORDS, ...deu, ...fra, ...spa, ...ita, ...por, ...nld]);
 
+/** An English contraction's ending: "we're", "they've", "shouldn't" are stopwords as "we", "they", "should" are. */
+const CONTRACTION = /['’](?:s|re|ve|ll|d|m)$|n['’]t$/;
 const TRIM = /^[\s([{"'“‘«<]+|(?:['’]s)?[\s)\]}"'”’»>,.;:!?]*$/g;
 const MAX_EXACT_WORDS = 3;
 /** Words after which a short number is an identifier: `exit code 7`, `HTTP 404`, `port 8080`. */
@@ -188,7 +190,7 @@ export function extractSignalTerms(question: string, extraStopwords: readonly st
     }
     const lower = word.toLowerCase().replace(/^['’-]+|['’-]+$/g, '');
     if (lower === '') return;
-    if (stopwords.has(lower) || stopwords.has(lower.replace(/['’]s$/, ''))) dropped.push({ term: lower, reason: 'stopword' });
+    if (stopwords.has(lower) || stopwords.has(lower.replace(CONTRACTION, ''))) dropped.push({ term: lower, reason: 'stopword' });
     else if (/^\d+$/.test(lower)) dropped.push({ term: lower, reason: 'bare number' });
     else if ([...lower].length < 2) dropped.push({ term: lower, reason: 'single character' });
     else terms.push({ term: lower, kind: 'word' });

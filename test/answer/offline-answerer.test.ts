@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerRequest, Claim } from '../../src/answer/answerer.js';
 import { enforceCiteContract } from '../../src/answer/cite-contract.js';
-import { OFFLINE_READ_BUDGET, OfflineAnswerer } from '../../src/answer/offline-answerer.js';
+import { OFFLINE_READ_BUDGET, OfflineAnswerer, tiedWithBest } from '../../src/answer/offline-answerer.js';
 import { renderAnswer } from '../../src/answer/render.js';
 import type { SignalTerm } from '../../src/ladder/signal-terms.js';
 import type { WikiCitation } from '../../src/answer/trace.js';
@@ -12,8 +12,8 @@ const fm = (title: string) => ['---', `title: ${title}`, 'type: concepts', '---'
 const pageOf = (title: string, ...body: string[]) => [...fm(title), ...body].join('\n');
 const words = (...ts: string[]): SignalTerm[] => ts.map((term) => ({ term, kind: 'word' }));
 
-async function ask(question: string, terms: SignalTerm[], pages: Record<string, string>) {
-  const request: AnswerRequest = { question, branch: 'inline', terms, pages: new Map(Object.entries(pages)) };
+async function ask(question: string, terms: SignalTerm[], pages: Record<string, string>, scores?: Record<string, number>) {
+  const request: AnswerRequest = { question, branch: 'inline', terms, pages: new Map(Object.entries(pages)), ...(scores ? { scores: new Map(Object.entries(scores)) } : {}) };
   const draft = await new OfflineAnswerer().answer(request);
   // Every quote the answerer makes passes the cite contract untouched.
   const checked = enforceCiteContract(draft.claims, { pagesRead: new Map(draft.read.map((p) => [p, pages[p]!])), searchUrls: new Set() });
@@ -151,5 +151,31 @@ describe('offline answerer', () => {
     expect(lean.claims.map((c) => cite(c).path)).toEqual(['concepts/cache.md']);
     expect(lean).toMatchObject({ covered: true, missing: [] });
     expect(draft).toMatchObject({ covered: true, missing: [] });
+  });
+
+  it('quotes each page tied with the best (the ranking cannot tell them apart), not only the one that won by a hair', async () => {
+    const pages = {
+      'concepts/cache.md': pageOf('Cache', '', 'Cached pages expire after one day.'),
+      'concepts/fetch.md': pageOf('Fetching', '', 'Fetched pages are cached for a day before the next fetch.'),
+    };
+    const question = 'How long are fetched pages cached?';
+    const terms = words('fetched', 'cached', 'expire');
+    // The second page adds one ordinary word the first lacks: alone, not worth a quote…
+    const apart = await ask(question, terms, pages, { 'concepts/cache.md': 10, 'concepts/fetch.md': 9 });
+    expect(apart.claims.map((c) => cite(c).path)).toEqual(['concepts/cache.md']);
+    // …but scored within 4% of the best, it is as likely to be the answer, and says its best sentence.
+    const tied = await ask(question, terms, pages, { 'concepts/cache.md': 10, 'concepts/fetch.md': 9.7 });
+    expect(tied.claims.map((c) => [cite(c).path, c.text])).toEqual([
+      ['concepts/cache.md', 'Cached pages expire after one day.'],
+      ['concepts/fetch.md', 'Fetched pages are cached for a day before the next fetch.'],
+    ]);
+  });
+
+  it('counts the pages tied with the best in rank order, stopping at the first that falls behind', () => {
+    const read = ['a.md', 'b.md', 'c.md', 'd.md'];
+    expect(tiedWithBest(read, new Map([['a.md', 10], ['b.md', 9.6], ['c.md', 9], ['d.md', 9.9]]))).toBe(2);
+    expect(tiedWithBest(read, new Map([['a.md', 10], ['b.md', 9.5]]))).toBe(1);
+    expect(tiedWithBest(read, undefined)).toBe(1);
+    expect(tiedWithBest(read, new Map([['a.md', 0], ['b.md', 0]]))).toBe(1);
   });
 });

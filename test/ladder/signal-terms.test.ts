@@ -35,6 +35,12 @@ describe('signal-term extraction', () => {
     );
   });
 
+  it('drops contractions of stopwords as the stopwords they contract, keeping the words beside them', () => {
+    const { terms: kept, dropped } = extractSignalTerms("We're designing anodes they've sized, and shouldn't the pipe's coating hold?");
+    expect(kept.map((t) => t.term)).toEqual(['designing', 'anodes', 'sized', 'pipe', 'coating', 'hold']);
+    expect(dropped.map((d) => d.term)).toEqual(expect.arrayContaining(["we're", "they've", "shouldn't"]));
+  });
+
   it('keeps one term per folded form', () => {
     expect(terms('hooks and the hook, Hooks')).toEqual(['hooks:word']);
   });
