@@ -56938,6 +56938,7 @@ function inWorker(data) {
 }
 
 // src/ladder/catalog.ts
+var PAGE_TEXT_CACHE_CHARS = 32 * 1024 * 1024;
 function buildPostings(entries) {
   const postings = /* @__PURE__ */ new Map();
   entries.forEach((entry, i) => {
@@ -57029,6 +57030,8 @@ async function loadCatalog(tree, config) {
   const positions = new Map(entries.map((e, i) => [e.path, i]));
   const postings = buildPostings(entries);
   const vocabulary = [...postings.keys()];
+  let pageTexts = /* @__PURE__ */ new Map();
+  let pageTextChars = 0;
   return {
     root: tree.root,
     layout,
@@ -57052,11 +57055,13 @@ async function loadCatalog(tree, config) {
     indexFiles,
     unreadable,
     async readPages(paths) {
-      const out = /* @__PURE__ */ new Map();
-      await readPages(tree, paths, (path9, file) => {
-        if (file.ok) out.set(path9, file.text);
+      await readPages(tree, paths.filter((path9) => !pageTexts.has(path9)), (path9, file) => {
+        if (!file.ok) return;
+        if (pageTextChars + file.text.length > PAGE_TEXT_CACHE_CHARS) [pageTexts, pageTextChars] = [/* @__PURE__ */ new Map(), 0];
+        pageTexts.set(path9, file.text);
+        pageTextChars += file.text.length;
       });
-      return out;
+      return new Map(paths.flatMap((path9) => pageTexts.has(path9) ? [[path9, pageTexts.get(path9)]] : []));
     }
   };
 }
@@ -57734,18 +57739,18 @@ function judgeCoverage(terms, judgedPages) {
   };
 }
 var PREPARED_PAGE_LIMIT = 2e4;
-function scoreSentence(sentence, terms, rank = 0, definitional = false, held = [], phrases = []) {
+function scoreSentence(sentence, terms, rank = 0, definitional = false, held = [], phrases = [], has = termLookup(terms)) {
   const present = [];
   const titled = [];
   let relevance = 0;
   let score = 0;
   const ownHeading = sentence.section.level > 1;
   terms.forEach((t2, k2) => {
-    const inTitle = textHasTerm(sentence.title, t2.pattern, t2.strict);
+    const inTitle = has(sentence.title, k2);
     const subject = inTitle && (t2.strict || isRewording(t2.term));
     const said = textHasTerm(sentence.folded, t2.pattern, t2.strict);
     const inSentence = said || sentence.lead && sentence.section.level <= 1 && inTitle;
-    const inHeading = ownHeading && !subject && textHasTerm(sentence.section.folded, t2.pattern, t2.strict);
+    const inHeading = ownHeading && !subject && has(sentence.section.folded, k2);
     if (inSentence) present.push(k2);
     if (subject) titled.push(k2);
     relevance += inSentence ? t2.weight : inTitle || inHeading ? HEADING_SHARE * t2.weight : 0;
@@ -57754,6 +57759,15 @@ function scoreSentence(sentence, terms, rank = 0, definitional = false, held = [
   score += PHRASE_BONUS * phrases.filter((p2) => sentence.folded.joined.includes(p2)).length;
   score += (sentence.lead ? LEAD_BONUS : 0) + (definitional && defines(sentence, present.map((k2) => terms[k2])) ? DEFINITION_BONUS : 0);
   return { sentence, rank, present, titled, held, relevance, score };
+}
+function termLookup(terms) {
+  const known = /* @__PURE__ */ new WeakMap();
+  return (text2, k2) => {
+    let row = known.get(text2);
+    if (!row) known.set(text2, row = new Int8Array(terms.length));
+    if (row[k2] === 0) row[k2] = textHasTerm(text2, terms[k2].pattern, terms[k2].strict) ? 1 : 2;
+    return row[k2] === 1;
+  };
 }
 function questionPhrases(question, terms) {
   const words = foldedWords(question);
@@ -57793,10 +57807,11 @@ var OfflineAnswerer = class {
     const pages = new Map(read.map((path9) => [path9, this.prepare(path9, request2.pages.get(path9))]));
     const definitional = DEFINITION_QUESTION.test(request2.question);
     const phrases = questionPhrases(request2.question, terms);
+    const has = termLookup(terms);
     const scored = read.flatMap((path9, rank) => {
       const page = pages.get(path9);
       const held = terms.flatMap((t2, k2) => t2.strict && textHasTerm(page.folded, t2.pattern, t2.strict) ? [k2] : []);
-      return page.page.sentences.map((s) => scoreSentence(s, terms, rank, definitional, held, phrases));
+      return page.page.sentences.map((s) => scoreSentence(s, terms, rank, definitional, held, phrases, has));
     });
     const holds = (s) => quoteHolds(pages.get(s.path).lines, [s.start, s.end], s.quote);
     const picked = pickSentences(scored, terms, holds, tiedWithBest(read, request2.scores));

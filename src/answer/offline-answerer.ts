@@ -156,7 +156,15 @@ export interface ScoredSentence {
  * is about it: the sentence that adds the rest of the question wins); plus the heading share of
  * the terms its own section heading adds; plus the phrase, lead and definition bonuses.
  */
-export function scoreSentence(sentence: Sentence, terms: readonly WeightedTerm[], rank = 0, definitional = false, held: number[] = [], phrases: readonly string[] = []): ScoredSentence {
+export function scoreSentence(
+  sentence: Sentence,
+  terms: readonly WeightedTerm[],
+  rank = 0,
+  definitional = false,
+  held: number[] = [],
+  phrases: readonly string[] = [],
+  has: TermLookup = termLookup(terms),
+): ScoredSentence {
   const present: number[] = [];
   const titled: number[] = [];
   let relevance = 0;
@@ -164,7 +172,7 @@ export function scoreSentence(sentence: Sentence, terms: readonly WeightedTerm[]
   // A page's top section and its H1 are headed by the title itself.
   const ownHeading = sentence.section.level > 1;
   terms.forEach((t, k) => {
-    const inTitle = textHasTerm(sentence.title, t.pattern, t.strict);
+    const inTitle = has(sentence.title, k);
     // The page's subject: a name or identifier its title carries ("API 570"). An everyday word in a
     // title ("rating" in a standard's long title) does not make every sentence about it.
     const subject = inTitle && (t.strict || isRewording(t.term));
@@ -173,7 +181,7 @@ export function scoreSentence(sentence: Sentence, terms: readonly WeightedTerm[]
     // about the title's terms, though it scores only the words it says.
     const inSentence = said || (sentence.lead && sentence.section.level <= 1 && inTitle);
     // A heading that restates the page's subject ("How API 570 gates …" on the API 570 page) says nothing new.
-    const inHeading = ownHeading && !subject && textHasTerm(sentence.section.folded, t.pattern, t.strict);
+    const inHeading = ownHeading && !subject && has(sentence.section.folded, k);
     if (inSentence) present.push(k);
     if (subject) titled.push(k);
     relevance += inSentence ? t.weight : inTitle || inHeading ? HEADING_SHARE * t.weight : 0;
@@ -182,6 +190,23 @@ export function scoreSentence(sentence: Sentence, terms: readonly WeightedTerm[]
   score += PHRASE_BONUS * phrases.filter((p) => sentence.folded.joined.includes(p)).length;
   score += (sentence.lead ? LEAD_BONUS : 0) + (definitional && defines(sentence, present.map((k) => terms[k]!)) ? DEFINITION_BONUS : 0);
   return { sentence, rank, present, titled, held, relevance, score };
+}
+
+/** Whether a folded text holds the k-th term. */
+export type TermLookup = (text: FoldedText, k: number) => boolean;
+
+/**
+ * A TermLookup that remembers its answers per text: a page's title and a section's heading are
+ * shared by all their sentences, so each is searched once per term, not once per sentence.
+ */
+export function termLookup(terms: readonly WeightedTerm[]): TermLookup {
+  const known = new WeakMap<FoldedText, Int8Array>(); // per term: 0 not yet asked, 1 holds, 2 does not
+  return (text, k) => {
+    let row = known.get(text);
+    if (!row) known.set(text, (row = new Int8Array(terms.length)));
+    if (row[k] === 0) row[k] = textHasTerm(text, terms[k]!.pattern, terms[k]!.strict) ? 1 : 2;
+    return row[k] === 1;
+  };
 }
 
 /**
@@ -231,10 +256,11 @@ export class OfflineAnswerer implements Answerer {
     const pages = new Map(read.map((path) => [path, this.prepare(path, request.pages.get(path)!)]));
     const definitional = DEFINITION_QUESTION.test(request.question);
     const phrases = questionPhrases(request.question, terms);
+    const has = termLookup(terms);
     const scored = read.flatMap((path, rank) => {
       const page = pages.get(path)!;
       const held = terms.flatMap((t, k) => (t.strict && textHasTerm(page.folded, t.pattern, t.strict) ? [k] : []));
-      return page.page.sentences.map((s) => scoreSentence(s, terms, rank, definitional, held, phrases));
+      return page.page.sentences.map((s) => scoreSentence(s, terms, rank, definitional, held, phrases, has));
     });
     const holds = (s: Sentence) => quoteHolds(pages.get(s.path)!.lines, [s.start, s.end], s.quote);
     const picked = pickSentences(scored, terms, holds, tiedWithBest(read, request.scores));

@@ -52,7 +52,7 @@ export interface WikiCatalog {
   indexFiles: string[];
   /** Pages that could not be read, with why. */
   unreadable: Array<{ path: string; reason: string }>;
-  /** Reads pages in full (for steps C and E). */
+  /** Reads pages in full (for steps C and E), in the order asked; pages that cannot be read are left out. */
   readPages(paths: readonly string[]): Promise<Map<string, string>>;
   /**
    * Entries that may match a term (a superset, in entry order): those holding every word of it in
@@ -60,6 +60,12 @@ export interface WikiCatalog {
    */
   mayMatch(pattern: TermPattern): readonly WikiEntry[];
 }
+
+/**
+ * Page texts kept for the session's later questions (a batch reads the same pages again and again),
+ * up to this many characters; past it the cache starts afresh. The catalog is the wiki as loaded.
+ */
+const PAGE_TEXT_CACHE_CHARS = 32 * 1024 * 1024;
 
 /** Folded word → indexes of the entries whose title, summary or tags hold it. */
 function buildPostings(entries: readonly WikiEntry[]): Map<string, number[]> {
@@ -162,6 +168,8 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
   const positions = new Map(entries.map((e, i) => [e.path, i]));
   const postings = buildPostings(entries);
   const vocabulary = [...postings.keys()];
+  let pageTexts = new Map<string, string>();
+  let pageTextChars = 0;
   return {
     root: tree.root,
     layout,
@@ -185,11 +193,13 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
     indexFiles,
     unreadable,
     async readPages(paths) {
-      const out = new Map<string, string>();
-      await readPages(tree, paths, (path, file) => {
-        if (file.ok) out.set(path, file.text);
+      await readPages(tree, paths.filter((path) => !pageTexts.has(path)), (path, file) => {
+        if (!file.ok) return;
+        if (pageTextChars + file.text.length > PAGE_TEXT_CACHE_CHARS) [pageTexts, pageTextChars] = [new Map(), 0];
+        pageTexts.set(path, file.text);
+        pageTextChars += file.text.length;
       });
-      return out;
+      return new Map(paths.flatMap((path) => (pageTexts.has(path) ? [[path, pageTexts.get(path)!] as const] : [])));
     },
   };
 }
