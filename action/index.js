@@ -54775,6 +54775,7 @@ var WordIds = class {
 
 // src/ladder/relevance.ts
 var FIELDS = ["title", "aliases", "tags", "summary", "headings", "links", "body"];
+var SHORT_FIELDS = FIELDS.filter((field) => field !== "body");
 var FIELD_WEIGHTS = { title: 6, aliases: 5, tags: 3, summary: 3, headings: 2, links: 2, body: 1 };
 var LENGTH_NORMALISATION = { title: 0.3, aliases: 0.3, tags: 0.2, summary: 0.5, headings: 0.5, links: 0.5, body: 0.75 };
 var K1 = 2;
@@ -54797,22 +54798,42 @@ var RelevanceCounter = class {
   tally = new Int32Array(1024);
   touched = [];
   countBody(text2) {
-    return this.count([text2], true);
-  }
-  count(texts, skipLinkTargets = false) {
-    let length = 0;
-    const visit = (id) => {
-      length++;
-      const folded = this.foldedIdOf(id);
-      if (folded < 0) return;
-      if (this.tally[folded]++ === 0) this.touched.push(folded);
-    };
-    for (const text2 of texts) this.ids.scan(text2, visit, skipLinkTargets);
+    const length = this.tallyWords([text2], true);
     const ids = Int32Array.from(this.touched);
     const counts = ids.map((id) => this.tally[id]);
+    this.clearTally();
+    return { ids, counts, length };
+  }
+  /**
+   * Counts short texts onto the ends of flat `ids` / `counts` lists and returns their length: the
+   * short fields of every page go into one list each, not two small typed arrays per field.
+   */
+  countOnto(texts, ids, counts) {
+    const length = this.tallyWords(texts, false);
+    for (const id of this.touched) {
+      ids.push(id);
+      counts.push(this.tally[id]);
+    }
+    this.clearTally();
+    return length;
+  }
+  /** Words seen by the current tally (stopwords included: they count in lengths). */
+  seen = 0;
+  tallyWord = (id) => {
+    this.seen++;
+    const folded = this.foldedIdOf(id);
+    if (folded < 0) return;
+    if (this.tally[folded]++ === 0) this.touched.push(folded);
+  };
+  /** Tallies the texts' folded words into `tally` / `touched`; returns how many words they have. */
+  tallyWords(texts, skipLinkTargets) {
+    this.seen = 0;
+    for (const text2 of texts) this.ids.scan(text2, this.tallyWord, skipLinkTargets);
+    return this.seen;
+  }
+  clearTally() {
     for (const id of this.touched) this.tally[id] = 0;
     this.touched.length = 0;
-    return { ids, counts, length };
   }
   foldedIdOf(id) {
     let folded = this.folding[id];
@@ -54848,16 +54869,23 @@ var RelevanceCounter = class {
   }
   /** The index over the pages, in entry order: their short fields' texts and their counted bodies. */
   build(pages) {
-    const counted = pages.map((page) => {
-      const out = { body: page.body };
-      for (const field of FIELDS) if (field !== "body") out[field] = this.count(page.fields[field]);
-      return out;
+    const n = pages.length;
+    const short = SHORT_FIELDS.map((field) => {
+      const counted = { field, starts: new Int32Array(n + 1), lengths: new Int32Array(n), ids: [], counts: [] };
+      pages.forEach((page, entry) => {
+        counted.starts[entry] = counted.ids.length;
+        counted.lengths[entry] = this.countOnto(page.fields[field], counted.ids, counted.counts);
+      });
+      counted.starts[n] = counted.ids.length;
+      return counted;
     });
-    const averageLength = {};
-    for (const field of FIELDS) {
-      const total = counted.reduce((sum, f3) => sum + f3[field].length, 0);
-      averageLength[field] = counted.length === 0 ? 1 : Math.max(1, total / counted.length);
-    }
+    const average = (total) => n === 0 ? 1 : Math.max(1, total / n);
+    const shareOf = (field, length, averageLength) => {
+      const b3 = LENGTH_NORMALISATION[field];
+      return FIELD_WEIGHTS[field] / (1 - b3 + b3 * length / averageLength);
+    };
+    const shortAverages = short.map((f3) => average(f3.lengths.reduce((sum, length) => sum + length, 0)));
+    const bodyAverage = average(pages.reduce((sum, page) => sum + page.body.length, 0));
     const vocabularySize = this.foldedWordsById.length;
     const sums = new Float64Array(vocabularySize);
     const touched = [];
@@ -54865,17 +54893,19 @@ var RelevanceCounter = class {
     let entries = new Int32Array(1 << 16);
     let frequencies = new Float64Array(1 << 16);
     let size = 0;
-    counted.forEach((fields, entry) => {
-      for (const field of FIELDS) {
-        const { ids, counts, length } = fields[field];
-        if (length === 0) continue;
-        const b3 = LENGTH_NORMALISATION[field];
-        const share = FIELD_WEIGHTS[field] / (1 - b3 + b3 * length / averageLength[field]);
-        for (let k2 = 0; k2 < ids.length; k2++) {
-          const word = ids[k2];
-          if (sums[word] === 0) touched.push(word);
-          sums[word] = sums[word] + counts[k2] * share;
-        }
+    const add = (word, weighted) => {
+      if (sums[word] === 0) touched.push(word);
+      sums[word] = sums[word] + weighted;
+    };
+    pages.forEach(({ body }, entry) => {
+      short.forEach(({ field, starts, lengths, ids, counts }, f3) => {
+        if (lengths[entry] === 0) return;
+        const share = shareOf(field, lengths[entry], shortAverages[f3]);
+        for (let k2 = starts[entry]; k2 < starts[entry + 1]; k2++) add(ids[k2], counts[k2] * share);
+      });
+      if (body.length > 0) {
+        const share = shareOf("body", body.length, bodyAverage);
+        for (let k2 = 0; k2 < body.ids.length; k2++) add(body.ids[k2], body.counts[k2] * share);
       }
       if (size + touched.length > words.length) {
         const room = Math.max(words.length * 2, size + touched.length);

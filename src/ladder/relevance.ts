@@ -8,6 +8,8 @@ import { WordIds, withRoomFor } from './word-ids.js';
 
 export const FIELDS = ['title', 'aliases', 'tags', 'summary', 'headings', 'links', 'body'] as const;
 export type Field = (typeof FIELDS)[number];
+type ShortField = Exclude<Field, 'body'>;
+const SHORT_FIELDS = FIELDS.filter((field): field is ShortField => field !== 'body');
 
 /**
  * How much one occurrence in each field counts against one in the body. A title or alias names the
@@ -82,23 +84,46 @@ export class RelevanceCounter {
   private readonly touched: number[] = [];
 
   countBody(text: string): BodyCounts {
-    return this.count([text], true);
-  }
-
-  private count(texts: readonly string[], skipLinkTargets = false): BodyCounts {
-    let length = 0;
-    const visit = (id: number) => {
-      length++;
-      const folded = this.foldedIdOf(id);
-      if (folded < 0) return;
-      if (this.tally[folded]!++ === 0) this.touched.push(folded);
-    };
-    for (const text of texts) this.ids.scan(text, visit, skipLinkTargets);
+    const length = this.tallyWords([text], true);
     const ids = Int32Array.from(this.touched);
     const counts = ids.map((id) => this.tally[id]!);
+    this.clearTally();
+    return { ids, counts, length };
+  }
+
+  /**
+   * Counts short texts onto the ends of flat `ids` / `counts` lists and returns their length: the
+   * short fields of every page go into one list each, not two small typed arrays per field.
+   */
+  private countOnto(texts: readonly string[], ids: number[], counts: number[]): number {
+    const length = this.tallyWords(texts, false);
+    for (const id of this.touched) {
+      ids.push(id);
+      counts.push(this.tally[id]!);
+    }
+    this.clearTally();
+    return length;
+  }
+
+  /** Words seen by the current tally (stopwords included: they count in lengths). */
+  private seen = 0;
+  private readonly tallyWord = (id: number): void => {
+    this.seen++;
+    const folded = this.foldedIdOf(id);
+    if (folded < 0) return;
+    if (this.tally[folded]!++ === 0) this.touched.push(folded);
+  };
+
+  /** Tallies the texts' folded words into `tally` / `touched`; returns how many words they have. */
+  private tallyWords(texts: readonly string[], skipLinkTargets: boolean): number {
+    this.seen = 0;
+    for (const text of texts) this.ids.scan(text, this.tallyWord, skipLinkTargets);
+    return this.seen;
+  }
+
+  private clearTally(): void {
     for (const id of this.touched) this.tally[id] = 0;
     this.touched.length = 0;
-    return { ids, counts, length };
   }
 
   private foldedIdOf(id: number): number {
@@ -138,17 +163,25 @@ export class RelevanceCounter {
   }
 
   /** The index over the pages, in entry order: their short fields' texts and their counted bodies. */
-  build(pages: ReadonlyArray<{ fields: Readonly<Record<Exclude<Field, 'body'>, readonly string[]>>; body: BodyCounts }>): RelevanceIndex {
-    const counted = pages.map((page) => {
-      const out = { body: page.body } as Record<Field, BodyCounts>;
-      for (const field of FIELDS) if (field !== 'body') out[field] = this.count(page.fields[field]);
-      return out;
+  build(pages: ReadonlyArray<{ fields: Readonly<Record<ShortField, readonly string[]>>; body: BodyCounts }>): RelevanceIndex {
+    const n = pages.length;
+    // Each short field of every page counted into flat lists: page e's words are ids[starts[e] … starts[e + 1]).
+    const short = SHORT_FIELDS.map((field) => {
+      const counted = { field, starts: new Int32Array(n + 1), lengths: new Int32Array(n), ids: [] as number[], counts: [] as number[] };
+      pages.forEach((page, entry) => {
+        counted.starts[entry] = counted.ids.length;
+        counted.lengths[entry] = this.countOnto(page.fields[field], counted.ids, counted.counts);
+      });
+      counted.starts[n] = counted.ids.length;
+      return counted;
     });
-    const averageLength = {} as Record<Field, number>;
-    for (const field of FIELDS) {
-      const total = counted.reduce((sum, f) => sum + f[field].length, 0);
-      averageLength[field] = counted.length === 0 ? 1 : Math.max(1, total / counted.length);
-    }
+    const average = (total: number) => (n === 0 ? 1 : Math.max(1, total / n));
+    const shareOf = (field: Field, length: number, averageLength: number) => {
+      const b = LENGTH_NORMALISATION[field];
+      return FIELD_WEIGHTS[field] / (1 - b + (b * length) / averageLength);
+    };
+    const shortAverages = short.map((f) => average(f.lengths.reduce((sum, length) => sum + length, 0)));
+    const bodyAverage = average(pages.reduce((sum, page) => sum + page.body.length, 0));
     // Postings come out page by page (a dense scratch array sums each word's fields), then a
     // counting sort by word groups them, keeping each word's pages in entry order.
     const vocabularySize = this.foldedWordsById.length;
@@ -158,17 +191,19 @@ export class RelevanceCounter {
     let entries = new Int32Array(1 << 16);
     let frequencies = new Float64Array(1 << 16);
     let size = 0;
-    counted.forEach((fields, entry) => {
-      for (const field of FIELDS) {
-        const { ids, counts, length } = fields[field];
-        if (length === 0) continue;
-        const b = LENGTH_NORMALISATION[field];
-        const share = FIELD_WEIGHTS[field] / (1 - b + (b * length) / averageLength[field]);
-        for (let k = 0; k < ids.length; k++) {
-          const word = ids[k]!;
-          if (sums[word] === 0) touched.push(word);
-          sums[word] = sums[word]! + counts[k]! * share;
-        }
+    const add = (word: number, weighted: number) => {
+      if (sums[word] === 0) touched.push(word);
+      sums[word] = sums[word]! + weighted;
+    };
+    pages.forEach(({ body }, entry) => {
+      short.forEach(({ field, starts, lengths, ids, counts }, f) => {
+        if (lengths[entry] === 0) return;
+        const share = shareOf(field, lengths[entry]!, shortAverages[f]!);
+        for (let k = starts[entry]!; k < starts[entry + 1]!; k++) add(ids[k]!, counts[k]! * share);
+      });
+      if (body.length > 0) {
+        const share = shareOf('body', body.length, bodyAverage);
+        for (let k = 0; k < body.ids.length; k++) add(body.ids[k]!, body.counts[k]! * share);
       }
       if (size + touched.length > words.length) {
         const room = Math.max(words.length * 2, size + touched.length);

@@ -9,7 +9,7 @@ const page = (title: string) => `---\ntitle: ${title}\ntype: concepts\n---\n\n${
 
 describe('catalog page texts', () => {
   it('reads each page once per session, returns pages in the order asked and leaves out those it cannot read', async () => {
-    const tree = memoryTree('/wiki', new Map([
+    const tree = memoryTree('/wiki', new Map<string, string | Uint8Array>([
       ['concepts/a.md', page('Alpha')],
       ['concepts/b.md', page('Beta')],
       ['concepts/binary.md', new Uint8Array([0x2d, 0x00, 0x2d])],
