@@ -7779,6 +7779,7 @@ function grow(array, length) {
 }
 function relevanceIndex(n, wordIds, postings) {
   const { offsets, entries, pseudoFrequencies } = postings;
+  const sums = new Float64Array(n);
   const range = (word) => {
     const id = wordIds.get(word);
     return id === void 0 ? [0, 0] : [offsets[id], offsets[id + 1]];
@@ -7806,7 +7807,7 @@ function relevanceIndex(n, wordIds, postings) {
     documentFrequency,
     idf,
     score(query) {
-      const scores = /* @__PURE__ */ new Map();
+      const touched = [];
       for (const [word, weight] of query) {
         const [from, to] = range(word);
         if (from === to || weight <= 0) continue;
@@ -7814,8 +7815,14 @@ function relevanceIndex(n, wordIds, postings) {
         for (let k = from; k < to; k++) {
           const pf = pseudoFrequencies[k];
           const entry = entries[k];
-          scores.set(entry, (scores.get(entry) ?? 0) + w * pf / (K1 + pf));
+          if (sums[entry] === 0) touched.push(entry);
+          sums[entry] = sums[entry] + w * pf / (K1 + pf);
         }
+      }
+      const scores = /* @__PURE__ */ new Map();
+      for (const entry of touched) {
+        scores.set(entry, sums[entry]);
+        sums[entry] = 0;
       }
       return scores;
     },

@@ -54939,6 +54939,7 @@ function grow(array, length) {
 }
 function relevanceIndex(n, wordIds, postings) {
   const { offsets, entries, pseudoFrequencies } = postings;
+  const sums = new Float64Array(n);
   const range = (word) => {
     const id = wordIds.get(word);
     return id === void 0 ? [0, 0] : [offsets[id], offsets[id + 1]];
@@ -54966,7 +54967,7 @@ function relevanceIndex(n, wordIds, postings) {
     documentFrequency: documentFrequency2,
     idf,
     score(query) {
-      const scores = /* @__PURE__ */ new Map();
+      const touched = [];
       for (const [word, weight] of query) {
         const [from, to2] = range(word);
         if (from === to2 || weight <= 0) continue;
@@ -54974,8 +54975,14 @@ function relevanceIndex(n, wordIds, postings) {
         for (let k2 = from; k2 < to2; k2++) {
           const pf = pseudoFrequencies[k2];
           const entry = entries[k2];
-          scores.set(entry, (scores.get(entry) ?? 0) + w2 * pf / (K1 + pf));
+          if (sums[entry] === 0) touched.push(entry);
+          sums[entry] = sums[entry] + w2 * pf / (K1 + pf);
         }
+      }
+      const scores = /* @__PURE__ */ new Map();
+      for (const entry of touched) {
+        scores.set(entry, sums[entry]);
+        sums[entry] = 0;
       }
       return scores;
     },
@@ -57059,7 +57066,18 @@ async function loadCatalog(tree, config) {
   const acronyms = acronymCollector.result();
   const positions = new Map(entries.map((e, i) => [e.path, i]));
   const postings = buildPostings(entries);
-  const vocabulary = [...postings.keys()];
+  const vocabulary = [...postings.keys()].sort();
+  const wordsStartingWith = (prefix) => {
+    let [low, high] = [0, vocabulary.length];
+    while (low < high) {
+      const mid = low + high >>> 1;
+      if (vocabulary[mid] < prefix) low = mid + 1;
+      else high = mid;
+    }
+    const words = [];
+    for (let i = low; i < vocabulary.length && vocabulary[i].startsWith(prefix); i++) words.push(vocabulary[i]);
+    return words;
+  };
   let pageTexts = /* @__PURE__ */ new Map();
   let pageTextChars = 0;
   return {
@@ -57072,7 +57090,7 @@ async function loadCatalog(tree, config) {
       pattern.words.forEach((word, i) => {
         const last = i === pattern.words.length - 1 && word.length >= 4;
         const here = /* @__PURE__ */ new Set();
-        for (const w2 of last ? vocabulary.filter((v2) => v2.startsWith(word)) : [word]) for (const e of postings.get(w2) ?? []) here.add(e);
+        for (const w2 of last ? wordsStartingWith(word) : [word]) for (const e of postings.get(w2) ?? []) here.add(e);
         hits = hits ? new Set([...hits].filter((e) => here.has(e))) : here;
       });
       return [...hits].sort((a, b3) => a - b3).map((i) => entries[i]);
@@ -57105,10 +57123,24 @@ function matchFields(entry, pattern) {
   if (containsWords(entry.folded.summary, pattern)) fields.push("summary");
   return fields;
 }
+var KEPT_TERMS = 5e3;
+var keptMatches = /* @__PURE__ */ new WeakMap();
+function termMatches(catalog, pattern) {
+  let kept = keptMatches.get(catalog);
+  if (!kept) keptMatches.set(catalog, kept = /* @__PURE__ */ new Map());
+  let matches = kept.get(pattern.raw);
+  if (matches === void 0) {
+    matches = catalog.mayMatch(pattern).flatMap((entry) => {
+      const fields = matchFields(entry, pattern);
+      return fields.length > 0 ? [[entry, fields]] : [];
+    });
+    if (kept.size >= KEPT_TERMS) kept.clear();
+    kept.set(pattern.raw, matches);
+  }
+  return matches;
+}
 function documentFrequency(catalog, pattern) {
-  let n = 0;
-  for (const entry of catalog.mayMatch(pattern)) if (matchFields(entry, pattern).length > 0) n++;
-  return n;
+  return termMatches(catalog, pattern).length;
 }
 function compareGateCandidates(a, b3) {
   const distinct = (c3) => new Set(c3.matched.map((m2) => m2.term)).size;
@@ -57125,8 +57157,7 @@ function findCandidates(catalog, terms) {
   for (const { term, page } of terms) {
     if (page !== void 0) add(catalog.byPath.get(page), term, ["title"]);
     else {
-      const pattern = termPattern(term);
-      for (const entry of catalog.mayMatch(pattern)) add(entry, term, matchFields(entry, pattern));
+      for (const [entry, fields] of termMatches(catalog, termPattern(term))) add(entry, term, fields);
     }
   }
   return [...matches].map(([entry, matched]) => ({ path: entry.path, title: entry.title, matched }));

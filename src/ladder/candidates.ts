@@ -32,11 +32,35 @@ export function matchFields(entry: WikiEntry, pattern: TermPattern): MatchField[
   return fields;
 }
 
+/** The pages a term matches, in entry order, each with the fields it matches in. */
+type TermMatches = ReadonlyArray<readonly [WikiEntry, readonly MatchField[]]>;
+
+/** Terms whose matches a catalog keeps: a batch asks about the same words again and again. */
+const KEPT_TERMS = 5000;
+const keptMatches = new WeakMap<WikiCatalog, Map<string, TermMatches>>();
+
+/**
+ * The pages a term matches by the seed's rules, worked out once per catalog and term (the catalog
+ * does not change; a term's pattern depends only on its normalised text, `pattern.raw`).
+ */
+function termMatches(catalog: WikiCatalog, pattern: TermPattern): TermMatches {
+  let kept = keptMatches.get(catalog);
+  if (!kept) keptMatches.set(catalog, (kept = new Map()));
+  let matches = kept.get(pattern.raw);
+  if (matches === undefined) {
+    matches = catalog.mayMatch(pattern).flatMap((entry) => {
+      const fields = matchFields(entry, pattern);
+      return fields.length > 0 ? [[entry, fields] as const] : [];
+    });
+    if (kept.size >= KEPT_TERMS) kept.clear();
+    kept.set(pattern.raw, matches);
+  }
+  return matches;
+}
+
 /** How many pages a term matches: the corpus statistic behind the "too common" rule. */
 export function documentFrequency(catalog: WikiCatalog, pattern: TermPattern): number {
-  let n = 0;
-  for (const entry of catalog.mayMatch(pattern)) if (matchFields(entry, pattern).length > 0) n++;
-  return n;
+  return termMatches(catalog, pattern).length;
 }
 
 export interface CandidateTerm {
@@ -75,8 +99,7 @@ export function findCandidates(catalog: WikiCatalog, terms: readonly CandidateTe
   for (const { term, page } of terms) {
     if (page !== undefined) add(catalog.byPath.get(page)!, term, ['title']);
     else {
-      const pattern = termPattern(term);
-      for (const entry of catalog.mayMatch(pattern)) add(entry, term, matchFields(entry, pattern));
+      for (const [entry, fields] of termMatches(catalog, termPattern(term))) add(entry, term, fields);
     }
   }
   return [...matches].map(([entry, matched]) => ({ path: entry.path, title: entry.title, matched }));

@@ -167,7 +167,19 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
   const acronyms = acronymCollector.result();
   const positions = new Map(entries.map((e, i) => [e.path, i]));
   const postings = buildPostings(entries);
-  const vocabulary = [...postings.keys()];
+  // Sorted, so the words a prefix starts are one run found by binary search.
+  const vocabulary = [...postings.keys()].sort();
+  const wordsStartingWith = (prefix: string): string[] => {
+    let [low, high] = [0, vocabulary.length];
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (vocabulary[mid]! < prefix) low = mid + 1;
+      else high = mid;
+    }
+    const words: string[] = [];
+    for (let i = low; i < vocabulary.length && vocabulary[i]!.startsWith(prefix); i++) words.push(vocabulary[i]!);
+    return words;
+  };
   let pageTexts = new Map<string, string>();
   let pageTextChars = 0;
   return {
@@ -180,7 +192,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
       pattern.words.forEach((word, i) => {
         const last = i === pattern.words.length - 1 && word.length >= 4;
         const here = new Set<number>();
-        for (const w of last ? vocabulary.filter((v) => v.startsWith(word)) : [word]) for (const e of postings.get(w) ?? []) here.add(e);
+        for (const w of last ? wordsStartingWith(word) : [word]) for (const e of postings.get(w) ?? []) here.add(e);
         hits = hits ? new Set([...hits].filter((e) => here.has(e))) : here;
       });
       return [...hits!].sort((a, b) => a - b).map((i) => entries[i]!);

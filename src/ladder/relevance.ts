@@ -240,6 +240,8 @@ function grow<T extends Int32Array | Float64Array>(array: T, length: number): T 
 
 function relevanceIndex(n: number, wordIds: ReadonlyMap<string, number>, postings: Postings): RelevanceIndex {
   const { offsets, entries, pseudoFrequencies } = postings;
+  /** `score`'s scratch sums, one per page, all 0 between calls. */
+  const sums = new Float64Array(n);
   /** The postings range [from, to) of a folded word (empty for a word no page holds). */
   const range = (word: string): [number, number] => {
     const id = wordIds.get(word);
@@ -269,7 +271,9 @@ function relevanceIndex(n: number, wordIds: ReadonlyMap<string, number>, posting
     documentFrequency,
     idf,
     score(query) {
-      const scores = new Map<number, number>();
+      // Sums in a dense array (every posting adds a positive amount, so 0 means untouched), then one
+      // map entry per page touched, in the order first touched.
+      const touched: number[] = [];
       for (const [word, weight] of query) {
         const [from, to] = range(word);
         if (from === to || weight <= 0) continue;
@@ -277,8 +281,14 @@ function relevanceIndex(n: number, wordIds: ReadonlyMap<string, number>, posting
         for (let k = from; k < to; k++) {
           const pf = pseudoFrequencies[k]!;
           const entry = entries[k]!;
-          scores.set(entry, (scores.get(entry) ?? 0) + (w * pf) / (K1 + pf));
+          if (sums[entry] === 0) touched.push(entry);
+          sums[entry] = sums[entry]! + (w * pf) / (K1 + pf);
         }
+      }
+      const scores = new Map<number, number>();
+      for (const entry of touched) {
+        scores.set(entry, sums[entry]!);
+        sums[entry] = 0;
       }
       return scores;
     },

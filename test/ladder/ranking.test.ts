@@ -60,6 +60,18 @@ describe('ranking that reads the body', () => {
     expect(trace.signal_terms).toContainEqual(expect.objectContaining({ term: 'API RP 581', kind: 'proper-noun' }));
   });
 
+  it('the seed’s title rule: a last word of four letters or more may start a longer title word, a shorter one may not', async () => {
+    const files = {
+      'concepts/configuration.md': page({ title: 'Configuration reference', type: 'concepts', body: 'Every option with its default.\n' }),
+      'concepts/configurator.md': page({ title: 'Configurator', type: 'concepts', body: 'A tool that writes options.\n' }),
+      'concepts/conflicts.md': page({ title: 'Conflicts', type: 'concepts', body: 'Merge conflicts in generated files.\n' }),
+      'concepts/rapid.md': page({ title: 'Rapid prototyping', type: 'concepts', body: 'Prototypes first.\n' }),
+    };
+    const titled = (trace: Trace) => trace.candidates.filter((c) => c.matched.some((m) => m.field === 'title')).map((c) => c.path).sort();
+    expect(titled(await ask(files, 'Where is the config kept?'))).toEqual(['concepts/configuration.md', 'concepts/configurator.md']);
+    expect(titled(await ask(files, 'Which api is it?'))).toEqual([]);
+  });
+
   it(`at most ${BODY_CANDIDATES} pages join through their body alone`, async () => {
     const files = Object.fromEntries(
       Array.from({ length: 12 }, (_, i) => [`notes/n${i}.md`, page({ title: `Note ${i}`, type: 'notes', body: `The flange gasket leaked during test ${i}.\n` })]),
