@@ -57123,19 +57123,20 @@ function matchFields(entry, pattern) {
   if (containsWords(entry.folded.summary, pattern)) fields.push("summary");
   return fields;
 }
-var KEPT_TERMS = 5e3;
+var KEPT_MATCHES = 1e6;
 var keptMatches = /* @__PURE__ */ new WeakMap();
 function termMatches(catalog, pattern) {
   let kept = keptMatches.get(catalog);
-  if (!kept) keptMatches.set(catalog, kept = /* @__PURE__ */ new Map());
-  let matches = kept.get(pattern.raw);
+  if (!kept) keptMatches.set(catalog, kept = { terms: /* @__PURE__ */ new Map(), size: 0 });
+  let matches = kept.terms.get(pattern.raw);
   if (matches === void 0) {
     matches = catalog.mayMatch(pattern).flatMap((entry) => {
       const fields = matchFields(entry, pattern);
       return fields.length > 0 ? [[entry, fields]] : [];
     });
-    if (kept.size >= KEPT_TERMS) kept.clear();
-    kept.set(pattern.raw, matches);
+    if (kept.size + matches.length > KEPT_MATCHES) [kept.terms, kept.size] = [/* @__PURE__ */ new Map(), 0];
+    kept.terms.set(pattern.raw, matches);
+    kept.size += matches.length;
   }
   return matches;
 }

@@ -35,9 +35,12 @@ export function matchFields(entry: WikiEntry, pattern: TermPattern): MatchField[
 /** The pages a term matches, in entry order, each with the fields it matches in. */
 type TermMatches = ReadonlyArray<readonly [WikiEntry, readonly MatchField[]]>;
 
-/** Terms whose matches a catalog keeps: a batch asks about the same words again and again. */
-const KEPT_TERMS = 5000;
-const keptMatches = new WeakMap<WikiCatalog, Map<string, TermMatches>>();
+/**
+ * Matches a catalog keeps (a batch asks about the same words again and again), counted in matched
+ * pages over all terms kept: past it, the store starts afresh.
+ */
+const KEPT_MATCHES = 1_000_000;
+const keptMatches = new WeakMap<WikiCatalog, { terms: Map<string, TermMatches>; size: number }>();
 
 /**
  * The pages a term matches by the seed's rules, worked out once per catalog and term (the catalog
@@ -45,15 +48,16 @@ const keptMatches = new WeakMap<WikiCatalog, Map<string, TermMatches>>();
  */
 function termMatches(catalog: WikiCatalog, pattern: TermPattern): TermMatches {
   let kept = keptMatches.get(catalog);
-  if (!kept) keptMatches.set(catalog, (kept = new Map()));
-  let matches = kept.get(pattern.raw);
+  if (!kept) keptMatches.set(catalog, (kept = { terms: new Map(), size: 0 }));
+  let matches = kept.terms.get(pattern.raw);
   if (matches === undefined) {
     matches = catalog.mayMatch(pattern).flatMap((entry) => {
       const fields = matchFields(entry, pattern);
       return fields.length > 0 ? [[entry, fields] as const] : [];
     });
-    if (kept.size >= KEPT_TERMS) kept.clear();
-    kept.set(pattern.raw, matches);
+    if (kept.size + matches.length > KEPT_MATCHES) [kept.terms, kept.size] = [new Map(), 0];
+    kept.terms.set(pattern.raw, matches);
+    kept.size += matches.length;
   }
   return matches;
 }
