@@ -57103,13 +57103,21 @@ async function loadCatalog(tree, config) {
     indexFiles,
     unreadable,
     async readPages(paths) {
+      const fresh = /* @__PURE__ */ new Map();
       await readPages(tree, paths.filter((path9) => !pageTexts.has(path9)), (path9, file) => {
-        if (!file.ok) return;
-        if (pageTextChars + file.text.length > PAGE_TEXT_CACHE_CHARS) [pageTexts, pageTextChars] = [/* @__PURE__ */ new Map(), 0];
-        pageTexts.set(path9, file.text);
-        pageTextChars += file.text.length;
+        if (file.ok) fresh.set(path9, file.text);
       });
-      return new Map(paths.flatMap((path9) => pageTexts.has(path9) ? [[path9, pageTexts.get(path9)]] : []));
+      const out = /* @__PURE__ */ new Map();
+      for (const path9 of paths) {
+        const text2 = fresh.get(path9) ?? pageTexts.get(path9);
+        if (text2 !== void 0) out.set(path9, text2);
+      }
+      for (const [path9, text2] of fresh) {
+        if (pageTextChars + text2.length > PAGE_TEXT_CACHE_CHARS) [pageTexts, pageTextChars] = [/* @__PURE__ */ new Map(), 0];
+        pageTexts.set(path9, text2);
+        pageTextChars += text2.length;
+      }
+      return out;
     }
   };
 }

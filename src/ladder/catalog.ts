@@ -205,13 +205,21 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
     indexFiles,
     unreadable,
     async readPages(paths) {
+      const fresh = new Map<string, string>();
       await readPages(tree, paths.filter((path) => !pageTexts.has(path)), (path, file) => {
-        if (!file.ok) return;
-        if (pageTextChars + file.text.length > PAGE_TEXT_CACHE_CHARS) [pageTexts, pageTextChars] = [new Map(), 0];
-        pageTexts.set(path, file.text);
-        pageTextChars += file.text.length;
+        if (file.ok) fresh.set(path, file.text);
       });
-      return new Map(paths.flatMap((path) => (pageTexts.has(path) ? [[path, pageTexts.get(path)!] as const] : [])));
+      const out = new Map<string, string>();
+      for (const path of paths) {
+        const text = fresh.get(path) ?? pageTexts.get(path);
+        if (text !== undefined) out.set(path, text);
+      }
+      for (const [path, text] of fresh) {
+        if (pageTextChars + text.length > PAGE_TEXT_CACHE_CHARS) [pageTexts, pageTextChars] = [new Map(), 0];
+        pageTexts.set(path, text);
+        pageTextChars += text.length;
+      }
+      return out;
     },
   };
 }

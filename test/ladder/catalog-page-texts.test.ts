@@ -27,4 +27,21 @@ describe('catalog page texts', () => {
     // Each page was read from the tree once: the second call read nothing.
     expect(asked).toEqual(['concepts/b.md', 'concepts/binary.md', 'concepts/a.md']);
   });
+
+  it('past its size bound the store starts afresh, and the read that passes it still returns every page it asked for', async () => {
+    // 20 pages of 1.9 million characters (under the 2 MB page limit) pass the 32-million-character bound.
+    const paths = Array.from({ length: 20 }, (_, i) => `concepts/big-${i}.md`);
+    const tree = memoryTree('/wiki', new Map<string, string | Uint8Array>(paths.map((p, i) => [p, page(`Big ${i}`) + 'word '.repeat(380_000)])));
+    const asked: string[] = [];
+    const counting: WikiTree = { ...tree, readEach: (list, visit, options) => (asked.push(...list), tree.readEach(list, visit, options)) };
+    const catalog = await loadCatalog(counting, DEFAULT_CONFIG);
+    asked.length = 0;
+    const all = await catalog.readPages(paths);
+    expect([...all.keys()]).toEqual(paths);
+    // The first pages were let go to stay within the bound, the last ones kept.
+    asked.length = 0;
+    await catalog.readPages([paths[0]!, paths[19]!]);
+    expect(asked).toEqual([paths[0]]);
+  });
 });
+
