@@ -7397,7 +7397,9 @@ function stemmer(value) {
 // src/ladder/text-match.ts
 var WORD = /[\p{L}\p{N}]+/gu;
 var ASCII_WORD = /^[a-z]+$/;
-var normalize = (text) => text.normalize("NFKC").toLowerCase();
+var ASCII_TEXT = /^[\x00-\x7f]*$/;
+var ASCII_WORDS = /[a-z0-9]+/g;
+var normalize = (text) => (ASCII_TEXT.test(text) ? text : text.normalize("NFKC")).toLowerCase();
 var STEMS = /* @__PURE__ */ new Map();
 var STEM_CACHE_LIMIT = 2e5;
 var BRITISH_ENDINGS = [
@@ -7417,7 +7419,7 @@ function foldWord(word) {
   }
   return stem;
 }
-var lowerWords = (text) => normalize(text).match(WORD) ?? [];
+var lowerWords = (text) => (ASCII_TEXT.test(text) ? text.toLowerCase().match(ASCII_WORDS) : text.normalize("NFKC").toLowerCase().match(WORD)) ?? [];
 var FOLDED = /* @__PURE__ */ new Map();
 var FOLDED_TEXT_LIMIT = 120;
 function foldedWords(text) {

@@ -54590,7 +54590,9 @@ function stemmer(value) {
 var WORD = /[\p{L}\p{N}]+/gu;
 var ASCII_WORD = /^[a-z]+$/;
 var NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
-var normalize = (text2) => text2.normalize("NFKC").toLowerCase();
+var ASCII_TEXT = /^[\x00-\x7f]*$/;
+var ASCII_WORDS = /[a-z0-9]+/g;
+var normalize = (text2) => (ASCII_TEXT.test(text2) ? text2 : text2.normalize("NFKC")).toLowerCase();
 var STEMS = /* @__PURE__ */ new Map();
 var STEM_CACHE_LIMIT = 2e5;
 var BRITISH_ENDINGS = [
@@ -54610,7 +54612,7 @@ function foldWord(word) {
   }
   return stem;
 }
-var lowerWords = (text2) => normalize(text2).match(WORD) ?? [];
+var lowerWords = (text2) => (ASCII_TEXT.test(text2) ? text2.toLowerCase().match(ASCII_WORDS) : text2.normalize("NFKC").toLowerCase().match(WORD)) ?? [];
 var FOLDED = /* @__PURE__ */ new Map();
 var FOLDED_TEXT_LIMIT = 120;
 function foldedWords(text2) {

@@ -8,7 +8,11 @@ const WORD = /[\p{L}\p{N}]+/gu;
 const ASCII_WORD = /^[a-z]+$/;
 const NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 
-export const normalize = (text: string): string => text.normalize('NFKC').toLowerCase();
+/** ASCII text is its own NFKC form, and its words are ASCII letter and digit runs: the fast path. */
+const ASCII_TEXT = /^[\x00-\x7f]*$/;
+const ASCII_WORDS = /[a-z0-9]+/g;
+
+export const normalize = (text: string): string => (ASCII_TEXT.test(text) ? text : text.normalize('NFKC')).toLowerCase();
 
 const STEMS = new Map<string, string>();
 const STEM_CACHE_LIMIT = 200_000;
@@ -40,7 +44,8 @@ export function foldWord(word: string): string {
 }
 
 /** The lowercased words of a text, in order: runs of letters and digits, NFKC-normalised. */
-export const lowerWords = (text: string): string[] => normalize(text).match(WORD) ?? [];
+export const lowerWords = (text: string): string[] =>
+  (ASCII_TEXT.test(text) ? text.toLowerCase().match(ASCII_WORDS) : text.normalize('NFKC').toLowerCase().match(WORD)) ?? [];
 
 const FOLDED = new Map<string, readonly string[]>();
 /** Short texts (terms, tags, titles) are folded again and again: their words are memoised. */
