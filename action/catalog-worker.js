@@ -7731,9 +7731,10 @@ var RelevanceCounter = class {
     const vocabularySize = this.foldedWordsById.length;
     const sums = new Float64Array(vocabularySize);
     const touched = [];
-    let words = new Int32Array(1 << 16);
-    let entries = new Int32Array(1 << 16);
-    let frequencies = new Float64Array(1 << 16);
+    const room = short.reduce((sum, f) => sum + f.ids.length, 0) + pages.reduce((sum, page) => sum + page.body.ids.length, 0);
+    const words = new Int32Array(room);
+    const entries = new Int32Array(room);
+    const frequencies = new Float64Array(room);
     let size = 0;
     const add = (word, weighted) => {
       if (sums[word] === 0) touched.push(word);
@@ -7748,10 +7749,6 @@ var RelevanceCounter = class {
       if (body.length > 0) {
         const share = shareOf("body", body.length, bodyAverage);
         for (let k = 0; k < body.ids.length; k++) add(body.ids[k], body.counts[k] * share);
-      }
-      if (size + touched.length > words.length) {
-        const room = Math.max(words.length * 2, size + touched.length);
-        [words, entries, frequencies] = [grow(words, room), grow(entries, room), grow(frequencies, room)];
       }
       for (const word of touched) {
         words[size] = word;
@@ -7774,11 +7771,6 @@ var RelevanceCounter = class {
     return relevanceIndex(pages.length, this.foldedIds, postings);
   }
 };
-function grow(array, length) {
-  const grown = new array.constructor(length);
-  grown.set(array);
-  return grown;
-}
 function relevanceIndex(n, wordIds, postings) {
   const { offsets, entries, pseudoFrequencies } = postings;
   const sums = new Float64Array(n);

@@ -54891,9 +54891,10 @@ var RelevanceCounter = class {
     const vocabularySize = this.foldedWordsById.length;
     const sums = new Float64Array(vocabularySize);
     const touched = [];
-    let words = new Int32Array(1 << 16);
-    let entries = new Int32Array(1 << 16);
-    let frequencies = new Float64Array(1 << 16);
+    const room = short.reduce((sum, f3) => sum + f3.ids.length, 0) + pages.reduce((sum, page) => sum + page.body.ids.length, 0);
+    const words = new Int32Array(room);
+    const entries = new Int32Array(room);
+    const frequencies = new Float64Array(room);
     let size = 0;
     const add = (word, weighted) => {
       if (sums[word] === 0) touched.push(word);
@@ -54908,10 +54909,6 @@ var RelevanceCounter = class {
       if (body.length > 0) {
         const share = shareOf("body", body.length, bodyAverage);
         for (let k2 = 0; k2 < body.ids.length; k2++) add(body.ids[k2], body.counts[k2] * share);
-      }
-      if (size + touched.length > words.length) {
-        const room = Math.max(words.length * 2, size + touched.length);
-        [words, entries, frequencies] = [grow(words, room), grow(entries, room), grow(frequencies, room)];
       }
       for (const word of touched) {
         words[size] = word;
@@ -54934,11 +54931,6 @@ var RelevanceCounter = class {
     return relevanceIndex(pages.length, this.foldedIds, postings);
   }
 };
-function grow(array, length) {
-  const grown = new array.constructor(length);
-  grown.set(array);
-  return grown;
-}
 function relevanceIndex(n, wordIds, postings) {
   const { offsets, entries, pseudoFrequencies } = postings;
   const sums = new Float64Array(n);
@@ -57005,7 +56997,7 @@ async function loadCatalog(tree, config) {
     const ids = counter.adopt(chunk.vocabulary);
     const remap = ids.some((id, k2) => id !== k2);
     for (const [path9, f3] of chunk.facts) {
-      if (remap) f3.body.ids.forEach((id, k2) => f3.body.ids[k2] = ids[id]);
+      if (remap) for (let k2 = 0; k2 < f3.body.ids.length; k2++) f3.body.ids[k2] = ids[f3.body.ids[k2]];
       facts.set(path9, f3);
     }
     unreadable.push(...chunk.unreadable);

@@ -100,7 +100,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
     // The first chunk's ids are already this counter's (it adopts them in order): nothing to remap.
     const remap = ids.some((id, k) => id !== k);
     for (const [path, f] of chunk.facts) {
-      if (remap) f.body.ids.forEach((id, k) => (f.body.ids[k] = ids[id]!));
+      if (remap) for (let k = 0; k < f.body.ids.length; k++) f.body.ids[k] = ids[f.body.ids[k]!]!;
       facts.set(path, f);
     }
     unreadable.push(...chunk.unreadable);

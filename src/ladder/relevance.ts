@@ -187,9 +187,11 @@ export class RelevanceCounter {
     const vocabularySize = this.foldedWordsById.length;
     const sums = new Float64Array(vocabularySize);
     const touched: number[] = [];
-    let words = new Int32Array(1 << 16);
-    let entries = new Int32Array(1 << 16);
-    let frequencies = new Float64Array(1 << 16);
+    // At most one posting per word counted in a field of a page: room for all of them at once.
+    const room = short.reduce((sum, f) => sum + f.ids.length, 0) + pages.reduce((sum, page) => sum + page.body.ids.length, 0);
+    const words = new Int32Array(room);
+    const entries = new Int32Array(room);
+    const frequencies = new Float64Array(room);
     let size = 0;
     const add = (word: number, weighted: number) => {
       if (sums[word] === 0) touched.push(word);
@@ -204,10 +206,6 @@ export class RelevanceCounter {
       if (body.length > 0) {
         const share = shareOf('body', body.length, bodyAverage);
         for (let k = 0; k < body.ids.length; k++) add(body.ids[k]!, body.counts[k]! * share);
-      }
-      if (size + touched.length > words.length) {
-        const room = Math.max(words.length * 2, size + touched.length);
-        [words, entries, frequencies] = [grow(words, room), grow(entries, room), grow(frequencies, room)];
       }
       for (const word of touched) {
         words[size] = word;
@@ -229,13 +227,6 @@ export class RelevanceCounter {
     }
     return relevanceIndex(pages.length, this.foldedIds, postings);
   }
-}
-
-/** A copy of `array` with room for `length` items. */
-function grow<T extends Int32Array | Float64Array>(array: T, length: number): T {
-  const grown = new (array.constructor as new (length: number) => T)(length);
-  grown.set(array);
-  return grown;
 }
 
 function relevanceIndex(n: number, wordIds: ReadonlyMap<string, number>, postings: Postings): RelevanceIndex {
