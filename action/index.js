@@ -57200,7 +57200,7 @@ function runLadder(catalog, question, options2, proposed) {
   const gateTerms = terms.filter((t2) => t2.gate !== false);
   const gate = findCandidates(catalog, gateTerms);
   let scores = catalog.relevance.score(queryWords(terms));
-  const feedback = feedbackTerms(catalog, scores, terms, options2.stopwords);
+  const feedback = feedbackTerms(catalog, scores, terms, options2.stopwords, limit);
   if (feedback.length > 0) {
     terms = [...terms, ...feedback];
     scores = catalog.relevance.score(queryWords(terms));
@@ -57268,7 +57268,8 @@ function hasEvidence(catalog, terms) {
   const needed = Math.min(BODY_EVIDENCE, own.length);
   return (entry) => catalog.relevance.wordsIn(entry, own).length >= needed;
 }
-function feedbackTerms(catalog, scores, terms, extraStopwords) {
+function feedbackTerms(catalog, scores, terms, extraStopwords, limit) {
+  const named = pagesNaming(catalog);
   const enough = hasEvidence(catalog, terms);
   const top = topScores(scores, FEEDBACK_PAGES).filter(([entry]) => enough(entry));
   if (top.length === 0) return [];
@@ -57282,6 +57283,7 @@ function feedbackTerms(catalog, scores, terms, extraStopwords) {
     for (const word of [page.title, ...page.aliases, ...page.tags, page.summary, ...page.headings].flatMap(lowerWords)) {
       const folded = foldWord(word);
       if (seen.has(folded) || asked.has(folded) || word.length < 3 || /^\d+$/.test(word) || stop.has(word)) continue;
+      if ((named.get(folded) ?? 0) > limit) continue;
       seen.add(folded);
       const s = strength.get(folded) ?? { value: 0, word, pages: /* @__PURE__ */ new Set() };
       s.value += score / best * catalog.relevance.idf(folded);
@@ -57394,6 +57396,19 @@ function vocabularyPhrases(catalog, extraStopwords) {
   const vocabulary = { byFirstWord, pagesWith };
   byStopwords.set(key, vocabulary);
   return vocabulary;
+}
+var namingCounts = /* @__PURE__ */ new WeakMap();
+function pagesNaming(catalog) {
+  let counts = namingCounts.get(catalog);
+  if (!counts) {
+    counts = /* @__PURE__ */ new Map();
+    for (const page of catalog.entries) {
+      const words = new Set([page.title, ...page.aliases, ...page.tags, page.summary, ...page.headings].flatMap((text2) => foldedWords(text2)));
+      for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
+    }
+    namingCounts.set(catalog, counts);
+  }
+  return counts;
 }
 
 // src/answer/trace.ts

@@ -105,7 +105,7 @@ export function runLadder(catalog: WikiCatalog, question: string, options: Ladde
   const gate = findCandidates(catalog, gateTerms);
 
   let scores = catalog.relevance.score(queryWords(terms));
-  const feedback = feedbackTerms(catalog, scores, terms, options.stopwords);
+  const feedback = feedbackTerms(catalog, scores, terms, options.stopwords, limit);
   if (feedback.length > 0) {
     terms = [...terms, ...feedback];
     scores = catalog.relevance.score(queryWords(terms));
@@ -201,9 +201,11 @@ function hasEvidence(catalog: WikiCatalog, terms: readonly SignalTerm[]): (entry
 /**
  * Pseudo-relevance feedback: the words the best pages of a first pass are named and sectioned by
  * (titles, aliases, tags, summaries, headings), rarer than the question's own, weighted by how well
- * those pages scored. They bridge a question in everyday words to the wiki's own terms.
+ * those pages scored; a word that names more than `limit` pages (the "too common" limit) is left
+ * out. They bridge a question in everyday words to the wiki's own terms.
  */
-function feedbackTerms(catalog: WikiCatalog, scores: ReadonlyMap<number, number>, terms: readonly SignalTerm[], extraStopwords: readonly string[]): SignalTerm[] {
+function feedbackTerms(catalog: WikiCatalog, scores: ReadonlyMap<number, number>, terms: readonly SignalTerm[], extraStopwords: readonly string[], limit: number): SignalTerm[] {
+  const named = pagesNaming(catalog);
   const enough = hasEvidence(catalog, terms);
   const top = topScores(scores, FEEDBACK_PAGES).filter(([entry]) => enough(entry));
   if (top.length === 0) return [];
@@ -217,6 +219,9 @@ function feedbackTerms(catalog: WikiCatalog, scores: ReadonlyMap<number, number>
     for (const word of [page.title, ...page.aliases, ...page.tags, page.summary, ...page.headings].flatMap(lowerWords)) {
       const folded = foldWord(word);
       if (seen.has(folded) || asked.has(folded) || word.length < 3 || /^\d+$/.test(word) || stop.has(word)) continue;
+      // A word that names sections of many pages ("Related", "Practitioner notes") is the wiki's
+      // layout, not the question's subject: too common by the rule the question's own words follow.
+      if ((named.get(folded) ?? 0) > limit) continue;
       seen.add(folded);
       const s = strength.get(folded) ?? { value: 0, word, pages: new Set<string>() };
       s.value += (score / best) * catalog.relevance.idf(folded);
@@ -387,4 +392,19 @@ function vocabularyPhrases(catalog: WikiCatalog, extraStopwords: readonly string
   const vocabulary = { byFirstWord, pagesWith };
   byStopwords.set(key, vocabulary);
   return vocabulary;
+}
+
+const namingCounts = new WeakMap<WikiCatalog, Map<string, number>>();
+/** Folded word → how many pages' titles, aliases, tags, summaries or headings hold it (once per catalog). */
+function pagesNaming(catalog: WikiCatalog): ReadonlyMap<string, number> {
+  let counts = namingCounts.get(catalog);
+  if (!counts) {
+    counts = new Map();
+    for (const page of catalog.entries) {
+      const words = new Set([page.title, ...page.aliases, ...page.tags, page.summary, ...page.headings].flatMap((text) => foldedWords(text)));
+      for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
+    }
+    namingCounts.set(catalog, counts);
+  }
+  return counts;
 }

@@ -174,6 +174,22 @@ describe('the wiki’s own vocabulary', () => {
       expect(t.weight!).toBeLessThan(trace.signal_terms.find((s) => s.term === 'injected')!.weight!);
     }
   });
+
+  it('feedback never takes a word that heads sections on many pages: that is the wiki’s layout, not a subject', async () => {
+    // Every page ends with "## Related pages"; the two best pages also share "Token theft".
+    const related = (body: string) => `${body}\n\n## Related pages\n\nSee the index.\n`;
+    const trace = await ask(
+      {
+        'concepts/xss.md': page({ title: 'Cross-site scripting', type: 'concepts', body: related('## Token theft\n\nInjected scripts read tokens stored in the browser and send them away.') }),
+        'concepts/csp.md': page({ title: 'Content security policy', type: 'concepts', body: related('## Token theft\n\nA strict policy stops injected scripts from loading.') }),
+        ...Object.fromEntries(Object.entries(filler('misc', 10)).map(([path, text]) => [path, related(text)])),
+      },
+      'how are credentials stolen through injected scripts?',
+    );
+    const feedback = trace.signal_terms.filter((t) => t.kind === 'feedback').map((t) => t.term);
+    expect(feedback).toContain('theft');
+    expect(feedback).not.toContain('related');
+  });
 });
 
 describe('captures record gaps, not coverage', () => {
