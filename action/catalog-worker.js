@@ -7639,6 +7639,15 @@ var RelevanceCounter = class {
   /** Occurrences per folded id for the text being counted, and which ids it touched. */
   tally = new Int32Array(1024);
   touched = [];
+  /** Words seen by the current tally (stopwords included: they count in lengths). */
+  seen = 0;
+  /** Tallies one word, by id (a field, not a closure per text: it is called for every word of every page). */
+  tallyWord = (id) => {
+    this.seen++;
+    const folded = this.foldedIdOf(id);
+    if (folded < 0) return;
+    if (this.tally[folded]++ === 0) this.touched.push(folded);
+  };
   countBody(text) {
     const length = this.tallyWords([text], true);
     const ids = Int32Array.from(this.touched);
@@ -7659,14 +7668,6 @@ var RelevanceCounter = class {
     this.clearTally();
     return length;
   }
-  /** Words seen by the current tally (stopwords included: they count in lengths). */
-  seen = 0;
-  tallyWord = (id) => {
-    this.seen++;
-    const folded = this.foldedIdOf(id);
-    if (folded < 0) return;
-    if (this.tally[folded]++ === 0) this.touched.push(folded);
-  };
   /** Tallies the texts' folded words into `tally` / `touched`; returns how many words they have. */
   tallyWords(texts, skipLinkTargets) {
     this.seen = 0;

@@ -82,6 +82,15 @@ export class RelevanceCounter {
   /** Occurrences per folded id for the text being counted, and which ids it touched. */
   private tally = new Int32Array(1024);
   private readonly touched: number[] = [];
+  /** Words seen by the current tally (stopwords included: they count in lengths). */
+  private seen = 0;
+  /** Tallies one word, by id (a field, not a closure per text: it is called for every word of every page). */
+  private readonly tallyWord = (id: number): void => {
+    this.seen++;
+    const folded = this.foldedIdOf(id);
+    if (folded < 0) return;
+    if (this.tally[folded]!++ === 0) this.touched.push(folded);
+  };
 
   countBody(text: string): BodyCounts {
     const length = this.tallyWords([text], true);
@@ -104,15 +113,6 @@ export class RelevanceCounter {
     this.clearTally();
     return length;
   }
-
-  /** Words seen by the current tally (stopwords included: they count in lengths). */
-  private seen = 0;
-  private readonly tallyWord = (id: number): void => {
-    this.seen++;
-    const folded = this.foldedIdOf(id);
-    if (folded < 0) return;
-    if (this.tally[folded]!++ === 0) this.touched.push(folded);
-  };
 
   /** Tallies the texts' folded words into `tally` / `touched`; returns how many words they have. */
   private tallyWords(texts: readonly string[], skipLinkTargets: boolean): number {
