@@ -7419,7 +7419,7 @@ function foldWord(word) {
   }
   return stem;
 }
-var lowerWords = (text) => (ASCII_TEXT.test(text) ? text.toLowerCase().match(ASCII_WORDS) : text.normalize("NFKC").toLowerCase().match(WORD)) ?? [];
+var lowerWords = (text) => normalize(text).match(ASCII_TEXT.test(text) ? ASCII_WORDS : WORD) ?? [];
 var FOLDED = /* @__PURE__ */ new Map();
 var FOLDED_TEXT_LIMIT = 120;
 function foldedWords(text) {
@@ -7495,6 +7495,17 @@ var AcronymCollector = class {
     return out;
   }
 };
+
+// src/ladder/sorted-search.ts
+function lowerBound(from, to, isBefore) {
+  let [low, high] = [from, to];
+  while (low < high) {
+    const mid = low + high >>> 1;
+    if (isBefore(mid)) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
 
 // src/ladder/word-ids.ts
 var WORD_RUN = /[\p{L}\p{N}]+/gu;
@@ -7730,34 +7741,27 @@ var RelevanceCounter = class {
     const shortAverages = short.map((f) => average(f.lengths.reduce((sum, length) => sum + length, 0)));
     const bodyAverage = average(pages.reduce((sum, page) => sum + page.body.length, 0));
     const vocabularySize = this.foldedWordsById.length;
-    const sums = new Float64Array(vocabularySize);
-    const touched = [];
+    const sums = new DenseSums(vocabularySize);
     const room = short.reduce((sum, f) => sum + f.ids.length, 0) + pages.reduce((sum, page) => sum + page.body.ids.length, 0);
     const words = new Int32Array(room);
     const entries = new Int32Array(room);
     const frequencies = new Float64Array(room);
     let size = 0;
-    const add = (word, weighted) => {
-      if (sums[word] === 0) touched.push(word);
-      sums[word] = sums[word] + weighted;
-    };
     pages.forEach(({ body }, entry) => {
       short.forEach(({ field, starts, lengths, ids, counts }, f) => {
         if (lengths[entry] === 0) return;
         const share = shareOf(field, lengths[entry], shortAverages[f]);
-        for (let k = starts[entry]; k < starts[entry + 1]; k++) add(ids[k], counts[k] * share);
+        for (let k = starts[entry]; k < starts[entry + 1]; k++) sums.add(ids[k], counts[k] * share);
       });
       if (body.length > 0) {
         const share = shareOf("body", body.length, bodyAverage);
-        for (let k = 0; k < body.ids.length; k++) add(body.ids[k], body.counts[k] * share);
+        for (let k = 0; k < body.ids.length; k++) sums.add(body.ids[k], body.counts[k] * share);
       }
-      for (const word of touched) {
+      sums.drain((word, sum) => {
         words[size] = word;
         entries[size] = entry;
-        frequencies[size++] = sums[word];
-        sums[word] = 0;
-      }
-      touched.length = 0;
+        frequencies[size++] = sum;
+      });
     });
     const offsets = new Int32Array(vocabularySize + 1);
     for (let k = 0; k < size; k++) offsets[words[k] + 1]++;
@@ -7772,9 +7776,28 @@ var RelevanceCounter = class {
     return relevanceIndex(pages.length, this.foldedIds, postings);
   }
 };
+var DenseSums = class {
+  sums;
+  touched = [];
+  constructor(size) {
+    this.sums = new Float64Array(size);
+  }
+  add(key, amount) {
+    if (this.sums[key] === 0) this.touched.push(key);
+    this.sums[key] = this.sums[key] + amount;
+  }
+  /** Visits each touched key with its sum, in the order first touched, and empties the sums. */
+  drain(visit) {
+    for (const key of this.touched) {
+      visit(key, this.sums[key]);
+      this.sums[key] = 0;
+    }
+    this.touched.length = 0;
+  }
+};
 function relevanceIndex(n, wordIds, postings) {
   const { offsets, entries, pseudoFrequencies } = postings;
-  const sums = new Float64Array(n);
+  const sums = new DenseSums(n);
   const range = (word) => {
     const id = wordIds.get(word);
     return id === void 0 ? [0, 0] : [offsets[id], offsets[id + 1]];
@@ -7789,36 +7812,25 @@ function relevanceIndex(n, wordIds, postings) {
   };
   const holds = (entry, word) => {
     const [from, to] = range(word);
-    let [low, high] = [from, to];
-    while (low < high) {
-      const mid = low + high >>> 1;
-      if (entries[mid] < entry) low = mid + 1;
-      else high = mid;
-    }
-    return low < to && entries[low] === entry;
+    const at = lowerBound(from, to, (k) => entries[k] < entry);
+    return at < to && entries[at] === entry;
   };
   return {
     size: n,
     documentFrequency,
     idf,
     score(query) {
-      const touched = [];
       for (const [word, weight] of query) {
         const [from, to] = range(word);
         if (from === to || weight <= 0) continue;
         const w = weight * idf(word);
         for (let k = from; k < to; k++) {
           const pf = pseudoFrequencies[k];
-          const entry = entries[k];
-          if (sums[entry] === 0) touched.push(entry);
-          sums[entry] = sums[entry] + w * pf / (K1 + pf);
+          sums.add(entries[k], w * pf / (K1 + pf));
         }
       }
       const scores = /* @__PURE__ */ new Map();
-      for (const entry of touched) {
-        scores.set(entry, sums[entry]);
-        sums[entry] = 0;
-      }
+      sums.drain((entry, sum) => scores.set(entry, sum));
       return scores;
     },
     anyPageHoldsAll(words) {

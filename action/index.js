@@ -3749,19 +3749,19 @@ var require_webidl = __commonJS({
     });
     webidl.util.ConvertToInt = function(V3, bitLength, signedness, opts) {
       let upperBound;
-      let lowerBound;
+      let lowerBound2;
       if (bitLength === 64) {
         upperBound = Math.pow(2, 53) - 1;
         if (signedness === "unsigned") {
-          lowerBound = 0;
+          lowerBound2 = 0;
         } else {
-          lowerBound = Math.pow(-2, 53) + 1;
+          lowerBound2 = Math.pow(-2, 53) + 1;
         }
       } else if (signedness === "unsigned") {
-        lowerBound = 0;
+        lowerBound2 = 0;
         upperBound = Math.pow(2, bitLength) - 1;
       } else {
-        lowerBound = Math.pow(-2, bitLength) - 1;
+        lowerBound2 = Math.pow(-2, bitLength) - 1;
         upperBound = Math.pow(2, bitLength - 1) - 1;
       }
       let x3 = Number(V3);
@@ -3776,16 +3776,16 @@ var require_webidl = __commonJS({
           });
         }
         x3 = webidl.util.IntegerPart(x3);
-        if (x3 < lowerBound || x3 > upperBound) {
+        if (x3 < lowerBound2 || x3 > upperBound) {
           throw webidl.errors.exception({
             header: "Integer conversion",
-            message: `Value must be between ${lowerBound}-${upperBound}, got ${x3}.`
+            message: `Value must be between ${lowerBound2}-${upperBound}, got ${x3}.`
           });
         }
         return x3;
       }
       if (!Number.isNaN(x3) && opts?.clamp === true) {
-        x3 = Math.min(Math.max(x3, lowerBound), upperBound);
+        x3 = Math.min(Math.max(x3, lowerBound2), upperBound);
         if (Math.floor(x3) % 2 === 0) {
           x3 = Math.floor(x3);
         } else {
@@ -54612,7 +54612,7 @@ function foldWord(word) {
   }
   return stem;
 }
-var lowerWords = (text2) => (ASCII_TEXT.test(text2) ? text2.toLowerCase().match(ASCII_WORDS) : text2.normalize("NFKC").toLowerCase().match(WORD)) ?? [];
+var lowerWords = (text2) => normalize(text2).match(ASCII_TEXT.test(text2) ? ASCII_WORDS : WORD) ?? [];
 var FOLDED = /* @__PURE__ */ new Map();
 var FOLDED_TEXT_LIMIT = 120;
 function foldedWords(text2) {
@@ -54654,6 +54654,17 @@ function titleContains(text2, term) {
 function tagEquals(tag, term) {
   const words = foldedWords(tag.replace(/^#/, ""));
   return words.length === term.words.length && words.every((w2, i) => w2 === term.words[i]);
+}
+
+// src/ladder/sorted-search.ts
+function lowerBound(from, to2, isBefore) {
+  let [low, high] = [from, to2];
+  while (low < high) {
+    const mid = low + high >>> 1;
+    if (isBefore(mid)) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 // src/ladder/word-ids.ts
@@ -54890,34 +54901,27 @@ var RelevanceCounter = class {
     const shortAverages = short.map((f3) => average(f3.lengths.reduce((sum, length) => sum + length, 0)));
     const bodyAverage = average(pages.reduce((sum, page) => sum + page.body.length, 0));
     const vocabularySize = this.foldedWordsById.length;
-    const sums = new Float64Array(vocabularySize);
-    const touched = [];
+    const sums = new DenseSums(vocabularySize);
     const room = short.reduce((sum, f3) => sum + f3.ids.length, 0) + pages.reduce((sum, page) => sum + page.body.ids.length, 0);
     const words = new Int32Array(room);
     const entries = new Int32Array(room);
     const frequencies = new Float64Array(room);
     let size = 0;
-    const add = (word, weighted) => {
-      if (sums[word] === 0) touched.push(word);
-      sums[word] = sums[word] + weighted;
-    };
     pages.forEach(({ body }, entry) => {
       short.forEach(({ field, starts, lengths, ids, counts }, f3) => {
         if (lengths[entry] === 0) return;
         const share = shareOf(field, lengths[entry], shortAverages[f3]);
-        for (let k2 = starts[entry]; k2 < starts[entry + 1]; k2++) add(ids[k2], counts[k2] * share);
+        for (let k2 = starts[entry]; k2 < starts[entry + 1]; k2++) sums.add(ids[k2], counts[k2] * share);
       });
       if (body.length > 0) {
         const share = shareOf("body", body.length, bodyAverage);
-        for (let k2 = 0; k2 < body.ids.length; k2++) add(body.ids[k2], body.counts[k2] * share);
+        for (let k2 = 0; k2 < body.ids.length; k2++) sums.add(body.ids[k2], body.counts[k2] * share);
       }
-      for (const word of touched) {
+      sums.drain((word, sum) => {
         words[size] = word;
         entries[size] = entry;
-        frequencies[size++] = sums[word];
-        sums[word] = 0;
-      }
-      touched.length = 0;
+        frequencies[size++] = sum;
+      });
     });
     const offsets = new Int32Array(vocabularySize + 1);
     for (let k2 = 0; k2 < size; k2++) offsets[words[k2] + 1]++;
@@ -54932,9 +54936,28 @@ var RelevanceCounter = class {
     return relevanceIndex(pages.length, this.foldedIds, postings);
   }
 };
+var DenseSums = class {
+  sums;
+  touched = [];
+  constructor(size) {
+    this.sums = new Float64Array(size);
+  }
+  add(key, amount) {
+    if (this.sums[key] === 0) this.touched.push(key);
+    this.sums[key] = this.sums[key] + amount;
+  }
+  /** Visits each touched key with its sum, in the order first touched, and empties the sums. */
+  drain(visit) {
+    for (const key of this.touched) {
+      visit(key, this.sums[key]);
+      this.sums[key] = 0;
+    }
+    this.touched.length = 0;
+  }
+};
 function relevanceIndex(n, wordIds, postings) {
   const { offsets, entries, pseudoFrequencies } = postings;
-  const sums = new Float64Array(n);
+  const sums = new DenseSums(n);
   const range = (word) => {
     const id = wordIds.get(word);
     return id === void 0 ? [0, 0] : [offsets[id], offsets[id + 1]];
@@ -54949,36 +54972,25 @@ function relevanceIndex(n, wordIds, postings) {
   };
   const holds = (entry, word) => {
     const [from, to2] = range(word);
-    let [low, high] = [from, to2];
-    while (low < high) {
-      const mid = low + high >>> 1;
-      if (entries[mid] < entry) low = mid + 1;
-      else high = mid;
-    }
-    return low < to2 && entries[low] === entry;
+    const at2 = lowerBound(from, to2, (k2) => entries[k2] < entry);
+    return at2 < to2 && entries[at2] === entry;
   };
   return {
     size: n,
     documentFrequency: documentFrequency2,
     idf,
     score(query) {
-      const touched = [];
       for (const [word, weight] of query) {
         const [from, to2] = range(word);
         if (from === to2 || weight <= 0) continue;
         const w2 = weight * idf(word);
         for (let k2 = from; k2 < to2; k2++) {
           const pf = pseudoFrequencies[k2];
-          const entry = entries[k2];
-          if (sums[entry] === 0) touched.push(entry);
-          sums[entry] = sums[entry] + w2 * pf / (K1 + pf);
+          sums.add(entries[k2], w2 * pf / (K1 + pf));
         }
       }
       const scores = /* @__PURE__ */ new Map();
-      for (const entry of touched) {
-        scores.set(entry, sums[entry]);
-        sums[entry] = 0;
-      }
+      sums.drain((entry, sum) => scores.set(entry, sum));
       return scores;
     },
     anyPageHoldsAll(words) {
@@ -57063,18 +57075,10 @@ async function loadCatalog(tree, config) {
   const postings = buildPostings(entries);
   const vocabulary = [...postings.keys()].sort();
   const wordsStartingWith = (prefix) => {
-    let [low, high] = [0, vocabulary.length];
-    while (low < high) {
-      const mid = low + high >>> 1;
-      if (vocabulary[mid] < prefix) low = mid + 1;
-      else high = mid;
-    }
     const words = [];
-    for (let i = low; i < vocabulary.length && vocabulary[i].startsWith(prefix); i++) words.push(vocabulary[i]);
+    for (let i = lowerBound(0, vocabulary.length, (k2) => vocabulary[k2] < prefix); vocabulary[i]?.startsWith(prefix); i++) words.push(vocabulary[i]);
     return words;
   };
-  let pageTexts = /* @__PURE__ */ new Map();
-  let pageTextChars = 0;
   return {
     root: tree.root,
     layout,
@@ -57097,23 +57101,28 @@ async function loadCatalog(tree, config) {
     schema: schema2,
     indexFiles,
     unreadable,
-    async readPages(paths) {
-      const fresh = /* @__PURE__ */ new Map();
-      await readPages(tree, paths.filter((path9) => !pageTexts.has(path9)), (path9, file) => {
-        if (file.ok) fresh.set(path9, file.text);
-      });
-      const out = /* @__PURE__ */ new Map();
-      for (const path9 of paths) {
-        const text2 = fresh.get(path9) ?? pageTexts.get(path9);
-        if (text2 !== void 0) out.set(path9, text2);
-      }
-      for (const [path9, text2] of fresh) {
-        if (pageTextChars + text2.length > PAGE_TEXT_CACHE_CHARS) [pageTexts, pageTextChars] = [/* @__PURE__ */ new Map(), 0];
-        pageTexts.set(path9, text2);
-        pageTextChars += text2.length;
-      }
-      return out;
+    readPages: keptPageReader(tree)
+  };
+}
+function keptPageReader(tree) {
+  let kept = /* @__PURE__ */ new Map();
+  let keptChars = 0;
+  return async (paths) => {
+    const fresh = /* @__PURE__ */ new Map();
+    await readPages(tree, paths.filter((path9) => !kept.has(path9)), (path9, file) => {
+      if (file.ok) fresh.set(path9, file.text);
+    });
+    const out = /* @__PURE__ */ new Map();
+    for (const path9 of paths) {
+      const text2 = fresh.get(path9) ?? kept.get(path9);
+      if (text2 !== void 0) out.set(path9, text2);
     }
+    for (const [path9, text2] of fresh) {
+      if (keptChars + text2.length > PAGE_TEXT_CACHE_CHARS) [kept, keptChars] = [/* @__PURE__ */ new Map(), 0];
+      kept.set(path9, text2);
+      keptChars += text2.length;
+    }
+    return out;
   };
 }
 

@@ -15,6 +15,7 @@ import { AcronymCollector } from './acronyms.js';
 import { BUILTIN_STOPWORDS } from './signal-terms.js';
 import { readCatalogPages } from './catalog-pages.js';
 import { type PageFacts } from './page-facts.js';
+import { lowerBound } from './sorted-search.js';
 import { type FoldedText, type TermPattern, foldText, foldedWords } from './text-match.js';
 
 export interface WikiEntry {
@@ -170,18 +171,10 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
   // Sorted, so the words a prefix starts are one run found by binary search.
   const vocabulary = [...postings.keys()].sort();
   const wordsStartingWith = (prefix: string): string[] => {
-    let [low, high] = [0, vocabulary.length];
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (vocabulary[mid]! < prefix) low = mid + 1;
-      else high = mid;
-    }
     const words: string[] = [];
-    for (let i = low; i < vocabulary.length && vocabulary[i]!.startsWith(prefix); i++) words.push(vocabulary[i]!);
+    for (let i = lowerBound(0, vocabulary.length, (k) => vocabulary[k]! < prefix); vocabulary[i]?.startsWith(prefix); i++) words.push(vocabulary[i]!);
     return words;
   };
-  let pageTexts = new Map<string, string>();
-  let pageTextChars = 0;
   return {
     root: tree.root,
     layout,
@@ -204,22 +197,32 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
     schema,
     indexFiles,
     unreadable,
-    async readPages(paths) {
-      const fresh = new Map<string, string>();
-      await readPages(tree, paths.filter((path) => !pageTexts.has(path)), (path, file) => {
-        if (file.ok) fresh.set(path, file.text);
-      });
-      const out = new Map<string, string>();
-      for (const path of paths) {
-        const text = fresh.get(path) ?? pageTexts.get(path);
-        if (text !== undefined) out.set(path, text);
-      }
-      for (const [path, text] of fresh) {
-        if (pageTextChars + text.length > PAGE_TEXT_CACHE_CHARS) [pageTexts, pageTextChars] = [new Map(), 0];
-        pageTexts.set(path, text);
-        pageTextChars += text.length;
-      }
-      return out;
-    },
+    readPages: keptPageReader(tree),
+  };
+}
+
+/**
+ * `readPages` for a session: pages read in full, in the order asked, those that cannot be read left
+ * out; texts kept (up to PAGE_TEXT_CACHE_CHARS) so a later question does not read them again.
+ */
+function keptPageReader(tree: WikiTree): WikiCatalog['readPages'] {
+  let kept = new Map<string, string>();
+  let keptChars = 0;
+  return async (paths) => {
+    const fresh = new Map<string, string>();
+    await readPages(tree, paths.filter((path) => !kept.has(path)), (path, file) => {
+      if (file.ok) fresh.set(path, file.text);
+    });
+    const out = new Map<string, string>();
+    for (const path of paths) {
+      const text = fresh.get(path) ?? kept.get(path);
+      if (text !== undefined) out.set(path, text);
+    }
+    for (const [path, text] of fresh) {
+      if (keptChars + text.length > PAGE_TEXT_CACHE_CHARS) [kept, keptChars] = [new Map(), 0];
+      kept.set(path, text);
+      keptChars += text.length;
+    }
+    return out;
   };
 }

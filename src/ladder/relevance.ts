@@ -4,6 +4,7 @@
 // length-normalised frequency is computed once at load, so a question costs one pass over the
 // postings of its own words.
 import { foldWord } from './text-match.js';
+import { lowerBound } from './sorted-search.js';
 import { WordIds, withRoomFor } from './word-ids.js';
 
 export const FIELDS = ['title', 'aliases', 'tags', 'summary', 'headings', 'links', 'body'] as const;
@@ -185,35 +186,28 @@ export class RelevanceCounter {
     // Postings come out page by page (a dense scratch array sums each word's fields), then a
     // counting sort by word groups them, keeping each word's pages in entry order.
     const vocabularySize = this.foldedWordsById.length;
-    const sums = new Float64Array(vocabularySize);
-    const touched: number[] = [];
+    const sums = new DenseSums(vocabularySize);
     // At most one posting per word counted in a field of a page: room for all of them at once.
     const room = short.reduce((sum, f) => sum + f.ids.length, 0) + pages.reduce((sum, page) => sum + page.body.ids.length, 0);
     const words = new Int32Array(room);
     const entries = new Int32Array(room);
     const frequencies = new Float64Array(room);
     let size = 0;
-    const add = (word: number, weighted: number) => {
-      if (sums[word] === 0) touched.push(word);
-      sums[word] = sums[word]! + weighted;
-    };
     pages.forEach(({ body }, entry) => {
       short.forEach(({ field, starts, lengths, ids, counts }, f) => {
         if (lengths[entry] === 0) return;
         const share = shareOf(field, lengths[entry]!, shortAverages[f]!);
-        for (let k = starts[entry]!; k < starts[entry + 1]!; k++) add(ids[k]!, counts[k]! * share);
+        for (let k = starts[entry]!; k < starts[entry + 1]!; k++) sums.add(ids[k]!, counts[k]! * share);
       });
       if (body.length > 0) {
         const share = shareOf('body', body.length, bodyAverage);
-        for (let k = 0; k < body.ids.length; k++) add(body.ids[k]!, body.counts[k]! * share);
+        for (let k = 0; k < body.ids.length; k++) sums.add(body.ids[k]!, body.counts[k]! * share);
       }
-      for (const word of touched) {
+      sums.drain((word, sum) => {
         words[size] = word;
         entries[size] = entry;
-        frequencies[size++] = sums[word]!;
-        sums[word] = 0;
-      }
-      touched.length = 0;
+        frequencies[size++] = sum;
+      });
     });
     const offsets = new Int32Array(vocabularySize + 1);
     for (let k = 0; k < size; k++) offsets[words[k]! + 1]!++;
@@ -229,10 +223,38 @@ export class RelevanceCounter {
   }
 }
 
+/**
+ * Sums by small whole-number key in a dense array, keys remembered in the order first touched: a
+ * Map per page or per query cost more than the sums. Every amount added is positive, so a sum of 0
+ * means a key not yet touched.
+ */
+class DenseSums {
+  private readonly sums: Float64Array;
+  private readonly touched: number[] = [];
+
+  constructor(size: number) {
+    this.sums = new Float64Array(size);
+  }
+
+  add(key: number, amount: number): void {
+    if (this.sums[key] === 0) this.touched.push(key);
+    this.sums[key] = this.sums[key]! + amount;
+  }
+
+  /** Visits each touched key with its sum, in the order first touched, and empties the sums. */
+  drain(visit: (key: number, sum: number) => void): void {
+    for (const key of this.touched) {
+      visit(key, this.sums[key]!);
+      this.sums[key] = 0;
+    }
+    this.touched.length = 0;
+  }
+}
+
 function relevanceIndex(n: number, wordIds: ReadonlyMap<string, number>, postings: Postings): RelevanceIndex {
   const { offsets, entries, pseudoFrequencies } = postings;
-  /** `score`'s scratch sums, one per page, all 0 between calls. */
-  const sums = new Float64Array(n);
+  /** `score`'s scratch sums, one per page, empty between calls. */
+  const sums = new DenseSums(n);
   /** The postings range [from, to) of a folded word (empty for a word no page holds). */
   const range = (word: string): [number, number] => {
     const id = wordIds.get(word);
@@ -249,38 +271,25 @@ function relevanceIndex(n: number, wordIds: ReadonlyMap<string, number>, posting
   /** Whether a page holds the word: a binary search of the word's (ascending) pages. */
   const holds = (entry: number, word: string) => {
     const [from, to] = range(word);
-    let [low, high] = [from, to];
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (entries[mid]! < entry) low = mid + 1;
-      else high = mid;
-    }
-    return low < to && entries[low] === entry;
+    const at = lowerBound(from, to, (k) => entries[k]! < entry);
+    return at < to && entries[at] === entry;
   };
   return {
     size: n,
     documentFrequency,
     idf,
     score(query) {
-      // Sums in a dense array (every posting adds a positive amount, so 0 means untouched), then one
-      // map entry per page touched, in the order first touched.
-      const touched: number[] = [];
       for (const [word, weight] of query) {
         const [from, to] = range(word);
         if (from === to || weight <= 0) continue;
         const w = weight * idf(word);
         for (let k = from; k < to; k++) {
           const pf = pseudoFrequencies[k]!;
-          const entry = entries[k]!;
-          if (sums[entry] === 0) touched.push(entry);
-          sums[entry] = sums[entry]! + (w * pf) / (K1 + pf);
+          sums.add(entries[k]!, (w * pf) / (K1 + pf));
         }
       }
       const scores = new Map<number, number>();
-      for (const entry of touched) {
-        scores.set(entry, sums[entry]!);
-        sums[entry] = 0;
-      }
+      sums.drain((entry, sum) => scores.set(entry, sum));
       return scores;
     },
     anyPageHoldsAll(words) {

@@ -44,8 +44,7 @@ export function foldWord(word: string): string {
 }
 
 /** The lowercased words of a text, in order: runs of letters and digits, NFKC-normalised. */
-export const lowerWords = (text: string): string[] =>
-  (ASCII_TEXT.test(text) ? text.toLowerCase().match(ASCII_WORDS) : text.normalize('NFKC').toLowerCase().match(WORD)) ?? [];
+export const lowerWords = (text: string): string[] => normalize(text).match(ASCII_TEXT.test(text) ? ASCII_WORDS : WORD) ?? [];
 
 const FOLDED = new Map<string, readonly string[]>();
 /** Short texts (terms, tags, titles) are folded again and again: their words are memoised. */
