@@ -9,9 +9,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { page } from '../helpers/wiki-fixture.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type GitHubEmulator, type RecordedRequest, startGitHubEmulator } from '../github-emulator/emulator.js';
-import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
-import { type RunResult, type Workspace, bareGit, checkout, fileAt, makeWorkspace, removeTempDirs, runBundle, snapshotAction, traceOf, visible, isWrite } from './harness.js';
+import type { GitHubEmulator, RecordedRequest } from '../github-emulator/emulator.js';
+import { type RunResult, type Workspace, bareGit, closeChecked, fileAt, makeWorkspace, removeTempDirs, runBundle, seededRepo, snapshotAction, traceOf, visible, isWrite } from './harness.js';
 import { REPO, SERVER, ISSUES, ISSUE, COMMENTS, COMMENT, LABELS, ISSUE_LABELS, ISSUE_LABEL, PERMISSION, TREES, COMMITS, REFS, REF, PULLS, PULL, ISSUE_REACTIONS, ISSUE_REACTION, COMMENT_REACTIONS, COMMENT_REACTION } from './routes.js';
 
 
@@ -44,14 +43,10 @@ beforeAll(async () => {
 });
 
 beforeEach(async () => {
-  gh = await startGitHubEmulator({ repos: [{ owner: 'octo-org', name: 'wiki', seedFrom: template.dir }], serverUrl: SERVER });
-  ws = await checkout(gh.gitDir());
+  ({ gh, ws } = await seededRepo(template));
 });
 
-afterEach(async () => {
-  expectAllResponsesValid(gh.requests);
-  await gh.close();
-});
+afterEach(() => closeChecked(gh));
 
 afterAll(async () => {
   await removeTempDirs();
@@ -807,7 +802,11 @@ describe('action bundle: conversation manners (👀 while answering, 😕 on fai
     asker('alice', 'triage');
     issue(50, COVERED);
     expectExit(await run('issues', gh.events.issues('opened', 50)), 0);
-    gh.state.addReaction({ comment_id: onlyComment(50).id, content: '+1', user: 'alice' });
+    const answer = onlyComment(50).id;
+    gh.state.addReaction({ comment_id: answer, content: '+1', user: 'alice' });
+    // The steward's own reactions (👀 while answering, 😕 on a failure) and other readers' are no votes.
+    for (const content of ['eyes', 'confused'] as const) gh.state.addReaction({ comment_id: answer, content, user: 'github-actions[bot]' });
+    gh.state.addReaction({ comment_id: answer, content: 'heart', user: 'bob' });
     const r = await run('workflow_dispatch', {});
     expectExit(r, 0);
     const digest = at(gh.state.issues.filter((i) => i.labels.includes('wiki:digest')), 0);

@@ -4,11 +4,9 @@
 // with the workflow's own token (the `github-token` input) as Copilot's; and a Copilot that
 // refuses, answered offline with a warning in the run and its summary.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type GitHubEmulator, startGitHubEmulator } from '../github-emulator/emulator.js';
-import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
+import type { GitHubEmulator } from '../github-emulator/emulator.js';
 import { COPILOT_STAND_IN as STAND_IN, CopilotScenarios, type StandInLogLine } from '../providers/copilot-scenarios.js';
-import { type RunResult, type Workspace, checkout, makeWorkspace, removeTempDirs, runBundle, snapshotAction, traceOf } from './harness.js';
-import { SERVER } from './routes.js';
+import { type RunResult, type Workspace, closeChecked, makeWorkspace, removeTempDirs, runBundle, seededRepo, snapshotAction, traceOf } from './harness.js';
 
 const WORKFLOW_TOKEN = 'ghs_workflow-token-for-copilot-0001';
 
@@ -24,13 +22,9 @@ beforeAll(async () => {
   template = await makeWorkspace();
 });
 beforeEach(async () => {
-  gh = await startGitHubEmulator({ repos: [{ owner: 'octo-org', name: 'wiki', seedFrom: template.dir }], serverUrl: SERVER });
-  ws = await checkout(gh.gitDir());
+  ({ gh, ws } = await seededRepo(template));
 });
-afterEach(async () => {
-  expectAllResponsesValid(gh.requests);
-  await gh.close();
-});
+afterEach(() => closeChecked(gh));
 afterAll(async () => {
   await removeTempDirs();
   await scenarios.cleanup();

@@ -17,11 +17,18 @@ describe('garbage and floods', () => {
     const r = await run({ fallback: { reader: true }, hostile: { garbage: true } });
     expect(r.code, r.stderr.slice(0, 2000)).toBe(0);
     expect(r.stderr).not.toContain(KEYS.COPILOT_GITHUB_TOKEN);
+    // The frame is skipped: the model's own reply still answers.
+    expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'answered', answerer: 'copilot:gpt-5-mini' });
+    expect(JSON.parse(r.stdout).provider_fault).toBeUndefined();
   }, 30_000);
 
   it('a 20 MB reply (with the token inside)', async () => {
     const r = await run({ fallback: { reply: `${KEYS.COPILOT_GITHUB_TOKEN} ${'x'.repeat(20_000_000)}` } });
     expect(r.code, r.stderr.slice(0, 2000)).toBe(0);
     expect(r.stdout + r.stderr).not.toContain(KEYS.COPILOT_GITHUB_TOKEN);
+    // Not an answer's shape, and no budget for a repair: answered offline from the same pages, and the trace says why.
+    const trace = JSON.parse(r.stdout);
+    expect(trace.outcome).toBe('answered');
+    expect(trace.provider_fault).toMatch(/^copilot: token budget of \d+ per question spent$/);
   }, 30_000);
 });

@@ -14,6 +14,8 @@ import { CLI_PATH, PROJECT_ROOT } from '../helpers/cli.js';
 import { TempDirs } from '../helpers/git-repo.js';
 
 const dirs = new TempDirs();
+/** Preload that reports each worker thread a child process starts. */
+const COUNT_WORKERS = path.join(PROJECT_ROOT, 'test/helpers/count-workers.cjs');
 const QUERIES = ['long term corrosion rate', 'LTCR', 'backend for frontend', 'cache invalidation policy', 'zürich straße', 'one client pipe'];
 
 /**
@@ -91,8 +93,10 @@ describe('the catalog load in worker threads', { timeout: 120_000 }, () => {
 
   it('dist/cli.js answers with the same trace either way', () => {
     const trace = (workers: number) => {
-      const r = node([CLI_PATH, 'ask', '--wiki', wiki, '--json', 'What is the long-term corrosion rate (LTCR) of a backend for frontend?'], workers);
+      const r = node(['--require', COUNT_WORKERS, CLI_PATH, 'ask', '--wiki', wiki, '--json', 'What is the long-term corrosion rate (LTCR) of a backend for frontend?'], workers);
+      // The built CLI found its worker bundle and started exactly the workers asked for.
       expect(r.stderr).not.toMatch(/catalog worker/);
+      expect(r.stderr.match(/^count-workers: a worker thread started$/gm) ?? []).toHaveLength(workers);
       const { timings_ms: _timings, ...rest } = JSON.parse(r.stdout) as Record<string, unknown>;
       return rest;
     };
