@@ -3735,9 +3735,10 @@ function pyLStrip(s) {
   while (start < s.length && isPyWhitespace(s, start)) start++;
   return start === 0 ? s : s.slice(start);
 }
-function pyRStrip(s) {
+function pyRStrip(s, chars) {
+  const strips = chars === void 0 ? (i) => isPyWhitespace(s, i) : (i) => chars.includes(s[i]);
   let end = s.length;
-  while (end > 0 && isPyWhitespace(s, end - 1)) end--;
+  while (end > 0 && strips(end - 1)) end--;
   return end === s.length ? s : s.slice(0, end);
 }
 var pyStrip = (s) => pyRStrip(pyLStrip(s));
@@ -7044,11 +7045,14 @@ function readFrontmatter(text, options2 = {}) {
   }
   let parsed;
   try {
-    const file = (0, import_gray_matter.default)(`---
+    if (rescansBlankLines(block)) parsed = onlyCommentsAndBlanks(block) ? noKeys() : parseMiniYaml(block);
+    else {
+      const file = (0, import_gray_matter.default)(`---
 ${block}
 ${SEALED_CLOSE}
 `, GRAY_MATTER_OPTIONS);
-    parsed = "keyLines" in file.data ? file.data : { data: /* @__PURE__ */ Object.create(null), keyLines: /* @__PURE__ */ new Map() };
+      parsed = "keyLines" in file.data ? file.data : noKeys();
+    }
   } catch (error) {
     if (error instanceof MiniYamlError) return { kind: "malformed", message: error.message, line: error.line + 1 };
     throw error;
@@ -7057,6 +7061,26 @@ ${SEALED_CLOSE}
   const compared = options2.compareWithYaml && !readsTheSameInYaml12(block) ? compareWithYaml12(block, parsed.data, keyLines) : [];
   if (!Array.isArray(compared)) return compared;
   return { kind: "ok", data: parsed.data, keyLines, yamlDifferences: compared };
+}
+var BLANK_LINE_RESCAN_LIMIT = 1e7;
+var noKeys = () => ({ data: /* @__PURE__ */ Object.create(null), keyLines: /* @__PURE__ */ new Map() });
+var onlyCommentsAndBlanks = (block) => block.split("\n").every((line) => line.trim() === "" || /^\s*#[^\n]/.test(line));
+function rescansBlankLines(block) {
+  let cost = 0;
+  let runLines = 0;
+  let runChars = 0;
+  for (const line of block.split("\n")) {
+    if (line.trim() === "") {
+      runLines++;
+      runChars += line.length + 1;
+      continue;
+    }
+    cost += runLines * runChars;
+    if (cost > BLANK_LINE_RESCAN_LIMIT) return true;
+    runLines = 0;
+    runChars = 0;
+  }
+  return cost + runLines * runChars > BLANK_LINE_RESCAN_LIMIT;
 }
 var MAX_FRONTMATTER_EXPANSION = 4e6;
 var TooLarge = class extends Error {
@@ -7181,6 +7205,38 @@ var parentDir = (p) => {
   const at = p.lastIndexOf("/");
   return at < 0 ? "" : p.slice(0, at);
 };
+
+// src/wiki/markdown-links.ts
+var isSpace = (c) => c === 32 || c >= 9 && c <= 13 || c === 160 || c === 5760 || c >= 8192 && c <= 8202 || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279;
+function markdownLinks(text) {
+  const links = [];
+  const n = text.length;
+  let open = -1;
+  let failedRunStart = -1;
+  let failedRunEnd = -1;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 91) {
+      if (open < 0) open = i;
+      continue;
+    }
+    if (c !== 93 || open < 0) continue;
+    const start = open;
+    open = -1;
+    if (text.charCodeAt(i + 1) !== 40) continue;
+    const from = i + 2;
+    if (from >= failedRunStart && from <= failedRunEnd) continue;
+    let end = from;
+    while (end < n && text.charCodeAt(end) !== 41 && !isSpace(text.charCodeAt(end))) end++;
+    if (end === from || end === n || text.charCodeAt(end) !== 41) {
+      [failedRunStart, failedRunEnd] = [from, end];
+      continue;
+    }
+    links.push({ index: start, text: text.slice(start + 1, i), target: text.slice(from, end) });
+    i = end;
+  }
+  return links;
+}
 
 // src/config/config.ts
 var ANSWERERS = ["offline", "openai", "anthropic", "copilot"];
@@ -7517,10 +7573,12 @@ var isWordAt = (text, i) => {
   return WORD_CHAR.test(String.fromCodePoint(text.codePointAt(i)));
 };
 function linkTargetEnd(text, open) {
-  const close = text.indexOf(")", open);
-  if (close < 0) return open;
-  for (let k = open + 1; k < close; k++) if (text.charCodeAt(k) <= 32) return open;
-  return close + 1;
+  for (let k = open + 1; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 41) return k + 1;
+    if (c <= 32) return -k;
+  }
+  return -text.length;
 }
 var withRoomFor = (array, index) => {
   if (index < array.length) return array;
@@ -7555,11 +7613,16 @@ var WordIds = class {
   scan(text, visit, skipLinkTargets = false) {
     const n = text.length;
     let i = 0;
+    let noTargetBefore = 0;
     while (i < n) {
       let c = text.charCodeAt(i);
       if (c < 128 && !ASCII_WORD_CHAR[c]) {
         i++;
-        if (skipLinkTargets && c === 93 && text.charCodeAt(i) === 40) i = linkTargetEnd(text, i);
+        if (skipLinkTargets && c === 93 && text.charCodeAt(i) === 40 && i >= noTargetBefore) {
+          const end = linkTargetEnd(text, i);
+          if (end > 0) i = end;
+          else noTargetBefore = -end;
+        }
         continue;
       }
       if (c >= 128 && !isWordAt(text, i)) {
@@ -7845,8 +7908,11 @@ function relevanceIndex(n, wordIds, postings) {
 }
 
 // src/ladder/page-facts.ts
-var FENCE_OR_HEADING = /^(?:```|~~~).*$|^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$/gm;
-var LINK = /\[([^\]]+)\]\(([^)\s]+?\.md)(?:#[^)\s]*)?\)/g;
+var FENCE_OR_HEADING = /^(?:```|~~~).*$|^#{1,6}[ \t]+(.+)$/gm;
+function headingText(line) {
+  const text = pyRStrip(pyRStrip(pyRStrip(line, " 	"), "#"), " 	");
+  return text === "" ? line[0] : text;
+}
 var stringList = (value) => {
   if (Array.isArray(value)) return value.filter((v) => typeof v === "string").map((v) => v.trim()).filter(Boolean);
   if (typeof value === "string") return value.split(",").map((v) => v.trim()).filter(Boolean);
@@ -7868,15 +7934,15 @@ function readPageFacts(path2, text, counter, acronyms, resolveWikilink) {
   let inFence = false;
   for (const m of body.matchAll(FENCE_OR_HEADING)) {
     if (m[1] === void 0) inFence = !inFence;
-    else if (!inFence) headings.push(m[1]);
+    else if (!inFence) headings.push(headingText(m[1]));
   }
   acronyms.add(body);
   const links = [];
-  for (const m of body.matchAll(LINK)) {
-    const target = m[2];
-    if (/^[a-z]+:/i.test(target)) continue;
+  for (const link of markdownLinks(body)) {
+    const target = link.target.split("#")[0];
+    if (link.text === "" || !/.\.md$/.test(target) || /^[a-z]+:/i.test(target)) continue;
     const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path2), decodeURIComponentSafe(target));
-    if (resolved) links.push({ target: resolved, text: m[1] });
+    if (resolved) links.push({ target: resolved, text: link.text });
   }
   for (const link of findWikilinks(body)) {
     const resolved = resolveWikilink(link.target);

@@ -41724,7 +41724,7 @@ function info(message) {
 import { existsSync as existsSync8, readFileSync as readFileSync3 } from "node:fs";
 
 // src/config/workspace.ts
-import { existsSync as existsSync2, statSync } from "node:fs";
+import { existsSync as existsSync2, realpathSync, statSync } from "node:fs";
 import path2 from "node:path";
 
 // src/config/config.ts
@@ -44992,8 +44992,21 @@ var isDirectory2 = (p2) => {
   }
 };
 var looksLikeWiki = (dir) => isDirectory2(dir) && WIKI_MARKERS.some((m2) => existsSync2(path2.join(dir, m2)));
+var realPath = (p2) => {
+  try {
+    return realpathSync(p2);
+  } catch {
+    return p2;
+  }
+};
+var isInside = (dir, root) => {
+  const rel = path2.relative(root, dir);
+  return rel === "" || !rel.startsWith("..") && !path2.isAbsolute(rel);
+};
 async function openWorkspace(options2) {
-  const repoRoot = findRepoRoot(options2.cwd);
+  const flagged = options2.wikiFlag ? realPath(path2.resolve(options2.cwd, options2.wikiFlag)) : void 0;
+  const here = realPath(findRepoRoot(options2.cwd));
+  const repoRoot = flagged && isDirectory2(flagged) && !isInside(flagged, here) ? realPath(findRepoRoot(flagged)) : here;
   const loaded = await loadConfig(repoRoot);
   const config = resolveSettings(loaded.config, options2.overrides ?? {});
   const file = loaded.file;
@@ -45005,17 +45018,24 @@ async function openWorkspace(options2) {
     wikiSource,
     wikiPrefix: wikiRoot ? path2.relative(repoRoot, wikiRoot).split(path2.sep).join("/") : ""
   });
-  const given = options2.wikiFlag ? { dir: path2.resolve(options2.cwd, options2.wikiFlag), source: "flag", label: `--wiki ${options2.wikiFlag}` } : config.wiki ? { dir: path2.resolve(repoRoot, config.wiki), source: "config", label: `'wiki: ${config.wiki}' in ${file}` } : void 0;
+  const given = flagged ? { dir: flagged, source: "flag", label: `--wiki ${options2.wikiFlag}` } : config.wiki ? { dir: path2.resolve(repoRoot, config.wiki), source: "config", label: `'wiki: ${config.wiki}' in ${file}` } : void 0;
   if (given) {
     if (!isDirectory2(given.dir)) throw new WikiNotFoundError(`${given.label}: ${given.dir} is not a directory`);
     if (!looksLikeWiki(given.dir)) throw new WikiNotFoundError(`${given.label}: ${given.dir} is not a wiki (it has no schema.md or index.md)`);
-    return found(given.dir, given.source);
+    return found(inRepository(given.dir, repoRoot, given.source === "flag", given.label), given.source);
   }
   for (const candidate of AUTO_DETECT_DIRS) {
     const dir = path2.resolve(repoRoot, candidate);
-    if (looksLikeWiki(dir)) return found(dir, "detected");
+    if (looksLikeWiki(dir)) return found(inRepository(dir, repoRoot, false, candidate), "detected");
   }
   return found(void 0, "none");
+}
+function inRepository(dir, repoRoot, named, label) {
+  const real = realPath(dir);
+  if (!named && !isInside(real, repoRoot)) {
+    throw new WikiNotFoundError(`${label}: ${dir} is a symbolic link to ${real}, outside the repository ${repoRoot}; point --wiki at the folder itself`);
+  }
+  return real;
 }
 function requireWikiRoot(workspace) {
   if (workspace.wikiRoot) return workspace.wikiRoot;
@@ -53363,9 +53383,10 @@ function pyLStrip(s) {
   while (start < s.length && isPyWhitespace(s, start)) start++;
   return start === 0 ? s : s.slice(start);
 }
-function pyRStrip(s) {
+function pyRStrip(s, chars) {
+  const strips = chars === void 0 ? (i) => isPyWhitespace(s, i) : (i) => chars.includes(s[i]);
   let end = s.length;
-  while (end > 0 && isPyWhitespace(s, end - 1)) end--;
+  while (end > 0 && strips(end - 1)) end--;
   return end === s.length ? s : s.slice(0, end);
 }
 var pyStrip = (s) => pyRStrip(pyLStrip(s));
@@ -53738,11 +53759,14 @@ function readFrontmatter(text2, options2 = {}) {
   }
   let parsed;
   try {
-    const file = (0, import_gray_matter.default)(`---
+    if (rescansBlankLines(block)) parsed = onlyCommentsAndBlanks(block) ? noKeys() : parseMiniYaml(block);
+    else {
+      const file = (0, import_gray_matter.default)(`---
 ${block}
 ${SEALED_CLOSE}
 `, GRAY_MATTER_OPTIONS);
-    parsed = "keyLines" in file.data ? file.data : { data: /* @__PURE__ */ Object.create(null), keyLines: /* @__PURE__ */ new Map() };
+      parsed = "keyLines" in file.data ? file.data : noKeys();
+    }
   } catch (error2) {
     if (error2 instanceof MiniYamlError) return { kind: "malformed", message: error2.message, line: error2.line + 1 };
     throw error2;
@@ -53751,6 +53775,26 @@ ${SEALED_CLOSE}
   const compared = options2.compareWithYaml && !readsTheSameInYaml12(block) ? compareWithYaml12(block, parsed.data, keyLines) : [];
   if (!Array.isArray(compared)) return compared;
   return { kind: "ok", data: parsed.data, keyLines, yamlDifferences: compared };
+}
+var BLANK_LINE_RESCAN_LIMIT = 1e7;
+var noKeys = () => ({ data: /* @__PURE__ */ Object.create(null), keyLines: /* @__PURE__ */ new Map() });
+var onlyCommentsAndBlanks = (block) => block.split("\n").every((line) => line.trim() === "" || /^\s*#[^\n]/.test(line));
+function rescansBlankLines(block) {
+  let cost = 0;
+  let runLines = 0;
+  let runChars = 0;
+  for (const line of block.split("\n")) {
+    if (line.trim() === "") {
+      runLines++;
+      runChars += line.length + 1;
+      continue;
+    }
+    cost += runLines * runChars;
+    if (cost > BLANK_LINE_RESCAN_LIMIT) return true;
+    runLines = 0;
+    runChars = 0;
+  }
+  return cost + runLines * runChars > BLANK_LINE_RESCAN_LIMIT;
 }
 var MAX_FRONTMATTER_EXPANSION = 4e6;
 var TooLarge = class extends Error {
@@ -53868,6 +53912,38 @@ function describeStandard(value) {
   } catch {
     return String(value);
   }
+}
+
+// src/wiki/markdown-links.ts
+var isSpace = (c3) => c3 === 32 || c3 >= 9 && c3 <= 13 || c3 === 160 || c3 === 5760 || c3 >= 8192 && c3 <= 8202 || c3 === 8232 || c3 === 8233 || c3 === 8239 || c3 === 8287 || c3 === 12288 || c3 === 65279;
+function markdownLinks(text2) {
+  const links = [];
+  const n = text2.length;
+  let open2 = -1;
+  let failedRunStart = -1;
+  let failedRunEnd = -1;
+  for (let i = 0; i < n; i++) {
+    const c3 = text2.charCodeAt(i);
+    if (c3 === 91) {
+      if (open2 < 0) open2 = i;
+      continue;
+    }
+    if (c3 !== 93 || open2 < 0) continue;
+    const start = open2;
+    open2 = -1;
+    if (text2.charCodeAt(i + 1) !== 40) continue;
+    const from = i + 2;
+    if (from >= failedRunStart && from <= failedRunEnd) continue;
+    let end = from;
+    while (end < n && text2.charCodeAt(end) !== 41 && !isSpace(text2.charCodeAt(end))) end++;
+    if (end === from || end === n || text2.charCodeAt(end) !== 41) {
+      [failedRunStart, failedRunEnd] = [from, end];
+      continue;
+    }
+    links.push({ index: start, text: text2.slice(start + 1, i), target: text2.slice(from, end) });
+    i = end;
+  }
+  return links;
 }
 
 // src/wiki/tree.ts
@@ -54289,7 +54365,6 @@ function checkOverall(quality, report, at2) {
 }
 var FENCED_CODE = /```[\s\S]*?```/g;
 var INLINE_CODE = /`[^`\n]+`/g;
-var MARKDOWN_LINK = /\[[^\]]*\]\(([^)\s]+)\)/g;
 var EXTERNAL = ["http://", "https://", "mailto:", "#"];
 function checkLinks(layout, page, report) {
   const close = page.text.indexOf("\n---\n");
@@ -54302,10 +54377,10 @@ function checkLinks(layout, page, report) {
   const body = rawBody.includes("`") ? rawBody.replace(FENCED_CODE, blank).replace(INLINE_CODE, blank) : rawBody;
   let line = bodyStartLine;
   let counted = 0;
-  for (const match of body.matchAll(MARKDOWN_LINK)) {
-    line += countNewlines(body, counted, match.index);
-    counted = match.index;
-    const target = match[1];
+  for (const link of markdownLinks(body)) {
+    line += countNewlines(body, counted, link.index);
+    counted = link.index;
+    const target = link.target;
     if (EXTERNAL.some((prefix) => target.startsWith(prefix))) continue;
     const withoutAnchor = target.split("#")[0];
     if (withoutAnchor === "") continue;
@@ -54399,8 +54474,8 @@ function isIndexFilePath(relPath) {
   if (relPath === ROOT_INDEX || /^index\.[^/]+\.md$/.test(relPath)) return true;
   return relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
 }
-var MARKDOWN_ENTRY = /\[([^\]]*)\]\(([^)\s]+\.md)(?:#[^)\s]*)?\)/;
-var WIKILINK_ENTRY = /\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]+))?\]\]/;
+var MARKDOWN_ENTRY = /\[([^[\]]*)\]\(([^()\s]+\.md)(?:#[^()\s]*)?\)/;
+var WIKILINK_ENTRY = /\[\[([^[\]|#]+)(?:#[^[\]|]*)?(?:\|([^[\]]+))?\]\]/;
 var LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/;
 var QUALITY_MARKER = /^\(q: [^)]*\)\s*/;
 var SEPARATOR = /^\s*(?:\u2014|\u2013|--?|:|\|)\s*/;
@@ -54677,10 +54752,12 @@ var isWordAt = (text2, i) => {
   return WORD_CHAR.test(String.fromCodePoint(text2.codePointAt(i)));
 };
 function linkTargetEnd(text2, open2) {
-  const close = text2.indexOf(")", open2);
-  if (close < 0) return open2;
-  for (let k2 = open2 + 1; k2 < close; k2++) if (text2.charCodeAt(k2) <= 32) return open2;
-  return close + 1;
+  for (let k2 = open2 + 1; k2 < text2.length; k2++) {
+    const c3 = text2.charCodeAt(k2);
+    if (c3 === 41) return k2 + 1;
+    if (c3 <= 32) return -k2;
+  }
+  return -text2.length;
 }
 var withRoomFor = (array, index) => {
   if (index < array.length) return array;
@@ -54715,11 +54792,16 @@ var WordIds = class {
   scan(text2, visit, skipLinkTargets = false) {
     const n = text2.length;
     let i = 0;
+    let noTargetBefore = 0;
     while (i < n) {
       let c3 = text2.charCodeAt(i);
       if (c3 < 128 && !ASCII_WORD_CHAR[c3]) {
         i++;
-        if (skipLinkTargets && c3 === 93 && text2.charCodeAt(i) === 40) i = linkTargetEnd(text2, i);
+        if (skipLinkTargets && c3 === 93 && text2.charCodeAt(i) === 40 && i >= noTargetBefore) {
+          const end = linkTargetEnd(text2, i);
+          if (end > 0) i = end;
+          else noTargetBefore = -end;
+        }
         continue;
       }
       if (c3 >= 128 && !isWordAt(text2, i)) {
@@ -56865,8 +56947,11 @@ function firstParagraph(text2) {
 }
 
 // src/ladder/page-facts.ts
-var FENCE_OR_HEADING = /^(?:```|~~~).*$|^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$/gm;
-var LINK = /\[([^\]]+)\]\(([^)\s]+?\.md)(?:#[^)\s]*)?\)/g;
+var FENCE_OR_HEADING = /^(?:```|~~~).*$|^#{1,6}[ \t]+(.+)$/gm;
+function headingText(line) {
+  const text2 = pyRStrip(pyRStrip(pyRStrip(line, " 	"), "#"), " 	");
+  return text2 === "" ? line[0] : text2;
+}
 var stringList = (value) => {
   if (Array.isArray(value)) return value.filter((v2) => typeof v2 === "string").map((v2) => v2.trim()).filter(Boolean);
   if (typeof value === "string") return value.split(",").map((v2) => v2.trim()).filter(Boolean);
@@ -56888,15 +56973,15 @@ function readPageFacts(path9, text2, counter, acronyms, resolveWikilink) {
   let inFence = false;
   for (const m2 of body.matchAll(FENCE_OR_HEADING)) {
     if (m2[1] === void 0) inFence = !inFence;
-    else if (!inFence) headings.push(m2[1]);
+    else if (!inFence) headings.push(headingText(m2[1]));
   }
   acronyms.add(body);
   const links = [];
-  for (const m2 of body.matchAll(LINK)) {
-    const target = m2[2];
-    if (/^[a-z]+:/i.test(target)) continue;
+  for (const link of markdownLinks(body)) {
+    const target = link.target.split("#")[0];
+    if (link.text === "" || !/.\.md$/.test(target) || /^[a-z]+:/i.test(target)) continue;
     const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path9), decodeURIComponentSafe(target));
-    if (resolved) links.push({ target: resolved, text: m2[1] });
+    if (resolved) links.push({ target: resolved, text: link.text });
   }
   for (const link of findWikilinks(body)) {
     const resolved = resolveWikilink(link.target);
@@ -57427,14 +57512,20 @@ var isWikiCitation = (c3) => "path" in c3;
 // src/answer/passages.ts
 var MAX_QUOTE_LINES = 2;
 var ELISION = "\u2026";
+var MAX_QUOTE_CHARS = 800;
 var MIN_SENTENCE_WORDS = 3;
 var LINK_SHARE = 0.5;
-var CODE_SPAN = /(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g;
+var MAX_CODE_SPAN = 1e3;
+var CODE_SPAN = new RegExp(`(?<!\`)(\`+)(?!\`)([\\s\\S]{0,${MAX_CODE_SPAN}}?[^\`])\\1(?!\`)`, "g");
 var PLACEHOLDER = /\u0000(\d+)\u0000/g;
+var ESCAPED_PUNCTUATION = /\\[!-/:-@[-`{-~]/g;
+var ESCAPE_PLACEHOLDER = /\u0001(\d+)\u0001/g;
+var CALLOUT_TYPE = /^\[![\w-]+\][+-]?[ \t]*/;
 var HEADING_PREFIX = /^\s{0,3}#{1,6}(?=\s|$)\s*/;
 var BLOCKQUOTE_PREFIX = /^\s{0,3}(?:>\s?)+/;
 var LIST_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/;
-var TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+var TABLE_RULE_TRIMMED = /^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$/;
+var isTableRule = (line) => TABLE_RULE_TRIMMED.test(line.trim());
 var TABLE_ROW = /^\s*\|.*\|\s*$/;
 function wikilinkText(target, alias) {
   if (alias !== void 0 && alias.trim() !== "") return alias.trim();
@@ -57444,25 +57535,57 @@ function wikilinkText(target, alias) {
 }
 function readableText(text2) {
   const code = [];
-  let s = text2.replace(CODE_SPAN, (span) => `\0${code.push(span.replace(/\s+/g, " ")) - 1}\0`);
+  const escaped = [];
+  let s = text2.replace(CODE_SPAN, (span) => `\0${code.push(span.replace(/\s+/g, " ")) - 1}\0`).replace(ESCAPED_PUNCTUATION, (escape) => `${escaped.push(escape) - 1}`);
   s = s.split("\n").map((line) => {
-    if (TABLE_RULE.test(line) && line.includes("-") && line.includes("|")) return "";
-    let l3 = line.replace(BLOCKQUOTE_PREFIX, "").replace(HEADING_PREFIX, "").replace(LIST_MARKER, "");
+    if (isTableRule(line) && line.includes("-") && line.includes("|")) return "";
+    const unquoted = line.replace(BLOCKQUOTE_PREFIX, "");
+    let l3 = (unquoted === line ? line : unquoted.replace(CALLOUT_TYPE, "")).replace(HEADING_PREFIX, "").replace(LIST_MARKER, "");
     if (TABLE_ROW.test(l3)) {
       l3 = l3.trim().slice(1, -1).split(/(?<!\\)\|/).map((cell2) => cell2.trim()).filter((cell2) => cell2 !== "").join(" \xB7 ");
     }
     return l3;
   }).join("\n");
-  s = s.replace(/<!--[\s\S]*?-->/g, " ").replace(/<((?:https?|mailto):[^>\s]+)>/gi, "$1").replace(/<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?\/?>/g, " ").replace(/!?\[\[([^\]|]*?)(?:\|([^\]]*))?\]\](?:\([^)\s]*\))?/g, (_m, target, alias) => wikilinkText(target, alias)).replace(/!\[([^\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, "$1").replace(/\[([^\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, "$1").replace(/\[\^[^\]\s]+\]/g, "").replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1").replace(/\*\*(?=\S)([\s\S]*?\S)\*\*/g, "$1").replace(/(?<!\w)__(?=\S)([\s\S]*?\S)__(?!\w)/g, "$1").replace(/~~(?=\S)([\s\S]*?\S)~~/g, "$1").replace(/(?<!\*)\*(?=[^\s*])([^*]*?[^\s*])\*(?!\*)/g, "$1").replace(/(?<![\w_])_(?=[^\s_])([^_]*?[^\s_])_(?![\w_])/g, "$1").replace(/\*\*|(?<![\w_])__|__(?![\w_])|~~/g, "").replace(/&nbsp;|&#160;/g, " ");
-  s = s.replace(PLACEHOLDER, (_m, i) => code[Number(i)]);
+  s = withoutDelimited(withoutDelimited(s, "<!--", "-->"), "%%", "%%").replace(/<((?:https?|mailto):[^<>\s]+)>/gi, "$1").replace(/<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?\/?>/g, " ").replace(/!\[\[[^[\]]*\]\]/g, " ").replace(/\[\[([^[\]|]*?)(?:\|([^[\]]*))?\]\](?:\([^()\s]*\))?/g, (_m, target, alias) => wikilinkText(target, alias)).replace(/!\[([^[\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, "$1").replace(/\[([^[\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, "$1").replace(/\[\^[^[\]\s]+\]/g, "").replace(/\[([^[\]]+)\]\[[^[\]]*\]/g, "$1").replace(/\*\*(?=\S)([\s\S]*?\S)\*\*/g, "$1").replace(/(?<!\w)__(?=\S)([\s\S]*?\S)__(?!\w)/g, "$1").replace(/~~(?=\S)([\s\S]*?\S)~~/g, "$1").replace(/(?<!\*)\*(?=[^\s*])([^*]*?[^\s*])\*(?!\*)/g, "$1").replace(/(?<![\w_])_(?=[^\s_])([^_]*?[^\s_])_(?![\w_])/g, "$1").replace(/==(?=[^\s=])([^=]*?[^\s=])==/g, "$1").replace(/\*\*|(?<![\w_])__|__(?![\w_])|~~/g, "").replace(/&nbsp;|&#160;/g, " ");
+  s = s.replace(PLACEHOLDER, (_m, i) => code[Number(i)]).replace(ESCAPE_PLACEHOLDER, (_m, i) => escaped[Number(i)]);
   return s.replace(/\s+/g, " ").trim();
 }
+function atWord(text2, limit) {
+  if (text2.length <= limit) return text2;
+  const space = text2.lastIndexOf(" ", limit);
+  if (space > limit / 2) return text2.slice(0, space);
+  const high = text2.charCodeAt(limit - 1);
+  return text2.slice(0, high >= 55296 && high <= 56319 ? limit - 1 : limit);
+}
+function withoutDelimited(text2, opening, closing) {
+  if (!text2.includes(opening)) return text2;
+  let out = "";
+  let at2 = 0;
+  for (let open2 = text2.indexOf(opening); open2 >= 0; open2 = text2.indexOf(opening, at2)) {
+    const close = text2.indexOf(closing, open2 + opening.length);
+    if (close < 0) break;
+    out += `${text2.slice(at2, open2)} `;
+    at2 = close + closing.length;
+  }
+  return out + text2.slice(at2);
+}
 var FENCE = /^\s{0,3}(`{3,}|~{3,})/;
-var ATX_HEADING = /^\s{0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$/;
 var SETEXT_UNDERLINE = /^\s{0,3}(?:={2,}|-{2,})\s*$/;
 var THEMATIC_BREAK = /^\s{0,3}([-*_])(?:\s*\1){2,}\s*$/;
 var LIST_ITEM2 = /^(\s*)(?:[-*+]|\d{1,9}[.)])\s+/;
 var INDENTED_CODE = /^(?: {4}|\t)/;
+function atxHeading(line) {
+  const open2 = /^\s{0,3}#/.exec(line);
+  if (!open2) return void 0;
+  const from = open2[0].length - 1;
+  let hashes = 0;
+  while (line[from + hashes] === "#") hashes++;
+  const rest = line.slice(from + Math.min(hashes, 6));
+  if (hashes > 6) return rest.replace(/^#+/, "").trim() === "" ? { level: 6, text: "" } : void 0;
+  if (rest !== "" && !/^\s/.test(rest)) return void 0;
+  return { level: hashes, text: withoutClosingHashes(rest.trim()) };
+}
+var withoutClosingHashes = (text2) => pyRStrip(text2, "#").trimEnd();
 var REFERENCE_HEADING = new RegExp("^(?:sources?|references?|refs|bibliography|citations?|footnotes|see also|related|links|external links|useful links|further reading|reading list|backlinks|cross[- ]references?)(?:$|\\s*[:(]|\\s+(?:and|&)\\s|\\s+\\p{L}+s$)", "iu");
 var SUMMARY_HEADING = /^(?:summary|overview|tl;?\s?dr|in short|in brief|abstract|at a glance|key (?:points|takeaways?)|definition)\b/i;
 var REFERENCE_LABEL = /^(?:sources?|references?|refs?|see also|related(?: pages| notes| reading)?|links|backlinks|further reading|cited (?:in|by)|citations?|bibliography)\s*:/i;
@@ -57490,7 +57613,9 @@ function splitBlocks(path9, lines) {
   const stem = path9.split("/").at(-1).replace(/\.md$/i, "");
   const h1 = lines.slice(first).find((l3) => /^\s{0,3}#\s+\S/.test(l3));
   const title = frontmatterTitle(lines, first) ?? (h1 ? readableText(h1) : stem);
-  let section = makeSection(title, Math.min(first + 1, lines.length), 0);
+  let top = first;
+  while (top < lines.length - 1 && lines[top].trim() === "") top++;
+  let section = makeSection(title, Math.min(top + 1, lines.length), 0);
   const sections = [section];
   let referenceLevel = Infinity;
   const blocks = [];
@@ -57539,12 +57664,12 @@ function splitBlocks(path9, lines) {
     }
     if (inIndentedCode && INDENTED_CODE.test(raw)) continue;
     inIndentedCode = false;
-    const heading = ATX_HEADING.exec(raw);
+    const heading = atxHeading(raw);
     const setext = !block && !heading && i + 1 < lines.length && SETEXT_UNDERLINE.test(lines[i + 1]) && !LIST_ITEM2.test(raw) && !TABLE_ROW.test(raw) && !/^\s{0,3}>/.test(raw);
     if (heading || setext) {
       flush();
-      const level = heading ? heading[1].length : lines[i + 1].trim().startsWith("=") ? 1 : 2;
-      const text2 = readableText(heading ? heading[2] ?? "" : raw);
+      const level = heading ? heading.level : lines[i + 1].trim().startsWith("=") ? 1 : 2;
+      const text2 = readableText(heading ? heading.text : raw);
       section = makeSection(text2, n, level);
       if (level <= referenceLevel) referenceLevel = section.reference ? level : Infinity;
       else section.reference = true;
@@ -57553,7 +57678,7 @@ function splitBlocks(path9, lines) {
       previousBlank = false;
       continue;
     }
-    if (TABLE_RULE.test(raw) && raw.includes("|")) inTable = true;
+    if (isTableRule(raw) && raw.includes("|")) inTable = true;
     if (THEMATIC_BREAK.test(raw) || TABLE_ROW.test(raw) || inTable && raw.includes("|")) {
       flush();
       previousBlank = false;
@@ -57581,7 +57706,7 @@ function splitBlocks(path9, lines) {
       else block.lines.push({ n, content });
       continue;
     }
-    if (!block && i + 1 < lines.length && TABLE_RULE.test(lines[i + 1]) && raw.includes("|")) continue;
+    if (!block && i + 1 < lines.length && isTableRule(lines[i + 1]) && raw.includes("|")) continue;
     if (!block) block = { kind: "para", lines: [], section };
     block.lines.push({ n, content: raw.trim() });
   }
@@ -57595,7 +57720,7 @@ var wordCount = (text2) => (text2.match(/[\p{L}\p{N}]+/gu) ?? []).length;
 function linkShare(raw, total) {
   if (total === 0) return 0;
   let linked = 0;
-  for (const m2 of raw.matchAll(LINK2)) linked += wordCount(readableText(m2[0]));
+  for (const m2 of raw.matchAll(LINK)) linked += wordCount(readableText(m2[0]));
   return linked / total;
 }
 function blockExclusion(block, joined, readable) {
@@ -57610,12 +57735,12 @@ function blockExclusion(block, joined, readable) {
 var BOLD_LABEL = /^(\*\*|__)(?:(?!\1)[^\n])+\1$/;
 var BOLD_LABEL_WORDS = 4;
 var ITEM_LABEL_WORDS = 12;
-var LINK2 = /!?\[\[[^\]]*\]\](?:\([^)\s]*\))?|!?\[[^\]]*\]\([^)]*\)|<https?:[^>]*>|https?:\/\/\S+/g;
+var LINK = /!?\[\[[^[\]]*\]\](?:\([^()\s]*\))?|!?\[[^[\]]*\]\((?:[^()]|\([^()]*\))*\)|<https?:[^<>]*>|https?:\/\/\S+/g;
 var POINTER_WORDS = 5;
 function isPointer(raw, readable) {
-  const links = raw.match(LINK2) ?? [];
+  const links = raw.match(LINK) ?? [];
   if (links.length === 0) return false;
-  const own = wordCount(readableText(raw.replace(LINK2, " ")));
+  const own = wordCount(readableText(raw.replace(LINK, " ")));
   return own <= POINTER_WORDS || /(?:^|[,;:(—–-]\s*)see\b/i.test(readable);
 }
 function sentenceSpans(joined, item) {
@@ -57626,7 +57751,7 @@ function sentenceSpans(joined, item) {
   for (const m2 of joined.matchAll(BOUNDARY)) {
     const cut2 = m2.index + m2[0].trimEnd().length;
     if (protectedRanges.some(([a, b3]) => m2.index >= a && m2.index < b3)) continue;
-    const word = joined.slice(from, m2.index).replace(/[*_`]+$/, "");
+    const word = pyRStrip(joined.slice(from, m2.index), "*_`");
     if (joined[m2.index] === "." && (ABBREVIATION.test(word) || INITIAL.test(word))) continue;
     spans.push([from, cut2]);
     from = m2.index + m2[0].length;
@@ -57680,8 +57805,9 @@ function splitSentences(path9, text2) {
       let quote = sentenceText;
       if (last - first + 1 > MAX_QUOTE_LINES) {
         const cut2 = lineStarts[first + MAX_QUOTE_LINES] - 1;
-        quote = `${readableText(joined.slice(start, cut2)).replace(/[\s,;:–—-]+$/, "")}${ELISION}`;
+        quote = `${pyRStrip(readableText(joined.slice(start, cut2)), " ,;:\u2013\u2014-")}${ELISION}`;
       }
+      if (quote.length > MAX_QUOTE_CHARS) quote = `${pyRStrip(atWord(quote, MAX_QUOTE_CHARS), " ,;:\u2013\u2014-")}${ELISION}`;
       const boldLead = k2 === 0 && block.kind === "para" && /^(?:\*\*|__)/.test(raw);
       const summaryLead = block.section.summary && !summaryOpened.has(block.section);
       const firstProse = prose && !leadTaken;
@@ -57766,11 +57892,24 @@ function checkWikiCitation(citation, context3, linesOf, violations) {
   violations.push({ rule: "quote-not-in-page", detail: `${citation.path}: quote not found in the page: ${clip(citation.quote)}`, action: "dropped" });
   return void 0;
 }
-var comparableQuote = (quote) => readableText(quote.trim().replace(/\s*(?:…|\.\.\.)$/, ""));
+var comparableQuote = (quote) => {
+  const trimmed = quote.trim();
+  const elision = trimmed.endsWith("\u2026") ? 1 : trimmed.endsWith("...") ? 3 : 0;
+  return readableText(trimmed.slice(0, trimmed.length - elision));
+};
 function quoteAt(lines, start, end, quote) {
   if (!(start >= 1 && end >= start && end <= lines.length)) return false;
   const last = Math.min(end, start + MAX_QUOTE_LINES - 1);
-  return readableText(lines.slice(start - 1, last).join("\n")).includes(quote);
+  return readableLines(lines, start, last).includes(quote);
+}
+var renderedRanges = /* @__PURE__ */ new WeakMap();
+function readableLines(lines, start, last) {
+  let ranges = renderedRanges.get(lines);
+  if (!ranges) renderedRanges.set(lines, ranges = /* @__PURE__ */ new Map());
+  const key = start * MAX_QUOTE_LINES + (last - start);
+  let text2 = ranges.get(key);
+  if (text2 === void 0) ranges.set(key, text2 = readableText(lines.slice(start - 1, last).join("\n")));
+  return text2;
 }
 function quoteHolds(pageLines, lines, quote) {
   const q3 = comparableQuote(quote);
@@ -57936,6 +58075,7 @@ function pickSentences(scored, terms, holds = () => true, tied = 1) {
     return ok;
   };
   const better = (a, b3) => a.score !== b3.score ? a.score > b3.score : a.relevance !== b3.relevance ? a.relevance > b3.relevance : a.rank !== b3.rank ? a.rank < b3.rank : a.sentence.order < b3.sentence.order;
+  const bestQuotable = (candidates) => candidates.sort((a, b3) => better(a, b3) ? -1 : better(b3, a) ? 1 : 0).find(quotable);
   const picked = [];
   const quoted = /* @__PURE__ */ new Set();
   const pages = /* @__PURE__ */ new Set();
@@ -57948,39 +58088,35 @@ function pickSentences(scored, terms, holds = () => true, tied = 1) {
   };
   const open2 = (x3) => !picked.includes(x3) && !texts.has(x3.sentence.text) && (pages.has(x3.sentence.path) || pages.size < MAX_CITED_PAGES && x3.relevance >= NEW_PAGE_RELEVANCE);
   for (const rank of [...new Set(eligible.map((x3) => x3.rank))].sort((a, b3) => a - b3)) {
-    const own = eligible.filter((x3) => x3.rank === rank && quotable(x3));
-    if (own.length === 0) continue;
-    take(own.reduce((a, b3) => better(b3, a) ? b3 : a));
+    const best = bestQuotable(eligible.filter((x3) => x3.rank === rank));
+    if (!best) continue;
+    take(best);
     break;
   }
   if (picked.length === 0) return picked;
   const lead = picked[0];
   for (let rank = 0; rank < tied && picked.length < MAX_CLAIMS; rank++) {
-    const own = eligible.filter((x3) => x3.rank === rank && !pages.has(x3.sentence.path) && open2(x3) && quotable(x3));
-    if (own.length > 0) take(own.reduce((a, b3) => better(b3, a) ? b3 : a));
+    const best = bestQuotable(eligible.filter((x3) => x3.rank === rank && !pages.has(x3.sentence.path) && open2(x3)));
+    if (best) take(best);
   }
   while (picked.length < MAX_CLAIMS) {
-    let best;
-    let bestValue = 0;
+    const valued = [];
     for (const x3 of eligible) {
       if (!open2(x3)) continue;
       const gain = [.../* @__PURE__ */ new Set([...x3.present, ...x3.held])].reduce((sum, k2) => sum + (quoted.has(k2) ? 0 : terms[k2].weight), 0);
       if (gain < MIN_RELEVANCE - 1e-9) continue;
       if (!pages.has(x3.sentence.path) && (x3.rank >= COVER_RANKS || gain < NEW_PAGE_GAIN - 1e-9)) continue;
-      const value = gain / (1 + RANK_DISCOUNT * x3.rank);
-      if (best === void 0 || value > bestValue + 1e-9 || Math.abs(value - bestValue) <= 1e-9 && better(x3, best)) {
-        if (!quotable(x3)) continue;
-        best = x3;
-        bestValue = value;
-      }
+      valued.push({ x: x3, value: gain / (1 + RANK_DISCOUNT * x3.rank) });
     }
+    valued.sort((a, b3) => Math.abs(a.value - b3.value) > 1e-9 ? b3.value - a.value : better(a.x, b3.x) ? -1 : better(b3.x, a.x) ? 1 : 0);
+    const best = valued.find((v2) => quotable(v2.x))?.x;
     if (!best) break;
     take(best);
   }
   while (picked.length < MIN_CLAIMS) {
-    const near = eligible.filter((x3) => x3.sentence.section === lead.sentence.section && open2(x3) && quotable(x3));
-    if (near.length === 0) break;
-    take(near.reduce((a, b3) => better(b3, a) ? b3 : a));
+    const near = bestQuotable(eligible.filter((x3) => x3.sentence.section === lead.sentence.section && open2(x3)));
+    if (!near) break;
+    take(near);
   }
   const rest = picked.slice(1).sort((a, b3) => better(a, b3) ? -1 : better(b3, a) ? 1 : 0);
   const sections = [];
@@ -57990,8 +58126,10 @@ function pickSentences(scored, terms, holds = () => true, tied = 1) {
 
 // src/answer/render.ts
 var plainCitation = (c3) => `\`${c3.path}\` ${c3.lines[0] === c3.lines[1] ? `line ${c3.lines[0]}` : `lines ${c3.lines[0]}-${c3.lines[1]}`}`;
+var MAX_HEADING_CHARS = 120;
+var clipHeading = (heading) => heading.length > MAX_HEADING_CHARS ? `${atWord(heading, MAX_HEADING_CHARS)}${ELISION}` : heading;
 var renderCitation = (c3, wiki) => isWikiCitation(c3) ? wiki(c3) : `[${c3.title.replace(/[[\]]/g, "")}](${c3.url})`;
-var unlinkPageLinks = (text2) => text2.replace(/!?\[([^\]]*)\]\((?!https?:)[^)]*\)/g, "$1");
+var unlinkPageLinks = (text2) => text2.replace(/!?\[([^[\]]*)\]\((?!https?:)(?:[^()]|\([^()]*\))*\)/g, "$1");
 function renderAnswer(input, wiki = plainCitation) {
   const out = [];
   if (input.outcome === "error") {
@@ -58013,7 +58151,7 @@ function renderAnswer(input, wiki = plainCitation) {
     const sections = input.sections ?? sectionsOf(input.claims);
     if (sections.length > 0) {
       out.push("");
-      out.push(`**Read more:** ${sections.map((s) => `${s.heading || s.path} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`).join("; ")}.`);
+      out.push(`**Read more:** ${sections.map((s) => `${clipHeading(s.heading) || s.path} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`).join("; ")}.`);
     }
   }
   if (input.missing.length > 0 && input.branch !== "unconfigured") {
@@ -58257,7 +58395,7 @@ function clipQuery(query, maxWords, maxChars) {
   }
   return out || query.slice(0, maxChars);
 }
-var clean = (s) => typeof s === "string" ? s.replace(/<[^>]+>/g, "").replace(/\s+/g, " ").trim() : "";
+var clean = (s) => typeof s === "string" ? s.replace(/<[^<>]+>/g, "").replace(/\s+/g, " ").trim() : "";
 var isHttpUrl = (u2) => typeof u2 === "string" && /^https?:\/\//i.test(u2);
 function results(provider, items, pick) {
   if (!Array.isArray(items)) throw new ProviderError(provider, "the reply has no results list", "malformed", true);
@@ -58443,7 +58581,8 @@ function parseProposedTerms(text2) {
 var isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
 function parseJsonReply(text2) {
   try {
-    return { value: JSON.parse(text2.trim().replace(/^```(?:json)?\s*|\s*```$/g, "")) };
+    const body = text2.trim().replace(/^```(?:json)?/, "");
+    return { value: JSON.parse(body.endsWith("```") ? body.slice(0, -3) : body) };
   } catch (error2) {
     return `not JSON (${error2.message})`;
   }
@@ -59080,7 +59219,7 @@ function isGeneratedForm(indexPath, text2) {
   return DIRECTORY_GENERATED.test(text2);
 }
 var indexPathOf = (dir) => dir === "" ? ROOT_INDEX : `${dir}/${DIRECTORY_INDEX}`;
-var stripEntryTail = (line) => line.replace(/[ \u2014]+$/, "");
+var stripEntryTail = (line) => pyRStrip(line, " \u2014");
 function renderRootIndex(layout) {
   const lines = ["# Wiki Index", ""];
   for (const category of layout.categories) {
@@ -59242,7 +59381,7 @@ function bodySections(input, wikiLink) {
   const { trace, source } = input;
   const had = wikiCitations(trace);
   const web = webCitations(trace);
-  const quote = (s) => unlink2(s).replace(/\s*\n\s*/g, " ");
+  const quote = (s) => unlink2(s).replace(/\s+/g, (run) => run.includes("\n") ? " " : run);
   return [
     "## Question",
     "",
@@ -59488,7 +59627,7 @@ function readCaptureMarker(body) {
 function rewriteCaptureMarker(body, commit) {
   const found = lastCaptureMarker(body);
   if (!found) return { text: body };
-  const text2 = `${body.slice(0, found.index)}${body.slice(found.index + found.length)}`.replace(/\s+$/, "");
+  const text2 = `${body.slice(0, found.index)}${body.slice(found.index + found.length)}`.trimEnd();
   return { text: text2, markers: [markerText({ ...found.marker, commit })] };
 }
 var markerText = (m2) => `<!-- wiki-steward:capture key=${m2.key} issue=${m2.issueNumber} page=${encodeURIComponent(m2.page)} commit=${m2.commit} -->`;
@@ -59880,7 +60019,6 @@ ${fault ? `> [!WARNING]
 var INDEX_SIZE_LIMIT = 8192;
 var CATEGORY_LIMIT = 8;
 var LOW_QUALITY = 3;
-var LINK3 = /\[[^\]]*\]\(([^)\s]+)\)/g;
 async function wikiHealth(layout, options2) {
   const { diagnostics } = await validateWiki(layout, void 0, options2.rules);
   const byPage = /* @__PURE__ */ new Map();
@@ -59913,8 +60051,8 @@ async function wikiHealth(layout, options2) {
     }
     const close = file.text.indexOf("\n---\n");
     const body = file.text.slice(close < 0 ? 0 : close);
-    for (const m2 of body.matchAll(LINK3)) {
-      const target = m2[1].split("#")[0];
+    for (const link of markdownLinks(body)) {
+      const target = link.target.split("#")[0];
       if (target === "" || /^[a-z]+:/i.test(target)) continue;
       linkTo(path9, resolveWikiPath(target.startsWith("/") ? "" : parentDir(path9), target));
     }

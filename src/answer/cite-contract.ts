@@ -92,7 +92,11 @@ function checkWikiCitation(
 }
 
 /** A quote as compared with the page: readable text, without the "…" that marks where it stops. */
-const comparableQuote = (quote: string): string => readableText(quote.trim().replace(/\s*(?:…|\.\.\.)$/, ''));
+const comparableQuote = (quote: string): string => {
+  const trimmed = quote.trim();
+  const elision = trimmed.endsWith('…') ? 1 : trimmed.endsWith('...') ? 3 : 0;
+  return readableText(trimmed.slice(0, trimmed.length - elision));
+};
 
 /**
  * Does the quote occur at lines `start`–`end` (1-based) of the page? Within two lines, anywhere in
@@ -101,7 +105,22 @@ const comparableQuote = (quote: string): string => readableText(quote.trim().rep
 function quoteAt(lines: readonly string[], start: number, end: number, quote: string): boolean {
   if (!(start >= 1 && end >= start && end <= lines.length)) return false;
   const last = Math.min(end, start + MAX_QUOTE_LINES - 1);
-  return readableText(lines.slice(start - 1, last).join('\n')).includes(quote);
+  return readableLines(lines, start, last).includes(quote);
+}
+
+/**
+ * Lines start–last of a page as readable text, rendered once per page and range: an answerer checks
+ * many sentences of the same lines (a page may hold one enormous line), and the page's lines are
+ * one array for as long as it is read.
+ */
+const renderedRanges = new WeakMap<readonly string[], Map<number, string>>();
+function readableLines(lines: readonly string[], start: number, last: number): string {
+  let ranges = renderedRanges.get(lines);
+  if (!ranges) renderedRanges.set(lines, (ranges = new Map()));
+  const key = start * MAX_QUOTE_LINES + (last - start);
+  let text = ranges.get(key);
+  if (text === undefined) ranges.set(key, (text = readableText(lines.slice(start - 1, last).join('\n'))));
+  return text;
 }
 
 /** The check the contract makes, for answerers that want to know before they answer. */

@@ -312,6 +312,10 @@ export function pickSentences(scored: readonly ScoredSentence[], terms: readonly
   // Higher score, then more relevance (the sentence that says the title's terms itself), better rank, earlier in the page.
   const better = (a: ScoredSentence, b: ScoredSentence) =>
     a.score !== b.score ? a.score > b.score : a.relevance !== b.relevance ? a.relevance > b.relevance : a.rank !== b.rank ? a.rank < b.rank : a.sentence.order < b.sentence.order;
+  // The best quotable one: candidates in order, checked until one holds (checking every sentence
+  // of a page with a hundred thousand of them, each against its lines, took minutes).
+  const bestQuotable = (candidates: ScoredSentence[]): ScoredSentence | undefined =>
+    candidates.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0)).find(quotable);
   const picked: ScoredSentence[] = [];
   const quoted = new Set<number>();
   const pages = new Set<string>();
@@ -327,9 +331,9 @@ export function pickSentences(scored: readonly ScoredSentence[], terms: readonly
 
   // The lead claim: the best sentence of the best-ranked page that speaks to the question.
   for (const rank of [...new Set(eligible.map((x) => x.rank))].sort((a, b) => a - b)) {
-    const own = eligible.filter((x) => x.rank === rank && quotable(x));
-    if (own.length === 0) continue;
-    take(own.reduce((a, b) => (better(b, a) ? b : a)));
+    const best = bestQuotable(eligible.filter((x) => x.rank === rank));
+    if (!best) continue;
+    take(best);
     break;
   }
   if (picked.length === 0) return picked;
@@ -337,34 +341,30 @@ export function pickSentences(scored: readonly ScoredSentence[], terms: readonly
 
   // Pages tied with the best: each says its best sentence, when it has one fit to join the answer.
   for (let rank = 0; rank < tied && picked.length < MAX_CLAIMS; rank++) {
-    const own = eligible.filter((x) => x.rank === rank && !pages.has(x.sentence.path) && open(x) && quotable(x));
-    if (own.length > 0) take(own.reduce((a, b) => (better(b, a) ? b : a)));
+    const best = bestQuotable(eligible.filter((x) => x.rank === rank && !pages.has(x.sentence.path) && open(x)));
+    if (best) take(best);
   }
-  // Greedy cover: new terms first.
+  // Greedy cover: new terms first, by the value each adds (equal values: the better sentence).
   while (picked.length < MAX_CLAIMS) {
-    let best: ScoredSentence | undefined;
-    let bestValue = 0;
+    const valued: Array<{ x: ScoredSentence; value: number }> = [];
     for (const x of eligible) {
       if (!open(x)) continue;
       const gain = [...new Set([...x.present, ...x.held])].reduce((sum, k) => sum + (quoted.has(k) ? 0 : terms[k]!.weight), 0);
       if (gain < MIN_RELEVANCE - 1e-9) continue;
       // Another page joins only from the top of the ranking, and only for what the answer lacks.
       if (!pages.has(x.sentence.path) && (x.rank >= COVER_RANKS || gain < NEW_PAGE_GAIN - 1e-9)) continue;
-      const value = gain / (1 + RANK_DISCOUNT * x.rank);
-      if (best === undefined || value > bestValue + 1e-9 || (Math.abs(value - bestValue) <= 1e-9 && better(x, best))) {
-        if (!quotable(x)) continue;
-        best = x;
-        bestValue = value;
-      }
+      valued.push({ x, value: gain / (1 + RANK_DISCOUNT * x.rank) });
     }
+    valued.sort((a, b) => (Math.abs(a.value - b.value) > 1e-9 ? b.value - a.value : better(a.x, b.x) ? -1 : better(b.x, a.x) ? 1 : 0));
+    const best = valued.find((v) => quotable(v.x))?.x;
     if (!best) break;
     take(best);
   }
   // A lone quote gets company from its own section: the sentences around it give it context.
   while (picked.length < MIN_CLAIMS) {
-    const near = eligible.filter((x) => x.sentence.section === lead.sentence.section && open(x) && quotable(x));
-    if (near.length === 0) break;
-    take(near.reduce((a, b) => (better(b, a) ? b : a)));
+    const near = bestQuotable(eligible.filter((x) => x.sentence.section === lead.sentence.section && open(x)));
+    if (!near) break;
+    take(near);
   }
   // The lead first; then the rest, most relevant first, section by section (the lead's own section
   // first), sentences of one section in page order so that neighbours read as the page wrote them.

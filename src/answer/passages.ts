@@ -5,11 +5,17 @@
 // to quote. `readableText` is the one rendering of markup as text: quotes are stored in it and the
 // cite contract compares quote and page after it.
 import { type FoldedText, type TermPattern, containsWords, foldText } from '../ladder/text-match.js';
+import { pyRStrip } from '../wiki/python-compat.js';
 
 /** A quote spans at most this many lines of the page (the cite contract's limit too). */
 export const MAX_QUOTE_LINES = 2;
 /** Marks a quote that stops before its sentence ends. */
 export const ELISION = '…';
+/**
+ * A quote stops after this many characters (at a word): a "sentence" of a whole unbroken page
+ * line can run to megabytes. Above the longest sentence quoted from the eval wikis (750).
+ */
+export const MAX_QUOTE_CHARS = 800;
 /** Fewer words than this is a label or a fragment ("Scope.", "See below."), not a statement. */
 const MIN_SENTENCE_WORDS = 3;
 /** A block whose words are at least this share link text is a link list ("See also", "Related: …"). */
@@ -18,7 +24,7 @@ const LINK_SHARE = 0.5;
 export interface Section {
   /** The heading as readable text; above the first heading, the page's title. */
   heading: string;
-  /** 1-based line of the heading; above the first heading, the first line of the body. */
+  /** 1-based line of the heading; above the first heading, the body's first line that is not blank. */
   line: number;
   /** Heading level (1–6); 0 above the first heading. */
   level: number;
@@ -59,12 +65,25 @@ export interface PageSentences {
 // ---------------------------------------------------------------------------------------------
 // Readable text
 
-const CODE_SPAN = /(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g;
+// Page text is untrusted: no expression here may rescan the rest of the page from each of many
+// starts (a page of 300,000 `[` took minutes). Bracketed text never holds a bracket, a link's
+// target stops at the next `(`, and a code span is at most MAX_CODE_SPAN characters: each start
+// then looks only as far as the next start.
+/** Longer than this, backticks open no code span (a run of backticks with no closing run stops here). */
+const MAX_CODE_SPAN = 1000;
+const CODE_SPAN = new RegExp(`(?<!\`)(\`+)(?!\`)([\\s\\S]{0,${MAX_CODE_SPAN}}?[^\`])\\1(?!\`)`, 'g');
 const PLACEHOLDER = /\u0000(\d+)\u0000/g;
+/** A backslash before ASCII punctuation makes it a literal character (CommonMark). */
+const ESCAPED_PUNCTUATION = /\\[!-/:-@[-`{-~]/g;
+const ESCAPE_PLACEHOLDER = /\u0001(\d+)\u0001/g;
+/** An Obsidian callout's type at the start of a blockquote: `> [!note] Title`, `> [!tip]-`. */
+const CALLOUT_TYPE = /^\[![\w-]+\][+-]?[ \t]*/;
 const HEADING_PREFIX = /^\s{0,3}#{1,6}(?=\s|$)\s*/;
 const BLOCKQUOTE_PREFIX = /^\s{0,3}(?:>\s?)+/;
 const LIST_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/;
-const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+/** A table's rule line, tested on the trimmed line (white space at both ends made it rescan the line from each space). */
+const TABLE_RULE_TRIMMED = /^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$/;
+const isTableRule = (line: string): boolean => TABLE_RULE_TRIMMED.test(line.trim());
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
 
 /** `[[target|text]]` → text; `[[folder/target#heading]]` → target (`[[#heading]]` → heading). */
@@ -76,19 +95,27 @@ function wikilinkText(target: string, alias: string | undefined): string {
 }
 
 /**
- * Markup rendered as the text a reader sees: wikilinks and links become their text, emphasis is
- * dropped, inline code keeps its backticks, HTML tags go, list markers, heading marks and
- * blockquote `>` are stripped line by line, table rows become their cells, and whitespace is
- * squashed to single spaces. Applied the same way to quotes and to page lines.
+ * Markup rendered as the text a reader sees: wikilinks and links become their text, embeds
+ * (`![[image.png]]`) and comments (HTML, Obsidian `%% … %%`) go, emphasis and highlights are
+ * dropped, backslash escapes give their character, inline code keeps its backticks, HTML tags go,
+ * list markers, heading marks, blockquote `>` and callout types (`> [!note]`) are stripped line by
+ * line, table rows become their cells, and whitespace is squashed to single spaces. Applied the
+ * same way to quotes and to page lines.
  */
 export function readableText(text: string): string {
   const code: string[] = [];
-  let s = text.replace(CODE_SPAN, (span) => `\u0000${code.push(span.replace(/\s+/g, ' ')) - 1}\u0000`);
+  const escaped: string[] = [];
+  let s = text
+    .replace(CODE_SPAN, (span) => `\u0000${code.push(span.replace(/\s+/g, ' ')) - 1}\u0000`)
+    // `\_` is a literal `_`: kept out of the way of the emphasis and link rules and put back as
+    // written, so the text reads the same in markdown and a second reading changes nothing.
+    .replace(ESCAPED_PUNCTUATION, (escape) => `\u0001${escaped.push(escape) - 1}\u0001`);
   s = s
     .split('\n')
     .map((line) => {
-      if (TABLE_RULE.test(line) && line.includes('-') && line.includes('|')) return '';
-      let l = line.replace(BLOCKQUOTE_PREFIX, '').replace(HEADING_PREFIX, '').replace(LIST_MARKER, '');
+      if (isTableRule(line) && line.includes('-') && line.includes('|')) return '';
+      const unquoted = line.replace(BLOCKQUOTE_PREFIX, '');
+      let l = (unquoted === line ? line : unquoted.replace(CALLOUT_TYPE, '')).replace(HEADING_PREFIX, '').replace(LIST_MARKER, '');
       if (TABLE_ROW.test(l)) {
         l = l
           .trim()
@@ -101,25 +128,52 @@ export function readableText(text: string): string {
       return l;
     })
     .join('\n');
-  s = s
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/<((?:https?|mailto):[^>\s]+)>/gi, '$1')
+  s = withoutDelimited(withoutDelimited(s, '<!--', '-->'), '%%', '%%')
+    .replace(/<((?:https?|mailto):[^<>\s]+)>/gi, '$1')
     .replace(/<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?\/?>/g, ' ')
-    .replace(/!?\[\[([^\]|]*?)(?:\|([^\]]*))?\]\](?:\([^)\s]*\))?/g, (_m, target: string, alias: string | undefined) => wikilinkText(target, alias))
-    .replace(/!\[([^\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1')
-    .replace(/\[([^\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1')
-    .replace(/\[\^[^\]\s]+\]/g, '')
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
+    .replace(/!\[\[[^[\]]*\]\]/g, ' ')
+    .replace(/\[\[([^[\]|]*?)(?:\|([^[\]]*))?\]\](?:\([^()\s]*\))?/g, (_m, target: string, alias: string | undefined) => wikilinkText(target, alias))
+    .replace(/!\[([^[\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1')
+    .replace(/\[([^[\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1')
+    .replace(/\[\^[^[\]\s]+\]/g, '')
+    .replace(/\[([^[\]]+)\]\[[^[\]]*\]/g, '$1')
     .replace(/\*\*(?=\S)([\s\S]*?\S)\*\*/g, '$1')
     .replace(/(?<!\w)__(?=\S)([\s\S]*?\S)__(?!\w)/g, '$1')
     .replace(/~~(?=\S)([\s\S]*?\S)~~/g, '$1')
     .replace(/(?<!\*)\*(?=[^\s*])([^*]*?[^\s*])\*(?!\*)/g, '$1')
     .replace(/(?<![\w_])_(?=[^\s_])([^_]*?[^\s_])_(?![\w_])/g, '$1')
+    .replace(/==(?=[^\s=])([^=]*?[^\s=])==/g, '$1')
     // Emphasis left unpaired (a quote cut inside a bold run) reads as noise, not text.
     .replace(/\*\*|(?<![\w_])__|__(?![\w_])|~~/g, '')
     .replace(/&nbsp;|&#160;/g, ' ');
-  s = s.replace(PLACEHOLDER, (_m, i: string) => code[Number(i)]!);
+  s = s.replace(PLACEHOLDER, (_m, i: string) => code[Number(i)]!).replace(ESCAPE_PLACEHOLDER, (_m, i: string) => escaped[Number(i)]!);
   return s.replace(/\s+/g, ' ').trim();
+}
+
+/** The text cut to at most `limit` characters, at its last space when there is one in the second half, never inside a surrogate pair. */
+export function atWord(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const space = text.lastIndexOf(' ', limit);
+  if (space > limit / 2) return text.slice(0, space);
+  const high = text.charCodeAt(limit - 1);
+  return text.slice(0, high >= 0xd800 && high <= 0xdbff ? limit - 1 : limit);
+}
+
+/**
+ * Comments out (`<!-- … -->`, Obsidian's `%% … %%`), each a space; one left open runs to the end
+ * and stays, as `<!--[\s\S]*?-->` would leave it, but without rescanning the page from every opening.
+ */
+function withoutDelimited(text: string, opening: string, closing: string): string {
+  if (!text.includes(opening)) return text;
+  let out = '';
+  let at = 0;
+  for (let open = text.indexOf(opening); open >= 0; open = text.indexOf(opening, at)) {
+    const close = text.indexOf(closing, open + opening.length);
+    if (close < 0) break;
+    out += `${text.slice(at, open)} `;
+    at = close + closing.length;
+  }
+  return out + text.slice(at);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -139,11 +193,31 @@ interface Block {
 }
 
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
-const ATX_HEADING = /^\s{0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$/;
 const SETEXT_UNDERLINE = /^\s{0,3}(?:={2,}|-{2,})\s*$/;
 const THEMATIC_BREAK = /^\s{0,3}([-*_])(?:\s*\1){2,}\s*$/;
 const LIST_ITEM = /^(\s*)(?:[-*+]|\d{1,9}[.)])\s+/;
 const INDENTED_CODE = /^(?: {4}|\t)/;
+
+/**
+ * An ATX heading line (`## Text ##`): its level and text, or undefined. What the expression
+ * `^\s{0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$` reads, worked out from the ends of the line: the
+ * expression rescanned a long run of `#` or spaces from each of its characters.
+ */
+export function atxHeading(line: string): { level: number; text: string } | undefined {
+  const open = /^\s{0,3}#/.exec(line);
+  if (!open) return undefined;
+  const from = open[0].length - 1;
+  let hashes = 0;
+  while (line[from + hashes] === '#') hashes++;
+  const rest = line.slice(from + Math.min(hashes, 6));
+  // Seven or more: the first six open a heading only when the rest is closing marks and spaces.
+  if (hashes > 6) return rest.replace(/^#+/, '').trim() === '' ? { level: 6, text: '' } : undefined;
+  if (rest !== '' && !/^\s/.test(rest)) return undefined;
+  return { level: hashes, text: withoutClosingHashes(rest.trim()) };
+}
+
+/** A heading's text without its closing `#`s and the spaces before them. */
+const withoutClosingHashes = (text: string): string => pyRStrip(text, '#').trimEnd();
 
 /**
  * Headings of sections that point elsewhere rather than say anything. The rule: after any
@@ -191,7 +265,10 @@ function splitBlocks(path: string, lines: readonly string[]): { blocks: Block[];
   const stem = path.split('/').at(-1)!.replace(/\.md$/i, '');
   const h1 = lines.slice(first).find((l) => /^\s{0,3}#\s+\S/.test(l));
   const title = frontmatterTitle(lines, first) ?? (h1 ? readableText(h1) : stem);
-  let section = makeSection(title, Math.min(first + 1, lines.length), 0);
+  // The top section starts at the body's first line with something on it ("Read more" points there).
+  let top = first;
+  while (top < lines.length - 1 && lines[top]!.trim() === '') top++;
+  let section = makeSection(title, Math.min(top + 1, lines.length), 0);
   const sections = [section];
   /** The section that made the current one a reference section, to leave it at a heading of its level. */
   let referenceLevel = Infinity;
@@ -241,12 +318,12 @@ function splitBlocks(path: string, lines: readonly string[]): { blocks: Block[];
     }
     if (inIndentedCode && INDENTED_CODE.test(raw)) continue;
     inIndentedCode = false;
-    const heading = ATX_HEADING.exec(raw);
+    const heading = atxHeading(raw);
     const setext = !block && !heading && i + 1 < lines.length && SETEXT_UNDERLINE.test(lines[i + 1]!) && !LIST_ITEM.test(raw) && !TABLE_ROW.test(raw) && !/^\s{0,3}>/.test(raw);
     if (heading || setext) {
       flush();
-      const level = heading ? heading[1]!.length : lines[i + 1]!.trim().startsWith('=') ? 1 : 2;
-      const text = readableText(heading ? (heading[2] ?? '') : raw);
+      const level = heading ? heading.level : lines[i + 1]!.trim().startsWith('=') ? 1 : 2;
+      const text = readableText(heading ? heading.text : raw);
       section = makeSection(text, n, level);
       if (level <= referenceLevel) referenceLevel = section.reference ? level : Infinity;
       else section.reference = true;
@@ -255,7 +332,7 @@ function splitBlocks(path: string, lines: readonly string[]): { blocks: Block[];
       previousBlank = false;
       continue;
     }
-    if (TABLE_RULE.test(raw) && raw.includes('|')) inTable = true;
+    if (isTableRule(raw) && raw.includes('|')) inTable = true;
     if (THEMATIC_BREAK.test(raw) || TABLE_ROW.test(raw) || (inTable && raw.includes('|'))) {
       flush();
       previousBlank = false;
@@ -284,7 +361,7 @@ function splitBlocks(path: string, lines: readonly string[]): { blocks: Block[];
       continue;
     }
     // A table without a leading pipe: this line, then a rule.
-    if (!block && i + 1 < lines.length && TABLE_RULE.test(lines[i + 1]!) && raw.includes('|')) continue;
+    if (!block && i + 1 < lines.length && isTableRule(lines[i + 1]!) && raw.includes('|')) continue;
     if (!block) block = { kind: 'para', lines: [], section };
     block.lines.push({ n, content: raw.trim() });
   }
@@ -332,7 +409,7 @@ const BOLD_LABEL = /^(\*\*|__)(?:(?!\1)[^\n])+\1$/;
 const BOLD_LABEL_WORDS = 4;
 const ITEM_LABEL_WORDS = 12;
 
-const LINK = /!?\[\[[^\]]*\]\](?:\([^)\s]*\))?|!?\[[^\]]*\]\([^)]*\)|<https?:[^>]*>|https?:\/\/\S+/g;
+const LINK = /!?\[\[[^[\]]*\]\](?:\([^()\s]*\))?|!?\[[^[\]]*\]\((?:[^()]|\([^()]*\))*\)|<https?:[^<>]*>|https?:\/\/\S+/g;
 /** Beside a link, at most this many words of its own: "The rules are explained in [Cite contract]." */
 const POINTER_WORDS = 5;
 
@@ -353,7 +430,7 @@ function sentenceSpans(joined: string, item: boolean): Array<[number, number]> {
   for (const m of joined.matchAll(BOUNDARY)) {
     const cut = m.index + m[0].trimEnd().length;
     if (protectedRanges.some(([a, b]) => m.index >= a && m.index < b)) continue;
-    const word = joined.slice(from, m.index).replace(/[*_`]+$/, '');
+    const word = pyRStrip(joined.slice(from, m.index), '*_`');
     if (joined[m.index] === '.' && (ABBREVIATION.test(word) || INITIAL.test(word))) continue;
     spans.push([from, cut]);
     from = m.index + m[0].length;
@@ -411,8 +488,10 @@ export function splitSentences(path: string, text: string): PageSentences {
       let quote = sentenceText;
       if (last - first + 1 > MAX_QUOTE_LINES) {
         const cut = lineStarts[first + MAX_QUOTE_LINES]! - 1;
-        quote = `${readableText(joined.slice(start, cut)).replace(/[\s,;:–—-]+$/, '')}${ELISION}`;
+        // Readable text has single spaces for white space.
+        quote = `${pyRStrip(readableText(joined.slice(start, cut)), ' ,;:–—-')}${ELISION}`;
       }
+      if (quote.length > MAX_QUOTE_CHARS) quote = `${pyRStrip(atWord(quote, MAX_QUOTE_CHARS), ' ,;:–—-')}${ELISION}`;
       const boldLead = k === 0 && block.kind === 'para' && /^(?:\*\*|__)/.test(raw);
       const summaryLead = block.section.summary && !summaryOpened.has(block.section);
       const firstProse = prose && !leadTaken;

@@ -3,11 +3,15 @@
 import type { Branch } from '../ladder/ladder.js';
 import { type Citation, type Outcome, type Trace, type WikiCitation, isWikiCitation } from './trace.js';
 import type { Claim, SectionRef } from './answerer.js';
-import { readableText } from './passages.js';
+import { ELISION, atWord, readableText } from './passages.js';
 
 export type WikiCitationRenderer = (citation: WikiCitation) => string;
 
 export const plainCitation: WikiCitationRenderer = (c) => `\`${c.path}\` ${c.lines[0] === c.lines[1] ? `line ${c.lines[0]}` : `lines ${c.lines[0]}-${c.lines[1]}`}`;
+
+/** A section heading named in "Read more" stops after this many characters (a page may hold a heading line of any length). */
+const MAX_HEADING_CHARS = 120;
+const clipHeading = (heading: string): string => (heading.length > MAX_HEADING_CHARS ? `${atWord(heading, MAX_HEADING_CHARS)}${ELISION}` : heading);
 
 const renderCitation = (c: Citation, wiki: WikiCitationRenderer): string => (isWikiCitation(c) ? wiki(c) : `[${c.title.replace(/[[\]]/g, '')}](${c.url})`);
 
@@ -32,7 +36,7 @@ export interface RenderInput {
  * `[text](page.md)` → `text`: a page's own relative links mean nothing once quoted elsewhere (an
  * issue comment, a capture in another folder); web links stay.
  */
-export const unlinkPageLinks = (text: string): string => text.replace(/!?\[([^\]]*)\]\((?!https?:)[^)]*\)/g, '$1');
+export const unlinkPageLinks = (text: string): string => text.replace(/!?\[([^[\]]*)\]\((?!https?:)(?:[^()]|\([^()]*\))*\)/g, '$1');
 
 export function renderAnswer(input: RenderInput, wiki: WikiCitationRenderer = plainCitation): string {
   const out: string[] = [];
@@ -56,7 +60,7 @@ export function renderAnswer(input: RenderInput, wiki: WikiCitationRenderer = pl
     const sections = input.sections ?? sectionsOf(input.claims);
     if (sections.length > 0) {
       out.push('');
-      out.push(`**Read more:** ${sections.map((s) => `${s.heading || s.path} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`).join('; ')}.`);
+      out.push(`**Read more:** ${sections.map((s) => `${clipHeading(s.heading) || s.path} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`).join('; ')}.`);
     }
   }
   // Exactly the trace's `missing`. An answered question may still miss an ordinary word or two

@@ -65,7 +65,8 @@ function bodySections(input: CaptureInput, wikiLink: (c: WikiCitation) => string
   const { trace, source } = input;
   const had = wikiCitations(trace);
   const web = webCitations(trace);
-  const quote = (s: string) => unlink(s).replace(/\s*\n\s*/g, ' ');
+  // A run of white space holding a line break becomes one space (each run matched once: `\s*\n\s*` rescanned long runs of spaces).
+  const quote = (s: string) => unlink(s).replace(/\s+/g, (run) => (run.includes('\n') ? ' ' : run));
   return [
     '## Question',
     '',

@@ -53,22 +53,54 @@ export async function askCommand(io: CliIo, question: string | undefined, option
 
 /** One JSON object per input line, in order, each carrying the input's `id` and other fields. */
 async function askBatch(io: CliIo, session: AskSession, file: string): Promise<number> {
-  const lines = (await readFile(path.resolve(io.cwd, file), 'utf8')).split('\n');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(path.resolve(io.cwd, file)));
+  } catch (error) {
+    if (error instanceof TypeError) throw new Error(`${file}: not UTF-8 text (save the question file as UTF-8)`);
+    throw error;
+  }
+  const inputs = parseQuestionLines(file, text);
   let failed = false;
-  for (const [i, line] of lines.entries()) {
-    if (line.trim() === '') continue;
-    let input: Record<string, unknown>;
-    try {
-      input = JSON.parse(line) as Record<string, unknown>;
-    } catch (error) {
-      throw new Error(`${file}:${i + 1}: not a JSON object: ${(error as Error).message}`);
-    }
-    if (typeof input.question !== 'string' || input.question.trim() === '') throw new Error(`${file}:${i + 1}: "question" must be a non-empty string`);
+  for (const input of inputs) {
     const trace = await askQuestion(session, input.question, { id: input.id });
     failed ||= trace.outcome === 'error';
     io.stdout(JSON.stringify({ ...input, ...trace }));
   }
   return failed ? EXIT.faults : EXIT.ok;
+}
+
+/** Lines of a question file reported by number, at most this many (the count says how many more). */
+const MAX_REPORTED_LINES = 20;
+
+/**
+ * The question file's objects, in order (blank lines skipped, a leading byte order mark ignored).
+ * Every line is checked before any question is asked: a bad line ends the run with every bad line
+ * named and nothing printed, not with half the answers.
+ */
+export function parseQuestionLines(file: string, text: string): Array<Record<string, unknown> & { question: string }> {
+  const inputs: Array<Record<string, unknown> & { question: string }> = [];
+  const problems: string[] = [];
+  text.replace(/^\uFEFF/, '').split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      problems.push(`${file}:${i + 1}: not JSON: ${(error as Error).message}`);
+      return;
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) problems.push(`${file}:${i + 1}: not a JSON object`);
+    else if (typeof (value as { question?: unknown }).question !== 'string' || (value as { question: string }).question.trim() === '') {
+      problems.push(`${file}:${i + 1}: "question" must be a non-empty string`);
+    } else inputs.push(value as Record<string, unknown> & { question: string });
+  });
+  if (problems.length === 1) throw new Error(`${problems[0]} (nothing was answered)`);
+  if (problems.length > 1) {
+    const more = problems.length > MAX_REPORTED_LINES ? [`… and ${problems.length - MAX_REPORTED_LINES} more`] : [];
+    throw new Error([`${problems.length} lines of ${file} cannot be asked; nothing was answered:`, ...problems.slice(0, MAX_REPORTED_LINES), ...more].join('\n'));
+  }
+  return inputs;
 }
 
 function renderAsk(trace: Trace, format: AskFormat, width: number): string {

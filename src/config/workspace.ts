@@ -1,7 +1,7 @@
 // Where things are: the repository root, its settings, and the wiki root, resolved once with the
 // documented precedence (flag > config file > auto-detection); and the one mapping between paths in
 // the wiki and paths in the repository.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type StewardConfig, loadConfig } from './config.js';
 import { type SettingsOverrides, resolveSettings } from './settings.js';
@@ -65,8 +65,25 @@ export interface WorkspaceOptions {
   overrides?: SettingsOverrides;
 }
 
+/** The path with symbolic links resolved (as it is, when it does not exist). */
+const realPath = (p: string): string => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+};
+const isInside = (dir: string, root: string): boolean => {
+  const rel = path.relative(root, dir);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+};
+
 export async function openWorkspace(options: WorkspaceOptions): Promise<Workspace> {
-  const repoRoot = findRepoRoot(options.cwd);
+  // A wiki named on the command line outside the current repository is read with its own
+  // repository's settings, not with those of wherever the command was run.
+  const flagged = options.wikiFlag ? realPath(path.resolve(options.cwd, options.wikiFlag)) : undefined;
+  const here = realPath(findRepoRoot(options.cwd));
+  const repoRoot = flagged && isDirectory(flagged) && !isInside(flagged, here) ? realPath(findRepoRoot(flagged)) : here;
   const loaded = await loadConfig(repoRoot);
   const config = resolveSettings(loaded.config, options.overrides ?? {});
   const file = loaded.file;
@@ -78,21 +95,35 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
     wikiSource,
     wikiPrefix: wikiRoot ? path.relative(repoRoot, wikiRoot).split(path.sep).join('/') : '',
   });
-  const given = options.wikiFlag
-    ? { dir: path.resolve(options.cwd, options.wikiFlag), source: 'flag' as const, label: `--wiki ${options.wikiFlag}` }
+  const given = flagged
+    ? { dir: flagged, source: 'flag' as const, label: `--wiki ${options.wikiFlag}` }
     : config.wiki
       ? { dir: path.resolve(repoRoot, config.wiki), source: 'config' as const, label: `'wiki: ${config.wiki}' in ${file}` }
       : undefined;
   if (given) {
     if (!isDirectory(given.dir)) throw new WikiNotFoundError(`${given.label}: ${given.dir} is not a directory`);
     if (!looksLikeWiki(given.dir)) throw new WikiNotFoundError(`${given.label}: ${given.dir} is not a wiki (it has no schema.md or index.md)`);
-    return found(given.dir, given.source);
+    return found(inRepository(given.dir, repoRoot, given.source === 'flag', given.label), given.source);
   }
   for (const candidate of AUTO_DETECT_DIRS) {
     const dir = path.resolve(repoRoot, candidate);
-    if (looksLikeWiki(dir)) return found(dir, 'detected');
+    if (looksLikeWiki(dir)) return found(inRepository(dir, repoRoot, false, candidate), 'detected');
   }
   return found(undefined, 'none');
+}
+
+/**
+ * The wiki's folder with symbolic links resolved, so its files and its path in the repository are
+ * where git has them. A folder the repository itself names (config or detection) must stay inside
+ * the repository: a link to elsewhere would have the steward read and quote files the repository
+ * does not hold.
+ */
+function inRepository(dir: string, repoRoot: string, named: boolean, label: string): string {
+  const real = realPath(dir);
+  if (!named && !isInside(real, repoRoot)) {
+    throw new WikiNotFoundError(`${label}: ${dir} is a symbolic link to ${real}, outside the repository ${repoRoot}; point --wiki at the folder itself`);
+  }
+  return real;
 }
 
 /** The wiki root, or a clear error saying where it was looked for and how to point at it. */

@@ -8,6 +8,7 @@ import { type WikiLayout, parentDir } from '../wiki/layout.js';
 import { isPyDict, pyToFloat } from '../wiki/python-compat.js';
 import { MAX_PATH_PARTS, resolveWikiPath, validateWiki } from '../wiki/validator.js';
 import { isIndexFilePath } from '../wiki/index-entries.js';
+import { markdownLinks } from '../wiki/markdown-links.js';
 import { readPages } from '../wiki/page-limit.js';
 import { findWikilinks, wikilinkResolver } from '../wiki/wikilinks.js';
 
@@ -36,7 +37,6 @@ export interface WikiHealth {
 export const INDEX_SIZE_LIMIT = 8192;
 export const CATEGORY_LIMIT = 8;
 export const LOW_QUALITY = 3.0;
-const LINK = /\[[^\]]*\]\(([^)\s]+)\)/g;
 
 export async function wikiHealth(layout: WikiLayout, options: HealthOptions): Promise<WikiHealth> {
   const { diagnostics } = await validateWiki(layout, undefined, options.rules);
@@ -71,8 +71,8 @@ export async function wikiHealth(layout: WikiLayout, options: HealthOptions): Pr
     }
     const close = file.text.indexOf('\n---\n');
     const body = file.text.slice(close < 0 ? 0 : close);
-    for (const m of body.matchAll(LINK)) {
-      const target = m[1]!.split('#')[0]!;
+    for (const link of markdownLinks(body)) {
+      const target = link.target.split('#')[0]!;
       if (target === '' || /^[a-z]+:/i.test(target)) continue;
       linkTo(path, resolveWikiPath(target.startsWith('/') ? '' : parentDir(path), target));
     }

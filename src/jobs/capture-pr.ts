@@ -53,7 +53,7 @@ export function readCaptureMarker(body: string | null | undefined): CaptureMarke
 export function rewriteCaptureMarker(body: string, commit: string): StewardText {
   const found = lastCaptureMarker(body);
   if (!found) return { text: body };
-  const text = `${body.slice(0, found.index)}${body.slice(found.index + found.length)}`.replace(/\s+$/, '');
+  const text = `${body.slice(0, found.index)}${body.slice(found.index + found.length)}`.trimEnd();
   return { text, markers: [markerText({ ...found.marker, commit })] };
 }
 

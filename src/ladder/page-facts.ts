@@ -1,9 +1,10 @@
 // What the catalog takes from one page as it reads it: title, own summary, tags, aliases, headings,
 // links and the body's word counts. Its own module so the catalog's worker threads (see
 // catalog-worker.ts) run the very code the sequential load runs.
-import { type PyValue, pyStr } from '../wiki/python-compat.js';
+import { type PyValue, pyRStrip, pyStr } from '../wiki/python-compat.js';
 import { readFrontmatter } from '../wiki/frontmatter.js';
 import { decodeURIComponentSafe } from '../wiki/index-entries.js';
+import { markdownLinks } from '../wiki/markdown-links.js';
 import { parentDir } from '../wiki/layout.js';
 import { fileStem, firstParagraph } from '../wiki/page-summary.js';
 import { type FileText } from '../wiki/tree.js';
@@ -12,9 +13,18 @@ import { type WikilinkResolver, findWikilinks } from '../wiki/wikilinks.js';
 import { type AcronymFindings, AcronymCollector } from './acronyms.js';
 import { type BodyCounts, RelevanceCounter } from './relevance.js';
 
-/** Fence lines and heading lines, matched over the whole body (no array of its lines). */
-const FENCE_OR_HEADING = /^(?:```|~~~).*$|^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$/gm;
-const LINK = /\[([^\]]+)\]\(([^)\s]+?\.md)(?:#[^)\s]*)?\)/g;
+/**
+ * Fence lines and heading lines, matched over the whole body (no array of its lines). A heading's
+ * closing `#`s are cut afterwards (see headingText): an expression that ends `[ \t]*#*[ \t]*$`
+ * rescans a long run of `#` or spaces from each of its characters.
+ */
+const FENCE_OR_HEADING = /^(?:```|~~~).*$|^#{1,6}[ \t]+(.+)$/gm;
+
+/** A heading's text as `(.+?)[ \t]*#*[ \t]*$` captures it: without its closing `#`s and the spaces around them, but never empty. */
+export function headingText(line: string): string {
+  const text = pyRStrip(pyRStrip(pyRStrip(line, ' \t'), '#'), ' \t');
+  return text === '' ? line[0]! : text;
+}
 
 const stringList = (value: PyValue | undefined): string[] => {
   if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter(Boolean);
@@ -57,15 +67,16 @@ export function readPageFacts(path: string, text: string, counter: RelevanceCoun
   let inFence = false;
   for (const m of body.matchAll(FENCE_OR_HEADING)) {
     if (m[1] === undefined) inFence = !inFence;
-    else if (!inFence) headings.push(m[1]);
+    else if (!inFence) headings.push(headingText(m[1]));
   }
   acronyms.add(body);
   const links: PageFacts['links'] = [];
-  for (const m of body.matchAll(LINK)) {
-    const target = m[2]!;
-    if (/^[a-z]+:/i.test(target)) continue;
+  for (const link of markdownLinks(body)) {
+    // A link to a page: `[text](page.md)` or `[text](page.md#section)`, with some text.
+    const target = link.target.split('#')[0]!;
+    if (link.text === '' || !/.\.md$/.test(target) || /^[a-z]+:/i.test(target)) continue;
     const resolved = resolveWikiPath(target.startsWith('/') ? '' : parentDir(path), decodeURIComponentSafe(target));
-    if (resolved) links.push({ target: resolved, text: m[1]! });
+    if (resolved) links.push({ target: resolved, text: link.text });
   }
   for (const link of findWikilinks(body)) {
     const resolved = resolveWikilink(link.target);

@@ -14,12 +14,18 @@ const isWordAt = (text: string, i: number): boolean => {
   if (c < 128) return ASCII_WORD_CHAR[c] === 1;
   return WORD_CHAR.test(String.fromCodePoint(text.codePointAt(i)!));
 };
-/** Past a markdown link's `(target)` starting at `open`, when the target has no white space. */
+/**
+ * Where a markdown link's `(target)` starting at `open` ends: past its `)` when no white space
+ * comes first, else the white space or the end of the text where the target failed (negative, so
+ * the caller can tell; a later `(` before that point fails there too, without scanning again).
+ */
 function linkTargetEnd(text: string, open: number): number {
-  const close = text.indexOf(')', open);
-  if (close < 0) return open;
-  for (let k = open + 1; k < close; k++) if (text.charCodeAt(k) <= 32) return open;
-  return close + 1;
+  for (let k = open + 1; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 41) return k + 1;
+    if (c <= 32) return -k;
+  }
+  return -text.length;
 }
 /** `array`, or a copy twice its length when `index` is past its end: dense per-id tables grow by doubling. */
 export const withRoomFor = (array: Int32Array<ArrayBuffer>, index: number): Int32Array<ArrayBuffer> => {
@@ -60,11 +66,18 @@ export class WordIds {
   scan(text: string, visit: (id: number) => void, skipLinkTargets = false): void {
     const n = text.length;
     let i = 0;
+    // A `(` before this offset starts no link target: the run it would start was already found
+    // to end in white space or at the end (`[](` repeated would rescan the rest from each one).
+    let noTargetBefore = 0;
     while (i < n) {
       let c = text.charCodeAt(i);
       if (c < 128 && !ASCII_WORD_CHAR[c]) {
         i++;
-        if (skipLinkTargets && c === 93 && text.charCodeAt(i) === 40) i = linkTargetEnd(text, i);
+        if (skipLinkTargets && c === 93 && text.charCodeAt(i) === 40 && i >= noTargetBefore) {
+          const end = linkTargetEnd(text, i);
+          if (end > 0) i = end;
+          else noTargetBefore = -end;
+        }
         continue;
       }
       if (c >= 128 && !isWordAt(text, i)) {

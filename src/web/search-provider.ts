@@ -28,7 +28,7 @@ export function clipQuery(query: string, maxWords: number, maxChars: number): st
   return out || query.slice(0, maxChars);
 }
 
-const clean = (s: unknown): string => (typeof s === 'string' ? s.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim() : '');
+const clean = (s: unknown): string => (typeof s === 'string' ? s.replace(/<[^<>]+>/g, '').replace(/\s+/g, ' ').trim() : '');
 const isHttpUrl = (u: unknown): u is string => typeof u === 'string' && /^https?:\/\//i.test(u);
 
 function results(provider: string, items: unknown, pick: (item: Record<string, unknown>) => WebResult): WebResult[] {

@@ -76,8 +76,11 @@ export function readFrontmatter(text: string, options: ReadFrontmatterOptions = 
   }
   let parsed: MiniYamlResult;
   try {
-    const file = matter(`---\n${block}\n${SEALED_CLOSE}\n`, GRAY_MATTER_OPTIONS);
-    parsed = 'keyLines' in file.data ? (file.data as unknown as MiniYamlResult) : { data: Object.create(null), keyLines: new Map() };
+    if (rescansBlankLines(block)) parsed = onlyCommentsAndBlanks(block) ? noKeys() : parseMiniYaml(block);
+    else {
+      const file = matter(`---\n${block}\n${SEALED_CLOSE}\n`, GRAY_MATTER_OPTIONS);
+      parsed = 'keyLines' in file.data ? (file.data as unknown as MiniYamlResult) : noKeys();
+    }
   } catch (error) {
     if (error instanceof MiniYamlError) return { kind: 'malformed', message: error.message, line: error.line + 1 };
     throw error;
@@ -86,6 +89,41 @@ export function readFrontmatter(text: string, options: ReadFrontmatterOptions = 
   const compared = options.compareWithYaml && !readsTheSameInYaml12(block) ? compareWithYaml12(block, parsed.data, keyLines) : [];
   if (!Array.isArray(compared)) return compared;
   return { kind: 'ok', data: parsed.data, keyLines, yamlDifferences: compared };
+}
+
+/**
+ * Past this much work, gray-matter's check for a block of only comments would stall the read: its
+ * expression `^\s*#[^\n]+` (multiline) runs from every line start over all the blank lines after
+ * it, so 50,000 blank lines took seconds and a 2 MB block hours. The block opens with `---` and no
+ * language (a language opener is refused above), so gray-matter would hand it to the dialect
+ * anyway, unless it holds only blanks and comments: such a block is read as gray-matter reads it,
+ * without gray-matter.
+ */
+const BLANK_LINE_RESCAN_LIMIT = 10_000_000;
+
+/** What gray-matter gives for an empty block. */
+const noKeys = (): MiniYamlResult => ({ data: Object.create(null) as MiniYamlResult['data'], keyLines: new Map() });
+
+/** gray-matter's empty block: nothing left once lines of `#` and at least one more character, and blanks, are taken out. */
+const onlyCommentsAndBlanks = (block: string): boolean => block.split('\n').every((line) => line.trim() === '' || /^\s*#[^\n]/.test(line));
+
+/** Whether gray-matter's comment check would cost more than BLANK_LINE_RESCAN_LIMIT on the block. */
+function rescansBlankLines(block: string): boolean {
+  let cost = 0;
+  let runLines = 0;
+  let runChars = 0;
+  for (const line of block.split('\n')) {
+    if (line.trim() === '') {
+      runLines++;
+      runChars += line.length + 1;
+      continue;
+    }
+    cost += runLines * runChars;
+    if (cost > BLANK_LINE_RESCAN_LIMIT) return true;
+    runLines = 0;
+    runChars = 0;
+  }
+  return cost + runLines * runChars > BLANK_LINE_RESCAN_LIMIT;
 }
 
 /**

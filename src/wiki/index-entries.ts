@@ -23,8 +23,10 @@ export function isIndexFilePath(relPath: string): boolean {
   return relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
 }
 
-const MARKDOWN_ENTRY = /\[([^\]]*)\]\(([^)\s]+\.md)(?:#[^)\s]*)?\)/;
-const WIKILINK_ENTRY = /\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]+))?\]\]/;
+// Bracketed text holds no bracket and a target no `(`: each `[` of a long line then looks no
+// further than the next one (an index line of many `[` was read in time quadratic in its length).
+const MARKDOWN_ENTRY = /\[([^[\]]*)\]\(([^()\s]+\.md)(?:#[^()\s]*)?\)/;
+const WIKILINK_ENTRY = /\[\[([^[\]|#]+)(?:#[^[\]|]*)?(?:\|([^[\]]+))?\]\]/;
 const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/;
 const QUALITY_MARKER = /^\(q: [^)]*\)\s*/;
 const SEPARATOR = /^\s*(?:\u2014|\u2013|--?|:|\|)\s*/;

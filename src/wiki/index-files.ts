@@ -4,7 +4,7 @@
 import { type PageSummary, summarizePage } from './page-summary.js';
 import { DIRECTORY_INDEX, ROOT_INDEX, type WikiLayout, isHiddenName, isUnsafeName, parentDir } from './layout.js';
 import { readPages } from './page-limit.js';
-import { compareCodePoints, pyTitle } from './python-compat.js';
+import { compareCodePoints, pyRStrip, pyTitle } from './python-compat.js';
 
 /** `auto`: write absent files and files already in generated form. `always`: overwrite. `never`: leave all. */
 import type { IndexPolicy } from '../config/config.js';
@@ -48,7 +48,7 @@ export function isGeneratedForm(indexPath: string, text: string): boolean {
 export const indexPathOf = (dir: string): string => (dir === '' ? ROOT_INDEX : `${dir}/${DIRECTORY_INDEX}`);
 
 /** `str.rstrip(' \u2014')`: strips a trailing run of spaces and em dashes, not a suffix. */
-const stripEntryTail = (line: string): string => line.replace(/[ \u2014]+$/, '');
+const stripEntryTail = (line: string): string => pyRStrip(line, ' \u2014');
 
 export function renderRootIndex(layout: WikiLayout): string {
   const lines = ['# Wiki Index', ''];

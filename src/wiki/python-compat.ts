@@ -26,9 +26,11 @@ export function pyLStrip(s: string): string {
   while (start < s.length && isPyWhitespace(s, start)) start++;
   return start === 0 ? s : s.slice(start);
 }
-export function pyRStrip(s: string): string {
+/** Python's `s.rstrip()`, or `s.rstrip(chars)`: scanned from the end, never an expression anchored at `$` (which rescans a long run from each of its characters). */
+export function pyRStrip(s: string, chars?: string): string {
+  const strips = chars === undefined ? (i: number) => isPyWhitespace(s, i) : (i: number) => chars.includes(s[i]!);
   let end = s.length;
-  while (end > 0 && isPyWhitespace(s, end - 1)) end--;
+  while (end > 0 && strips(end - 1)) end--;
   return end === s.length ? s : s.slice(0, end);
 }
 export const pyStrip = (s: string): string => pyRStrip(pyLStrip(s));

@@ -6,6 +6,7 @@
 import { type RuleSeverity, VALIDATE_RULES, type ValidateRule } from '../config/config.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { WikiLayout } from './layout.js';
+import { markdownLinks } from './markdown-links.js';
 import { readPages } from './page-limit.js';
 import { isIndexFile, validateWiki } from './validator.js';
 import { blankCode, findWikilinks } from './wikilinks.js';
@@ -14,7 +15,6 @@ import { blankCode, findWikilinks } from './wikilinks.js';
 export const NEVER_RELAXED: readonly ValidateRule[] = ['unreadable', 'page-too-large', 'unsafe-file-name', 'check-failed', 'frontmatter', 'broken-link', 'wikilink', 'stale-index'];
 
 const REQUIRED_FIELDS = ['title', 'type', 'tags', 'sources', 'created', 'updated'];
-const MARKDOWN_LINK = /\[[^\]]*\]\(([^)\s]+)\)/g;
 const EXTERNAL = /^(https?:|mailto:|#)/;
 const DATE_ONLY = /got '[0-9]{4}-[0-9]{2}-[0-9]{2}'$|got datetime\.date\(/;
 
@@ -140,7 +140,7 @@ async function countLinks(layout: WikiLayout, pages: readonly string[]): Promise
     const close = read.text.indexOf('\n---\n');
     const body = blankCode(close < 0 ? read.text : read.text.slice(close + 5));
     wikilinks += findWikilinks(body).length;
-    for (const m of body.matchAll(MARKDOWN_LINK)) if (!EXTERNAL.test(m[1]!)) markdown++;
+    for (const link of markdownLinks(body)) if (!EXTERNAL.test(link.target)) markdown++;
   });
   return { markdown, wikilinks };
 }

@@ -4,6 +4,7 @@ import type { ValidateRule, ValidateSettings } from '../config/config.js';
 import { type Diagnostic, type DiagnosticCode, cutValue } from './diagnostics.js';
 import { type Frontmatter, readFrontmatter } from './frontmatter.js';
 import { DIRECTORY_INDEX, ROOT_INDEX, type WikiLayout, escapeUnsafeName, isUnsafeName, parentDir, quoteName } from './layout.js';
+import { markdownLinks } from './markdown-links.js';
 import { readPages } from './page-limit.js';
 import { applyRules } from './rules.js';
 import { resolveWikiPath } from './wiki-path.js';
@@ -194,7 +195,6 @@ function checkOverall(quality: PyDict, report: Reporter, at: At): void {
 
 const FENCED_CODE = /```[\s\S]*?```/g;
 const INLINE_CODE = /`[^`\n]+`/g;
-const MARKDOWN_LINK = /\[[^\]]*\]\(([^)\s]+)\)/g;
 const EXTERNAL = ['http://', 'https://', 'mailto:', '#'];
 
 function checkLinks(layout: WikiLayout, page: PageToValidate, report: Reporter): void {
@@ -210,10 +210,10 @@ function checkLinks(layout: WikiLayout, page: PageToValidate, report: Reporter):
   // Matches come in order, so line numbers are counted forward once, not from the top each time.
   let line = bodyStartLine;
   let counted = 0;
-  for (const match of body.matchAll(MARKDOWN_LINK)) {
-    line += countNewlines(body, counted, match.index);
-    counted = match.index;
-    const target = match[1]!;
+  for (const link of markdownLinks(body)) {
+    line += countNewlines(body, counted, link.index);
+    counted = link.index;
+    const target = link.target;
     if (EXTERNAL.some((prefix) => target.startsWith(prefix))) continue;
     const withoutAnchor = target.split('#')[0]!;
     if (withoutAnchor === '') continue;

@@ -144,13 +144,21 @@ describe('offline answerer', () => {
     ]);
     expect(draft.claims.map((c) => c.section)).toEqual([
       { path: 'concepts/cache.md', heading: 'Expiry', line: 6 },
-      { path: 'concepts/fetch.md', heading: 'Fetching', line: 5 },
+      // Above the first heading: the body's first line with text, not the blank line after the frontmatter.
+      { path: 'concepts/fetch.md', heading: 'Fetching', line: 6 },
     ]);
     // One ordinary word is not worth a second page's quote; the best-ranked pages still cover it.
     const lean = await ask('How long are fetched pages cached?', words('fetched', 'cached', 'expire'), pages);
     expect(lean.claims.map((c) => cite(c).path)).toEqual(['concepts/cache.md']);
     expect(lean).toMatchObject({ covered: true, missing: [] });
     expect(draft).toMatchObject({ covered: true, missing: [] });
+  });
+
+  it('answers from a page of a hundred thousand sentences on one line, checking only the sentences it may quote', async () => {
+    // Each sentence used to be checked against its (one, enormous) line before the best was chosen: minutes.
+    const pages = { 'concepts/flood.md': pageOf('Flood', '', `${'The ocelot hunts. '.repeat(100_000)}The ocelot sleeps by day.`) };
+    const draft = await ask('When does the ocelot sleep?', words('ocelot', 'sleep'), pages);
+    expect(draft.claims[0]!.text).toBe('The ocelot sleeps by day.');
   });
 
   it('quotes each page tied with the best (the ranking cannot tell them apart), not only the one that won by a hair', async () => {

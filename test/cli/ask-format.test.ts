@@ -78,6 +78,39 @@ describe('ask --format', () => {
   });
 });
 
+describe('ask --questions', () => {
+  const batch = async (content: string | Buffer) => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'ws-ask-batch-'));
+    await writeFile(path.join(dir, 'q.jsonl'), content);
+    return runCli(['ask', '--wiki', example, '--questions', path.join(dir, 'q.jsonl')], example);
+  };
+
+  it('reads a file that starts with a byte order mark (PowerShell writes one)', async () => {
+    const run = await batch(`\uFEFF{"id": "a", "question": "${QUESTION}"}\r\n{"id": "b", "question": "${QUESTION}"}\r\n`);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id)).toEqual(['a', 'b']);
+  });
+
+  it('checks every line before asking anything: bad lines are all named, and nothing is printed', async () => {
+    const lines = [`{"id": 1, "question": "${QUESTION}"}`, '{"id": 2, "question": ""}', '{"id": 3 "question": "x"}', 'null', '[1]', `{"id": 6, "question": 42}`, `{"id": 7, "question": "${QUESTION}"}`];
+    const run = await batch(`${lines.join('\n')}\n`);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('5 lines of');
+    expect(run.stderr).toContain('nothing was answered');
+    for (const [line, why] of [[2, '"question" must be a non-empty string'], [3, 'not JSON'], [4, 'not a JSON object'], [5, 'not a JSON object'], [6, '"question" must be a non-empty string']] as const) {
+      expect(run.stderr).toContain(`q.jsonl:${line}: ${why}`);
+    }
+  });
+
+  it('says a file that is not UTF-8 is not, instead of asking questions with its letters replaced', async () => {
+    const run = await batch(Buffer.from(`{"id": 1, "question": "Qu\xe9 es la escalera?"}\n`, 'latin1'));
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('not UTF-8 text');
+  });
+});
+
 describe('wrapLine', () => {
   it('breaks at spaces, continues list items under their text, and cuts words longer than the line', () => {
     expect(wrapLine('short', 10)).toEqual(['short']);

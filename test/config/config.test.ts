@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, parseConfig } from '../../src/config/config.js';
@@ -50,6 +50,31 @@ describe('.wiki-steward.yml', () => {
     expect(run.stderr).toContain('is not a wiki (it has no schema.md or index.md)');
     await writeFile(path.join(repo, '.wiki-steward.yml'), 'wiki: nowhere\n');
     expect((await runCli(['validate'], repo)).stderr).toMatch(/'wiki: nowhere' in .*\.wiki-steward\.yml: .* is not a directory/);
+  });
+
+  it('reads a wiki named by --wiki through a symbolic link, with the settings of the repository that holds it', async () => {
+    const elsewhere = await makeWiki({ '.git/HEAD': 'ref: refs/heads/main\n', 'wiki/schema.md': '# S\n', '.wiki-steward.yml': 'ladder:\n  inline_max: 2\n' });
+    const here = await makeWiki({ '.git/HEAD': 'ref: refs/heads/main\n', '.wiki-steward.yml': 'ladder:\n  inline_max: [broken\n' });
+    await symlink(path.join(elsewhere, 'wiki'), path.join(here, 'linked'));
+    // The folder behind the link, read with its own repository's settings (not the broken file where the command ran).
+    const workspace = await openWorkspace({ cwd: here, wikiFlag: 'linked' });
+    expect(workspace).toMatchObject({ wikiRoot: path.join(elsewhere, 'wiki'), repoRoot: elsewhere, wikiPrefix: 'wiki' });
+    expect(workspace.config.ladder.inlineMax).toBe(2);
+    const run = await runCli(['ask', '--wiki', 'linked', '--json', 'What is in the schema?'], here);
+    expect(run.code, run.stderr).toBe(0);
+  });
+
+  it('refuses a configured or detected wiki folder that links outside the repository', async () => {
+    const outside = await makeWiki({ 'secret/index.md': '# Index\n' });
+    const repo = await makeWiki({ '.git/HEAD': 'ref: refs/heads/main\n' });
+    const { rm } = await import('node:fs/promises');
+    await rm(path.join(repo, 'schema.md'));
+    await symlink(path.join(outside, 'secret'), path.join(repo, 'wiki'));
+    await expect(openWorkspace({ cwd: repo })).rejects.toThrow(/wiki: .* is a symbolic link to .*secret, outside the repository/);
+    await writeFile(path.join(repo, '.wiki-steward.yml'), 'wiki: wiki\n');
+    await expect(openWorkspace({ cwd: repo })).rejects.toThrow(/is a symbolic link to .*secret, outside the repository/);
+    // Named on the command line, the same folder is the user's choice.
+    expect((await openWorkspace({ cwd: repo, wikiFlag: 'wiki' })).wikiRoot).toBe(path.join(outside, 'secret'));
   });
 
   it('leaves excluded categories out of validation and indexes', async () => {

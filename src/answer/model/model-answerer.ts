@@ -112,7 +112,9 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** A reply's JSON (a markdown fence around it tolerated), or a sentence saying it is not JSON. */
 function parseJsonReply(text: string): { value: unknown } | string {
   try {
-    return { value: JSON.parse(text.trim().replace(/^```(?:json)?\s*|\s*```$/g, '')) };
+    // Fence marks cut from the trimmed reply (an expression with `\s*` before the closing fence rescanned a long run of spaces from each one).
+    const body = text.trim().replace(/^```(?:json)?/, '');
+    return { value: JSON.parse(body.endsWith('```') ? body.slice(0, -3) : body) };
   } catch (error) {
     return `not JSON (${(error as Error).message})`;
   }
