@@ -58237,10 +58237,14 @@ async function openAskSession(workspace, providers = offlineProviders()) {
   };
 }
 var since = (t2) => Math.round(performance.now() - t2);
+function cutAtSpace(text2, limit) {
+  for (let at2 = limit; at2 > limit - 200 && at2 > 0; at2--) if (/\s/.test(text2[at2])) return text2.slice(0, at2);
+  return text2.slice(0, limit);
+}
 async function askQuestion(session, asked, options2 = {}) {
-  const question = asked.length > QUESTION_SEARCH_LIMIT ? asked.slice(0, QUESTION_SEARCH_LIMIT) : asked;
+  const question = asked.length > QUESTION_SEARCH_LIMIT ? cutAtSpace(asked, QUESTION_SEARCH_LIMIT) : asked;
   const askNotes = [
-    ...question.length < asked.length ? [`The question was cut to its first ${QUESTION_SEARCH_LIMIT} characters for the wiki search.`] : [],
+    ...question.length < asked.length ? [`The question was cut to its first ${question.length} characters (at most ${QUESTION_SEARCH_LIMIT}, at a word) for the wiki search.`] : [],
     ...skippedPagesNote(session.catalog?.unreadable ?? [])
   ];
   const base = {

@@ -79,11 +79,17 @@ export interface AskOptions {
 
 const since = (t: number) => Math.round(performance.now() - t);
 
+/** The text cut to at most `limit` characters, at white space when some is near the end: a half word searches for a word nobody wrote. */
+function cutAtSpace(text: string, limit: number): string {
+  for (let at = limit; at > limit - 200 && at > 0; at--) if (/\s/.test(text[at]!)) return text.slice(0, at);
+  return text.slice(0, limit);
+}
+
 export async function askQuestion(session: AskSession, asked: string, options: AskOptions = {}): Promise<Trace> {
-  const question = asked.length > QUESTION_SEARCH_LIMIT ? asked.slice(0, QUESTION_SEARCH_LIMIT) : asked;
+  const question = asked.length > QUESTION_SEARCH_LIMIT ? cutAtSpace(asked, QUESTION_SEARCH_LIMIT) : asked;
   // Said in every answer: a cut question, pages the search skipped, a proposal not used.
   const askNotes = [
-    ...(question.length < asked.length ? [`The question was cut to its first ${QUESTION_SEARCH_LIMIT} characters for the wiki search.`] : []),
+    ...(question.length < asked.length ? [`The question was cut to its first ${question.length} characters (at most ${QUESTION_SEARCH_LIMIT}, at a word) for the wiki search.`] : []),
     ...skippedPagesNote(session.catalog?.unreadable ?? []),
   ];
   const base = {

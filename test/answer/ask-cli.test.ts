@@ -43,6 +43,15 @@ describe('wiki-steward ask', () => {
     expect(explore.unread.map((u) => u.path)).toEqual(paths.slice(OFFLINE_READ_BUDGET));
   });
 
+  it('cuts a very long question at a word for the search, and says where', async () => {
+    const trace = await ask(`How do I install the pre-commit hook? ${'Please hook '.repeat(500)}`);
+    expect(trace.question.length).toBeLessThanOrEqual(4000);
+    expect(trace.question).toMatch(/hook$/);
+    expect(trace.signal_terms.map((t) => t.term)).not.toContain('ho');
+    expect(trace.notes).toContain(`The question was cut to its first ${trace.question.length} characters (at most 4000, at a word) for the wiki search.`);
+    expect(trace.outcome).toBe('answered');
+  });
+
   it('honours --inline-max', async () => {
     const trace = await ask('How do I install the pre-commit hook?', example, ['--inline-max', '1']);
     expect(trace.branch).toBe('explore');
