@@ -56821,8 +56821,8 @@ function extractSignalTerms(question, extraStopwords = []) {
       return " . ";
     });
   };
-  take(/`([^`]+)`/g, "code");
-  take(/"([^"]{2,})"|“([^”]{2,})”|(?<![\p{L}\p{N}])'([^']{2,}?)'(?![\p{L}\p{N}])/gu, "quoted");
+  take(/`([^`\n]+)`/g, "code");
+  take(/"([^"\n]{2,})"|“([^”\n]{2,})”|(?<![\p{L}\p{N}])'([^'\n]{2,}?)'(?![\p{L}\p{N}])/gu, "quoted");
   rest = rest.replace(new RegExp(`(?<![\\p{L}\\p{N}])['"\u2018\u201C](\\p{Lu})['"\u2019\u201D][ \\t]+(\\p{L}+)`, "gu"), (_3, letter, word) => {
     terms.push({ term: `${letter} ${word}`, kind: "quoted" });
     return " . ";
@@ -58125,7 +58125,13 @@ function pickSentences(scored, terms, holds = () => true, tied = 1) {
 }
 
 // src/answer/render.ts
-var plainCitation = (c3) => `\`${c3.path}\` ${c3.lines[0] === c3.lines[1] ? `line ${c3.lines[0]}` : `lines ${c3.lines[0]}-${c3.lines[1]}`}`;
+function inlineCode(text2) {
+  const flat = text2.replace(/\s+/g, " ");
+  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m2) => m2[0].length));
+  const fence = "`".repeat(longest + 1);
+  return longest === 0 ? `${fence}${flat}${fence}` : `${fence} ${flat} ${fence}`;
+}
+var plainCitation = (c3) => `${inlineCode(c3.path)} ${c3.lines[0] === c3.lines[1] ? `line ${c3.lines[0]}` : `lines ${c3.lines[0]}-${c3.lines[1]}`}`;
 var MAX_HEADING_CHARS = 120;
 var clipHeading = (heading) => heading.length > MAX_HEADING_CHARS ? `${atWord(heading, MAX_HEADING_CHARS)}${ELISION}` : heading;
 var renderCitation = (c3, wiki) => isWikiCitation(c3) ? wiki(c3) : `[${c3.title.replace(/[[\]]/g, "")}](${c3.url})`;
@@ -58138,7 +58144,7 @@ function renderAnswer(input, wiki = plainCitation) {
   }
   if (input.branch === "unconfigured") out.push("No wiki is configured or found in this repository, so there is nothing to answer from yet.");
   else if (input.outcome === "cold") {
-    out.push(`The wiki has no page that matches this question${input.terms.length > 0 ? ` (looked for: ${input.terms.map((t2) => `\`${t2}\``).join(", ")})` : ""}.`);
+    out.push(`The wiki has no page that matches this question${input.terms.length > 0 ? ` (looked for: ${input.terms.map(inlineCode).join(", ")})` : ""}.`);
   } else if (input.claims.length === 0) {
     out.push("The wiki has pages that match this question, but none of them answers it.");
   } else if (input.claims.length > 0) {
@@ -58156,12 +58162,12 @@ function renderAnswer(input, wiki = plainCitation) {
   }
   if (input.missing.length > 0 && input.branch !== "unconfigured") {
     out.push("");
-    out.push(`**${input.outcome === "answered" ? "Not in the best-matching pages" : "Not in the wiki"}:** ${input.missing.map((m2) => m2.includes(" ") && m2.length > 40 ? m2 : `\`${m2}\``).join(", ")}.`);
+    out.push(`**${input.outcome === "answered" ? "Not in the best-matching pages" : "Not in the wiki"}:** ${input.missing.map((m2) => m2.includes(" ") && m2.length > 40 ? m2.replace(/\s+/g, " ") : inlineCode(m2)).join(", ")}.`);
   }
   if (input.askedBefore && input.askedBefore.length > 0) {
     out.push("");
     out.push(
-      `**Asked before, still open:** ${input.askedBefore.map((p2) => `\`${p2}\``).join(", ")} (a capture waiting for a reviewer's answer; it counts once the answer is written and its \`captured_by\` line deleted).`
+      `**Asked before, still open:** ${input.askedBefore.map(inlineCode).join(", ")} (a capture waiting for a reviewer's answer; it counts once the answer is written and its \`captured_by\` line deleted).`
     );
   }
   if (input.webClaims && input.webClaims.length > 0) {
@@ -58184,7 +58190,7 @@ function sectionsOf(claims) {
 var termNote = (t2) => t2.via ? ` (${t2.kind === "feedback" ? "feedback " : t2.kind === "proposed" ? "" : "from "}${t2.via.replace(/^pseudo-relevance feedback /, "")})` : t2.gate === false ? " (too common to open the gate)" : "";
 var SUMMARY_ITEMS = 25;
 function coverageLine(coverage, list) {
-  const missing = list(coverage.missing.map((m2) => `\`${m2}\``));
+  const missing = list(coverage.missing.map(inlineCode));
   if (!coverage.covered) return `not covered; missing ${missing}`;
   return coverage.missing.length === 0 ? "covered, nothing missing" : `covered; not in the best-matching pages (within tolerance): ${missing}`;
 }
@@ -58192,13 +58198,13 @@ function traceSummary(trace) {
   const list = (items) => items.length === 0 ? "none" : items.length <= SUMMARY_ITEMS ? items.join(", ") : `${items.slice(0, SUMMARY_ITEMS).join(", ")} and ${items.length - SUMMARY_ITEMS} more`;
   return [
     `- Branch: **${trace.branch}**${trace.seed_branch && trace.seed_branch !== trace.branch ? ` (the seed's gate alone: ${trace.seed_branch})` : ""}, outcome **${trace.outcome}** (answerer: ${trace.answerer})`,
-    `- Oriented on: ${list(trace.oriented.map((f3) => `\`${f3}\``))}`,
-    `- Signal terms: ${list(trace.signal_terms.map((t2) => `\`${t2.term}\`${termNote(t2)}`))}`,
-    ...trace.dropped_terms.length > 0 ? [`- Dropped: ${list(trace.dropped_terms.map((t2) => `\`${t2.term}\` (${t2.reason})`))}`] : [],
-    `- Candidates (${trace.candidates.length}, best first): ${list(trace.candidates.slice(0, 20).map((c3) => `\`${c3.path}\`${c3.source === "body" ? " (body)" : ""} [${[...new Set(c3.matched.map((m2) => `${m2.term}\u2192${m2.field}`))].join("; ")}]`))}${trace.candidates.length > 20 ? ` and ${trace.candidates.length - 20} more` : ""}`,
-    ...trace.asked_before && trace.asked_before.length > 0 ? [`- Asked before, still open: ${list(trace.asked_before.map((p2) => `\`${p2}\``))}`] : [],
-    `- Read: ${list(trace.read.map((p2) => `\`${p2}\``))}`,
-    ...trace.unread.length > 0 ? [`- Not read: ${list(trace.unread.map((u2) => `\`${u2.path}\` (${u2.reason})`))}`] : [],
+    `- Oriented on: ${list(trace.oriented.map(inlineCode))}`,
+    `- Signal terms: ${list(trace.signal_terms.map((t2) => `${inlineCode(t2.term)}${termNote(t2)}`))}`,
+    ...trace.dropped_terms.length > 0 ? [`- Dropped: ${list(trace.dropped_terms.map((t2) => `${inlineCode(t2.term)} (${t2.reason})`))}`] : [],
+    `- Candidates (${trace.candidates.length}, best first): ${list(trace.candidates.slice(0, 20).map((c3) => `${inlineCode(c3.path)}${c3.source === "body" ? " (body)" : ""} [${[...new Set(c3.matched.map((m2) => `${m2.term}\u2192${m2.field}`))].join("; ").replace(/\s+/g, " ")}]`))}${trace.candidates.length > 20 ? ` and ${trace.candidates.length - 20} more` : ""}`,
+    ...trace.asked_before && trace.asked_before.length > 0 ? [`- Asked before, still open: ${list(trace.asked_before.map(inlineCode))}`] : [],
+    `- Read: ${list(trace.read.map(inlineCode))}`,
+    ...trace.unread.length > 0 ? [`- Not read: ${list(trace.unread.map((u2) => `${inlineCode(u2.path)} (${u2.reason})`))}`] : [],
     `- Coverage: ${coverageLine(trace.coverage, list)}`,
     ...trace.violations.length > 0 ? [`- Cite contract: ${list(trace.violations.map((v2) => `${v2.rule} (${v2.action}): ${v2.detail}`))}`] : [],
     ...trace.web_searches.length > 0 ? [`- Web searches: ${list(trace.web_searches.map((w2) => `${w2.provider} "${w2.query}" \u2192 ${w2.error ? `failed: ${w2.error}` : `${w2.results} results`}`))}`] : [],
@@ -59125,9 +59131,43 @@ async function orOnFault(work, instead) {
 }
 
 // src/github/posted-text.ts
-var neutralizeMentions = (text2) => text2.replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, "$1@\u2060");
+function neutralizeMentions(text2) {
+  const code = codeSpans(text2);
+  let k2 = 0;
+  return text2.replace(/(^|[^\w])@(?=[A-Za-z0-9])/g, (match, before, offset) => {
+    const at2 = offset + before.length;
+    while (k2 < code.length && code[k2][1] <= at2) k2++;
+    return k2 < code.length && code[k2][0] < at2 ? match : `${before}@\u2060`;
+  });
+}
+function codeSpans(text2) {
+  if (!text2.includes("`")) return [];
+  const runs = [...text2.matchAll(/`+|\n[ \t]*\n/g)];
+  const isBreak = (i) => runs[i][0][0] !== "`";
+  const nextBreak = [];
+  const nextSame = [];
+  const lastOfLength = /* @__PURE__ */ new Map();
+  let lastBreak = runs.length;
+  for (let i = runs.length - 1; i >= 0; i--) {
+    if (isBreak(i)) lastBreak = i;
+    else {
+      nextSame[i] = lastOfLength.get(runs[i][0].length) ?? runs.length;
+      lastOfLength.set(runs[i][0].length, i);
+    }
+    nextBreak[i] = lastBreak;
+  }
+  const spans = [];
+  for (let i = 0; i < runs.length; i++) {
+    if (isBreak(i) || nextSame[i] >= nextBreak[i]) continue;
+    const close = runs[nextSame[i]];
+    spans.push([runs[i].index, close.index + close[0].length]);
+    i = nextSame[i];
+  }
+  return spans;
+}
+var neutralizeClosingKeywords = (text2) => text2.replace(/\b(close[sd]?|fix(?:e[sd])?|resolve[sd]?)(?=:?[ \t]+(?:[\w.-]+\/[\w.-]+)?#\d)/gi, "$1\u2060");
 var neutralizeHtmlComments = (text2) => text2.replaceAll("<!--", "<\u2060!--");
-var postableVisible = (text2) => neutralizeHtmlComments(neutralizeMentions(text2));
+var postableVisible = (text2) => neutralizeHtmlComments(neutralizeClosingKeywords(neutralizeMentions(text2.replace(/\r\n?/g, "\n"))));
 var isOwnMarker = (marker) => marker.startsWith("<!-- wiki-steward:") && marker.endsWith(" -->") && marker.indexOf("-->") === marker.length - 3 && !/[\r\n]/.test(marker);
 function postable(content) {
   const { text: text2, markers = [] } = typeof content === "string" ? { text: content } : content;
@@ -59512,12 +59552,12 @@ function topicTags(trace) {
   const words = trace.signal_terms.filter((t2) => t2.kind !== "expanded").map((t2) => normalize(t2.term).replace(/[^\p{Ll}\p{N}]+/gu, "-").replace(/^-|-$/g, "")).filter((t2) => /^[\p{Ll}\p{N}][\p{Ll}\p{N}-]{1,30}$/u.test(t2));
   return [...new Set(words)].slice(0, 3);
 }
-async function titleOf(tree, path9) {
+async function openCaptureTitle(tree, path9) {
   let title;
   await tree.readEach([path9], (_3, file) => {
     if (!file.ok) return;
     const fm = readFrontmatter(file.text);
-    if (fm.kind === "ok" && typeof fm.data.title === "string") title = fm.data.title;
+    if (fm.kind === "ok" && typeof fm.data.title === "string" && isOpenCapture(path9, fm.data)) title = fm.data.title;
   });
   return title;
 }
@@ -59534,7 +59574,7 @@ async function planCapture(tree, config, trace, source, now) {
   }
   const title = captureTitle(trace.question);
   let path9 = `queries/${slug}.md`;
-  for (let n = 2; base.files.has(path9) && await titleOf(base, path9) !== title; n++) path9 = `queries/${slug}-${n}.md`;
+  for (let n = 2; base.files.has(path9) && await openCaptureTitle(base, path9) !== title; n++) path9 = `queries/${slug}-${n}.md`;
   files.set(path9, queriesPage(input, topicTags(trace)));
   return { path: path9, files: await withIndexFiles(base, config, files, path9, bootstrap), bootstrap };
 }
@@ -59623,7 +59663,14 @@ var TITLE_LIMIT2 = 200;
 var captureBranch = (q3) => `${CAPTURE_BRANCH_PREFIX}${q3.issueNumber}${q3.commentId !== void 0 ? `-c${q3.commentId}` : ""}`;
 function lastCaptureMarker(body) {
   const m2 = [...body.matchAll(CAPTURE_MARKER)].at(-1);
-  return m2 ? { marker: { key: m2[1], issueNumber: Number(m2[2]), page: decodeURIComponent(m2[3]), commit: m2[4] }, index: m2.index, length: m2[0].length } : void 0;
+  if (!m2) return void 0;
+  let page;
+  try {
+    page = decodeURIComponent(m2[3]);
+  } catch {
+    return void 0;
+  }
+  return { marker: { key: m2[1], issueNumber: Number(m2[2]), page, commit: m2[4] }, index: m2.index, length: m2[0].length };
 }
 function readCaptureMarker(body) {
   return lastCaptureMarker(body ?? "")?.marker;
@@ -59722,7 +59769,10 @@ var NEEDS_REBASE = "<!-- wiki-steward:needs-rebase -->";
 async function rebuildCapturePrs(github, writes, repo, o2) {
   const result = { refreshed: [], humanEdited: [] };
   const pulls = await github.paginate(github.rest.pulls.list, { ...repo, state: "open", base: o2.base, per_page: 100 });
-  for (const pull of pulls.filter((p2) => p2.head.ref.startsWith(CAPTURE_BRANCH_PREFIX))) {
+  const fullName = `${repo.owner}/${repo.repo}`.toLowerCase();
+  const named = pulls.filter((p2) => p2.head.ref.startsWith(CAPTURE_BRANCH_PREFIX) && p2.head.repo?.full_name?.toLowerCase() === fullName);
+  const identity = named.length > 0 ? await o2.identity() : void 0;
+  for (const pull of named.filter((p2) => identity.owns(p2.user))) {
     const marker = readCaptureMarker(pull.body);
     if (!marker) continue;
     const branchSha = await refSha(github, repo, pull.head.ref);
@@ -59732,7 +59782,7 @@ async function rebuildCapturePrs(github, writes, repo, o2) {
     if (branchSha !== marker.commit) {
       result.humanEdited.push(pull.number);
       const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: pull.number, per_page: 100 });
-      if (!comments.some((c3) => (c3.body ?? "").trimEnd().endsWith(NEEDS_REBASE))) {
+      if (!comments.some((c3) => identity.owns(c3.user) && (c3.body ?? "").trimEnd().endsWith(NEEDS_REBASE))) {
         const text2 = `${o2.base} has moved on and this branch has commits from a person, so wiki-steward leaves it alone: it needs a rebase (and \`wiki-steward index\`) before merging.`;
         await createComment(github, writes, repo, pull.number, { text: text2, markers: [NEEDS_REBASE] }, "needs a rebase");
       }
@@ -60372,7 +60422,7 @@ var workspaceIndexProvenance = (workspace) => gitIndexProvenance({ git: new GitC
 
 // src/jobs/maintain.ts
 var REFRESH_BRANCH = "wiki-steward/refresh-indexes";
-async function maintainWiki(github, writes, repo, workspace, checkedOutSha, reporter) {
+async function maintainWiki(github, writes, repo, workspace, checkedOutSha, reporter, identity) {
   const result = { indexFiles: [], refreshedCaptures: [], humanEdited: [] };
   if (!workspace.wikiRoot) return result;
   const inRepo = (p2) => repoPathOf(workspace, p2);
@@ -60411,7 +60461,7 @@ ${stale.map((p2) => `- \`${inRepo(p2.path)}\``).join("\n")}`;
       result.pullRequestUrl = open2.html_url;
     } else result.pullRequestUrl = (await createPull(github, writes, repo, { title: "wiki: refresh wiki indexes", head: REFRESH_BRANCH, base, body })).html_url;
   }
-  const rebuilt = await rebuildCapturePrs(github, writes, repo, { base, baseSha, tree, workspace });
+  const rebuilt = await rebuildCapturePrs(github, writes, repo, { base, baseSha, tree, workspace, identity });
   result.refreshedCaptures = rebuilt.refreshed;
   result.humanEdited = rebuilt.humanEdited;
   return result;
@@ -60483,7 +60533,8 @@ var actionsReporter = {
 };
 
 // src/action/event.ts
-function visibleMarkdown(markdown) {
+function visibleMarkdown(text2) {
+  const markdown = text2.replace(/\r\n?/g, "\n");
   let out = "";
   let i = 0;
   const lineStart = (at2) => at2 === 0 || markdown[at2 - 1] === "\n";
@@ -60674,7 +60725,7 @@ async function runAction(env = process.env) {
   const identity = identitySource(github, config.ask.stewardLogins, (problem) => actionsReporter.warning(problem), viewerLoginOf(restBase, inputs.token, env));
   const serverUrl = (env.GITHUB_SERVER_URL ?? "https://github.com").replace(/\/$/, "");
   if (work.kind === "maintain") {
-    const maintained = await maintainWiki(github, new RepoWrites(inputs.dryRun), { owner, repo }, workspace, env.GITHUB_SHA, actionsReporter);
+    const maintained = await maintainWiki(github, new RepoWrites(inputs.dryRun), { owner, repo }, workspace, env.GITHUB_SHA, actionsReporter, identity);
     info(
       `maintain: ${maintained.indexFiles.length} stale index files${maintained.committed ? ` committed (${maintained.committed.slice(0, 7)})` : maintained.pullRequestUrl ? ` proposed in ${maintained.pullRequestUrl}` : ""}; capture PRs rebuilt: ${maintained.refreshedCaptures.map((n) => `#${n}`).join(", ") || "none"}; left for a person: ${maintained.humanEdited.map((n) => `#${n}`).join(", ") || "none"}`
     );

@@ -40,10 +40,12 @@ export interface Triggers {
 }
 
 /**
- * Markdown as GitHub shows it: HTML comments removed (an unclosed `<!--` hides the rest), except
+ * Markdown as GitHub shows it: line breaks as `\n` (the web editor sends `\r\n`, and GitHub reads a
+ * lone `\r` as a line end too), HTML comments removed (an unclosed `<!--` hides the rest), except
  * inside code spans and fenced code blocks, where GitHub shows them as written.
  */
-export function visibleMarkdown(markdown: string): string {
+export function visibleMarkdown(text: string): string {
+  const markdown = text.replace(/\r\n?/g, '\n');
   let out = '';
   let i = 0;
   const lineStart = (at: number) => at === 0 || markdown[at - 1] === '\n';

@@ -47,7 +47,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   const serverUrl = (env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/$/, '');
   if (work.kind === 'maintain') {
     // Maintain first; a validation failure afterwards does not undo it.
-    const maintained = await maintainWiki(github, new RepoWrites(inputs.dryRun), { owner, repo }, workspace, env.GITHUB_SHA, reporter);
+    const maintained = await maintainWiki(github, new RepoWrites(inputs.dryRun), { owner, repo }, workspace, env.GITHUB_SHA, reporter, identity);
     core.info(
       `maintain: ${maintained.indexFiles.length} stale index files${maintained.committed ? ` committed (${maintained.committed.slice(0, 7)})` : maintained.pullRequestUrl ? ` proposed in ${maintained.pullRequestUrl}` : ''}; capture PRs rebuilt: ${maintained.refreshedCaptures.map((n) => `#${n}`).join(', ') || 'none'}; left for a person: ${maintained.humanEdited.map((n) => `#${n}`).join(', ') || 'none'}`,
     );

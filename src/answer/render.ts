@@ -7,7 +7,19 @@ import { ELISION, atWord, readableText } from './passages.js';
 
 export type WikiCitationRenderer = (citation: WikiCitation) => string;
 
-export const plainCitation: WikiCitationRenderer = (c) => `\`${c.path}\` ${c.lines[0] === c.lines[1] ? `line ${c.lines[0]}` : `lines ${c.lines[0]}-${c.lines[1]}`}`;
+/**
+ * Text as one inline code span, whatever it holds: white space (line breaks included) as single
+ * spaces, and fenced by more backticks than it contains. A term comes from the question: a line
+ * break or a backtick in it must not end the span and carry the rest out into the answer's text.
+ */
+export function inlineCode(text: string): string {
+  const flat = text.replace(/\s+/g, ' ');
+  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return longest === 0 ? `${fence}${flat}${fence}` : `${fence} ${flat} ${fence}`;
+}
+
+export const plainCitation: WikiCitationRenderer = (c) => `${inlineCode(c.path)} ${c.lines[0] === c.lines[1] ? `line ${c.lines[0]}` : `lines ${c.lines[0]}-${c.lines[1]}`}`;
 
 /** A section heading named in "Read more" stops after this many characters (a page may hold a heading line of any length). */
 const MAX_HEADING_CHARS = 120;
@@ -46,7 +58,7 @@ export function renderAnswer(input: RenderInput, wiki: WikiCitationRenderer = pl
   }
   if (input.branch === 'unconfigured') out.push('No wiki is configured or found in this repository, so there is nothing to answer from yet.');
   else if (input.outcome === 'cold') {
-    out.push(`The wiki has no page that matches this question${input.terms.length > 0 ? ` (looked for: ${input.terms.map((t) => `\`${t}\``).join(', ')})` : ''}.`);
+    out.push(`The wiki has no page that matches this question${input.terms.length > 0 ? ` (looked for: ${input.terms.map(inlineCode).join(', ')})` : ''}.`);
   } else if (input.claims.length === 0) {
     out.push('The wiki has pages that match this question, but none of them answers it.');
   } else if (input.claims.length > 0) {
@@ -67,12 +79,12 @@ export function renderAnswer(input: RenderInput, wiki: WikiCitationRenderer = pl
   // (the coverage rule tolerates them): those are absent from the best-matching pages, not from the wiki.
   if (input.missing.length > 0 && input.branch !== 'unconfigured') {
     out.push('');
-    out.push(`**${input.outcome === 'answered' ? 'Not in the best-matching pages' : 'Not in the wiki'}:** ${input.missing.map((m) => (m.includes(' ') && m.length > 40 ? m : `\`${m}\``)).join(', ')}.`);
+    out.push(`**${input.outcome === 'answered' ? 'Not in the best-matching pages' : 'Not in the wiki'}:** ${input.missing.map((m) => (m.includes(' ') && m.length > 40 ? m.replace(/\s+/g, ' ') : inlineCode(m))).join(', ')}.`);
   }
   if (input.askedBefore && input.askedBefore.length > 0) {
     out.push('');
     out.push(
-      `**Asked before, still open:** ${input.askedBefore.map((p) => `\`${p}\``).join(', ')} (a capture waiting for a reviewer's answer; it counts once the answer is written and its \`captured_by\` line deleted).`,
+      `**Asked before, still open:** ${input.askedBefore.map(inlineCode).join(', ')} (a capture waiting for a reviewer's answer; it counts once the answer is written and its \`captured_by\` line deleted).`,
     );
   }
   if (input.webClaims && input.webClaims.length > 0) {
@@ -104,7 +116,7 @@ const SUMMARY_ITEMS = 25;
 
 /** The coverage verdict in words that agree with the answer's "Not in …" line. */
 function coverageLine(coverage: Trace['coverage'], list: (items: string[]) => string): string {
-  const missing = list(coverage.missing.map((m) => `\`${m}\``));
+  const missing = list(coverage.missing.map(inlineCode));
   if (!coverage.covered) return `not covered; missing ${missing}`;
   return coverage.missing.length === 0 ? 'covered, nothing missing' : `covered; not in the best-matching pages (within tolerance): ${missing}`;
 }
@@ -114,13 +126,13 @@ export function traceSummary(trace: Trace): string[] {
     items.length === 0 ? 'none' : items.length <= SUMMARY_ITEMS ? items.join(', ') : `${items.slice(0, SUMMARY_ITEMS).join(', ')} and ${items.length - SUMMARY_ITEMS} more`;
   return [
     `- Branch: **${trace.branch}**${trace.seed_branch && trace.seed_branch !== trace.branch ? ` (the seed's gate alone: ${trace.seed_branch})` : ''}, outcome **${trace.outcome}** (answerer: ${trace.answerer})`,
-    `- Oriented on: ${list(trace.oriented.map((f) => `\`${f}\``))}`,
-    `- Signal terms: ${list(trace.signal_terms.map((t) => `\`${t.term}\`${termNote(t)}`))}`,
-    ...(trace.dropped_terms.length > 0 ? [`- Dropped: ${list(trace.dropped_terms.map((t) => `\`${t.term}\` (${t.reason})`))}`] : []),
-    `- Candidates (${trace.candidates.length}, best first): ${list(trace.candidates.slice(0, 20).map((c) => `\`${c.path}\`${c.source === 'body' ? ' (body)' : ''} [${[...new Set(c.matched.map((m) => `${m.term}→${m.field}`))].join('; ')}]`))}${trace.candidates.length > 20 ? ` and ${trace.candidates.length - 20} more` : ''}`,
-    ...(trace.asked_before && trace.asked_before.length > 0 ? [`- Asked before, still open: ${list(trace.asked_before.map((p) => `\`${p}\``))}`] : []),
-    `- Read: ${list(trace.read.map((p) => `\`${p}\``))}`,
-    ...(trace.unread.length > 0 ? [`- Not read: ${list(trace.unread.map((u) => `\`${u.path}\` (${u.reason})`))}`] : []),
+    `- Oriented on: ${list(trace.oriented.map(inlineCode))}`,
+    `- Signal terms: ${list(trace.signal_terms.map((t) => `${inlineCode(t.term)}${termNote(t)}`))}`,
+    ...(trace.dropped_terms.length > 0 ? [`- Dropped: ${list(trace.dropped_terms.map((t) => `${inlineCode(t.term)} (${t.reason})`))}`] : []),
+    `- Candidates (${trace.candidates.length}, best first): ${list(trace.candidates.slice(0, 20).map((c) => `${inlineCode(c.path)}${c.source === 'body' ? ' (body)' : ''} [${[...new Set(c.matched.map((m) => `${m.term}→${m.field}`))].join('; ').replace(/\s+/g, ' ')}]`))}${trace.candidates.length > 20 ? ` and ${trace.candidates.length - 20} more` : ''}`,
+    ...(trace.asked_before && trace.asked_before.length > 0 ? [`- Asked before, still open: ${list(trace.asked_before.map(inlineCode))}`] : []),
+    `- Read: ${list(trace.read.map(inlineCode))}`,
+    ...(trace.unread.length > 0 ? [`- Not read: ${list(trace.unread.map((u) => `${inlineCode(u.path)} (${u.reason})`))}`] : []),
     `- Coverage: ${coverageLine(trace.coverage, list)}`,
     ...(trace.violations.length > 0 ? [`- Cite contract: ${list(trace.violations.map((v) => `${v.rule} (${v.action}): ${v.detail}`))}`] : []),
     ...(trace.web_searches.length > 0 ? [`- Web searches: ${list(trace.web_searches.map((w) => `${w.provider} "${w.query}" → ${w.error ? `failed: ${w.error}` : `${w.results} results`}`))}`] : []),

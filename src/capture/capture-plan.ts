@@ -1,10 +1,12 @@
 // Which files a capture writes, wiki-relative: the capture itself — never over an existing page (a
-// different question with the same slug gets a suffix; the same question's capture is updated) —
+// different question with the same slug gets a suffix; the same question's capture, while still
+// open, is updated) —
 // and, for a `queries` page, the index files the index policy regenerates around it. With no wiki
 // at all, a bootstrap: `schema.md`, `index.md` and the capture, so a team can start by merging it.
 import type { StewardConfig } from '../config/config.js';
 import { normalize } from '../ladder/text-match.js';
 import type { Trace } from '../answer/trace.js';
+import { isOpenCapture } from '../ladder/page-facts.js';
 import { readFrontmatter } from '../wiki/frontmatter.js';
 import { affectedIndexDirs, outdatedIndexFiles, planIndexFiles } from '../wiki/index-files.js';
 import { layoutOf } from '../wiki/open.js';
@@ -51,12 +53,16 @@ function topicTags(trace: Trace): string[] {
   return [...new Set(words)].slice(0, 3);
 }
 
-async function titleOf(tree: WikiTree, path: string): Promise<string | undefined> {
+/**
+ * The title of the capture still open at `path` (see isOpenCapture), else undefined: a page a person
+ * wrote, or a capture a reviewer has answered, is never written over, whatever its title.
+ */
+async function openCaptureTitle(tree: WikiTree, path: string): Promise<string | undefined> {
   let title: string | undefined;
   await tree.readEach([path], (_, file) => {
     if (!file.ok) return;
     const fm = readFrontmatter(file.text);
-    if (fm.kind === 'ok' && typeof fm.data.title === 'string') title = fm.data.title;
+    if (fm.kind === 'ok' && typeof fm.data.title === 'string' && isOpenCapture(path, fm.data)) title = fm.data.title;
   });
   return title;
 }
@@ -82,7 +88,7 @@ export async function planCapture(
 
   const title = captureTitle(trace.question);
   let path = `queries/${slug}.md`;
-  for (let n = 2; base.files.has(path) && (await titleOf(base, path)) !== title; n++) path = `queries/${slug}-${n}.md`;
+  for (let n = 2; base.files.has(path) && (await openCaptureTitle(base, path)) !== title; n++) path = `queries/${slug}-${n}.md`;
   files.set(path, queriesPage(input, topicTags(trace)));
   return { path, files: await withIndexFiles(base, config, files, path, bootstrap), bootstrap };
 }

@@ -1,21 +1,72 @@
 // Text the steward posts to GitHub — comments, issue and pull request titles and bodies, the
 // digest, job summaries — passes through `postable` on its way out (the write helpers in
 // writes-text.ts and the Action's summary call it, so no caller can forget):
+//   - line breaks are `\n` only: GitHub reads a lone `\r` as a line end, so an asker's `\r` would
+//     end the `> ` quote the steward puts around the question;
 //   - `@user` and `@org/team` are neutralised (neutralizeMentions, the one place that does it), so
 //     quoting an asker, a wiki page or a model never pings anyone;
+//   - closing keywords before an issue reference ("Fixes #12") are broken, so merging a pull
+//     request the steward wrote, or squashing it under its title, never closes an issue;
 //   - HTML comment openers are broken, so nothing an asker wrote can pose as one of the steward's
 //     hidden markers (`<!-- wiki-steward:… -->`) or hide the rest of the text;
 //   - the steward's own markers are appended after that, untouched, as the text's trailer: the
 //     only place the steward reads markers back from.
 
-/** `@user` and `@org/team` must not ping anyone: a word joiner after the `@` breaks the link. */
-export const neutralizeMentions = (text: string): string => text.replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, '$1@\u2060');
+/**
+ * `@user` and `@org/team` must not ping anyone: a word joiner after the `@` breaks the link. An `@`
+ * inside a code span pings no one and keeps its text (`@actions/core` must copy as written); an
+ * `@` after a backtick that opens no code span is a mention like any other.
+ */
+export function neutralizeMentions(text: string): string {
+  const code = codeSpans(text);
+  let k = 0; // offsets come in order: the spans are swept once
+  return text.replace(/(^|[^\w])@(?=[A-Za-z0-9])/g, (match, before: string, offset: number) => {
+    const at = offset + before.length;
+    while (k < code.length && code[k]![1] <= at) k++;
+    return k < code.length && code[k]![0] < at ? match : `${before}@\u2060`;
+  });
+}
+
+/**
+ * Where a reader sees code spans, in order: within a paragraph (blocks end at blank lines), a run
+ * of backticks opens one only when the next run of the same length closes it (CommonMark). One
+ * pass from the end finds each run's next run of its length and next blank line.
+ */
+function codeSpans(text: string): Array<[number, number]> {
+  if (!text.includes('`')) return [];
+  const runs = [...text.matchAll(/`+|\n[ \t]*\n/g)];
+  const isBreak = (i: number) => runs[i]![0][0] !== '`';
+  const nextBreak: number[] = [];
+  const nextSame: number[] = [];
+  const lastOfLength = new Map<number, number>();
+  let lastBreak = runs.length;
+  for (let i = runs.length - 1; i >= 0; i--) {
+    if (isBreak(i)) lastBreak = i;
+    else {
+      nextSame[i] = lastOfLength.get(runs[i]![0].length) ?? runs.length;
+      lastOfLength.set(runs[i]![0].length, i);
+    }
+    nextBreak[i] = lastBreak;
+  }
+  const spans: Array<[number, number]> = [];
+  for (let i = 0; i < runs.length; i++) {
+    if (isBreak(i) || nextSame[i]! >= nextBreak[i]!) continue;
+    const close = runs[nextSame[i]!]!;
+    spans.push([runs[i]!.index, close.index + close[0].length]);
+    i = nextSame[i]!;
+  }
+  return spans;
+}
+
+/** "Fixes #12", "closes owner/repo#3": a word joiner after the keyword, so GitHub closes nothing. */
+const neutralizeClosingKeywords = (text: string): string =>
+  text.replace(/\b(close[sd]?|fix(?:e[sd])?|resolve[sd]?)(?=:?[ \t]+(?:[\w.-]+\/[\w.-]+)?#\d)/gi, '$1\u2060');
 
 /** `<!--` opens an HTML comment: a word joiner after the `<` makes it visible text. */
 const neutralizeHtmlComments = (text: string): string => text.replaceAll('<!--', '<\u2060!--');
 
-/** Visible text as it may be posted: mentions and comment openers neutralised (idempotent). */
-export const postableVisible = (text: string): string => neutralizeHtmlComments(neutralizeMentions(text));
+/** Visible text as it may be posted: `\n` line breaks, mentions, closing keywords and comment openers neutralised (idempotent). */
+export const postableVisible = (text: string): string => neutralizeHtmlComments(neutralizeClosingKeywords(neutralizeMentions(text.replace(/\r\n?/g, '\n'))));
 
 /** A text the steward posts: what people read, and the steward's own hidden markers after it. */
 export interface StewardText {

@@ -42,7 +42,15 @@ export interface CaptureMarker {
 /** The last capture marker of a PR body (the steward's trailer), and where it stands. */
 function lastCaptureMarker(body: string): { marker: CaptureMarker; index: number; length: number } | undefined {
   const m = [...body.matchAll(CAPTURE_MARKER)].at(-1);
-  return m ? { marker: { key: m[1]!, issueNumber: Number(m[2]), page: decodeURIComponent(m[3]!), commit: m[4]! }, index: m.index, length: m[0].length } : undefined;
+  if (!m) return undefined;
+  // The body is text anyone with write access can edit: a page that does not decode is no marker.
+  let page: string;
+  try {
+    page = decodeURIComponent(m[3]!);
+  } catch {
+    return undefined;
+  }
+  return { marker: { key: m[1]!, issueNumber: Number(m[2]), page, commit: m[4]! }, index: m.index, length: m[0].length };
 }
 
 export function readCaptureMarker(body: string | null | undefined): CaptureMarker | undefined {
@@ -196,10 +204,20 @@ export interface CaptureRebuilds {
  * base): each rebuilt on the new base, its capture page as it stands on the branch with freshly
  * planned index files, unless a person has pushed to it (then one "needs a rebase" comment).
  */
-export async function rebuildCapturePrs(github: GitHubClient, writes: RepoWrites, repo: RepoRef, o: { base: string; baseSha: string; tree: WikiTree; workspace: Workspace }): Promise<CaptureRebuilds> {
+export async function rebuildCapturePrs(
+  github: GitHubClient,
+  writes: RepoWrites,
+  repo: RepoRef,
+  o: { base: string; baseSha: string; tree: WikiTree; workspace: Workspace; identity: () => Promise<StewardIdentity> },
+): Promise<CaptureRebuilds> {
   const result: CaptureRebuilds = { refreshed: [], humanEdited: [] };
   const pulls = await github.paginate(github.rest.pulls.list, { ...repo, state: 'open', base: o.base, per_page: 100 });
-  for (const pull of pulls.filter((p) => p.head.ref.startsWith(CAPTURE_BRANCH_PREFIX))) {
+  // Only the steward's own capture PRs, from this repository: anyone can open a PR (from a fork
+  // too) whose branch is named like a capture branch and whose body carries a forged marker.
+  const fullName = `${repo.owner}/${repo.repo}`.toLowerCase();
+  const named = pulls.filter((p) => p.head.ref.startsWith(CAPTURE_BRANCH_PREFIX) && p.head.repo?.full_name?.toLowerCase() === fullName);
+  const identity = named.length > 0 ? await o.identity() : undefined;
+  for (const pull of named.filter((p) => identity!.owns(p.user))) {
     const marker = readCaptureMarker(pull.body);
     if (!marker) continue;
     const branchSha = await refSha(github, repo, pull.head.ref);
@@ -209,7 +227,8 @@ export async function rebuildCapturePrs(github: GitHubClient, writes: RepoWrites
     if (branchSha !== marker.commit) {
       result.humanEdited.push(pull.number);
       const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: pull.number, per_page: 100 });
-      if (!comments.some((c) => (c.body ?? '').trimEnd().endsWith(NEEDS_REBASE))) {
+      // Its own notice only: a marker in anyone else's comment must not silence it.
+      if (!comments.some((c) => identity!.owns(c.user) && (c.body ?? '').trimEnd().endsWith(NEEDS_REBASE))) {
         const text = `${o.base} has moved on and this branch has commits from a person, so wiki-steward leaves it alone: it needs a rebase (and \`wiki-steward index\`) before merging.`;
         await createComment(github, writes, repo, pull.number, { text, markers: [NEEDS_REBASE] }, 'needs a rebase');
       }

@@ -11,6 +11,7 @@ import { loadFileTree } from '../wiki/tree.js';
 import { rebuildCapturePrs } from './capture-pr.js';
 import type { Reporter } from './reporter.js';
 import { commitFiles, refSha, setBranch } from '../github/git-data.js';
+import type { StewardIdentity } from '../github/identity.js';
 import type { GitHubClient } from '../github/octokit.js';
 import type { RepoRef } from '../github/octokit.js';
 import type { RepoWrites } from '../github/repo-writes.js';
@@ -26,7 +27,15 @@ export interface MaintainResult {
   humanEdited: number[];
 }
 
-export async function maintainWiki(github: GitHubClient, writes: RepoWrites, repo: RepoRef, workspace: Workspace, checkedOutSha: string | undefined, reporter: Reporter): Promise<MaintainResult> {
+export async function maintainWiki(
+  github: GitHubClient,
+  writes: RepoWrites,
+  repo: RepoRef,
+  workspace: Workspace,
+  checkedOutSha: string | undefined,
+  reporter: Reporter,
+  identity: () => Promise<StewardIdentity>,
+): Promise<MaintainResult> {
   const result: MaintainResult = { indexFiles: [], refreshedCaptures: [], humanEdited: [] };
   if (!workspace.wikiRoot) return result;
   const inRepo = (p: string) => repoPathOf(workspace, p);
@@ -70,7 +79,7 @@ export async function maintainWiki(github: GitHubClient, writes: RepoWrites, rep
   }
 
   // 2. Capture pull requests left behind by other merges: rebuilt on the new base.
-  const rebuilt = await rebuildCapturePrs(github, writes, repo, { base, baseSha, tree, workspace });
+  const rebuilt = await rebuildCapturePrs(github, writes, repo, { base, baseSha, tree, workspace, identity });
   result.refreshedCaptures = rebuilt.refreshed;
   result.humanEdited = rebuilt.humanEdited;
   return result;

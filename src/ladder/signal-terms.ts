@@ -126,8 +126,10 @@ export function extractSignalTerms(question: string, extraStopwords: readonly st
       return ' . ';
     });
   };
-  take(/`([^`]+)`/g, 'code');
-  take(/"([^"]{2,})"|“([^”]{2,})”|(?<![\p{L}\p{N}])'([^']{2,}?)'(?![\p{L}\p{N}])/gu, 'quoted');
+  // On one line: a term is shown back to the asker in backticks, and a line break inside one would
+  // carry the rest of the question out of the answer's text.
+  take(/`([^`\n]+)`/g, 'code');
+  take(/"([^"\n]{2,})"|“([^”\n]{2,})”|(?<![\p{L}\p{N}])'([^'\n]{2,}?)'(?![\p{L}\p{N}])/gu, 'quoted');
   // A quoted letter names a grade or class together with the word after it: an 'E' rating.
   rest = rest.replace(/(?<![\p{L}\p{N}])['"‘“](\p{Lu})['"’”][ \t]+(\p{L}+)/gu, (_, letter: string, word: string) => {
     terms.push({ term: `${letter} ${word}`, kind: 'quoted' });

@@ -6,7 +6,7 @@
 // published schema) plus the configured `steward-logins`.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GitHubEmulator, GitHubEmulatorOptions, RecordedRequest } from '../github-emulator/emulator.js';
-import { type RunResult, type Workspace, closeChecked, isWrite, makeWorkspace, removeTempDirs, runBundle, runCli, seededRepo, snapshotAction, traceOf, visible } from './harness.js';
+import { type RunResult, type Workspace, bareGit, checkout, closeChecked, isWrite, makeWorkspace, removeTempDirs, runBundle, runCli, seededRepo, snapshotAction, traceOf, visible } from './harness.js';
 import { COMMENT, COMMENTS, COMMENT_REACTION, COMMENT_REACTIONS, PULLS, REFS, REPO, SERVER } from './routes.js';
 
 const COVERED = 'How do I install the pre-commit hook?';
@@ -283,4 +283,67 @@ describe('a `/wiki ask` comment deleted before its run', () => {
     expect(gh.state.commentsOn(10)).toHaveLength(0);
     expect(r.stdout).toContain(`the /wiki ask comment ${ask.id} was deleted`);
   });
+});
+
+describe('attack review, round two', () => {
+  const pushToMain = { ref: 'refs/heads/main', repository: { default_branch: 'main' }, sender: { login: 'maya', type: 'User' } };
+  const runOn = (workspace: Workspace, eventName: string, payload: unknown) => runBundle({ bundle, githubEnv: gh.env(), workspace, eventName, payload });
+
+  it('maintain rebuilds only its own capture PRs: a PR named like a capture branch with a forged marker changes nothing, and a malformed marker fails nothing', async () => {
+    await seed();
+    issue(1, COLD, { user: asker('alice') });
+    expectExit(await run('issues', gh.events.issues('opened', 1)), 0);
+    const capture = gh.state.pulls.find((p) => p.head === 'wiki-steward/capture/1')!;
+    const sha = gh.state.branchHead(capture.head) as string;
+    const page = 'wiki/concepts/digest.md';
+    gh.state.commitFiles({ branch: 'main', files: { [page]: `${gh.state.fileAt('main', page)}\nNEW ON MAIN.\n` }, author: 'maya' });
+    // Mallory's PR: the capture branch's name, a marker naming a real page and the branch's (public) commit.
+    gh.state.addPull({ head: capture.head, title: 'typo', user: 'mallory', body: `<!-- wiki-steward:capture key=issue-1 issue=1 page=${encodeURIComponent(page)} commit=${sha} -->` });
+    gh.state.commitFiles({ branch: 'wiki-steward/capture/x', files: { 'README.md': 'x\n' }, author: 'mallory' });
+    gh.state.addPull({ head: 'wiki-steward/capture/x', title: 'x', user: 'mallory', body: `<!-- wiki-steward:capture key=issue-1 issue=1 page=%E0%A4%A commit=${'0'.repeat(40)} -->` });
+    const push = await runOn(await checkout(gh.gitDir()), 'push', pushToMain);
+    expectExit(push, 0);
+    const diff = await bareGit(gh.gitDir(), 'diff', 'main', capture.head);
+    expect(diff).not.toContain('-NEW ON MAIN.');
+    expect(diff).toContain('wiki/queries/');
+  }, 60_000);
+
+  it('a needs-rebase marker in someone else’s comment does not silence the steward’s notice', async () => {
+    await seed();
+    issue(6, COLD, { user: asker('alice') });
+    issue(7, 'How do we rotate the staging database password?', { user: 'alice' });
+    expectExit(await run('issues', gh.events.issues('opened', 6)), 0);
+    expectExit(await run('issues', gh.events.issues('opened', 7)), 0);
+    const a = gh.state.pulls.find((p) => p.head === 'wiki-steward/capture/6')!;
+    const b = gh.state.pulls.find((p) => p.head === 'wiki-steward/capture/7')!;
+    const page = decodeURIComponent(/page=(\S+)/.exec(b.issue.body ?? '')![1]!);
+    gh.state.commitFiles({ branch: b.head, files: { [page]: `${gh.state.fileAt(b.head, page)}\nhuman\n` }, author: 'bob' });
+    gh.state.addComment({ issue_number: b.number, user: 'mallory', body: 'lgtm <!-- wiki-steward:needs-rebase -->' });
+    gh.state.mergePull(a, { by: 'maya' });
+    expectExit(await runOn(await checkout(gh.gitDir()), 'push', pushToMain), 0);
+    expect(commentsBy(b.number).map((c) => visible(c.body))).toEqual([expect.stringContaining('it needs a rebase')]);
+  }, 60_000);
+
+  it('question text cannot leave its place in the answer: no line break in a term, no lone carriage return, no closing keyword', async () => {
+    await seed();
+    issue(2, 'Fixes #1 how do I bake sourdough bread?', { user: asker('alice'), body: 'Also `zq\n\n~~~` too, and "a\nb" then\r# FORGED\r~~~\rCloses #1' });
+    expectExit(await run('issues', gh.events.issues('opened', 2)), 0);
+    const body = commentsBy(2)[0]!.body;
+    expect(body).not.toContain('\r');
+    expect(body).not.toMatch(/^(?:~~~|# FORGED)/m); // every asker's line stays inside the quote
+    expect(body).toMatch(/\*\*Not in the wiki:\*\* [^\n]*`zq`[^\n]*\.\n/); // the term stays one word on one line
+    const pr = gh.state.pulls.find((p) => p.head === 'wiki-steward/capture/2')!;
+    for (const text of [pr.issue.title, pr.issue.body ?? '']) expect(text).not.toMatch(/\b(?:fixes|closes)[ \t]+#1/i);
+  }, 60_000);
+
+  it('a capture never writes over a page a person wrote, even one titled as the question', async () => {
+    await seed();
+    const existing = gh.state.fileAt('main', 'wiki/queries/who-can-ask-questions.md');
+    issue(5, 'Who can ask questions?', { user: asker('alice'), body: 'sourdough bread zucchini kiln' });
+    expectExit(await run('issues', gh.events.issues('opened', 5)), 0);
+    const pr = gh.state.pulls.find((p) => p.head === 'wiki-steward/capture/5')!;
+    expect(await bareGit(gh.gitDir(), 'diff', 'main', pr.head, '--', 'wiki/queries/who-can-ask-questions.md')).toBe('');
+    expect(gh.state.fileAt(pr.head, 'wiki/queries/who-can-ask-questions.md')).toBe(existing);
+    expect(pr.issue.body).toContain('wiki/queries/who-can-ask-questions-2.md');
+  }, 60_000);
 });
