@@ -59410,6 +59410,7 @@ function captureTitle(question) {
   return clean2.length > TITLE_LIMIT ? `${clean2.slice(0, TITLE_LIMIT - 1).trimEnd()}\u2026` : clean2;
 }
 var unlink2 = unlinkPageLinks;
+var inert = (text2) => text2.replace(/<(?=[A-Za-z/!?])/g, "&lt;").replace(/!\[/g, "[");
 var lineRange = (c3) => c3.lines[0] === c3.lines[1] ? `line ${c3.lines[0]}` : `lines ${c3.lines[0]}-${c3.lines[1]}`;
 var wikiCitations = (t2) => t2.citations.filter(isWikiCitation);
 var webCitations = (t2) => t2.citations.filter((c3) => !isWikiCitation(c3));
@@ -59429,7 +59430,7 @@ function bodySections(input, wikiLink) {
   return [
     "## Question",
     "",
-    ...trace.question.split("\n").map((l3) => `> ${unlink2(l3)}`.trimEnd()),
+    ...trace.question.split("\n").map((l3) => `> ${inert(unlink2(l3))}`.trimEnd()),
     "",
     "## What the wiki had",
     "",
@@ -59437,7 +59438,7 @@ function bodySections(input, wikiLink) {
     "",
     "## What was missing",
     "",
-    ...trace.missing.length > 0 ? trace.missing.map((m2) => `- ${unlink2(m2)}`) : ["- The pages read did not cover every claim of an answer."],
+    ...trace.missing.length > 0 ? trace.missing.map((m2) => `- ${inlineCode(m2)}`) : ["- The pages read did not cover every claim of an answer."],
     "",
     "## From the web",
     "",

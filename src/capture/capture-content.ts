@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { type Trace, type WebCitation, type WikiCitation, isWikiCitation } from '../answer/trace.js';
 import { pyFormatFixed2 } from '../wiki/python-compat.js';
-import { unlinkPageLinks } from '../answer/render.js';
+import { inlineCode, unlinkPageLinks } from '../answer/render.js';
 
 export interface CaptureSource {
   /** Where the question was asked, e.g. the issue URL; absent for local captures. */
@@ -39,6 +39,11 @@ export function captureTitle(question: string): string {
 }
 
 const unlink = unlinkPageLinks;
+/**
+ * The asker's words as they are committed to the wiki: no HTML and no images, which a page would
+ * load for every reader (a tracking pixel in a question becomes one in the merged page).
+ */
+const inert = (text: string): string => text.replace(/<(?=[A-Za-z/!?])/g, '&lt;').replace(/!\[/g, '[');
 
 const lineRange = (c: WikiCitation): string => (c.lines[0] === c.lines[1] ? `line ${c.lines[0]}` : `lines ${c.lines[0]}-${c.lines[1]}`);
 const wikiCitations = (t: Trace) => t.citations.filter(isWikiCitation);
@@ -70,7 +75,7 @@ function bodySections(input: CaptureInput, wikiLink: (c: WikiCitation) => string
   return [
     '## Question',
     '',
-    ...trace.question.split('\n').map((l) => `> ${unlink(l)}`.trimEnd()),
+    ...trace.question.split('\n').map((l) => `> ${inert(unlink(l))}`.trimEnd()),
     '',
     '## What the wiki had',
     '',
@@ -78,7 +83,7 @@ function bodySections(input: CaptureInput, wikiLink: (c: WikiCitation) => string
     '',
     '## What was missing',
     '',
-    ...(trace.missing.length > 0 ? trace.missing.map((m) => `- ${unlink(m)}`) : ['- The pages read did not cover every claim of an answer.']),
+    ...(trace.missing.length > 0 ? trace.missing.map((m) => `- ${inlineCode(m)}`) : ['- The pages read did not cover every claim of an answer.']),
     '',
     '## From the web',
     '',

@@ -326,7 +326,7 @@ describe('attack review, round two', () => {
 
   it('question text cannot leave its place in the answer: no line break in a term, no lone carriage return, no closing keyword', async () => {
     await seed();
-    issue(2, 'Fixes #1 how do I bake sourdough bread?', { user: asker('alice'), body: 'Also `zq\n\n~~~` too, and "a\nb" then\r# FORGED\r~~~\rCloses #1' });
+    issue(2, 'Fixes #1 how do I bake sourdough bread?', { user: asker('alice'), body: 'Also `zq\n\n~~~` too, and "a\nb" then\r# FORGED\r~~~\rCloses #1\n<img src=https://evil.test/p.gif> ![t](https://evil.test/q.gif)' });
     expectExit(await run('issues', gh.events.issues('opened', 2)), 0);
     const body = commentsBy(2)[0]!.body;
     expect(body).not.toContain('\r');
@@ -334,6 +334,11 @@ describe('attack review, round two', () => {
     expect(body).toMatch(/\*\*Not in the wiki:\*\* [^\n]*`zq`[^\n]*\.\n/); // the term stays one word on one line
     const pr = gh.state.pulls.find((p) => p.head === 'wiki-steward/capture/2')!;
     for (const text of [pr.issue.title, pr.issue.body ?? '']) expect(text).not.toMatch(/\b(?:fixes|closes)[ \t]+#1/i);
+    // The capture page committed to the wiki loads nothing for its readers.
+    const captured = decodeURIComponent(/page=(\S+)/.exec(pr.issue.body ?? '')![1]!);
+    const page = gh.state.fileAt(pr.head, captured) as string;
+    expect(page).toContain('evil.test/p.gif');
+    expect(page.replace(/`[^`\n]*`/g, '')).not.toMatch(/<img|!\[t\]/); // outside code
   }, 60_000);
 
   it('a capture never writes over a page a person wrote, even one titled as the question', async () => {

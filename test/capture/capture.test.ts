@@ -40,7 +40,7 @@ describe('ask --capture', () => {
     expect(text).toContain('rated_by: ingester');
     expect(text).toContain('## What the wiki had');
     expect(text).toContain('[concepts/cache.md](/concepts/cache.md) line');
-    expect(text).toContain('- KEY_ROTATION_DAYS');
+    expect(text).toContain('- `KEY_ROTATION_DAYS`');
     expect((await runCli(['validate', '--wiki', wiki], wiki)).code).toBe(0);
     expect((await runCli(['index', '--check', '--wiki', wiki], wiki)).code).toBe(0);
 
