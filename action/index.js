@@ -53920,28 +53920,31 @@ function markdownLinks(text2) {
   const links = [];
   const n = text2.length;
   let open2 = -1;
+  let nextOpen = text2.indexOf("[");
+  let close = text2.indexOf("]");
   let failedRunStart = -1;
   let failedRunEnd = -1;
-  for (let i = 0; i < n; i++) {
-    const c3 = text2.charCodeAt(i);
-    if (c3 === 91) {
-      if (open2 < 0) open2 = i;
+  while (close >= 0) {
+    if (nextOpen >= 0 && nextOpen < close) {
+      if (open2 < 0) open2 = nextOpen;
+      nextOpen = text2.indexOf("[", nextOpen + 1);
       continue;
     }
-    if (c3 !== 93 || open2 < 0) continue;
     const start = open2;
     open2 = -1;
-    if (text2.charCodeAt(i + 1) !== 40) continue;
-    const from = i + 2;
-    if (from >= failedRunStart && from <= failedRunEnd) continue;
-    let end = from;
-    while (end < n && text2.charCodeAt(end) !== 41 && !isSpace(text2.charCodeAt(end))) end++;
-    if (end === from || end === n || text2.charCodeAt(end) !== 41) {
-      [failedRunStart, failedRunEnd] = [from, end];
-      continue;
+    let resume = close + 1;
+    const from = close + 2;
+    if (start >= 0 && text2.charCodeAt(close + 1) === 40 && !(from >= failedRunStart && from <= failedRunEnd)) {
+      let end = from;
+      while (end < n && text2.charCodeAt(end) !== 41 && !isSpace(text2.charCodeAt(end))) end++;
+      if (end === from || end === n || text2.charCodeAt(end) !== 41) [failedRunStart, failedRunEnd] = [from, end];
+      else {
+        links.push({ index: start, text: text2.slice(start + 1, close), target: text2.slice(from, end) });
+        resume = end + 1;
+        if (nextOpen >= 0 && nextOpen < resume) nextOpen = text2.indexOf("[", resume);
+      }
     }
-    links.push({ index: start, text: text2.slice(start + 1, i), target: text2.slice(from, end) });
-    i = end;
+    close = text2.indexOf("]", resume);
   }
   return links;
 }

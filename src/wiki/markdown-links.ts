@@ -20,31 +20,35 @@ export function markdownLinks(text: string): MarkdownLink[] {
   const links: MarkdownLink[] = [];
   const n = text.length;
   // The expression tries each `[` in turn; all those before the next `]` meet that `]` and stand or
-  // fall with it, so the first of them is where a match starts.
+  // fall with it, so the first of them is where a match starts. Brackets are found by indexOf: a
+  // page is mostly text between them.
   let open = -1;
+  let nextOpen = text.indexOf('[');
+  let close = text.indexOf(']');
   // A target run that ended without `)`: any run starting inside it ends there too, and fails.
   let failedRunStart = -1;
   let failedRunEnd = -1;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 91 /* [ */) {
-      if (open < 0) open = i;
+  while (close >= 0) {
+    if (nextOpen >= 0 && nextOpen < close) {
+      if (open < 0) open = nextOpen;
+      nextOpen = text.indexOf('[', nextOpen + 1);
       continue;
     }
-    if (c !== 93 /* ] */ || open < 0) continue;
     const start = open;
     open = -1;
-    if (text.charCodeAt(i + 1) !== 40 /* ( */) continue;
-    const from = i + 2;
-    if (from >= failedRunStart && from <= failedRunEnd) continue;
-    let end = from;
-    while (end < n && text.charCodeAt(end) !== 41 /* ) */ && !isSpace(text.charCodeAt(end))) end++;
-    if (end === from || end === n || text.charCodeAt(end) !== 41) {
-      [failedRunStart, failedRunEnd] = [from, end];
-      continue;
+    let resume = close + 1;
+    const from = close + 2;
+    if (start >= 0 && text.charCodeAt(close + 1) === 40 /* ( */ && !(from >= failedRunStart && from <= failedRunEnd)) {
+      let end = from;
+      while (end < n && text.charCodeAt(end) !== 41 /* ) */ && !isSpace(text.charCodeAt(end))) end++;
+      if (end === from || end === n || text.charCodeAt(end) !== 41) [failedRunStart, failedRunEnd] = [from, end];
+      else {
+        links.push({ index: start, text: text.slice(start + 1, close), target: text.slice(from, end) });
+        resume = end + 1;
+        if (nextOpen >= 0 && nextOpen < resume) nextOpen = text.indexOf('[', resume);
+      }
     }
-    links.push({ index: start, text: text.slice(start + 1, i), target: text.slice(from, end) });
-    i = end;
+    close = text.indexOf(']', resume);
   }
   return links;
 }
