@@ -60218,7 +60218,7 @@ function renderDigest(r2, title) {
       if (items.length > LIST_LIMIT) lines.push(`  - \u2026 and ${items.length - LIST_LIMIT} more`);
     };
     section("Invalid pages", h3.invalid, (x3) => `\`${x3.path}\`: ${x3.messages.slice(0, 2).join("; ")}`);
-    section("Broken links", h3.brokenLinks, (x3) => `\`${x3.path}\` line ${x3.line} \u2192 \`${x3.target}\``);
+    section("Broken links", h3.brokenLinks, (x3) => `\`${x3.path}\` line ${x3.line} \u2192 ${inlineCode(x3.target)}`);
     section("Orphan pages (no inbound link)", h3.orphans, (x3) => `\`${x3}\``);
     section("Stale pages", h3.stale, (x3) => `\`${x3.path}\` (updated ${x3.updated.slice(0, 10)})`);
     section("Low-quality pages (overall < 3.0, not rated by a person)", h3.lowQuality, (x3) => `\`${x3.path}\` (${x3.overall})`);

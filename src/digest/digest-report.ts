@@ -4,6 +4,7 @@
 import { foldedWords } from '../ladder/text-match.js';
 import type { Outcome, Trace } from '../answer/trace.js';
 import { isWikiCitation } from '../answer/trace.js';
+import { inlineCode } from '../answer/render.js';
 import type { Period } from './period.js';
 import { CATEGORY_LIMIT, type WikiHealth } from './wiki-health.js';
 
@@ -161,7 +162,8 @@ export function renderDigest(r: DigestReport, title: string): string {
       if (items.length > LIST_LIMIT) lines.push(`  - … and ${items.length - LIST_LIMIT} more`);
     };
     section('Invalid pages', h.invalid, (x) => `\`${x.path}\`: ${x.messages.slice(0, 2).join('; ')}`);
-    section('Broken links', h.brokenLinks, (x) => `\`${x.path}\` line ${x.line} → \`${x.target}\``);
+    // A link's target is page text: one inline code span, whatever backticks it holds.
+    section('Broken links', h.brokenLinks, (x) => `\`${x.path}\` line ${x.line} → ${inlineCode(x.target)}`);
     section('Orphan pages (no inbound link)', h.orphans, (x) => `\`${x}\``);
     section('Stale pages', h.stale, (x) => `\`${x.path}\` (updated ${x.updated.slice(0, 10)})`);
     section('Low-quality pages (overall < 3.0, not rated by a person)', h.lowQuality, (x) => `\`${x.path}\` (${x.overall})`);
