@@ -57681,10 +57681,17 @@ function splitBlocks(path9, lines) {
       previousBlank = false;
       continue;
     }
-    if (isTableRule(raw) && raw.includes("|")) inTable = true;
-    if (THEMATIC_BREAK.test(raw) || TABLE_ROW.test(raw) || inTable && raw.includes("|")) {
+    const rule = isTableRule(raw) && raw.includes("|");
+    if (rule) inTable = true;
+    const row = !rule && (TABLE_ROW.test(raw) || inTable && raw.includes("|"));
+    if (THEMATIC_BREAK.test(raw) || rule || row) {
       flush();
       previousBlank = false;
+      const header = row && i + 1 < lines.length && isTableRule(lines[i + 1]) && lines[i + 1].includes("|");
+      if (row && !header && !section.reference && TABLE_ROW.test(raw)) {
+        block = { kind: "row", lines: [{ n, content: raw }], section };
+        flush();
+      }
       continue;
     }
     if (previousBlank && INDENTED_CODE.test(raw) && lastKind !== "item" && !LIST_ITEM2.test(raw)) {
@@ -57826,7 +57833,8 @@ function splitSentences(path9, text2) {
         section: block.section,
         title: titleFolded,
         lead: firstProse || boldLead || summaryLead,
-        order: sentences.length
+        order: sentences.length,
+        row: block.kind === "row"
       });
     });
   }
@@ -58089,9 +58097,9 @@ function pickSentences(scored, terms, holds = () => true, tied = 1) {
     texts.add(x3.sentence.text);
     for (const k2 of [...x3.present, ...x3.titled, ...x3.held]) quoted.add(k2);
   };
-  const open2 = (x3) => !picked.includes(x3) && !texts.has(x3.sentence.text) && (pages.has(x3.sentence.path) || pages.size < MAX_CITED_PAGES && x3.relevance >= NEW_PAGE_RELEVANCE);
+  const open2 = (x3) => !picked.includes(x3) && !texts.has(x3.sentence.text) && (pages.has(x3.sentence.path) || pages.size < MAX_CITED_PAGES && x3.relevance >= NEW_PAGE_RELEVANCE && !x3.sentence.row);
   for (const rank of [...new Set(eligible.map((x3) => x3.rank))].sort((a, b3) => a - b3)) {
-    const best = bestQuotable(eligible.filter((x3) => x3.rank === rank));
+    const best = bestQuotable(eligible.filter((x3) => x3.rank === rank && !x3.sentence.row));
     if (!best) continue;
     take(best);
     break;

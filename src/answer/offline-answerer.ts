@@ -326,12 +326,14 @@ export function pickSentences(scored: readonly ScoredSentence[], terms: readonly
     texts.add(x.sentence.text);
     for (const k of [...x.present, ...x.titled, ...x.held]) quoted.add(k);
   };
+  // A table row adds to a page already quoted; it neither leads nor brings a page of its own into
+  // the answer: without its column names a row matches the question's words more than its meaning.
   const open = (x: ScoredSentence) =>
-    !picked.includes(x) && !texts.has(x.sentence.text) && (pages.has(x.sentence.path) || (pages.size < MAX_CITED_PAGES && x.relevance >= NEW_PAGE_RELEVANCE));
+    !picked.includes(x) && !texts.has(x.sentence.text) && (pages.has(x.sentence.path) || (pages.size < MAX_CITED_PAGES && x.relevance >= NEW_PAGE_RELEVANCE && !x.sentence.row));
 
   // The lead claim: the best sentence of the best-ranked page that speaks to the question.
   for (const rank of [...new Set(eligible.map((x) => x.rank))].sort((a, b) => a - b)) {
-    const best = bestQuotable(eligible.filter((x) => x.rank === rank));
+    const best = bestQuotable(eligible.filter((x) => x.rank === rank && !x.sentence.row));
     if (!best) continue;
     take(best);
     break;

@@ -52,6 +52,8 @@ export interface Sentence {
   lead: boolean;
   /** 0-based position in the page, for stable ties. */
   order: number;
+  /** A table's body row (its cells as the text): a fact without its column names. */
+  row: boolean;
 }
 
 export interface PageSentences {
@@ -187,7 +189,7 @@ interface BlockLine {
 }
 
 interface Block {
-  kind: 'para' | 'item' | 'quote';
+  kind: 'para' | 'item' | 'quote' | 'row';
   lines: BlockLine[];
   section: Section;
 }
@@ -332,10 +334,19 @@ function splitBlocks(path: string, lines: readonly string[]): { blocks: Block[];
       previousBlank = false;
       continue;
     }
-    if (isTableRule(raw) && raw.includes('|')) inTable = true;
-    if (THEMATIC_BREAK.test(raw) || TABLE_ROW.test(raw) || (inTable && raw.includes('|'))) {
+    const rule = isTableRule(raw) && raw.includes('|');
+    if (rule) inTable = true;
+    const row = !rule && (TABLE_ROW.test(raw) || (inTable && raw.includes('|')));
+    if (THEMATIC_BREAK.test(raw) || rule || row) {
       flush();
       previousBlank = false;
+      // A table's body row states a fact (its header, the line above the rule, only names columns).
+      const header = row && i + 1 < lines.length && isTableRule(lines[i + 1]!) && lines[i + 1]!.includes('|');
+      // Only rows written with their outer pipes: readable text reads those as cells.
+      if (row && !header && !section.reference && TABLE_ROW.test(raw)) {
+        block = { kind: 'row', lines: [{ n, content: raw }], section };
+        flush();
+      }
       continue;
     }
     if (previousBlank && INDENTED_CODE.test(raw) && lastKind !== 'item' && !LIST_ITEM.test(raw)) {
@@ -508,6 +519,7 @@ export function splitSentences(path: string, text: string): PageSentences {
         title: titleFolded,
         lead: firstProse || boldLead || summaryLead,
         order: sentences.length,
+        row: block.kind === 'row',
       });
     });
   }

@@ -161,6 +161,18 @@ describe('offline answerer', () => {
     expect(draft.claims[0]!.text).toBe('The ocelot sleeps by day.');
   });
 
+  it('quotes a table row that states the asked-for value beside its page’s sentence, but a row neither leads nor brings in a page', async () => {
+    const table = ['| Regime | Cycles to failure | Driver |', '|---|---|---|', '| Low-cycle fatigue | 10² – 10⁵ cycles | plastic strain |', '| High-cycle fatigue | 10⁵ – 10⁷ cycles | elastic stress |'];
+    const pages = {
+      'concepts/fatigue.md': pageOf('Fatigue', '', 'Fatigue regimes are told apart by the cycles to failure.', '', ...table),
+      'concepts/other.md': pageOf('Other', '', '| Low-cycle fatigue cycles | counted per shift | logbook |', '|---|---|---|', '| x | y | z |'),
+    };
+    const draft = await ask('How many cycles separate low-cycle fatigue from high-cycle fatigue?', words('cycles', 'low-cycle', 'high-cycle', 'fatigue'), pages);
+    expect(draft.claims[0]!.text).toBe('Fatigue regimes are told apart by the cycles to failure.');
+    expect(draft.claims.map((c) => c.text)).toContain('High-cycle fatigue · 10⁵ – 10⁷ cycles · elastic stress');
+    expect(draft.claims.map((c) => cite(c).path)).not.toContain('concepts/other.md');
+  });
+
   it('quotes each page tied with the best (the ranking cannot tell them apart), not only the one that won by a hair', async () => {
     const pages = {
       'concepts/cache.md': pageOf('Cache', '', 'Cached pages expire after one day.'),

@@ -101,7 +101,7 @@ describe('splitSentences', () => {
     expect(quoteHolds(text.split('\n'), [sentence!.start, sentence!.end], sentence!.quote)).toBe(true);
   });
 
-  it('never makes a sentence of frontmatter, headings, code, tables, link lists, sources, timestamps or list introductions', () => {
+  it('never makes a sentence of frontmatter, headings, code, table headers and rules, link lists, sources, timestamps or list introductions', () => {
     const text = pageOf(
       'Widgets',
       '',
@@ -148,7 +148,9 @@ describe('splitSentences', () => {
       '',
       'Widgets need oil every month.',
     );
-    expect(texts(text)).toEqual(['Widgets turn the crank when the gasket seals.', 'Widgets need oil every month.']);
+    // A table's body row is a fact (its cells); its header, its rule and a row without outer pipes are not.
+    expect(texts(text)).toEqual(['Widgets turn the crank when the gasket seals.', 'Widgets are measured in this row of the table · 3', 'Widgets need oil every month.']);
+    expect(splitSentences('concepts/p.md', text).sentences.map((s) => s.row)).toEqual([false, true, false]);
   });
 
   it('keeps a bold label with the sentence it introduces, and does not split at abbreviations', () => {
