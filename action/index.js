@@ -45022,18 +45022,19 @@ async function openWorkspace(options2) {
   if (given) {
     if (!isDirectory2(given.dir)) throw new WikiNotFoundError(`${given.label}: ${given.dir} is not a directory`);
     if (!looksLikeWiki(given.dir)) throw new WikiNotFoundError(`${given.label}: ${given.dir} is not a wiki (it has no schema.md or index.md)`);
-    return found(inRepository(given.dir, repoRoot, given.source === "flag", given.label), given.source);
+    return found(inRepository(given.dir, repoRoot, { fromFlag: given.source === "flag", label: given.label }), given.source);
   }
   for (const candidate of AUTO_DETECT_DIRS) {
     const dir = path2.resolve(repoRoot, candidate);
-    if (looksLikeWiki(dir)) return found(inRepository(dir, repoRoot, false, candidate), "detected");
+    if (looksLikeWiki(dir)) return found(inRepository(dir, repoRoot, { fromFlag: false, label: candidate }), "detected");
   }
   return found(void 0, "none");
 }
-function inRepository(dir, repoRoot, named, label) {
+function inRepository(dir, repoRoot, o2) {
   const real = realPath(dir);
-  if (!named && !isInside(real, repoRoot)) {
-    throw new WikiNotFoundError(`${label}: ${dir} is a symbolic link to ${real}, outside the repository ${repoRoot}; point --wiki at the folder itself`);
+  if (!o2.fromFlag && !isInside(real, repoRoot)) {
+    const where2 = real === path2.resolve(dir) ? "is" : `is a symbolic link to ${real},`;
+    throw new WikiNotFoundError(`${o2.label}: ${dir} ${where2} outside the repository ${repoRoot}; point --wiki at the folder itself`);
   }
   return real;
 }

@@ -103,25 +103,26 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
   if (given) {
     if (!isDirectory(given.dir)) throw new WikiNotFoundError(`${given.label}: ${given.dir} is not a directory`);
     if (!looksLikeWiki(given.dir)) throw new WikiNotFoundError(`${given.label}: ${given.dir} is not a wiki (it has no schema.md or index.md)`);
-    return found(inRepository(given.dir, repoRoot, given.source === 'flag', given.label), given.source);
+    return found(inRepository(given.dir, repoRoot, { fromFlag: given.source === 'flag', label: given.label }), given.source);
   }
   for (const candidate of AUTO_DETECT_DIRS) {
     const dir = path.resolve(repoRoot, candidate);
-    if (looksLikeWiki(dir)) return found(inRepository(dir, repoRoot, false, candidate), 'detected');
+    if (looksLikeWiki(dir)) return found(inRepository(dir, repoRoot, { fromFlag: false, label: candidate }), 'detected');
   }
   return found(undefined, 'none');
 }
 
 /**
  * The wiki's folder with symbolic links resolved, so its files and its path in the repository are
- * where git has them. A folder the repository itself names (config or detection) must stay inside
- * the repository: a link to elsewhere would have the steward read and quote files the repository
- * does not hold.
+ * where git has them. A folder the repository itself names (config or detection), unlike one named
+ * on the command line, must stay inside the repository: one elsewhere would have the steward read
+ * and quote files the repository does not hold.
  */
-function inRepository(dir: string, repoRoot: string, named: boolean, label: string): string {
+function inRepository(dir: string, repoRoot: string, o: { fromFlag: boolean; label: string }): string {
   const real = realPath(dir);
-  if (!named && !isInside(real, repoRoot)) {
-    throw new WikiNotFoundError(`${label}: ${dir} is a symbolic link to ${real}, outside the repository ${repoRoot}; point --wiki at the folder itself`);
+  if (!o.fromFlag && !isInside(real, repoRoot)) {
+    const where = real === path.resolve(dir) ? 'is' : `is a symbolic link to ${real},`;
+    throw new WikiNotFoundError(`${o.label}: ${dir} ${where} outside the repository ${repoRoot}; point --wiki at the folder itself`);
   }
   return real;
 }

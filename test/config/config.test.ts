@@ -75,6 +75,8 @@ describe('.wiki-steward.yml', () => {
     await expect(openWorkspace({ cwd: repo })).rejects.toThrow(/is a symbolic link to .*secret, outside the repository/);
     // Named on the command line, the same folder is the user's choice.
     expect((await openWorkspace({ cwd: repo, wikiFlag: 'wiki' })).wikiRoot).toBe(path.join(outside, 'secret'));
+    await writeFile(path.join(repo, '.wiki-steward.yml'), `wiki: ${path.relative(repo, path.join(outside, 'secret'))}\n`);
+    await expect(openWorkspace({ cwd: repo })).rejects.toThrow(/secret is outside the repository/);
   });
 
   it('leaves excluded categories out of validation and indexes', async () => {
