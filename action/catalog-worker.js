@@ -3538,6 +3538,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
 var utf8 = new TextDecoder("utf-8", { fatal: true });
+var lfLineBreaks = (text) => text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
 function decodePageBytes(bytes) {
   if (bytes.includes(0)) return { ok: false, reason: "binary file (contains NUL bytes), not a markdown page", problem: "binary" };
   let text;
@@ -3546,7 +3547,7 @@ function decodePageBytes(bytes) {
   } catch {
     return { ok: false, reason: `not valid UTF-8 text (first bad byte at offset ${firstInvalidUtf8Offset(bytes)})`, problem: "not-utf8" };
   }
-  return { ok: true, text: text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text };
+  return { ok: true, text: lfLineBreaks(text) };
 }
 function firstInvalidUtf8Offset(bytes) {
   let lo = 0;
@@ -3736,9 +3737,9 @@ function pyLStrip(s) {
   return start === 0 ? s : s.slice(start);
 }
 function pyRStrip(s, chars) {
-  const strips = chars === void 0 ? (i) => isPyWhitespace(s, i) : (i) => chars.includes(s[i]);
   let end = s.length;
-  while (end > 0 && strips(end - 1)) end--;
+  if (chars === void 0) while (end > 0 && isPyWhitespace(s, end - 1)) end--;
+  else while (end > 0 && chars.includes(s[end - 1])) end--;
   return end === s.length ? s : s.slice(0, end);
 }
 var pyStrip = (s) => pyRStrip(pyLStrip(s));
@@ -7066,6 +7067,7 @@ var BLANK_LINE_RESCAN_LIMIT = 1e7;
 var noKeys = () => ({ data: /* @__PURE__ */ Object.create(null), keyLines: /* @__PURE__ */ new Map() });
 var onlyCommentsAndBlanks = (block) => block.split("\n").every((line) => line.trim() === "" || /^\s*#[^\n]/.test(line));
 function rescansBlankLines(block) {
+  if (block.length * block.length <= BLANK_LINE_RESCAN_LIMIT) return false;
   let cost = 0;
   let runLines = 0;
   let runChars = 0;

@@ -53385,9 +53385,9 @@ function pyLStrip(s) {
   return start === 0 ? s : s.slice(start);
 }
 function pyRStrip(s, chars) {
-  const strips = chars === void 0 ? (i) => isPyWhitespace(s, i) : (i) => chars.includes(s[i]);
   let end = s.length;
-  while (end > 0 && strips(end - 1)) end--;
+  if (chars === void 0) while (end > 0 && isPyWhitespace(s, end - 1)) end--;
+  else while (end > 0 && chars.includes(s[end - 1])) end--;
   return end === s.length ? s : s.slice(0, end);
 }
 var pyStrip = (s) => pyRStrip(pyLStrip(s));
@@ -53781,6 +53781,7 @@ var BLANK_LINE_RESCAN_LIMIT = 1e7;
 var noKeys = () => ({ data: /* @__PURE__ */ Object.create(null), keyLines: /* @__PURE__ */ new Map() });
 var onlyCommentsAndBlanks = (block) => block.split("\n").every((line) => line.trim() === "" || /^\s*#[^\n]/.test(line));
 function rescansBlankLines(block) {
+  if (block.length * block.length <= BLANK_LINE_RESCAN_LIMIT) return false;
   let cost = 0;
   let runLines = 0;
   let runChars = 0;
@@ -53956,6 +53957,7 @@ import { lstat as lstat2, readdir as readdir2 } from "node:fs/promises";
 import path3 from "node:path";
 var STEWARD_TEMP_FILE = /\.wiki-steward-(\d+)\.tmp$/;
 var utf8 = new TextDecoder("utf-8", { fatal: true });
+var lfLineBreaks = (text2) => text2.includes("\r") ? text2.replace(/\r\n?/g, "\n") : text2;
 function decodePageBytes(bytes) {
   if (bytes.includes(0)) return { ok: false, reason: "binary file (contains NUL bytes), not a markdown page", problem: "binary" };
   let text2;
@@ -53964,7 +53966,7 @@ function decodePageBytes(bytes) {
   } catch {
     return { ok: false, reason: `not valid UTF-8 text (first bad byte at offset ${firstInvalidUtf8Offset(bytes)})`, problem: "not-utf8" };
   }
-  return { ok: true, text: text2.includes("\r") ? text2.replace(/\r\n?/g, "\n") : text2 };
+  return { ok: true, text: lfLineBreaks(text2) };
 }
 function firstInvalidUtf8Offset(bytes) {
   let lo = 0;
@@ -57530,6 +57532,7 @@ var BLOCKQUOTE_PREFIX = /^\s{0,3}(?:>\s?)+/;
 var LIST_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/;
 var TABLE_RULE_TRIMMED = /^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$/;
 var isTableRule = (line) => TABLE_RULE_TRIMMED.test(line.trim());
+var isPipeTableRule = (line) => line.includes("|") && isTableRule(line);
 var TABLE_ROW = /^\s*\|.*\|\s*$/;
 function wikilinkText(target, alias) {
   if (alias !== void 0 && alias.trim() !== "") return alias.trim();
@@ -57542,7 +57545,7 @@ function readableText(text2) {
   const escaped = [];
   let s = text2.replace(CODE_SPAN, (span) => `\0${code.push(span.replace(/\s+/g, " ")) - 1}\0`).replace(ESCAPED_PUNCTUATION, (escape) => `${escaped.push(escape) - 1}`);
   s = s.split("\n").map((line) => {
-    if (isTableRule(line) && line.includes("-") && line.includes("|")) return "";
+    if (isPipeTableRule(line)) return "";
     const unquoted = line.replace(BLOCKQUOTE_PREFIX, "");
     let l3 = (unquoted === line ? line : unquoted.replace(CALLOUT_TYPE, "")).replace(HEADING_PREFIX, "").replace(LIST_MARKER, "");
     if (TABLE_ROW.test(l3)) {
@@ -57561,6 +57564,7 @@ function atWord(text2, limit) {
   const high = text2.charCodeAt(limit - 1);
   return text2.slice(0, high >= 55296 && high <= 56319 ? limit - 1 : limit);
 }
+var elided = (text2) => `${pyRStrip(text2, " ,;:\u2013\u2014-")}${ELISION}`;
 function withoutDelimited(text2, opening, closing) {
   if (!text2.includes(opening)) return text2;
   let out = "";
@@ -57682,13 +57686,13 @@ function splitBlocks(path9, lines) {
       previousBlank = false;
       continue;
     }
-    const rule = isTableRule(raw) && raw.includes("|");
+    const rule = isPipeTableRule(raw);
     if (rule) inTable = true;
     const row = !rule && (TABLE_ROW.test(raw) || inTable && raw.includes("|"));
     if (THEMATIC_BREAK.test(raw) || rule || row) {
       flush();
       previousBlank = false;
-      const header = row && i + 1 < lines.length && isTableRule(lines[i + 1]) && lines[i + 1].includes("|");
+      const header = row && i + 1 < lines.length && isPipeTableRule(lines[i + 1]);
       if (row && !header && !section.reference && TABLE_ROW.test(raw)) {
         block = { kind: "row", lines: [{ n, content: raw }], section };
         flush();
@@ -57717,7 +57721,7 @@ function splitBlocks(path9, lines) {
       else block.lines.push({ n, content });
       continue;
     }
-    if (!block && i + 1 < lines.length && isTableRule(lines[i + 1]) && raw.includes("|")) continue;
+    if (!block && i + 1 < lines.length && isPipeTableRule(lines[i + 1]) && raw.includes("|")) continue;
     if (!block) block = { kind: "para", lines: [], section };
     block.lines.push({ n, content: raw.trim() });
   }
@@ -57816,9 +57820,9 @@ function splitSentences(path9, text2) {
       let quote = sentenceText;
       if (last - first + 1 > MAX_QUOTE_LINES) {
         const cut2 = lineStarts[first + MAX_QUOTE_LINES] - 1;
-        quote = `${pyRStrip(readableText(joined.slice(start, cut2)), " ,;:\u2013\u2014-")}${ELISION}`;
+        quote = elided(readableText(joined.slice(start, cut2)));
       }
-      if (quote.length > MAX_QUOTE_CHARS) quote = `${pyRStrip(atWord(quote, MAX_QUOTE_CHARS), " ,;:\u2013\u2014-")}${ELISION}`;
+      if (quote.length > MAX_QUOTE_CHARS) quote = elided(atWord(quote, MAX_QUOTE_CHARS));
       const boldLead = k2 === 0 && block.kind === "para" && /^(?:\*\*|__)/.test(raw);
       const summaryLead = block.section.summary && !summaryOpened.has(block.section);
       const firstProse = prose && !leadTaken;
@@ -58087,7 +58091,8 @@ function pickSentences(scored, terms, holds = () => true, tied = 1) {
     return ok;
   };
   const better = (a, b3) => a.score !== b3.score ? a.score > b3.score : a.relevance !== b3.relevance ? a.relevance > b3.relevance : a.rank !== b3.rank ? a.rank < b3.rank : a.sentence.order < b3.sentence.order;
-  const bestQuotable = (candidates) => candidates.sort((a, b3) => better(a, b3) ? -1 : better(b3, a) ? 1 : 0).find(quotable);
+  const byBetter = (a, b3) => better(a, b3) ? -1 : better(b3, a) ? 1 : 0;
+  const bestQuotable = (candidates) => candidates.sort(byBetter).find(quotable);
   const picked = [];
   const quoted = /* @__PURE__ */ new Set();
   const pages = /* @__PURE__ */ new Set();
@@ -58120,7 +58125,7 @@ function pickSentences(scored, terms, holds = () => true, tied = 1) {
       if (!pages.has(x3.sentence.path) && (x3.rank >= COVER_RANKS || gain < NEW_PAGE_GAIN - 1e-9)) continue;
       valued.push({ x: x3, value: gain / (1 + RANK_DISCOUNT * x3.rank) });
     }
-    valued.sort((a, b3) => Math.abs(a.value - b3.value) > 1e-9 ? b3.value - a.value : better(a.x, b3.x) ? -1 : better(b3.x, a.x) ? 1 : 0);
+    valued.sort((a, b3) => Math.abs(a.value - b3.value) > 1e-9 ? b3.value - a.value : byBetter(a.x, b3.x));
     const best = valued.find((v2) => quotable(v2.x))?.x;
     if (!best) break;
     take(best);
@@ -59179,7 +59184,7 @@ function codeSpans(text2) {
 }
 var neutralizeClosingKeywords = (text2) => text2.replace(/\b(close[sd]?|fix(?:e[sd])?|resolve[sd]?)(?=:?[ \t]+(?:[\w.-]+\/[\w.-]+)?#\d)/gi, "$1\u2060");
 var neutralizeHtmlComments = (text2) => text2.replaceAll("<!--", "<\u2060!--");
-var postableVisible = (text2) => neutralizeHtmlComments(neutralizeClosingKeywords(neutralizeMentions(text2.replace(/\r\n?/g, "\n"))));
+var postableVisible = (text2) => neutralizeHtmlComments(neutralizeClosingKeywords(neutralizeMentions(lfLineBreaks(text2))));
 var isOwnMarker = (marker) => marker.startsWith("<!-- wiki-steward:") && marker.endsWith(" -->") && marker.indexOf("-->") === marker.length - 3 && !/[\r\n]/.test(marker);
 function postable(content) {
   const { text: text2, markers = [] } = typeof content === "string" ? { text: content } : content;
@@ -59784,7 +59789,8 @@ async function rebuildCapturePrs(github, writes, repo, o2) {
   const pulls = await github.paginate(github.rest.pulls.list, { ...repo, state: "open", base: o2.base, per_page: 100 });
   const fullName = `${repo.owner}/${repo.repo}`.toLowerCase();
   const named = pulls.filter((p2) => p2.head.ref.startsWith(CAPTURE_BRANCH_PREFIX) && p2.head.repo?.full_name?.toLowerCase() === fullName);
-  const identity = named.length > 0 ? await o2.identity() : void 0;
+  if (named.length === 0) return result;
+  const identity = await o2.identity();
   for (const pull of named.filter((p2) => identity.owns(p2.user))) {
     const marker = readCaptureMarker(pull.body);
     if (!marker) continue;
@@ -60547,7 +60553,7 @@ var actionsReporter = {
 
 // src/action/event.ts
 function visibleMarkdown(text2) {
-  const markdown = text2.replace(/\r\n?/g, "\n");
+  const markdown = lfLineBreaks(text2);
   let out = "";
   let i = 0;
   const lineStart = (at2) => at2 === 0 || markdown[at2 - 1] === "\n";

@@ -4,6 +4,7 @@
 // are not part of the question.
 import { CAPTURE_BRANCH_PREFIX } from '../jobs/capture-pr.js';
 import type { ClosedCapture, GitHubUser, Question } from '../jobs/question.js';
+import { lfLineBreaks } from '../wiki/tree.js';
 
 export type Work =
   | { kind: 'answer'; question: Question }
@@ -45,7 +46,7 @@ export interface Triggers {
  * inside code spans and fenced code blocks, where GitHub shows them as written.
  */
 export function visibleMarkdown(text: string): string {
-  const markdown = text.replace(/\r\n?/g, '\n');
+  const markdown = lfLineBreaks(text);
   let out = '';
   let i = 0;
   const lineStart = (at: number) => at === 0 || markdown[at - 1] === '\n';

@@ -312,10 +312,10 @@ export function pickSentences(scored: readonly ScoredSentence[], terms: readonly
   // Higher score, then more relevance (the sentence that says the title's terms itself), better rank, earlier in the page.
   const better = (a: ScoredSentence, b: ScoredSentence) =>
     a.score !== b.score ? a.score > b.score : a.relevance !== b.relevance ? a.relevance > b.relevance : a.rank !== b.rank ? a.rank < b.rank : a.sentence.order < b.sentence.order;
+  const byBetter = (a: ScoredSentence, b: ScoredSentence) => (better(a, b) ? -1 : better(b, a) ? 1 : 0);
   // The best quotable one: candidates in order, checked until one holds (checking every sentence
   // of a page with a hundred thousand of them, each against its lines, took minutes).
-  const bestQuotable = (candidates: ScoredSentence[]): ScoredSentence | undefined =>
-    candidates.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0)).find(quotable);
+  const bestQuotable = (candidates: ScoredSentence[]): ScoredSentence | undefined => candidates.sort(byBetter).find(quotable);
   const picked: ScoredSentence[] = [];
   const quoted = new Set<number>();
   const pages = new Set<string>();
@@ -357,7 +357,7 @@ export function pickSentences(scored: readonly ScoredSentence[], terms: readonly
       if (!pages.has(x.sentence.path) && (x.rank >= COVER_RANKS || gain < NEW_PAGE_GAIN - 1e-9)) continue;
       valued.push({ x, value: gain / (1 + RANK_DISCOUNT * x.rank) });
     }
-    valued.sort((a, b) => (Math.abs(a.value - b.value) > 1e-9 ? b.value - a.value : better(a.x, b.x) ? -1 : better(b.x, a.x) ? 1 : 0));
+    valued.sort((a, b) => (Math.abs(a.value - b.value) > 1e-9 ? b.value - a.value : byBetter(a.x, b.x)));
     const best = valued.find((v) => quotable(v.x))?.x;
     if (!best) break;
     take(best);

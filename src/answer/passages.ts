@@ -86,6 +86,8 @@ const LIST_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/;
 /** A table's rule line, tested on the trimmed line (white space at both ends made it rescan the line from each space). */
 const TABLE_RULE_TRIMMED = /^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$/;
 const isTableRule = (line: string): boolean => TABLE_RULE_TRIMMED.test(line.trim());
+/** A rule line with a pipe in it: a table's, not a setext underline or a thematic break. */
+const isPipeTableRule = (line: string): boolean => line.includes('|') && isTableRule(line);
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
 
 /** `[[target|text]]` → text; `[[folder/target#heading]]` → target (`[[#heading]]` → heading). */
@@ -115,7 +117,7 @@ export function readableText(text: string): string {
   s = s
     .split('\n')
     .map((line) => {
-      if (isTableRule(line) && line.includes('-') && line.includes('|')) return '';
+      if (isPipeTableRule(line)) return '';
       const unquoted = line.replace(BLOCKQUOTE_PREFIX, '');
       let l = (unquoted === line ? line : unquoted.replace(CALLOUT_TYPE, '')).replace(HEADING_PREFIX, '').replace(LIST_MARKER, '');
       if (TABLE_ROW.test(l)) {
@@ -160,6 +162,9 @@ export function atWord(text: string, limit: number): string {
   const high = text.charCodeAt(limit - 1);
   return text.slice(0, high >= 0xd800 && high <= 0xdbff ? limit - 1 : limit);
 }
+
+/** Readable text cut short: its trailing punctuation and spaces (readable text has only single spaces) dropped, then "…". */
+const elided = (text: string): string => `${pyRStrip(text, ' ,;:–—-')}${ELISION}`;
 
 /**
  * Comments out (`<!-- … -->`, Obsidian's `%% … %%`), each a space; one left open runs to the end
@@ -334,14 +339,14 @@ function splitBlocks(path: string, lines: readonly string[]): { blocks: Block[];
       previousBlank = false;
       continue;
     }
-    const rule = isTableRule(raw) && raw.includes('|');
+    const rule = isPipeTableRule(raw);
     if (rule) inTable = true;
     const row = !rule && (TABLE_ROW.test(raw) || (inTable && raw.includes('|')));
     if (THEMATIC_BREAK.test(raw) || rule || row) {
       flush();
       previousBlank = false;
       // A table's body row states a fact (its header, the line above the rule, only names columns).
-      const header = row && i + 1 < lines.length && isTableRule(lines[i + 1]!) && lines[i + 1]!.includes('|');
+      const header = row && i + 1 < lines.length && isPipeTableRule(lines[i + 1]!);
       // Only rows written with their outer pipes: readable text reads those as cells.
       if (row && !header && !section.reference && TABLE_ROW.test(raw)) {
         block = { kind: 'row', lines: [{ n, content: raw }], section };
@@ -372,7 +377,7 @@ function splitBlocks(path: string, lines: readonly string[]): { blocks: Block[];
       continue;
     }
     // A table without a leading pipe: this line, then a rule.
-    if (!block && i + 1 < lines.length && isTableRule(lines[i + 1]!) && raw.includes('|')) continue;
+    if (!block && i + 1 < lines.length && isPipeTableRule(lines[i + 1]!) && raw.includes('|')) continue;
     if (!block) block = { kind: 'para', lines: [], section };
     block.lines.push({ n, content: raw.trim() });
   }
@@ -499,10 +504,9 @@ export function splitSentences(path: string, text: string): PageSentences {
       let quote = sentenceText;
       if (last - first + 1 > MAX_QUOTE_LINES) {
         const cut = lineStarts[first + MAX_QUOTE_LINES]! - 1;
-        // Readable text has single spaces for white space.
-        quote = `${pyRStrip(readableText(joined.slice(start, cut)), ' ,;:–—-')}${ELISION}`;
+        quote = elided(readableText(joined.slice(start, cut)));
       }
-      if (quote.length > MAX_QUOTE_CHARS) quote = `${pyRStrip(atWord(quote, MAX_QUOTE_CHARS), ' ,;:–—-')}${ELISION}`;
+      if (quote.length > MAX_QUOTE_CHARS) quote = elided(atWord(quote, MAX_QUOTE_CHARS));
       const boldLead = k === 0 && block.kind === 'para' && /^(?:\*\*|__)/.test(raw);
       const summaryLead = block.section.summary && !summaryOpened.has(block.section);
       const firstProse = prose && !leadTaken;

@@ -74,14 +74,14 @@ async function askBatch(io: CliIo, session: AskSession, file: string): Promise<n
 const MAX_REPORTED_LINES = 20;
 
 /**
- * The question file's objects, in order (blank lines skipped, a leading byte order mark ignored).
- * Every line is checked before any question is asked: a bad line ends the run with every bad line
- * named and nothing printed, not with half the answers.
+ * The question file's objects, in order (blank lines skipped; the decoder has dropped a leading
+ * byte order mark). Every line is checked before any question is asked: a bad line ends the run
+ * with every bad line named and nothing printed, not with half the answers.
  */
-export function parseQuestionLines(file: string, text: string): Array<Record<string, unknown> & { question: string }> {
+function parseQuestionLines(file: string, text: string): Array<Record<string, unknown> & { question: string }> {
   const inputs: Array<Record<string, unknown> & { question: string }> = [];
   const problems: string[] = [];
-  text.replace(/^\uFEFF/, '').split('\n').forEach((line, i) => {
+  text.split('\n').forEach((line, i) => {
     if (line.trim() === '') return;
     let value: unknown;
     try {

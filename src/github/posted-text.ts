@@ -11,6 +11,7 @@
 //     hidden markers (`<!-- wiki-steward:… -->`) or hide the rest of the text;
 //   - the steward's own markers are appended after that, untouched, as the text's trailer: the
 //     only place the steward reads markers back from.
+import { lfLineBreaks } from '../wiki/tree.js';
 
 /**
  * `@user` and `@org/team` must not ping anyone: a word joiner after the `@` breaks the link. An `@`
@@ -66,7 +67,7 @@ const neutralizeClosingKeywords = (text: string): string =>
 const neutralizeHtmlComments = (text: string): string => text.replaceAll('<!--', '<\u2060!--');
 
 /** Visible text as it may be posted: `\n` line breaks, mentions, closing keywords and comment openers neutralised (idempotent). */
-export const postableVisible = (text: string): string => neutralizeHtmlComments(neutralizeClosingKeywords(neutralizeMentions(text.replace(/\r\n?/g, '\n'))));
+export const postableVisible = (text: string): string => neutralizeHtmlComments(neutralizeClosingKeywords(neutralizeMentions(lfLineBreaks(text))));
 
 /** A text the steward posts: what people read, and the steward's own hidden markers after it. */
 export interface StewardText {

@@ -216,8 +216,9 @@ export async function rebuildCapturePrs(
   // too) whose branch is named like a capture branch and whose body carries a forged marker.
   const fullName = `${repo.owner}/${repo.repo}`.toLowerCase();
   const named = pulls.filter((p) => p.head.ref.startsWith(CAPTURE_BRANCH_PREFIX) && p.head.repo?.full_name?.toLowerCase() === fullName);
-  const identity = named.length > 0 ? await o.identity() : undefined;
-  for (const pull of named.filter((p) => identity!.owns(p.user))) {
+  if (named.length === 0) return result;
+  const identity = await o.identity();
+  for (const pull of named.filter((p) => identity.owns(p.user))) {
     const marker = readCaptureMarker(pull.body);
     if (!marker) continue;
     const branchSha = await refSha(github, repo, pull.head.ref);
@@ -228,7 +229,7 @@ export async function rebuildCapturePrs(
       result.humanEdited.push(pull.number);
       const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: pull.number, per_page: 100 });
       // Its own notice only: a marker in anyone else's comment must not silence it.
-      if (!comments.some((c) => identity!.owns(c.user) && (c.body ?? '').trimEnd().endsWith(NEEDS_REBASE))) {
+      if (!comments.some((c) => identity.owns(c.user) && (c.body ?? '').trimEnd().endsWith(NEEDS_REBASE))) {
         const text = `${o.base} has moved on and this branch has commits from a person, so wiki-steward leaves it alone: it needs a rebase (and \`wiki-steward index\`) before merging.`;
         await createComment(github, writes, repo, pull.number, { text, markers: [NEEDS_REBASE] }, 'needs a rebase');
       }

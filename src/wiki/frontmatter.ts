@@ -109,6 +109,8 @@ const onlyCommentsAndBlanks = (block: string): boolean => block.split('\n').ever
 
 /** Whether gray-matter's comment check would cost more than BLANK_LINE_RESCAN_LIMIT on the block. */
 function rescansBlankLines(block: string): boolean {
+  // The cost is at most lines × characters: an ordinary block is answered without splitting it.
+  if (block.length * block.length <= BLANK_LINE_RESCAN_LIMIT) return false;
   let cost = 0;
   let runLines = 0;
   let runChars = 0;

@@ -28,9 +28,9 @@ export function pyLStrip(s: string): string {
 }
 /** Python's `s.rstrip()`, or `s.rstrip(chars)`: scanned from the end, never an expression anchored at `$` (which rescans a long run from each of its characters). */
 export function pyRStrip(s: string, chars?: string): string {
-  const strips = chars === undefined ? (i: number) => isPyWhitespace(s, i) : (i: number) => chars.includes(s[i]!);
   let end = s.length;
-  while (end > 0 && strips(end - 1)) end--;
+  if (chars === undefined) while (end > 0 && isPyWhitespace(s, end - 1)) end--;
+  else while (end > 0 && chars.includes(s[end - 1]!)) end--;
   return end === s.length ? s : s.slice(0, end);
 }
 export const pyStrip = (s: string): string => pyRStrip(pyLStrip(s));

@@ -44,6 +44,9 @@ export interface WikiTree {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** Line breaks as `\n` only: CRLF and a lone CR (a line end to Python's universal newlines, and to GitHub's markdown) become LF. */
+export const lfLineBreaks = (text: string): string => (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text);
+
 /** Upstream reads text in Python's universal-newline mode: CRLF and lone CR become LF. */
 export function decodePageBytes(bytes: Uint8Array): FileText {
   if (bytes.includes(0)) return { ok: false, reason: 'binary file (contains NUL bytes), not a markdown page', problem: 'binary' };
@@ -53,7 +56,7 @@ export function decodePageBytes(bytes: Uint8Array): FileText {
   } catch {
     return { ok: false, reason: `not valid UTF-8 text (first bad byte at offset ${firstInvalidUtf8Offset(bytes)})`, problem: 'not-utf8' };
   }
-  return { ok: true, text: text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text };
+  return { ok: true, text: lfLineBreaks(text) };
 }
 
 function firstInvalidUtf8Offset(bytes: Uint8Array): number {
