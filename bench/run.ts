@@ -23,6 +23,7 @@ import { type AskSession, openAskSession } from '../src/answer/ask.js';
 import { openWorkspace } from '../src/config/workspace.js';
 import { CopilotChatModel } from '../src/answer/model/copilot-chat.js';
 import { JsonHttpClient } from '../src/net/http-json.js';
+import { systemClock } from '../src/net/clock.js';
 import { type LadderResult, runLadder } from '../src/ladder/ladder.js';
 import type { Trace } from '../src/answer/trace.js';
 import { type GeneratedWiki, generateQuestions, generateWiki } from './generate-wiki.js';
@@ -384,7 +385,7 @@ async function measureCopilot(ctx: Context): Promise<Metric[]> {
   const first: number[] = [];
   const later: number[] = [];
   for (let run = 0; run < Math.max(5, ctx.options.runs); run++) {
-    const model = new CopilotChatModel({ model: 'gpt-5-mini', cliPath: path.join(ROOT, 'test/providers/copilot-stand-in.js'), token: 'bench-token', timeoutMs: 10_000, calls: new JsonHttpClient(), env });
+    const model = new CopilotChatModel({ model: 'gpt-5-mini', cliPath: path.join(ROOT, 'test/providers/copilot-stand-in.js'), token: 'bench-token', timeoutMs: 10_000, calls: new JsonHttpClient(), env, clock: systemClock });
     let started = performance.now();
     await model.complete(request);
     first.push(performance.now() - started);

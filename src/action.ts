@@ -1,5 +1,5 @@
-// The GitHub Action entry: a thin shell over the same core as the CLI.
-import * as core from '@actions/core';
+// The GitHub Action entry: a thin shell over the same core as the CLI, given the process's own
+// environment and stdout as the runner starts it.
 import { runAction } from './action/run-action.js';
 
-runAction().catch((error: unknown) => core.setFailed(error instanceof Error ? error.message : String(error)));
+process.exitCode = await runAction({ env: process.env, write: (text) => process.stdout.write(text) });

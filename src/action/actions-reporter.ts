@@ -1,19 +1,21 @@
-// The Action's reporter: the workflow log, secrets masked, annotations on files and lines (the
-// GitHub adapter writes them), the job summary (posted text: mentions and markers neutralised),
+// The Action's reporter: the step's log, secrets masked, annotations on files and lines (the
+// GitHub adapter formats them), the job summary (posted text: mentions and markers neutralised),
 // and a failed step.
-import * as core from '@actions/core';
-import { emitAnnotations } from '../github/annotations.js';
+import { annotationLines } from '../github/annotations.js';
 import { postable } from '../github/posted-text.js';
 import type { Reporter } from '../jobs/reporter.js';
+import type { Step } from './step.js';
 
-export const actionsReporter: Reporter = {
-  info: (message) => core.info(message),
-  notice: (message) => core.notice(message),
-  warning: (message) => core.warning(message),
-  secret: (value) => core.setSecret(value),
-  summary: async (markdown) => {
-    await core.summary.addRaw(postable(markdown), true).write();
-  },
-  annotate: emitAnnotations,
-  fail: (message) => core.setFailed(message),
-};
+export function actionsReporter(step: Step): Reporter {
+  return {
+    info: (message) => step.info(message),
+    notice: (message) => step.command('notice', message),
+    warning: (message) => step.command('warning', message),
+    secret: (value) => step.command('add-mask', value),
+    summary: (markdown) => step.appendSummary(postable(markdown)),
+    annotate: async (diagnostics, paths) => {
+      for (const line of annotationLines(diagnostics, paths)) step.info(line);
+    },
+    fail: (message) => step.fail(message),
+  };
+}

@@ -1,8 +1,8 @@
 // Action inputs: each one the twin of a CLI option or config key, each with a default that also
 // applies when the runner did not fill it in (as when the bundle is started directly).
-import * as core from '@actions/core';
 import { ANSWERERS, CAPTURE_MODES, REFUSALS, ROLES, SEARCH_PROVIDERS } from '../config/config.js';
 import type { SettingsOverrides } from '../config/settings.js';
+import type { Step } from './step.js';
 
 export const MODES = ['auto', 'answer', 'validate', 'maintain', 'digest'] as const;
 export type Mode = (typeof MODES)[number];
@@ -22,15 +22,15 @@ export interface ActionInputs {
 
 export class InputError extends Error {}
 
-const text = (name: string): string | undefined => core.getInput(name).trim() || undefined;
+type Read = (name: string) => string | undefined;
 
-function choice<T extends string>(name: string, choices: readonly T[]): T | undefined {
+function choice<T extends string>(text: Read, name: string, choices: readonly T[]): T | undefined {
   const value = text(name);
   if (value !== undefined && !choices.includes(value as T)) throw new InputError(`input '${name}' must be one of ${choices.join(', ')}, got '${value}'`);
   return value as T | undefined;
 }
 
-function flag(name: string, fallback: boolean): boolean {
+function flag(text: Read, name: string, fallback: boolean): boolean {
   const value = text(name)?.toLowerCase();
   if (value === undefined) return fallback;
   if (['true', 'yes', '1', 'on'].includes(value)) return true;
@@ -39,34 +39,35 @@ function flag(name: string, fallback: boolean): boolean {
 }
 
 /** A list input: logins separated by commas or white space, a leading `@` dropped; undefined when empty. */
-function logins(name: string): string[] | undefined {
+function logins(text: Read, name: string): string[] | undefined {
   const list = (text(name) ?? '').split(/[\s,]+/).map((l) => l.replace(/^@/, '')).filter(Boolean);
   return list.length > 0 ? list : undefined;
 }
 
-export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
+export function readInputs(step: Step): ActionInputs {
+  const text: Read = (name) => step.input(name) || undefined;
   const command = text('command');
   if (command !== undefined && /\s/.test(command)) throw new InputError(`input 'command' must be one word such as /wiki, got '${command}'`);
   return {
     wikiPath: text('wiki-path'),
-    token: text('github-token') ?? env.GITHUB_TOKEN ?? '',
-    mode: choice('mode', MODES) ?? 'auto',
+    token: text('github-token') ?? step.env.GITHUB_TOKEN ?? '',
+    mode: choice(text, 'mode', MODES) ?? 'auto',
     settings: {
-      llm: choice('llm', ANSWERERS),
+      llm: choice(text, 'llm', ANSWERERS),
       llmBaseUrl: text('llm-base-url'),
       llmModel: text('llm-model'),
       copilotCliPath: text('copilot-cli-path'),
-      web: choice('web', SEARCH_PROVIDERS),
+      web: choice(text, 'web', SEARCH_PROVIDERS),
       webBaseUrl: text('web-base-url'),
       triggerLabel: text('trigger-label'),
       command,
-      minPermission: choice('min-permission', ROLES),
-      refusal: choice('refusal', REFUSALS),
-      captureMode: choice('capture-mode', CAPTURE_MODES),
-      stewardLogins: logins('steward-logins'),
+      minPermission: choice(text, 'min-permission', ROLES),
+      refusal: choice(text, 'refusal', REFUSALS),
+      captureMode: choice(text, 'capture-mode', CAPTURE_MODES),
+      stewardLogins: logins(text, 'steward-logins'),
     },
-    reviewers: logins('reviewers') ?? [],
-    draft: flag('draft', false),
-    dryRun: flag('dry-run', false),
+    reviewers: logins(text, 'reviewers') ?? [],
+    draft: flag(text, 'draft', false),
+    dryRun: flag(text, 'dry-run', false),
   };
 }

@@ -2,7 +2,9 @@
 // write outputs. The work itself is in jobs/; `mode: auto` (or the `mode` input) chooses it:
 //   issues, issue_comment → answer; pull_request, push elsewhere → validate;
 //   push to the default branch → maintain; schedule, workflow_dispatch → digest.
-import * as core from '@actions/core';
+// Everything the step reads and writes goes through its Step (action/step.ts): the bundle's entry
+// gives it the process's environment and stdout, a test its own, so one run shares nothing with
+// another.
 import { existsSync, readFileSync } from 'node:fs';
 import { openWorkspace } from '../config/workspace.js';
 import { reportedPeriod } from '../digest/period.js';
@@ -14,12 +16,26 @@ import { handleClosedCapture } from '../jobs/capture-pr.js';
 import { runDigest } from '../jobs/digest.js';
 import { maintainWiki } from '../jobs/maintain.js';
 import { validateCheckout } from '../jobs/validate.js';
-import { actionsReporter as reporter } from './actions-reporter.js';
+import { actionsReporter } from './actions-reporter.js';
 import { type EventPayload, type Work, workForEvent } from './event.js';
 import { type Mode, readInputs } from './inputs.js';
+import { Step, type StepContext } from './step.js';
 
-export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const inputs = readInputs(env);
+/** Runs the step and returns its exit code; a failure is an error annotation, never a stack trace. */
+export async function runAction(context: StepContext): Promise<number> {
+  const step = new Step(context);
+  try {
+    await runStep(step);
+  } catch (error) {
+    step.fail(error instanceof Error ? error.message : String(error));
+  }
+  return step.exitCode;
+}
+
+async function runStep(step: Step): Promise<void> {
+  const { env } = step;
+  const reporter = actionsReporter(step);
+  const inputs = readInputs(step);
   const workspaceDir = env.GITHUB_WORKSPACE;
   if (!workspaceDir || !existsSync(workspaceDir)) {
     throw new Error('GITHUB_WORKSPACE is not set or missing: run this action in a workflow, after actions/checkout');
@@ -31,7 +47,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   const config = workspace.config;
   const triggers = { triggerLabel: config.labels.trigger, command: config.ask.command };
   const work: Work = inputs.mode === 'auto' ? workForEvent(eventName, payload, triggers) : workForMode(inputs.mode, eventName, payload, triggers);
-  core.info(`wiki-steward: ${work.kind}${work.kind === 'skip' ? ` (${work.reason})` : ''} for ${eventName || 'no event'}`);
+  step.info(`wiki-steward: ${work.kind}${work.kind === 'skip' ? ` (${work.reason})` : ''} for ${eventName || 'no event'}`);
 
   if (work.kind === 'skip') return;
   if (work.kind === 'validate') return validateCheckout(workspace, reporter, { cwd: workspaceDir, changedSince: payload.pull_request?.base?.sha });
@@ -40,18 +56,19 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   const repository = env.GITHUB_REPOSITORY ?? '';
   const [owner, repo] = repository.split('/');
   if (!owner || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got '${repository}'`);
-  const github = createGitHubClient(inputs.token, env);
+  const github = createGitHubClient(inputs.token, env, reporter);
+  const writes = (budget?: number) => new RepoWrites(inputs.dryRun, (message) => step.info(message), budget);
   // Who the steward is — the token's account plus steward-logins — asked of GitHub once, by the jobs that need it.
   const restBase = (env.GITHUB_API_URL ?? 'https://api.github.com').replace(/\/$/, '');
-  const identity = identitySource(github, config.ask.stewardLogins, (problem) => reporter.warning(problem), viewerLoginOf(restBase, inputs.token, env));
+  const identity = identitySource(github, config.ask.stewardLogins, (problem) => reporter.warning(problem), viewerLoginOf(restBase, inputs.token, env, step.clock));
   const serverUrl = (env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/$/, '');
   if (work.kind === 'maintain') {
     // Maintain first; a validation failure afterwards does not undo it.
-    const maintained = await maintainWiki(github, new RepoWrites(inputs.dryRun), { owner, repo }, workspace, env.GITHUB_SHA, reporter, identity);
-    core.info(
+    const maintained = await maintainWiki(github, writes(), { owner, repo }, workspace, env.GITHUB_SHA, reporter, identity);
+    step.info(
       `maintain: ${maintained.indexFiles.length} stale index files${maintained.committed ? ` committed (${maintained.committed.slice(0, 7)})` : maintained.pullRequestUrl ? ` proposed in ${maintained.pullRequestUrl}` : ''}; capture PRs rebuilt: ${maintained.refreshedCaptures.map((n) => `#${n}`).join(', ') || 'none'}; left for a person: ${maintained.humanEdited.map((n) => `#${n}`).join(', ') || 'none'}`,
     );
-    core.setOutput('pull-request-url', maintained.pullRequestUrl ?? '');
+    step.setOutput('pull-request-url', maintained.pullRequestUrl ?? '');
     const handled = maintained.committed || maintained.pullRequestUrl ? new Set(maintained.indexFiles) : new Set<string>();
     return validateCheckout(workspace, reporter, { cwd: workspaceDir, indexFilesHandled: handled });
   }
@@ -59,26 +76,26 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     // WIKI_STEWARD_NOW pins the clock for tests; nobody sets it in a workflow.
     const now = env.WIKI_STEWARD_NOW ? new Date(env.WIKI_STEWARD_NOW) : new Date();
     const period = reportedPeriod(config.digest.period, now, eventName === 'schedule');
-    const digest = await runDigest(workspace, { github, writes: new RepoWrites(inputs.dryRun, config.digest.maxWrites), repo: { owner, repo }, period, now, identity });
+    const digest = await runDigest(workspace, { github, writes: writes(config.digest.maxWrites), repo: { owner, repo }, period, now, identity });
     await reporter.summary(digest.markdown);
-    core.setOutput('comment-url', digest.issueUrl ?? '');
+    step.setOutput('comment-url', digest.issueUrl ?? '');
     return;
   }
   if (work.kind === 'capture-closed') {
-    const reply = await handleClosedCapture(github, new RepoWrites(inputs.dryRun), { owner, repo }, work.pull, { serverUrl, reporter, identity });
-    core.setOutput('comment-url', reply ?? '');
+    const reply = await handleClosedCapture(github, writes(), { owner, repo }, work.pull, { serverUrl, reporter, identity });
+    step.setOutput('comment-url', reply ?? '');
     return;
   }
   // Copilot with no extra secret: the workflow's token (`github-token`) when the environment names none.
   const providerEnv = env.COPILOT_GITHUB_TOKEN || env.GH_TOKEN || env.GITHUB_TOKEN ? env : { ...env, GITHUB_TOKEN: inputs.token };
   const result = await answerQuestion(
-    { github, repo: { owner, repo }, workspace, reporter, env: providerEnv, serverUrl, reviewers: inputs.reviewers, draft: inputs.draft, dryRun: inputs.dryRun, sender: payload.sender, identity },
+    { github, repo: { owner, repo }, workspace, reporter, env: providerEnv, clock: step.clock, serverUrl, reviewers: inputs.reviewers, draft: inputs.draft, dryRun: inputs.dryRun, sender: payload.sender, identity },
     work.question,
   );
-  core.setOutput('ladder-branch', result.branch ?? '');
-  core.setOutput('outcome', result.outcome ?? '');
-  core.setOutput('comment-url', result.commentUrl ?? '');
-  core.setOutput('pull-request-url', result.pullRequestUrl ?? '');
+  step.setOutput('ladder-branch', result.branch ?? '');
+  step.setOutput('outcome', result.outcome ?? '');
+  step.setOutput('comment-url', result.commentUrl ?? '');
+  step.setOutput('pull-request-url', result.pullRequestUrl ?? '');
 }
 
 function readEvent(eventPath: string | undefined): EventPayload {

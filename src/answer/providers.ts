@@ -3,7 +3,8 @@
 // credentials written into a base URL (`http://user:secret@host`). The HTTP client masks them in
 // everything a provider answers (net/http-json.ts); the Action also registers them as secrets.
 import path from 'node:path';
-import { JsonHttpClient, ProviderError, type RetryPolicy, retryPolicyFromEnv, urlCredentials } from '../net/http-json.js';
+import { type Clock, scaledSleeps, systemClock } from '../net/clock.js';
+import { DEFAULT_RETRY_POLICY, JsonHttpClient, ProviderError, type RetryPolicy, testWaitScale, urlCredentials } from '../net/http-json.js';
 import { BraveSearch, type SearchProvider, SearxngSearch, TavilySearch } from '../web/search-provider.js';
 import type { AnswerRequest, Answerer, DraftAnswer, TermProposal } from './answerer.js';
 import { ANTHROPIC_DEFAULT_BASE_URL, AnthropicMessagesModel } from './model/anthropic-messages.js';
@@ -22,6 +23,8 @@ export interface ProviderOptions {
   web: SearchChoice;
   webBaseUrl?: string | undefined;
   env: NodeJS.ProcessEnv;
+  /** What provider waits run on (back-off, time-outs); the system clock when omitted. */
+  clock?: Clock;
   retry?: RetryPolicy;
   budget?: ModelBudget;
   /** Whether a model answerer also proposes step B's signal terms. */
@@ -31,8 +34,7 @@ export interface ProviderOptions {
 }
 
 /** The resolved settings' `answerer:` and `search:` sections (flags and inputs already applied). */
-export function providerOptions(config: StewardConfig, env: NodeJS.ProcessEnv): ProviderOptions {
-  const retry = retryPolicyFromEnv(env);
+export function providerOptions(config: StewardConfig, env: NodeJS.ProcessEnv, clock: Clock = systemClock): ProviderOptions {
   return {
     llm: config.answerer.provider,
     llmBaseUrl: config.answerer.baseUrl,
@@ -41,11 +43,8 @@ export function providerOptions(config: StewardConfig, env: NodeJS.ProcessEnv): 
     web: config.search.provider,
     webBaseUrl: config.search.baseUrl,
     env,
-    retry: {
-      ...retry,
-      retries: config.answerer.maxRetries,
-      timeoutMs: env.WIKI_STEWARD_HTTP_TIMEOUT_MS ? retry.timeoutMs : config.answerer.timeoutMs,
-    },
+    clock,
+    retry: { ...DEFAULT_RETRY_POLICY, retries: config.answerer.maxRetries, timeoutMs: config.answerer.timeoutMs },
     budget: { ...DEFAULT_MODEL_BUDGET, pages: config.answerer.budgetPages },
     proposeTerms: config.answerer.proposeTerms,
     webResults: config.search.maxResults,
@@ -78,8 +77,9 @@ export function createProviders(options: ProviderOptions): Providers {
   }
   if (!ANSWERERS.includes(options.llm)) throw new ProviderConfigError(`--llm must be one of ${ANSWERERS.join(', ')}, got '${options.llm}'`);
   if (!SEARCH_PROVIDERS.includes(options.web)) throw new ProviderConfigError(`--web must be one of ${SEARCH_PROVIDERS.join(', ')}, got '${options.web}'`);
-  const retry = options.retry ?? retryPolicyFromEnv(options.env);
-  const http = new JsonHttpClient(retry);
+  const retry = options.retry ?? DEFAULT_RETRY_POLICY;
+  const clock = scaledSleeps(options.clock ?? systemClock, testWaitScale(options.env));
+  const http = new JsonHttpClient(retry, clock);
   const secrets: string[] = [];
   const key = (name: string) => {
     const value = options.env[name];
@@ -126,6 +126,7 @@ export function createProviders(options: ProviderOptions): Providers {
       timeoutMs: retry.timeoutMs,
       calls: http,
       env: options.env,
+      clock,
     });
     answerer = withOfflineFallback(new ModelAnswerer(copilot, options.budget ?? DEFAULT_MODEL_BUDGET), options.proposeTerms);
   }

@@ -38,7 +38,7 @@ export async function askCommand(io: CliIo, question: string | undefined, option
   if (question && options.questions) throw new Error('give either a question or --questions, not both');
   const { llm, llmBaseUrl, llmModel, llmTerms, copilotCliPath, web, webBaseUrl, inlineMax } = options;
   const workspace = await openCliWorkspace(io, options.wiki, { llm, llmBaseUrl, llmModel, llmTerms, copilotCliPath, web, webBaseUrl, inlineMax });
-  const providers = createProviders(providerOptions(workspace.config, process.env));
+  const providers = createProviders(providerOptions(workspace.config, io.env, io.clock));
   try {
     const session = await openAskSession(workspace, providers);
     if (options.questions) return await askBatch(io, session, options.questions);

@@ -1,5 +1,6 @@
 // What every command needs: where it runs, where it writes, and the workspace it resolves.
 import type { SettingsOverrides } from '../config/settings.js';
+import { type Clock, systemClock } from '../net/clock.js';
 import { type Workspace, openWorkspace } from '../config/workspace.js';
 
 export interface CliIo {
@@ -8,6 +9,10 @@ export interface CliIo {
   stderr: (text: string) => void;
   /** The terminal's width in characters, when stdout is a terminal. */
   columns?: number;
+  /** The environment commands read (keys, GITHUB_TOKEN): the process's, or a test's own. */
+  env: NodeJS.ProcessEnv;
+  /** What provider waits run on. */
+  clock: Clock;
 }
 
 export const processIo = (): CliIo => ({
@@ -15,6 +20,8 @@ export const processIo = (): CliIo => ({
   stdout: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
   stderr: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
   ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
+  env: process.env,
+  clock: systemClock,
 });
 
 /** Exit codes: 0 success, 1 the wiki has faults (or stale indexes), 2 the command could not run. */

@@ -27,12 +27,12 @@ export async function digestCommand(io: CliIo, options: DigestOptions): Promise<
   if (options.repo) {
     const [owner, name] = options.repo.split('/');
     if (!owner || !name) throw new Error(`--repo must be owner/name, got '${options.repo}'`);
-    const token = process.env.GITHUB_TOKEN;
+    const token = io.env.GITHUB_TOKEN;
     if (!token) throw new Error('--repo needs a token in GITHUB_TOKEN');
-    github = createGitHubClient(token, process.env);
+    github = createGitHubClient(token, io.env, { warning: (message) => io.stderr(`wiki-steward: ${message}`), secret: () => undefined });
     repo = { owner, repo: name };
   }
-  const writes = options.post ? new RepoWrites(false, config.digest.maxWrites) : undefined;
+  const writes = options.post ? new RepoWrites(false, io.stderr, config.digest.maxWrites) : undefined;
   if (options.post && !github) throw new Error('--post needs --repo');
   const run = await runDigest(workspace, { github, writes, repo, period, now });
   if (options.format === 'json') io.stdout(JSON.stringify({ ...run.report, health: run.report.health && { ...run.report.health, updated: Object.fromEntries(run.report.health.updated) }, issue_url: run.issueUrl ?? null }, null, 2));

@@ -41,9 +41,8 @@ export async function validateCommand(io: CliIo, options: ValidateOptions): Prom
     const record = { wiki: path.relative(workspace.repoRoot, wikiRoot) || '.', checked: checked.length, errors, diagnostics: toJsonRecords(diagnostics, paths) };
     io.stdout(JSON.stringify(options.summary ? { ...record, summary: summarizeDiagnostics(diagnostics) } : record, null, 2));
   } else if (options.format === 'github') {
-    // Loaded on demand: the Actions toolkit pulls in an HTTP client the other formats never need.
-    const { emitAnnotations } = await import('../github/annotations.js');
-    await emitAnnotations(diagnostics, paths);
+    const { annotationLines } = await import('../github/annotations.js');
+    for (const line of annotationLines(diagnostics, paths)) io.stdout(line);
     if (options.summary) io.stderr(formatSummary(summarizeDiagnostics(diagnostics)));
     io.stderr(summary);
   } else {

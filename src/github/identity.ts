@@ -4,7 +4,8 @@
 // tokens (as the App's bot) and for personal tokens alike; REST `GET /user` refuses the first two.
 // The steward edits, and the digest reads, only comments written by one of these accounts, and it
 // never answers a question one of them asked.
-import { JsonHttpClient, retryPolicyFromEnv } from '../net/http-json.js';
+import { type Clock, scaledSleeps, systemClock } from '../net/clock.js';
+import { DEFAULT_RETRY_POLICY, JsonHttpClient, testWaitScale } from '../net/http-json.js';
 import type { GitHubClient } from './octokit.js';
 
 export class StewardIdentity {
@@ -56,8 +57,8 @@ const graphqlUrl = (restBase: string): URL => new URL(`${restBase.replace(/\/+$/
  * The viewer query sent beside octokit, with retries: it is a read, but octokit's throttling
  * counts every GraphQL request as a write and would hold the answer's first write back a second.
  */
-export function viewerLoginOf(restBase: string, token: string, env: NodeJS.ProcessEnv): () => Promise<string> {
-  const http = new JsonHttpClient(retryPolicyFromEnv(env));
+export function viewerLoginOf(restBase: string, token: string, env: NodeJS.ProcessEnv, clock: Clock = systemClock): () => Promise<string> {
+  const http = new JsonHttpClient(DEFAULT_RETRY_POLICY, scaledSleeps(clock, testWaitScale(env)));
   http.mask(token);
   return async () => {
     const { status, body } = await http.request({

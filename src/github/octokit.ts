@@ -1,12 +1,12 @@
 // The GitHub client: @actions/github's octokit with the retry and throttling plugins. Writes are
-// spaced and rate limits honoured as GitHub asks; `WIKI_STEWARD_TIME_SCALE` shrinks every wait for
-// test suites against a local emulator, with the plugins still on.
-import * as core from '@actions/core';
+// spaced and rate limits honoured as GitHub asks; the test-only `WIKI_STEWARD_TEST_WAIT_SCALE`
+// shrinks every wait for test suites against a local emulator, with the plugins still on (and is
+// refused in a workflow that talks to github.com).
 import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import Bottleneck from 'bottleneck';
-import { timeScale } from '../net/http-json.js';
+import { testWaitScale } from '../net/http-json.js';
 
 export type GitHubClient = ReturnType<typeof getOctokit>;
 
@@ -14,15 +14,21 @@ export type GitHubClient = ReturnType<typeof getOctokit>;
 const RATE_LIMIT_RETRIES = 2;
 const MAX_RATE_LIMIT_WAIT_S = 60;
 
-export function createGitHubClient(token: string, env: NodeJS.ProcessEnv): GitHubClient {
+/** Where the client tells of rate limits, and registers the token as a secret (in a workflow). */
+export interface GitHubClientLog {
+  warning(message: string): void;
+  secret(value: string): void;
+}
+
+export function createGitHubClient(token: string, env: NodeJS.ProcessEnv, log: GitHubClientLog): GitHubClient {
   // Masked in a workflow's log wherever it would appear; outside a workflow the mask command would
   // itself print the token.
-  if (env.GITHUB_ACTIONS === 'true') core.setSecret(token);
-  const scale = timeScale(env);
+  if (env.GITHUB_ACTIONS === 'true') log.secret(token);
+  const scale = testWaitScale(env);
   const group = (id: string, maxConcurrent: number, minTime: number) => new Bottleneck.Group({ id, maxConcurrent, minTime: Math.round(minTime * scale) });
   const onLimit = (kind: string) => (retryAfter: number, options: { method?: string; url?: string }, _octokit: unknown, retryCount: number) => {
     const retrying = retryCount < RATE_LIMIT_RETRIES && retryAfter <= MAX_RATE_LIMIT_WAIT_S;
-    core.warning(`GitHub ${kind} rate limit on ${options.method} ${options.url}: ${retrying ? `retrying after ${retryAfter} s` : 'giving up'}`);
+    log.warning(`GitHub ${kind} rate limit on ${options.method} ${options.url}: ${retrying ? `retrying after ${retryAfter} s` : 'giving up'}`);
     return retrying;
   };
   return getOctokit(

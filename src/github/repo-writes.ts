@@ -1,6 +1,5 @@
 // Every write the Action makes to the repository goes through here, so `dry-run: true` can print
 // each write it would make and make none.
-import * as core from '@actions/core';
 
 export interface WriteLog {
   /** `POST /repos/o/r/issues/1/comments`, and what it carries. */
@@ -25,6 +24,8 @@ export class RepoWrites {
 
   constructor(
     private readonly dryRun: boolean,
+    /** Where a dry run says what it would write. */
+    private readonly log: (message: string) => void,
     /** Most writes this run may make (the digest's budget); unlimited when omitted. */
     private readonly budget = Infinity,
   ) {}
@@ -34,7 +35,7 @@ export class RepoWrites {
     if (this.done.length >= this.budget) throw new Error(`write budget of ${this.budget} for this run is spent; not going to ${describe}`);
     this.done.push({ describe });
     if (this.dryRun) {
-      core.info(`[dry-run] would ${describe}`);
+      this.log(`[dry-run] would ${describe}`);
       return placeholder;
     }
     try {

@@ -23,6 +23,7 @@ import { mayAsk } from '../github/permission-helper.js';
 import type { RepoRef } from '../github/octokit.js';
 import { type Acknowledgement, acknowledge } from '../github/reaction-helper.js';
 import { RepoWrites } from '../github/repo-writes.js';
+import type { Clock } from '../net/clock.js';
 import type { Reporter } from './reporter.js';
 
 export interface AnswerContext {
@@ -32,6 +33,8 @@ export interface AnswerContext {
   workspace: Workspace;
   reporter: Reporter;
   env: NodeJS.ProcessEnv;
+  /** What provider waits run on. */
+  clock: Clock;
   /** `$GITHUB_SERVER_URL`, for permalinks. */
   serverUrl: string;
   /** Capture pull requests: people asked to review, and whether they open as drafts. */
@@ -83,7 +86,7 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
     ctx.reporter.info(`Skipping: the ${ctx.workspace.config.ask.command} ask comment ${question.commentId} was deleted before this run.`);
     return { skipped: 'deleted' };
   }
-  const writes = new RepoWrites(ctx.dryRun);
+  const writes = new RepoWrites(ctx.dryRun, (message) => ctx.reporter.info(message));
   const { config } = ctx.workspace;
   const where = { issueNumber: question.issueNumber, key: question.key, identity };
   const permission = await mayAsk(ctx.github, ctx.repo, question.asker.login, config.ask.minPermission);
@@ -115,7 +118,7 @@ async function answerAcknowledged(
 ): Promise<AnswerResult> {
   const workspace = ctx.workspace;
   const { config } = workspace;
-  const providers = createProviders(providerOptions(config, ctx.env));
+  const providers = createProviders(providerOptions(config, ctx.env, ctx.clock));
   for (const secret of providers.secrets) ctx.reporter.secret(secret);
   const serverUrl = ctx.serverUrl;
   const text = question.commentId !== undefined ? questionWithContext(question.text, question.issueTitle) : question.text;

@@ -1,10 +1,13 @@
 // JSON over HTTP for model and search providers: a timeout on every attempt, retries with
 // exponential backoff on 429, 5xx and network faults (a server's `retry-after` wins), and a record
-// of every call for the trace. Secrets travel in headers only, and nothing that comes back carries
-// them: every string of a provider's answer and every error is masked here, where provider data
-// enters, so no caller can forget — the keys given to `mask`, the values of the credential headers
-// each request sends, and credentials written into a base URL (`http://user:secret@host`, which are
-// sent as Basic authentication instead, when the request carries no other).
+// of every call for the trace; every wait and time-out runs on the client's Clock. Secrets travel
+// in headers only, and nothing that comes back carries them: every string of a provider's answer
+// and every error is masked here, where provider data enters, so no caller can forget — the keys
+// given to `mask`, the values of the credential headers each request sends, and credentials
+// written into a base URL (`http://user:secret@host`, which are sent as Basic authentication
+// instead, when the request carries no other).
+
+import { type Clock, systemClock } from './clock.js';
 
 export interface ProviderCall {
   provider: string;
@@ -37,26 +40,38 @@ export interface RetryPolicy {
   /** Longest wait we accept, from backoff or from `retry-after`. */
   maxDelayMs: number;
   timeoutMs: number;
-  /** Multiplies every wait (backoff and `retry-after`); 1 outside tests. */
-  waitScale?: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { retries: 3, baseDelayMs: 500, maxDelayMs: 30_000, timeoutMs: 60_000 };
 
+/** The test-only switch that shortens every deliberate wait (back-off, `retry-after`, GitHub's write spacing). */
+export const TEST_WAIT_SCALE = 'WIKI_STEWARD_TEST_WAIT_SCALE';
+
 /**
- * The default policy, adjusted by the environment: `WIKI_STEWARD_HTTP_TIMEOUT_MS` sets the
- * per-attempt timeout, and `WIKI_STEWARD_TIME_SCALE` (0..1) shrinks every wait — backoff and
- * `retry-after` alike — for test suites and local emulators. Both are for tests, not for tuning.
+ * How much of each deliberate wait to keep, from 0 to 1: `WIKI_STEWARD_TEST_WAIT_SCALE`, 1 when it
+ * is unset. It is for test suites against local emulators, and is refused in a workflow run that
+ * talks to github.com, where shorter spacing would break GitHub's rules for integrations.
+ * Time-outs are never scaled: a test that exercises one drives it with its own clock.
  */
-export function retryPolicyFromEnv(env: NodeJS.ProcessEnv): RetryPolicy {
-  const timeout = Number(env.WIKI_STEWARD_HTTP_TIMEOUT_MS);
-  return { ...DEFAULT_RETRY_POLICY, ...(timeout > 0 ? { timeoutMs: timeout } : {}), waitScale: timeScale(env) };
+export function testWaitScale(env: NodeJS.ProcessEnv): number {
+  const raw = env[TEST_WAIT_SCALE];
+  if (raw === undefined || raw.trim() === '') return 1;
+  const scale = Number(raw);
+  if (!(scale >= 0 && scale <= 1)) throw new Error(`${TEST_WAIT_SCALE} must be a number from 0 to 1, got '${raw}'`);
+  if (env.GITHUB_ACTIONS === 'true' && talksToGitHubCom(env.GITHUB_API_URL)) {
+    throw new Error(`${TEST_WAIT_SCALE} is a switch for test suites against a local GitHub emulator; it is refused in a workflow that talks to github.com. Remove it from the workflow's env.`);
+  }
+  return scale;
 }
 
-export function timeScale(env: NodeJS.ProcessEnv): number {
-  const scale = Number(env.WIKI_STEWARD_TIME_SCALE);
-  return scale > 0 && scale <= 1 ? scale : 1;
-}
+const talksToGitHubCom = (apiUrl: string | undefined): boolean => {
+  if (apiUrl === undefined || apiUrl === '') return true;
+  try {
+    return new URL(apiUrl).hostname.toLowerCase() === 'api.github.com';
+  } catch {
+    return false;
+  }
+};
 
 export interface JsonRequest {
   provider: string;
@@ -73,8 +88,6 @@ export interface JsonResponse {
   /** The trace record of this call; the caller may add the tokens it cost. */
   call: ProviderCall;
 }
-
-const sleepFor = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `retry-after` as seconds or an HTTP date; undefined when absent or unreadable. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
@@ -124,7 +137,10 @@ export class JsonHttpClient {
   readonly calls: ProviderCall[] = [];
   private readonly secrets = new Set<string>();
 
-  constructor(private readonly policy: RetryPolicy = DEFAULT_RETRY_POLICY) {}
+  constructor(
+    private readonly policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   /** Values never to repeat, whatever a server echoes back (keys, tokens): masked in answers and errors. */
   mask(secret: string): void {
@@ -177,11 +193,11 @@ export class JsonHttpClient {
   }
 
   async request(req: JsonRequest): Promise<JsonResponse> {
-    const started = performance.now();
+    const started = this.clock.now();
     const label = `${req.method} ${req.url.pathname}`;
     const { url, headers } = this.prepare(req);
     const record = (status: ProviderCall['status'], retries: number) => {
-      const call: ProviderCall = { provider: req.provider, request: label, status, retries, ms: Math.round(performance.now() - started) };
+      const call: ProviderCall = { provider: req.provider, request: label, status, retries, ms: Math.round(this.clock.now() - started) };
       this.calls.push(call);
       return call;
     };
@@ -193,7 +209,7 @@ export class JsonHttpClient {
           method: req.method,
           headers: { accept: 'application/json', ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
           ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
-          signal: AbortSignal.timeout(this.policy.timeoutMs),
+          signal: this.clock.timeout(this.policy.timeoutMs),
         });
         // The body is read under the same timeout: a server that stalls mid-body is a timeout too.
         text = await response.text();
@@ -235,8 +251,8 @@ export class JsonHttpClient {
     }
   }
 
-  private sleep(ms: number): Promise<unknown> {
-    return sleepFor(ms * (this.policy.waitScale ?? 1));
+  private sleep(ms: number): Promise<void> {
+    return this.clock.sleep(ms);
   }
 
   private backoff(attempt: number): number {

@@ -1,6 +1,8 @@
-// Runs the Action bundle as a GitHub runner starts it: `node <action>/action/index.js`, cwd the
-// workspace, with the runner's environment (INPUT_* filled from action.yml's defaults and then
-// overridden, GITHUB_* variables, file commands for outputs and the step summary).
+// Runs the Action as a GitHub runner starts it, with the runner's environment (INPUT_* filled from
+// action.yml's defaults and then overridden, GITHUB_* variables, file commands for outputs and the
+// step summary): in this process through the entry function the bundle calls (`runStep`), or as
+// the committed bundle itself, `node <action>/action/index.js` with cwd the workspace
+// (`runBundle`), for the contract tests that only a real process can show.
 //
 // The child is spawned asynchronously: the GitHub emulator lives in this process's event loop.
 import { execFile, spawn } from 'node:child_process';
@@ -12,6 +14,10 @@ import { promisify } from 'node:util';
 import yaml from 'js-yaml';
 import { type GitHubEmulator, type GitHubEmulatorOptions, type RecordedRequest, GRAPHQL_ROUTE, isGraphqlQuery, startGitHubEmulator } from '../github-emulator/emulator.js';
 import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
+import { runAction } from '../../src/action/run-action.js';
+import { runCli as runCliInProcess } from '../helpers/cli-in-process.js';
+import type { Clock } from '../../src/net/clock.js';
+import { TEST_WAIT_SCALE } from '../../src/net/http-json.js';
 import { SERVER } from './routes.js';
 
 const exec = promisify(execFile);
@@ -102,12 +108,9 @@ export async function bareGit(gitDir: string, ...args: string[]): Promise<string
   return (await exec('git', ['--git-dir', gitDir, ...args], { maxBuffer: 64 * 1024 * 1024 })).stdout;
 }
 
-/** Runs the built CLI (`node dist/cli.js …`) in `cwd` (with `env` over this process's); never throws on a non-zero exit. */
+/** The CLI in this process (`wiki-steward …` in `cwd`, with `env` over this process's); never throws on a non-zero exit. */
 export async function runCli(args: string[], cwd: string, env?: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return exec(process.execPath, [path.join(projectRoot, 'dist/cli.js'), ...args], { cwd, maxBuffer: 64 * 1024 * 1024, ...(env ? { env: { ...process.env, ...env } } : {}) }).then(
-    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
-    (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' }),
-  );
+  return runCliInProcess(args, cwd, { env: { ...process.env, ...env } });
 }
 
 /** A file as committed at `sha` (what a permalink shows). */
@@ -161,7 +164,15 @@ export function parseOutputFile(text: string): Record<string, string> {
   return out;
 }
 
-export async function runBundle(options: RunOptions): Promise<RunResult> {
+/** A step's files and environment, as the runner prepares them before it starts the Action. */
+interface PreparedStep {
+  env: NodeJS.ProcessEnv;
+  outputPath: string;
+  summaryPath: string;
+  cwd: string;
+}
+
+async function prepareStep(options: RunOptions): Promise<PreparedStep> {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'ws-run-'));
   const eventPath = path.join(tmp, 'event.json');
   const summaryPath = path.join(tmp, 'step_summary.md');
@@ -191,7 +202,8 @@ export async function runBundle(options: RunOptions): Promise<RunResult> {
     GITHUB_EVENT_PATH: eventPath,
     GITHUB_STEP_SUMMARY: summaryPath,
     GITHUB_OUTPUT: outputPath,
-    WIKI_STEWARD_TIME_SCALE: '0.001',
+    // The emulator's own limits apply; GitHub's write spacing and retry waits are not waited out.
+    [TEST_WAIT_SCALE]: '0',
     ...(options.workspace ? { GITHUB_WORKSPACE: options.workspace.dir, GITHUB_SHA: options.workspace.sha } : {}),
   };
   // The runner's naming: `INPUT_` + the name upper-cased, spaces as `_`, hyphens kept.
@@ -199,9 +211,31 @@ export async function runBundle(options: RunOptions): Promise<RunResult> {
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value.replace('${{ github.token }}', token);
   }
   Object.assign(env, options.env ?? {});
+  return { env, outputPath, summaryPath, cwd: options.workspace?.dir ?? tmp };
+}
 
+async function stepResult(step: PreparedStep, run: { code: number | null; stdout: string; stderr: string; ms: number }): Promise<RunResult> {
+  return { ...run, outputs: parseOutputFile(await readFile(step.outputPath, 'utf8')), summary: await readFile(step.summaryPath, 'utf8') };
+}
+
+/**
+ * The Action in this process, through the entry function the bundle calls (`runAction`), with the
+ * same environment as an object and a buffer for its log: no process to start, and nothing shared
+ * with another run. `clock` drives the provider waits a test exercises.
+ */
+export async function runStep(options: Omit<RunOptions, 'bundle'> & { clock?: Clock }): Promise<RunResult> {
+  const step = await prepareStep({ ...options, bundle: '' });
+  let stdout = '';
   const started = performance.now();
-  const child = spawn(process.execPath, [options.bundle], { cwd: options.workspace?.dir ?? tmp, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const code = await runAction({ env: step.env, write: (text) => (stdout += text), ...(options.clock ? { clock: options.clock } : {}) });
+  return stepResult(step, { code, stdout, stderr: '', ms: performance.now() - started });
+}
+
+/** The committed bundle as a runner starts it: `node action/index.js`, cwd the workspace. */
+export async function runBundle(options: RunOptions): Promise<RunResult> {
+  const step = await prepareStep(options);
+  const started = performance.now();
+  const child = spawn(process.execPath, [options.bundle], { cwd: step.cwd, env: step.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -210,8 +244,7 @@ export async function runBundle(options: RunOptions): Promise<RunResult> {
     child.on('error', reject);
     child.on('close', (c) => resolve(c));
   });
-  const ms = performance.now() - started;
-  return { code, stdout, stderr, outputs: parseOutputFile(await readFile(outputPath, 'utf8')), summary: await readFile(summaryPath, 'utf8'), ms };
+  return stepResult(step, { code, stdout, stderr, ms: performance.now() - started });
 }
 
 /** The hidden trace JSON of a steward comment, parsed back (independently of src/). */

@@ -16,7 +16,7 @@ import { postable } from '../../src/github/posted-text.js';
 import { extractSignalTerms } from '../../src/ladder/signal-terms.js';
 import type { Trace } from '../../src/answer/trace.js';
 import { type GitHubEmulator, type PullRecord, type RecordedRequest } from '../github-emulator/emulator.js';
-import { type RunResult, type Workspace, bareGit, checkout, makeWorkspace, removeTempDirs, runBundle, runCli, snapshotAction, traceOf, visible, closeChecked, seededRepo, isWrite } from './harness.js';
+import { type RunResult, type Workspace, bareGit, checkout, makeWorkspace, removeTempDirs, runStep, runCli, snapshotAction, traceOf, visible, closeChecked, seededRepo, isWrite } from './harness.js';
 import { REPO, SERVER, ISSUES, ISSUE, COMMENTS, TREES, COMMITS, REFS, REF, PULLS, PULL } from './routes.js';
 
 const REFRESH_BRANCH = 'wiki-steward/refresh-indexes';
@@ -64,7 +64,7 @@ interface Run extends RunResult {
 
 async function run(eventName: string, payload: unknown, opts: { workspace?: Workspace; inputs?: Record<string, string>; env?: Record<string, string> } = {}): Promise<Run> {
   const from = gh.requests.length;
-  const result = await runBundle({ bundle, githubEnv: gh.env(), workspace: opts.workspace ?? ws, eventName, payload, inputs: opts.inputs, ...(opts.env ? { env: opts.env } : {}) });
+  const result = await runStep({ githubEnv: gh.env(), workspace: opts.workspace ?? ws, eventName, payload, inputs: opts.inputs, ...(opts.env ? { env: opts.env } : {}) });
   return { ...result, requests: gh.requests.slice(from) };
 }
 

@@ -23,9 +23,11 @@ beforeEach(async () => {
 });
 afterEach(() => closeCheckingResponses(gh));
 
+const noLog = (): void => undefined;
+
 describe('acknowledge', () => {
   it('👀 on the issue at once; failed() swaps it for 😕; a later done() changes nothing', async () => {
-    const seen = await acknowledge(octokit, new RepoWrites(false), repo, { issueNumber: 1 }, log);
+    const seen = await acknowledge(octokit, new RepoWrites(false, noLog), repo, { issueNumber: 1 }, log);
     expect(onIssue(1)).toEqual(['github-actions[bot] eyes']);
     await seen.failed();
     expect(onIssue(1)).toEqual(['github-actions[bot] confused']);
@@ -42,7 +44,7 @@ describe('acknowledge', () => {
 
   it('on a `/wiki ask` comment: done() takes the 👀 away; a later failed() adds no 😕', async () => {
     const ask = gh.state.addComment({ issue_number: 1, body: '/wiki ask how?', user: 'bob' });
-    const seen = await acknowledge(octokit, new RepoWrites(false), repo, { issueNumber: 1, commentId: ask.id }, log);
+    const seen = await acknowledge(octokit, new RepoWrites(false, noLog), repo, { issueNumber: 1, commentId: ask.id }, log);
     expect(gh.state.reactionsOn(ask.id).map((r) => r.content)).toEqual(['eyes']);
     await seen.done();
     await seen.failed();
@@ -51,7 +53,8 @@ describe('acknowledge', () => {
   });
 
   it('a dry run writes nothing and lists the 👀 it would add', async () => {
-    const writes = new RepoWrites(true);
+    const said: string[] = [];
+    const writes = new RepoWrites(true, (line) => said.push(line));
     const seen = await acknowledge(octokit, writes, repo, { issueNumber: 1 }, log);
     await seen.failed();
     expect(gh.writes()).toEqual([]);
@@ -59,10 +62,11 @@ describe('acknowledge', () => {
       'POST /repos/octo-org/wiki/issues/1/reactions (eyes)',
       'POST /repos/octo-org/wiki/issues/1/reactions (confused)',
     ]);
+    expect(said).toEqual(writes.done.map((w) => `[dry-run] would ${w.describe}`));
   });
 
   it('a 😕 GitHub refuses is a warning, not an error', async () => {
-    const seen = await acknowledge(octokit, new RepoWrites(false), repo, { issueNumber: 1 }, log);
+    const seen = await acknowledge(octokit, new RepoWrites(false, noLog), repo, { issueNumber: 1 }, log);
     gh.faults.push({ match: { method: 'POST', path: /\/reactions$/ }, times: Infinity, status: 422 });
     await expect(seen.failed()).resolves.toBeUndefined();
     expect(onIssue(1)).toEqual([]);

@@ -16,6 +16,7 @@ import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import type { CopilotClient } from '@github/copilot-sdk';
+import { type Clock, raceSignal } from '../../net/clock.js';
 import { type JsonHttpClient, ProviderError } from '../../net/http-json.js';
 import { type ChatModel, type ChatReply, type ChatRequest, schemaInPrompt } from './chat-model.js';
 
@@ -52,6 +53,8 @@ export interface CopilotOptions {
   /** Where calls are recorded for the trace, and secrets masked. */
   calls: JsonHttpClient;
   env: NodeJS.ProcessEnv;
+  /** What every wait here runs on: the reply's time-out and the CLI's grace to stop. */
+  clock: Clock;
 }
 
 /** The first executable named `name` on PATH, as `which` finds it. */
@@ -101,6 +104,9 @@ function cliProcessOf(client: CopilotClient): ChildProcess | undefined {
 /** How long a CLI asked to shut down may take before it is killed. */
 const STOP_GRACE_MS = 2000;
 
+/** How far past our own time-out (on the clock) the SDK's real-time one is set, as a backstop. */
+const SDK_TIMEOUT_MARGIN_MS = 2000;
+
 /**
  * The SDK echoes the CLI's standard error to ours: while a CLI runs, what reaches our stderr is
  * masked like every provider text. Returns the undo.
@@ -128,7 +134,7 @@ export class CopilotChatModel implements ChatModel {
   }
 
   async complete(request: ChatRequest): Promise<ChatReply> {
-    const started = performance.now();
+    const started = this.options.clock.now();
     const errors: SessionError[] = [];
     const usage = { input: 0, output: 0 };
     let session: Awaited<ReturnType<CopilotClient['createSession']>> | undefined;
@@ -151,7 +157,8 @@ export class CopilotChatModel implements ChatModel {
         usage.input += event.data.inputTokens ?? 0;
         usage.output += event.data.outputTokens ?? 0;
       });
-      const reply = await this.within(session.sendAndWait({ prompt: request.user }, this.options.timeoutMs), 'answer');
+      // The SDK's own time-out is a real timer: it is set past ours, which runs on the clock.
+      const reply = await this.within(session.sendAndWait({ prompt: request.user }, this.options.timeoutMs + SDK_TIMEOUT_MARGIN_MS), 'answer');
       const text = reply?.data.content;
       if (typeof text !== 'string' || text.trim() === '') throw new ProviderError(this.provider, 'the reply has no message', 'malformed', true);
       this.record(started, 'ok', usage);
@@ -184,12 +191,13 @@ export class CopilotChatModel implements ChatModel {
     if (client) {
       // Taken before stop(), which lets go of it: a CLI that ignores SIGTERM must still be killed.
       const child = cliProcessOf(client);
-      let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise<boolean>((resolve) => {
-        timer = setTimeout(resolve, STOP_GRACE_MS, false);
-      });
-      const stopped = force ? false : await Promise.race([client.stop().then((errors) => errors.length === 0, () => false), grace]);
-      clearTimeout(timer);
+      const stopped = force
+        ? false
+        : await raceSignal(
+            client.stop().then((errors) => errors.length === 0, () => false),
+            this.options.clock.timeout(STOP_GRACE_MS),
+            () => new Error('the Copilot CLI did not stop in time'),
+          ).catch(() => false);
       if (!stopped) {
         await client.forceStop().catch(() => undefined);
         if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -237,19 +245,12 @@ export class CopilotChatModel implements ChatModel {
 
   /**
    * The SDK waits for ever on a request the CLI never answers (a CLI that died before replying):
-   * every request is raced against the timeout, a second past it so that the SDK's own timeout of
-   * a reply, which says more, fires first.
+   * every request is raced against the time-out on the clock.
    */
-  private async within<T>(work: Promise<T>, what: string): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const limit = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ProviderError(this.provider, `the Copilot CLI did not ${what} within ${this.options.timeoutMs} ms`, 'timeout', true)), this.options.timeoutMs + 1000);
-    });
-    try {
-      return await Promise.race([work, limit]);
-    } finally {
-      clearTimeout(timer);
-    }
+  private within<T>(work: Promise<T>, what: 'start' | 'start a session' | 'answer'): Promise<T> {
+    const { timeoutMs } = this.options;
+    const message = what === 'answer' ? `no answer from Copilot within ${timeoutMs} ms (the Copilot CLI may have stopped mid-answer)` : `the Copilot CLI did not ${what} within ${timeoutMs} ms`;
+    return raceSignal(work, this.options.clock.timeout(timeoutMs), () => new ProviderError(this.provider, message, 'timeout', true));
   }
 
   /** What went wrong, said so a person can fix it: the SDK's protocol tells these cases apart. */
@@ -276,7 +277,7 @@ export class CopilotChatModel implements ChatModel {
   }
 
   private record(started: number, status: 'ok' | 'error' | 'timeout', tokens: { input: number; output: number }): void {
-    this.options.calls.record({ provider: this.provider, request: 'session.send', status, retries: 0, ms: Math.round(performance.now() - started), tokens: { ...tokens } });
+    this.options.calls.record({ provider: this.provider, request: 'session.send', status, retries: 0, ms: Math.round(this.options.clock.now() - started), tokens: { ...tokens } });
   }
 }
 
