@@ -1,0 +1,66 @@
+// A clock the test drives, so no outcome depends on how fast the machine is: sleeps (back-off,
+// retry-after) resolve at once and move this clock's time on; a time-out fires only when the test
+// says so (`expire()`, or `advance(ms)` past its deadline). `whenArmed(n)` waits, by events, until
+// the code under test has armed its n-th time-out: the moment it is waiting on something.
+import type { Clock } from '../../src/net/clock.js';
+
+interface Armed {
+  deadline: number;
+  ms: number;
+  controller: AbortController;
+}
+
+export class TestClock implements Clock {
+  private time = 0;
+  private readonly pending: Armed[] = [];
+  private readonly waiters: Array<{ count: number; resolve: () => void }> = [];
+  /** Every sleep asked for, in milliseconds, in order. */
+  readonly sleeps: number[] = [];
+  /** Every time-out armed, in milliseconds, in order. */
+  readonly timeouts: number[] = [];
+
+  now(): number {
+    return this.time;
+  }
+
+  sleep(ms: number): Promise<void> {
+    this.sleeps.push(ms);
+    this.time += ms;
+    return Promise.resolve();
+  }
+
+  timeout(ms: number): AbortSignal {
+    const controller = new AbortController();
+    this.pending.push({ deadline: this.time + ms, ms, controller });
+    this.timeouts.push(ms);
+    for (const waiter of this.waiters.filter((w) => this.timeouts.length >= w.count)) {
+      this.waiters.splice(this.waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+    return controller.signal;
+  }
+
+  /** Resolves once `count` time-outs have been armed in all (at once if they already have). */
+  whenArmed(count = 1): Promise<void> {
+    if (this.timeouts.length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ count, resolve }));
+  }
+
+  /** Moves time on by `ms`, firing every time-out whose deadline it reaches, oldest first. */
+  advance(ms: number): void {
+    this.time += ms;
+    this.fire((armed) => armed.deadline <= this.time);
+  }
+
+  /** Every time-out armed so far runs out now. */
+  expire(): void {
+    this.fire(() => true);
+  }
+
+  private fire(due: (armed: Armed) => boolean): void {
+    for (const armed of this.pending.filter(due)) {
+      this.pending.splice(this.pending.indexOf(armed), 1);
+      armed.controller.abort(new DOMException(`timed out after ${armed.ms} ms (test clock)`, 'TimeoutError'));
+    }
+  }
+}
