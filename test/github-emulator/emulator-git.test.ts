@@ -334,6 +334,35 @@ describe('git data, contents and pull requests (real git)', () => {
     expect((await octokit.rest.pulls.get({ ...R, pull_number: pr.data.number })).data).toMatchObject({ state: 'closed', merged: false });
   });
 
+  it('sees refs written with plain git at once: packed, loose, symbolic and annotated tags', async () => {
+    const git = (...args: string[]) => humanGit(tmpdir(), '--git-dir', emu.gitDir(), ...args);
+    const a = emu.state.commitFiles({ branch: 'capture/a', files: { 'wiki/a.md': 'a\n' } });
+    const b = emu.state.commitFiles({ branch: 'capture/b', files: { 'wiki/b.md': 'b\n' } });
+    await git('tag', '-a', '-m', 'release', 'v1', a);
+    // Afterwards every ref lives in packed-refs only.
+    await git('pack-refs', '--all');
+    expect(emu.state.branchHead('capture/a')).toBe(a);
+    expect((await octokit.rest.git.getRef({ ...R, ref: 'tags/v1' })).data.object).toMatchObject({ sha: await git('rev-parse', 'v1'), type: 'tag' });
+    const tagged = await octokit.rest.repos.getContent({ ...R, path: 'wiki/a.md', ref: 'v1' });
+    expect(decode((tagged.data as { content: string }).content)).toBe('a\n');
+
+    // A loose ref written over a packed one wins; a symbolic ref shows what it points at.
+    await git('update-ref', 'refs/heads/capture/a', b);
+    await git('symbolic-ref', 'refs/heads/alias', 'refs/heads/capture/a');
+    expect(emu.state.branchHead('capture/a')).toBe(b);
+    expect((await octokit.rest.git.listMatchingRefs({ ...R, ref: 'heads/' })).data.map((r) => [r.ref, r.object.sha])).toEqual([
+      ['refs/heads/alias', b],
+      ['refs/heads/capture/a', b],
+      ['refs/heads/capture/b', b],
+      ['refs/heads/main', emu.state.branchHead('main')],
+    ]);
+
+    // Deleting it removes both the loose and the packed entry; the symbolic ref dangles and is left out, as by for-each-ref.
+    await git('update-ref', '-d', 'refs/heads/capture/a');
+    expect((await failure(octokit.rest.git.getRef({ ...R, ref: 'heads/capture/a' }))).status).toBe(404);
+    expect((await octokit.rest.git.listMatchingRefs({ ...R, ref: 'heads/' })).data.map((r) => r.ref)).toEqual(['refs/heads/capture/b', 'refs/heads/main']);
+  });
+
   it('a protected branch refuses ref updates and deletion (GitHub’s 422) but takes merges', async () => {
     const main = emu.state.branchHead('main') as string;
     emu.state.protectBranch('main');

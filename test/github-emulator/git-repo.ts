@@ -4,12 +4,18 @@
 // and tests can run any git command against `dir`.
 //
 // Calls are synchronous (spawnSync): a request is answered atomically, as GitHub does, and test
-// helpers such as `state.fileAt(...)` can be used inside `expect(...)`. Each call takes a few
-// milliseconds. Git is run with the system and global configuration switched off (no signing hooks,
+// helpers such as `state.fileAt(...)` can be used inside `expect(...)`. Each spawn takes a few
+// milliseconds, which adds up over an Action test's hundreds of requests, so spawns are saved where
+// that cannot change an answer: objects are immutable, so what is read from them by full sha is
+// remembered (bounded); refs are read from the files git keeps them in (loose files under refs/,
+// then packed-refs) on every call, never cached, so a `git push` into `dir` is seen at once; blobs
+// and trees written together go to git in one `hash-object --stdin-paths` and one `mktree --batch`.
+// Git is run with the system and global configuration switched off (no signing hooks,
 // no autocrlf, no user-specific defaults) and without inherited GIT_* variables, so a test run from a
 // git hook cannot leak GIT_DIR or GIT_INDEX_FILE into the emulator.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { devNull, tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -78,6 +84,71 @@ export class GitInputError extends Error {
 }
 
 const SHA_RE = /^[0-9a-f]{40}$/;
+/** A revision that names an object by full sha (optionally `<sha>:<path>`): what it means never changes. */
+const IMMUTABLE_REV = /^[0-9a-f]{40}(:|$)/;
+/** Loose ref files git's ref iteration skips: lock files, temporaries and names check-ref-format refuses. */
+const BAD_LOOSE_REF = /(^|\/)\.|\.lock(\/|$)|\.\.|@\{|[\x00-\x20\x7f~^:?*[\\]|\.$/;
+/** Mode strings whose value git's mktree reads (octal digits only); `writeLeaves` computes tree ids only for these. */
+const OCTAL_MODE = /^0*[0-7]{1,7}$/;
+
+/** Git's object id (SHA-1 repositories): sha1 of "<type> <size>\0<content>". */
+function objectId(type: GitObjectType, content: Buffer): string {
+  return createHash('sha1').update(`${type} ${content.length}\0`).update(content).digest('hex');
+}
+
+/** A tree object as git's mktree writes it: entries sorted as git sorts them (a directory as "name/"), "<octal mode> <name>\0<raw sha>". */
+function treeObject(entries: Array<{ mode: string; sha: string; name: string }>): Buffer {
+  const parsed = entries.map((e) => {
+    const mode = Number.parseInt(e.mode, 8);
+    const isDir = (mode & 0o170000) === 0o040000;
+    return { mode, sha: e.sha, name: Buffer.from(e.name, 'utf8'), key: Buffer.from(isDir ? `${e.name}/` : e.name, 'utf8') };
+  });
+  parsed.sort((a, b) => Buffer.compare(a.key, b.key));
+  return Buffer.concat(parsed.flatMap((e) => [Buffer.from(`${e.mode.toString(8)} `), e.name, Buffer.from([0]), Buffer.from(e.sha, 'hex')]));
+}
+
+/** One tree's entries as `git mktree -z` reads them. */
+function mktreeInput(entries: Array<{ mode: string; type: string; sha: string; name: string }>): string {
+  return entries.map((e) => `${e.mode} ${e.type} ${e.sha}\t${e.name}\0`).join('');
+}
+
+/**
+ * A map that forgets its least recently used entries once their total weight (by default their
+ * number) passes `maxWeight`, so remembering object contents cannot grow without bound.
+ */
+class Lru<V> {
+  private readonly map = new Map<string, V>();
+  private weight = 0;
+
+  constructor(
+    private readonly maxWeight: number,
+    private readonly weigh: (value: V) => number = () => 1,
+  ) {}
+
+  get(key: string): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    const old = this.map.get(key);
+    if (old !== undefined) {
+      this.map.delete(key);
+      this.weight -= this.weigh(old);
+    }
+    this.map.set(key, value);
+    this.weight += this.weigh(value);
+    for (const [k, v] of this.map) {
+      if (this.weight <= this.maxWeight || this.map.size === 1) break;
+      this.map.delete(k);
+      this.weight -= this.weigh(v);
+    }
+  }
+}
 
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -136,6 +207,11 @@ function checkPath(p: string): void {
 let checkedVersion: [number, number] | undefined;
 
 export class GitRepo {
+  /** Types of objects known to exist (git wrote them or reported them); a missing object is never remembered, since a push may add it. */
+  private readonly types = new Lru<GitObjectType>(100_000);
+  /** Answers to queries about objects named by full sha (see `ask`), by arguments, weighed in bytes. */
+  private readonly answers = new Lru<{ status: number; stdout: Buffer }>(64 * 1024 * 1024, (a) => a.stdout.length + 100);
+
   private constructor(
     /** The bare repository (GIT_DIR). */
     readonly dir: string,
@@ -150,7 +226,9 @@ export class GitRepo {
     }
     mkdirSync(dir, { recursive: true });
     const repo = new GitRepo(dir);
-    repo.run(['init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, dir]);
+    // `readRefs` reads the files ref backend; git >= 2.45 can be told to use it whatever its default.
+    const refFormat = major > 2 || minor >= 45 ? ['--ref-format=files'] : [];
+    repo.run(['init', '--quiet', '--bare', ...refFormat, `--initial-branch=${defaultBranch}`, dir]);
     // Refs and objects written by the API are never garbage-collected behind the tests' back.
     repo.run(['config', 'gc.auto', '0']);
     return repo;
@@ -178,21 +256,97 @@ export class GitRepo {
     return this.run(args, opts).stdout.toString('utf8');
   }
 
+  /**
+   * `run` for a read-only query. When every revision in `revs` is a full sha the answer cannot
+   * change and is remembered. Exit 0 and 1 are answers (1: "not an ancestor", "no merge base");
+   * other failures, such as 128 for a missing object, are not kept: a push may add the object.
+   */
+  private ask(revs: string[], args: string[], opts: { allowFail?: boolean } = {}): { status: number; stdout: Buffer } {
+    if (!revs.every((r) => IMMUTABLE_REV.test(r))) return this.run(args, opts);
+    const key = GitRepo.answerKey(args, opts.allowFail === true);
+    const known = this.answers.get(key);
+    if (known) return known;
+    const res = this.run(args, opts);
+    if (res.status === 0 || (opts.allowFail && res.status === 1)) this.answers.set(key, { status: res.status, stdout: res.stdout });
+    return res;
+  }
+
+  private static answerKey(args: string[], allowFail: boolean): string {
+    return `${allowFail ? 'allow-fail' : 'strict'}\0${args.join('\0')}`;
+  }
+
+  /** Records the content of an object this repository just wrote, so reading it back needs no spawn. */
+  private rememberContent(type: 'blob' | 'commit', sha: string, content: Buffer): void {
+    this.types.set(sha, type);
+    this.answers.set(GitRepo.answerKey(['cat-file', type, sha], false), { status: 0, stdout: content });
+  }
+
   // -- objects -------------------------------------------------------------------------------
 
   /** The type of an object, or null when it does not exist. */
   objectType(sha: string): GitObjectType | null {
     if (!SHA_RE.test(sha)) return null;
-    const res = this.run(['cat-file', '-t', sha], { allowFail: true });
-    return res.status === 0 ? (res.stdout.toString('utf8').trim() as GitObjectType) : null;
+    return this.objectTypes([sha]).get(sha) ?? null;
+  }
+
+  /** The types of those of `shas` (full shas) that exist, asking git once about the ones not known yet. */
+  private objectTypes(shas: string[]): Map<string, GitObjectType> {
+    const found = new Map<string, GitObjectType>();
+    const unknown: string[] = [];
+    for (const sha of new Set(shas)) {
+      const type = this.types.get(sha);
+      if (type) found.set(sha, type);
+      else unknown.push(sha);
+    }
+    if (unknown.length === 0) return found;
+    const out = this.text(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: `${unknown.join('\n')}\n` });
+    for (const line of out.split('\n')) {
+      // "<sha> <type>", or "<sha> missing".
+      const [sha, type] = line.split(' ');
+      if (!sha || !type || type === 'missing') continue;
+      found.set(sha, type as GitObjectType);
+      this.types.set(sha, type as GitObjectType);
+    }
+    return found;
   }
 
   writeBlob(content: Buffer | string): string {
-    return this.text(['hash-object', '-w', '--stdin'], { input: content }).trim();
+    return this.writeBlobs([typeof content === 'string' ? Buffer.from(content, 'utf8') : content])[0] as string;
+  }
+
+  /**
+   * Writes blobs with a single `git hash-object`. Their ids are computed here first, so blobs known
+   * to exist are not written again; git's ids for the others must be the same.
+   */
+  private writeBlobs(blobs: Buffer[]): string[] {
+    const shas = blobs.map((b) => objectId('blob', b));
+    const pending = new Map<string, Buffer>();
+    blobs.forEach((b, i) => {
+      const sha = shas[i] as string;
+      if (this.types.get(sha) !== 'blob') pending.set(sha, Buffer.from(b));
+    });
+    if (pending.size === 0) return shas;
+    // --stdin-paths takes any number of blobs in one process, but only from files.
+    const scratch = mkdtempSync(path.join(tmpdir(), 'gh-emulator-blobs-'));
+    try {
+      const files = [...pending.values()].map((content, i) => {
+        const file = path.join(scratch, String(i));
+        writeFileSync(file, content);
+        return file;
+      });
+      const written = this.text(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: files.map((f) => `${f}\n`).join('') }).split('\n').filter(Boolean);
+      const expected = [...pending.keys()];
+      if (written.join(' ') !== expected.join(' ')) throw new Error(`git hash-object wrote ${written.join(', ')}, expected ${expected.join(', ')}`);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+    for (const [sha, content] of pending) this.rememberContent('blob', sha, content);
+    return shas;
   }
 
   readBlob(sha: string): Buffer {
-    return this.run(['cat-file', 'blob', sha]).stdout;
+    // A copy: the remembered answer is shared by every later read.
+    return Buffer.from(this.ask([sha], ['cat-file', 'blob', sha]).stdout);
   }
 
   /** Entries of a tree (one level, or every blob/submodule below it when recursive), with blob sizes. */
@@ -202,7 +356,7 @@ export class GitRepo {
     if (opts.recursive && opts.showTrees) args.push('-t');
     args.push(treeish);
     if (opts.path !== undefined) args.push('--', opts.path);
-    const out = this.text(args);
+    const out = this.ask([treeish], args).stdout.toString('utf8');
     const entries: TreeEntry[] = [];
     for (const line of out.split('\0')) {
       if (!line) continue;
@@ -221,8 +375,9 @@ export class GitRepo {
 
   /** Writes one tree level (entries' paths are plain names). */
   mktree(entries: Array<{ mode: string; type: string; sha: string; name: string }>): string {
-    const input = entries.map((e) => `${e.mode} ${e.type} ${e.sha}\t${e.name}\0`).join('');
-    return this.text(['mktree', '-z', '--missing'], { input }).trim();
+    const sha = this.text(['mktree', '-z', '--missing'], { input: mktreeInput(entries) }).trim();
+    this.types.set(sha, 'tree');
+    return sha;
   }
 
   /**
@@ -245,6 +400,7 @@ export class GitRepo {
       }
       return n;
     };
+    const blobs: Buffer[] = [];
     for (const c of changes) {
       checkPath(c.path);
       if (c.sha === null) {
@@ -254,7 +410,10 @@ export class GitRepo {
       let sha: string;
       let type = c.type ?? (c.mode === '040000' ? 'tree' : c.mode === '160000' ? 'commit' : 'blob');
       if (c.content !== undefined) {
-        sha = this.writeBlob(Buffer.from(c.content, 'utf8'));
+        // Written below, together with the others.
+        const blob = Buffer.from(c.content, 'utf8');
+        blobs.push(blob);
+        sha = objectId('blob', blob);
         type = 'blob';
       } else if (typeof c.sha === 'string') {
         sha = c.sha;
@@ -276,6 +435,7 @@ export class GitRepo {
         leaves.set(c.path, { mode, type, sha });
       }
     }
+    this.writeBlobs(blobs);
     return this.writeLeaves(leaves);
   }
 
@@ -299,17 +459,31 @@ export class GitRepo {
       }
       dir.files.set(parts[parts.length - 1] ?? '', leaf);
     }
+    // Each tree's id is computed here, so its parent can be written in the same `mktree --batch`.
+    // A mode that is not plain octal digits goes to git alone: its id is whatever git makes of it.
+    const trees = new Map<string, string>();
     const write = (dir: Dir): string => {
       const entries: Array<{ mode: string; type: string; sha: string; name: string }> = [];
       for (const [name, leaf] of dir.files) entries.push({ ...leaf, name });
       for (const [name, sub] of dir.dirs) entries.push({ mode: '040000', type: 'tree', sha: write(sub), name });
-      return this.mktree(entries);
+      if (!entries.every((e) => OCTAL_MODE.test(e.mode))) return this.mktree(entries);
+      const sha = objectId('tree', treeObject(entries));
+      if (this.types.get(sha) !== 'tree') trees.set(sha, mktreeInput(entries));
+      return sha;
     };
-    return write(root);
+    const rootSha = write(root);
+    if (trees.size > 0) {
+      // With --batch each tree ends with an empty record; that also ends the last one, so an empty tree is written too.
+      const written = this.text(['mktree', '-z', '--missing', '--batch'], { input: [...trees.values()].map((t) => `${t}\0`).join('') }).split('\n').filter(Boolean);
+      const expected = [...trees.keys()];
+      if (written.join(' ') !== expected.join(' ')) throw new Error(`git mktree wrote ${written.join(', ')}, expected ${expected.join(', ')}`);
+      for (const sha of expected) this.types.set(sha, 'tree');
+    }
+    return rootSha;
   }
 
   readCommit(sha: string): ParsedCommit {
-    const raw = this.text(['cat-file', 'commit', sha]);
+    const raw = this.ask([sha], ['cat-file', 'commit', sha]).stdout.toString('utf8');
     const split = raw.indexOf('\n\n');
     const head = split < 0 ? raw : raw.slice(0, split);
     const message = (split < 0 ? '' : raw.slice(split + 2)).replace(/\n$/, '');
@@ -361,7 +535,7 @@ export class GitRepo {
   commitTree(tree: string, parents: string[], message: string, author: GitIdent, committer: GitIdent): string {
     const args = ['commit-tree', '--no-gpg-sign', tree];
     for (const p of parents) args.push('-p', p);
-    return this.text(args, {
+    const sha = this.text(args, {
       input: message.endsWith('\n') ? message : `${message}\n`,
       env: {
         GIT_AUTHOR_NAME: author.name,
@@ -372,6 +546,8 @@ export class GitRepo {
         GIT_COMMITTER_DATE: `@${committer.time} ${committer.tz}`,
       },
     }).trim();
+    this.types.set(sha, 'commit');
+    return sha;
   }
 
   /**
@@ -385,34 +561,96 @@ export class GitRepo {
     const signature = sign(payload);
     const sig = `gpgsig ${signature.split('\n').join('\n ')}`;
     const object = `${head.join('\n')}\n${sig}\n\n${body}`;
-    return this.text(['hash-object', '-t', 'commit', '-w', '--stdin'], { input: object }).trim();
+    const sha = this.text(['hash-object', '-t', 'commit', '-w', '--stdin'], { input: object }).trim();
+    // hash-object stores the bytes as given: they are what `cat-file commit` answers.
+    this.rememberContent('commit', sha, Buffer.from(object, 'utf8'));
+    return sha;
   }
 
   // -- refs ----------------------------------------------------------------------------------
 
+  /**
+   * Every ref under refs/ and the object id it resolves to, read the way git's files backend stores
+   * them: a loose file under refs/ (a sha, or "ref: <target>" for a symbolic ref) wins over the
+   * same name in packed-refs. Read afresh on every call, so writes from outside (`git push`,
+   * `git pack-refs`) are seen at once; loose files are read before packed-refs, so a concurrent
+   * pack-refs (which writes packed-refs, then deletes the loose files) cannot hide a ref. Broken
+   * and dangling refs are left out, as for-each-ref leaves them out.
+   */
+  private readRefs(): Map<string, string> {
+    const loose = new Map<string, string>();
+    const walk = (rel: string): void => {
+      let entries;
+      try {
+        entries = readdirSync(path.join(this.dir, rel), { withFileTypes: true });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw err;
+      }
+      for (const e of entries) {
+        const name = `${rel}/${e.name}`;
+        if (e.isDirectory()) walk(name);
+        else if (!BAD_LOOSE_REF.test(name)) {
+          try {
+            loose.set(name, readFileSync(path.join(this.dir, name), 'utf8'));
+          } catch (err) {
+            // Renamed or deleted by git since the directory was listed.
+            if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+          }
+        }
+      }
+    };
+    walk('refs');
+    const packed = new Map<string, string>();
+    let packedRefs = '';
+    try {
+      packedRefs = readFileSync(path.join(this.dir, 'packed-refs'), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    for (const line of packedRefs.split('\n')) {
+      // "<sha> <name>"; the "# pack-refs with:" header and "^<sha>" peeled lines do not match.
+      const m = /^([0-9a-f]{40}) (refs\/.+)$/.exec(line);
+      if (m) packed.set(m[2] as string, m[1] as string);
+    }
+    // Git follows at most 5 symbolic refs (SYMREF_MAXDEPTH).
+    const resolve = (name: string, depth: number): string | undefined => {
+      const content = loose.has(name) ? loose.get(name) : packed.get(name);
+      if (content === undefined || depth > 5) return undefined;
+      const symref = /^ref:\s*(\S+)\s*$/.exec(content);
+      if (symref) return resolve(symref[1] as string, depth + 1);
+      return /^([0-9a-fA-F]{40})(\s|$)/.exec(content)?.[1]?.toLowerCase();
+    };
+    const refs = new Map<string, string>();
+    for (const name of new Set([...loose.keys(), ...packed.keys()])) {
+      const sha = resolve(name, 0);
+      if (sha) refs.set(name, sha);
+    }
+    return refs;
+  }
+
   /** The object a full ref name (exactly that ref, no revision syntax) points at, or null. */
   refSha(fullRef: string): string | null {
-    if (!fullRef.startsWith('refs/')) return null;
-    return this.refs(fullRef).find((r) => r.ref === fullRef)?.sha ?? null;
+    return this.readRefs().get(fullRef) ?? null;
   }
 
   /** Every ref (sorted by name) with the sha and type of the object it points at. */
   refs(prefix = 'refs/'): Array<{ ref: string; sha: string; type: GitObjectType }> {
-    const out = this.text(['for-each-ref', '--format=%(refname)%00%(objectname)%00%(objecttype)', prefix.replace(/[^/]*$/, '') || 'refs/']);
-    return out
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => {
-        const [ref, sha, type] = l.split('\0');
-        return { ref: ref ?? '', sha: sha ?? '', type: (type ?? 'commit') as GitObjectType };
+    const matching = [...this.readRefs()].filter(([ref]) => ref.startsWith(prefix));
+    const types = this.objectTypes(matching.map(([, sha]) => sha));
+    return matching
+      .map(([ref, sha]) => {
+        const type = types.get(sha);
+        // for-each-ref fails the same way.
+        if (!type) throw new Error(`${ref} points at the missing object ${sha}`);
+        return { ref, sha, type };
       })
-      .filter((r) => r.ref.startsWith(prefix))
       .sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
   }
 
   /** True when the repository has no refs at all (GitHub: "Git Repository is empty."). */
   isEmpty(): boolean {
-    return this.text(['for-each-ref', '--count=1', '--format=%(refname)']).trim() === '';
+    return this.readRefs().size === 0;
   }
 
   isValidRefName(fullRef: string): boolean {
@@ -438,39 +676,70 @@ export class GitRepo {
     const candidates = [`refs/heads/${ref}`, `refs/tags/${ref}`];
     if (ref.startsWith('refs/')) candidates.unshift(ref);
     if (/^[0-9a-f]{4,40}$/.test(ref)) candidates.push(ref);
+    const refs = this.readRefs();
     for (const c of candidates) {
-      const res = this.run(['rev-parse', '-q', '--verify', `${c}^{commit}`], { allowFail: true });
-      if (res.status === 0) return res.stdout.toString('utf8').trim();
+      const sha = this.revParseCommit(c, refs);
+      if (sha) return sha;
     }
     return null;
+  }
+
+  /**
+   * `git rev-parse -q --verify <name>^{commit}` for a name without revision syntax, answered from
+   * `refs` as git would: a full sha stands for itself, else the first of git's ref rules
+   * (ref_rev_parse_rules) that names a ref wins. Only when no ref matches and the name could be an
+   * abbreviated sha or describe output ("…-g1a2b3c") is git asked.
+   */
+  private revParseCommit(name: string, refs: Map<string, string>): string | null {
+    if (SHA_RE.test(name)) return this.peelToCommit(name);
+    for (const rule of [name, `refs/${name}`, `refs/tags/${name}`, `refs/heads/${name}`, `refs/remotes/${name}`, `refs/remotes/${name}/HEAD`]) {
+      const sha = refs.get(rule);
+      if (sha) return this.peelToCommit(sha);
+    }
+    if (!/^[0-9a-f]{4,40}$/i.test(name) && !/-g[0-9a-f]+$/i.test(name)) return null;
+    const res = this.run(['rev-parse', '-q', '--verify', `${name}^{commit}`], { allowFail: true });
+    return res.status === 0 ? res.stdout.toString('utf8').trim() : null;
+  }
+
+  /** `<sha>^{commit}`: a commit itself, what a tag (or chain of tags) points at; null for anything else or a missing object. */
+  private peelToCommit(sha: string): string | null {
+    let current = sha;
+    for (;;) {
+      const type = this.objectType(current);
+      if (type === 'commit') return current;
+      if (type !== 'tag') return null;
+      const target = /^object ([0-9a-f]{40})\n/.exec(this.ask([current], ['cat-file', 'tag', current]).stdout.toString('utf8'))?.[1];
+      if (!target) return null;
+      current = target;
+    }
   }
 
   /** Resolves a tree sha, or a commit/branch/tag to its tree, or null. */
   resolveTree(treeish: string): string | null {
     if (SHA_RE.test(treeish) && this.objectType(treeish) === 'tree') return treeish;
     const commit = this.resolveCommit(treeish);
-    return commit ? this.text(['rev-parse', `${commit}^{tree}`]).trim() : null;
+    return commit ? this.readCommit(commit).tree : null;
   }
 
   // -- history -------------------------------------------------------------------------------
 
   isAncestor(ancestor: string, descendant: string): boolean {
-    return this.run(['merge-base', '--is-ancestor', ancestor, descendant], { allowFail: true }).status === 0;
+    return this.ask([ancestor, descendant], ['merge-base', '--is-ancestor', ancestor, descendant], { allowFail: true }).status === 0;
   }
 
   mergeBase(a: string, b: string): string | null {
-    const res = this.run(['merge-base', a, b], { allowFail: true });
+    const res = this.ask([a, b], ['merge-base', a, b], { allowFail: true });
     return res.status === 0 ? res.stdout.toString('utf8').trim() : null;
   }
 
   /** Commits reachable from `head` but not from `base`, oldest first. */
   commitsBetween(base: string, head: string): string[] {
-    return this.text(['rev-list', '--reverse', '--topo-order', `${base}..${head}`]).split('\n').filter(Boolean);
+    return this.ask([base, head], ['rev-list', '--reverse', '--topo-order', `${base}..${head}`]).stdout.toString('utf8').split('\n').filter(Boolean);
   }
 
   /** Changed files between two commits with added and deleted line counts (binary files count 0). */
   diffStat(from: string, to: string): { files: number; additions: number; deletions: number } {
-    const out = this.text(['diff', '--numstat', '-z', '--no-renames', from, to]);
+    const out = this.ask([from, to], ['diff', '--numstat', '-z', '--no-renames', from, to]).stdout.toString('utf8');
     let files = 0;
     let additions = 0;
     let deletions = 0;
@@ -491,15 +760,18 @@ export class GitRepo {
   mergeTrees(ours: string, theirs: string): MergeCheck {
     const res = this.run(['merge-tree', '--write-tree', '--no-messages', ours, theirs], { allowFail: true });
     const lines = res.stdout.toString('utf8').split('\n');
-    if (res.status === 0) return { clean: true, tree: lines[0]?.trim() ?? null, conflicts: [] };
-    if (res.status !== 1) return { clean: false, tree: null, conflicts: [] };
+    if (res.status !== 0 && res.status !== 1) return { clean: false, tree: null, conflicts: [] };
+    const tree = lines[0]?.trim() ?? null;
+    // merge-tree writes the merged tree, conflicts or not.
+    if (tree && SHA_RE.test(tree)) this.types.set(tree, 'tree');
+    if (res.status === 0) return { clean: true, tree, conflicts: [] };
     const conflicts = new Set<string>();
     for (const line of lines.slice(1)) {
       if (line === '') break;
       const tab = line.indexOf('\t');
       if (tab > 0) conflicts.add(line.slice(tab + 1));
     }
-    return { clean: false, tree: lines[0]?.trim() ?? null, conflicts: [...conflicts] };
+    return { clean: false, tree, conflicts: [...conflicts] };
   }
 
   /**
@@ -509,7 +781,7 @@ export class GitRepo {
    */
   cherryPickTree(commit: string, onto: string, ident: GitIdent): MergeCheck {
     const c = this.readCommit(commit);
-    const ontoTree = this.text(['rev-parse', `${onto}^{tree}`]).trim();
+    const ontoTree = this.readCommit(onto).tree;
     const parent = c.parents[0];
     if (!parent) return this.mergeTrees(onto, commit);
     const synthetic = this.commitTree(ontoTree, [parent], 'cherry-pick base\n', ident, ident);
@@ -522,7 +794,9 @@ export class GitRepo {
     try {
       const env = { GIT_INDEX_FILE: path.join(scratch, 'index'), GIT_WORK_TREE: worktree };
       this.run(['add', '-A', '--', '.'], { env, cwd: worktree });
-      return this.text(['write-tree'], { env, cwd: worktree }).trim();
+      const tree = this.text(['write-tree'], { env, cwd: worktree }).trim();
+      this.types.set(tree, 'tree');
+      return tree;
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
