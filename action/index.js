@@ -44424,7 +44424,7 @@ function mergeInto(target, source) {
   }
   return target;
 }
-async function loadConfig(repoRoot) {
+async function loadConfig(repoRoot, cwd) {
   const file = path.join(repoRoot, CONFIG_FILE);
   let text;
   try {
@@ -44433,7 +44433,7 @@ async function loadConfig(repoRoot) {
     if (error.code === "ENOENT") return { config: structuredClone(DEFAULT_CONFIG), file: void 0 };
     throw new ConfigError(file, `cannot read: ${error.message}`);
   }
-  return { config: parseConfig(text, path.relative(process.cwd(), file) || CONFIG_FILE), file };
+  return { config: parseConfig(text, path.relative(cwd, file) || CONFIG_FILE), file };
 }
 
 // src/config/settings.ts
@@ -44505,7 +44505,7 @@ async function openWorkspace(options2) {
   const flagged = options2.wikiFlag ? realPath(path2.resolve(options2.cwd, options2.wikiFlag)) : void 0;
   const here = realPath(findRepoRoot(options2.cwd));
   const repoRoot = flagged && isDirectory(flagged) && !isInside(flagged, here) ? realPath(findRepoRoot(flagged)) : here;
-  const loaded = await loadConfig(repoRoot);
+  const loaded = await loadConfig(repoRoot, realPath(options2.cwd));
   const config = resolveSettings(loaded.config, options2.overrides ?? {});
   const file = loaded.file;
   const found = (wikiRoot, wikiSource) => ({
@@ -44721,16 +44721,17 @@ var JsonHttpClient = class {
     for (let attempt = 0; ; attempt++) {
       let response;
       let text;
+      const signal = this.clock.timeout(this.policy.timeoutMs);
       try {
         response = await fetch(url, {
           method: req.method,
           headers: { accept: "application/json", ...req.body !== void 0 ? { "content-type": "application/json" } : {}, ...headers },
           ...req.body !== void 0 ? { body: JSON.stringify(req.body) } : {},
-          signal: this.clock.timeout(this.policy.timeoutMs)
+          signal
         });
         text = await response.text();
       } catch (error) {
-        const timedOut = error.name === "TimeoutError";
+        const timedOut = error.name === "TimeoutError" || signal.aborted && signal.reason?.name === "TimeoutError";
         if (attempt < this.policy.retries) {
           await this.sleep(this.backoff(attempt));
           continue;

@@ -204,17 +204,19 @@ export class JsonHttpClient {
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       let text: string;
+      const signal = this.clock.timeout(this.policy.timeoutMs);
       try {
         response = await fetch(url, {
           method: req.method,
           headers: { accept: 'application/json', ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
           ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
-          signal: this.clock.timeout(this.policy.timeoutMs),
+          signal,
         });
         // The body is read under the same timeout: a server that stalls mid-body is a timeout too.
         text = await response.text();
       } catch (error) {
-        const timedOut = (error as Error).name === 'TimeoutError';
+        // The attempt's own signal tells a time-out from a network fault, wherever the abort landed.
+        const timedOut = (error as Error).name === 'TimeoutError' || (signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError');
         if (attempt < this.policy.retries) {
           await this.sleep(this.backoff(attempt));
           continue;

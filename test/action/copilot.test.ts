@@ -1,12 +1,14 @@
-// `llm: copilot` through the committed Action bundle, as a runner starts it, against the GitHub
-// emulator and the stand-in Copilot CLI (test/providers/copilot-stand-in.js, launched by the SDK
-// bundled into action/index.js): a covered question, a cold one and an explore with map-reduce,
-// with the workflow's own token (the `github-token` input) as Copilot's; and a Copilot that
-// refuses, answered offline with a warning in the run and its summary.
+// `llm: copilot` in the Action against the GitHub emulator and the stand-in Copilot CLI
+// (test/providers/copilot-stand-in.js, launched by the real SDK): a covered question through the
+// committed bundle as a runner starts it (the SDK bundled into action/index.js), and in-process
+// through runAction on a TestClock, a cold one, an explore with map-reduce, and a Copilot that
+// refuses, answered offline with a warning in the run and its summary; the workflow's own token
+// (the `github-token` input) is Copilot's throughout. No run here waits out a time-out.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GitHubEmulator } from '../github-emulator/emulator.js';
+import { TestClock } from '../helpers/test-clock.js';
 import { COPILOT_STAND_IN as STAND_IN, CopilotScenarios, type StandInLogLine } from '../providers/copilot-scenarios.js';
-import { type RunResult, type Workspace, closeChecked, makeWorkspace, removeTempDirs, runBundle, seededRepo, snapshotAction, traceOf } from './harness.js';
+import { type RunOptions, type RunResult, type Workspace, closeChecked, makeWorkspace, removeTempDirs, runBundle, runStep, seededRepo, snapshotAction, traceOf } from './harness.js';
 
 const WORKFLOW_TOKEN = 'ghs_workflow-token-for-copilot-0001';
 
@@ -15,7 +17,6 @@ let template: Workspace;
 let ws: Workspace;
 let gh: GitHubEmulator;
 const scenarios = new CopilotScenarios();
-const timings: Array<{ what: string; ms: number }> = [];
 
 beforeAll(async () => {
   bundle = await snapshotAction();
@@ -28,25 +29,23 @@ afterEach(() => closeChecked(gh));
 afterAll(async () => {
   await removeTempDirs();
   await scenarios.cleanup();
-  if (timings.length > 0) console.log(`copilot e2e timings (spawn → exit):\n${timings.map((t) => `  ${t.what}: ${t.ms.toFixed(0)} ms`).join('\n')}`);
 });
 
-/** Asks issue #n through the bundle with `llm: copilot` and this stand-in script. */
-async function askViaCopilot(n: number, title: string, scenario: object): Promise<RunResult & { log: StandInLogLine[] }> {
+/** Asks issue #n with `llm: copilot` and this stand-in script: in-process on a TestClock, or through the committed bundle. */
+async function askViaCopilot(n: number, title: string, scenario: object, via: 'in-process' | 'bundle' = 'in-process'): Promise<RunResult & { log: StandInLogLine[] }> {
   const script = await scenarios.write(scenario);
   gh.state.setPermission('alice', 'write');
   gh.state.addIssue({ number: n, title, body: '', user: 'alice', labels: ['question'] });
-  const result = await runBundle({
-    bundle,
+  const step: Omit<RunOptions, 'bundle'> = {
     githubEnv: gh.env(),
     workspace: ws,
     eventName: 'issues',
     payload: gh.events.issues('opened', n),
     inputs: { llm: 'copilot', 'copilot-cli-path': STAND_IN },
-    env: { ...script.env, WIKI_STEWARD_HTTP_TIMEOUT_MS: '5000' },
+    env: script.env,
     token: WORKFLOW_TOKEN,
-  });
-  timings.push({ what: title, ms: result.ms });
+  };
+  const result = via === 'bundle' ? await runBundle({ ...step, bundle }) : await runStep({ ...step, clock: new TestClock() });
   expect(result.code, `exit ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`).toBe(0);
   // The runner masks what `::add-mask::` names; nothing else may carry the token.
   const printed = `${result.stdout}${result.stderr}${result.summary}`.split('\n').filter((line) => !line.startsWith('::add-mask::'));
@@ -61,8 +60,8 @@ const answerOf = (n: number) => {
 };
 
 describe('the Action with llm: copilot', () => {
-  it("answers a covered question through the CLI with the workflow's token, and stops the CLI", async () => {
-    const r = await askViaCopilot(1, 'How do I install the pre-commit hook?', { fallback: { reader: true } });
+  it("the committed bundle answers a covered question through the CLI with the workflow's token, and stops the CLI", async () => {
+    const r = await askViaCopilot(1, 'How do I install the pre-commit hook?', { fallback: { reader: true } }, 'bundle');
     const { trace } = answerOf(1);
     expect(trace).toMatchObject({ answerer: 'copilot:gpt-5-mini', outcome: 'answered' });
     expect(trace.provider_calls).toEqual([expect.objectContaining({ provider: 'copilot', request: 'session.send', status: 'ok' })]);

@@ -1,7 +1,8 @@
 // A clock the test drives, so no outcome depends on how fast the machine is: sleeps (back-off,
 // retry-after) resolve at once and move this clock's time on; a time-out fires only when the test
 // says so (`expire()`, or `advance(ms)` past its deadline). `whenArmed(n)` waits, by events, until
-// the code under test has armed its n-th time-out: the moment it is waiting on something.
+// the code under test has armed its n-th time-out (of a given length, with `ms`): the moment it is
+// waiting on something.
 import type { Clock } from '../../src/net/clock.js';
 
 interface Armed {
@@ -13,7 +14,7 @@ interface Armed {
 export class TestClock implements Clock {
   private time = 0;
   private readonly pending: Armed[] = [];
-  private readonly waiters: Array<{ count: number; resolve: () => void }> = [];
+  private readonly waiters: Array<{ count: number; ms: number | undefined; resolve: () => void }> = [];
   /** Every sleep asked for, in milliseconds, in order. */
   readonly sleeps: number[] = [];
   /** Every time-out armed, in milliseconds, in order. */
@@ -33,17 +34,21 @@ export class TestClock implements Clock {
     const controller = new AbortController();
     this.pending.push({ deadline: this.time + ms, ms, controller });
     this.timeouts.push(ms);
-    for (const waiter of this.waiters.filter((w) => this.timeouts.length >= w.count)) {
+    for (const waiter of this.waiters.filter((w) => this.armedCount(w.ms) >= w.count)) {
       this.waiters.splice(this.waiters.indexOf(waiter), 1);
       waiter.resolve();
     }
     return controller.signal;
   }
 
-  /** Resolves once `count` time-outs have been armed in all (at once if they already have). */
-  whenArmed(count = 1): Promise<void> {
-    if (this.timeouts.length >= count) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ count, resolve }));
+  /** Resolves once `count` time-outs (of `ms` milliseconds, when given) have been armed in all; at once if they already have. */
+  whenArmed(count = 1, ms?: number): Promise<void> {
+    if (this.armedCount(ms) >= count) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ count, ms, resolve }));
+  }
+
+  private armedCount(ms: number | undefined): number {
+    return ms === undefined ? this.timeouts.length : this.timeouts.filter((t) => t === ms).length;
   }
 
   /** Moves time on by `ms`, firing every time-out whose deadline it reaches, oldest first. */

@@ -1,15 +1,29 @@
-// A CLI that sends a garbage frame, or floods a 20 MB reply. A run that hung would be killed at
-// runBuiltCli's timeout and fail its exit code.
-import { afterAll, describe, expect, it } from 'vitest';
+// A CLI that sends a garbage frame, or floods a 20 MB reply. In-process, on a TestClock that is
+// never expired: no time-out can end these runs, so what ends them is the behaviour under test
+// (the frame skipped, the token budget spent), however long the machine takes to read 20 MB. A
+// run that hung would fail at the test's time limit. What reaches this process's stderr (where
+// the SDK echoes the CLI's) is checked along with the run's own output.
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { TestClock } from '../helpers/test-clock.js';
 import { COPILOT_STAND_IN as HOSTILE, CopilotScenarios } from '../providers/copilot-scenarios.js';
-import { INSTALL_QUESTION, KEYS, runBuiltCli } from '../providers/support.js';
+import { INSTALL_QUESTION, KEYS, runAsk } from '../providers/support.js';
 
 const scenarios = new CopilotScenarios();
 afterAll(() => scenarios.cleanup());
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 async function run(scenario: object) {
   const script = await scenarios.write(scenario);
-  return runBuiltCli(['ask', '--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', HOSTILE, INSTALL_QUESTION], { COPILOT_GITHUB_TOKEN: KEYS.COPILOT_GITHUB_TOKEN, ...script.env, WIKI_STEWARD_HTTP_TIMEOUT_MS: '3000' });
+  let processStderr = '';
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    processStderr += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    return true;
+  });
+  const r = await runAsk(['--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', HOSTILE, INSTALL_QUESTION], { COPILOT_GITHUB_TOKEN: KEYS.COPILOT_GITHUB_TOKEN, ...script.env }, undefined, new TestClock());
+  vi.restoreAllMocks();
+  return { ...r, stderr: r.stderr + processStderr };
 }
 
 describe('garbage and floods', () => {
@@ -20,7 +34,7 @@ describe('garbage and floods', () => {
     // The frame is skipped: the model's own reply still answers.
     expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'answered', answerer: 'copilot:gpt-5-mini' });
     expect(JSON.parse(r.stdout).provider_fault).toBeUndefined();
-  }, 30_000);
+  });
 
   it('a 20 MB reply (with the token inside)', async () => {
     const r = await run({ fallback: { reply: `${KEYS.COPILOT_GITHUB_TOKEN} ${'x'.repeat(20_000_000)}` } });
@@ -30,5 +44,5 @@ describe('garbage and floods', () => {
     const trace = JSON.parse(r.stdout);
     expect(trace.outcome).toBe('answered');
     expect(trace.provider_fault).toMatch(/^copilot: token budget of \d+ per question spent$/);
-  }, 30_000);
+  });
 });

@@ -1,10 +1,14 @@
 // Attacks on the Copilot provider through a misbehaving stand-in CLI (test/providers/copilot-stand-in.js, its "hostile" modes).
+// In-process runs wait on a TestClock: the stop grace and the start's time-out pass when the test
+// expires them, once the stand-in has done what it was told (ignored the shutdown, stayed mute).
+// The built CLI runs where only a real process shows the point (its stderr, an unhandled rejection).
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseModelAnswer } from '../../src/answer/model/model-answerer.js';
-import { COPILOT_STAND_IN as HOSTILE, CopilotScenarios } from '../providers/copilot-scenarios.js';
+import { TestClock } from '../helpers/test-clock.js';
+import { COPILOT_STAND_IN as HOSTILE, CopilotScenarios, isAlive, until } from '../providers/copilot-scenarios.js';
 import { INSTALL_QUESTION, KEYS, askCli, expectNoKeys, runAsk, runBuiltCli } from '../providers/support.js';
 
 const TOKEN = KEYS.COPILOT_GITHUB_TOKEN;
@@ -14,29 +18,23 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'ws-attack16-'));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
+/** The mute CLI's pid, killed at the end should the steward have left it running. */
+let mutePid: number | undefined;
+afterAll(() => {
+  if (mutePid !== undefined && isAlive(mutePid)) process.kill(mutePid, 'SIGKILL');
+});
 
 // Every stand-in logs its pid; cleanup() kills any still running.
 const scenarios = new CopilotScenarios();
 afterAll(() => scenarios.cleanup());
 async function files(scenario: object) {
   const script = await scenarios.write(scenario);
-  return { env: { COPILOT_GITHUB_TOKEN: TOKEN, ...script.env, WIKI_STEWARD_HTTP_TIMEOUT_MS: '2000' }, log: script.log };
+  return { env: { COPILOT_GITHUB_TOKEN: TOKEN, ...script.env }, log: script.log, script };
 }
 
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-/** Whether the stand-in a scenario started has exited (its pid from its log). */
-async function standInGone(log: () => Promise<Array<{ pid?: number }>>): Promise<boolean> {
-  const pid = (await log()).find((e) => e.pid)?.pid;
-  expect(pid, 'the stand-in never started').toBeDefined();
-  return !isAlive(pid!);
-}
+/** The stop grace the steward gives a CLI asked to shut down, before it kills it. */
+const STOP_GRACE_MS = 2000;
+const ASK = ['--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', HOSTILE, INSTALL_QUESTION];
 
 describe('model reply shape: JSON that is not an object', () => {
   it('parseModelAnswer returns a reason (never throws) for `null`', () => {
@@ -49,33 +47,56 @@ describe('model reply shape: JSON that is not an object', () => {
   });
   it('a Copilot reply of `null` is answered offline, not a crashed run (exit 0)', async () => {
     const { env } = await files({ fallback: { reply: 'null' } });
-    const run = await runAsk(['--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', HOSTILE, INSTALL_QUESTION], env);
+    const run = await runAsk(ASK, env);
     expect(run.code, run.stderr).toBe(0);
   });
 });
 
 describe('a CLI that ignores runtime.shutdown', () => {
-  // A run that hangs is killed at runBuiltCli's timeout, and fails its exit code.
-  it('the built CLI still exits (and the stand-in is gone)', async () => {
-    const { env, log } = await files({ fallback: { reader: true }, hostile: { ignoreShutdown: true } });
-    const run = await runBuiltCli(['ask', '--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', HOSTILE, INSTALL_QUESTION], env);
-    expect({ code: run.code, gone: await standInGone(log) }, run.stderr).toEqual({ code: 0, gone: true });
-  }, 30_000);
+  // The stop grace passes (the test expires it) once the stand-in has ignored what it was asked;
+  // the run then ends, and the stand-in is killed. A run that hung would fail at the test's limit.
+  it('answers runtime.shutdown but ignores it and SIGTERM: the run still ends, the stand-in is killed, the answer stands', async () => {
+    const { env, script } = await files({ fallback: { reader: true }, hostile: { ignoreShutdown: true } });
+    const clock = new TestClock();
+    const [run] = await Promise.all([
+      runAsk(ASK, env, undefined, clock),
+      (async () => {
+        await script.whenLogged((line) => line.signal === 'SIGTERM');
+        await clock.whenArmed(1, STOP_GRACE_MS);
+        clock.expire();
+      })(),
+    ]);
+    await script.whenGone();
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ outcome: 'answered', answerer: 'copilot:gpt-5-mini' });
+    expect(JSON.parse(run.stdout).provider_fault).toBeUndefined();
+    expect((await script.log()).filter((line) => line.method === 'runtime.shutdown')).toHaveLength(1);
+  });
 
-  it('never even answers runtime.shutdown: the built CLI still exits', async () => {
-    const { env, log } = await files({ fallback: { reader: true }, hostile: { ignoreShutdown: 'silent' } });
-    const run = await runBuiltCli(['ask', '--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', HOSTILE, INSTALL_QUESTION], env);
-    expect({ code: run.code, gone: await standInGone(log) }, run.stderr).toEqual({ code: 0, gone: true });
-  }, 30_000);
+  it('never even answers runtime.shutdown: the run still ends and the stand-in is killed', async () => {
+    const { env, script } = await files({ fallback: { reader: true }, hostile: { ignoreShutdown: 'silent' } });
+    const clock = new TestClock();
+    const [run] = await Promise.all([
+      runAsk(ASK, env, undefined, clock),
+      (async () => {
+        await script.whenLogged((line) => line.method === 'runtime.shutdown');
+        await clock.whenArmed(1, STOP_GRACE_MS);
+        clock.expire();
+      })(),
+    ]);
+    await script.whenGone();
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ outcome: 'answered', answerer: 'copilot:gpt-5-mini' });
+  });
 });
 
 describe('the CLI\'s stderr', () => {
   it('the token a CLI writes to its stderr is not echoed unmasked on the built CLI\'s stderr', async () => {
     const { env } = await files({ fallback: { reader: true }, hostile: { stderrToken: true } });
-    const run = await runBuiltCli(['ask', '--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', HOSTILE, INSTALL_QUESTION], env);
+    const run = await runBuiltCli(['ask', ...ASK], env);
     expect(run.code).toBe(0);
     expect(run.stderr).not.toContain(TOKEN);
-  }, 30_000);
+  });
 });
 
 describe('hostile but handled', () => {
@@ -88,7 +109,7 @@ describe('hostile but handled', () => {
       expect({ outcome: run.trace.outcome, answerer: run.trace.answerer, fault: run.trace.provider_fault }, JSON.stringify(hostile)).toEqual({ outcome: 'answered', answerer: 'copilot:gpt-5-mini', fault: undefined });
       expect(run.trace.citations.length, JSON.stringify(hostile)).toBeGreaterThan(0);
     }
-  }, 60_000);
+  });
 
   // Mentions and markers in model text are neutralised where they are posted (test/action, posted-text).
   it('a reply that cites outside the wiki and carries the token: those citations are dropped, the token masked', async () => {
@@ -106,7 +127,7 @@ describe('hostile but handled', () => {
     expectNoKeys(run.stdout, run.stderr);
     expect(run.trace.citations.map((c) => ('path' in c ? c.path : c.url))).not.toContain('../../etc/passwd');
     expect(run.trace.citations.map((c) => ('path' in c ? c.path : c.url))).not.toContain('/etc/passwd');
-  }, 30_000);
+  });
 
   it('a CLI path that is a directory, not executable, or an ELF-looking garbage file: answered offline, exit 0 (holds)', async () => {
     const folder = path.join(dir, 'copilot-dir');
@@ -123,7 +144,7 @@ describe('hostile but handled', () => {
       expect(run.trace.provider_fault, cli).toBeDefined();
       expect(run.trace.provider_fault).not.toMatch(/\n|    at /);
     }
-  }, 60_000);
+  });
 
   it('a CLI script with a broken shebang: the built CLI must not crash with an unhandled ERR_STREAM_DESTROYED', async () => {
     const broken = path.join(dir, 'copilot-broken');
@@ -135,20 +156,28 @@ describe('hostile but handled', () => {
     expect(run.stderr).not.toContain('ERR_STREAM_DESTROYED');
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout).provider_fault).toMatch(/^copilot: /);
-  }, 30_000);
+  });
 
   it('a CLI that reads stdin but never answers `connect`: the start times out, and the run must still exit', async () => {
     const mute = path.join(dir, 'copilot-mute');
-    // Stays alive while its stdin is open; records its pid so the test can clean up.
-    await writeFile(mute, `#!/bin/sh\necho $$ > ${dir}/mute.pid\nexec sleep 600\n`);
+    const pidFile = path.join(dir, 'mute.pid');
+    // Stays alive (for 600 s) and never says a word; records its pid, then becomes `sleep` under that pid.
+    await writeFile(mute, `#!/bin/sh\necho $$ > ${pidFile}.tmp && mv ${pidFile}.tmp ${pidFile}\nexec sleep 600\n`);
     await chmod(mute, 0o755);
     const { env } = await files({});
-    const run = await runBuiltCli(['ask', '--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', mute, INSTALL_QUESTION], env);
-    const pid = Number(await readFile(path.join(dir, 'mute.pid'), 'utf8'));
-    const alive = isAlive(pid);
-    if (alive) process.kill(pid, 'SIGKILL');
-    // The answer is printed, offline, and the process exits (the mute CLI is killed).
-    expect(run.stdout).toContain('the Copilot CLI did not start within 2000 ms');
-    expect({ code: run.code, alive }, run.stderr).toEqual({ code: 0, alive: false });
-  }, 30_000);
+    const clock = new TestClock();
+    const [run] = await Promise.all([
+      runAsk(['--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', mute, INSTALL_QUESTION], env, undefined, clock),
+      (async () => {
+        // The mute CLI is running and the start is waiting on it: now its time-out passes.
+        mutePid = await until(() => readFile(pidFile, 'utf8').then((text) => Number(text), () => undefined));
+        await clock.whenArmed(1);
+        clock.expire();
+      })(),
+    ]);
+    // The answer is printed, offline, and the run ends with the mute CLI killed.
+    expect(run.stdout).toContain('the Copilot CLI did not start within 60000 ms');
+    expect(run.code, run.stderr).toBe(0);
+    await until(() => (isAlive(mutePid!) ? undefined : true));
+  });
 });

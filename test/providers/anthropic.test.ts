@@ -3,7 +3,7 @@
 // the documented 429/529 faults.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type StandIn, pagesSent, startStandIn, systemText, userText } from './stand-ins.js';
-import { FAST_ENV, INSTALL_CLAIM, INSTALL_PAGE, INSTALL_QUESTION, INSTALL_QUOTE, KEYS, askCli, expectNoKeys } from './support.js';
+import { INSTALL_CLAIM, INSTALL_PAGE, INSTALL_QUESTION, INSTALL_QUOTE, KEYS, askCli, expectNoKeys } from './support.js';
 
 let anthropic: StandIn;
 beforeAll(async () => {
@@ -52,16 +52,18 @@ describe('ask --llm anthropic', () => {
 
   it('retries a 529 overloaded_error, then answers', async () => {
     anthropic.script({ error: 'overloaded' }, { reply: ANSWER });
-    const { trace } = await askCli(INSTALL_QUESTION, flags(), { ...env, ...FAST_ENV });
+    const { trace, clock } = await askCli(INSTALL_QUESTION, flags(), env);
     expect(anthropic.requests.map((r) => r.answered)).toEqual([529, 200]);
+    expect(clock.sleeps).toHaveLength(1); // one back-off
     expect(trace).toMatchObject({ outcome: 'answered', notes: [] });
     expect(trace.provider_calls).toEqual([expect.objectContaining({ status: 200, retries: 1 })]);
   });
 
   it('honours retry-after on a 429 rate_limit_error', async () => {
     anthropic.script({ error: 'rate_limited', headers: { 'retry-after': '1' } }, { reply: ANSWER });
-    const { trace } = await askCli(INSTALL_QUESTION, flags(), env);
-    expect(anthropic.requests[1]!.at - anthropic.requests[0]!.at).toBeGreaterThanOrEqual(950);
+    const { trace, clock } = await askCli(INSTALL_QUESTION, flags(), env);
+    expect(anthropic.requests).toHaveLength(2);
+    expect(clock.sleeps).toEqual([1000]);
     expect(trace.provider_calls).toEqual([expect.objectContaining({ status: 200, retries: 1 })]);
   });
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderConfigError, createProviders } from '../../src/answer/providers.js';
 import { type StandIn, readerStep, startStandIn } from './stand-ins.js';
-import { EXAMPLE_WIKI, FAST_ENV, INSTALL_CLAIM, INSTALL_QUESTION, KEYS, askCli, expectNoKeys, runAsk, runBuiltCli } from './support.js';
+import { EXAMPLE_WIKI, INSTALL_CLAIM, INSTALL_QUESTION, KEYS, askCli, expectNoKeys, runAsk, runBuiltCli } from './support.js';
 
 const wikiArgs = ['--wiki', EXAMPLE_WIKI, '--json'];
 
@@ -59,17 +59,19 @@ describe('keys never leave the process', () => {
     for (const s of [openai, anthropic, tavily, brave]) s.reset().setFallback(undefined);
   });
 
-  const allKeys = { ...KEYS, ...FAST_ENV };
+  // runBuiltCli skips the back-off between retries (WIKI_STEWARD_TEST_WAIT_SCALE=0).
+  const allKeys = { ...KEYS };
 
   it('built CLI, every provider answering: keys only in the request headers, nowhere in the output', async () => {
     openai.setFallback(readerStep);
     anthropic.setFallback(readerStep);
-    const runs = [
-      await runBuiltCli(['ask', ...wikiArgs, '--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '--llm-model', 'gpt-test', '--web', 'tavily', '--web-base-url', tavily.url, INSTALL_QUESTION], allKeys),
-      await runBuiltCli(['ask', ...wikiArgs, '--llm', 'anthropic', '--llm-base-url', anthropic.url, '--llm-model', 'claude-test', '--web', 'brave', '--web-base-url', brave.url, 'What is the capital of Australia?'], allKeys),
+    // Side by side: each run is its own process, each request its own record.
+    const runs = await Promise.all([
+      runBuiltCli(['ask', ...wikiArgs, '--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '--llm-model', 'gpt-test', '--web', 'tavily', '--web-base-url', tavily.url, INSTALL_QUESTION], allKeys),
+      runBuiltCli(['ask', ...wikiArgs, '--llm', 'anthropic', '--llm-base-url', anthropic.url, '--llm-model', 'claude-test', '--web', 'brave', '--web-base-url', brave.url, 'What is the capital of Australia?'], allKeys),
       // The markdown rendering (no --json), with the folded trace.
-      await runBuiltCli(['ask', '--wiki', EXAMPLE_WIKI, '--format', 'markdown', '--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '--llm-model', 'gpt-test', '--web', 'brave', '--web-base-url', brave.url, 'How do I set `--max-citations` for the offline answerer?'], allKeys),
-    ];
+      runBuiltCli(['ask', '--wiki', EXAMPLE_WIKI, '--format', 'markdown', '--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '--llm-model', 'gpt-test', '--web', 'brave', '--web-base-url', brave.url, 'How do I set `--max-citations` for the offline answerer?'], allKeys),
+    ]);
     for (const run of runs) {
       expect(run.code, run.stderr).toBe(0);
       expectNoKeys(run.stdout, run.stderr);
@@ -90,8 +92,10 @@ describe('keys never leave the process', () => {
     tavily.setFallback({ error: 'server_error' });
     anthropic.setFallback({ error: 'overloaded' });
     brave.setFallback({ error: 'rate_limited' });
-    const a = await runBuiltCli(['ask', ...wikiArgs, '--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '--llm-model', 'gpt-test', '--web', 'tavily', '--web-base-url', tavily.url, 'How do I set `--max-citations` for the offline answerer?'], allKeys);
-    const b = await runBuiltCli(['ask', ...wikiArgs, '--llm', 'anthropic', '--llm-base-url', anthropic.url, '--llm-model', 'claude-test', '--web', 'brave', '--web-base-url', brave.url, 'How do I set `--max-citations` for the offline answerer?'], allKeys);
+    const [a, b] = await Promise.all([
+      runBuiltCli(['ask', ...wikiArgs, '--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '--llm-model', 'gpt-test', '--web', 'tavily', '--web-base-url', tavily.url, 'How do I set `--max-citations` for the offline answerer?'], allKeys),
+      runBuiltCli(['ask', ...wikiArgs, '--llm', 'anthropic', '--llm-base-url', anthropic.url, '--llm-model', 'claude-test', '--web', 'brave', '--web-base-url', brave.url, 'How do I set `--max-citations` for the offline answerer?'], allKeys),
+    ]);
     for (const run of [a, b]) {
       expect(run.code, run.stderr).toBe(0);
       const trace = JSON.parse(run.stdout) as { notes: string[]; outcome: string };
@@ -115,8 +119,8 @@ describe('keys never leave the process', () => {
   it('in-process: the trace JSON of a happy and a failing run carries no key', async () => {
     openai.script({ reply: { claims: [INSTALL_CLAIM], covered: true, uncovered: [] } }, { error: 'server_error' }, { error: 'server_error' }, { error: 'server_error' }, { error: 'server_error' });
     const flags = ['--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '--llm-model', 'gpt-test'];
-    const ok = await askCli(INSTALL_QUESTION, flags, { OPENAI_API_KEY: KEYS.OPENAI_API_KEY, ...FAST_ENV });
-    const failed = await askCli(INSTALL_QUESTION, flags, { OPENAI_API_KEY: KEYS.OPENAI_API_KEY, ...FAST_ENV });
+    const ok = await askCli(INSTALL_QUESTION, flags, { OPENAI_API_KEY: KEYS.OPENAI_API_KEY });
+    const failed = await askCli(INSTALL_QUESTION, flags, { OPENAI_API_KEY: KEYS.OPENAI_API_KEY });
     expect(failed.trace.notes[0]).toMatch(/^The model provider failed/);
     expectNoKeys(ok.stdout, ok.stderr, JSON.stringify(ok.trace), failed.stdout, failed.stderr, JSON.stringify(failed.trace));
   });

@@ -4,11 +4,14 @@
 // own variable, no other key, an empty working folder, no tools, every permission refused), the
 // answer parsed, repaired and held to the cite contract like every model's, map-reduce for explore,
 // calls and tokens in the trace, and each fault answered offline with a note that says what to fix.
+// The CLI runs in-process on a TestClock: a Copilot time-out passes only when a test expires it,
+// once the stand-in has done what the scenario says (received the message, crashed).
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Trace } from '../../src/answer/trace.js';
-import { COPILOT_STAND_IN as STAND_IN, CopilotScenarios } from './copilot-scenarios.js';
-import { INSTALL_PAGE, INSTALL_QUESTION, INSTALL_QUOTE, KEYS, askCli, expectNoKeys, runBuiltCli } from './support.js';
+import { TestClock } from '../helpers/test-clock.js';
+import { COPILOT_STAND_IN as STAND_IN, CopilotScenarios, type StandInScript } from './copilot-scenarios.js';
+import { EXAMPLE_WIKI, INSTALL_PAGE, INSTALL_QUESTION, INSTALL_QUOTE, KEYS, askCli, expectNoKeys, runBuiltCli } from './support.js';
 
 const EXPLORE_QUESTION = 'How do providers, answerers, web search, captures, labels and indexes work together?';
 const TOKEN = KEYS.COPILOT_GITHUB_TOKEN;
@@ -16,15 +19,26 @@ const TOKEN = KEYS.COPILOT_GITHUB_TOKEN;
 const scenarios = new CopilotScenarios();
 afterAll(() => scenarios.cleanup());
 
-/** Asks through the stand-in with this script; returns the trace, output and everything the CLI received. */
-async function askCopilot(question: string, scenario: object, options: { flags?: string[]; env?: Record<string, string | undefined> } = {}) {
+interface AskOptions {
+  flags?: string[];
+  env?: Record<string, string | undefined>;
+  /** Runs beside the question: what the test does to the run's clock, and when. */
+  drive?: (script: StandInScript, clock: TestClock) => Promise<void>;
+}
+
+/** Asks through the stand-in with this script; returns the trace, output, clock and everything the CLI received. */
+async function askCopilot(question: string, scenario: object, options: AskOptions = {}) {
   const script = await scenarios.write(scenario);
   const env = { COPILOT_GITHUB_TOKEN: TOKEN, OPENAI_API_KEY: KEYS.OPENAI_API_KEY, ...script.env, ...options.env };
-  const run = await askCli(question, options.flags ?? ['--llm', 'copilot', '--copilot-cli-path', STAND_IN], env);
+  const clock = new TestClock();
+  const [run] = await Promise.all([askCli(question, options.flags ?? ['--llm', 'copilot', '--copilot-cli-path', STAND_IN], env, EXAMPLE_WIKI, clock), options.drive?.(script, clock)]);
   const log = await script.log();
   expectNoKeys(run.stdout, run.stderr, JSON.stringify(run.trace));
-  return { ...run, log, calls: (method: string) => log.filter((l) => l.method === method) };
+  return { ...run, script, log, calls: (method: string) => log.filter((l) => l.method === method) };
 }
+
+/** Copilot's time-out as configured (answerer.timeout_ms, 60 s by default); on the clock, it passes when a test says. */
+const TIMEOUT_MS = 60_000;
 
 const OFFLINE_NOTE = /^The model provider failed \((copilot: [^]*)\); this answer was made offline from the same pages\.$/;
 /** The offline answer stood in, and its note (also the trace's provider_fault) says why. */
@@ -125,14 +139,9 @@ describe('ask --llm copilot: faults are answered offline with a note that says w
   });
 
   it('no `copilot` on PATH and no path given', async () => {
-    const saved = process.env.PATH;
-    process.env.PATH = path.dirname(STAND_IN); // a folder with no `copilot` in it
-    try {
-      const { trace } = await askCopilot(INSTALL_QUESTION, {}, { flags: ['--llm', 'copilot'] });
-      expectFallback(trace, /the Copilot CLI is not installed: no `copilot` on PATH\. Install it in a step before this one/);
-    } finally {
-      process.env.PATH = saved;
-    }
+    // A PATH of one folder with no `copilot` in it.
+    const { trace } = await askCopilot(INSTALL_QUESTION, {}, { flags: ['--llm', 'copilot'], env: { PATH: path.dirname(STAND_IN) } });
+    expectFallback(trace, /the Copilot CLI is not installed: no `copilot` on PATH\. Install it in a step before this one/);
   });
 
   it('no token', async () => {
@@ -154,14 +163,31 @@ describe('ask --llm copilot: faults are answered offline with a note that says w
   });
 
   it('no answer in time, a crash mid-answer, and a crash before the request is acknowledged', async () => {
-    const env = { WIKI_STEWARD_HTTP_TIMEOUT_MS: '1500' };
-    const hang = await askCopilot(INSTALL_QUESTION, { steps: [{ hang: true }] }, { env });
-    expectFallback(hang.trace, /no answer from Copilot within 1500 ms \(the Copilot CLI may have stopped mid-answer\)/);
+    const NO_ANSWER = /^copilot: no answer from Copilot within 60000 ms \(the Copilot CLI may have stopped mid-answer\)$/;
+    // The CLI has the message and stays silent: the reply's time-out passes, and the CLI is killed.
+    const hang = await askCopilot(INSTALL_QUESTION, { steps: [{ hang: true }] }, {
+      drive: async (script, clock) => {
+        await script.whenLogged((line) => line.method === 'session.send');
+        clock.expire();
+      },
+    });
+    expectFallback(hang.trace, NO_ANSWER);
     expect(hang.trace.provider_calls).toEqual([expect.objectContaining({ provider: 'copilot', status: 'timeout' })]);
-    const mid = await askCopilot(INSTALL_QUESTION, { steps: [{ exitAfterAck: true }] }, { env });
-    expectFallback(mid.trace, /no answer from Copilot within 1500 ms|the Copilot CLI stopped/);
-    const before = await askCopilot(INSTALL_QUESTION, { steps: [{ exitBeforeAck: true }] }, { env });
-    expectFallback(before.trace, /the Copilot CLI did not answer within 1500 ms|the Copilot CLI stopped/);
+    // Every wait was on the clock: the start, the session, the reply.
+    expect(hang.clock.timeouts).toEqual([TIMEOUT_MS, TIMEOUT_MS, TIMEOUT_MS]);
+    await hang.script.whenGone();
+    // A CLI that dies after (or before) acknowledging the message is noticed at the reply's
+    // time-out (the SDK waits on), expired here once the stand-in's process is gone.
+    const crashed = async (script: StandInScript, clock: TestClock) => {
+      await script.whenGone();
+      clock.expire();
+    };
+    const mid = await askCopilot(INSTALL_QUESTION, { steps: [{ exitAfterAck: true }] }, { drive: crashed });
+    expectFallback(mid.trace, NO_ANSWER);
+    expect(mid.calls('session.send')).toHaveLength(1);
+    const before = await askCopilot(INSTALL_QUESTION, { steps: [{ exitBeforeAck: true }] }, { drive: crashed });
+    expectFallback(before.trace, NO_ANSWER);
+    expect(before.calls('session.send')).toHaveLength(1);
   });
 
   it('a CLI that crashes at start-up, and one that speaks another protocol version', async () => {

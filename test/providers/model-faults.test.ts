@@ -1,11 +1,13 @@
-// Model provider faults end to end through the CLI, with the test knobs the HTTP client reads from
-// the environment (WIKI_STEWARD_HTTP_TIMEOUT_MS, WIKI_STEWARD_TIME_SCALE): timeouts, truncated and
-// dropped bodies, outages, bad keys and malformed answers. A provider that fails for good never
-// fails the answer: it is made offline from the same pages, with a note saying so.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+// Model provider faults end to end through the CLI (in-process, on a TestClock): timeouts,
+// truncated and dropped bodies, outages, bad keys and malformed answers. A provider that fails for
+// good never fails the answer: it is made offline from the same pages, with a note saying so.
+// A time-out here is an event: the stand-in holds the response (or its body half-way) and the test
+// expires the clock once the request is in, so a slow machine cannot turn one outcome into another.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type StandIn, startStandIn, userText } from './stand-ins.js';
 import type { Trace } from '../../src/answer/trace.js';
-import { EXAMPLE_WIKI, FAST_ENV, INSTALL_CLAIM, INSTALL_PAGE, INSTALL_QUESTION, KEYS, askCli, askInProcess, expectNoKeys, runAsk } from './support.js';
+import { TestClock } from '../helpers/test-clock.js';
+import { EXAMPLE_WIKI, INSTALL_CLAIM, INSTALL_PAGE, INSTALL_QUESTION, KEYS, askCli, askInProcess, expectNoKeys, runAsk } from './support.js';
 
 const ANSWER = { claims: [INSTALL_CLAIM], covered: true, uncovered: [] };
 const OFFLINE_NOTE = /^The model provider failed \((.*)\); this answer was made offline from the same pages\.$/;
@@ -20,8 +22,9 @@ beforeEach(() => {
 });
 
 const flags = () => ['--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '--llm-model', 'gpt-test'];
-/** 300 ms per attempt, waits shrunk 100-fold; the CLI's retry count (3) stays. */
-const env = { OPENAI_API_KEY: KEYS.OPENAI_API_KEY, WIKI_STEWARD_HTTP_TIMEOUT_MS: '300', ...FAST_ENV };
+/** The CLI's own policy: 3 retries, answerer.timeout_ms 60 s per attempt (passed only when a test expires the clock). */
+const env = { OPENAI_API_KEY: KEYS.OPENAI_API_KEY };
+const TIMEOUT_MS = 60_000;
 
 /** The offline answer made after a provider failure: not an error, cites the wiki, says why. */
 function expectOfflineFallback(trace: { outcome: string; notes: string[]; citations: unknown[]; answer: string; answerer: string; provider_fault?: string }, reason: RegExp): void {
@@ -36,31 +39,100 @@ function expectOfflineFallback(trace: { outcome: string; notes: string[]; citati
   expect(trace.provider_fault).toBe(OFFLINE_NOTE.exec(note!)![1]);
 }
 
+/**
+ * A watch on fetch: resolves once the client has its `count`-th response's headers and is reading
+ * its body (has called text()), whatever the body then does.
+ */
+function watchBodyReads(): (count: number) => Promise<void> {
+  const realFetch = globalThis.fetch;
+  let reading = 0;
+  const waiters: Array<{ count: number; resolve: () => void }> = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (...args: Parameters<typeof fetch>) => {
+    const response = await realFetch(...args);
+    const text = response.text.bind(response);
+    Object.defineProperty(response, 'text', {
+      value: () => {
+        const read = text();
+        reading++;
+        for (const w of waiters.filter((w) => reading >= w.count)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve();
+        }
+        return read;
+      },
+    });
+    return response;
+  });
+  return (count) => (reading >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve })));
+}
+
 describe('timeouts', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
   it('an attempt slower than the timeout is abandoned and retried', async () => {
-    openai.script({ delayMs: 1500 }, { reply: ANSWER });
-    const { trace } = await askCli(INSTALL_QUESTION, flags(), env);
+    openai.script({ hold: true }, { reply: ANSWER });
+    const clock = new TestClock();
+    const asked = askCli(INSTALL_QUESTION, flags(), env, EXAMPLE_WIKI, clock);
+    await openai.arrived(1);
+    clock.expire(); // the first attempt's time-out passes while the stand-in holds its answer
+    const { trace } = await asked;
+    await openai.settled();
     expect(openai.requests.map((r) => r.answered)).toEqual(['dropped', 200]);
     expect(trace).toMatchObject({ outcome: 'answered', notes: [] });
     expect(trace.provider_calls).toEqual([expect.objectContaining({ status: 200, retries: 1 })]);
+    // Exactly one retry, after one back-off, each attempt under the configured time-out.
+    expect(clock.timeouts).toEqual([TIMEOUT_MS, TIMEOUT_MS]);
+    expect(clock.sleeps).toHaveLength(1);
   });
 
   it('every attempt timing out: the offline answer, with a note, and the timeout in provider_calls', async () => {
-    openai.setFallback({ delayMs: 1500 });
-    const { trace } = await askCli(INSTALL_QUESTION, flags(), env);
-    expect(openai.requests).toHaveLength(4);
-    expectOfflineFallback(trace, /^openai: no answer within 300 ms \(after 4 attempts\)$/);
+    openai.setFallback({ hold: true });
+    const clock = new TestClock();
+    const asked = askCli(INSTALL_QUESTION, flags(), env, EXAMPLE_WIKI, clock);
+    for (let n = 1; n <= 4; n++) {
+      await openai.arrived(n);
+      clock.expire();
+    }
+    const { trace } = await asked;
+    await openai.settled();
+    expect(openai.requests.map((r) => r.answered)).toEqual(['dropped', 'dropped', 'dropped', 'dropped']);
+    expectOfflineFallback(trace, /^openai: no answer within 60000 ms \(after 4 attempts\)$/);
     expect(trace.provider_calls).toEqual([expect.objectContaining({ provider: 'openai', status: 'timeout', retries: 3 })]);
+    expect(clock.sleeps).toHaveLength(3);
   });
 
   it('a body that stalls half-way past the timeout is a timeout too (retried, then the answer)', async () => {
-    openai.script({ stallBodyMs: 1500 }, { reply: ANSWER });
-    const run = await runAsk(['--wiki', EXAMPLE_WIKI, '--json', ...flags(), INSTALL_QUESTION], env);
+    openai.script({ holdBody: true }, { reply: ANSWER });
+    const reading = watchBodyReads();
+    const clock = new TestClock();
+    const asked = runAsk(['--wiki', EXAMPLE_WIKI, '--json', ...flags(), INSTALL_QUESTION], env, EXAMPLE_WIKI, clock);
+    // The headers and half the body are in the client's hands, and it is reading; the rest never comes.
+    await reading(1);
+    clock.expire();
+    const run = await asked;
+    await openai.settled();
     const trace = JSON.parse(run.stdout) as Trace;
     expect(trace.error).toBeUndefined();
     expect(trace.outcome).toBe('answered');
     expect(trace.provider_calls).toEqual([expect.objectContaining({ status: 200, retries: 1 })]);
+    expect(openai.requests.map((r) => r.answered)).toEqual(['dropped', 200]);
+    expect(clock.timeouts).toEqual([TIMEOUT_MS, TIMEOUT_MS]);
     expect(run.code).toBe(0);
+  });
+  it('a body that stalls half-way on every attempt: reported as the time-out it is, then the offline answer', async () => {
+    openai.setFallback({ holdBody: true });
+    const reading = watchBodyReads();
+    const clock = new TestClock();
+    const asked = askCli(INSTALL_QUESTION, flags(), env, EXAMPLE_WIKI, clock);
+    for (let n = 1; n <= 4; n++) {
+      await reading(n);
+      clock.expire();
+    }
+    const { trace } = await asked;
+    expectOfflineFallback(trace, /^openai: no answer within 60000 ms \(after 4 attempts\)$/);
+    expect(trace.provider_calls).toEqual([expect.objectContaining({ status: 'timeout', retries: 3 })]);
   });
 });
 
@@ -119,9 +191,9 @@ describe('outages and refusals', () => {
   it('a 429 whose retry-after is longer than we wait is not slept on', async () => {
     // retry-after 3600 s exceeds maxDelayMs (30 s): the client gives up at once instead of hanging.
     openai.setFallback({ error: 'rate_limited', headers: { 'retry-after': '3600' } });
-    const { trace, ms } = await askCli(INSTALL_QUESTION, flags(), { OPENAI_API_KEY: KEYS.OPENAI_API_KEY });
+    const { trace, clock } = await askCli(INSTALL_QUESTION, flags(), env);
     expect(openai.requests).toHaveLength(1);
-    expect(ms).toBeLessThan(5000);
+    expect(clock.sleeps).toEqual([]);
     expectOfflineFallback(trace, /^openai: HTTP 429: Rate limit reached/);
   });
 });

@@ -4,7 +4,7 @@
 // question's own, never required for coverage; a hostile or broken proposal costs nothing but a note.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type StandIn, readerStep, startStandIn, systemText, userText } from './stand-ins.js';
-import { FAST_ENV, KEYS, askCli, expectNoKeys } from './support.js';
+import { KEYS, askCli, expectNoKeys } from './support.js';
 
 let openai: StandIn;
 beforeAll(async () => {
@@ -20,7 +20,7 @@ beforeEach(() => {
 const QUESTION = 'How do I stop mistakes at save time?';
 const HOOK_PAGE = 'how-to/install-pre-commit-hook.md';
 const flags = (...more: string[]) => ['--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '--llm-model', 'gpt-test', ...more];
-const env = { OPENAI_API_KEY: KEYS.OPENAI_API_KEY, ...FAST_ENV };
+const env = { OPENAI_API_KEY: KEYS.OPENAI_API_KEY };
 
 describe('ask --llm-terms', () => {
   it('asks for terms first, then ranks with them: marked proposed, from the model, not required', async () => {

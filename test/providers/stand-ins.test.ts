@@ -3,6 +3,7 @@
 // and the HTTP client reads the message out of every documented error body.
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonHttpClient, ProviderError } from '../../src/net/http-json.js';
+import { TestClock } from '../helpers/test-clock.js';
 import { type Canonical, MODEL_PROVIDERS, type ProviderName, SEARCH_PROVIDERS, type StandIn, checkFields, loadCanonical, startStandIn } from './stand-ins.js';
 
 const ALL: ProviderName[] = [...MODEL_PROVIDERS, ...SEARCH_PROVIDERS];
@@ -113,7 +114,8 @@ describe('stand-in servers', () => {
   it.each(ALL)('%s: the HTTP client reads the message out of every documented error body', async (provider) => {
     server = await startStandIn(provider, { key: KEY });
     const c = server.canonical;
-    const client = new JsonHttpClient({ retries: 0, baseDelayMs: 1, maxDelayMs: 10, timeoutMs: 2000 });
+    // On a clock never expired: only the stand-in's answer ends a request.
+    const client = new JsonHttpClient({ retries: 0, baseDelayMs: 1, maxDelayMs: 10, timeoutMs: 2000 }, new TestClock());
     for (const [name, error] of Object.entries(c.errors)) {
       server.script({ error: name });
       const [url, init] = exampleRequest(c, server.url, { key: KEY });
@@ -125,5 +127,48 @@ describe('stand-in servers', () => {
       const documented = JSON.stringify(error.body ?? '').match(/"(?:message|error|detail)":"([^"]{8,})"/)?.[1];
       if (documented) expect((failure as ProviderError).message, name).toContain(documented.slice(0, 40));
     }
+  });
+});
+
+describe('held responses: nothing answered until the test says, or the client goes away', () => {
+  const post = (c: Canonical, base: string, signal?: AbortSignal) => {
+    const [url, init] = exampleRequest(c, base, { key: KEY });
+    return fetch(url, { ...init, ...(signal ? { signal } : {}) });
+  };
+
+  it('hold: arrived(n) resolves while the request is held; release() answers with `then`', async () => {
+    server = await startStandIn('openai', { key: KEY });
+    server.script({ hold: true, then: { success: true } });
+    const answer = post(server.canonical, server.url);
+    const held = await server.arrived(1);
+    expect(held.answered).toBeUndefined();
+    server.release();
+    expect((await answer).status).toBe(200);
+    await server.settled();
+    expect(held.answered).toBe(200);
+  });
+
+  it('hold: a client that goes away is recorded as dropped, and settled() waits for it', async () => {
+    server = await startStandIn('openai', { key: KEY });
+    server.script({ hold: true });
+    const controller = new AbortController();
+    const answer = post(server.canonical, server.url, controller.signal).catch((e: unknown) => e);
+    await server.arrived(1);
+    controller.abort();
+    expect(await answer).toBeInstanceOf(Error);
+    await server.settled();
+    expect(server.requests.map((r) => r.answered)).toEqual(['dropped']);
+  });
+
+  it('holdBody: the headers and half the body, and the rest on release()', async () => {
+    server = await startStandIn('openai', { key: KEY });
+    server.script({ holdBody: true });
+    const response = await post(server.canonical, server.url);
+    expect(response.status).toBe(200);
+    const body = response.text();
+    server.release();
+    expect(Object.keys(JSON.parse(await body) as object).sort()).toEqual(Object.keys(server.canonical.success.body).sort());
+    await server.settled();
+    expect(server.requests.map((r) => r.answered)).toEqual([200]);
   });
 });

@@ -5,8 +5,10 @@
 // provider's own error shape when it does not fit. Every request is recorded for assertions, and
 // each test scripts what comes back: a success built from the fixture's documented success body
 // with the model's answer (or the search results) swapped in, or a fault — a status with headers
-// and the provider's error body, a delay longer than the client's timeout, a truncated body, a
-// body that stalls or a connection that drops half-way.
+// and the provider's error body, a truncated body, a connection that drops half-way, or a response
+// (or a body half-way) HELD until the test releases it or the client goes away. Nothing here waits
+// on real time: a test drives a client's time-out with its own clock, and `arrived(n)` tells it
+// when the n-th request is in (and being held), `settled()` when every request has been dealt with.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -191,9 +193,8 @@ export interface RecordedRequest {
   body: unknown;
   /** Protocol problems found against the canonical fixture; empty when the request fits. */
   problems: string[];
-  /** What the stand-in answered (status), or 'aborted' / 'dropped'. */
+  /** What the stand-in answered (status), or 'dropped' (the connection closed with no whole answer). */
   answered?: number | 'dropped';
-  at: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -216,10 +217,10 @@ export type Step =
   | { truncated: true }
   /** Headers and half the body, then the connection drops. */
   | { dropMidBody: true }
-  /** Headers and half the body, then silence for `ms` (a stalled stream). */
-  | { stallBodyMs: number }
-  /** Wait `ms` before answering with `then` (default: nothing — the client's timeout fires first). */
-  | { delayMs: number; then?: Step }
+  /** Headers and half the body, then silence (a stalled stream) until `release()` sends the rest, or the client goes away. */
+  | { holdBody: true }
+  /** Nothing at all until `release()` (then `then`, by default a dropped connection), or until the client goes away. */
+  | { hold: true; then?: Step }
   | ((request: RecordedRequest) => Step);
 
 export interface StandInOptions {
@@ -241,15 +242,22 @@ export class StandIn {
   url = '';
   private queue: Step[] = [];
   private readonly server: http.Server;
-  private readonly timers = new Set<NodeJS.Timeout>();
   private counter = 0;
+  /** Requests held: each resolves `true` when released, `false` when its client went away. */
+  private readonly held = new Set<(released: boolean) => void>();
+  /** Every request being handled, so `settled()` can wait for them. */
+  private readonly handling = new Set<Promise<void>>();
+  private readonly arrivals: Array<{ count: number; resolve: (request: RecordedRequest) => void }> = [];
 
   constructor(
     readonly provider: ProviderName,
     private readonly options: StandInOptions = {},
   ) {
     this.canonical = loadCanonical(provider);
-    this.server = http.createServer((req, res) => void this.handle(req, res));
+    this.server = http.createServer((req, res) => {
+      const handled = this.handle(req, res).finally(() => this.handling.delete(handled));
+      this.handling.add(handled);
+    });
   }
 
   async start(): Promise<this> {
@@ -259,7 +267,7 @@ export class StandIn {
   }
 
   async close(): Promise<void> {
-    for (const t of this.timers) clearTimeout(t);
+    for (const letGo of [...this.held]) letGo(false);
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -287,19 +295,49 @@ export class StandIn {
     return this.queue.length;
   }
 
+  /** Resolves with the `count`-th request (1-based) once it has arrived and its step has begun (a held one is being held). */
+  arrived(count: number): Promise<RecordedRequest> {
+    const here = this.requests[count - 1];
+    if (here) return Promise.resolve(here);
+    return new Promise((resolve) => this.arrivals.push({ count, resolve }));
+  }
+
+  /** Lets every held request go on: a held response is answered (`then`), a held body is finished. */
+  release(): void {
+    for (const letGo of [...this.held]) letGo(true);
+  }
+
+  /** Resolves once every request that has arrived has been dealt with, so each one's `answered` is final. */
+  async settled(): Promise<void> {
+    while (this.handling.size > 0) await Promise.allSettled([...this.handling]);
+  }
+
   /** Every protocol problem of every request so far, prefixed with the request's index. */
   problems(): string[] {
     return this.requests.flatMap((r, i) => r.problems.map((p) => `#${i} ${r.method} ${r.path}: ${p}`));
   }
 
-  private sleep(ms: number): Promise<void> {
+  /** Waits until the test releases the request (`true`) or its client goes away (`false`). */
+  private hold(res: http.ServerResponse): Promise<boolean> {
+    if (res.destroyed || res.socket?.destroyed) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const t = setTimeout(() => {
-        this.timers.delete(t);
-        resolve();
-      }, ms);
-      this.timers.add(t);
+      const done = (released: boolean) => {
+        this.held.delete(done);
+        res.off('close', gone);
+        resolve(released);
+      };
+      const gone = () => done(false);
+      this.held.add(done);
+      res.once('close', gone);
     });
+  }
+
+  private announce(recorded: RecordedRequest): void {
+    const count = this.requests.indexOf(recorded) + 1;
+    for (const waiter of this.arrivals.filter((w) => w.count <= count)) {
+      this.arrivals.splice(this.arrivals.indexOf(waiter), 1);
+      waiter.resolve(this.requests[waiter.count - 1]!);
+    }
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -317,14 +355,20 @@ export class StandIn {
       rawBody,
       body: undefined,
       problems: [],
-      at: performance.now(),
     };
     this.requests.push(recorded);
     // The client hung up before anything was answered (its timeout fired).
     res.on('close', () => {
       if (recorded.answered === undefined) recorded.answered = 'dropped';
     });
+    // Dispatched up to its first wait (a held request is being held), then announced.
+    const dealt = this.dispatch(req, res, url, recorded);
+    this.announce(recorded);
+    await dealt;
+  }
 
+  private async dispatch(req: http.IncomingMessage, res: http.ServerResponse, url: URL, recorded: RecordedRequest): Promise<void> {
+    const rawBody = recorded.rawBody;
     const { request } = this.canonical;
     // Auth first, as the real APIs do: a missing or wrong key is a 401 whatever else is wrong.
     const auth = request.auth;
@@ -370,9 +414,8 @@ export class StandIn {
   }
 
   private async answer(res: http.ServerResponse, recorded: RecordedRequest, step: Exclude<Step, (r: RecordedRequest) => Step>): Promise<void> {
-    if ('delayMs' in step) {
-      await this.sleep(step.delayMs);
-      if (res.destroyed || res.socket?.destroyed) {
+    if ('hold' in step) {
+      if (!(await this.hold(res))) {
         recorded.answered = 'dropped';
         return;
       }
@@ -397,12 +440,17 @@ export class StandIn {
       const text = JSON.stringify(success);
       return this.send(res, recorded, { status: 200, headers: { 'content-type': 'application/json' }, text: text.slice(0, Math.floor(text.length / 2)) });
     }
-    if ('dropMidBody' in step || 'stallBodyMs' in step) {
+    if ('dropMidBody' in step || 'holdBody' in step) {
       const text = JSON.stringify(success);
+      const half = Math.floor(text.length / 2);
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
-      res.write(text.slice(0, Math.floor(text.length / 2)));
+      res.write(text.slice(0, half));
       recorded.answered = 'dropped';
-      if ('stallBodyMs' in step) await this.sleep(step.stallBodyMs);
+      if ('holdBody' in step && (await this.hold(res))) {
+        recorded.answered = 200;
+        res.end(text.slice(half));
+        return;
+      }
       res.destroy();
       return;
     }
@@ -418,7 +466,7 @@ export class StandIn {
   }
 
   /** The documented success body with this request's answer in it. */
-  successBody(recorded: RecordedRequest, step: { reply?: unknown; usage?: Usage; refusal?: string; finishReason?: string; results?: Array<Record<string, unknown>> } | { success: true } | { truncated: true } | { dropMidBody: true } | { stallBodyMs: number }): Record<string, unknown> {
+  successBody(recorded: RecordedRequest, step: { reply?: unknown; usage?: Usage; refusal?: string; finishReason?: string; results?: Array<Record<string, unknown>> } | { success: true } | { truncated: true } | { dropMidBody: true } | { holdBody: true }): Record<string, unknown> {
     const body = clone(this.canonical.success.body);
     const req = (recorded.body ?? {}) as Record<string, unknown>;
     const n = ++this.counter;

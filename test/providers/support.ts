@@ -1,17 +1,21 @@
-// What the provider tests share: the example wiki, fake keys, an environment that holds only the
-// variables a test sets (runCli reads process.env), `ask` through the CLI in-process or as the
-// built dist/cli.js in a child process, and an in-process session for the few cases the CLI
-// cannot reach.
+// What the provider tests share: the example wiki, fake keys, the environment a run gets (this
+// process's without any provider variable, with the test's own over it: an object, so no test
+// changes process.env), `ask` through the CLI in-process or as the built dist/cli.js in a child
+// process, and an in-process session for the few cases the CLI cannot reach. In-process runs wait
+// on a TestClock: back-off and retry-after cost nothing, and a time-out fires only when the test
+// expires it, so no outcome depends on how fast the machine is.
 import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { askQuestion, openAskSession } from '../../src/answer/ask.js';
 import { type ProviderOptions, createProviders } from '../../src/answer/providers.js';
 import { openWorkspace } from '../../src/config/workspace.js';
 import type { Trace } from '../../src/answer/trace.js';
-import type { RetryPolicy } from '../../src/net/http-json.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, TEST_WAIT_SCALE } from '../../src/net/http-json.js';
 import { type CliRun, runCli } from '../helpers/cli-in-process.js';
+import { TestClock } from '../helpers/test-clock.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const EXAMPLE_WIKI = path.join(PROJECT_ROOT, 'examples/wiki');
@@ -26,64 +30,90 @@ export const KEYS = {
   COPILOT_GITHUB_TOKEN: 'github_pat_test-COPILOT-7c1e5a9f3d2b',
 } as const;
 
-/** Every variable that changes which provider runs or how it waits. */
+/**
+ * Every variable that changes which provider runs or how it waits, never taken from this process;
+ * nor GITHUB_ACTIONS: a test's run is not a workflow step, even when the suite runs in one.
+ */
 const PROVIDER_ENV = [
-  'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'TAVILY_API_KEY', 'BRAVE_API_KEY', 'SEARXNG_URL', 'WIKI_STEWARD_HTTP_TIMEOUT_MS', 'WIKI_STEWARD_TIME_SCALE',
-  'COPILOT_GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_TOKEN', 'COPILOT_STAND_IN', 'COPILOT_STAND_IN_LOG',
+  'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'TAVILY_API_KEY', 'BRAVE_API_KEY', 'SEARXNG_URL', TEST_WAIT_SCALE,
+  'COPILOT_GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_TOKEN', 'COPILOT_STAND_IN', 'COPILOT_STAND_IN_LOG', 'GITHUB_ACTIONS',
 ];
 
-/** Waits shrunk 100-fold, so backoff and retry-after cost milliseconds. */
-export const FAST_ENV = { WIKI_STEWARD_TIME_SCALE: '0.01' } as const;
+/** A test's own variables; `undefined` leaves one unset. */
+export type EnvVars = Record<string, string | undefined>;
 
-/** Runs `work` with exactly these provider variables set (every other one unset), then restores them. */
-export async function withEnv<T>(vars: Record<string, string | undefined>, work: () => Promise<T>): Promise<T> {
-  const saved = new Map(PROVIDER_ENV.map((k) => [k, process.env[k]]));
-  for (const k of PROVIDER_ENV) delete process.env[k];
-  for (const [k, v] of Object.entries(vars)) if (v !== undefined) process.env[k] = v;
-  try {
-    return await work();
-  } finally {
-    for (const [k, v] of saved) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
+/** The environment a run gets: this process's without any provider variable, with `vars` over it. */
+export function runEnv(vars: EnvVars): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !PROVIDER_ENV.includes(k)));
+  for (const [k, v] of Object.entries(vars)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
   }
+  return env;
 }
 
-/** `wiki-steward ask --wiki WIKI --json ...flags QUESTION`, in-process, with exactly `env` set. */
-export async function askCli(question: string, flags: string[], env: Record<string, string | undefined>, wiki = EXAMPLE_WIKI): Promise<CliRun & { trace: Trace; ms: number }> {
-  const started = performance.now();
-  const run = await withEnv(env, () => runCli(['ask', '--wiki', wiki, '--json', ...flags, question], wiki));
-  const ms = performance.now() - started;
+/** `wiki-steward ask --wiki WIKI --json ...flags QUESTION`, in-process, with exactly `env` set, waiting on `clock`. */
+export async function askCli(question: string, flags: string[], env: EnvVars, wiki = EXAMPLE_WIKI, clock = new TestClock()): Promise<CliRun & { trace: Trace; clock: TestClock }> {
+  const run = await runCli(['ask', '--wiki', wiki, '--json', ...flags, question], wiki, { env: runEnv(env), clock });
   expect(run.code, `exit ${run.code}\nstderr: ${run.stderr}\nstdout: ${run.stdout.slice(0, 2000)}`).toBe(0);
-  return { ...run, trace: JSON.parse(run.stdout) as Trace, ms };
+  return { ...run, trace: JSON.parse(run.stdout) as Trace, clock };
 }
 
 /** Same, without insisting on exit 0 or JSON output. */
-export async function runAsk(args: string[], env: Record<string, string | undefined>, cwd = EXAMPLE_WIKI): Promise<CliRun> {
-  return withEnv(env, () => runCli(['ask', ...args], cwd));
+export async function runAsk(args: string[], env: EnvVars, cwd = EXAMPLE_WIKI, clock = new TestClock()): Promise<CliRun> {
+  return runCli(['ask', ...args], cwd, { env: runEnv(env), clock });
 }
 
-/** The built CLI as a child process (asynchronous, so the stand-ins in this process keep answering). */
-export function runBuiltCli(args: string[], env: Record<string, string | undefined>, cwd = EXAMPLE_WIKI): Promise<{ code: number; stdout: string; stderr: string }> {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !PROVIDER_ENV.includes(k)));
+/**
+ * The built CLI as a child process (asynchronous, so the stand-ins in this process keep answering),
+ * with every deliberate wait skipped (WIKI_STEWARD_TEST_WAIT_SCALE=0: back-off and retry-after,
+ * never a time-out): no test exercises a time-out in a child process. The kill is a safety net
+ * for a run that hangs, set under the test time limit so the failure shows the run's output.
+ */
+export function runBuiltCli(args: string[], env: EnvVars, cwd = EXAMPLE_WIKI): Promise<{ code: number; stdout: string; stderr: string }> {
+  const cli = builtCli();
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI_JS, ...args], { cwd, env: { ...base, ...env }, timeout: 20_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [cli, ...args], { cwd, env: runEnv({ [TEST_WAIT_SCALE]: '0', ...env }), timeout: 240_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : 1) : 0;
       resolve({ code, stdout, stderr });
     });
   });
 }
 
-/** Retries fast, short timeout: for the in-process cases. */
-export const FAST_RETRY: RetryPolicy = { retries: 2, baseDelayMs: 5, maxDelayMs: 2000, timeoutMs: 500 };
+let snapshotDir: string | undefined;
+/**
+ * dist/ as the global setup built it, copied once per test file into .scratch/ (inside the project,
+ * so its packages still resolve from node_modules): another run rebuilding dist/ meanwhile cannot
+ * swap its chunks out from under a run here. Removed after the file's tests.
+ */
+function builtCli(): string {
+  if (!snapshotDir) {
+    const scratch = path.join(PROJECT_ROOT, '.scratch');
+    mkdirSync(scratch, { recursive: true });
+    const dir = mkdtempSync(path.join(scratch, 'built-cli-'));
+    cpSync(path.dirname(CLI_JS), path.join(dir, 'dist'), { recursive: true });
+    snapshotDir = dir;
+  }
+  return path.join(snapshotDir, 'dist', path.basename(CLI_JS));
+}
+afterAll(() => {
+  if (snapshotDir) rmSync(snapshotDir, { recursive: true, force: true });
+  snapshotDir = undefined;
+});
 
-/** One question through createProviders + openAskSession + askQuestion, without the CLI. */
+/** Two retries, for the in-process cases (the clock makes their waits free). */
+export const IN_PROCESS_RETRY: RetryPolicy = { ...DEFAULT_RETRY_POLICY, retries: 2 };
+
+/** One question through createProviders + openAskSession + askQuestion, without the CLI; on a TestClock unless given another. */
 export async function askInProcess(question: string, options: Omit<ProviderOptions, 'retry'> & { retry?: RetryPolicy }, wiki = EXAMPLE_WIKI): Promise<Trace> {
-  const providers = createProviders({ retry: FAST_RETRY, ...options });
+  const providers = createProviders({ retry: IN_PROCESS_RETRY, clock: new TestClock(), ...options });
   const workspace = await openWorkspace({ cwd: wiki, wikiFlag: wiki });
   const session = await openAskSession(workspace, providers);
-  return askQuestion(session, question);
+  try {
+    return await askQuestion(session, question);
+  } finally {
+    await providers.close();
+  }
 }
 
 /** Asserts none of the fake keys appears in any of the texts. */
