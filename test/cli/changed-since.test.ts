@@ -4,29 +4,40 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli, runCli } from '../helpers/cli.js';
-import { TempDirs } from '../helpers/git-repo.js';
+import { type GitRepo, TempDirs } from '../helpers/git-repo.js';
 import { isolatedGitEnv } from '../helpers/git-repo.js';
 import { wikiPage } from '../helpers/wiki-pages.js';
-import { createWikiRepo } from '../helpers/wiki-repo.js';
+import { wikiRepoTemplate } from '../helpers/wiki-repo.js';
 
 const dirs = new TempDirs();
 afterEach(() => dirs.cleanup());
 const bundle = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../action/index.js');
 
-async function repoWithOldFault() {
-  const repo = await createWikiRepo(dirs, { wikiDir: 'wiki', files: { 'wiki/concepts/old-fault.md': 'no frontmatter here\n' } });
-  const base = repo.head()!;
-  repo.git('checkout', '--quiet', '-b', 'change');
-  repo.write({
-    'wiki/concepts/new-fault.md': wikiPage({ category: 'concepts', title: 'New Fault' }).replace(/^created: .*$/m, 'created: 2026-05-01'),
-    'wiki/concepts/fine.md': wikiPage({ category: 'concepts', title: 'Fine' }),
-  });
-  cli(['index'], repo.root);
-  repo.git('add', '--all');
-  repo.git('commit', '--quiet', '--no-verify', '-m', 'change');
-  return { repo, base };
+/**
+ * main: the wiki (in wiki/) with a page that has an old fault; branch `change` (checked out): a new
+ * faulty page and a fine one, indexed. Prepared once for the file; each test gets a copy.
+ */
+const withOldFault = wikiRepoTemplate({
+  wikiDir: 'wiki',
+  files: { 'wiki/concepts/old-fault.md': 'no frontmatter here\n' },
+  arrange(repo) {
+    repo.git('checkout', '--quiet', '-b', 'change');
+    repo.write({
+      'wiki/concepts/new-fault.md': wikiPage({ category: 'concepts', title: 'New Fault' }).replace(/^created: .*$/m, 'created: 2026-05-01'),
+      'wiki/concepts/fine.md': wikiPage({ category: 'concepts', title: 'Fine' }),
+    });
+    cli(['index'], repo.root);
+    repo.git('add', '--all');
+    repo.git('commit', '--quiet', '--no-verify', '-m', 'change');
+  },
+});
+afterAll(() => withOldFault.cleanup());
+
+async function repoWithOldFault(): Promise<{ repo: GitRepo; base: string }> {
+  const repo = await withOldFault.copy(dirs);
+  return { repo, base: repo.git('rev-parse', 'main').trim() };
 }
 
 describe('validate --changed-since', () => {
@@ -45,9 +56,10 @@ describe('validate --changed-since', () => {
 describe('action: validate on a pull request', () => {
   it('annotates the changed pages on the right lines and fails the check; the summary lists every fault', async () => {
     const { repo, base } = await repoWithOldFault();
-    const event = path.join(repo.root, '..', `event-${path.basename(repo.root)}.json`);
+    const outside = await dirs.make('ws-event-');
+    const event = path.join(outside, 'event.json');
     writeFileSync(event, JSON.stringify({ action: 'synchronize', pull_request: { number: 3, head: { ref: 'change' }, base: { ref: 'main', sha: base } } }));
-    const summary = path.join(repo.root, '..', `summary-${path.basename(repo.root)}.md`);
+    const summary = path.join(outside, 'summary.md');
     writeFileSync(summary, '');
     const result = spawnSync(process.execPath, [bundle], {
       encoding: 'utf8',
@@ -65,7 +77,7 @@ describe('action: validate on a pull request', () => {
     repo.write({ 'wiki/concepts/another.md': wikiPage({ category: 'concepts', title: 'Another' }) });
     repo.git('add', '--all');
     repo.git('commit', '--quiet', '--no-verify', '-m', 'no index update');
-    const event = path.join(repo.root, '..', `event2-${path.basename(repo.root)}.json`);
+    const event = path.join(await dirs.make('ws-event-'), 'event.json');
     writeFileSync(event, JSON.stringify({ action: 'synchronize', pull_request: { number: 3, head: { ref: 'change' }, base: { ref: 'main', sha: base } } }));
     const result = spawnSync(process.execPath, [bundle], {
       encoding: 'utf8',

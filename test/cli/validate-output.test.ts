@@ -32,15 +32,10 @@ describe('wiki-steward validate output', () => {
 
   it('--format github prints workflow annotations on repository-relative paths', async () => {
     const repo = await makeWiki({ 'wiki/schema.md': '# S\n', 'wiki/concepts/bad.md': 'no frontmatter\n' });
-    const lines: string[] = [];
-    const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string) => (lines.push(String(chunk)), true)) as typeof process.stdout.write;
-    try {
-      expect((await runCli(['validate', '--format', 'github'], repo)).code).toBe(1);
-    } finally {
-      process.stdout.write = write;
-    }
-    expect(lines.join('')).toContain('::error title=wiki-steward frontmatter,file=wiki/concepts/bad.md,line=1::no YAML frontmatter');
+    // The annotations are the command's own output (the CLI's stdout), as a workflow step reads it.
+    const run = await runCli(['validate', '--format', 'github'], repo);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('::error title=wiki-steward frontmatter,file=wiki/concepts/bad.md,line=1::no YAML frontmatter');
   });
 
   it('validates only the pages named, and refuses paths outside the wiki', async () => {

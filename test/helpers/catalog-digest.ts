@@ -1,22 +1,16 @@
 // A script, not a module for tests to import: loads the ask catalog of the wiki in argv[2] and prints
 // what a question can see of it as JSON (entries, acronyms, unreadable pages, and the relevance
-// scores of the queries in argv[3..]), and how many chunks its pages are read in (one per thread). test/ladder/catalog-workers.test.ts bundles it with the
-// catalog's worker beside it, so the load runs in real worker threads when the environment asks.
+// scores of the queries in argv[3..]). test/ladder/catalog-workers.test.ts bundles it with the
+// catalog's worker beside it, so the load runs in real worker threads when the environment asks,
+// and runs it with test/helpers/count-workers.cjs preloaded, which says each worker thread started.
 import { DEFAULT_CONFIG } from '../../src/config/config.js';
 import { loadCatalog } from '../../src/ladder/catalog.js';
-import { readCatalogPages } from '../../src/ladder/catalog-pages.js';
-import { isIndexFilePath } from '../../src/wiki/index-entries.js';
-import { layoutOf } from '../../src/wiki/open.js';
-import { wikilinkResolver } from '../../src/wiki/wikilinks.js';
 import { foldedWords } from '../../src/ladder/text-match.js';
 import { loadFileTree } from '../../src/wiki/tree.js';
 
 const [wiki, ...queries] = process.argv.slice(2);
 const tree = await loadFileTree(wiki!);
 const catalog = await loadCatalog(tree, DEFAULT_CONFIG);
-// The catalog's pages, read again as the catalog read them: the chunk count says whether workers ran.
-const pages = layoutOf(tree, DEFAULT_CONFIG).pages.filter((p) => !isIndexFilePath(p));
-const chunks = (await readCatalogPages(tree, pages, wikilinkResolver(pages))).length;
 const score = (query: string) => [...catalog.relevance.score(new Map(foldedWords(query).map((w) => [w, 1])))].sort((a, b) => a[0] - b[0]);
 console.log(
   JSON.stringify({
@@ -24,6 +18,5 @@ console.log(
     acronyms: [...catalog.acronyms],
     unreadable: catalog.unreadable,
     scores: queries.map(score),
-    chunks,
   }),
 );

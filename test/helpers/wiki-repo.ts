@@ -1,7 +1,10 @@
 // A git repository holding a small valid wiki with fresh index files, committed: the starting
-// point of the hook tests.
+// point of the hook tests. A test file that starts many tests from the same repository prepares it
+// once (wikiRepoTemplate: the built CLI's `index`, and `hooks install` when asked) and gives each
+// test a copy of it, byte for byte, instead of spawning the CLI again for every test.
+import { cpSync } from 'node:fs';
 import { cli } from './cli.js';
-import { type GitRepo, type TempDirs, createRepo } from './git-repo.js';
+import { type GitRepo, TempDirs, createRepo, openRepo } from './git-repo.js';
 import { sampleWiki } from './wiki-pages.js';
 
 export interface WikiRepoOptions {
@@ -26,3 +29,43 @@ export async function createWikiRepo(dirs: TempDirs, options: WikiRepoOptions = 
 
 /** `wiki-steward hooks install` in the repository; returns the CLI's result. */
 export const installHooks = (repo: GitRepo) => cli(['hooks', 'install'], repo.root);
+
+export interface TemplateOptions extends WikiRepoOptions {
+  /** Whether the prepared repository has the pre-commit hook installed (by the built CLI). */
+  hooks?: boolean;
+  /** Anything else the prepared repository needs, done once (in the template) before it is copied. */
+  arrange?: (repo: GitRepo) => void;
+}
+
+export interface WikiRepoTemplate {
+  /** A new repository in a temp folder of `dirs`: a copy of the prepared one (prepared on first use). */
+  copy(dirs: TempDirs): Promise<GitRepo>;
+  /** Removes the prepared repository (call it in afterAll). */
+  cleanup(): Promise<void>;
+}
+
+/**
+ * createWikiRepo (and installHooks) once; each `copy` is that repository copied, work tree and .git
+ * alike (modes and times kept), so it is what the same steps would have made in the new folder: no
+ * file of a repository made this way names the folder it is in, and the hook names the CLI by its
+ * absolute path.
+ */
+export function wikiRepoTemplate(options: TemplateOptions = {}): WikiRepoTemplate {
+  const own = new TempDirs();
+  let prepared: Promise<GitRepo> | undefined;
+  const prepare = async (): Promise<GitRepo> => {
+    const repo = await createWikiRepo(own, options);
+    if (options.hooks) installHooks(repo);
+    options.arrange?.(repo);
+    return repo;
+  };
+  return {
+    async copy(dirs) {
+      const template = await (prepared ??= prepare());
+      const repo = openRepo(await dirs.make('ws-repo-'));
+      cpSync(template.root, repo.root, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
+      return repo;
+    },
+    cleanup: () => own.cleanup(),
+  };
+}

@@ -1,12 +1,13 @@
 // Deleting or renaming a file other pages link to (or cite as a source) breaks those pages although
 // none of them is staged: the hook finds them in the staged tree and blocks the commit, naming each
-// page and line, as it does for broken links in staged pages.
+// page and line, as it does for broken links in staged pages. Each test starts from a copy of the
+// linked repository, prepared once for the file (see wikiRepoTemplate).
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli-in-process.js';
 import { type GitRepo, TempDirs, run } from '../helpers/git-repo.js';
 import { lineOfField, wikiPage } from '../helpers/wiki-pages.js';
-import { createWikiRepo, installHooks } from '../helpers/wiki-repo.js';
+import { wikiRepoTemplate } from '../helpers/wiki-repo.js';
 
 const dirs = new TempDirs();
 afterEach(() => dirs.cleanup());
@@ -31,25 +32,27 @@ const memcached = pageWith(
 const sourced = wikiPage({ category: 'concepts', title: 'Sourced', sources: ['raw/article.md'] });
 const redis = () => wikiPage({ category: 'entities', title: 'Redis', links: ['concepts/retry-budgets.md'] });
 
-async function linkedWikiRepo(): Promise<GitRepo> {
-  const repo = await createWikiRepo(dirs, {
-    files: {
-      'concepts/backoff.md': backoff,
-      'concepts/ops/throttling.md': throttling,
-      'entities/memcached.md': memcached,
-      'concepts/sourced.md': sourced,
-      'raw/article.md': '# An article\n',
-    },
-  });
-  installHooks(repo);
-  return repo;
-}
+/** The sample wiki and the pages above, committed with fresh indexes, the hook installed by the built CLI. */
+const linked = wikiRepoTemplate({
+  hooks: true,
+  files: {
+    'concepts/backoff.md': backoff,
+    'concepts/ops/throttling.md': throttling,
+    'entities/memcached.md': memcached,
+    'concepts/sourced.md': sourced,
+    'raw/article.md': '# An article\n',
+  },
+});
+afterAll(() => linked.cleanup());
 
-async function committedIndexesAreFresh(repo: GitRepo): Promise<number | null> {
+const linkedWikiRepo = (): Promise<GitRepo> => linked.copy(dirs);
+
+/** `wiki-steward index --check` (in-process) on a fresh clone of HEAD: 0 means every committed index file is fresh. */
+async function committedIndexesAreFresh(repo: GitRepo): Promise<number> {
   const clone = path.join(await dirs.make('ws-clone-'), 'clone');
   const cloned = run('git', ['clone', '--quiet', repo.root, clone], path.dirname(clone));
   if (cloned.status !== 0) throw new Error(cloned.stderr);
-  return runCli(['index', '--check'], clone).status;
+  return (await runCli(['index', '--check'], clone)).code;
 }
 
 const seeAlsoLine = (text: string, target: string) => text.split('\n').indexOf(`- [${target}](/${target})`) + 1;

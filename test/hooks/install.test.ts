@@ -1,15 +1,22 @@
 // `wiki-steward hooks install | uninstall` against real repositories, with git itself running the
-// installed hook on real commits.
+// installed hook on real commits. Each test starts from a copy of a repository prepared once for
+// the file (see wikiRepoTemplate); every install and uninstall a test is about runs the built CLI.
 import { accessSync, chmodSync, constants, readFileSync, readdirSync, realpathSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CLI_PATH, cli } from '../helpers/cli.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { builtCli, cli } from '../helpers/cli.js';
 import { type GitRepo, TempDirs } from '../helpers/git-repo.js';
 import { wikiPage } from '../helpers/wiki-pages.js';
-import { createWikiRepo, installHooks } from '../helpers/wiki-repo.js';
+import { installHooks, wikiRepoTemplate } from '../helpers/wiki-repo.js';
 
 const dirs = new TempDirs();
 afterEach(() => dirs.cleanup());
+
+/** The sample wiki committed with fresh indexes, no hook. */
+const plain = wikiRepoTemplate();
+/** The same with our hook installed (by the built CLI, as the first test checks it). */
+const hooked = wikiRepoTemplate({ hooks: true });
+afterAll(() => Promise.all([plain.cleanup(), hooked.cleanup()]));
 
 const isExecutable = (file: string): boolean => {
   try {
@@ -47,7 +54,7 @@ const modeOf = (file: string): number => statSync(file).mode & 0o777;
 
 describe('hooks install', () => {
   it('writes an executable pre-commit hook into .git/hooks that calls the built CLI by path', async () => {
-    const repo = await createWikiRepo(dirs);
+    const repo = await plain.copy(dirs);
     const result = installHooks(repo);
     expect(result.stderr).toContain('pre-commit hook installed');
 
@@ -57,15 +64,15 @@ describe('hooks install', () => {
     const script = readFileSync(hook, 'utf8');
     expect(script.startsWith('#!/bin/sh\n')).toBe(true);
     expect(script).toContain('# installed by wiki-steward');
-    expect(script).toContain(realpathSync(CLI_PATH));
+    expect(script).toContain(realpathSync(builtCli()));
     expect(script).toContain(process.execPath);
     expect(script).not.toMatch(/\bnpx\b/);
     expect(script).toContain('hooks pre-commit');
   });
 
   it('is idempotent: a second install says "already installed", writes nothing and leaves one identical hook', async () => {
-    const repo = await createWikiRepo(dirs);
-    installHooks(repo);
+    // Installed as the first test installs it.
+    const repo = await hooked.copy(dirs);
     const hook = path.join(hooksDirOf(repo), 'pre-commit');
     const first = readFileSync(hook, 'utf8');
     const written = statSync(hook).mtimeMs;
@@ -83,11 +90,11 @@ describe('hooks install', () => {
   });
 
   it('says "updated" only when the hook changes: an older hook calling another CLI path is rewritten', async () => {
-    const repo = await createWikiRepo(dirs);
-    installHooks(repo);
+    // Installed as the first test installs it.
+    const repo = await hooked.copy(dirs);
     const hook = path.join(hooksDirOf(repo), 'pre-commit');
     const current = readFileSync(hook, 'utf8');
-    writeFileSync(hook, current.replace(realpathSync(CLI_PATH), '/opt/old/wiki-steward/dist/cli.js'));
+    writeFileSync(hook, current.replace(realpathSync(builtCli()), '/opt/old/wiki-steward/dist/cli.js'));
 
     const again = installHooks(repo);
     expect(again.stderr).toContain('pre-commit hook updated');
@@ -95,7 +102,7 @@ describe('hooks install', () => {
   });
 
   it('respects core.hooksPath: the hook lands in that folder, and git runs it from there', async () => {
-    const repo = await createWikiRepo(dirs);
+    const repo = await plain.copy(dirs);
     repo.git('config', 'core.hooksPath', '.githooks');
     const result = installHooks(repo);
     expect(result.stderr).toContain(path.join('.githooks', 'pre-commit'));
@@ -116,7 +123,7 @@ describe('hooks install', () => {
   });
 
   it('chains an existing hook: it is kept, still runs first on every commit, and the commit succeeds', async () => {
-    const repo = await createWikiRepo(dirs);
+    const repo = await plain.copy(dirs);
     const ran = path.join(repo.root, '.git', 'existing-hook-ran');
     writeExistingHook(repo, `echo ran >> '${ran}'`);
 
@@ -133,7 +140,7 @@ describe('hooks install', () => {
   });
 
   it('chains an existing hook that fails: the commit is still blocked', async () => {
-    const repo = await createWikiRepo(dirs);
+    const repo = await plain.copy(dirs);
     writeExistingHook(repo, "echo 'existing hook says no' >&2\nexit 3");
     installHooks(repo);
 
@@ -146,7 +153,7 @@ describe('hooks install', () => {
   });
 
   it('a second install over a chained hook keeps the chain as it is', async () => {
-    const repo = await createWikiRepo(dirs);
+    const repo = await plain.copy(dirs);
     const original = writeExistingHook(repo, 'exit 0');
     installHooks(repo);
     const again = installHooks(repo);
@@ -158,8 +165,8 @@ describe('hooks install', () => {
 
 describe('hooks uninstall', () => {
   it('removes our hook when it chained nothing', async () => {
-    const repo = await createWikiRepo(dirs);
-    installHooks(repo);
+    // Installed as the first test installs it.
+    const repo = await hooked.copy(dirs);
     const result = cli(['hooks', 'uninstall'], repo.root);
     expect(result.stderr).toContain('pre-commit hook removed');
     expect(preCommitFiles(hooksDirOf(repo))).toEqual([]);
@@ -171,7 +178,7 @@ describe('hooks uninstall', () => {
   });
 
   it('restores the hook it chained, byte for byte and executable, and that hook runs alone again', async () => {
-    const repo = await createWikiRepo(dirs);
+    const repo = await plain.copy(dirs);
     const ran = path.join(repo.root, '.git', 'existing-hook-ran');
     const original = writeExistingHook(repo, `echo ran >> '${ran}'`);
     installHooks(repo);
@@ -191,7 +198,7 @@ describe('hooks uninstall', () => {
   });
 
   it('leaves a hook it did not install alone', async () => {
-    const repo = await createWikiRepo(dirs);
+    const repo = await plain.copy(dirs);
     const original = writeExistingHook(repo, 'exit 0');
     const result = cli(['hooks', 'uninstall'], repo.root);
     expect(result.stderr).toContain('not installed; nothing to do');
@@ -203,7 +210,7 @@ describe('hooks uninstall', () => {
 // uninstalling must put back exactly what was there.
 describe('a disabled (non-executable) existing hook', () => {
   it('stays disabled after install: kept with its mode, not run, and our check still runs', async () => {
-    const repo = await createWikiRepo(dirs);
+    const repo = await plain.copy(dirs);
     const ran = path.join(repo.root, '.git', 'disabled-hook-ran');
     writeExistingHook(repo, `echo ran >> '${ran}'\nexit 1`, 0o644);
     // Git itself ignores it: a commit goes through.
@@ -229,7 +236,7 @@ describe('a disabled (non-executable) existing hook', () => {
   });
 
   it('uninstall restores it byte for byte with its mode 644: commits are not blocked by it', async () => {
-    const repo = await createWikiRepo(dirs);
+    const repo = await plain.copy(dirs);
     const original = writeExistingHook(repo, 'exit 1', 0o644);
     installHooks(repo);
 
@@ -246,7 +253,7 @@ describe('a disabled (non-executable) existing hook', () => {
   });
 
   it('an executable hook with an unusual mode (700) comes back with that mode', async () => {
-    const repo = await createWikiRepo(dirs);
+    const repo = await plain.copy(dirs);
     writeExistingHook(repo, 'exit 0', 0o700);
     installHooks(repo);
     expect(modeOf(path.join(hooksDirOf(repo), 'pre-commit.wiki-steward-chained'))).toBe(0o700);

@@ -1,18 +1,24 @@
 // `hooks install` next to another tool's hooks: husky, lefthook, the pre-commit framework, a hook
 // that dispatches on its own file name, and a hooks folder shared with other repositories. In each
 // case the other tool's guard must keep working exactly as before: nothing is installed, renamed or
-// rewritten, and the line to add to that tool's config is printed instead.
+// rewritten, and the line to add to that tool's config is printed instead. Each test starts from a
+// copy of a repository prepared once for the file (see wikiRepoTemplate); every install and
+// uninstall runs the built CLI.
 import { chmodSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { hookScript } from '../../src/hooks/install.js';
-import { CLI_PATH, PROJECT_ROOT, cli, runCli } from '../helpers/cli.js';
+import { PROJECT_ROOT, builtCli, cli, runCli } from '../helpers/cli.js';
 import { type GitRepo, TempDirs } from '../helpers/git-repo.js';
 import { wikiPage } from '../helpers/wiki-pages.js';
-import { createWikiRepo } from '../helpers/wiki-repo.js';
+import { createWikiRepo, wikiRepoTemplate } from '../helpers/wiki-repo.js';
 
 const dirs = new TempDirs();
 afterEach(() => dirs.cleanup());
+
+/** The sample wiki committed with fresh indexes, no hook. */
+const plain = wikiRepoTemplate();
+afterAll(() => plain.cleanup());
 
 const COMMAND = 'npx --no-install wiki-steward hooks pre-commit';
 
@@ -114,7 +120,7 @@ exec "$INSTALL_PYTHON" -mpre_commit "\${ARGS[@]}"
 
 describe('hooks install with husky', () => {
   it('leaves a husky layout whose pre-commit says no exactly as it was: commits stay blocked', async () => {
-    const repo = await createWikiRepo(dirs);
+    const repo = await plain.copy(dirs);
     huskyLayout(repo, 'echo "husky guard says no" >&2\nexit 1\n');
     stageValidPage(repo);
     const head = repo.head();
@@ -175,7 +181,7 @@ describe('hooks install with husky', () => {
     ['a .husky folder with its stubs, core.hooksPath not set yet', (repo: GitRepo) => huskyLayoutWithoutConfig(repo), '.husky/pre-commit'],
     ['husky in a subfolder (core.hooksPath=frontend/.husky/_)', (repo: GitRepo) => repo.git('config', 'core.hooksPath', 'frontend/.husky/_'), 'frontend/.husky/pre-commit'],
   ])('detects husky from %s and installs nothing', async (_name, arrange, target) => {
-    const repo = await createWikiRepo(dirs);
+    const repo = await plain.copy(dirs);
     arrange(repo);
     const before = snapshot(repo.root);
     const install = runCli(['hooks', 'install'], repo.root);
@@ -191,13 +197,13 @@ describe('hooks install with husky', () => {
   }
 
   it('repairs a husky layout an earlier install broke: install says so and changes nothing, uninstall puts husky back', async () => {
-    const repo = await createWikiRepo(dirs);
+    const repo = await plain.copy(dirs);
     huskyLayout(repo, 'echo "husky guard says no" >&2\nexit 1\n');
     // What installing used to do: husky's stub moved aside, a wiki-steward hook in its place.
     const underscore = path.join(repo.root, '.husky', '_');
     const stub = readFileSync(path.join(underscore, 'pre-commit'), 'utf8');
     renameSync(path.join(underscore, 'pre-commit'), path.join(underscore, 'pre-commit.wiki-steward-chained'));
-    writeFileSync(path.join(underscore, 'pre-commit'), hookScript({ node: process.execPath, cli: realpathSync(CLI_PATH) }, repo.root), { mode: 0o755 });
+    writeFileSync(path.join(underscore, 'pre-commit'), hookScript({ node: process.execPath, cli: realpathSync(builtCli()) }, repo.root), { mode: 0o755 });
     stageValidPage(repo, 'Slips Through');
     // Broken: husky's guard no longer runs.
     expect(repo.commit('slips through').status).toBe(0);
@@ -219,7 +225,7 @@ describe('hooks install with husky', () => {
   });
 
   it('hooks uninstall leaves husky alone', async () => {
-    const repo = await createWikiRepo(dirs);
+    const repo = await plain.copy(dirs);
     huskyLayout(repo, 'exit 1\n');
     const before = snapshot(repo.root);
     const result = runCli(['hooks', 'uninstall'], repo.root);
@@ -231,7 +237,7 @@ describe('hooks install with husky', () => {
 
 describe('hooks install with lefthook', () => {
   it.each(['lefthook.yml', '.lefthook.yml', 'lefthook.yaml'])('detects %s with its hook script: both left byte-identical, a snippet printed', async (configName) => {
-    const repo = await createWikiRepo(dirs);
+    const repo = await plain.copy(dirs);
     const config = 'pre-commit:\n  commands:\n    lint:\n      run: echo lint\n';
     repo.write({ [configName]: config });
     writeFileSync(path.join(repo.root, '.git', 'hooks', 'pre-commit'), LEFTHOOK_SCRIPT, { mode: 0o755 });
@@ -248,7 +254,7 @@ describe('hooks install with lefthook', () => {
   });
 
   it("detects lefthook's hook script alone (config kept elsewhere) and leaves it in place", async () => {
-    const repo = await createWikiRepo(dirs);
+    const repo = await plain.copy(dirs);
     writeFileSync(path.join(repo.root, '.git', 'hooks', 'pre-commit'), LEFTHOOK_SCRIPT, { mode: 0o755 });
     const before = snapshot(repo.root);
     const install = runCli(['hooks', 'install'], repo.root);
@@ -260,7 +266,7 @@ describe('hooks install with lefthook', () => {
 
 describe('hooks install with the pre-commit framework', () => {
   it('detects .pre-commit-config.yaml and its hook script: both left byte-identical, a repo: local entry printed', async () => {
-    const repo = await createWikiRepo(dirs);
+    const repo = await plain.copy(dirs);
     const config = 'repos:\n  - repo: https://github.com/pre-commit/pre-commit-hooks\n    rev: v4.6.0\n    hooks:\n      - id: trailing-whitespace\n';
     repo.write({ '.pre-commit-config.yaml': config });
     writeFileSync(path.join(repo.root, '.git', 'hooks', 'pre-commit'), PRE_COMMIT_FRAMEWORK_SCRIPT, { mode: 0o755 });
@@ -281,7 +287,7 @@ describe('hooks install with the pre-commit framework', () => {
   });
 
   it('detects the config before the framework installed its hook: no hook written anywhere', async () => {
-    const repo = await createWikiRepo(dirs);
+    const repo = await plain.copy(dirs);
     repo.write({ '.pre-commit-config.yaml': 'repos: []\n' });
     const install = runCli(['hooks', 'install'], repo.root);
     expect(install.status, install.stderr).toBe(0);
@@ -292,7 +298,7 @@ describe('hooks install with the pre-commit framework', () => {
 
 describe('hooks install next to hooks it must not move', () => {
   it('refuses to chain a hook that dispatches on its own file name (it would stop working renamed)', async () => {
-    const repo = await createWikiRepo(dirs);
+    const repo = await plain.copy(dirs);
     const dispatcher = '#!/bin/sh\nname=$(basename "$0")\nexec "$(git rev-parse --show-toplevel)/tools/hooks/$name" "$@"\n';
     repo.write({ 'tools/hooks/pre-commit': '#!/bin/sh\necho "team guard says no" >&2\nexit 1\n' });
     chmodSync(path.join(repo.root, 'tools', 'hooks', 'pre-commit'), 0o755);
@@ -311,7 +317,7 @@ describe('hooks install next to hooks it must not move', () => {
   });
 
   it('refuses a core.hooksPath outside the repository: that folder serves other repositories too', async () => {
-    const repo = await createWikiRepo(dirs);
+    const repo = await plain.copy(dirs);
     const shared = await dirs.make('ws-shared-hooks-');
     const theirs = '#!/bin/sh\necho shared hook ran >&2\n';
     writeFileSync(path.join(shared, 'pre-commit'), theirs, { mode: 0o755 });

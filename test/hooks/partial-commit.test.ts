@@ -2,32 +2,36 @@
 // paths, named by GIT_INDEX_FILE), while the real index keeps whatever else was staged and becomes
 // .git/index when the commit lands. The index files the hook regenerates into the temporary index
 // must land in the real index too, or the real index holds a staged revert of them afterwards.
+// Each test starts from a copy of a repository prepared once for the file (see wikiRepoTemplate).
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { runCli as runBuiltCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli-in-process.js';
 import { type GitRepo, TempDirs, openRepo, run } from '../helpers/git-repo.js';
 import { wikiPage } from '../helpers/wiki-pages.js';
-import { createWikiRepo, installHooks } from '../helpers/wiki-repo.js';
+import { wikiRepoTemplate } from '../helpers/wiki-repo.js';
 
 const dirs = new TempDirs();
 afterEach(() => dirs.cleanup());
 
-async function hookedWikiRepo(): Promise<GitRepo> {
-  const repo = await createWikiRepo(dirs);
-  installHooks(repo);
-  return repo;
-}
+/** The sample wiki, committed with fresh indexes; `hooked` has the hook installed by the built CLI. */
+const unhooked = wikiRepoTemplate();
+const hooked = wikiRepoTemplate({ hooks: true });
+afterAll(() => Promise.all([unhooked.cleanup(), hooked.cleanup()]));
+
+const hookedWikiRepo = (): Promise<GitRepo> => hooked.copy(dirs);
 
 const status = (repo: GitRepo): string => repo.git('status', '--porcelain', '--untracked-files=all');
 /** Paths whose staged content differs from HEAD (the real index, as `git status` reads it). */
 const stagedAgainstHead = (repo: GitRepo): string[] => repo.git('diff', '--cached', '--name-only').split('\n').filter(Boolean).sort();
 const isIndexFile = (p: string): boolean => p === 'index.md' || p.endsWith('_index.md');
 
-async function committedIndexesAreFresh(repo: GitRepo): Promise<number | null> {
+/** `wiki-steward index --check` (in-process) on a fresh clone of HEAD: 0 means every committed index file is fresh. */
+async function committedIndexesAreFresh(repo: GitRepo): Promise<number> {
   const clone = path.join(await dirs.make('ws-clone-'), 'clone');
   const cloned = run('git', ['clone', '--quiet', repo.root, clone], path.dirname(clone));
   if (cloned.status !== 0) throw new Error(cloned.stderr);
-  return runCli(['index', '--check'], clone).status;
+  return (await runCli(['index', '--check'], clone)).code;
 }
 
 const pageA = wikiPage({ category: 'concepts', title: 'Queue Draining' });
@@ -139,10 +143,10 @@ describe.each([
 });
 
 it('a partial commit in a linked worktree (its own index, hooks shared with the main one) leaves its index clean', async () => {
-  const main = await createWikiRepo(dirs);
+  const main = await unhooked.copy(dirs);
   const worktree = openRepo(path.join(await dirs.make('ws-worktree-'), 'wt'));
   main.git('worktree', 'add', '--quiet', '-b', 'side', worktree.root);
-  const install = runCli(['hooks', 'install'], worktree.root);
+  const install = runBuiltCli(['hooks', 'install'], worktree.root);
   expect(install.status, install.stderr).toBe(0);
   expect(install.stderr).toContain('pre-commit hook installed');
 

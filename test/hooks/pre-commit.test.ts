@@ -1,28 +1,43 @@
 // The installed pre-commit hook on real commits: git runs the hook, the hook runs the built CLI,
-// and what lands in the commit is checked with git itself.
+// and what lands in the commit is checked with git itself. Each test starts from a copy of a
+// repository prepared once for the file (the built CLI's `index` and `hooks install`); what the
+// commit left is checked with `index --check` in-process, and once with the built CLI.
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cli, runCli } from '../helpers/cli.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { runCli as runBuiltCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli-in-process.js';
 import { type GitRepo, TempDirs, run } from '../helpers/git-repo.js';
 import { lineOfField, wikiPage } from '../helpers/wiki-pages.js';
-import { createWikiRepo, inWiki, installHooks } from '../helpers/wiki-repo.js';
+import { inWiki, wikiRepoTemplate } from '../helpers/wiki-repo.js';
 
 const dirs = new TempDirs();
 afterEach(() => dirs.cleanup());
 
-async function hookedWikiRepo(options: Parameters<typeof createWikiRepo>[1] = {}): Promise<GitRepo> {
-  const repo = await createWikiRepo(dirs, options);
-  installHooks(repo);
-  return repo;
-}
+/** The sample wiki at the repository root, committed with fresh indexes, the hook installed. */
+const hooked = wikiRepoTemplate({ hooks: true });
+/** The same wiki in a wiki/ subfolder of a project with a README. */
+const hookedInSubfolder = wikiRepoTemplate({ hooks: true, wikiDir: 'wiki', files: { 'README.md': '# A project with a wiki\n' } });
+/** The wiki at the root beside a README. */
+const hookedWithReadme = wikiRepoTemplate({ hooks: true, files: { 'README.md': '# Readme\n' } });
+afterAll(() => Promise.all([hooked, hookedInSubfolder, hookedWithReadme].map((t) => t.cleanup())));
 
-/** `wiki-steward index --check` on a fresh clone of HEAD: exit 0 means every committed index file is fresh. */
-async function committedIndexesAreFresh(repo: GitRepo, wikiDir = ''): Promise<{ status: number | null; output: string }> {
+const hookedWikiRepo = () => hooked.copy(dirs);
+
+/**
+ * `wiki-steward index --check` on a fresh clone of HEAD: exit 0 means every committed index file
+ * is fresh. In-process, or with `built`, the built CLI.
+ */
+async function committedIndexesAreFresh(repo: GitRepo, options: { wikiDir?: string; built?: boolean } = {}): Promise<{ status: number | null; output: string }> {
   const clone = path.join(await dirs.make('ws-clone-'), 'clone');
   const cloned = run('git', ['clone', '--quiet', repo.root, clone], path.dirname(clone));
   if (cloned.status !== 0) throw new Error(cloned.stderr);
-  const check = runCli(['index', '--check', ...(wikiDir ? ['--wiki', wikiDir] : [])], clone);
-  return { status: check.status, output: check.stdout + check.stderr };
+  const args = ['index', '--check', ...(options.wikiDir ? ['--wiki', options.wikiDir] : [])];
+  if (options.built) {
+    const check = runBuiltCli(args, clone);
+    return { status: check.status, output: check.stdout + check.stderr };
+  }
+  const check = await runCli(args, clone);
+  return { status: check.code, output: check.stdout + check.stderr };
 }
 
 const showAtHead = (repo: GitRepo, relPath: string): string => repo.git('show', `HEAD:${relPath}`);
@@ -45,8 +60,8 @@ describe('pre-commit hook: valid commits', () => {
     expect(repo.committedPaths().sort()).toEqual(['concepts/_index.md', 'concepts/ops/_index.md', 'concepts/ops/queue-draining.md', 'index.md']);
     expect(showAtHead(repo, 'concepts/ops/_index.md')).toContain('[Queue Draining](queue-draining.md)');
     expect(showAtHead(repo, 'index.md')).toContain('[Concepts](concepts/_index.md) — 4 pages, 2 levels deep');
-    // The committed bytes are what `index --check` calls fresh, and the work tree holds the same bytes.
-    expect(await committedIndexesAreFresh(repo)).toEqual({ status: 0, output: expect.stringContaining('up to date') });
+    // The committed bytes are what `index --check` (the built CLI) calls fresh, and the work tree holds the same bytes.
+    expect(await committedIndexesAreFresh(repo, { built: true })).toEqual({ status: 0, output: expect.stringContaining('up to date') });
     for (const index of ['index.md', 'concepts/_index.md', 'concepts/ops/_index.md']) expect(repo.read(index)).toBe(showAtHead(repo, index));
     expect(statusOf(repo)).toBe('');
   });
@@ -82,10 +97,10 @@ describe('pre-commit hook: valid commits', () => {
 
   it('leaves a hand-written _index.md alone: not rewritten, not staged', async () => {
     const handWritten = '# Entities\n\nThe people and systems we deal with, curated by hand.\n';
-    const repo = await createWikiRepo(dirs);
+    const repo = await hookedWikiRepo();
+    // Committed past the hook (--no-verify): the hand-written file is in HEAD before the hook ever runs.
     repo.write({ 'entities/_index.md': handWritten });
     repo.git('commit', '--quiet', '--no-verify', '--all', '-m', 'hand-written entities index');
-    installHooks(repo);
 
     repo.write({ 'entities/postgres.md': wikiPage({ category: 'entities', title: 'Postgres' }) });
     repo.git('add', 'entities/postgres.md');
@@ -98,7 +113,7 @@ describe('pre-commit hook: valid commits', () => {
   });
 
   it('works when the wiki lives in a wiki/ subfolder of the repository', async () => {
-    const repo = await hookedWikiRepo({ wikiDir: 'wiki', files: { 'README.md': '# A project with a wiki\n' } });
+    const repo = await hookedInSubfolder.copy(dirs);
     repo.write({ 'wiki/concepts/ops/queue-draining.md': wikiPage({ category: 'concepts', title: 'Queue Draining' }) });
     repo.git('add', 'wiki/concepts/ops/queue-draining.md');
 
@@ -107,7 +122,7 @@ describe('pre-commit hook: valid commits', () => {
     expect(repo.committedPaths().sort()).toEqual(
       ['concepts/_index.md', 'concepts/ops/_index.md', 'concepts/ops/queue-draining.md', 'index.md'].map((p) => inWiki('wiki', p)),
     );
-    expect(await committedIndexesAreFresh(repo, 'wiki')).toEqual({ status: 0, output: expect.stringContaining('up to date') });
+    expect(await committedIndexesAreFresh(repo, { wikiDir: 'wiki' })).toEqual({ status: 0, output: expect.stringContaining('up to date') });
 
     const bad = invalidPage('Broken Date');
     repo.write({ 'wiki/concepts/broken-date.md': bad });
@@ -120,12 +135,12 @@ describe('pre-commit hook: valid commits', () => {
   });
 
   it('a commit that touches no wiki page does no index work', async () => {
-    const repo = await hookedWikiRepo({ files: { 'README.md': '# Readme\n' } });
+    const repo = await hookedWithReadme.copy(dirs);
     // Make the committed concepts index stale (a page committed past the hook), so any index work would show.
     repo.write({ 'concepts/unindexed.md': wikiPage({ category: 'concepts', title: 'Unindexed' }) });
     repo.git('add', 'concepts/unindexed.md');
     expect(repo.commit('skip the hook', '--no-verify').status).toBe(0);
-    expect(runCli(['index', '--check'], repo.root).status).toBe(1);
+    expect((await runCli(['index', '--check'], repo.root)).code).toBe(1);
 
     repo.write({ 'README.md': '# Readme\n\nMore words.\n', 'log.md': '# Wiki Log\n', 'tools/build.sh': 'echo hi\n' });
     repo.git('add', '--all');

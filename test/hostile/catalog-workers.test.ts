@@ -37,19 +37,19 @@ describe('WIKI_STEWARD_CATALOG_WORKERS garbage (built CLI, the 69-page example w
     const run = await built('Infinity');
     expect(run.stderr).not.toContain('Invalid array length');
     expect({ code: run.code, workers: run.workers }, run.stderr).toEqual({ code: 0, workers: 0 });
-  }, 30_000);
+  });
 
   it('200: capped at three workers, and the run answers', async () => {
     const run = await built('200');
     expect({ code: run.code, workers: run.workers }, run.stderr).toEqual({ code: 0, workers: 3 });
-  }, 30_000);
+  });
 
   it('-1 and abc fall back to the default: no workers on so small a wiki', async () => {
     for (const value of ['-1', 'abc']) {
       const run = await built(value);
       expect({ code: run.code, workers: run.workers }, `${value}: ${run.stderr}`).toEqual({ code: 0, workers: 0 });
     }
-  }, 40_000);
+  });
 });
 
 describe('a page swapped for a symlink after the walk', () => {

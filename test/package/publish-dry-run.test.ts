@@ -48,7 +48,8 @@ beforeAll(() => {
     cwd: PROJECT_ROOT,
     env: { ...env, npm_config_cache: cache, npm_config_offline: 'true', npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false' },
     encoding: 'utf8',
-    timeout: 60_000,
+    // A hang guard only (vitest cannot interrupt a synchronous spawn): far above any run on a loaded machine.
+    timeout: 240_000,
   });
   if (r.error) throw r.error;
   if (r.status !== 0) throw new Error(`npm publish --dry-run exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
@@ -56,7 +57,7 @@ beforeAll(() => {
   const report = JSON.parse(r.stdout) as Packed | Record<string, Packed>;
   packed = 'files' in report ? (report as Packed) : (report as Record<string, Packed>)[manifest.name]!;
   paths = packed.files.map((f) => f.path);
-}, 60_000);
+});
 
 afterAll(() => {
   if (cache) rmSync(cache, { recursive: true, force: true });

@@ -362,11 +362,14 @@ export function jobsFor(workflow: Workflow, event: SimulatedEvent): string[] {
     .map(([id]) => id);
 }
 
+/** Kills a script that hangs (vitest cannot interrupt a synchronous spawn): far above any run on a loaded machine, never a measure. */
+const SCRIPT_HANG_GUARD_MS = 240_000;
+
 /** Runs a step's `run:` script as a runner does (`bash --noprofile --norc -eo pipefail`). */
 export function runScript(script: string, cwd: string, env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
   const base: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!/^(GITHUB_|RUNNER_|ACTIONS_|GIT_|npm_)/i.test(k)) base[k] = v;
-  const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd, env: { ...base, ...env }, encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd, env: { ...base, ...env }, encoding: 'utf8', timeout: SCRIPT_HANG_GUARD_MS });
   if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -5,16 +5,16 @@
 // on a TestClock: back-off and retry-after cost nothing, and a time-out fires only when the test
 // expires it, so no outcome depends on how fast the machine is.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { askQuestion, openAskSession } from '../../src/answer/ask.js';
 import { type ProviderOptions, createProviders } from '../../src/answer/providers.js';
 import { openWorkspace } from '../../src/config/workspace.js';
 import type { Trace } from '../../src/answer/trace.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, TEST_WAIT_SCALE } from '../../src/net/http-json.js';
 import { type CliRun, runCli } from '../helpers/cli-in-process.js';
+import { builtCli } from '../helpers/cli.js';
 import { TestClock } from '../helpers/test-clock.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -79,27 +79,6 @@ export function runBuiltCli(args: string[], env: EnvVars, cwd = EXAMPLE_WIKI): P
     });
   });
 }
-
-let snapshotDir: string | undefined;
-/**
- * dist/ as the global setup built it, copied once per test file into .scratch/ (inside the project,
- * so its packages still resolve from node_modules): another run rebuilding dist/ meanwhile cannot
- * swap its chunks out from under a run here. Removed after the file's tests.
- */
-function builtCli(): string {
-  if (!snapshotDir) {
-    const scratch = path.join(PROJECT_ROOT, '.scratch');
-    mkdirSync(scratch, { recursive: true });
-    const dir = mkdtempSync(path.join(scratch, 'built-cli-'));
-    cpSync(path.dirname(CLI_JS), path.join(dir, 'dist'), { recursive: true });
-    snapshotDir = dir;
-  }
-  return path.join(snapshotDir, 'dist', path.basename(CLI_JS));
-}
-afterAll(() => {
-  if (snapshotDir) rmSync(snapshotDir, { recursive: true, force: true });
-  snapshotDir = undefined;
-});
 
 /** Two retries, for the in-process cases (the clock makes their waits free). */
 export const IN_PROCESS_RETRY: RetryPolicy = { ...DEFAULT_RETRY_POLICY, retries: 2 };

@@ -3,7 +3,7 @@
 // the eng-standards wiki, 273 pages; see helpers/dialect-wiki.ts), with a known set of planted
 // defects. `validate --suggest-config` writes a config under which `validate` reports exactly those
 // defects as errors, and the digest's orphans and the ladder's link texts count wikilinks.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,10 +23,19 @@ afterAll(async () => {
   for (const root of roots) await rm(root, { recursive: true, force: true });
 });
 
-async function otherDialectWiki() {
+const tempRoot = async (): Promise<string> => {
   const root = await mkdtemp(path.join(os.tmpdir(), 'ws-dialect-'));
   roots.push(root);
-  return assembleDialectWiki(root);
+  return root;
+};
+
+/** Assembled once for the file; each test gets its own copy (a test writes its config into it). */
+let assembled: ReturnType<typeof assembleDialectWiki> | undefined;
+async function otherDialectWiki() {
+  const wiki = await (assembled ??= tempRoot().then(assembleDialectWiki));
+  const root = await tempRoot();
+  await cp(wiki.root, root, { recursive: true });
+  return { ...wiki, root };
 }
 
 describe('a wiki in another dialect (issue 15)', () => {

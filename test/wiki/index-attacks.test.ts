@@ -5,6 +5,7 @@ import { existsSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadFileTree } from '../../src/wiki/tree.js';
+import { TEMP_FILE_MAX_AGE_MS } from '../../src/wiki/write-files.js';
 import { runCli } from '../helpers/cli-in-process.js';
 import { type GitRepo, TempDirs, createRepo } from '../helpers/git-repo.js';
 import { makeWiki, page } from '../helpers/wiki-fixture.js';
@@ -23,7 +24,8 @@ describe('index attacks: temp files left by a killed run', () => {
 
   it('index removes stale temp files of its own, keeps a live writer\'s, and validate never mentions any', async () => {
     const wiki = await makeWiki({ 'concepts/a.md': page({ title: 'Alpha', type: 'concepts' }), 'concepts/deep/b.md': page({ title: 'Beta', type: 'concepts' }) });
-    const writer = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    // A live writer: it runs until the test kills it (or its stdin closes with the test's process).
+    const writer = spawn(process.execPath, ['-e', 'process.stdin.resume()'], { stdio: ['pipe', 'ignore', 'ignore'] });
     live.push(writer);
     const dead = `concepts/_index.md.wiki-steward-${deadPid()}.tmp`;
     const old = `concepts/deep/_index.md.wiki-steward-${writer.pid}.tmp`;
@@ -31,8 +33,12 @@ describe('index attacks: temp files left by a killed run', () => {
     const busy = `concepts/deep/b.md.wiki-steward-${writer.pid}.tmp`;
     const notOurs = 'concepts/notes.wiki-steward-draft.tmp';
     for (const file of [dead, old, oldInRoot, busy, notOurs]) writeFileSync(path.join(wiki, file), '# half-written\n\n- [Ghost](ghost.md) — (q: 1.00)');
-    const twoMinutesAgo = new Date(Date.now() - 120_000);
-    utimesSync(path.join(wiki, old), twoMinutesAgo, twoMinutesAgo);
+    // The live writer's old file is past the age limit, and its busy one stays under it however long
+    // this test takes to get to `index` (its time is set ahead): the outcome never hangs on the speed.
+    const pastTheLimit = new Date(Date.now() - 2 * TEMP_FILE_MAX_AGE_MS);
+    utimesSync(path.join(wiki, old), pastTheLimit, pastTheLimit);
+    const aheadOfAnyRun = new Date(Date.now() + 24 * 60 * 60_000);
+    utimesSync(path.join(wiki, busy), aheadOfAnyRun, aheadOfAnyRun);
 
     const tree = await loadFileTree(wiki);
     expect([...tree.files].filter((f) => f.includes('wiki-steward-') && f !== notOurs)).toEqual([]);

@@ -1,10 +1,13 @@
 // Hostile or pathological pages, on real files: each costs one diagnostic for that page (or is left
-// out where it cannot be listed), never the run, and never the rest of the wiki.
+// out where it cannot be listed), never the run, and never the rest of the wiki. An input that
+// would hang or exhaust memory is proven bounded by what comes back (the refusal names the limit it
+// stopped at); the test time limit is only a safety net, never the measure.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/config/config.js';
 import { loadCatalog } from '../../src/ladder/catalog.js';
+import { MAX_FRONTMATTER_EXPANSION } from '../../src/wiki/frontmatter.js';
 import { parseMiniYaml } from '../../src/wiki/mini-yaml.js';
 import { MAX_PAGE_BYTES } from '../../src/wiki/page-limit.js';
 import { loadFileTree } from '../../src/wiki/tree.js';
@@ -36,35 +39,35 @@ const good = page({ title: 'Good', type: 'concepts' });
 const badDate = page({ title: 'Bad Date', type: 'concepts' }).replace('created: "2026-05-01T10:00:00Z"', 'created: 2026-05-01');
 
 describe('page attacks: YAML alias bombs', () => {
-  it('a billion-laughs frontmatter is one diagnostic for its page, and the rest of the wiki is validated, quickly', async () => {
+  // 9^10 values expanded would never finish: that validate returns at all, with the refusal naming
+  // the expansion limit it stopped at, is the proof that the check is bounded.
+  it('a billion-laughs frontmatter is one diagnostic for its page, refused at the expansion limit, and the rest of the wiki is validated', async () => {
     const wiki = await makeWiki({
       'concepts/bomb.md': page({ title: 'Bomb', type: 'concepts', extra: billionLaughs() }),
       'concepts/good.md': good,
       'concepts/bad-date.md': badDate,
     });
-    const started = performance.now();
     const { code, report } = await validateJson(wiki);
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(code).toBe(1);
     expect(report.checked).toBe(3);
     const bomb = report.diagnostics.filter((d) => d.path === 'concepts/bomb.md');
     expect(bomb).toHaveLength(1);
     expect(bomb[0]).toMatchObject({ code: 'yaml-alias-expansion', severity: 'error', line: 1 });
     expect(bomb[0]!.message).toMatch(/aliases expand to more than [\d,]+ characters of values/);
+    expect(bomb[0]!.message).toContain(`more than ${MAX_FRONTMATTER_EXPANSION.toLocaleString('en-US')} characters`);
     expect(report.diagnostics.filter((d) => d.path === 'concepts/good.md')).toEqual([]);
     expect(report.diagnostics.filter((d) => d.path === 'concepts/bad-date.md').map((d) => d.code)).toEqual(['bad-date']);
-  }, 60_000);
+  });
 
   it("the digest's health scan reads the same page without hanging, and names it invalid", async () => {
     const wiki = await makeWiki({ 'concepts/bomb.md': page({ title: 'Bomb', type: 'concepts', extra: billionLaughs() }), 'concepts/good.md': good });
-    const started = performance.now();
     const run = await runCli(['digest', '--wiki', wiki, '--format', 'json'], wiki);
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(run.code, run.stderr).toBe(0);
     const health = (JSON.parse(run.stdout) as { health: { invalid: Array<{ path: string; messages: string[] }> } }).health;
     expect(health.invalid.map((i) => i.path)).toEqual(['concepts/bomb.md']);
     expect(health.invalid[0]!.messages).toHaveLength(1);
-  }, 60_000);
+    expect(health.invalid[0]!.messages[0]).toContain(`more than ${MAX_FRONTMATTER_EXPANSION.toLocaleString('en-US')} characters`);
+  });
 
   it('an alias that contains itself (a cycle) is refused the same way', async () => {
     const wiki = await makeWiki({
@@ -85,10 +88,11 @@ describe('page attacks: YAML alias bombs', () => {
   });
 
   it("the upstream dialect never expands aliases: it reads the bomb's lines as plain strings", () => {
-    const started = performance.now();
     const { data } = parseMiniYaml(billionLaughs());
-    expect(performance.now() - started).toBeLessThan(100);
-    expect(data.lol9).toBe(`&a9 [${Array(9).fill('*a8').join(', ')}]`);
+    // Every level is its own line read as text: nothing refers to anything, so there is nothing to expand.
+    expect(Object.keys(data)).toEqual(Array.from({ length: 10 }, (_, level) => `lol${level}`));
+    expect(data.lol0).toBe(`&a0 [${Array(9).fill('"lol"').join(', ')}]`);
+    for (let level = 1; level < 10; level++) expect(data[`lol${level}`]).toBe(`&a${level} [${Array(9).fill(`*a${level - 1}`).join(', ')}]`);
   });
 });
 
