@@ -223,8 +223,12 @@ function mergeInto(target: Record<string, unknown>, source: Record<string, unkno
   return target;
 }
 
-/** Reads `.wiki-steward.yml` from the repository root; defaults when the file does not exist. */
-export async function loadConfig(repoRoot: string): Promise<{ config: StewardConfig; file: string | undefined }> {
+/**
+ * Reads `.wiki-steward.yml` from the repository root; defaults when the file does not exist. Its
+ * faults name the file relative to `cwd`, the directory the command or step runs in (not this
+ * process's: the Action and the CLI can run in-process for another directory).
+ */
+export async function loadConfig(repoRoot: string, cwd: string): Promise<{ config: StewardConfig; file: string | undefined }> {
   const file = path.join(repoRoot, CONFIG_FILE);
   let text: string;
   try {
@@ -233,5 +237,5 @@ export async function loadConfig(repoRoot: string): Promise<{ config: StewardCon
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { config: structuredClone(DEFAULT_CONFIG), file: undefined };
     throw new ConfigError(file, `cannot read: ${(error as Error).message}`);
   }
-  return { config: parseConfig(text, path.relative(process.cwd(), file) || CONFIG_FILE), file };
+  return { config: parseConfig(text, path.relative(cwd, file) || CONFIG_FILE), file };
 }

@@ -84,7 +84,7 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
   const flagged = options.wikiFlag ? realPath(path.resolve(options.cwd, options.wikiFlag)) : undefined;
   const here = realPath(findRepoRoot(options.cwd));
   const repoRoot = flagged && isDirectory(flagged) && !isInside(flagged, here) ? realPath(findRepoRoot(flagged)) : here;
-  const loaded = await loadConfig(repoRoot);
+  const loaded = await loadConfig(repoRoot, realPath(options.cwd));
   const config = resolveSettings(loaded.config, options.overrides ?? {});
   const file = loaded.file;
   const found = (wikiRoot: string | undefined, wikiSource: Workspace['wikiSource']): Workspace => ({

@@ -1,6 +1,9 @@
-// Answer mode end to end: the committed Action bundle (`node action/index.js`), started as a runner
-// starts it, against the GitHub REST emulator. Every scenario asserts the writes that reached the
-// emulator (its state and its request log) and every response is checked against GitHub's schema.
+// Answer mode end to end: the Action run in this process through the entry function the bundle
+// calls (`runAction`, harness `runStep`), with the runner's environment as an object, against the
+// GitHub REST emulator. Every scenario asserts the writes that reached the emulator (its state and
+// its request log) and every response is checked against GitHub's schema. What only the committed
+// bundle can show (one run per job and event kind, the exit code and `::error::` of a failed step,
+// no checkout) is in bundle-contract.test.ts.
 //
 // The emulated repository holds what the job checks out: it is seeded from the example workspace
 // and the workspace of each run is a clone of it (as actions/checkout gives), so GITHUB_SHA, the
@@ -10,8 +13,8 @@ import type { AddressInfo } from 'node:net';
 import { page } from '../helpers/wiki-fixture.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GitHubEmulator, RecordedRequest } from '../github-emulator/emulator.js';
-import { type RunResult, type Workspace, bareGit, closeChecked, fileAt, makeWorkspace, removeTempDirs, runBundle, seededRepo, snapshotAction, traceOf, visible, isWrite } from './harness.js';
-import { REPO, SERVER, ISSUES, ISSUE, COMMENTS, COMMENT, LABELS, ISSUE_LABELS, ISSUE_LABEL, PERMISSION, TREES, COMMITS, REFS, REF, PULLS, PULL, ISSUE_REACTIONS, ISSUE_REACTION, COMMENT_REACTIONS, COMMENT_REACTION } from './routes.js';
+import { type RunResult, type Workspace, at, bareGit, closeChecked, expectExit, expectPermalinksResolve, isWrite, makeWorkspace, removeTempDirs, runStep, seededRepo, traceOf, visible, writesOf } from './harness.js';
+import { REPO, SERVER, COMMENTS, COMMENT, LABELS, ISSUE_LABELS, ISSUE_LABEL, PERMISSION, TREES, COMMITS, REFS, PULLS, PULL, REF, ISSUE_REACTIONS, ISSUE_REACTION, COMMENT_REACTIONS, COMMENT_REACTION } from './routes.js';
 
 
 const COVERED = 'How do I install the pre-commit hook?';
@@ -29,16 +32,13 @@ const ESCALATE_PAGE = page({
 To escalate an unanswered question, ping @wiki-oncall or the @octo-org/docs-team in the issue; they reply within one working day.`,
 });
 
-let bundle: string;
 /** The example workspace the emulated repository is seeded from. */
 let template: Workspace;
 /** This test's checkout of the emulated repository's main. */
 let ws: Workspace;
 let gh: GitHubEmulator;
-const timings: Array<{ what: string; ms: number }> = [];
 
 beforeAll(async () => {
-  bundle = await snapshotAction();
   template = await makeWorkspace();
 });
 
@@ -48,10 +48,7 @@ beforeEach(async () => {
 
 afterEach(() => closeChecked(gh));
 
-afterAll(async () => {
-  await removeTempDirs();
-  if (timings.length > 0) console.log(`answer e2e timings (spawn → exit):\n${timings.map((t) => `  ${t.what}: ${t.ms.toFixed(0)} ms`).join('\n')}`);
-});
+afterAll(removeTempDirs);
 
 // -----------------------------------------------------------------------------------------------
 // Helpers
@@ -63,8 +60,7 @@ interface Run extends RunResult {
 
 async function run(eventName: string, payload: unknown, opts: { inputs?: Record<string, string>; workspace?: Workspace | null; env?: Record<string, string> } = {}): Promise<Run> {
   const from = gh.requests.length;
-  const result = await runBundle({
-    bundle,
+  const result = await runStep({
     githubEnv: gh.env(),
     workspace: opts.workspace === null ? undefined : (opts.workspace ?? ws),
     eventName,
@@ -73,14 +69,6 @@ async function run(eventName: string, payload: unknown, opts: { inputs?: Record<
     env: opts.env,
   });
   return { ...result, requests: gh.requests.slice(from) };
-}
-
-// Writes: not GETs, nor the GraphQL query that asks who the token is.
-const writesOf = (requests: readonly RecordedRequest[]) => requests.filter(isWrite).map((r) => `${r.method} ${r.route} ${r.status}`);
-
-/** Fails with the child's output, so a failing scenario says why. */
-function expectExit(r: RunResult, code: number): void {
-  expect(r.code, `exit ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`).toBe(code);
 }
 
 function asker(login: string, role: 'admin' | 'maintain' | 'write' | 'triage' | 'read'): string {
@@ -93,39 +81,6 @@ function issue(number: number, title: string, opts: { body?: string; user?: stri
 }
 
 const labelsOf = (n: number) => [...gh.state.issue(n).labels].sort();
-
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const PERMALINK = new RegExp(`\\]\\((${escapeRe(SERVER)}/${escapeRe(REPO)}/blob/([0-9a-f]{40})/([^?)\\s]+)\\?plain=1#L(\\d+)(?:-L(\\d+))?)\\)`, 'g');
-
-/**
- * Every permalink in the body points at the workspace commit, at a file that exists there, at
- * lines inside it; and every wiki citation of the trace quotes text that is on its cited lines.
- */
-async function expectPermalinksResolve(body: string, workspace: Workspace): Promise<Array<{ file: string; from: number; to: number }>> {
-  const links = [...body.matchAll(PERMALINK)].map((m) => ({ sha: m[2], file: decodeURIComponent(m[3] ?? ''), from: Number(m[4]), to: Number(m[5] ?? m[4]) }));
-  for (const link of links) {
-    expect(link.sha).toBe(workspace.sha);
-    const lines = (await fileAt(workspace, link.file)).split('\n');
-    expect(link.from).toBeGreaterThanOrEqual(1);
-    expect(link.to).toBeGreaterThanOrEqual(link.from);
-    expect(link.to).toBeLessThanOrEqual(lines.length);
-  }
-  const trace = traceOf(body);
-  const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
-  for (const c of (trace?.citations ?? []) as Array<{ path?: string; lines?: [number, number]; quote?: string }>) {
-    if (!c.path || !c.lines || !c.quote) continue;
-    const lines = (await fileAt(workspace, `wiki/${c.path}`)).split('\n');
-    expect(squash(lines.slice(c.lines[0] - 1, c.lines[1]).join('\n'))).toContain(squash(c.quote));
-  }
-  return links;
-}
-
-/** The element, or a failed test. */
-function at<T>(list: readonly T[], index: number): T {
-  const item = list[index];
-  if (item === undefined) throw new Error(`expected an element at ${index}, got ${list.length} elements`);
-  return item;
-}
 
 function onlyComment(n: number) {
   const comments = gh.state.commentsOn(n);
@@ -159,52 +114,7 @@ const quoteOf = (body: string): string => at(body.split('\n\n'), 0);
 
 // -----------------------------------------------------------------------------------------------
 
-describe('action bundle: answer mode', () => {
-  it('answers a covered question: one comment with permalinks, trace, label, outputs and summary', async () => {
-    asker('alice', 'triage');
-    issue(1, COVERED);
-    const r = await run('issues', gh.events.issues('opened', 1));
-    timings.push({ what: 'covered question (first run of the file)', ms: r.ms });
-    expectExit(r, 0);
-
-    const comment = onlyComment(1);
-    expect(comment.user).toBe('github-actions[bot]');
-    const body = comment.body;
-    // The question, quoted.
-    expect(body.startsWith(`> ${COVERED}\n`)).toBe(true);
-    // Cites the how-to page with a permalink at the workspace commit, `?plain=1#L…`.
-    const links = await expectPermalinksResolve(body, ws);
-    expect(links.map((l) => l.file)).toContain('wiki/how-to/install-pre-commit-hook.md');
-    expect(body).toMatch(new RegExp(`${escapeRe(`${SERVER}/${REPO}/blob/${ws.sha}/wiki/how-to/install-pre-commit-hook.md?plain=1#L`)}\\d+`));
-    // The folded trace section, the hidden marker and the trace JSON.
-    expect(body).toContain('<details><summary>How this was answered</summary>');
-    expect(body).toContain('</details>');
-    expect(body).toContain('<!-- wiki-steward:answer key=issue-1 -->');
-    const trace = traceOf(body);
-    expect(trace).toBeDefined();
-    expect(trace?.outcome).toBe('answered');
-    expect(trace?.question).toBe(COVERED);
-    expect(trace?.wiki.commit).toBe(ws.sha);
-    expect(trace?.citations.some((c: { path?: string }) => c.path === 'how-to/install-pre-commit-hook.md')).toBe(true);
-
-    // Writes: 👀 on the issue, the comment, 👀 removed, the outcome label created (it did not exist) and added.
-    expect(writesOf(r.requests)).toEqual([EYES_ON, `POST ${COMMENTS} 201`, EYES_OFF, `POST ${LABELS} 201`, `POST ${ISSUE_LABELS} 200`]);
-    expect(labelsOf(1)).toEqual(['question', 'wiki:answered']);
-    expect(gh.state.findLabel('wiki:answered')).toMatchObject({ color: '0e8a16' });
-    // The permission of the asker was checked.
-    expect(r.requests.filter((q) => q.route === PERMISSION).map((q) => q.params.username)).toEqual(['alice']);
-
-    // Outputs and the job summary.
-    expect(r.outputs.outcome).toBe('answered');
-    expect(r.outputs['ladder-branch']).toBe(trace?.branch);
-    expect(['inline', 'explore']).toContain(r.outputs['ladder-branch']);
-    expect(r.outputs['comment-url']).toBe(`${SERVER}/${REPO}/issues/1#issuecomment-${comment.id}`);
-    expect(r.outputs['pull-request-url']).toBe('');
-    expect(r.summary).toContain('wiki-steward: answered');
-    expect(r.summary).toContain(`${SERVER}/${REPO}/blob/${ws.sha}/wiki/how-to/install-pre-commit-hook.md?plain=1#L`);
-    expect(r.summary).not.toContain('<!-- wiki-steward:');
-  });
-
+describe('answer mode', () => {
   it.each([
     { kind: 'cold', title: COLD, label: 'wiki:cold', says: 'The wiki has no page that matches this question' },
     { kind: 'gap', title: GAP, label: 'wiki:gap', says: '`--max-citations`' },
@@ -322,24 +232,6 @@ describe('action bundle: answer mode', () => {
     expect(at(gh.state.commentsOn(4), 0)).toEqual(issueAnswer);
   });
 
-  it('`/wiki ask` on a pull request conversation answers there, keyed to the comment', async () => {
-    asker('carol', 'maintain');
-    issue(5, 'Add a page about hooks', { user: 'carol', labels: [], pull_request: true });
-    const ask = gh.state.addComment({ issue_number: 5, user: 'carol', body: `/wiki ask ${COVERED}` });
-    const payload = gh.events.issueComment('created', ask.id) as { issue: { pull_request?: unknown } };
-    expect(payload.issue.pull_request).toBeDefined();
-    const r = await run('issue_comment', payload);
-    expectExit(r, 0);
-    const comments = gh.state.commentsOn(5);
-    expect(comments).toHaveLength(2);
-    const answer = at(comments, 1);
-    expect(answer.body).toContain(`<!-- wiki-steward:answer key=comment-${ask.id} -->`);
-    expect(traceOf(answer.body)?.outcome).toBe('answered');
-    await expectPermalinksResolve(answer.body, ws);
-    expect(r.outputs['comment-url']).toBe(`${SERVER}/${REPO}/pull/5#issuecomment-${answer.id}`);
-    expect(writesOf(r.requests)).toEqual([`POST ${COMMENT_REACTIONS} 201`, `POST ${COMMENTS} 201`, `DELETE ${COMMENT_REACTION} 204`]);
-  });
-
   it('a `/wiki How do I …` title without the label is answered, with the prefix stripped', async () => {
     asker('alice', 'triage');
     issue(6, `/wiki ${COVERED}`, { labels: [] });
@@ -445,7 +337,6 @@ describe('action bundle: answer mode', () => {
     const big = line.repeat(Math.ceil(chars / line.length)).slice(0, chars);
     issue(13, COVERED, { body: big });
     const r = await run('issues', gh.events.issues('opened', 13));
-    timings.push({ what: `${size} issue body`, ms: r.ms });
     const sent = r.requests.find((q) => q.method === 'POST' && q.route === COMMENTS)?.body as { body?: string } | undefined;
     const sentLength = [...(sent?.body ?? '')].length;
     const longest = (sent?.body ?? '').split('\n').reduce((a, l) => (l.length > a.length ? l : a), '');
@@ -545,22 +436,7 @@ describe('action bundle: answer mode', () => {
       onlyComment(18);
     });
 
-    it('a permanent 500 on POST comments → exit 1 with a clear ::error:: message', async () => {
-      asker('alice', 'triage');
-      issue(19, COVERED);
-      gh.faults.push({ match: postComment, times: Infinity, status: 500, body: { message: 'Internal Server Error', documentation_url: 'https://docs.github.com/rest', status: '500' } });
-      const r = await run('issues', gh.events.issues('opened', 19));
-      expectExit(r, 1);
-      expect(posts(r)).toEqual([500, 500, 500, 500]); // plugin-retry: the first try and 3 retries
-      expect(gh.state.commentsOn(19)).toHaveLength(0);
-      const error = r.stdout.split('\n').find((l) => l.startsWith('::error::'));
-      expect(error, r.stdout).toBeDefined();
-      expect(error).toMatch(/Internal Server Error|500/);
-      expect(error).toMatch(/comment/i);
-      // Nothing after the failed comment but 😕 for 👀: no label for an answer that was never posted.
-      expect(writesOf(r.requests).filter((w) => !w.startsWith(`POST ${COMMENTS}`))).toEqual([EYES_ON, EYES_OFF, `POST ${ISSUE_REACTIONS} 201`]);
-      expect(gh.state.reactionsOnIssue(19).map((x) => `${x.user} ${x.content}`)).toEqual(['github-actions[bot] confused']);
-    });
+    // A comment refused for good (exit 1, `::error::`) runs through the bundle: bundle-contract.test.ts.
   });
 
   it('dry-run: only reads reach GitHub (GETs and the GraphQL query of who the token is), and each write is listed', async () => {
@@ -584,74 +460,28 @@ describe('action bundle: answer mode', () => {
     expect(r.outputs.outcome).toBe('answered');
   });
 
-  it('no GITHUB_WORKSPACE → exit 1, saying to add actions/checkout', async () => {
+  it('an invalid .wiki-steward.yml fails the step before any API call, naming the file as the repository has it', async () => {
+    // Named relative to the step's workspace, not to wherever the process runs (here: the test's).
+    const broken = await makeWorkspace({ '.wiki-steward.yml': 'ask: [\n' }, { index: false });
     asker('alice', 'triage');
-    issue(21, COVERED);
-    const r = await run('issues', gh.events.issues('opened', 21), { workspace: null });
+    issue(31, COVERED);
+    const r = await run('issues', gh.events.issues('opened', 31), { workspace: broken });
     expectExit(r, 1);
-    expect(r.stdout).toMatch(/^::error::.*actions\/checkout/m);
-    expect(gh.requests).toHaveLength(0);
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('::error::'))).toEqual([expect.stringMatching(/^::error::\.wiki-steward\.yml: not valid YAML: /)]);
+    expect(r.requests).toHaveLength(0);
   });
 
-  it('a schedule event posts the digest: one issue labelled wiki:digest, the same report in the job summary', async () => {
-    const r = await run('schedule', { schedule: '0 6 * * 1' });
-    expectExit(r, 0);
-    expect(writesOf(r.requests)).toEqual([`POST ${ISSUES} 201`]);
-    const digests = gh.state.issues.filter((i) => i.labels.includes('wiki:digest'));
-    expect(digests).toHaveLength(1);
-    const digest = at(digests, 0);
-    expect(digest.title).toMatch(/^wiki-steward digest \d{4}-W\d{2}$/);
-    expect(digest.user).toBe('github-actions[bot]');
-    expect(digest.body).toContain('0 questions asked');
-    expect(digest.body).toContain('## Wiki health');
-    expect(r.summary).toContain(`# ${digest.title}`);
-    expect(r.outputs['comment-url']).toBe(`${SERVER}/${REPO}/issues/${digest.number}`);
-    // Nothing but the digest was touched: no validation ran on a schedule.
-    expect(r.summary).not.toContain('wiki-steward: validate');
-  });
-
-  it('a push to main maintains (nothing stale: no writes) and then validates', async () => {
-    const r = await run('push', { ref: 'refs/heads/main', repository: { default_branch: 'main' }, sender: { login: 'alice', type: 'User' } });
-    expectExit(r, 0);
-    expect(writesOf(r.requests)).toEqual([]);
-    expect(r.requests.length).toBeGreaterThan(0);
-    expect(r.stdout).toMatch(/maintain: 0 stale index files; capture PRs rebuilt: none/);
-    expect(r.summary).toContain('wiki-steward: validate');
-    expect(r.summary).toMatch(/\d+ pages checked in `wiki`: 0 errors/);
-    expect(r.outputs).toEqual({ 'pull-request-url': '' });
-  });
-
-  it('a push to another branch validates the whole wiki (no API call)', async () => {
-    const r = await run('push', { ref: 'refs/heads/feature', repository: { default_branch: 'main' }, sender: { login: 'alice', type: 'User' } });
-    expectExit(r, 0);
-    expect(gh.requests).toHaveLength(0);
-    expect(r.summary).toContain('wiki-steward: validate');
-    expect(r.summary).toMatch(/\d+ pages checked in `wiki`: 0 errors/);
-    expect(r.outputs).toEqual({});
-  });
-
-  it('timing: one covered question end to end (spawn → exit), measured not asserted', async () => {
+  it('an event it skips (an issue closed) makes no API call', async () => {
     asker('alice', 'triage');
-    const runs: number[] = [];
-    for (let n = 30; n < 33; n++) {
-      issue(n, COVERED);
-      const r = await run('issues', gh.events.issues('opened', n));
-      expectExit(r, 0);
-      runs.push(r.ms);
-      const trace = traceOf(onlyComment(n).body);
-      timings.push({ what: `covered question #${n - 29} (trace: load ${trace?.timings_ms.load} ms, ladder ${trace?.timings_ms.ladder} ms, answer ${trace?.timings_ms.answer} ms)`, ms: r.ms });
-    }
-    runs.sort((a, b) => a - b);
-    // The floor: the same bundle on an event it skips (node start-up, bundle load, no API call).
-    const skip = await run('issues', { ...gh.events.issues('closed', 30) });
+    issue(30, COVERED);
+    const skip = await run('issues', gh.events.issues('closed', 30));
     expectExit(skip, 0);
+    expect(skip.stdout).toMatch(/^wiki-steward: skip \(.*\) for issues$/m);
     expect(skip.requests).toHaveLength(0);
-    timings.push({ what: 'baseline: skipped event (start-up only)', ms: skip.ms });
-    timings.push({ what: 'covered question, median of 3', ms: at(runs, 1) });
   });
 });
 
-describe('action bundle: conversation manners (👀 while answering, 😕 on failure, the signature line)', () => {
+describe('conversation manners (👀 while answering, 😕 on failure, the signature line)', () => {
   /** The steward's reactions on the issue (or on the comment `commentId`), as `login content`. */
   const reactionsOn = (n: number, commentId?: number) =>
     (commentId === undefined ? gh.state.reactionsOnIssue(n) : gh.state.reactionsOn(commentId)).map((x) => `${x.user} ${x.content}`);

@@ -1,25 +1,26 @@
-// Attacks on the steward, end to end: the committed Action bundle (and, for `digest --repo`, the
-// built CLI) against the GitHub emulator. Forged markers and traces in asked text, other bots'
-// comments that carry the marker, live mentions in every text the steward posts, two runs racing
-// on the same question, and a `/wiki ask` comment deleted before its run. The steward's identity is
-// the account its token belongs to (GraphQL `viewer`, which the emulator answers against GitHub's
-// published schema) plus the configured `steward-logins`.
+// Attacks on the steward, end to end: the Action run in this process through the entry function
+// the bundle calls (`runAction`, harness `runStep`; and, for `digest --repo`, the CLI) against the
+// GitHub emulator. Forged markers and traces in asked text, other bots' comments that carry the
+// marker, live mentions in every text the steward posts, two runs racing on the same question (both
+// in this process at once, so nothing a run holds may be shared module-wide), and a `/wiki ask`
+// comment deleted before its run. The steward's identity is the account its token belongs to
+// (GraphQL `viewer`, which the emulator answers against GitHub's published schema) plus the
+// configured `steward-logins`. What only a real process shows (exit code and `::error::` of a
+// failed step, no checkout) is in bundle-contract.test.ts.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GitHubEmulator, GitHubEmulatorOptions, RecordedRequest } from '../github-emulator/emulator.js';
-import { type RunResult, type Workspace, bareGit, checkout, closeChecked, isWrite, makeWorkspace, removeTempDirs, runBundle, runCli, seededRepo, snapshotAction, traceOf, visible } from './harness.js';
+import { type RunResult, type Workspace, bareGit, checkout, closeChecked, isWrite, makeWorkspace, removeTempDirs, runStep, runCli, seededRepo, traceOf, visible } from './harness.js';
 import { COMMENT, COMMENTS, COMMENT_REACTION, COMMENT_REACTIONS, PULLS, REFS, REPO, SERVER } from './routes.js';
 
 const COVERED = 'How do I install the pre-commit hook?';
 const COLD = 'How do I bake sourdough bread?';
 const STEWARD = 'github-actions[bot]';
 
-let bundle: string;
 let template: Workspace;
 let gh: GitHubEmulator;
 let ws: Workspace;
 
 beforeAll(async () => {
-  bundle = await snapshotAction();
   template = await makeWorkspace();
 });
 afterEach(async () => {
@@ -40,7 +41,7 @@ interface Run extends RunResult {
 
 async function run(eventName: string, payload: unknown, opts: { inputs?: Record<string, string>; env?: Record<string, string>; token?: string } = {}): Promise<Run> {
   const from = gh.requests.length;
-  const result = await runBundle({ bundle, githubEnv: gh.env(), workspace: ws, eventName, payload, inputs: opts.inputs, env: opts.env, ...(opts.token ? { token: opts.token } : {}) });
+  const result = await runStep({ githubEnv: gh.env(), workspace: ws, eventName, payload, inputs: opts.inputs, env: opts.env, ...(opts.token ? { token: opts.token } : {}) });
   return { ...result, requests: gh.requests.slice(from) };
 }
 
@@ -287,7 +288,7 @@ describe('a `/wiki ask` comment deleted before its run', () => {
 
 describe('attack review, round two', () => {
   const pushToMain = { ref: 'refs/heads/main', repository: { default_branch: 'main' }, sender: { login: 'maya', type: 'User' } };
-  const runOn = (workspace: Workspace, eventName: string, payload: unknown) => runBundle({ bundle, githubEnv: gh.env(), workspace, eventName, payload });
+  const runOn = (workspace: Workspace, eventName: string, payload: unknown) => runStep({ githubEnv: gh.env(), workspace, eventName, payload });
 
   it('maintain rebuilds only its own capture PRs: a PR named like a capture branch with a forged marker changes nothing, and a malformed marker fails nothing', async () => {
     await seed();
@@ -306,7 +307,7 @@ describe('attack review, round two', () => {
     const diff = await bareGit(gh.gitDir(), 'diff', 'main', capture.head);
     expect(diff).not.toContain('-NEW ON MAIN.');
     expect(diff).toContain('wiki/queries/');
-  }, 60_000);
+  });
 
   it('a needs-rebase marker in someone else’s comment does not silence the steward’s notice', async () => {
     await seed();
@@ -322,7 +323,7 @@ describe('attack review, round two', () => {
     gh.state.mergePull(a, { by: 'maya' });
     expectExit(await runOn(await checkout(gh.gitDir()), 'push', pushToMain), 0);
     expect(commentsBy(b.number).map((c) => visible(c.body))).toEqual([expect.stringContaining('it needs a rebase')]);
-  }, 60_000);
+  });
 
   it('question text cannot leave its place in the answer: no line break in a term, no lone carriage return, no closing keyword', async () => {
     await seed();
@@ -339,7 +340,7 @@ describe('attack review, round two', () => {
     const page = gh.state.fileAt(pr.head, captured) as string;
     expect(page).toContain('evil.test/p.gif');
     expect(page.replace(/`[^`\n]*`/g, '')).not.toMatch(/<img|!\[t\]/); // outside code
-  }, 60_000);
+  });
 
   it('a capture never writes over a page a person wrote, even one titled as the question', async () => {
     await seed();
@@ -350,5 +351,5 @@ describe('attack review, round two', () => {
     expect(await bareGit(gh.gitDir(), 'diff', 'main', pr.head, '--', 'wiki/queries/who-can-ask-questions.md')).toBe('');
     expect(gh.state.fileAt(pr.head, 'wiki/queries/who-can-ask-questions.md')).toBe(existing);
     expect(pr.issue.body).toContain('wiki/queries/who-can-ask-questions-2.md');
-  }, 60_000);
+  });
 });

@@ -1,11 +1,13 @@
-// Capture pull requests end to end (issue 6): the committed Action bundle, started as a runner
-// starts it, against the GitHub emulator, whose repositories are real bare git repositories. Each
-// test seeds the emulated repository from a workspace and runs the bundle on a clone of it (what
-// actions/checkout gives), so the checkout and the API agree on every sha. A pull request's head
-// is checked by cloning it from the emulator's bare repository and running the built CLI on it.
+// Capture pull requests end to end (issue 6): the Action run in this process through the entry
+// function the bundle calls (`runAction`, harness `runStep`), with the runner's environment, against
+// the GitHub emulator, whose repositories are real bare git repositories. Each test seeds the
+// emulated repository from a workspace and runs the Action on a clone of it (what actions/checkout
+// gives), so the checkout and the API agree on every sha. A pull request's head is checked by
+// cloning it from the emulator's bare repository and running the CLI on it. The committed bundle's
+// own run of a capture's `pull_request` closed event is in bundle-contract.test.ts.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type GitHubEmulator, type PullRecord, type RecordedRequest } from '../github-emulator/emulator.js';
-import { type RunResult, type Workspace, bareGit, checkout, makeWorkspace, removeTempDirs, runBundle, runCli, snapshotAction, traceOf, visible, closeChecked, seededRepo, isWrite } from './harness.js';
+import { type RunResult, type Workspace, bareGit, checkout, makeWorkspace, removeTempDirs, runStep, runCli, traceOf, visible, closeChecked, seededRepo, isWrite } from './harness.js';
 import { REPO, SERVER, COMMENTS, COMMENT, ISSUE_LABELS, TREES, COMMITS, REFS, REF, PULLS, PULL, REVIEWERS, ISSUE_REACTIONS, ISSUE_REACTION } from './routes.js';
 
 
@@ -36,7 +38,6 @@ quality:
 The office kitchen has two ovens and a stand mixer, listed here for the facilities team.
 `;
 
-let bundle: string;
 /** The example wiki, committed with fresh index files: what the emulated repository is seeded from. */
 let template: Workspace;
 let gh: GitHubEmulator;
@@ -48,7 +49,6 @@ async function seed(from: Workspace | string): Promise<void> {
 }
 
 beforeAll(async () => {
-  bundle = await snapshotAction();
   template = await makeWorkspace();
 });
 
@@ -69,7 +69,7 @@ interface Run extends RunResult {
 
 async function run(eventName: string, payload: unknown, opts: { inputs?: Record<string, string>; workspace?: Workspace } = {}): Promise<Run> {
   const from = gh.requests.length;
-  const result = await runBundle({ bundle, githubEnv: gh.env(), workspace: opts.workspace ?? ws, eventName, payload, inputs: opts.inputs });
+  const result = await runStep({ githubEnv: gh.env(), workspace: opts.workspace ?? ws, eventName, payload, inputs: opts.inputs });
   return { ...result, requests: gh.requests.slice(from) };
 }
 
@@ -145,7 +145,7 @@ const isIndexFile = (f: string) => /(^|\/)(_index|index)\.md$/.test(f);
 
 // -----------------------------------------------------------------------------------------------
 
-describe('action bundle: capture pull requests', () => {
+describe('capture pull requests', () => {
   it.each([
     { kind: 'cold', question: COLD, rubric: { accuracy: 2, completeness: 1 } },
     { kind: 'gap', question: GAP, rubric: { accuracy: 4, completeness: 2 } },

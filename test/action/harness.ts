@@ -2,7 +2,8 @@
 // action.yml's defaults and then overridden, GITHUB_* variables, file commands for outputs and the
 // step summary): in this process through the entry function the bundle calls (`runStep`), or as
 // the committed bundle itself, `node <action>/action/index.js` with cwd the workspace
-// (`runBundle`), for the contract tests that only a real process can show.
+// (`runBundle`), for the contract tests that only a real process can show — those are all in
+// bundle-contract.test.ts (and copilot.test.ts, which starts the Copilot CLI from the bundle).
 //
 // The child is spawned asynchronously: the GitHub emulator lives in this process's event loop.
 import { execFile, spawn } from 'node:child_process';
@@ -12,13 +13,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import yaml from 'js-yaml';
+import { expect } from 'vitest';
 import { type GitHubEmulator, type GitHubEmulatorOptions, type RecordedRequest, GRAPHQL_ROUTE, isGraphqlQuery, startGitHubEmulator } from '../github-emulator/emulator.js';
 import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
 import { runAction } from '../../src/action/run-action.js';
 import { runCli as runCliInProcess } from '../helpers/cli-in-process.js';
 import type { Clock } from '../../src/net/clock.js';
 import { TEST_WAIT_SCALE } from '../../src/net/http-json.js';
-import { SERVER } from './routes.js';
+import { REPO, SERVER } from './routes.js';
 
 const exec = promisify(execFile);
 /** Temp folders made here, removed by `removeTempDirs()`. */
@@ -137,7 +139,7 @@ export interface RunResult {
   stderr: string;
   outputs: Record<string, string>;
   summary: string;
-  /** Spawn to exit, in milliseconds. */
+  /** Start to exit, in milliseconds (for bench-style reports; no test asserts it). */
   ms: number;
 }
 
@@ -273,4 +275,48 @@ export async function seededRepo(from: Workspace | string, options: Omit<GitHubE
 export async function closeChecked(gh: GitHubEmulator): Promise<void> {
   expectAllResponsesValid(gh.requests);
   await gh.close();
+}
+
+// -----------------------------------------------------------------------------------------------
+// Assertions the Action tests share.
+
+/** The writes among these requests, as `METHOD route status`. */
+export const writesOf = (requests: readonly RecordedRequest[]): string[] => requests.filter(isWrite).map((r) => `${r.method} ${r.route} ${r.status}`);
+
+/** The step's exit code, or a failure that shows its log (so a failing scenario says why). */
+export function expectExit(r: Pick<RunResult, 'code' | 'stdout' | 'stderr'>, code: number): void {
+  expect(r.code, `exit ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`).toBe(code);
+}
+
+/** The element, or a failed test. */
+export function at<T>(list: readonly T[], index: number): T {
+  const item = list[index];
+  if (item === undefined) throw new Error(`expected an element at ${index}, got ${list.length} elements`);
+  return item;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const PERMALINK = new RegExp(`\\]\\((${escapeRe(SERVER)}/${escapeRe(REPO)}/blob/([0-9a-f]{40})/([^?)\\s]+)\\?plain=1#L(\\d+)(?:-L(\\d+))?)\\)`, 'g');
+
+/**
+ * Every permalink in the body points at the workspace commit, at a file that exists there, at
+ * lines inside it; and every wiki citation of the trace quotes text that is on its cited lines.
+ */
+export async function expectPermalinksResolve(body: string, workspace: Workspace): Promise<Array<{ file: string; from: number; to: number }>> {
+  const links = [...body.matchAll(PERMALINK)].map((m) => ({ sha: m[2], file: decodeURIComponent(m[3] ?? ''), from: Number(m[4]), to: Number(m[5] ?? m[4]) }));
+  for (const link of links) {
+    expect(link.sha).toBe(workspace.sha);
+    const lines = (await fileAt(workspace, link.file)).split('\n');
+    expect(link.from).toBeGreaterThanOrEqual(1);
+    expect(link.to).toBeGreaterThanOrEqual(link.from);
+    expect(link.to).toBeLessThanOrEqual(lines.length);
+  }
+  const trace = traceOf(body);
+  const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+  for (const c of (trace?.citations ?? []) as Array<{ path?: string; lines?: [number, number]; quote?: string }>) {
+    if (!c.path || !c.lines || !c.quote) continue;
+    const lines = (await fileAt(workspace, `wiki/${c.path}`)).split('\n');
+    expect(squash(lines.slice(c.lines[0] - 1, c.lines[1]).join('\n'))).toContain(squash(c.quote));
+  }
+  return links;
 }

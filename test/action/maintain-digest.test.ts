@@ -1,7 +1,9 @@
 // Between questions, end to end (issue 7): the scheduled digest and maintenance on pushes to main,
-// run as the committed Action bundle against the GitHub emulator (real bare git repositories).
-// Every test seeds the emulated repository from a workspace and runs the bundle on a clone of it,
-// so GITHUB_SHA is the emulator's main head, as actions/checkout makes it on a push.
+// the Action run in this process through the entry function the bundle calls (`runAction`, harness
+// `runStep`) against the GitHub emulator (real bare git repositories). Every test seeds the
+// emulated repository from a workspace and runs the Action on a clone of it, so GITHUB_SHA is the
+// emulator's main head, as actions/checkout makes it on a push. The committed bundle's own runs of
+// maintain (push to main) and of the digest (schedule) are in bundle-contract.test.ts.
 //
 // Validation of a pull request with an invalid page (annotations on the right lines, failed check)
 // is covered in test/cli/changed-since.test.ts; the last test here only checks that the
@@ -16,7 +18,7 @@ import { postable } from '../../src/github/posted-text.js';
 import { extractSignalTerms } from '../../src/ladder/signal-terms.js';
 import type { Trace } from '../../src/answer/trace.js';
 import { type GitHubEmulator, type PullRecord, type RecordedRequest } from '../github-emulator/emulator.js';
-import { type RunResult, type Workspace, bareGit, checkout, makeWorkspace, removeTempDirs, runStep, runCli, snapshotAction, traceOf, visible, closeChecked, seededRepo, isWrite } from './harness.js';
+import { type RunResult, type Workspace, bareGit, checkout, makeWorkspace, removeTempDirs, runStep, runCli, traceOf, visible, closeChecked, seededRepo, isWrite } from './harness.js';
 import { REPO, SERVER, ISSUES, ISSUE, COMMENTS, TREES, COMMITS, REFS, REF, PULLS, PULL } from './routes.js';
 
 const REFRESH_BRANCH = 'wiki-steward/refresh-indexes';
@@ -29,18 +31,15 @@ const DAY = 86_400_000;
 /** A valid page a person pushes straight to main, without regenerating the index files. */
 const pageAbout = (title: string, body: string) => page({ title, type: 'concepts', body });
 
-let bundle: string;
 let template: Workspace;
 let gh: GitHubEmulator;
 let ws: Workspace;
-const figures: string[] = [];
 
 async function seed(from: Workspace | string): Promise<void> {
   ({ gh, ws } = await seededRepo(from));
 }
 
 beforeAll(async () => {
-  bundle = await snapshotAction();
   template = await makeWorkspace();
 });
 
@@ -50,10 +49,7 @@ beforeEach(async () => {
 
 afterEach(() => closeChecked(gh));
 
-afterAll(async () => {
-  await removeTempDirs();
-  if (figures.length > 0) console.log(`maintain / digest figures (measured, not asserted):\n${figures.map((f) => `  ${f}`).join('\n')}`);
-});
+afterAll(removeTempDirs);
 
 // -----------------------------------------------------------------------------------------------
 // Helpers
@@ -147,7 +143,7 @@ const digestIssues = () => gh.state.issues.filter((i) => i.labels.includes('wiki
 
 // -----------------------------------------------------------------------------------------------
 
-describe('action bundle: digest (schedule)', () => {
+describe('digest (schedule)', () => {
   it('a week of questions with mixed outcomes and reactions → ONE digest issue with the counts, topic groups and votes; a second run updates it', async () => {
     // The week: two covered questions, a cold one asked twice in other words (and once more as a
     // follow-up), a gap, and an outsider the steward refused.
@@ -236,7 +232,6 @@ describe('action bundle: digest (schedule)', () => {
     // Reads: paginated 100 at a time; a handful of requests.
     const reads = r.requests.filter((q) => q.method === 'GET');
     expect(reads.every((q) => q.query.per_page === '100')).toBe(true);
-    figures.push(`digest of a small week: ${r.requests.length} requests, ${r.ms.toFixed(0)} ms`);
 
     // A second run (the next day, or a manual dispatch) updates the same issue.
     gh.state.addReaction({ comment_id: answerOn(2).id, content: '+1', user: 'frank' });
@@ -250,7 +245,7 @@ describe('action bundle: digest (schedule)', () => {
   });
 });
 
-describe('action bundle: digest periods and ordering', () => {
+describe('digest periods and ordering', () => {
   it('open capture PRs are listed oldest first, also when they were opened the same day', async () => {
     ask(1, COLD);
     ask(2, 'How do we rotate the staging database password?');
@@ -286,7 +281,7 @@ describe('action bundle: digest periods and ordering', () => {
   });
 });
 
-describe('action bundle: maintain (push to main)', () => {
+describe('maintain (push to main)', () => {
   it('five capture PRs merged in any order with pushes between → every merge is clean, and main ends with fresh index files', async () => {
     const questions = [
       COLD,
@@ -299,7 +294,6 @@ describe('action bundle: maintain (push to main)', () => {
     for (let n = 1; n <= questions.length; n++) await answer(n);
     const prs = questions.map((_, i) => captureOf(i + 1));
     const pages = prs.map((pr) => markerOf(pr.body).page);
-    const maintainRuns: number[] = [];
 
     for (const index of [2, 0, 4, 1, 3]) {
       const pr = at(prs, index);
@@ -313,7 +307,6 @@ describe('action bundle: maintain (push to main)', () => {
       expect(gh.state.branchHead(pr.head)).toBeUndefined();
       const push = await run('push', pushToMain, { workspace: await checkout(gh.gitDir()) });
       expectExit(push, 0);
-      maintainRuns.push(push.requests.length);
 
       // Main is fresh (nothing to commit); every PR still open was rebuilt on the new main.
       const open = prs.filter((p) => p.state === 'open');
@@ -336,8 +329,7 @@ describe('action bundle: maintain (push to main)', () => {
       expect(gh.state.fileAt('main', page)).toBeDefined();
       expect(queriesIndex).toContain(`(${page.replace('wiki/queries/', '')})`);
     }
-    figures.push(`maintain run after a merge (API requests): ${maintainRuns.join(', ')}`);
-  }, 180_000);
+  });
 
   it('a capture PR a person pushed to is left alone when main moves: one "needs a rebase" comment, never two', async () => {
     ask(1, COLD);
@@ -448,7 +440,7 @@ describe('action bundle: maintain (push to main)', () => {
   });
 });
 
-describe('action bundle: validate a capture PR (pull_request synchronize)', () => {
+describe('validate a capture PR (pull_request synchronize)', () => {
   it('a person breaks the capture page → an annotation on its line and a failed check (the base sha comes from the event)', async () => {
     ask(1, COLD);
     await answer(1);
@@ -465,18 +457,19 @@ describe('action bundle: validate a capture PR (pull_request synchronize)', () =
   });
 });
 
-describe('measure: the digest over 1,000 steward comments on a 10,000-page wiki', () => {
-  it('time and API requests (targets ≤ 10 s, ≤ 50 requests; reported, not asserted)', async () => {
-    const pages = Number(process.env.WIKI_STEWARD_DIGEST_PAGES ?? 10_000);
-    const comments = Number(process.env.WIKI_STEWARD_DIGEST_COMMENTS ?? 1_000);
-    const started = performance.now();
+describe('the digest reads GitHub in pages, not per issue or per comment', () => {
+  // Large enough that a request per issue (84) or per reacted comment (63) would pass 50, with
+  // three pages of comments; the time at full scale (1,000 comments, a 10,000-page wiki) belongs to
+  // a benchmark, not to this suite: WIKI_STEWARD_DIGEST_COMMENTS / _PAGES run this test at any size.
+  it('250 steward comments on 84 issues: at most 50 API requests, comments read 100 at a time, one write', async () => {
+    const pages = Number(process.env.WIKI_STEWARD_DIGEST_PAGES ?? 200);
+    const comments = Number(process.env.WIKI_STEWARD_DIGEST_COMMENTS ?? 250);
     const big = await makeWorkspace({}, { wiki: false });
     await mkdir(path.join(big.dir, 'wiki'));
     const generated = await generateWiki(path.join(big.dir, 'wiki'), { pages });
     await runCli(['index', '--wiki', 'wiki'], big.dir);
     await bareGit(path.join(big.dir, '.git'), '--work-tree', big.dir, 'add', '-A');
     await bareGit(path.join(big.dir, '.git'), '--work-tree', big.dir, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '--no-verify', '-m', 'generated wiki');
-    const prepared = performance.now() - started;
 
     // Answers as the steward posts them: real traces (a covered and a cold one from the example
     // wiki) reshaped for generated questions, rendered by the comment renderer, one comment each.
@@ -508,21 +501,19 @@ describe('measure: the digest over 1,000 steward comments on a 10,000-page wiki'
       const comment = gh.state.addComment({ issue_number: 100 + (i % issues), user: 'github-actions[bot]', body: postable(renderComment({ key, trace, answer: base.answer })) });
       if (i % 4 === 0) gh.state.addReaction({ comment_id: comment.id, content: i % 8 === 0 ? '+1' : '-1', user: 'alice' });
     }
-    const before = gh.requests.length;
     const r = await run('schedule', schedule, { workspace: big, env: midWeek() });
     expectExit(r, 0);
-    const requests = gh.requests.length - before;
     const body = at(digestIssues(), 0).body ?? '';
     expect(body).toContain(`${comments + 2} questions asked`);
     expect(body).toContain(`## Wiki health\n\n${pages} pages in`);
-    // The wiki's share: the same digest from the wiki alone (`wiki-steward digest --wiki`, no API).
-    const localStarted = performance.now();
+    const asked = r.requests.map((q) => `${q.method} ${q.route?.replace('/repos/{owner}/{repo}', '')}`);
+    expect(r.requests.length, asked.join(', ')).toBeLessThanOrEqual(50);
+    const reads = r.requests.filter((q) => q.method === 'GET');
+    expect(reads.length).toBeGreaterThanOrEqual(3); // the comments alone take three pages
+    expect(reads.every((q) => q.query.per_page === '100'), asked.join(', ')).toBe(true);
+    expect(writesOf(r.requests)).toEqual([`POST ${ISSUES} 201`]);
+    // The same digest from the wiki alone (`wiki-steward digest --wiki`, no API) runs too.
     const local = await runCli(['digest', '--wiki', 'wiki'], big.dir);
-    const localMs = performance.now() - localStarted;
     expect(local.code, local.stderr).toBe(0);
-    figures.push(
-      `digest, ${comments} steward comments (+2 real) on ${issues} issues, ${pages}-page wiki: ${(r.ms / 1000).toFixed(2)} s spawn → exit, ${requests} API requests (${r.requests.filter((q) => q.method === 'GET').map((q) => q.route?.replace('/repos/{owner}/{repo}', '')).join(', ')}; writes: ${writesOf(r.requests).join(', ')}); wiki prepared in ${(prepared / 1000).toFixed(1)} s`,
-      `  the same digest from the wiki alone (\`wiki-steward digest --wiki wiki\`, ${pages} pages, no API): ${(localMs / 1000).toFixed(2)} s`,
-    );
-  }, 300_000);
+  });
 });

@@ -19,7 +19,10 @@ const sources = readdirSync(SRC, { recursive: true, encoding: 'utf8' })
 
 /** Octokit calls that post text people read, and the one file allowed to make them. */
 const TEXT_WRITES = /\brest\.(?:issues\.(?:createComment|updateComment|create|update)|pulls\.(?:create|update))\b/;
-const SUMMARY_WRITES = /\bcore\.summary\b/;
+/** A job summary write (the Step's file command), and what else would reach the file or the process's own output. */
+const SUMMARY_WRITES = /\.appendSummary\(/;
+const SUMMARY_FILE = /\bGITHUB_STEP_SUMMARY\b/;
+const PROCESS_OUTPUT = /\bconsole\.[a-z]+\(|\bprocess\.(?:stdout|stderr)\.write\b/;
 
 describe('the write boundary', () => {
   it('only src/github/writes-text.ts posts comments, issues and pull requests', () => {
@@ -30,7 +33,16 @@ describe('the write boundary', () => {
   it('only the Action reporter writes the job summary, through postable', () => {
     const callers = sources.filter((s) => SUMMARY_WRITES.test(s.text)).map((s) => s.file);
     expect(callers).toEqual(['src/action/actions-reporter.ts']);
-    expect(sources.find((s) => s.file === 'src/action/actions-reporter.ts')?.text).toMatch(/core\.summary\.addRaw\(postable\(/);
+    expect(sources.find((s) => s.file === 'src/action/actions-reporter.ts')?.text).toMatch(/step\.appendSummary\(postable\(/);
+    // The summary file itself is opened by the Step alone.
+    expect(sources.filter((s) => SUMMARY_FILE.test(s.text)).map((s) => s.file)).toEqual(['src/action/step.ts']);
+  });
+
+  it("the Action's log goes through its Step: only the entries write to the process's own stdout and stderr", () => {
+    // So a run in-process (runAction with a buffer, as the Action tests run it) logs what the bundle logs.
+    // copilot-chat.ts wraps stderr.write to mask the token in the Copilot SDK's own output.
+    const writers = sources.filter((s) => PROCESS_OUTPUT.test(s.text)).map((s) => s.file).sort();
+    expect(writers).toEqual(['src/action.ts', 'src/answer/model/copilot-chat.ts', 'src/cli/context.ts']);
   });
 
   it('mentions are neutralised by one function only', () => {
