@@ -10,12 +10,14 @@
 // remembered (bounded); refs are read from the files git keeps them in (loose files under refs/,
 // then packed-refs) on every call, never cached, so a `git push` into `dir` is seen at once; blobs
 // and trees written together go to git in one `hash-object --stdin-paths` and one `mktree --batch`.
+// A new repository is a copy of one made by `git init` once per process, and a seed directory's
+// objects are written by git once per content (its files' names, sizes and times) and copied after.
 // Git is run with the system and global configuration switched off (no signing hooks,
 // no autocrlf, no user-specific defaults) and without inherited GIT_* variables, so a test run from a
 // git hook cannot leak GIT_DIR or GIT_INDEX_FILE into the emulator.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { devNull, tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -206,6 +208,36 @@ function checkPath(p: string): void {
 
 let checkedVersion: [number, number] | undefined;
 
+/** This process's scratch folder for the repositories that new ones are copied from; removed when the process exits. */
+let cacheRoot: string | undefined;
+function cacheDir(name: string): string {
+  if (cacheRoot === undefined) {
+    const root = mkdtempSync(path.join(tmpdir(), 'gh-emulator-cache-'));
+    process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+    cacheRoot = root;
+  }
+  return path.join(cacheRoot, name);
+}
+
+/** What a directory holds, by file: name, type, size, mode and change time (`.git` left out); equal fingerprints, equal trees. */
+function directoryFingerprint(dir: string): string {
+  const hash = createHash('sha256').update(dir);
+  const walk = (rel: string): void => {
+    for (const entry of readdirSync(path.join(dir, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (rel === '' && entry.name === '.git') continue;
+      const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      const stat = lstatSync(path.join(dir, child), { bigint: true });
+      hash.update(`${child}\0${stat.mode}\0${stat.size}\0${stat.mtimeNs}\0${stat.ctimeNs}\0`);
+      if (entry.isDirectory()) walk(child);
+    }
+  };
+  walk('');
+  return hash.digest('hex');
+}
+
+/** Seed directories already written as git objects: fingerprint → the repository holding them and their tree. */
+const seededTrees = new Map<string, { objects: string; tree: string }>();
+
 export class GitRepo {
   /** Types of objects known to exist (git wrote them or reported them); a missing object is never remembered, since a push may add it. */
   private readonly types = new Lru<GitObjectType>(100_000);
@@ -224,14 +256,21 @@ export class GitRepo {
     if (major < 2 || (major === 2 && minor < 38)) {
       throw new Error(`the GitHub emulator needs git >= 2.38 (merge-tree --write-tree); found ${major}.${minor}`);
     }
-    mkdirSync(dir, { recursive: true });
-    const repo = new GitRepo(dir);
-    // `readRefs` reads the files ref backend; git >= 2.45 can be told to use it whatever its default.
-    const refFormat = major > 2 || minor >= 45 ? ['--ref-format=files'] : [];
-    repo.run(['init', '--quiet', '--bare', ...refFormat, `--initial-branch=${defaultBranch}`, dir]);
-    // Refs and objects written by the API are never garbage-collected behind the tests' back.
-    repo.run(['config', 'gc.auto', '0']);
-    return repo;
+    const template = cacheDir('empty.git');
+    if (!existsSync(template)) {
+      // `readRefs` reads the files ref backend; git >= 2.45 can be told to use it whatever its default.
+      const refFormat = major > 2 || minor >= 45 ? ['--ref-format=files'] : [];
+      const made = new GitRepo(template);
+      made.run(['init', '--quiet', '--bare', ...refFormat, template], { cwd: tmpdir() });
+      // Refs and objects written by the API are never garbage-collected behind the tests' back.
+      made.run(['config', 'gc.auto', '0']);
+      // Sample hooks: a dozen files every copy would carry and never run.
+      rmSync(path.join(template, 'hooks'), { recursive: true, force: true });
+    }
+    mkdirSync(path.dirname(dir), { recursive: true });
+    cpSync(template, dir, { recursive: true });
+    writeFileSync(path.join(dir, 'HEAD'), `ref: refs/heads/${defaultBranch}\n`);
+    return new GitRepo(dir);
   }
 
   /** Runs git in the repository; throws on a non-zero exit unless `allowFail`. */
@@ -790,13 +829,25 @@ export class GitRepo {
 
   /** Commits the files of a directory (honoring its .gitignore files) as a tree; returns the tree sha. */
   treeFromDirectory(worktree: string): string {
+    const key = directoryFingerprint(worktree);
+    let seeded = seededTrees.get(key);
+    if (seeded === undefined) {
+      const store = GitRepo.init(cacheDir(`seed-${seededTrees.size}.git`), 'main');
+      seeded = { objects: path.join(store.dir, 'objects'), tree: store.writeDirectory(worktree) };
+      seededTrees.set(key, seeded);
+    }
+    cpSync(seeded.objects, path.join(this.dir, 'objects'), { recursive: true, force: false });
+    this.types.set(seeded.tree, 'tree');
+    return seeded.tree;
+  }
+
+  /** Writes a working directory's files as objects (as `git add -A` sees them) and returns its tree. */
+  private writeDirectory(worktree: string): string {
     const scratch = mkdtempSync(path.join(tmpdir(), 'gh-emulator-index-'));
     try {
       const env = { GIT_INDEX_FILE: path.join(scratch, 'index'), GIT_WORK_TREE: worktree };
       this.run(['add', '-A', '--', '.'], { env, cwd: worktree });
-      const tree = this.text(['write-tree'], { env, cwd: worktree }).trim();
-      this.types.set(tree, 'tree');
-      return tree;
+      return this.text(['write-tree'], { env, cwd: worktree }).trim();
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
