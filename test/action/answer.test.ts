@@ -174,7 +174,7 @@ describe('answer mode', () => {
     expect(edited.body).toContain(`> ${COLD}`);
     expect(edited.body).not.toContain('install-pre-commit-hook.md?plain=1');
     // Now cold: a capture pull request is opened and the one comment links it.
-    const { pr, files } = await captureOf(3);
+    const { pr } = await captureOf(3);
     expect(edited.body).toContain(`${SERVER}/${REPO}/pull/${pr.number}`);
     expect(writesOf(edit.requests)).toEqual([EYES_ON, ...OPENED_CAPTURE, `PATCH ${COMMENT} 200`, EYES_OFF, `DELETE ${ISSUE_LABEL} 200`, `POST ${LABELS} 201`, `POST ${ISSUE_LABELS} 200`]);
     expect(edit.requests.find((q) => q.method === 'DELETE' && q.route === ISSUE_LABEL)?.params.name).toBe('wiki:answered');
@@ -331,7 +331,7 @@ describe('answer mode', () => {
   it.each([
     { size: '1 MB', chars: 1_048_576 },
     { size: '60 KB (under GitHub\'s own 65,536 issue body limit)', chars: 60_000 },
-  ])('a $size issue body → one comment under 65,536 characters', async ({ size, chars }) => {
+  ])('a $size issue body → one comment under 65,536 characters', async ({ chars }) => {
     asker('alice', 'triage');
     const line = 'Here is more context about my setup, the hook and the repository layout we use. ';
     const big = line.repeat(Math.ceil(chars / line.length)).slice(0, chars);

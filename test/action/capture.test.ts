@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type GitHubEmulator, type PullRecord, type RecordedRequest } from '../github-emulator/emulator.js';
 import { type RunResult, type Workspace, bareGit, checkout, makeWorkspace, removeTempDirs, runStep, runCli, traceOf, visible, closeChecked, seededRepo, isWrite } from './harness.js';
-import { REPO, SERVER, COMMENTS, COMMENT, ISSUE_LABELS, TREES, COMMITS, REFS, REF, PULLS, PULL, REVIEWERS, ISSUE_REACTIONS, ISSUE_REACTION } from './routes.js';
+import { REPO, SERVER, COMMENTS, COMMENT, TREES, COMMITS, REFS, REF, PULLS, PULL, REVIEWERS, ISSUE_REACTIONS, ISSUE_REACTION } from './routes.js';
 
 
 const COLD = 'How do I bake sourdough bread?';

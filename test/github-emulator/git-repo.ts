@@ -711,7 +711,7 @@ export class GitRepo {
 
   /** Resolves a branch, tag or (abbreviated) commit sha to a commit sha, or null. No revision syntax (`~`, `^`, `..`). */
   resolveCommit(ref: string): string | null {
-    if (!/^[\w.\/-]+$/.test(ref) || ref.startsWith('-') || ref.includes('..')) return null;
+    if (!/^[\w./-]+$/.test(ref) || ref.startsWith('-') || ref.includes('..')) return null;
     const candidates = [`refs/heads/${ref}`, `refs/tags/${ref}`];
     if (ref.startsWith('refs/')) candidates.unshift(ref);
     if (/^[0-9a-f]{4,40}$/.test(ref)) candidates.push(ref);

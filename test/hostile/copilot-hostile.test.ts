@@ -142,7 +142,7 @@ describe('hostile but handled', () => {
       const { env } = await files({});
       const run = await askCli(INSTALL_QUESTION, ['--llm', 'copilot', '--copilot-cli-path', cli], env);
       expect(run.trace.provider_fault, cli).toBeDefined();
-      expect(run.trace.provider_fault).not.toMatch(/\n|    at /);
+      expect(run.trace.provider_fault).not.toMatch(/\n| {4}at /);
     }
   });
 

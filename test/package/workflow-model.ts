@@ -170,7 +170,11 @@ export const allSteps = (workflow: Workflow): Array<{ jobId: string; index: numb
 export function upstreamJobs(workflow: Workflow, jobId: string): Set<string> {
   const seen = new Set<string>();
   const visit = (id: string) => {
-    for (const need of [workflow.jobs[id]?.needs ?? []].flat()) if (!seen.has(need)) (seen.add(need), visit(need));
+    for (const need of [workflow.jobs[id]?.needs ?? []].flat()) {
+      if (seen.has(need)) continue;
+      seen.add(need);
+      visit(need);
+    }
   };
   visit(jobId);
   return seen;

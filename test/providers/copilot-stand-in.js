@@ -109,7 +109,7 @@ function play(step, sessionId, prompt, messageId) {
         possibleUrls: [],
       },
     });
-    const { askTool, ...rest } = step;
+    const { askTool: _askTool, ...rest } = step;
     pendingAfterPermission = () => play(rest, sessionId, prompt, messageId);
     return;
   }
