@@ -694,14 +694,14 @@ var require_bool = __commonJS({
     function constructYamlBoolean(data) {
       return data === "true" || data === "True" || data === "TRUE";
     }
-    function isBoolean2(object) {
+    function isBoolean(object) {
       return Object.prototype.toString.call(object) === "[object Boolean]";
     }
     module2.exports = new Type2("tag:yaml.org,2002:bool", {
       kind: "scalar",
       resolve: resolveYamlBoolean,
       construct: constructYamlBoolean,
-      predicate: isBoolean2,
+      predicate: isBoolean,
       represent: {
         lowercase: function(object) {
           return object ? "true" : "false";
@@ -3537,8 +3537,41 @@ import { parentPort, workerData } from "node:worker_threads";
 // src/wiki/tree.ts
 import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
-var utf8 = new TextDecoder("utf-8", { fatal: true });
+
+// src/markdown/body.ts
 var lfLineBreaks = (text) => text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
+var DELIMITER = "---";
+var DOCUMENT_END = "...";
+function withoutTrailingBlanks(text, start, end) {
+  let last = end;
+  while (last > start && (text[last - 1] === " " || text[last - 1] === "	" || text[last - 1] === "\r")) last--;
+  return text.slice(start, last);
+}
+function frontmatterBlock(text) {
+  const firstEnd = lineEnd(text, 0);
+  if (withoutTrailingBlanks(text, 0, firstEnd) !== DELIMITER || firstEnd === text.length) return void 0;
+  for (let start = firstEnd + 1, line = 2; start <= text.length; start = lineEnd(text, start) + 1, line++) {
+    const end = lineEnd(text, start);
+    const content = withoutTrailingBlanks(text, start, end);
+    if (content === DELIMITER || content === DOCUMENT_END) {
+      const block = start === firstEnd + 1 ? "" : text.slice(firstEnd + 1, start - 1);
+      return { block: block.endsWith("\r") ? block.slice(0, -1) : block, body: { offset: Math.min(end + 1, text.length), line: line + 1 } };
+    }
+    if (end === text.length) break;
+  }
+  return void 0;
+}
+var lineEnd = (text, start) => {
+  const end = text.indexOf("\n", start);
+  return end < 0 ? text.length : end;
+};
+var bodyStart = (text) => frontmatterBlock(text)?.body ?? { offset: 0, line: 1 };
+var bodyOf = (text) => text.slice(bodyStart(text).offset);
+var OPENER_WITH_LANGUAGE = /^---[ \t]*([A-Za-z][\w-]*)[ \t]*\n/;
+var openerLanguage = (text) => OPENER_WITH_LANGUAGE.exec(text)?.[1];
+
+// src/wiki/tree.ts
+var utf8 = new TextDecoder("utf-8", { fatal: true });
 function decodePageBytes(bytes) {
   if (bytes.includes(0)) return { ok: false, reason: "binary file (contains NUL bytes), not a markdown page", problem: "binary" };
   let text;
@@ -3616,18 +3649,6 @@ function resolveWikiPath(fromDir, target) {
 }
 
 // src/wiki/wikilinks.ts
-var WIKILINK = /!?\[\[([^[\]\n|#]*)(?:#[^[\]\n|]*)?(?:\|([^[\]\n]*))?\]\]/g;
-function findWikilinks(markdown) {
-  if (!markdown.includes("[[")) return [];
-  const links = [];
-  for (const m of blankCode(markdown).matchAll(WIKILINK)) {
-    const target = m[1].trim();
-    if (target === "") continue;
-    const text = m[2]?.trim();
-    links.push(text ? { target, text } : { target });
-  }
-  return links;
-}
 function wikilinkResolver(pages) {
   const byPath = /* @__PURE__ */ new Map();
   const byStem = /* @__PURE__ */ new Map();
@@ -3655,50 +3676,134 @@ function push(map2, key, value) {
   if (list) list.push(value);
   else map2.set(key, [value]);
 }
-var FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
-function blankCode(markdown) {
-  if (!markdown.includes("`") && !markdown.includes("~~~")) return markdown;
-  const blank = (s) => s.replace(/[^\n]/g, " ");
-  const out = [];
-  let fence;
-  for (const line of markdown.split("\n")) {
-    if (fence !== void 0) {
-      const close = line.trim();
-      if (close.startsWith(fence) && /^[`~]+$/.test(close) && close[0] === fence[0]) fence = void 0;
-      out.push(blank(line));
+
+// src/markdown/code.ts
+var CODE_INDENT = 4;
+var MAX_MARKER_INDENT = 3;
+function indentation(line) {
+  let columns = 0;
+  let end = 0;
+  for (; end < line.length; end++) {
+    if (line[end] === " ") columns++;
+    else if (line[end] === "	") columns += 4 - columns % 4;
+    else break;
+  }
+  return { columns, end };
+}
+function fenceOpening(line) {
+  const { columns, end } = indentation(line);
+  const marker = line[end];
+  if (columns > MAX_MARKER_INDENT || marker !== "`" && marker !== "~") return void 0;
+  let length = 0;
+  while (line[end + length] === marker) length++;
+  if (length < 3 || marker === "`" && line.includes("`", end + length)) return void 0;
+  return { marker, length };
+}
+function closesFence(line, fence) {
+  const { columns, end } = indentation(line);
+  if (columns > MAX_MARKER_INDENT) return false;
+  let length = 0;
+  while (line[end + length] === fence.marker) length++;
+  return length >= fence.length && line.slice(end + length).trim() === "";
+}
+var lineEnd2 = (text, start) => {
+  const end = text.indexOf("\n", start);
+  return end < 0 ? text.length : end;
+};
+function fencedBlockEnd(markdown, lineStart) {
+  const { columns, end: indent } = indentation(markdown.slice(lineStart, lineStart + MAX_MARKER_INDENT + 1));
+  const marker = markdown[lineStart + indent];
+  if (columns > MAX_MARKER_INDENT || marker !== "`" && marker !== "~") return void 0;
+  const fence = fenceOpening(markdown.slice(lineStart, lineEnd2(markdown, lineStart)));
+  if (!fence) return void 0;
+  for (let start = lineEnd2(markdown, lineStart) + 1; start <= markdown.length; start = lineEnd2(markdown, start) + 1) {
+    const end = lineEnd2(markdown, start);
+    if (closesFence(markdown.slice(start, end), fence)) return end;
+    if (end === markdown.length) break;
+  }
+  return markdown.length;
+}
+var spanContent = (text, span) => text.slice(span.start + span.run, span.end - span.run);
+var BACKTICK_RUN_OR_BLANK_LINE = /`+|\n[ \t\r]*(?=\n)/g;
+function codeSpanReader(text) {
+  const starts = [];
+  const lengths = [];
+  const paragraphEnds = [];
+  const runsOfLength = /* @__PURE__ */ new Map();
+  for (const m of text.matchAll(BACKTICK_RUN_OR_BLANK_LINE)) {
+    if (m[0][0] !== "`") {
+      while (paragraphEnds.length < starts.length) paragraphEnds.push(m.index);
       continue;
     }
-    const open = FENCE_OPEN.exec(line);
-    if (open) {
-      fence = open[1];
-      out.push(blank(line));
-    } else out.push(line);
+    const runs = runsOfLength.get(m[0].length);
+    if (runs) runs.push(starts.length);
+    else runsOfLength.set(m[0].length, [starts.length]);
+    starts.push(m.index);
+    lengths.push(m[0].length);
   }
-  return blankCodeSpans(out.join("\n"));
+  while (paragraphEnds.length < starts.length) paragraphEnds.push(text.length);
+  const cursors = /* @__PURE__ */ new Map();
+  const nextRunOfLength = (length, after) => {
+    const runs = runsOfLength.get(length);
+    if (!runs) return void 0;
+    let k = cursors.get(length) ?? 0;
+    while (k < runs.length && runs[k] <= after) k++;
+    cursors.set(length, k);
+    return runs[k];
+  };
+  let run = 0;
+  return (at) => {
+    if (text[at] !== "`") return void 0;
+    while (starts[run] + lengths[run] <= at) run++;
+    const runEnd = starts[run] + lengths[run];
+    let backslashes = 0;
+    while (text[at - 1 - backslashes] === "\\") backslashes++;
+    const open = backslashes % 2 === 1 ? at + 1 : at;
+    const length = runEnd - open;
+    const close = length > 0 ? nextRunOfLength(length, run) : void 0;
+    if (close === void 0 || starts[close] >= paragraphEnds[run]) return { end: runEnd };
+    const end = starts[close] + length;
+    return { end, span: { start: open, end, run: length } };
+  };
 }
-function blankCodeSpans(text) {
-  if (!text.includes("`")) return text;
-  let out = "";
-  let i = 0;
-  const unclosed = /* @__PURE__ */ new Set();
-  while (i < text.length) {
-    const tick = text.indexOf("`", i);
-    if (tick < 0) break;
-    let length = 1;
-    while (text[tick + length] === "`") length++;
-    const run = "`".repeat(length);
-    let stop = unclosed.has(length) ? -1 : text.indexOf(run, tick + length);
-    while (stop >= 0 && (text[stop + length] === "`" || text[stop - 1] === "`")) stop = text.indexOf(run, stop + 1);
-    if (stop < 0) unclosed.add(length);
-    const end = stop >= 0 ? stop + length : tick + length;
-    out += text.slice(i, tick) + (stop >= 0 ? text.slice(tick, end).replace(/[^\n]/g, " ") : text.slice(tick, end));
-    i = end;
+function codeSpans(text) {
+  if (!text.includes("`")) return [];
+  const read = codeSpanReader(text);
+  const spans = [];
+  for (let at = text.indexOf("`"); at >= 0; ) {
+    const { end, span } = read(at);
+    if (span) spans.push(span);
+    at = text.indexOf("`", end);
   }
-  return out + text.slice(i);
+  return spans;
+}
+function replaceCodeSpans(text, replace) {
+  let out = "";
+  let at = 0;
+  for (const span of codeSpans(text)) {
+    out += text.slice(at, span.start) + replace(text.slice(span.start, span.end), spanContent(text, span));
+    at = span.end;
+  }
+  return at === 0 ? text : out + text.slice(at);
+}
+var blank = (s) => s.replace(/[^\n]/g, " ");
+function blankCode(markdown) {
+  if (!markdown.includes("`") && !markdown.includes("~~~")) return markdown;
+  let fencesBlanked = "";
+  let at = 0;
+  for (let start = 0; start < markdown.length; ) {
+    const end = fencedBlockEnd(markdown, start);
+    if (end !== void 0) {
+      fencesBlanked += markdown.slice(at, start) + blank(markdown.slice(start, end));
+      at = end;
+    }
+    start = lineEnd2(markdown, end ?? start) + 1;
+  }
+  fencesBlanked += markdown.slice(at);
+  return replaceCodeSpans(fencesBlanked, blank);
 }
 
-// src/wiki/python-compat.ts
-var isPyDict = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+// src/markdown/py-strip.ts
 var PY_WHITESPACE = /* @__PURE__ */ new Set([
   9,
   10,
@@ -3743,84 +3848,231 @@ function pyRStrip(s, chars) {
   return end === s.length ? s : s.slice(0, end);
 }
 var pyStrip = (s) => pyRStrip(pyLStrip(s));
-function pySplitLines(s) {
-  if (s === "") return [];
-  const lines = s.split(/\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]/);
-  if (/(?:\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])$/.test(s)) lines.pop();
-  return lines;
+
+// src/markdown/blocks.ts
+var MAX_HEADING_LEVEL = 6;
+var isBlankLine = (line) => /^[ \t]*$/.test(line);
+var trimSpaces = (text) => pyRStrip(text, " 	").replace(/^[ \t]+/, "");
+function atxHeading(line) {
+  const { columns, end } = indentation(line);
+  if (columns > MAX_MARKER_INDENT || line[end] !== "#") return void 0;
+  let level = 0;
+  while (level <= MAX_HEADING_LEVEL && line[end + level] === "#") level++;
+  const rest = line.slice(end + level);
+  if (level > MAX_HEADING_LEVEL || rest !== "" && rest[0] !== " " && rest[0] !== "	") return void 0;
+  const text = pyRStrip(rest, " 	");
+  const open = pyRStrip(text, "#");
+  const closed = open.length < text.length && (open === "" || open.endsWith(" ") || open.endsWith("	"));
+  return { level, text: trimSpaces(closed ? open : text) };
 }
-var INT_RE = /^[+-]?(?:0(?:_?0)*|[1-9](?:_?[0-9])*|0[0-9](?:_?[0-9])*)$/;
-var DEC_DIGITS = "[0-9](?:_?[0-9])*";
-var FLOAT_RE = new RegExp(
-  `^[+-]?(?:(?:${DEC_DIGITS})?\\.${DEC_DIGITS}|${DEC_DIGITS}\\.?)(?:[eE][+-]?${DEC_DIGITS})?$`
-);
-var FLOAT_SPECIAL_RE = /^([+-]?)(nan|inf|infinity)$/i;
-function pyParseInt(s) {
-  if (!INT_RE.test(s)) return void 0;
-  return BigInt(s.replace(/_/g, ""));
+function setextLevel(line) {
+  const { columns, end } = indentation(line);
+  const marker = line[end];
+  if (columns > MAX_MARKER_INDENT || marker !== "=" && marker !== "-") return void 0;
+  let length = 0;
+  while (line[end + length] === marker) length++;
+  if (!isBlankLine(line.slice(end + length))) return void 0;
+  return marker === "=" ? 1 : 2;
 }
-function pyParseFloat(raw) {
-  const s = pyStrip(raw);
-  const special = FLOAT_SPECIAL_RE.exec(s);
-  if (special) {
-    if (special[2].toLowerCase() === "nan") return NaN;
-    return special[1] === "-" ? -Infinity : Infinity;
+function isThematicBreak(line) {
+  const { columns, end } = indentation(line);
+  const marker = line[end];
+  if (columns > MAX_MARKER_INDENT || marker !== "-" && marker !== "*" && marker !== "_") return false;
+  let count = 0;
+  for (let k = end; k < line.length; k++) {
+    if (line[k] === marker) count++;
+    else if (line[k] !== " " && line[k] !== "	") return false;
   }
-  if (!FLOAT_RE.test(s)) return void 0;
-  return Number(s.replace(/_/g, ""));
+  return count >= 3;
 }
-function pyFloatRepr(x) {
-  if (Number.isNaN(x)) return "nan";
-  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
-  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
-  const [mantissa, expText] = x.toExponential().split("e");
-  const exp = Number(expText);
-  if (exp < -4 || exp >= 16) {
-    return `${mantissa}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+var TABLE_RULE_TRIMMED = /^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$/;
+var isTableRule = (line) => line.includes("|") && TABLE_RULE_TRIMMED.test(line.trim());
+function isPipedRow(line) {
+  const trimmed = line.trim();
+  return trimmed.length >= 2 && trimmed.startsWith("|") && trimmed.endsWith("|");
+}
+var LIST_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/;
+function listItemContent(line) {
+  const marker = LIST_MARKER.exec(line);
+  return marker ? line.slice(marker[0].length) : void 0;
+}
+var QUOTE_MARKERS = /^(?:>[ \t]?)+/;
+function quoteContent(line) {
+  const { columns, end } = indentation(line);
+  if (columns > MAX_MARKER_INDENT || line[end] !== ">") return void 0;
+  return line.slice(end).replace(QUOTE_MARKERS, "");
+}
+var opensComment = (line) => /^[ \t]*<!--/.test(line) && !line.includes("-->");
+var BlockReader = class {
+  constructor(lines) {
+    this.lines = lines;
   }
-  const digits = mantissa.replace("-", "").replace(".", "");
-  const sign = x < 0 ? "-" : "";
-  if (exp >= digits.length - 1) return `${sign}${digits}${"0".repeat(exp - digits.length + 1)}.0`;
-  if (exp >= 0) return `${sign}${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
-  return `${sign}0.${"0".repeat(-exp - 1)}${digits}`;
-}
-function pyStrRepr(s) {
-  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0);
-    if (ch === quote || ch === "\\") out += `\\${ch}`;
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "	") out += "\\t";
-    else if (cp < 32 || cp === 127) out += `\\x${cp.toString(16).padStart(2, "0")}`;
-    else if (!isPrintable(ch, cp)) {
-      out += cp <= 255 ? `\\x${cp.toString(16).padStart(2, "0")}` : cp <= 65535 ? `\\u${cp.toString(16).padStart(4, "0")}` : `\\U${cp.toString(16).padStart(8, "0")}`;
-    } else out += ch;
+  lines;
+  blocks = [];
+  open;
+  /** Inside a fence or an HTML comment: the test of the line that ends it. */
+  insideUntil;
+  indentedCode = false;
+  inTable = false;
+  /** After a list item, until a block starts at the margin: indented lines continue the list, they are no code. */
+  inList = false;
+  read(i) {
+    const line = this.line(i);
+    const n = i + 1;
+    if (this.insideUntil) {
+      if (this.insideUntil(line)) this.insideUntil = void 0;
+      return;
+    }
+    if (isBlankLine(line)) {
+      this.close();
+      this.inTable = false;
+      return;
+    }
+    const { columns } = indentation(line);
+    if (columns >= CODE_INDENT && !this.open && (this.indentedCode || !this.inList)) {
+      this.indentedCode = true;
+      return;
+    }
+    this.indentedCode = false;
+    const item = listItemContent(line);
+    if (columns === 0 && item === void 0 && !this.open) this.inList = false;
+    const fence = fenceOpening(line);
+    if (fence || opensComment(line)) {
+      this.close();
+      this.insideUntil = fence ? (l) => closesFence(l, fence) : (l) => l.includes("-->");
+      return;
+    }
+    const heading = atxHeading(line);
+    if (heading) return this.emit("heading", heading.text, n, heading.level);
+    const underline = this.open?.kind === "paragraph" ? setextLevel(line) : void 0;
+    if (underline) {
+      const paragraph = this.open;
+      this.open = void 0;
+      return this.emit("heading", paragraph.lines.join(" "), paragraph.line, underline);
+    }
+    if (isThematicBreak(line)) return this.close();
+    if (isTableRule(line)) {
+      this.inTable = true;
+      return this.close();
+    }
+    const header = line.includes("|") && isTableRule(this.line(i + 1));
+    if (isPipedRow(line) || this.inTable && line.includes("|")) return this.emit(header ? "table-header" : "table-row", line.trim(), n, 0);
+    if (item !== void 0) return this.start("item", item.trim(), n);
+    const quoted = quoteContent(line)?.trim();
+    if (quoted !== void 0) {
+      if (quoted === "") this.close();
+      else if (this.open?.kind === "quote") this.open.lines.push(quoted);
+      else this.start("quote", quoted, n);
+      return;
+    }
+    if (header && !this.open) return this.emit("table-header", line.trim(), n, 0);
+    if (this.open) this.open.lines.push(line.trim());
+    else this.start("paragraph", line.trim(), n);
   }
-  return out + quote;
-}
-var NON_PRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
-var isPrintable = (ch, cp) => cp === 32 || !NON_PRINTABLE.test(ch);
-function pyRepr(v) {
-  if (typeof v === "string") return pyStrRepr(v);
-  if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
-  if (isPyDict(v)) return `{${Object.entries(v).map(([k, val]) => `${pyStrRepr(k)}: ${pyRepr(val)}`).join(", ")}}`;
-  return pyStr(v);
-}
-function pyStr(v) {
-  if (v === null) return "None";
-  if (typeof v === "boolean") return v ? "True" : "False";
-  if (typeof v === "bigint") return v.toString();
-  if (typeof v === "number") return pyFloatRepr(v);
-  if (typeof v === "string") return v;
-  return pyRepr(v);
-}
-var codePointLength = (s) => {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
+  finish() {
+    this.close();
+    return this.blocks;
+  }
+  /** A line without the `\r` of a CRLF line break; past the last line, ''. */
+  line(i) {
+    const line = this.lines[i] ?? "";
+    return line.endsWith("\r") ? line.slice(0, -1) : line;
+  }
+  start(kind, text, line) {
+    this.close();
+    this.open = { kind, lines: [text], line };
+    if (kind === "item") this.inList = true;
+  }
+  emit(kind, text, line, level) {
+    this.close();
+    this.blocks.push({ kind, text, line, level });
+  }
+  close() {
+    if (this.open) this.blocks.push({ kind: this.open.kind, text: this.open.lines.join("\n"), line: this.open.line, level: 0 });
+    this.open = void 0;
+  }
 };
+function markdownBlocks(lines, from = 0) {
+  const reader = new BlockReader(lines);
+  for (let i = from; i < lines.length; i++) reader.read(i);
+  return reader.finish();
+}
+
+// src/markdown/links.ts
+var isSpace = (c) => c === 32 || c >= 9 && c <= 13 || c === 160 || c === 5760 || c >= 8192 && c <= 8202 || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279;
+function markdownLinks(text) {
+  const links = [];
+  const n = text.length;
+  let open = -1;
+  let nextOpen = text.indexOf("[");
+  let close = text.indexOf("]");
+  let failedRunStart = -1;
+  let failedRunEnd = -1;
+  while (close >= 0) {
+    if (nextOpen >= 0 && nextOpen < close) {
+      if (open < 0) open = nextOpen;
+      nextOpen = text.indexOf("[", nextOpen + 1);
+      continue;
+    }
+    const start = open;
+    open = -1;
+    let resume = close + 1;
+    const from = close + 2;
+    if (start >= 0 && text.charCodeAt(close + 1) === 40 && !(from >= failedRunStart && from <= failedRunEnd)) {
+      let end = from;
+      while (end < n && text.charCodeAt(end) !== 41 && !isSpace(text.charCodeAt(end))) end++;
+      if (end === from || end === n || text.charCodeAt(end) !== 41) [failedRunStart, failedRunEnd] = [from, end];
+      else {
+        links.push({ index: start, text: text.slice(start + 1, close), target: text.slice(from, end) });
+        resume = end + 1;
+        if (nextOpen >= 0 && nextOpen < resume) nextOpen = text.indexOf("[", resume);
+      }
+    }
+    close = text.indexOf("]", resume);
+  }
+  return links;
+}
+var WIKILINK = /!?\[\[([^[\]\n|#]*)(?:#[^[\]\n|]*)?(?:\|([^[\]\n]*))?\]\]/g;
+function findWikilinks(markdown) {
+  if (!markdown.includes("[[")) return [];
+  const links = [];
+  for (const m of blankCode(markdown).matchAll(WIKILINK)) {
+    const target = m[1].trim();
+    if (target === "") continue;
+    const text = m[2]?.trim();
+    links.push(text ? { target, text } : { target });
+  }
+  return links;
+}
+
+// src/markdown/upstream-dialect.ts
+var OPENER = "---\n";
+var CLOSER = "\n---\n";
+function upstreamFrontmatterBlock(text) {
+  if (!text.startsWith(OPENER)) return void 0;
+  const close = text.indexOf(CLOSER);
+  if (close < 0) return void 0;
+  const head = text.slice(0, close);
+  return head.startsWith(OPENER) ? head.slice(OPENER.length) : head.slice(CLOSER.length);
+}
+var DESCRIPTION_LIMIT = 200;
+function codePointPrefix(text, count) {
+  let at = 0;
+  for (let k = 0; k < count; k++) {
+    if (at >= text.length) return void 0;
+    at += text.codePointAt(at) > 65535 ? 2 : 1;
+  }
+  return at >= text.length ? void 0 : text.slice(0, at);
+}
+function upstreamDescription(text) {
+  const close = text.indexOf(CLOSER, OPENER.length);
+  if (close < 0) return "";
+  const body = pyStrip(text.slice(close + CLOSER.length));
+  const blankLine = body.indexOf("\n\n");
+  const paragraph = pyStrip((blankLine < 0 ? body : body.slice(0, blankLine)).replaceAll("\n", " "));
+  const cut = codePointPrefix(paragraph, DESCRIPTION_LIMIT);
+  return cut === void 0 ? paragraph : `${cut}...`;
+}
 
 // src/wiki/frontmatter.ts
 var import_gray_matter = __toESM(require_gray_matter(), 1);
@@ -3919,7 +4171,7 @@ function requireSnippet() {
   if (hasRequiredSnippet) return snippet;
   hasRequiredSnippet = 1;
   const common2 = requireCommon();
-  function getLine(buffer, lineStart, lineEnd, position, maxLineLength) {
+  function getLine(buffer, lineStart, lineEnd3, position, maxLineLength) {
     let head = "";
     let tail = "";
     const maxHalfLength = Math.floor(maxLineLength / 2) - 1;
@@ -3927,12 +4179,12 @@ function requireSnippet() {
       head = " ... ";
       lineStart = position - maxHalfLength + head.length;
     }
-    if (lineEnd - position > maxHalfLength) {
+    if (lineEnd3 - position > maxHalfLength) {
       tail = " ...";
-      lineEnd = position + maxHalfLength - tail.length;
+      lineEnd3 = position + maxHalfLength - tail.length;
     }
     return {
-      str: head + buffer.slice(lineStart, lineEnd).replace(/\t/g, "\u2192") + tail,
+      str: head + buffer.slice(lineStart, lineEnd3).replace(/\t/g, "\u2192") + tail,
       pos: position - lineStart + head.length
       // relative position
     };
@@ -4260,14 +4512,14 @@ function requireBool() {
   function constructYamlBoolean(data) {
     return data === "true" || data === "True" || data === "TRUE";
   }
-  function isBoolean2(object) {
+  function isBoolean(object) {
     return Object.prototype.toString.call(object) === "[object Boolean]";
   }
   bool = new Type2("tag:yaml.org,2002:bool", {
     kind: "scalar",
     resolve: resolveYamlBoolean,
     construct: constructYamlBoolean,
-    predicate: isBoolean2,
+    predicate: isBoolean,
     represent: {
       lowercase: function(object) {
         return object ? "true" : "false";
@@ -6895,6 +7147,82 @@ var {
 var MAX_QUOTED = 120;
 var cutValue = (value) => value.length > MAX_QUOTED ? `${value.slice(0, MAX_QUOTED - 3)}\u2026` : value;
 
+// src/wiki/python-compat.ts
+var isPyDict = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+function pySplitLines(s) {
+  if (s === "") return [];
+  const lines = s.split(/\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]/);
+  if (/(?:\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])$/.test(s)) lines.pop();
+  return lines;
+}
+var INT_RE = /^[+-]?(?:0(?:_?0)*|[1-9](?:_?[0-9])*|0[0-9](?:_?[0-9])*)$/;
+var DEC_DIGITS = "[0-9](?:_?[0-9])*";
+var FLOAT_RE = new RegExp(
+  `^[+-]?(?:(?:${DEC_DIGITS})?\\.${DEC_DIGITS}|${DEC_DIGITS}\\.?)(?:[eE][+-]?${DEC_DIGITS})?$`
+);
+var FLOAT_SPECIAL_RE = /^([+-]?)(nan|inf|infinity)$/i;
+function pyParseInt(s) {
+  if (!INT_RE.test(s)) return void 0;
+  return BigInt(s.replace(/_/g, ""));
+}
+function pyParseFloat(raw) {
+  const s = pyStrip(raw);
+  const special = FLOAT_SPECIAL_RE.exec(s);
+  if (special) {
+    if (special[2].toLowerCase() === "nan") return NaN;
+    return special[1] === "-" ? -Infinity : Infinity;
+  }
+  if (!FLOAT_RE.test(s)) return void 0;
+  return Number(s.replace(/_/g, ""));
+}
+function pyFloatRepr(x) {
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const [mantissa, expText] = x.toExponential().split("e");
+  const exp = Number(expText);
+  if (exp < -4 || exp >= 16) {
+    return `${mantissa}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+  }
+  const digits = mantissa.replace("-", "").replace(".", "");
+  const sign = x < 0 ? "-" : "";
+  if (exp >= digits.length - 1) return `${sign}${digits}${"0".repeat(exp - digits.length + 1)}.0`;
+  if (exp >= 0) return `${sign}${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
+  return `${sign}0.${"0".repeat(-exp - 1)}${digits}`;
+}
+function pyStrRepr(s) {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of s) {
+    const cp = ch.codePointAt(0);
+    if (ch === quote || ch === "\\") out += `\\${ch}`;
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "	") out += "\\t";
+    else if (cp < 32 || cp === 127) out += `\\x${cp.toString(16).padStart(2, "0")}`;
+    else if (!isPrintable(ch, cp)) {
+      out += cp <= 255 ? `\\x${cp.toString(16).padStart(2, "0")}` : cp <= 65535 ? `\\u${cp.toString(16).padStart(4, "0")}` : `\\U${cp.toString(16).padStart(8, "0")}`;
+    } else out += ch;
+  }
+  return out + quote;
+}
+var NON_PRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
+var isPrintable = (ch, cp) => cp === 32 || !NON_PRINTABLE.test(ch);
+function pyRepr(v) {
+  if (typeof v === "string") return pyStrRepr(v);
+  if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
+  if (isPyDict(v)) return `{${Object.entries(v).map(([k, val]) => `${pyStrRepr(k)}: ${pyRepr(val)}`).join(", ")}}`;
+  return pyStr(v);
+}
+function pyStr(v) {
+  if (v === null) return "None";
+  if (typeof v === "boolean") return v ? "True" : "False";
+  if (typeof v === "bigint") return v.toString();
+  if (typeof v === "number") return pyFloatRepr(v);
+  if (typeof v === "string") return v;
+  return pyRepr(v);
+}
+
 // src/wiki/mini-yaml.ts
 var MiniYamlError = class extends Error {
   constructor(message, line) {
@@ -7029,18 +7357,15 @@ var GRAY_MATTER_OPTIONS = {
     coffee: refuse("coffee")
   }
 };
-function extractFrontmatterBlock(text) {
-  if (!text.startsWith("---\n")) return void 0;
-  const close = text.indexOf("\n---\n");
-  if (close < 0) return void 0;
-  const head = text.slice(0, close);
-  return head.startsWith("---\n") ? head.slice(4) : head.slice(5);
+function stringList(value) {
+  if (Array.isArray(value)) return value.filter((v) => typeof v === "string").map((v) => v.trim()).filter(Boolean);
+  if (typeof value === "string") return value.split(",").map((v) => v.trim()).filter(Boolean);
+  return [];
 }
-var OPENER_WITH_LANGUAGE = /^---[ \t]*([A-Za-z][\w-]*)[ \t]*\n/;
 function readFrontmatter(text, options2 = {}) {
-  const block = extractFrontmatterBlock(text);
+  const block = upstreamFrontmatterBlock(text);
   if (block === void 0) {
-    const language = OPENER_WITH_LANGUAGE.exec(text)?.[1];
+    const language = openerLanguage(text);
     if (language && language.toLowerCase() !== "yaml") return { kind: "none", refusedLanguage: language };
     return { kind: "none" };
   }
@@ -7208,113 +7533,6 @@ var parentDir = (p) => {
   return at < 0 ? "" : p.slice(0, at);
 };
 
-// src/wiki/markdown-links.ts
-var isSpace = (c) => c === 32 || c >= 9 && c <= 13 || c === 160 || c === 5760 || c >= 8192 && c <= 8202 || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279;
-function markdownLinks(text) {
-  const links = [];
-  const n = text.length;
-  let open = -1;
-  let nextOpen = text.indexOf("[");
-  let close = text.indexOf("]");
-  let failedRunStart = -1;
-  let failedRunEnd = -1;
-  while (close >= 0) {
-    if (nextOpen >= 0 && nextOpen < close) {
-      if (open < 0) open = nextOpen;
-      nextOpen = text.indexOf("[", nextOpen + 1);
-      continue;
-    }
-    const start = open;
-    open = -1;
-    let resume = close + 1;
-    const from = close + 2;
-    if (start >= 0 && text.charCodeAt(close + 1) === 40 && !(from >= failedRunStart && from <= failedRunEnd)) {
-      let end = from;
-      while (end < n && text.charCodeAt(end) !== 41 && !isSpace(text.charCodeAt(end))) end++;
-      if (end === from || end === n || text.charCodeAt(end) !== 41) [failedRunStart, failedRunEnd] = [from, end];
-      else {
-        links.push({ index: start, text: text.slice(start + 1, close), target: text.slice(from, end) });
-        resume = end + 1;
-        if (nextOpen >= 0 && nextOpen < resume) nextOpen = text.indexOf("[", resume);
-      }
-    }
-    close = text.indexOf("]", resume);
-  }
-  return links;
-}
-
-// src/config/config.ts
-var ANSWERERS = ["offline", "openai", "anthropic", "copilot"];
-var SEARCH_PROVIDERS = ["none", "tavily", "brave", "searxng"];
-var ROLES = ["none", "read", "triage", "write", "maintain", "admin"];
-var REFUSALS = ["comment", "silent"];
-var CAPTURE_MODES = ["queries", "pending"];
-var INDEX_POLICIES = ["auto", "always", "never"];
-var DIGEST_PERIODS = ["week", "month"];
-var VALIDATE_RULES = [
-  "unreadable",
-  "page-too-large",
-  "unsafe-file-name",
-  "check-failed",
-  "frontmatter",
-  "required-field",
-  "type-category",
-  "path-depth",
-  "timestamps",
-  "tags",
-  "sources",
-  "quality",
-  "yaml-dialect",
-  "broken-link",
-  "wikilink",
-  "missing-source",
-  "not-followed",
-  "stale-index"
-];
-var RULE_SEVERITIES = ["error", "warn", "off"];
-var VALIDATE_PRESETS = ["upstream", "lenient"];
-var isString = (v, key) => typeof v === "string" && v.trim() !== "" ? void 0 : `'${key}' must be a non-empty string`;
-var isStringList = (v, key) => Array.isArray(v) && v.every((x) => typeof x === "string" && x !== "") ? void 0 : `'${key}' must be a list of strings`;
-var oneOf = (values) => (v, key) => typeof v === "string" && values.includes(v) ? void 0 : `'${key}' must be one of ${values.join(", ")}, got ${JSON.stringify(v)}`;
-var isBoolean = (v, key) => typeof v === "boolean" ? void 0 : `'${key}' must be true or false, got ${JSON.stringify(v)}`;
-var isRatio = (v, key) => typeof v === "number" && v > 0 && v <= 1 ? void 0 : `'${key}' must be a number above 0 and at most 1, got ${JSON.stringify(v)}`;
-var wholeNumber = (min, max) => (v, key) => Number.isInteger(v) && v >= min && v <= max ? void 0 : `'${key}' must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`;
-var isCount = wholeNumber(1, 1e3);
-var isUrl = (v, key) => typeof v === "string" && /^https?:\/\/\S+$/.test(v) ? void 0 : `'${key}' must be an http(s) URL, got ${JSON.stringify(v)}`;
-var isRuleMap = (v, key) => {
-  if (v === null || typeof v !== "object" || Array.isArray(v)) return `'${key}' must be a mapping of rule names to ${RULE_SEVERITIES.join(", ")}`;
-  for (const [rule, severity] of Object.entries(v)) {
-    if (!VALIDATE_RULES.includes(rule)) return `unknown rule '${key}.${rule}' (known: ${VALIDATE_RULES.join(", ")})`;
-    const problem = oneOf(RULE_SEVERITIES)(severity, `${key}.${rule}`);
-    if (problem) return problem;
-  }
-  return void 0;
-};
-var noSecrets = (_v, key) => `'${key}': secrets are never read from this file; set the key in the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, TAVILY_API_KEY, BRAVE_API_KEY)`;
-var SHAPE = {
-  wiki: isString,
-  categories: { include: isStringList, exclude: isStringList },
-  ladder: { inline_max: isCount, stopwords: isStringList, common_term_ratio: isRatio },
-  labels: { trigger: isString, answered: isString, gap: isString, cold: isString, error: isString, capture: isString, digest: isString },
-  capture: { mode: oneOf(CAPTURE_MODES) },
-  indexes: oneOf(INDEX_POLICIES),
-  ask: { command: isString, min_permission: oneOf(ROLES), refusal: oneOf(REFUSALS), steward_logins: isStringList },
-  answerer: {
-    provider: oneOf(ANSWERERS),
-    model: isString,
-    base_url: isUrl,
-    budget_pages: wholeNumber(1, 1e4),
-    propose_terms: isBoolean,
-    copilot_cli_path: isString,
-    timeout_ms: wholeNumber(100, 6e5),
-    max_retries: wholeNumber(0, 10),
-    api_key: noSecrets
-  },
-  search: { provider: oneOf(SEARCH_PROVIDERS), base_url: isUrl, max_results: wholeNumber(1, 20), api_key: noSecrets },
-  digest: { period: oneOf(DIGEST_PERIODS), stale_days: wholeNumber(1, 3650), max_writes: wholeNumber(1, 100) },
-  validate: { preset: oneOf(VALIDATE_PRESETS), rules: isRuleMap }
-};
-
 // src/wiki/index-entries.ts
 function decodeURIComponentSafe(s) {
   try {
@@ -7324,21 +7542,18 @@ function decodeURIComponentSafe(s) {
   }
 }
 
+// src/wiki/open-capture.ts
+function isOpenCapture(path2, data) {
+  if (!data) return false;
+  if (data.captured_by !== void 0 && data.captured_by !== null) return true;
+  return path2.split("/")[0] === "queries" && stringList(data.tags).includes("capture");
+}
+
 // src/wiki/page-summary.ts
-var DESCRIPTION_LIMIT = 200;
 var fileStem = (relPath) => {
   const name = relPath.slice(relPath.lastIndexOf("/") + 1);
   return name.endsWith(".md") ? name.slice(0, -3) : name;
 };
-function firstParagraph(text) {
-  const close = text.indexOf("\n---\n", 4);
-  if (close < 0) return "";
-  const body = pyStrip(text.slice(close + 5));
-  const blank = body.indexOf("\n\n");
-  const paragraph = pyStrip((blank < 0 ? body : body.slice(0, blank)).replaceAll("\n", " "));
-  if (codePointLength(paragraph) <= DESCRIPTION_LIMIT) return paragraph;
-  return `${Array.from(paragraph).slice(0, DESCRIPTION_LIMIT).join("")}...`;
-}
 
 // node_modules/stemmer/index.js
 var step2list = {
@@ -7913,34 +8128,13 @@ function relevanceIndex(n, wordIds, postings) {
 }
 
 // src/ladder/page-facts.ts
-var FENCE_OR_HEADING = /^(?:```|~~~).*$|^#{1,6}[ \t]+(.+)$/gm;
-function headingText(line) {
-  const text = pyRStrip(pyRStrip(pyRStrip(line, " 	"), "#"), " 	");
-  return text === "" ? line[0] : text;
-}
-var stringList = (value) => {
-  if (Array.isArray(value)) return value.filter((v) => typeof v === "string").map((v) => v.trim()).filter(Boolean);
-  if (typeof value === "string") return value.split(",").map((v) => v.trim()).filter(Boolean);
-  return [];
-};
-function isOpenCapture(path2, data) {
-  if (!data) return false;
-  if (data.captured_by !== void 0 && data.captured_by !== null) return true;
-  return path2.split("/")[0] === "queries" && stringList(data.tags).includes("capture");
-}
 function readPageFacts(path2, text, counter, acronyms, resolveWikilink) {
   const fm = readFrontmatter(text);
   const data = fm.kind === "ok" ? fm.data : void 0;
   const title = data && "title" in data ? pyStr(data.title) : fileStem(path2);
   const declared = data ? [data.summary, data.description].find((v) => typeof v === "string" && v.trim() !== "") : void 0;
-  const close = text.indexOf("\n---\n");
-  const body = fm.kind === "none" || close < 0 ? text : text.slice(close + 5);
-  const headings = [];
-  let inFence = false;
-  for (const m of body.matchAll(FENCE_OR_HEADING)) {
-    if (m[1] === void 0) inFence = !inFence;
-    else if (!inFence) headings.push(headingText(m[1]));
-  }
+  const body = bodyOf(text);
+  const blocks = markdownBlocks(body.split("\n"));
   acronyms.add(body);
   const links = [];
   for (const link of markdownLinks(body)) {
@@ -7955,21 +8149,21 @@ function readPageFacts(path2, text, counter, acronyms, resolveWikilink) {
   }
   return {
     title,
-    ownSummary: declared?.trim() ?? firstBodyParagraph(text),
+    ownSummary: declared?.trim() ?? bodySummary(text, blocks),
     tags: stringList(data?.tags).map((t) => t.replace(/^#/, "")),
     aliases: stringList(data?.aliases),
-    headings,
+    headings: blocks.filter((block) => block.kind === "heading" && block.text !== "").map((block) => block.text),
     links,
     body: counter.countBody(body),
     openCapture: isOpenCapture(path2, data)
   };
 }
-function firstBodyParagraph(text) {
-  const first = firstParagraph(text);
-  if (!first.startsWith("#")) return first;
-  const close = text.indexOf("\n---\n", 4);
-  const rest = close < 0 ? "" : text.slice(close + 5).trim().split(/\n\s*\n/).find((p) => p.trim() !== "" && !p.trim().startsWith("#"));
-  return rest ? rest.replace(/\s+/g, " ").trim().slice(0, 200) : first;
+var SUMMARY_LIMIT = 200;
+function bodySummary(text, blocks) {
+  const description = upstreamDescription(text);
+  if (!atxHeading(description)) return description;
+  const first = blocks.find((block) => block.kind !== "heading");
+  return first ? first.text.replace(/\s+/g, " ").trim().slice(0, SUMMARY_LIMIT) : description;
 }
 async function readChunkFacts(read, resolveWikilink, stopwords2) {
   const counter = new RelevanceCounter(stopwords2);

@@ -24727,6 +24727,121 @@ var require_browser = __commonJS({
   }
 });
 
+// node_modules/has-flag/index.js
+var require_has_flag = __commonJS({
+  "node_modules/has-flag/index.js"(exports2, module2) {
+    "use strict";
+    module2.exports = (flag2, argv = process.argv) => {
+      const prefix = flag2.startsWith("-") ? "" : flag2.length === 1 ? "-" : "--";
+      const position = argv.indexOf(prefix + flag2);
+      const terminatorPosition = argv.indexOf("--");
+      return position !== -1 && (terminatorPosition === -1 || position < terminatorPosition);
+    };
+  }
+});
+
+// node_modules/supports-color/index.js
+var require_supports_color = __commonJS({
+  "node_modules/supports-color/index.js"(exports2, module2) {
+    "use strict";
+    var os4 = __require("os");
+    var tty = __require("tty");
+    var hasFlag = require_has_flag();
+    var { env } = process;
+    var forceColor;
+    if (hasFlag("no-color") || hasFlag("no-colors") || hasFlag("color=false") || hasFlag("color=never")) {
+      forceColor = 0;
+    } else if (hasFlag("color") || hasFlag("colors") || hasFlag("color=true") || hasFlag("color=always")) {
+      forceColor = 1;
+    }
+    if ("FORCE_COLOR" in env) {
+      if (env.FORCE_COLOR === "true") {
+        forceColor = 1;
+      } else if (env.FORCE_COLOR === "false") {
+        forceColor = 0;
+      } else {
+        forceColor = env.FORCE_COLOR.length === 0 ? 1 : Math.min(parseInt(env.FORCE_COLOR, 10), 3);
+      }
+    }
+    function translateLevel(level) {
+      if (level === 0) {
+        return false;
+      }
+      return {
+        level,
+        hasBasic: true,
+        has256: level >= 2,
+        has16m: level >= 3
+      };
+    }
+    function supportsColor(haveStream, streamIsTTY) {
+      if (forceColor === 0) {
+        return 0;
+      }
+      if (hasFlag("color=16m") || hasFlag("color=full") || hasFlag("color=truecolor")) {
+        return 3;
+      }
+      if (hasFlag("color=256")) {
+        return 2;
+      }
+      if (haveStream && !streamIsTTY && forceColor === void 0) {
+        return 0;
+      }
+      const min = forceColor || 0;
+      if (env.TERM === "dumb") {
+        return min;
+      }
+      if (process.platform === "win32") {
+        const osRelease = os4.release().split(".");
+        if (Number(osRelease[0]) >= 10 && Number(osRelease[2]) >= 10586) {
+          return Number(osRelease[2]) >= 14931 ? 3 : 2;
+        }
+        return 1;
+      }
+      if ("CI" in env) {
+        if (["TRAVIS", "CIRCLECI", "APPVEYOR", "GITLAB_CI", "GITHUB_ACTIONS", "BUILDKITE"].some((sign) => sign in env) || env.CI_NAME === "codeship") {
+          return 1;
+        }
+        return min;
+      }
+      if ("TEAMCITY_VERSION" in env) {
+        return /^(9\.(0*[1-9]\d*)\.|\d{2,}\.)/.test(env.TEAMCITY_VERSION) ? 1 : 0;
+      }
+      if (env.COLORTERM === "truecolor") {
+        return 3;
+      }
+      if ("TERM_PROGRAM" in env) {
+        const version2 = parseInt((env.TERM_PROGRAM_VERSION || "").split(".")[0], 10);
+        switch (env.TERM_PROGRAM) {
+          case "iTerm.app":
+            return version2 >= 3 ? 3 : 2;
+          case "Apple_Terminal":
+            return 2;
+        }
+      }
+      if (/-256(color)?$/i.test(env.TERM)) {
+        return 2;
+      }
+      if (/^screen|^xterm|^vt100|^vt220|^rxvt|color|ansi|cygwin|linux/i.test(env.TERM)) {
+        return 1;
+      }
+      if ("COLORTERM" in env) {
+        return 1;
+      }
+      return min;
+    }
+    function getSupportLevel(stream) {
+      const level = supportsColor(stream, stream && stream.isTTY);
+      return translateLevel(level);
+    }
+    module2.exports = {
+      supportsColor: getSupportLevel,
+      stdout: translateLevel(supportsColor(true, tty.isatty(1))),
+      stderr: translateLevel(supportsColor(true, tty.isatty(2)))
+    };
+  }
+});
+
 // node_modules/debug/src/node.js
 var require_node = __commonJS({
   "node_modules/debug/src/node.js"(exports2, module2) {
@@ -24745,7 +24860,7 @@ var require_node = __commonJS({
     );
     exports2.colors = [6, 2, 3, 4, 5, 1];
     try {
-      const supportsColor = __require("supports-color");
+      const supportsColor = require_supports_color();
       if (supportsColor && (supportsColor.stderr || supportsColor).level >= 2) {
         exports2.colors = [
           20,
@@ -41323,7 +41438,7 @@ function requireSnippet() {
   if (hasRequiredSnippet) return snippet;
   hasRequiredSnippet = 1;
   const common2 = requireCommon();
-  function getLine(buffer, lineStart, lineEnd, position, maxLineLength) {
+  function getLine(buffer, lineStart, lineEnd3, position, maxLineLength) {
     let head = "";
     let tail = "";
     const maxHalfLength = Math.floor(maxLineLength / 2) - 1;
@@ -41331,12 +41446,12 @@ function requireSnippet() {
       head = " ... ";
       lineStart = position - maxHalfLength + head.length;
     }
-    if (lineEnd - position > maxHalfLength) {
+    if (lineEnd3 - position > maxHalfLength) {
       tail = " ...";
-      lineEnd = position + maxHalfLength - tail.length;
+      lineEnd3 = position + maxHalfLength - tail.length;
     }
     return {
-      str: head + buffer.slice(lineStart, lineEnd).replace(/\t/g, "\u2192") + tail,
+      str: head + buffer.slice(lineStart, lineEnd3).replace(/\t/g, "\u2192") + tail,
       pos: position - lineStart + head.length
       // relative position
     };
@@ -52882,9 +52997,7 @@ var GitCommandManager = class {
   }
 };
 
-// src/wiki/python-compat.ts
-var isPyIntLike = (v2) => typeof v2 === "bigint" || typeof v2 === "boolean";
-var isPyDict = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
+// src/markdown/py-strip.ts
 var PY_WHITESPACE = /* @__PURE__ */ new Set([
   9,
   10,
@@ -52929,6 +53042,10 @@ function pyRStrip(s, chars) {
   return end === s.length ? s : s.slice(0, end);
 }
 var pyStrip = (s) => pyRStrip(pyLStrip(s));
+
+// src/wiki/python-compat.ts
+var isPyIntLike = (v2) => typeof v2 === "bigint" || typeof v2 === "boolean";
+var isPyDict = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
 function pySplitLines(s) {
   if (s === "") return [];
   const lines = s.split(/\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]/);
@@ -53139,363 +53256,103 @@ function discoverLayout(tree, filter = { include: [], exclude: [] }) {
   return { tree, categories, pages, counts, depths, indexedDirs, unsafeNames };
 }
 
-// src/wiki/diagnostics.ts
-var hasErrors = (diagnostics) => diagnostics.some((d2) => d2.severity === "error");
-var MAX_QUOTED = 120;
-var cutValue = (value) => value.length > MAX_QUOTED ? `${value.slice(0, MAX_QUOTED - 3)}\u2026` : value;
-
-// src/wiki/frontmatter.ts
-var import_gray_matter = __toESM(require_gray_matter(), 1);
-
-// src/wiki/mini-yaml.ts
-var MiniYamlError = class extends Error {
-  constructor(message, line) {
-    super(message);
-    this.line = line;
-    this.name = "MiniYamlError";
+// src/wiki/wiki-path.ts
+function resolveWikiPath(fromDir, target) {
+  const parts = fromDir === "" || target.startsWith("/") ? [] : fromDir.split("/");
+  for (const part of target.replace(/^\/+/, "").split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (parts.length === 0) return void 0;
+      parts.pop();
+    } else parts.push(part);
   }
-  line;
-};
-var ONE_KEY_MAP_ITEM = /^[A-Za-z_][A-Za-z0-9_-]*:(\s|$)/;
-function parseScalar(raw) {
-  const s = pyStrip(raw);
-  if (s === "") return "";
-  if (s === "null" || s === "~") return null;
-  if (s === "true") return true;
-  if (s === "false") return false;
-  if (s.length >= 2 && (s[0] === '"' && s.endsWith('"') || s[0] === "'" && s.endsWith("'"))) return s.slice(1, -1);
-  const asInt = pyParseInt(s);
-  if (asInt !== void 0) return asInt;
-  const asFloat = pyParseFloat(s);
-  if (asFloat !== void 0) return asFloat;
-  return s;
-}
-var newPyDict = () => /* @__PURE__ */ Object.create(null);
-var partition = (s, sep3) => {
-  const at2 = s.indexOf(sep3);
-  return [s.slice(0, at2), s.slice(at2 + sep3.length)];
-};
-var isSkippable = (line) => pyStrip(line) === "" || pyLStrip(line).startsWith("#");
-function parseMiniYaml(block) {
-  const data = newPyDict();
-  const keyLines = /* @__PURE__ */ new Map();
-  const lines = pySplitLines(block);
-  const n = lines.length;
-  let i = 0;
-  while (i < n) {
-    const line = pyRStrip(lines[i]);
-    if (line === "" || line.startsWith("#")) {
-      i++;
-      continue;
-    }
-    if (!line.includes(":")) throw new MiniYamlError(`malformed line (no colon): ${pyStrRepr(line)}`, i + 1);
-    const [rawKey, rawRest] = partition(line, ":");
-    const key = pyStrip(rawKey);
-    const rest = pyStrip(rawRest);
-    keyLines.set(key, i + 1);
-    if (rest === "") {
-      let j3 = i + 1;
-      while (j3 < n && isSkippable(lines[j3])) j3++;
-      if (j3 >= n) {
-        data[key] = [];
-        i++;
-        continue;
-      }
-      if (pyLStrip(lines[j3]).startsWith("- ")) {
-        const items = [];
-        let k3 = j3;
-        while (k3 < n) {
-          const itemLine = pyRStrip(lines[k3]);
-          if (itemLine === "") {
-            k3++;
-            continue;
-          }
-          const s = pyLStrip(itemLine);
-          if (!s.startsWith("- ") || itemLine.length - s.length < 2) break;
-          const content = s.slice(2);
-          if (ONE_KEY_MAP_ITEM.test(content)) {
-            const [ck, cv] = partition(content, ":");
-            const item = newPyDict();
-            item[pyStrip(ck)] = parseScalar(cv);
-            items.push(item);
-          } else items.push(parseScalar(content));
-          k3++;
-        }
-        data[key] = items;
-        i = k3;
-        continue;
-      }
-      const nested = newPyDict();
-      let k2 = j3;
-      while (k2 < n) {
-        const childLine = pyRStrip(lines[k2]);
-        if (childLine === "") {
-          k2++;
-          continue;
-        }
-        const s = pyLStrip(childLine);
-        if (childLine.length - s.length < 2) break;
-        if (!s.includes(":")) throw new MiniYamlError(`malformed nested line: ${pyStrRepr(childLine)}`, k2 + 1);
-        const [ck, cv] = partition(s, ":");
-        const childKey = pyStrip(ck);
-        nested[childKey] = parseScalar(cv);
-        keyLines.set(`${key}.${childKey}`, k2 + 1);
-        k2++;
-      }
-      data[key] = nested;
-      i = k2;
-      continue;
-    }
-    if (rest.startsWith("[")) {
-      if (!rest.endsWith("]")) throw new MiniYamlError(`unterminated inline list for ${key}`, i + 1);
-      const inner = pyStrip(rest.slice(1, -1));
-      data[key] = inner === "" ? [] : inner.split(",").map(parseScalar);
-      i++;
-      continue;
-    }
-    data[key] = parseScalar(rest);
-    i++;
-  }
-  return { data, keyLines };
+  return parts.join("/");
 }
 
-// src/wiki/frontmatter.ts
-var RefusedFrontmatterLanguage = class extends Error {
-  constructor(language) {
-    super(`frontmatter language '${language}' is refused: frontmatter is data, never code`);
-    this.language = language;
-  }
-  language;
-};
-var refuse = (language) => () => {
-  throw new RefusedFrontmatterLanguage(language);
-};
-var SEALED_CLOSE = "\0---";
-var GRAY_MATTER_OPTIONS = {
-  language: "yaml",
-  delimiters: ["---", SEALED_CLOSE],
-  engines: {
-    yaml: { parse: (block) => parseMiniYaml(block.startsWith("\n") ? block.slice(1) : block) },
-    js: refuse("js"),
-    javascript: refuse("javascript"),
-    coffee: refuse("coffee")
-  }
-};
-function extractFrontmatterBlock(text) {
-  if (!text.startsWith("---\n")) return void 0;
-  const close = text.indexOf("\n---\n");
-  if (close < 0) return void 0;
-  const head = text.slice(0, close);
-  return head.startsWith("---\n") ? head.slice(4) : head.slice(5);
+// src/wiki/index-entries.ts
+function isIndexFilePath(relPath) {
+  if (relPath === ROOT_INDEX || /^index\.[^/]+\.md$/.test(relPath)) return true;
+  return relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
 }
-var OPENER_WITH_LANGUAGE = /^---[ \t]*([A-Za-z][\w-]*)[ \t]*\n/;
-function readFrontmatter(text, options2 = {}) {
-  const block = extractFrontmatterBlock(text);
-  if (block === void 0) {
-    const language = OPENER_WITH_LANGUAGE.exec(text)?.[1];
-    if (language && language.toLowerCase() !== "yaml") return { kind: "none", refusedLanguage: language };
-    return { kind: "none" };
-  }
-  let parsed;
-  try {
-    if (rescansBlankLines(block)) parsed = onlyCommentsAndBlanks(block) ? noKeys() : parseMiniYaml(block);
-    else {
-      const file = (0, import_gray_matter.default)(`---
-${block}
-${SEALED_CLOSE}
-`, GRAY_MATTER_OPTIONS);
-      parsed = "keyLines" in file.data ? file.data : noKeys();
+var MARKDOWN_ENTRY = /\[([^[\]]*)\]\(([^()\s]+\.md)(?:#[^()\s]*)?\)/;
+var WIKILINK_ENTRY = /\[\[([^[\]|#]+)(?:#[^[\]|]*)?(?:\|([^[\]]+))?\]\]/;
+var LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/;
+var QUALITY_MARKER = /^\(q: [^)]*\)\s*/;
+var SEPARATOR = /^\s*(?:\u2014|\u2013|--?|:|\|)\s*/;
+function parseIndexFile(indexFile, text, options2) {
+  const entries = [];
+  const baseDir = parentDir(indexFile);
+  text.split("\n").forEach((raw, i) => {
+    if (!LIST_ITEM.test(raw)) return;
+    const line = raw.replace(LIST_ITEM, "");
+    const markdown = MARKDOWN_ENTRY.exec(line);
+    const wikilink = markdown ? null : WIKILINK_ENTRY.exec(line);
+    const match = markdown ?? wikilink;
+    if (!match || match.index > 2) return;
+    let path9;
+    let title;
+    if (markdown) {
+      const target = decodeURIComponentSafe(markdown[2]);
+      path9 = resolveWikiPath(target.startsWith("/") ? "" : baseDir, target);
+      title = markdown[1].trim();
+    } else {
+      path9 = options2.resolveWikilink(wikilink[1].trim());
+      title = (wikilink[2] ?? "").trim();
     }
-  } catch (error) {
-    if (error instanceof MiniYamlError) return { kind: "malformed", message: error.message, line: error.line + 1 };
-    throw error;
-  }
-  const keyLines = new Map([...parsed.keyLines].map(([key, line]) => [key, line + 1]));
-  const compared = options2.compareWithYaml && !readsTheSameInYaml12(block) ? compareWithYaml12(block, parsed.data, keyLines) : [];
-  if (!Array.isArray(compared)) return compared;
-  return { kind: "ok", data: parsed.data, keyLines, yamlDifferences: compared };
-}
-var BLANK_LINE_RESCAN_LIMIT = 1e7;
-var noKeys = () => ({ data: /* @__PURE__ */ Object.create(null), keyLines: /* @__PURE__ */ new Map() });
-var onlyCommentsAndBlanks = (block) => block.split("\n").every((line) => line.trim() === "" || /^\s*#[^\n]/.test(line));
-function rescansBlankLines(block) {
-  if (block.length * block.length <= BLANK_LINE_RESCAN_LIMIT) return false;
-  let cost = 0;
-  let runLines = 0;
-  let runChars = 0;
-  for (const line of block.split("\n")) {
-    if (line.trim() === "") {
-      runLines++;
-      runChars += line.length + 1;
-      continue;
-    }
-    cost += runLines * runChars;
-    if (cost > BLANK_LINE_RESCAN_LIMIT) return true;
-    runLines = 0;
-    runChars = 0;
-  }
-  return cost + runLines * runChars > BLANK_LINE_RESCAN_LIMIT;
-}
-var MAX_FRONTMATTER_EXPANSION = 4e6;
-var TooLarge = class extends Error {
-};
-var ContainsItself = class extends Error {
-};
-function checkExpansion(value, budget) {
-  const measured = /* @__PURE__ */ new Map();
-  const open = /* @__PURE__ */ new Set();
-  const size = (v2) => {
-    if (typeof v2 === "string") return Math.max(1, v2.length);
-    if (v2 === null || typeof v2 !== "object") return 1;
-    const known = measured.get(v2);
-    if (known !== void 0) return known;
-    if (open.has(v2)) throw new ContainsItself();
-    open.add(v2);
-    let total = 1;
-    for (const child of Array.isArray(v2) ? v2 : Object.values(v2)) {
-      total += size(child);
-      if (total > budget) throw new TooLarge();
-    }
-    open.delete(v2);
-    measured.set(v2, total);
-    return total;
-  };
-  size(value);
-}
-var PLAIN = String.raw`[A-Za-z][\w./@+-]*(?: [\w./@+()-]+)*`;
-var SCALAR = String.raw`(?:"[^"\\]*"|[1-9][0-9]*(?:\.[0-9]+)?|0(?:\.[0-9]+)?|${PLAIN})`;
-var LIST_SCALAR = SCALAR.replace('[^"\\\\]', '[^",\\\\]');
-var VALUE = String.raw`(?:${SCALAR}|\[(?:${LIST_SCALAR}(?:, ${LIST_SCALAR})*)?\])`;
-var KEY_VALUE = new RegExp(String.raw`^[A-Za-z_][\w-]*: ${VALUE}$`);
-var KEY_ONLY = /^[A-Za-z_][\w-]*:$/;
-var CHILD_KEY_VALUE = new RegExp(String.raw`^  [A-Za-z_][\w-]*: ${VALUE}$`);
-var CHILD_ITEM = new RegExp(String.raw`^  - ${SCALAR}$`);
-var YAML_SPECIAL = /(?:^|[\s:[,-])(?:true|false|null|yes|no|on|off|y|n|~|\.inf|\.nan)(?:$|[\s,\]])/i;
-function readsTheSameInYaml12(block) {
-  const lines = block.split("\n").filter((line) => line !== "");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (YAML_SPECIAL.test(line.replace(/"[^"]*"/g, '""'))) return false;
-    if (KEY_VALUE.test(line)) continue;
-    if (!KEY_ONLY.test(line)) return false;
-    const child = lines[i + 1] !== void 0 && CHILD_ITEM.test(lines[i + 1]) ? CHILD_ITEM : CHILD_KEY_VALUE;
-    let j3 = i + 1;
-    while (j3 < lines.length && lines[j3].startsWith(" ")) {
-      if (!child.test(lines[j3]) || YAML_SPECIAL.test(lines[j3].replace(/"[^"]*"/g, '""'))) return false;
-      j3++;
-    }
-    if (j3 === i + 1) return false;
-    i = j3 - 1;
-  }
-  return true;
-}
-function compareWithYaml12(block, dialect, keyLines) {
-  let standard;
-  try {
-    standard = yaml2.load(block, { schema: yaml2.CORE_SCHEMA, json: true });
-  } catch (error) {
-    const mark = error.mark;
-    const line = (mark?.line ?? 0) + 2;
-    const reason = error.reason ?? error.message;
-    return [{ field: null, line, message: `frontmatter is not valid YAML 1.2 (${reason}); tools that read standard YAML will reject this page` }];
-  }
-  try {
-    checkExpansion(standard, MAX_FRONTMATTER_EXPANSION);
-  } catch (error) {
-    const problem = error instanceof ContainsItself ? "frontmatter YAML aliases make a value that contains itself" : `frontmatter YAML aliases expand to more than ${MAX_FRONTMATTER_EXPANSION.toLocaleString("en-US")} characters of values (a "billion laughs" alias bomb)`;
-    return { kind: "refused", line: 1, message: `${problem}: standard YAML readers would exhaust their memory on it, so the page is not checked further; write the values out instead of using anchors (&) and aliases (*)` };
-  }
-  if (standard === null || standard === void 0) standard = {};
-  if (typeof standard !== "object" || Array.isArray(standard)) {
-    return [{ field: null, line: 2, message: "frontmatter is not a YAML mapping for standard YAML readers" }];
-  }
-  const differences = [];
-  const standardMap = standard;
-  for (const [key, value] of Object.entries(dialect)) {
-    collectDifferences(key, value, standardMap[key], keyLines, differences);
-  }
-  return differences;
-}
-function collectDifferences(field, dialectValue, standardValue, keyLines, out) {
-  if (isPyDict(dialectValue) && standardValue && typeof standardValue === "object" && !Array.isArray(standardValue)) {
-    for (const [child, value] of Object.entries(dialectValue)) {
-      collectDifferences(`${field}.${child}`, value, standardValue[child], keyLines, out);
-    }
-    return;
-  }
-  if (sameValue(dialectValue, standardValue)) return;
-  out.push({
-    field,
-    line: keyLines.get(field) ?? keyLines.get(field.split(".")[0]) ?? 2,
-    message: `frontmatter field '${field}': standard YAML reads ${cutValue(describeStandard(standardValue))}, this wiki's dialect reads ${cutValue(pyRepr(dialectValue))}`
+    if (!path9 || path9.endsWith(`/${DIRECTORY_INDEX}`) || path9 === DIRECTORY_INDEX) return;
+    const rest = line.slice(match.index + match[0].length).replace(SEPARATOR, "").replace(QUALITY_MARKER, "").trim();
+    entries.push({ indexFile, line: i + 1, path: path9, title, summary: rest });
   });
+  return entries;
 }
-function sameValue(dialect, standard) {
-  if (typeof dialect === "bigint") return typeof standard === "number" && BigInt(Math.trunc(standard)) === dialect && Number.isInteger(standard);
-  if (typeof dialect === "number") return typeof standard === "number" && (standard === dialect || Number.isNaN(standard) && Number.isNaN(dialect));
-  if (Array.isArray(dialect)) {
-    return Array.isArray(standard) && standard.length === dialect.length && dialect.every((item, i) => sameValue(item, standard[i]));
-  }
-  if (isPyDict(dialect)) {
-    if (!standard || typeof standard !== "object" || Array.isArray(standard)) return false;
-    const s = standard;
-    const keys = Object.keys(dialect);
-    return keys.length === Object.keys(s).length && keys.every((k2) => sameValue(dialect[k2], s[k2]));
-  }
-  if (dialect === "" && standard === null) return true;
-  return dialect === standard;
-}
-function describeStandard(value) {
-  if (value === void 0) return "nothing";
+function decodeURIComponentSafe(s) {
   try {
-    return JSON.stringify(value) ?? String(value);
+    return decodeURIComponent(s);
   } catch {
-    return String(value);
+    return s;
   }
-}
-
-// src/wiki/markdown-links.ts
-var isSpace = (c3) => c3 === 32 || c3 >= 9 && c3 <= 13 || c3 === 160 || c3 === 5760 || c3 >= 8192 && c3 <= 8202 || c3 === 8232 || c3 === 8233 || c3 === 8239 || c3 === 8287 || c3 === 12288 || c3 === 65279;
-function markdownLinks(text) {
-  const links = [];
-  const n = text.length;
-  let open = -1;
-  let nextOpen = text.indexOf("[");
-  let close = text.indexOf("]");
-  let failedRunStart = -1;
-  let failedRunEnd = -1;
-  while (close >= 0) {
-    if (nextOpen >= 0 && nextOpen < close) {
-      if (open < 0) open = nextOpen;
-      nextOpen = text.indexOf("[", nextOpen + 1);
-      continue;
-    }
-    const start = open;
-    open = -1;
-    let resume = close + 1;
-    const from = close + 2;
-    if (start >= 0 && text.charCodeAt(close + 1) === 40 && !(from >= failedRunStart && from <= failedRunEnd)) {
-      let end = from;
-      while (end < n && text.charCodeAt(end) !== 41 && !isSpace(text.charCodeAt(end))) end++;
-      if (end === from || end === n || text.charCodeAt(end) !== 41) [failedRunStart, failedRunEnd] = [from, end];
-      else {
-        links.push({ index: start, text: text.slice(start + 1, close), target: text.slice(from, end) });
-        resume = end + 1;
-        if (nextOpen >= 0 && nextOpen < resume) nextOpen = text.indexOf("[", resume);
-      }
-    }
-    close = text.indexOf("]", resume);
-  }
-  return links;
 }
 
 // src/wiki/tree.ts
 import { closeSync, constants, fstatSync, openSync, readFileSync as readFileSync2 } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import path3 from "node:path";
+
+// src/markdown/body.ts
+var lfLineBreaks = (text) => text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
+var DELIMITER = "---";
+var DOCUMENT_END = "...";
+function withoutTrailingBlanks(text, start, end) {
+  let last = end;
+  while (last > start && (text[last - 1] === " " || text[last - 1] === "	" || text[last - 1] === "\r")) last--;
+  return text.slice(start, last);
+}
+function frontmatterBlock(text) {
+  const firstEnd = lineEnd(text, 0);
+  if (withoutTrailingBlanks(text, 0, firstEnd) !== DELIMITER || firstEnd === text.length) return void 0;
+  for (let start = firstEnd + 1, line = 2; start <= text.length; start = lineEnd(text, start) + 1, line++) {
+    const end = lineEnd(text, start);
+    const content = withoutTrailingBlanks(text, start, end);
+    if (content === DELIMITER || content === DOCUMENT_END) {
+      const block = start === firstEnd + 1 ? "" : text.slice(firstEnd + 1, start - 1);
+      return { block: block.endsWith("\r") ? block.slice(0, -1) : block, body: { offset: Math.min(end + 1, text.length), line: line + 1 } };
+    }
+    if (end === text.length) break;
+  }
+  return void 0;
+}
+var lineEnd = (text, start) => {
+  const end = text.indexOf("\n", start);
+  return end < 0 ? text.length : end;
+};
+var bodyStart = (text) => frontmatterBlock(text)?.body ?? { offset: 0, line: 1 };
+var bodyOf = (text) => text.slice(bodyStart(text).offset);
+var OPENER_WITH_LANGUAGE = /^---[ \t]*([A-Za-z][\w-]*)[ \t]*\n/;
+var openerLanguage = (text) => OPENER_WITH_LANGUAGE.exec(text)?.[1];
+
+// src/wiki/tree.ts
 var STEWARD_TEMP_FILE = /\.wiki-steward-(\d+)\.tmp$/;
 var utf8 = new TextDecoder("utf-8", { fatal: true });
-var lfLineBreaks = (text) => text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
 function decodePageBytes(bytes) {
   if (bytes.includes(0)) return { ok: false, reason: "binary file (contains NUL bytes), not a markdown page", problem: "binary" };
   let text;
@@ -53633,6 +53490,12 @@ var tooLarge = (bytes, limit) => ({
   problem: "too-large"
 });
 
+// src/wiki/open.ts
+async function openWikiLayout(wikiRoot, config) {
+  return layoutOf(await loadFileTree(wikiRoot), config);
+}
+var layoutOf = (tree, config) => discoverLayout(tree, config.categories);
+
 // src/wiki/page-limit.ts
 var MAX_PAGE_BYTES = 2 * 1024 * 1024;
 function withinPageLimit(file) {
@@ -53642,52 +53505,321 @@ function withinPageLimit(file) {
 }
 var readPages = (tree, paths, visit) => tree.readEach(paths, (path9, file) => visit(path9, withinPageLimit(file)), { maxBytes: MAX_PAGE_BYTES });
 
-// src/wiki/rules.ts
-var WARNINGS_UPSTREAM = ["yaml-dialect", "not-followed"];
-var LENIENT_WARNINGS = ["required-field", "type-category", "path-depth", "timestamps", "tags", "sources", "quality", "missing-source"];
-var OFF_UPSTREAM = ["wikilink"];
-var presetOf = (rule, preset) => preset === "upstream" && OFF_UPSTREAM.includes(rule) ? "off" : WARNINGS_UPSTREAM.includes(rule) || preset === "lenient" && LENIENT_WARNINGS.includes(rule) ? "warn" : "error";
-function ruleSeverities(settings) {
-  return Object.fromEntries(VALIDATE_RULES.map((rule) => [rule, settings.rules[rule] ?? presetOf(rule, settings.preset)]));
-}
-function applyRules(diagnostics, settings) {
-  const severities = ruleSeverities(settings);
-  const out = [];
-  for (const d2 of diagnostics) {
-    const severity = severities[d2.rule];
-    if (severity === "off") continue;
-    const wanted = severity === "warn" ? "warning" : "error";
-    out.push(d2.severity === wanted ? d2 : { ...d2, severity: wanted });
+// src/markdown/code.ts
+var CODE_INDENT = 4;
+var MAX_MARKER_INDENT = 3;
+function indentation(line) {
+  let columns = 0;
+  let end = 0;
+  for (; end < line.length; end++) {
+    if (line[end] === " ") columns++;
+    else if (line[end] === "	") columns += 4 - columns % 4;
+    else break;
   }
-  return out;
+  return { columns, end };
+}
+function fenceOpening(line) {
+  const { columns, end } = indentation(line);
+  const marker = line[end];
+  if (columns > MAX_MARKER_INDENT || marker !== "`" && marker !== "~") return void 0;
+  let length = 0;
+  while (line[end + length] === marker) length++;
+  if (length < 3 || marker === "`" && line.includes("`", end + length)) return void 0;
+  return { marker, length };
+}
+function closesFence(line, fence) {
+  const { columns, end } = indentation(line);
+  if (columns > MAX_MARKER_INDENT) return false;
+  let length = 0;
+  while (line[end + length] === fence.marker) length++;
+  return length >= fence.length && line.slice(end + length).trim() === "";
+}
+var lineEnd2 = (text, start) => {
+  const end = text.indexOf("\n", start);
+  return end < 0 ? text.length : end;
+};
+function fencedBlockEnd(markdown, lineStart) {
+  const { columns, end: indent } = indentation(markdown.slice(lineStart, lineStart + MAX_MARKER_INDENT + 1));
+  const marker = markdown[lineStart + indent];
+  if (columns > MAX_MARKER_INDENT || marker !== "`" && marker !== "~") return void 0;
+  const fence = fenceOpening(markdown.slice(lineStart, lineEnd2(markdown, lineStart)));
+  if (!fence) return void 0;
+  for (let start = lineEnd2(markdown, lineStart) + 1; start <= markdown.length; start = lineEnd2(markdown, start) + 1) {
+    const end = lineEnd2(markdown, start);
+    if (closesFence(markdown.slice(start, end), fence)) return end;
+    if (end === markdown.length) break;
+  }
+  return markdown.length;
+}
+var spanContent = (text, span) => text.slice(span.start + span.run, span.end - span.run);
+var BACKTICK_RUN_OR_BLANK_LINE = /`+|\n[ \t\r]*(?=\n)/g;
+function codeSpanReader(text) {
+  const starts = [];
+  const lengths = [];
+  const paragraphEnds = [];
+  const runsOfLength = /* @__PURE__ */ new Map();
+  for (const m2 of text.matchAll(BACKTICK_RUN_OR_BLANK_LINE)) {
+    if (m2[0][0] !== "`") {
+      while (paragraphEnds.length < starts.length) paragraphEnds.push(m2.index);
+      continue;
+    }
+    const runs = runsOfLength.get(m2[0].length);
+    if (runs) runs.push(starts.length);
+    else runsOfLength.set(m2[0].length, [starts.length]);
+    starts.push(m2.index);
+    lengths.push(m2[0].length);
+  }
+  while (paragraphEnds.length < starts.length) paragraphEnds.push(text.length);
+  const cursors = /* @__PURE__ */ new Map();
+  const nextRunOfLength = (length, after) => {
+    const runs = runsOfLength.get(length);
+    if (!runs) return void 0;
+    let k2 = cursors.get(length) ?? 0;
+    while (k2 < runs.length && runs[k2] <= after) k2++;
+    cursors.set(length, k2);
+    return runs[k2];
+  };
+  let run = 0;
+  return (at2) => {
+    if (text[at2] !== "`") return void 0;
+    while (starts[run] + lengths[run] <= at2) run++;
+    const runEnd = starts[run] + lengths[run];
+    let backslashes = 0;
+    while (text[at2 - 1 - backslashes] === "\\") backslashes++;
+    const open = backslashes % 2 === 1 ? at2 + 1 : at2;
+    const length = runEnd - open;
+    const close = length > 0 ? nextRunOfLength(length, run) : void 0;
+    if (close === void 0 || starts[close] >= paragraphEnds[run]) return { end: runEnd };
+    const end = starts[close] + length;
+    return { end, span: { start: open, end, run: length } };
+  };
+}
+function codeSpans(text) {
+  if (!text.includes("`")) return [];
+  const read = codeSpanReader(text);
+  const spans = [];
+  for (let at2 = text.indexOf("`"); at2 >= 0; ) {
+    const { end, span } = read(at2);
+    if (span) spans.push(span);
+    at2 = text.indexOf("`", end);
+  }
+  return spans;
+}
+function replaceCodeSpans(text, replace) {
+  let out = "";
+  let at2 = 0;
+  for (const span of codeSpans(text)) {
+    out += text.slice(at2, span.start) + replace(text.slice(span.start, span.end), spanContent(text, span));
+    at2 = span.end;
+  }
+  return at2 === 0 ? text : out + text.slice(at2);
+}
+var blank = (s) => s.replace(/[^\n]/g, " ");
+function blankCode(markdown) {
+  if (!markdown.includes("`") && !markdown.includes("~~~")) return markdown;
+  let fencesBlanked = "";
+  let at2 = 0;
+  for (let start = 0; start < markdown.length; ) {
+    const end = fencedBlockEnd(markdown, start);
+    if (end !== void 0) {
+      fencesBlanked += markdown.slice(at2, start) + blank(markdown.slice(start, end));
+      at2 = end;
+    }
+    start = lineEnd2(markdown, end ?? start) + 1;
+  }
+  fencesBlanked += markdown.slice(at2);
+  return replaceCodeSpans(fencesBlanked, blank);
+}
+function withoutFenceMarks(reply) {
+  const trimmed = reply.trim();
+  const opening = trimmed.startsWith("```json") ? 7 : trimmed.startsWith("```") ? 3 : 0;
+  const body = trimmed.slice(opening);
+  return body.endsWith("```") ? body.slice(0, -3) : body;
+}
+function inlineCode(text) {
+  const flat = text.replace(/\s+/g, " ");
+  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m2) => m2[0].length));
+  const fence = "`".repeat(longest + 1);
+  return longest === 0 ? `${fence}${flat}${fence}` : `${fence} ${flat} ${fence}`;
 }
 
-// src/wiki/wiki-path.ts
-function resolveWikiPath(fromDir, target) {
-  const parts = fromDir === "" || target.startsWith("/") ? [] : fromDir.split("/");
-  for (const part of target.replace(/^\/+/, "").split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") {
-      if (parts.length === 0) return void 0;
-      parts.pop();
-    } else parts.push(part);
+// src/markdown/blocks.ts
+var MAX_HEADING_LEVEL = 6;
+var isBlankLine = (line) => /^[ \t]*$/.test(line);
+var trimSpaces = (text) => pyRStrip(text, " 	").replace(/^[ \t]+/, "");
+function atxHeading(line) {
+  const { columns, end } = indentation(line);
+  if (columns > MAX_MARKER_INDENT || line[end] !== "#") return void 0;
+  let level = 0;
+  while (level <= MAX_HEADING_LEVEL && line[end + level] === "#") level++;
+  const rest = line.slice(end + level);
+  if (level > MAX_HEADING_LEVEL || rest !== "" && rest[0] !== " " && rest[0] !== "	") return void 0;
+  const text = pyRStrip(rest, " 	");
+  const open = pyRStrip(text, "#");
+  const closed = open.length < text.length && (open === "" || open.endsWith(" ") || open.endsWith("	"));
+  return { level, text: trimSpaces(closed ? open : text) };
+}
+function setextLevel(line) {
+  const { columns, end } = indentation(line);
+  const marker = line[end];
+  if (columns > MAX_MARKER_INDENT || marker !== "=" && marker !== "-") return void 0;
+  let length = 0;
+  while (line[end + length] === marker) length++;
+  if (!isBlankLine(line.slice(end + length))) return void 0;
+  return marker === "=" ? 1 : 2;
+}
+function isThematicBreak(line) {
+  const { columns, end } = indentation(line);
+  const marker = line[end];
+  if (columns > MAX_MARKER_INDENT || marker !== "-" && marker !== "*" && marker !== "_") return false;
+  let count = 0;
+  for (let k2 = end; k2 < line.length; k2++) {
+    if (line[k2] === marker) count++;
+    else if (line[k2] !== " " && line[k2] !== "	") return false;
   }
-  return parts.join("/");
+  return count >= 3;
+}
+var TABLE_RULE_TRIMMED = /^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$/;
+var isTableRule = (line) => line.includes("|") && TABLE_RULE_TRIMMED.test(line.trim());
+function isPipedRow(line) {
+  const trimmed = line.trim();
+  return trimmed.length >= 2 && trimmed.startsWith("|") && trimmed.endsWith("|");
+}
+var LIST_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/;
+function listItemContent(line) {
+  const marker = LIST_MARKER.exec(line);
+  return marker ? line.slice(marker[0].length) : void 0;
+}
+var QUOTE_MARKERS = /^(?:>[ \t]?)+/;
+function quoteContent(line) {
+  const { columns, end } = indentation(line);
+  if (columns > MAX_MARKER_INDENT || line[end] !== ">") return void 0;
+  return line.slice(end).replace(QUOTE_MARKERS, "");
+}
+var opensComment = (line) => /^[ \t]*<!--/.test(line) && !line.includes("-->");
+var BlockReader = class {
+  constructor(lines) {
+    this.lines = lines;
+  }
+  lines;
+  blocks = [];
+  open;
+  /** Inside a fence or an HTML comment: the test of the line that ends it. */
+  insideUntil;
+  indentedCode = false;
+  inTable = false;
+  /** After a list item, until a block starts at the margin: indented lines continue the list, they are no code. */
+  inList = false;
+  read(i) {
+    const line = this.line(i);
+    const n = i + 1;
+    if (this.insideUntil) {
+      if (this.insideUntil(line)) this.insideUntil = void 0;
+      return;
+    }
+    if (isBlankLine(line)) {
+      this.close();
+      this.inTable = false;
+      return;
+    }
+    const { columns } = indentation(line);
+    if (columns >= CODE_INDENT && !this.open && (this.indentedCode || !this.inList)) {
+      this.indentedCode = true;
+      return;
+    }
+    this.indentedCode = false;
+    const item = listItemContent(line);
+    if (columns === 0 && item === void 0 && !this.open) this.inList = false;
+    const fence = fenceOpening(line);
+    if (fence || opensComment(line)) {
+      this.close();
+      this.insideUntil = fence ? (l3) => closesFence(l3, fence) : (l3) => l3.includes("-->");
+      return;
+    }
+    const heading = atxHeading(line);
+    if (heading) return this.emit("heading", heading.text, n, heading.level);
+    const underline = this.open?.kind === "paragraph" ? setextLevel(line) : void 0;
+    if (underline) {
+      const paragraph = this.open;
+      this.open = void 0;
+      return this.emit("heading", paragraph.lines.join(" "), paragraph.line, underline);
+    }
+    if (isThematicBreak(line)) return this.close();
+    if (isTableRule(line)) {
+      this.inTable = true;
+      return this.close();
+    }
+    const header = line.includes("|") && isTableRule(this.line(i + 1));
+    if (isPipedRow(line) || this.inTable && line.includes("|")) return this.emit(header ? "table-header" : "table-row", line.trim(), n, 0);
+    if (item !== void 0) return this.start("item", item.trim(), n);
+    const quoted = quoteContent(line)?.trim();
+    if (quoted !== void 0) {
+      if (quoted === "") this.close();
+      else if (this.open?.kind === "quote") this.open.lines.push(quoted);
+      else this.start("quote", quoted, n);
+      return;
+    }
+    if (header && !this.open) return this.emit("table-header", line.trim(), n, 0);
+    if (this.open) this.open.lines.push(line.trim());
+    else this.start("paragraph", line.trim(), n);
+  }
+  finish() {
+    this.close();
+    return this.blocks;
+  }
+  /** A line without the `\r` of a CRLF line break; past the last line, ''. */
+  line(i) {
+    const line = this.lines[i] ?? "";
+    return line.endsWith("\r") ? line.slice(0, -1) : line;
+  }
+  start(kind, text, line) {
+    this.close();
+    this.open = { kind, lines: [text], line };
+    if (kind === "item") this.inList = true;
+  }
+  emit(kind, text, line, level) {
+    this.close();
+    this.blocks.push({ kind, text, line, level });
+  }
+  close() {
+    if (this.open) this.blocks.push({ kind: this.open.kind, text: this.open.lines.join("\n"), line: this.open.line, level: 0 });
+    this.open = void 0;
+  }
+};
+function markdownBlocks(lines, from = 0) {
+  const reader = new BlockReader(lines);
+  for (let i = from; i < lines.length; i++) reader.read(i);
+  return reader.finish();
+}
+
+// src/wiki/schema-file.ts
+function parseSchema(text) {
+  const schema2 = { categories: [], tags: [], synonyms: [], thresholds: [] };
+  let section = "";
+  for (const raw of text.split("\n")) {
+    const heading = atxHeading(raw);
+    if (heading && (heading.level === 2 || heading.level === 3)) {
+      section = heading.text.toLowerCase();
+      continue;
+    }
+    const written = /^\s*[-*]\s+(.*)$/.exec(raw)?.[1]?.trim();
+    if (!written) continue;
+    const item = replaceCodeSpans(written, (_span, content) => content);
+    if (section.startsWith("categories")) {
+      const name = /^([^\s/]+)\/?/.exec(item)?.[1];
+      if (name) schema2.categories.push(name);
+    } else if (section.startsWith("tag synonyms")) {
+      const pair = /^(\S+)\s*==\s*(\S+)$/.exec(item);
+      if (pair) schema2.synonyms.push([pair[1].toLowerCase(), pair[2].toLowerCase()]);
+    } else if (section.startsWith("tag taxonomy")) {
+      const tags = item.includes("#") ? [...item.matchAll(/#([\p{L}\p{N}][\p{L}\p{N}_-]*)/gu)].map((m2) => m2[1]) : [/^([\p{L}\p{N}][\p{L}\p{N}_-]*)/u.exec(item)?.[1]];
+      for (const tag of tags) if (tag) schema2.tags.push(tag.toLowerCase());
+    } else if (section.startsWith("numeric thresholds")) schema2.thresholds.push(written);
+  }
+  return schema2;
 }
 
 // src/wiki/wikilinks.ts
-var WIKILINK = /!?\[\[([^[\]\n|#]*)(?:#[^[\]\n|]*)?(?:\|([^[\]\n]*))?\]\]/g;
-function findWikilinks(markdown) {
-  if (!markdown.includes("[[")) return [];
-  const links = [];
-  for (const m2 of blankCode(markdown).matchAll(WIKILINK)) {
-    const target = m2[1].trim();
-    if (target === "") continue;
-    const text = m2[2]?.trim();
-    links.push(text ? { target, text } : { target });
-  }
-  return links;
-}
 function wikilinkResolver(pages) {
   const byPath = /* @__PURE__ */ new Map();
   const byStem = /* @__PURE__ */ new Map();
@@ -53714,380 +53846,6 @@ function push(map2, key, value) {
   const list = map2.get(key);
   if (list) list.push(value);
   else map2.set(key, [value]);
-}
-var FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
-function blankCode(markdown) {
-  if (!markdown.includes("`") && !markdown.includes("~~~")) return markdown;
-  const blank = (s) => s.replace(/[^\n]/g, " ");
-  const out = [];
-  let fence;
-  for (const line of markdown.split("\n")) {
-    if (fence !== void 0) {
-      const close = line.trim();
-      if (close.startsWith(fence) && /^[`~]+$/.test(close) && close[0] === fence[0]) fence = void 0;
-      out.push(blank(line));
-      continue;
-    }
-    const open = FENCE_OPEN.exec(line);
-    if (open) {
-      fence = open[1];
-      out.push(blank(line));
-    } else out.push(line);
-  }
-  return blankCodeSpans(out.join("\n"));
-}
-function blankCodeSpans(text) {
-  if (!text.includes("`")) return text;
-  let out = "";
-  let i = 0;
-  const unclosed = /* @__PURE__ */ new Set();
-  while (i < text.length) {
-    const tick = text.indexOf("`", i);
-    if (tick < 0) break;
-    let length = 1;
-    while (text[tick + length] === "`") length++;
-    const run = "`".repeat(length);
-    let stop = unclosed.has(length) ? -1 : text.indexOf(run, tick + length);
-    while (stop >= 0 && (text[stop + length] === "`" || text[stop - 1] === "`")) stop = text.indexOf(run, stop + 1);
-    if (stop < 0) unclosed.add(length);
-    const end = stop >= 0 ? stop + length : tick + length;
-    out += text.slice(i, tick) + (stop >= 0 ? text.slice(tick, end).replace(/[^\n]/g, " ") : text.slice(tick, end));
-    i = end;
-  }
-  return out + text.slice(i);
-}
-
-// src/wiki/validator.ts
-var REQUIRED_FIELDS = ["title", "type", "tags", "sources", "created", "updated"];
-var SCORE_FIELDS = ["accuracy", "completeness", "signal", "interlinking"];
-var RATERS = ["doctor", "human", "ingester"];
-var ISO_UTC = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
-var MAX_PATH_PARTS = 5;
-var isIndexFile = (relPath) => relPath === ROOT_INDEX || relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
-function reporterFor(path9, out) {
-  const add = (severity) => (rule, code, message, options2 = {}) => {
-    out.push({
-      severity,
-      rule,
-      code,
-      path: path9,
-      line: options2.line ?? 1,
-      message,
-      ...options2.field !== void 0 ? { field: options2.field } : {},
-      ...options2.target !== void 0 ? { target: options2.target } : {}
-    });
-  };
-  return { error: add("error"), warning: add("warning") };
-}
-function validatePage(layout, page) {
-  const out = [];
-  const report = reporterFor(page.path, out);
-  const fm = page.frontmatter ?? readFrontmatter(page.text, { compareWithYaml: true });
-  if (fm.kind === "none") {
-    if (fm.refusedLanguage) {
-      report.error("frontmatter", "refused-language", `frontmatter opens with '---${fm.refusedLanguage}': only YAML frontmatter is read (never executed); start the page with a plain '---' line`);
-    } else {
-      report.error("frontmatter", "no-frontmatter", "no YAML frontmatter: the page must start with a '---' line and close the block with another '---' line");
-    }
-    return out;
-  }
-  if (fm.kind === "malformed") {
-    report.error("frontmatter", "malformed-frontmatter", `malformed frontmatter: ${fm.message}`, { line: fm.line });
-    return out;
-  }
-  if (fm.kind === "refused") {
-    report.error("frontmatter", "yaml-alias-expansion", fm.message, { line: fm.line });
-    return out;
-  }
-  const { data, keyLines } = fm;
-  const lineOf = (field) => keyLines.get(field) ?? keyLines.get(field.split(".")[0]) ?? 1;
-  const at2 = (field) => ({ field, line: lineOf(field) });
-  for (const field of REQUIRED_FIELDS) {
-    if (!(field in data)) report.error("required-field", "missing-field", `missing required field: ${field}`, { field });
-  }
-  checkType(layout, page.path, data, report, at2);
-  const parts = page.path.split("/").length;
-  if (parts > MAX_PATH_PARTS) {
-    report.error("path-depth", "too-deep", `page at depth ${parts} exceeds the hard cap of ${MAX_PATH_PARTS} path parts from the wiki root; move it shallower or restructure the category`);
-  }
-  for (const field of ["created", "updated"]) {
-    if (field in data) checkDate(data[field], field, report, at2);
-  }
-  checkTags(data, report, at2);
-  checkSources(data, report, at2);
-  checkQuality(data, report, at2);
-  for (const d2 of fm.yamlDifferences) report.warning("yaml-dialect", "yaml-difference", d2.message, { line: d2.line, ...d2.field ? { field: d2.field } : {} });
-  checkLinks(layout, page, report);
-  checkWikilinks(layout, page, report);
-  checkSourcesExist(layout, data, report, at2);
-  return out;
-}
-function checkType(layout, path9, data, report, at2) {
-  if (!("type" in data)) return;
-  const type2 = data.type;
-  const shown = cutValue(pyStr(type2));
-  const first = path9.split("/")[0];
-  if (typeof type2 !== "string" || !layout.categories.includes(type2)) {
-    report.error("type-category", "type-not-category", `type '${shown}' is not one of the wiki's categories (${layout.categories.join(", ") || "none"})`, at2("type"));
-  }
-  if (type2 !== first) {
-    report.error("type-category", "type-path-mismatch", `type '${shown}' does not match the page's category folder '${first}'; set 'type: ${first}' or move the page`, at2("type"));
-  }
-}
-function checkDate(value, field, report, at2) {
-  if (typeof value === "string" && ISO_UTC.test(value)) return;
-  report.error("timestamps", "bad-date", `${field} must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got ${cutValue(pyRepr(value))}`, at2(field));
-}
-function checkTags(data, report, at2) {
-  if (!("tags" in data)) return;
-  const tags = data.tags;
-  if (!Array.isArray(tags)) {
-    report.error("tags", "tags-not-list", "tags must be a list, e.g. tags: [api, cache]", at2("tags"));
-    return;
-  }
-  for (const tag of tags) {
-    if (typeof tag !== "string") report.error("tags", "tag-not-string", `every tag must be a string, got ${cutValue(pyRepr(tag))}`, at2("tags"));
-  }
-}
-function checkSources(data, report, at2) {
-  if (!("sources" in data)) return;
-  const sources = data.sources;
-  if (!Array.isArray(sources)) {
-    report.error("sources", "sources-not-list", "sources must be a flat list, e.g. sources: [conversation]", at2("sources"));
-    return;
-  }
-  for (const source of sources) {
-    if (isPyDict(source)) report.error("sources", "nested-source", `sources entries must be flat strings, got nested mapping: ${cutValue(pyRepr(source))}`, at2("sources"));
-    else if (typeof source !== "string") report.error("sources", "source-not-string", `sources entries must be strings, got ${cutValue(pyRepr(source))}`, at2("sources"));
-  }
-}
-function checkQuality(data, report, at2) {
-  if (!("quality" in data)) {
-    report.error("quality", "missing-field", "missing required field: quality", { field: "quality" });
-    return;
-  }
-  const quality = data.quality;
-  if (!isPyDict(quality)) {
-    report.error("quality", "quality-not-mapping", "quality must be a nested mapping of accuracy, completeness, signal, interlinking, overall, rated_at, rated_by", at2("quality"));
-    return;
-  }
-  for (const field of SCORE_FIELDS) {
-    const key = `quality.${field}`;
-    if (!(field in quality)) report.error("quality", "missing-field", `missing ${key}`, { field: key, line: at2("quality").line });
-    else if (!isScore(quality[field])) report.error("quality", "score-out-of-range", `${key} must be an integer from 1 to 5, got ${cutValue(pyRepr(quality[field]))}`, at2(key));
-  }
-  if (!("overall" in quality)) report.error("quality", "missing-field", "missing quality.overall", { field: "quality.overall", line: at2("quality").line });
-  else checkOverall(quality, report, at2);
-  if (!("rated_at" in quality)) report.error("quality", "missing-field", "missing quality.rated_at", { field: "quality.rated_at", line: at2("quality").line });
-  else {
-    const ratedAt = quality.rated_at;
-    if (typeof ratedAt !== "string" || !ISO_UTC.test(ratedAt)) {
-      report.error("timestamps", "bad-date", `quality.rated_at must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got ${cutValue(pyRepr(ratedAt))}`, at2("quality.rated_at"));
-    }
-  }
-  if (!("rated_by" in quality)) report.error("quality", "missing-field", "missing quality.rated_by", { field: "quality.rated_by", line: at2("quality").line });
-  else if (typeof quality.rated_by !== "string" || !RATERS.includes(quality.rated_by)) {
-    report.error("quality", "unknown-rater", `quality.rated_by must be one of ${RATERS.join(", ")}, got ${cutValue(pyRepr(quality.rated_by))}`, at2("quality.rated_by"));
-  }
-}
-var isScore = (v2) => isPyIntLike(v2) && Number(v2) >= 1 && Number(v2) <= 5;
-function checkOverall(quality, report, at2) {
-  const scores = SCORE_FIELDS.map((f3) => quality[f3]).filter(isPyIntLike).map(Number);
-  if (scores.length !== SCORE_FIELDS.length) return;
-  const expected = pyRound2(scores.reduce((a, b3) => a + b3, 0) / scores.length);
-  const actual = pyToFloat(quality.overall);
-  if (actual === void 0) {
-    report.error("quality", "overall-not-numeric", `quality.overall is not a number, got ${cutValue(pyRepr(quality.overall))}`, at2("quality.overall"));
-  } else if (!(Math.abs(expected - actual) <= 1e-6)) {
-    report.error(
-      "quality",
-      "overall-mismatch",
-      `quality.overall must be the mean of the four scores rounded to 2 decimals: expected ${pyFloatRepr(expected)}, got ${pyFloatRepr(actual)}`,
-      at2("quality.overall")
-    );
-  }
-}
-var FENCED_CODE = /```[\s\S]*?```/g;
-var INLINE_CODE = /`[^`\n]+`/g;
-var EXTERNAL = ["http://", "https://", "mailto:", "#"];
-function checkLinks(layout, page, report) {
-  const close = page.text.indexOf("\n---\n");
-  if (close < 0) return;
-  const bodyStart2 = close + 5;
-  const bodyStartLine = lineAt(page.text, bodyStart2);
-  const blank = (m2) => m2.replace(/[^\n]/g, " ");
-  const rawBody = page.text.slice(bodyStart2);
-  if (!rawBody.includes("](")) return;
-  const body = rawBody.includes("`") ? rawBody.replace(FENCED_CODE, blank).replace(INLINE_CODE, blank) : rawBody;
-  let line = bodyStartLine;
-  let counted = 0;
-  for (const link of markdownLinks(body)) {
-    line += countNewlines(body, counted, link.index);
-    counted = link.index;
-    const target = link.target;
-    if (EXTERNAL.some((prefix) => target.startsWith(prefix))) continue;
-    const withoutAnchor = target.split("#")[0];
-    if (withoutAnchor === "") continue;
-    const resolved = resolveWikiPath(withoutAnchor.startsWith("/") ? "" : parentDir(page.path), withoutAnchor);
-    if (resolved === void 0) {
-      report.error("broken-link", "broken-link", `broken markdown link: ${cutValue(target)} (it points outside the wiki root)`, { field: target, line });
-    } else if (!layout.tree.files.has(resolved) && !layout.tree.dirs.has(resolved)) {
-      report.error("broken-link", "broken-link", `broken markdown link: ${cutValue(target)} (no file ${cutValue(resolved)} in the wiki)`, { field: target, line });
-    }
-  }
-}
-var resolvers = /* @__PURE__ */ new WeakMap();
-function checkWikilinks(layout, page, report) {
-  const close = page.text.indexOf("\n---\n");
-  if (close < 0) return;
-  const bodyStart2 = close + 5;
-  const rawBody = page.text.slice(bodyStart2);
-  if (!rawBody.includes("[[")) return;
-  let resolve3 = resolvers.get(layout);
-  if (!resolve3) {
-    resolve3 = wikilinkResolver(layout.pages);
-    resolvers.set(layout, resolve3);
-  }
-  const bodyStartLine = lineAt(page.text, bodyStart2);
-  const lines = blankCode(rawBody).split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    if (!lines[i].includes("[[")) continue;
-    for (const link of findWikilinks(lines[i])) {
-      if (resolve3(link.target) !== void 0) continue;
-      const why = ambiguous(layout, link.target) ? "more than one page fits it" : "no page fits it";
-      report.error("wikilink", "broken-wikilink", `broken wikilink: [[${cutValue(link.target)}]] (${why})`, { field: link.target, line: bodyStartLine + i });
-    }
-  }
-}
-function ambiguous(layout, target) {
-  const stem = target.trim().replace(/\\/g, "/").replace(/\.md$/i, "").split("/").pop().toLowerCase();
-  return layout.pages.filter((p2) => p2.toLowerCase().replace(/\.md$/, "").split("/").pop() === stem).length > 1;
-}
-function checkSourcesExist(layout, data, report, at2) {
-  if (!Array.isArray(data.sources)) return;
-  for (const source of data.sources) {
-    if (typeof source !== "string" || source === "conversation") continue;
-    const resolved = source.startsWith("/") ? void 0 : resolveWikiPath("", source);
-    if (resolved === void 0 || !layout.tree.files.has(resolved) && !layout.tree.dirs.has(resolved)) {
-      report.error("missing-source", "missing-source", `sources entry does not exist in the wiki: ${cutValue(source)}`, { ...at2("sources"), target: source });
-    }
-  }
-}
-var countNewlines = (s, start, end) => {
-  let n = 0;
-  for (let i = s.indexOf("\n", start); i >= 0 && i < end; i = s.indexOf("\n", i + 1)) n++;
-  return n;
-};
-var lineAt = (s, offset) => countNewlines(s, 0, offset) + 1;
-var UPSTREAM_RULES = { preset: "upstream", rules: {} };
-async function validateWiki(layout, only, rules = UPSTREAM_RULES) {
-  const targets = (only ?? [...layout.pages, ...layout.unsafeNames]).filter((p2) => !isIndexFile(p2));
-  const diagnostics = [];
-  const add = (found) => {
-    for (const d2 of found) diagnostics.push(d2);
-  };
-  await readPages(
-    layout.tree,
-    targets.filter((p2) => !isUnsafeName(p2)),
-    (path9, read) => {
-      if (!read.ok) {
-        add([{ severity: "error", rule: read.problem === "too-large" ? "page-too-large" : "unreadable", code: read.problem === "too-large" ? "page-too-large" : "unreadable", path: path9, line: 1, message: read.reason }]);
-        return;
-      }
-      try {
-        add(validatePage(layout, { path: path9, text: read.text }));
-      } catch (error) {
-        add([{ severity: "error", rule: "check-failed", code: "check-failed", path: path9, line: 1, message: `could not check this page: ${cutValue(error.message)}` }]);
-      }
-    }
-  );
-  for (const path9 of targets.filter(isUnsafeName)) {
-    const message = `file name ${cutValue(quoteName(path9))} holds a line break or other control character: not checked, not indexed; rename the file`;
-    add([{ severity: "error", rule: "unsafe-file-name", code: "unsafe-file-name", path: path9, line: 1, message }]);
-  }
-  for (const skipped of layout.tree.skipped) {
-    if (skipped.path.endsWith(".md")) {
-      diagnostics.push({ severity: "warning", rule: "not-followed", code: "not-followed", path: skipped.path, line: 1, message: `${skipped.reason}: not validated` });
-    }
-  }
-  return { diagnostics: applyRules(diagnostics, rules).map((d2) => isUnsafeName(d2.path) ? { ...d2, path: escapeUnsafeName(d2.path) } : d2), checked: targets };
-}
-
-// src/wiki/index-entries.ts
-function isIndexFilePath(relPath) {
-  if (relPath === ROOT_INDEX || /^index\.[^/]+\.md$/.test(relPath)) return true;
-  return relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
-}
-var MARKDOWN_ENTRY = /\[([^[\]]*)\]\(([^()\s]+\.md)(?:#[^()\s]*)?\)/;
-var WIKILINK_ENTRY = /\[\[([^[\]|#]+)(?:#[^[\]|]*)?(?:\|([^[\]]+))?\]\]/;
-var LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/;
-var QUALITY_MARKER = /^\(q: [^)]*\)\s*/;
-var SEPARATOR = /^\s*(?:\u2014|\u2013|--?|:|\|)\s*/;
-function parseIndexFile(indexFile, text, options2) {
-  const entries = [];
-  const baseDir = parentDir(indexFile);
-  text.split("\n").forEach((raw, i) => {
-    if (!LIST_ITEM.test(raw)) return;
-    const line = raw.replace(LIST_ITEM, "");
-    const markdown = MARKDOWN_ENTRY.exec(line);
-    const wikilink = markdown ? null : WIKILINK_ENTRY.exec(line);
-    const match = markdown ?? wikilink;
-    if (!match || match.index > 2) return;
-    let path9;
-    let title;
-    if (markdown) {
-      const target = decodeURIComponentSafe(markdown[2]);
-      path9 = resolveWikiPath(target.startsWith("/") ? "" : baseDir, target);
-      title = markdown[1].trim();
-    } else {
-      path9 = options2.resolveWikilink(wikilink[1].trim());
-      title = (wikilink[2] ?? "").trim();
-    }
-    if (!path9 || path9.endsWith(`/${DIRECTORY_INDEX}`) || path9 === DIRECTORY_INDEX) return;
-    const rest = line.slice(match.index + match[0].length).replace(SEPARATOR, "").replace(QUALITY_MARKER, "").trim();
-    entries.push({ indexFile, line: i + 1, path: path9, title, summary: rest });
-  });
-  return entries;
-}
-function decodeURIComponentSafe(s) {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
-// src/wiki/open.ts
-async function openWikiLayout(wikiRoot, config) {
-  return layoutOf(await loadFileTree(wikiRoot), config);
-}
-var layoutOf = (tree, config) => discoverLayout(tree, config.categories);
-
-// src/wiki/schema-file.ts
-var HEADING = /^(#{2,3})\s+(.*)$/;
-function parseSchema(text) {
-  const schema2 = { categories: [], tags: [], synonyms: [], thresholds: [] };
-  let section = "";
-  for (const raw of text.split("\n")) {
-    const heading = HEADING.exec(raw);
-    if (heading) {
-      section = heading[2].toLowerCase();
-      continue;
-    }
-    const item = /^\s*[-*]\s+(.*)$/.exec(raw)?.[1]?.trim();
-    if (!item) continue;
-    if (section.startsWith("categories")) {
-      const name = /^`?([^`\s/]+)\/?`?/.exec(item)?.[1];
-      if (name) schema2.categories.push(name);
-    } else if (section.startsWith("tag synonyms")) {
-      const pair = /^(\S+)\s*==\s*(\S+)$/.exec(item);
-      if (pair) schema2.synonyms.push([pair[1].toLowerCase(), pair[2].toLowerCase()]);
-    } else if (section.startsWith("tag taxonomy")) {
-      const tags = item.includes("#") ? [...item.matchAll(/#([\p{L}\p{N}][\p{L}\p{N}_-]*)/gu)].map((m2) => m2[1]) : [/^`?([\p{L}\p{N}][\p{L}\p{N}_-]*)/u.exec(item)?.[1]];
-      for (const tag of tags) if (tag) schema2.tags.push(tag.toLowerCase());
-    } else if (section.startsWith("numeric thresholds")) schema2.thresholds.push(item);
-  }
-  return schema2;
 }
 
 // node_modules/stemmer/index.js
@@ -56356,17 +56114,18 @@ function extractSignalTerms(question, extraStopwords = []) {
   const dropped = [];
   const stopwords = /* @__PURE__ */ new Set([...BUILTIN_STOPWORDS, ...extraStopwords.map((w2) => w2.toLowerCase())]);
   let rest = question;
-  const take = (pattern, kind) => {
-    rest = rest.replace(pattern, (_3, ...groups2) => {
-      const text = groups2.slice(0, -2).find((g2) => typeof g2 === "string")?.trim();
-      if (!text) return " . ";
-      if (text.split(/\s+/).length > MAX_EXACT_WORDS) return ` ${text} . `;
-      terms.push({ term: text, kind });
-      return " . ";
-    });
+  const exact = (kind, written) => {
+    const text = written?.trim();
+    if (!text) return " . ";
+    if (text.split(/\s+/).length > MAX_EXACT_WORDS) return ` ${text.replaceAll("`", " ")} . `;
+    terms.push({ term: text, kind });
+    return " . ";
   };
-  take(/`([^`\n]+)`/g, "code");
-  take(/"([^"\n]{2,})"|“([^”\n]{2,})”|(?<![\p{L}\p{N}])'([^'\n]{2,}?)'(?![\p{L}\p{N}])/gu, "quoted");
+  rest = replaceCodeSpans(rest, (span, content) => span.includes("\n") ? span : exact("code", content));
+  rest = rest.replace(
+    /"([^"\n]{2,})"|“([^”\n]{2,})”|(?<![\p{L}\p{N}])'([^'\n]{2,}?)'(?![\p{L}\p{N}])/gu,
+    (_3, ...groups2) => exact("quoted", groups2.slice(0, -2).find((g2) => typeof g2 === "string"))
+  );
   rest = rest.replace(new RegExp(`(?<![\\p{L}\\p{N}])['"\u2018\u201C](\\p{Lu})['"\u2019\u201D][ \\t]+(\\p{L}+)`, "gu"), (_3, letter, word) => {
     terms.push({ term: `${letter} ${word}`, kind: "quoted" });
     return " . ";
@@ -56458,8 +56217,434 @@ import os2 from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 
-// src/wiki/page-summary.ts
+// src/markdown/links.ts
+var isSpace = (c3) => c3 === 32 || c3 >= 9 && c3 <= 13 || c3 === 160 || c3 === 5760 || c3 >= 8192 && c3 <= 8202 || c3 === 8232 || c3 === 8233 || c3 === 8239 || c3 === 8287 || c3 === 12288 || c3 === 65279;
+function markdownLinks(text) {
+  const links = [];
+  const n = text.length;
+  let open = -1;
+  let nextOpen = text.indexOf("[");
+  let close = text.indexOf("]");
+  let failedRunStart = -1;
+  let failedRunEnd = -1;
+  while (close >= 0) {
+    if (nextOpen >= 0 && nextOpen < close) {
+      if (open < 0) open = nextOpen;
+      nextOpen = text.indexOf("[", nextOpen + 1);
+      continue;
+    }
+    const start = open;
+    open = -1;
+    let resume = close + 1;
+    const from = close + 2;
+    if (start >= 0 && text.charCodeAt(close + 1) === 40 && !(from >= failedRunStart && from <= failedRunEnd)) {
+      let end = from;
+      while (end < n && text.charCodeAt(end) !== 41 && !isSpace(text.charCodeAt(end))) end++;
+      if (end === from || end === n || text.charCodeAt(end) !== 41) [failedRunStart, failedRunEnd] = [from, end];
+      else {
+        links.push({ index: start, text: text.slice(start + 1, close), target: text.slice(from, end) });
+        resume = end + 1;
+        if (nextOpen >= 0 && nextOpen < resume) nextOpen = text.indexOf("[", resume);
+      }
+    }
+    close = text.indexOf("]", resume);
+  }
+  return links;
+}
+var WIKILINK = /!?\[\[([^[\]\n|#]*)(?:#[^[\]\n|]*)?(?:\|([^[\]\n]*))?\]\]/g;
+function findWikilinks(markdown) {
+  if (!markdown.includes("[[")) return [];
+  const links = [];
+  for (const m2 of blankCode(markdown).matchAll(WIKILINK)) {
+    const target = m2[1].trim();
+    if (target === "") continue;
+    const text = m2[2]?.trim();
+    links.push(text ? { target, text } : { target });
+  }
+  return links;
+}
+var ANY_LINK = /!?\[\[[^[\]]*\]\](?:\([^()\s]*\))?|!?\[[^[\]]*\]\((?:[^()]|\([^()]*\))*\)|<https?:[^<>]*>|https?:\/\/\S+/g;
+var linksIn = (text) => text.match(ANY_LINK) ?? [];
+var withoutLinks = (text) => text.replace(ANY_LINK, " ");
+
+// src/markdown/upstream-dialect.ts
+var OPENER = "---\n";
+var CLOSER = "\n---\n";
+function upstreamFrontmatterBlock(text) {
+  if (!text.startsWith(OPENER)) return void 0;
+  const close = text.indexOf(CLOSER);
+  if (close < 0) return void 0;
+  const head = text.slice(0, close);
+  return head.startsWith(OPENER) ? head.slice(OPENER.length) : head.slice(CLOSER.length);
+}
+var countNewlines = (s, start, end) => {
+  let n = 0;
+  for (let i = s.indexOf("\n", start); i >= 0 && i < end; i = s.indexOf("\n", i + 1)) n++;
+  return n;
+};
+function upstreamBodyStart(text) {
+  const close = text.indexOf(CLOSER);
+  if (close < 0) return void 0;
+  const offset = close + CLOSER.length;
+  return { offset, line: countNewlines(text, 0, offset) + 1 };
+}
+var FENCED_CODE = /```[\s\S]*?```/g;
+var INLINE_CODE = /`[^`\n]+`/g;
+var blank2 = (code) => code.replace(/[^\n]/g, " ");
+var blankCodeAsUpstream = (body) => body.includes("`") ? body.replace(FENCED_CODE, blank2).replace(INLINE_CODE, blank2) : body;
+function upstreamBodyLinks(text) {
+  const start = upstreamBodyStart(text);
+  if (!start) return [];
+  const rawBody = text.slice(start.offset);
+  if (!rawBody.includes("](")) return [];
+  const body = blankCodeAsUpstream(rawBody);
+  let line = start.line;
+  let counted = 0;
+  return markdownLinks(body).map((link) => {
+    line += countNewlines(body, counted, link.index);
+    counted = link.index;
+    return { target: link.target, line };
+  });
+}
 var DESCRIPTION_LIMIT = 200;
+function codePointPrefix(text, count) {
+  let at2 = 0;
+  for (let k2 = 0; k2 < count; k2++) {
+    if (at2 >= text.length) return void 0;
+    at2 += text.codePointAt(at2) > 65535 ? 2 : 1;
+  }
+  return at2 >= text.length ? void 0 : text.slice(0, at2);
+}
+function upstreamDescription(text) {
+  const close = text.indexOf(CLOSER, OPENER.length);
+  if (close < 0) return "";
+  const body = pyStrip(text.slice(close + CLOSER.length));
+  const blankLine = body.indexOf("\n\n");
+  const paragraph = pyStrip((blankLine < 0 ? body : body.slice(0, blankLine)).replaceAll("\n", " "));
+  const cut2 = codePointPrefix(paragraph, DESCRIPTION_LIMIT);
+  return cut2 === void 0 ? paragraph : `${cut2}...`;
+}
+
+// src/wiki/frontmatter.ts
+var import_gray_matter = __toESM(require_gray_matter(), 1);
+
+// src/wiki/diagnostics.ts
+var hasErrors = (diagnostics) => diagnostics.some((d2) => d2.severity === "error");
+var MAX_QUOTED = 120;
+var cutValue = (value) => value.length > MAX_QUOTED ? `${value.slice(0, MAX_QUOTED - 3)}\u2026` : value;
+
+// src/wiki/mini-yaml.ts
+var MiniYamlError = class extends Error {
+  constructor(message, line) {
+    super(message);
+    this.line = line;
+    this.name = "MiniYamlError";
+  }
+  line;
+};
+var ONE_KEY_MAP_ITEM = /^[A-Za-z_][A-Za-z0-9_-]*:(\s|$)/;
+function parseScalar(raw) {
+  const s = pyStrip(raw);
+  if (s === "") return "";
+  if (s === "null" || s === "~") return null;
+  if (s === "true") return true;
+  if (s === "false") return false;
+  if (s.length >= 2 && (s[0] === '"' && s.endsWith('"') || s[0] === "'" && s.endsWith("'"))) return s.slice(1, -1);
+  const asInt = pyParseInt(s);
+  if (asInt !== void 0) return asInt;
+  const asFloat = pyParseFloat(s);
+  if (asFloat !== void 0) return asFloat;
+  return s;
+}
+var newPyDict = () => /* @__PURE__ */ Object.create(null);
+var partition = (s, sep3) => {
+  const at2 = s.indexOf(sep3);
+  return [s.slice(0, at2), s.slice(at2 + sep3.length)];
+};
+var isSkippable = (line) => pyStrip(line) === "" || pyLStrip(line).startsWith("#");
+function parseMiniYaml(block) {
+  const data = newPyDict();
+  const keyLines = /* @__PURE__ */ new Map();
+  const lines = pySplitLines(block);
+  const n = lines.length;
+  let i = 0;
+  while (i < n) {
+    const line = pyRStrip(lines[i]);
+    if (line === "" || line.startsWith("#")) {
+      i++;
+      continue;
+    }
+    if (!line.includes(":")) throw new MiniYamlError(`malformed line (no colon): ${pyStrRepr(line)}`, i + 1);
+    const [rawKey, rawRest] = partition(line, ":");
+    const key = pyStrip(rawKey);
+    const rest = pyStrip(rawRest);
+    keyLines.set(key, i + 1);
+    if (rest === "") {
+      let j3 = i + 1;
+      while (j3 < n && isSkippable(lines[j3])) j3++;
+      if (j3 >= n) {
+        data[key] = [];
+        i++;
+        continue;
+      }
+      if (pyLStrip(lines[j3]).startsWith("- ")) {
+        const items = [];
+        let k3 = j3;
+        while (k3 < n) {
+          const itemLine = pyRStrip(lines[k3]);
+          if (itemLine === "") {
+            k3++;
+            continue;
+          }
+          const s = pyLStrip(itemLine);
+          if (!s.startsWith("- ") || itemLine.length - s.length < 2) break;
+          const content = s.slice(2);
+          if (ONE_KEY_MAP_ITEM.test(content)) {
+            const [ck, cv] = partition(content, ":");
+            const item = newPyDict();
+            item[pyStrip(ck)] = parseScalar(cv);
+            items.push(item);
+          } else items.push(parseScalar(content));
+          k3++;
+        }
+        data[key] = items;
+        i = k3;
+        continue;
+      }
+      const nested = newPyDict();
+      let k2 = j3;
+      while (k2 < n) {
+        const childLine = pyRStrip(lines[k2]);
+        if (childLine === "") {
+          k2++;
+          continue;
+        }
+        const s = pyLStrip(childLine);
+        if (childLine.length - s.length < 2) break;
+        if (!s.includes(":")) throw new MiniYamlError(`malformed nested line: ${pyStrRepr(childLine)}`, k2 + 1);
+        const [ck, cv] = partition(s, ":");
+        const childKey = pyStrip(ck);
+        nested[childKey] = parseScalar(cv);
+        keyLines.set(`${key}.${childKey}`, k2 + 1);
+        k2++;
+      }
+      data[key] = nested;
+      i = k2;
+      continue;
+    }
+    if (rest.startsWith("[")) {
+      if (!rest.endsWith("]")) throw new MiniYamlError(`unterminated inline list for ${key}`, i + 1);
+      const inner = pyStrip(rest.slice(1, -1));
+      data[key] = inner === "" ? [] : inner.split(",").map(parseScalar);
+      i++;
+      continue;
+    }
+    data[key] = parseScalar(rest);
+    i++;
+  }
+  return { data, keyLines };
+}
+
+// src/wiki/frontmatter.ts
+var RefusedFrontmatterLanguage = class extends Error {
+  constructor(language) {
+    super(`frontmatter language '${language}' is refused: frontmatter is data, never code`);
+    this.language = language;
+  }
+  language;
+};
+var refuse = (language) => () => {
+  throw new RefusedFrontmatterLanguage(language);
+};
+var SEALED_CLOSE = "\0---";
+var GRAY_MATTER_OPTIONS = {
+  language: "yaml",
+  delimiters: ["---", SEALED_CLOSE],
+  engines: {
+    yaml: { parse: (block) => parseMiniYaml(block.startsWith("\n") ? block.slice(1) : block) },
+    js: refuse("js"),
+    javascript: refuse("javascript"),
+    coffee: refuse("coffee")
+  }
+};
+function stringList(value) {
+  if (Array.isArray(value)) return value.filter((v2) => typeof v2 === "string").map((v2) => v2.trim()).filter(Boolean);
+  if (typeof value === "string") return value.split(",").map((v2) => v2.trim()).filter(Boolean);
+  return [];
+}
+function readFrontmatter(text, options2 = {}) {
+  const block = upstreamFrontmatterBlock(text);
+  if (block === void 0) {
+    const language = openerLanguage(text);
+    if (language && language.toLowerCase() !== "yaml") return { kind: "none", refusedLanguage: language };
+    return { kind: "none" };
+  }
+  let parsed;
+  try {
+    if (rescansBlankLines(block)) parsed = onlyCommentsAndBlanks(block) ? noKeys() : parseMiniYaml(block);
+    else {
+      const file = (0, import_gray_matter.default)(`---
+${block}
+${SEALED_CLOSE}
+`, GRAY_MATTER_OPTIONS);
+      parsed = "keyLines" in file.data ? file.data : noKeys();
+    }
+  } catch (error) {
+    if (error instanceof MiniYamlError) return { kind: "malformed", message: error.message, line: error.line + 1 };
+    throw error;
+  }
+  const keyLines = new Map([...parsed.keyLines].map(([key, line]) => [key, line + 1]));
+  const compared = options2.compareWithYaml && !readsTheSameInYaml12(block) ? compareWithYaml12(block, parsed.data, keyLines) : [];
+  if (!Array.isArray(compared)) return compared;
+  return { kind: "ok", data: parsed.data, keyLines, yamlDifferences: compared };
+}
+var BLANK_LINE_RESCAN_LIMIT = 1e7;
+var noKeys = () => ({ data: /* @__PURE__ */ Object.create(null), keyLines: /* @__PURE__ */ new Map() });
+var onlyCommentsAndBlanks = (block) => block.split("\n").every((line) => line.trim() === "" || /^\s*#[^\n]/.test(line));
+function rescansBlankLines(block) {
+  if (block.length * block.length <= BLANK_LINE_RESCAN_LIMIT) return false;
+  let cost = 0;
+  let runLines = 0;
+  let runChars = 0;
+  for (const line of block.split("\n")) {
+    if (line.trim() === "") {
+      runLines++;
+      runChars += line.length + 1;
+      continue;
+    }
+    cost += runLines * runChars;
+    if (cost > BLANK_LINE_RESCAN_LIMIT) return true;
+    runLines = 0;
+    runChars = 0;
+  }
+  return cost + runLines * runChars > BLANK_LINE_RESCAN_LIMIT;
+}
+var MAX_FRONTMATTER_EXPANSION = 4e6;
+var TooLarge = class extends Error {
+};
+var ContainsItself = class extends Error {
+};
+function checkExpansion(value, budget) {
+  const measured = /* @__PURE__ */ new Map();
+  const open = /* @__PURE__ */ new Set();
+  const size = (v2) => {
+    if (typeof v2 === "string") return Math.max(1, v2.length);
+    if (v2 === null || typeof v2 !== "object") return 1;
+    const known = measured.get(v2);
+    if (known !== void 0) return known;
+    if (open.has(v2)) throw new ContainsItself();
+    open.add(v2);
+    let total = 1;
+    for (const child of Array.isArray(v2) ? v2 : Object.values(v2)) {
+      total += size(child);
+      if (total > budget) throw new TooLarge();
+    }
+    open.delete(v2);
+    measured.set(v2, total);
+    return total;
+  };
+  size(value);
+}
+var PLAIN = String.raw`[A-Za-z][\w./@+-]*(?: [\w./@+()-]+)*`;
+var SCALAR = String.raw`(?:"[^"\\]*"|[1-9][0-9]*(?:\.[0-9]+)?|0(?:\.[0-9]+)?|${PLAIN})`;
+var LIST_SCALAR = SCALAR.replace('[^"\\\\]', '[^",\\\\]');
+var VALUE = String.raw`(?:${SCALAR}|\[(?:${LIST_SCALAR}(?:, ${LIST_SCALAR})*)?\])`;
+var KEY_VALUE = new RegExp(String.raw`^[A-Za-z_][\w-]*: ${VALUE}$`);
+var KEY_ONLY = /^[A-Za-z_][\w-]*:$/;
+var CHILD_KEY_VALUE = new RegExp(String.raw`^  [A-Za-z_][\w-]*: ${VALUE}$`);
+var CHILD_ITEM = new RegExp(String.raw`^  - ${SCALAR}$`);
+var YAML_SPECIAL = /(?:^|[\s:[,-])(?:true|false|null|yes|no|on|off|y|n|~|\.inf|\.nan)(?:$|[\s,\]])/i;
+function readsTheSameInYaml12(block) {
+  const lines = block.split("\n").filter((line) => line !== "");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (YAML_SPECIAL.test(line.replace(/"[^"]*"/g, '""'))) return false;
+    if (KEY_VALUE.test(line)) continue;
+    if (!KEY_ONLY.test(line)) return false;
+    const child = lines[i + 1] !== void 0 && CHILD_ITEM.test(lines[i + 1]) ? CHILD_ITEM : CHILD_KEY_VALUE;
+    let j3 = i + 1;
+    while (j3 < lines.length && lines[j3].startsWith(" ")) {
+      if (!child.test(lines[j3]) || YAML_SPECIAL.test(lines[j3].replace(/"[^"]*"/g, '""'))) return false;
+      j3++;
+    }
+    if (j3 === i + 1) return false;
+    i = j3 - 1;
+  }
+  return true;
+}
+function compareWithYaml12(block, dialect, keyLines) {
+  let standard;
+  try {
+    standard = yaml2.load(block, { schema: yaml2.CORE_SCHEMA, json: true });
+  } catch (error) {
+    const mark = error.mark;
+    const line = (mark?.line ?? 0) + 2;
+    const reason = error.reason ?? error.message;
+    return [{ field: null, line, message: `frontmatter is not valid YAML 1.2 (${reason}); tools that read standard YAML will reject this page` }];
+  }
+  try {
+    checkExpansion(standard, MAX_FRONTMATTER_EXPANSION);
+  } catch (error) {
+    const problem = error instanceof ContainsItself ? "frontmatter YAML aliases make a value that contains itself" : `frontmatter YAML aliases expand to more than ${MAX_FRONTMATTER_EXPANSION.toLocaleString("en-US")} characters of values (a "billion laughs" alias bomb)`;
+    return { kind: "refused", line: 1, message: `${problem}: standard YAML readers would exhaust their memory on it, so the page is not checked further; write the values out instead of using anchors (&) and aliases (*)` };
+  }
+  if (standard === null || standard === void 0) standard = {};
+  if (typeof standard !== "object" || Array.isArray(standard)) {
+    return [{ field: null, line: 2, message: "frontmatter is not a YAML mapping for standard YAML readers" }];
+  }
+  const differences = [];
+  const standardMap = standard;
+  for (const [key, value] of Object.entries(dialect)) {
+    collectDifferences(key, value, standardMap[key], keyLines, differences);
+  }
+  return differences;
+}
+function collectDifferences(field, dialectValue, standardValue, keyLines, out) {
+  if (isPyDict(dialectValue) && standardValue && typeof standardValue === "object" && !Array.isArray(standardValue)) {
+    for (const [child, value] of Object.entries(dialectValue)) {
+      collectDifferences(`${field}.${child}`, value, standardValue[child], keyLines, out);
+    }
+    return;
+  }
+  if (sameValue(dialectValue, standardValue)) return;
+  out.push({
+    field,
+    line: keyLines.get(field) ?? keyLines.get(field.split(".")[0]) ?? 2,
+    message: `frontmatter field '${field}': standard YAML reads ${cutValue(describeStandard(standardValue))}, this wiki's dialect reads ${cutValue(pyRepr(dialectValue))}`
+  });
+}
+function sameValue(dialect, standard) {
+  if (typeof dialect === "bigint") return typeof standard === "number" && BigInt(Math.trunc(standard)) === dialect && Number.isInteger(standard);
+  if (typeof dialect === "number") return typeof standard === "number" && (standard === dialect || Number.isNaN(standard) && Number.isNaN(dialect));
+  if (Array.isArray(dialect)) {
+    return Array.isArray(standard) && standard.length === dialect.length && dialect.every((item, i) => sameValue(item, standard[i]));
+  }
+  if (isPyDict(dialect)) {
+    if (!standard || typeof standard !== "object" || Array.isArray(standard)) return false;
+    const s = standard;
+    const keys = Object.keys(dialect);
+    return keys.length === Object.keys(s).length && keys.every((k2) => sameValue(dialect[k2], s[k2]));
+  }
+  if (dialect === "" && standard === null) return true;
+  return dialect === standard;
+}
+function describeStandard(value) {
+  if (value === void 0) return "nothing";
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+// src/wiki/open-capture.ts
+function isOpenCapture(path9, data) {
+  if (!data) return false;
+  if (data.captured_by !== void 0 && data.captured_by !== null) return true;
+  return path9.split("/")[0] === "queries" && stringList(data.tags).includes("capture");
+}
+
+// src/wiki/page-summary.ts
 var fileStem = (relPath) => {
   const name = relPath.slice(relPath.lastIndexOf("/") + 1);
   return name.endsWith(".md") ? name.slice(0, -3) : name;
@@ -56470,7 +56655,7 @@ function builderFrontmatter(text) {
 }
 function summarizePage(relPath, text, frontmatter = builderFrontmatter(text)) {
   const title = "title" in frontmatter ? pyStr(frontmatter.title) : fileStem(relPath);
-  return { title, quality: qualityMarker(frontmatter), description: firstParagraph(text) };
+  return { title, quality: qualityMarker(frontmatter), description: upstreamDescription(text) };
 }
 function qualityMarker(frontmatter) {
   const quality = frontmatter.quality;
@@ -56480,45 +56665,15 @@ function qualityMarker(frontmatter) {
   const asFloat = pyToFloat(overall);
   return asFloat === void 0 ? `(q: ${pyStr(overall)}) ` : `(q: ${pyFormatFixed2(asFloat)}) `;
 }
-function firstParagraph(text) {
-  const close = text.indexOf("\n---\n", 4);
-  if (close < 0) return "";
-  const body = pyStrip(text.slice(close + 5));
-  const blank = body.indexOf("\n\n");
-  const paragraph = pyStrip((blank < 0 ? body : body.slice(0, blank)).replaceAll("\n", " "));
-  if (codePointLength(paragraph) <= DESCRIPTION_LIMIT) return paragraph;
-  return `${Array.from(paragraph).slice(0, DESCRIPTION_LIMIT).join("")}...`;
-}
 
 // src/ladder/page-facts.ts
-var FENCE_OR_HEADING = /^(?:```|~~~).*$|^#{1,6}[ \t]+(.+)$/gm;
-function headingText(line) {
-  const text = pyRStrip(pyRStrip(pyRStrip(line, " 	"), "#"), " 	");
-  return text === "" ? line[0] : text;
-}
-var stringList = (value) => {
-  if (Array.isArray(value)) return value.filter((v2) => typeof v2 === "string").map((v2) => v2.trim()).filter(Boolean);
-  if (typeof value === "string") return value.split(",").map((v2) => v2.trim()).filter(Boolean);
-  return [];
-};
-function isOpenCapture(path9, data) {
-  if (!data) return false;
-  if (data.captured_by !== void 0 && data.captured_by !== null) return true;
-  return path9.split("/")[0] === "queries" && stringList(data.tags).includes("capture");
-}
 function readPageFacts(path9, text, counter, acronyms, resolveWikilink) {
   const fm = readFrontmatter(text);
   const data = fm.kind === "ok" ? fm.data : void 0;
   const title = data && "title" in data ? pyStr(data.title) : fileStem(path9);
   const declared = data ? [data.summary, data.description].find((v2) => typeof v2 === "string" && v2.trim() !== "") : void 0;
-  const close = text.indexOf("\n---\n");
-  const body = fm.kind === "none" || close < 0 ? text : text.slice(close + 5);
-  const headings = [];
-  let inFence = false;
-  for (const m2 of body.matchAll(FENCE_OR_HEADING)) {
-    if (m2[1] === void 0) inFence = !inFence;
-    else if (!inFence) headings.push(headingText(m2[1]));
-  }
+  const body = bodyOf(text);
+  const blocks = markdownBlocks(body.split("\n"));
   acronyms.add(body);
   const links = [];
   for (const link of markdownLinks(body)) {
@@ -56533,21 +56688,21 @@ function readPageFacts(path9, text, counter, acronyms, resolveWikilink) {
   }
   return {
     title,
-    ownSummary: declared?.trim() ?? firstBodyParagraph(text),
+    ownSummary: declared?.trim() ?? bodySummary(text, blocks),
     tags: stringList(data?.tags).map((t2) => t2.replace(/^#/, "")),
     aliases: stringList(data?.aliases),
-    headings,
+    headings: blocks.filter((block) => block.kind === "heading" && block.text !== "").map((block) => block.text),
     links,
     body: counter.countBody(body),
     openCapture: isOpenCapture(path9, data)
   };
 }
-function firstBodyParagraph(text) {
-  const first = firstParagraph(text);
-  if (!first.startsWith("#")) return first;
-  const close = text.indexOf("\n---\n", 4);
-  const rest = close < 0 ? "" : text.slice(close + 5).trim().split(/\n\s*\n/).find((p2) => p2.trim() !== "" && !p2.trim().startsWith("#"));
-  return rest ? rest.replace(/\s+/g, " ").trim().slice(0, 200) : first;
+var SUMMARY_LIMIT = 200;
+function bodySummary(text, blocks) {
+  const description = upstreamDescription(text);
+  if (!atxHeading(description)) return description;
+  const first = blocks.find((block) => block.kind !== "heading");
+  return first ? first.text.replace(/\s+/g, " ").trim().slice(0, SUMMARY_LIMIT) : description;
 }
 async function readChunkFacts(read, resolveWikilink, stopwords) {
   const counter = new RelevanceCounter(stopwords);
@@ -57053,56 +57208,35 @@ function pagesNaming(catalog) {
 // src/answer/trace.ts
 var isWikiCitation = (c3) => "path" in c3;
 
-// src/answer/passages.ts
-var MAX_QUOTE_LINES = 2;
-var ELISION = "\u2026";
-var MAX_QUOTE_CHARS = 800;
-var MIN_SENTENCE_WORDS = 3;
-var LINK_SHARE = 0.5;
-var MAX_CODE_SPAN = 1e3;
-var CODE_SPAN = new RegExp(`(?<!\`)(\`+)(?!\`)([\\s\\S]{0,${MAX_CODE_SPAN}}?[^\`])\\1(?!\`)`, "g");
-var PLACEHOLDER = /\u0000(\d+)\u0000/g;
+// src/markdown/readable-text.ts
+var CODE_PLACEHOLDER = /\u0000(\d+)\u0000/g;
 var ESCAPED_PUNCTUATION = /\\[!-/:-@[-`{-~]/g;
 var ESCAPE_PLACEHOLDER = /\u0001(\d+)\u0001/g;
 var CALLOUT_TYPE = /^\[![\w-]+\][+-]?[ \t]*/;
-var HEADING_PREFIX = /^\s{0,3}#{1,6}(?=\s|$)\s*/;
-var BLOCKQUOTE_PREFIX = /^\s{0,3}(?:>\s?)+/;
-var LIST_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/;
-var TABLE_RULE_TRIMMED = /^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$/;
-var isTableRule = (line) => TABLE_RULE_TRIMMED.test(line.trim());
-var isPipeTableRule = (line) => line.includes("|") && isTableRule(line);
-var TABLE_ROW = /^\s*\|.*\|\s*$/;
 function wikilinkText(target, alias) {
   if (alias !== void 0 && alias.trim() !== "") return alias.trim();
   const [page = "", heading = ""] = target.split("#");
   if (page.trim() === "") return heading.trim();
   return page.trim().split("/").at(-1).replace(/\.md$/i, "");
 }
+function lineText(line) {
+  if (isTableRule(line)) return "";
+  const unquoted = quoteContent(line);
+  const inner = unquoted === void 0 ? line : unquoted.replace(CALLOUT_TYPE, "");
+  const unmarked = atxHeading(inner)?.text ?? inner;
+  const text = listItemContent(unmarked) ?? unmarked;
+  if (!isPipedRow(text)) return text;
+  return text.trim().slice(1, -1).split(/(?<!\\)\|/).map((cell2) => cell2.trim()).filter((cell2) => cell2 !== "").join(" \xB7 ");
+}
 function readableText(text) {
   const code = [];
   const escaped = [];
-  let s = text.replace(CODE_SPAN, (span) => `\0${code.push(span.replace(/\s+/g, " ")) - 1}\0`).replace(ESCAPED_PUNCTUATION, (escape) => `${escaped.push(escape) - 1}`);
-  s = s.split("\n").map((line) => {
-    if (isPipeTableRule(line)) return "";
-    const unquoted = line.replace(BLOCKQUOTE_PREFIX, "");
-    let l3 = (unquoted === line ? line : unquoted.replace(CALLOUT_TYPE, "")).replace(HEADING_PREFIX, "").replace(LIST_MARKER, "");
-    if (TABLE_ROW.test(l3)) {
-      l3 = l3.trim().slice(1, -1).split(/(?<!\\)\|/).map((cell2) => cell2.trim()).filter((cell2) => cell2 !== "").join(" \xB7 ");
-    }
-    return l3;
-  }).join("\n");
+  let s = replaceCodeSpans(text, (span) => `\0${code.push(span.replace(/\s+/g, " ")) - 1}\0`).replace(ESCAPED_PUNCTUATION, (escape) => `${escaped.push(escape) - 1}`);
+  s = s.split("\n").map(lineText).join("\n");
   s = withoutDelimited(withoutDelimited(s, "<!--", "-->"), "%%", "%%").replace(/<((?:https?|mailto):[^<>\s]+)>/gi, "$1").replace(/<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?\/?>/g, " ").replace(/!\[\[[^[\]]*\]\]/g, " ").replace(/\[\[([^[\]|]*?)(?:\|([^[\]]*))?\]\](?:\([^()\s]*\))?/g, (_m, target, alias) => wikilinkText(target, alias)).replace(/!\[([^[\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, "$1").replace(/\[([^[\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, "$1").replace(/\[\^[^[\]\s]+\]/g, "").replace(/\[([^[\]]+)\]\[[^[\]]*\]/g, "$1").replace(/\*\*(?=\S)([\s\S]*?\S)\*\*/g, "$1").replace(/(?<!\w)__(?=\S)([\s\S]*?\S)__(?!\w)/g, "$1").replace(/~~(?=\S)([\s\S]*?\S)~~/g, "$1").replace(/(?<!\*)\*(?=[^\s*])([^*]*?[^\s*])\*(?!\*)/g, "$1").replace(/(?<![\w_])_(?=[^\s_])([^_]*?[^\s_])_(?![\w_])/g, "$1").replace(/==(?=[^\s=])([^=]*?[^\s=])==/g, "$1").replace(/\*\*|(?<![\w_])__|__(?![\w_])|~~/g, "").replace(/&nbsp;|&#160;/g, " ");
-  s = s.replace(PLACEHOLDER, (_m, i) => code[Number(i)]).replace(ESCAPE_PLACEHOLDER, (_m, i) => escaped[Number(i)]);
+  s = s.replace(CODE_PLACEHOLDER, (_m, i) => code[Number(i)]).replace(ESCAPE_PLACEHOLDER, (_m, i) => escaped[Number(i)]);
   return s.replace(/\s+/g, " ").trim();
 }
-function atWord(text, limit) {
-  if (text.length <= limit) return text;
-  const space = text.lastIndexOf(" ", limit);
-  if (space > limit / 2) return text.slice(0, space);
-  const high = text.charCodeAt(limit - 1);
-  return text.slice(0, high >= 55296 && high <= 56319 ? limit - 1 : limit);
-}
-var elided = (text) => `${pyRStrip(text, " ,;:\u2013\u2014-")}${ELISION}`;
 function withoutDelimited(text, opening, closing) {
   if (!text.includes(opening)) return text;
   let out = "";
@@ -57115,157 +57249,84 @@ function withoutDelimited(text, opening, closing) {
   }
   return out + text.slice(at2);
 }
-var FENCE = /^\s{0,3}(`{3,}|~{3,})/;
-var SETEXT_UNDERLINE = /^\s{0,3}(?:={2,}|-{2,})\s*$/;
-var THEMATIC_BREAK = /^\s{0,3}([-*_])(?:\s*\1){2,}\s*$/;
-var LIST_ITEM2 = /^(\s*)(?:[-*+]|\d{1,9}[.)])\s+/;
-var INDENTED_CODE = /^(?: {4}|\t)/;
-function atxHeading(line) {
-  const open = /^\s{0,3}#/.exec(line);
-  if (!open) return void 0;
-  const from = open[0].length - 1;
-  let hashes = 0;
-  while (line[from + hashes] === "#") hashes++;
-  const rest = line.slice(from + Math.min(hashes, 6));
-  if (hashes > 6) return rest.replace(/^#+/, "").trim() === "" ? { level: 6, text: "" } : void 0;
-  if (rest !== "" && !/^\s/.test(rest)) return void 0;
-  return { level: hashes, text: withoutClosingHashes(rest.trim()) };
-}
-var withoutClosingHashes = (text) => pyRStrip(text, "#").trimEnd();
-var REFERENCE_HEADING = new RegExp("^(?:sources?|references?|refs|bibliography|citations?|footnotes|see also|related|links|external links|useful links|further reading|reading list|backlinks|cross[- ]references?)(?:$|\\s*[:(]|\\s+(?:and|&)\\s|\\s+\\p{L}+s$)", "iu");
+
+// src/answer/sections.ts
+var POINTER_HEADING_WORDS = [
+  "sources?",
+  "references?",
+  "refs",
+  "bibliography",
+  "citations?",
+  "footnotes",
+  "see also",
+  "related",
+  "links",
+  "external links",
+  "useful links",
+  "further reading",
+  "reading list",
+  "backlinks",
+  "cross[- ]references?"
+];
+var REFERENCE_HEADING = new RegExp(String.raw`^(?:${POINTER_HEADING_WORDS.join("|")})(?:$|\s*[:(]|\s+(?:and|&)\s|\s+\p{L}+s$)`, "iu");
 var SUMMARY_HEADING = /^(?:summary|overview|tl;?\s?dr|in short|in brief|abstract|at a glance|key (?:points|takeaways?)|definition)\b/i;
-var REFERENCE_LABEL = /^(?:sources?|references?|refs?|see also|related(?: pages| notes| reading)?|links|backlinks|further reading|cited (?:in|by)|citations?|bibliography)\s*:/i;
-var TIMESTAMP = /^[[(]?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?[\])]?(?=$|[\s\-–—:|])/;
-var LABEL_PAIR = /(?:\*\*|__)[^*_\n]{1,40}:(?:\*\*|__)/g;
 var stripNumbering = (heading) => heading.replace(new RegExp("^[\\s\\d.)\xA7-]*(?=\\p{L})", "u"), "").replace(/^[^\p{L}\p{N}]+/u, "");
 function makeSection(heading, line, level) {
   const plain = stripNumbering(heading);
-  return { heading, line, level, folded: foldText(heading), reference: level > 0 && REFERENCE_HEADING.test(plain), summary: level > 0 && SUMMARY_HEADING.test(plain) };
+  return {
+    heading,
+    line,
+    level,
+    folded: foldText(heading),
+    reference: level > 0 && REFERENCE_HEADING.test(plain),
+    summary: level > 0 && SUMMARY_HEADING.test(plain)
+  };
 }
-function bodyStart(lines) {
-  if (lines[0]?.trim() !== "---") return 0;
-  for (let i = 1; i < lines.length; i++) if (lines[i].trim() === "---" || lines[i].trim() === "...") return i + 1;
-  return 0;
+function frontmatterTitle(block) {
+  const title = /^title:[ \t]*(.+?)[ \t]*$/m.exec(block)?.[1];
+  return title?.replace(/^(["'])(.*)\1$/, "$2");
 }
-function frontmatterTitle(lines, end) {
-  for (let i = 1; i < end - 1; i++) {
-    const m2 = /^title:\s*(.+?)\s*$/.exec(lines[i]);
-    if (m2) return m2[1].replace(/^(["'])(.*)\1$/, "$2");
-  }
-  return void 0;
-}
-function splitBlocks(path9, lines) {
-  const first = bodyStart(lines);
-  const stem = path9.split("/").at(-1).replace(/\.md$/i, "");
-  const h1 = lines.slice(first).find((l3) => /^\s{0,3}#\s+\S/.test(l3));
-  const title = frontmatterTitle(lines, first) ?? (h1 ? readableText(h1) : stem);
+var QUOTABLE_KINDS = /* @__PURE__ */ new Set(["paragraph", "item", "quote", "table-row"]);
+function readSections(path9, text, lines) {
+  const frontmatter = frontmatterBlock(text);
+  const first = (frontmatter?.body.line ?? 1) - 1;
+  const pageBlocks = markdownBlocks(lines, first);
+  const h1 = pageBlocks.find((b3) => b3.kind === "heading" && b3.level === 1 && b3.text !== "");
+  const title = (frontmatter && frontmatterTitle(frontmatter.block)) ?? (h1 ? readableText(h1.text) : path9.split("/").at(-1).replace(/\.md$/i, ""));
   let top = first;
   while (top < lines.length - 1 && lines[top].trim() === "") top++;
   let section = makeSection(title, Math.min(top + 1, lines.length), 0);
   const sections = [section];
   let referenceLevel = Infinity;
   const blocks = [];
-  let block;
-  let fence;
-  let inComment = false;
-  let inIndentedCode = false;
-  let inTable = false;
-  let previousBlank = true;
-  let lastKind;
-  const flush = () => {
-    if (block) {
-      blocks.push(block);
-      lastKind = block.kind;
-    }
-    block = void 0;
-  };
-  for (let i = first; i < lines.length; i++) {
-    const raw = lines[i];
-    const n = i + 1;
-    if (fence !== void 0) {
-      if (raw.trim().startsWith(fence) && raw.trim().replace(/^[`~]+/, "").trim() === "") fence = void 0;
-      continue;
-    }
-    if (inComment) {
-      if (raw.includes("-->")) inComment = false;
-      continue;
-    }
-    const fenceOpen = FENCE.exec(raw);
-    if (fenceOpen) {
-      flush();
-      fence = fenceOpen[1];
-      previousBlank = false;
-      continue;
-    }
-    if (/^\s*<!--/.test(raw) && !raw.includes("-->")) {
-      flush();
-      inComment = true;
-      continue;
-    }
-    if (raw.trim() === "") {
-      flush();
-      inTable = false;
-      previousBlank = true;
-      continue;
-    }
-    if (inIndentedCode && INDENTED_CODE.test(raw)) continue;
-    inIndentedCode = false;
-    const heading = atxHeading(raw);
-    const setext = !block && !heading && i + 1 < lines.length && SETEXT_UNDERLINE.test(lines[i + 1]) && !LIST_ITEM2.test(raw) && !TABLE_ROW.test(raw) && !/^\s{0,3}>/.test(raw);
-    if (heading || setext) {
-      flush();
-      const level = heading ? heading.level : lines[i + 1].trim().startsWith("=") ? 1 : 2;
-      const text = readableText(heading ? heading.text : raw);
-      section = makeSection(text, n, level);
-      if (level <= referenceLevel) referenceLevel = section.reference ? level : Infinity;
+  for (const block of pageBlocks) {
+    if (block.kind === "heading") {
+      section = makeSection(readableText(block.text), block.line, block.level);
+      if (block.level <= referenceLevel) referenceLevel = section.reference ? block.level : Infinity;
       else section.reference = true;
       sections.push(section);
-      if (setext) i++;
-      previousBlank = false;
-      continue;
-    }
-    const rule = isPipeTableRule(raw);
-    if (rule) inTable = true;
-    const row = !rule && (TABLE_ROW.test(raw) || inTable && raw.includes("|"));
-    if (THEMATIC_BREAK.test(raw) || rule || row) {
-      flush();
-      previousBlank = false;
-      const header = row && i + 1 < lines.length && isPipeTableRule(lines[i + 1]);
-      if (row && !header && !section.reference && TABLE_ROW.test(raw)) {
-        block = { kind: "row", lines: [{ n, content: raw }], section };
-        flush();
-      }
-      continue;
-    }
-    if (previousBlank && INDENTED_CODE.test(raw) && lastKind !== "item" && !LIST_ITEM2.test(raw)) {
-      flush();
-      inIndentedCode = true;
-      continue;
-    }
-    previousBlank = false;
-    const item = LIST_ITEM2.exec(raw);
-    if (item) {
-      flush();
-      block = { kind: "item", lines: [{ n, content: raw.slice(item[0].length).trim() }], section };
-      continue;
-    }
-    if (/^\s{0,3}>/.test(raw)) {
-      const content = raw.replace(BLOCKQUOTE_PREFIX, "").trim();
-      if (block?.kind !== "quote") {
-        flush();
-        block = { kind: "quote", lines: [], section };
-      }
-      if (content === "") flush();
-      else block.lines.push({ n, content });
-      continue;
-    }
-    if (!block && i + 1 < lines.length && isPipeTableRule(lines[i + 1]) && raw.includes("|")) continue;
-    if (!block) block = { kind: "para", lines: [], section };
-    block.lines.push({ n, content: raw.trim() });
+    } else if (QUOTABLE_KINDS.has(block.kind) && (block.kind !== "table-row" || isPipedRow(block.text))) blocks.push({ block, section });
   }
-  flush();
   return { blocks, sections, title };
 }
+
+// src/answer/passages.ts
+var MAX_QUOTE_LINES = 2;
+var ELISION = "\u2026";
+var MAX_QUOTE_CHARS = 800;
+var MIN_SENTENCE_WORDS = 3;
+var LINK_SHARE = 0.5;
+function atWord(text, limit) {
+  if (text.length <= limit) return text;
+  const space = text.lastIndexOf(" ", limit);
+  if (space > limit / 2) return text.slice(0, space);
+  const high = text.charCodeAt(limit - 1);
+  return text.slice(0, high >= 55296 && high <= 56319 ? limit - 1 : limit);
+}
+var elided = (text) => `${pyRStrip(text, " ,;:\u2013\u2014-")}${ELISION}`;
+var REFERENCE_LABEL = /^(?:sources?|references?|refs?|see also|related(?: pages| notes| reading)?|links|backlinks|further reading|cited (?:in|by)|citations?|bibliography)\s*:/i;
+var TIMESTAMP = /^[[(]?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?[\])]?(?=$|[\s\-–—:|])/;
+var LABEL_PAIR = /(?:\*\*|__)[^*_\n]{1,40}:(?:\*\*|__)/g;
 var BOUNDARY = /[.!?][)\]"'”’*_]*\s+(?=[\p{Lu}\p{N}`*_"“‘'([<])/gu;
 var ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|vs|cf|approx|ca|fig|figs|eq|eqs|sec|vol|al|dr|mr|mrs|ms|inc|ltd|corp|jr|sr|incl|resp|u\.s)$/iu;
 var INITIAL = new RegExp("(?:^|[\\s(])\\p{Lu}$", "u");
@@ -57273,11 +57334,11 @@ var wordCount = (text) => (text.match(/[\p{L}\p{N}]+/gu) ?? []).length;
 function linkShare(raw, total) {
   if (total === 0) return 0;
   let linked = 0;
-  for (const m2 of raw.matchAll(LINK)) linked += wordCount(readableText(m2[0]));
+  for (const link of linksIn(raw)) linked += wordCount(readableText(link));
   return linked / total;
 }
-function blockExclusion(block, joined, readable) {
-  if (block.section.reference) return "reference section";
+function blockExclusion({ section }, joined, readable) {
+  if (section.reference) return "reference section";
   if (readable === "") return "empty";
   if (REFERENCE_LABEL.test(readable)) return "reference line";
   if (TIMESTAMP.test(readable)) return "timestamp";
@@ -57288,22 +57349,19 @@ function blockExclusion(block, joined, readable) {
 var BOLD_LABEL = /^(\*\*|__)(?:(?!\1)[^\n])+\1$/;
 var BOLD_LABEL_WORDS = 4;
 var ITEM_LABEL_WORDS = 12;
-var LINK = /!?\[\[[^[\]]*\]\](?:\([^()\s]*\))?|!?\[[^[\]]*\]\((?:[^()]|\([^()]*\))*\)|<https?:[^<>]*>|https?:\/\/\S+/g;
 var POINTER_WORDS = 5;
 function isPointer(raw, readable) {
-  const links = raw.match(LINK) ?? [];
-  if (links.length === 0) return false;
-  const own = wordCount(readableText(raw.replace(LINK, " ")));
+  if (linksIn(raw).length === 0) return false;
+  const own = wordCount(readableText(withoutLinks(raw)));
   return own <= POINTER_WORDS || /(?:^|[,;:(—–-]\s*)see\b/i.test(readable);
 }
 function sentenceSpans(joined, item) {
-  const protectedRanges = [];
-  for (const m2 of joined.matchAll(CODE_SPAN)) protectedRanges.push([m2.index, m2.index + m2[0].length]);
+  const code = codeSpans(joined);
   const spans = [];
   let from = 0;
   for (const m2 of joined.matchAll(BOUNDARY)) {
     const cut2 = m2.index + m2[0].trimEnd().length;
-    if (protectedRanges.some(([a, b3]) => m2.index >= a && m2.index < b3)) continue;
+    if (code.some(({ start, end }) => m2.index >= start && m2.index < end)) continue;
     const word = pyRStrip(joined.slice(from, m2.index), "*_`");
     if (joined[m2.index] === "." && (ABBREVIATION.test(word) || INITIAL.test(word))) continue;
     spans.push([from, cut2]);
@@ -57326,23 +57384,24 @@ function sentenceSpans(joined, item) {
 }
 function splitSentences(path9, text) {
   const lines = text.split("\n");
-  const { blocks, sections, title } = splitBlocks(path9, lines);
+  const { blocks, sections, title } = readSections(path9, text, lines);
   const sentences = [];
   const titleFolded = foldText(title);
   let leadTaken = false;
   const summaryOpened = /* @__PURE__ */ new Set();
-  for (const block of blocks) {
-    const joined = block.lines.map((l3) => l3.content).join("\n");
+  for (const quotable of blocks) {
+    const { block, section } = quotable;
+    const joined = block.text;
     const readable = readableText(joined);
-    const excluded = blockExclusion(block, joined, readable);
+    const excluded = blockExclusion(quotable, joined, readable);
     if (excluded) continue;
     const lineStarts = [];
     let offset = 0;
-    for (const l3 of block.lines) {
+    for (const line of joined.split("\n")) {
       lineStarts.push(offset);
-      offset += l3.content.length + 1;
+      offset += line.length + 1;
     }
-    const lineAt2 = (pos) => {
+    const lineAt = (pos) => {
       let k2 = 0;
       while (k2 + 1 < lineStarts.length && lineStarts[k2 + 1] <= pos) k2++;
       return k2;
@@ -57352,32 +57411,33 @@ function splitSentences(path9, text) {
       const raw = joined.slice(a, b3).trim();
       const start = a + (joined.slice(a, b3).length - joined.slice(a, b3).trimStart().length);
       const sentenceText = readableText(raw);
-      if (wordCount(sentenceText) < MIN_SENTENCE_WORDS || wordCount(sentenceText.replace(CODE_SPAN, " ")) < 2 || /[:：]$/.test(sentenceText) || isPointer(raw, sentenceText)) return;
-      const first = lineAt2(start);
-      const last = lineAt2(start + raw.length - 1);
+      const commandAlone = wordCount(replaceCodeSpans(sentenceText, () => " ")) < 2;
+      if (wordCount(sentenceText) < MIN_SENTENCE_WORDS || commandAlone || /[:：]$/.test(sentenceText) || isPointer(raw, sentenceText)) return;
+      const first = lineAt(start);
+      const last = lineAt(start + raw.length - 1);
       let quote = sentenceText;
       if (last - first + 1 > MAX_QUOTE_LINES) {
         const cut2 = lineStarts[first + MAX_QUOTE_LINES] - 1;
         quote = elided(readableText(joined.slice(start, cut2)));
       }
       if (quote.length > MAX_QUOTE_CHARS) quote = elided(atWord(quote, MAX_QUOTE_CHARS));
-      const boldLead = k2 === 0 && block.kind === "para" && /^(?:\*\*|__)/.test(raw);
-      const summaryLead = block.section.summary && !summaryOpened.has(block.section);
+      const boldLead = k2 === 0 && block.kind === "paragraph" && /^(?:\*\*|__)/.test(raw);
+      const summaryLead = section.summary && !summaryOpened.has(section);
       const firstProse = prose && !leadTaken;
       if (prose) leadTaken = true;
-      if (block.section.summary) summaryOpened.add(block.section);
+      if (section.summary) summaryOpened.add(section);
       sentences.push({
         path: path9,
-        start: block.lines[first].n,
-        end: block.lines[last].n,
+        start: block.line + first,
+        end: block.line + last,
         text: sentenceText,
         quote,
         folded: foldText(sentenceText),
-        section: block.section,
+        section,
         title: titleFolded,
         lead: firstProse || boldLead || summaryLead,
         order: sentences.length,
-        row: block.kind === "row"
+        row: block.kind === "table-row"
       });
     });
   }
@@ -57680,12 +57740,6 @@ function pickSentences(scored, terms, holds = () => true, tied = 1) {
 }
 
 // src/answer/render.ts
-function inlineCode(text) {
-  const flat = text.replace(/\s+/g, " ");
-  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m2) => m2[0].length));
-  const fence = "`".repeat(longest + 1);
-  return longest === 0 ? `${fence}${flat}${fence}` : `${fence} ${flat} ${fence}`;
-}
 var plainCitation = (c3) => `${inlineCode(c3.path)} ${c3.lines[0] === c3.lines[1] ? `line ${c3.lines[0]}` : `lines ${c3.lines[0]}-${c3.lines[1]}`}`;
 var MAX_HEADING_CHARS = 120;
 var clipHeading = (heading) => heading.length > MAX_HEADING_CHARS ? `${atWord(heading, MAX_HEADING_CHARS)}${ELISION}` : heading;
@@ -58146,8 +58200,7 @@ function parseProposedTerms(text) {
 var isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
 function parseJsonReply(text) {
   try {
-    const body = text.trim().replace(/^```(?:json)?/, "");
-    return { value: JSON.parse(body.endsWith("```") ? body.slice(0, -3) : body) };
+    return { value: JSON.parse(withoutFenceMarks(text)) };
   } catch (error) {
     return `not JSON (${error.message})`;
   }
@@ -58682,34 +58735,9 @@ function neutralizeMentions(text) {
   let k2 = 0;
   return text.replace(/(^|[^\w])@(?=[A-Za-z0-9])/g, (match, before, offset) => {
     const at2 = offset + before.length;
-    while (k2 < code.length && code[k2][1] <= at2) k2++;
-    return k2 < code.length && code[k2][0] < at2 ? match : `${before}@\u2060`;
+    while (k2 < code.length && code[k2].end <= at2) k2++;
+    return k2 < code.length && code[k2].start < at2 ? match : `${before}@\u2060`;
   });
-}
-function codeSpans(text) {
-  if (!text.includes("`")) return [];
-  const runs = [...text.matchAll(/`+|\n[ \t]*\n/g)];
-  const isBreak = (i) => runs[i][0][0] !== "`";
-  const nextBreak = [];
-  const nextSame = [];
-  const lastOfLength = /* @__PURE__ */ new Map();
-  let lastBreak = runs.length;
-  for (let i = runs.length - 1; i >= 0; i--) {
-    if (isBreak(i)) lastBreak = i;
-    else {
-      nextSame[i] = lastOfLength.get(runs[i][0].length) ?? runs.length;
-      lastOfLength.set(runs[i][0].length, i);
-    }
-    nextBreak[i] = lastBreak;
-  }
-  const spans = [];
-  for (let i = 0; i < runs.length; i++) {
-    if (isBreak(i) || nextSame[i] >= nextBreak[i]) continue;
-    const close = runs[nextSame[i]];
-    spans.push([runs[i].index, close.index + close[0].length]);
-    i = nextSame[i];
-  }
-  return spans;
 }
 var neutralizeClosingKeywords = (text) => text.replace(/\b(close[sd]?|fix(?:e[sd])?|resolve[sd]?)(?=:?[ \t]+(?:[\w.-]+\/[\w.-]+)?#\d)/gi, "$1\u2060");
 var neutralizeHtmlComments = (text) => text.replaceAll("<!--", "<\u2060!--");
@@ -59009,7 +59037,7 @@ function queriesPage(input, tags) {
     `title: "${captureTitle(trace.question)}"`,
     "type: queries",
     `tags: [${["capture", trace.outcome === "cold" ? "cold" : "gap", ...tags].join(", ")}]`,
-    // The capture mark: while it stays, the page records an open gap, never coverage (see OPEN_CAPTURE).
+    // The capture mark: while it stays, the page records an open gap, never coverage (see wiki/open-capture.ts).
     `captured_by: ${CAPTURE_MARK}`,
     "sources: [conversation]",
     `created: "${stamp}"`,
@@ -59617,6 +59645,259 @@ ${fault ? `> [!WARNING]
   return { outcome: trace.outcome, branch: trace.branch, commentUrl: url, ...capture ? { pullRequestUrl: capture.url } : {} };
 }
 
+// src/wiki/rules.ts
+var WARNINGS_UPSTREAM = ["yaml-dialect", "not-followed"];
+var LENIENT_WARNINGS = ["required-field", "type-category", "path-depth", "timestamps", "tags", "sources", "quality", "missing-source"];
+var OFF_UPSTREAM = ["wikilink"];
+var presetOf = (rule, preset) => preset === "upstream" && OFF_UPSTREAM.includes(rule) ? "off" : WARNINGS_UPSTREAM.includes(rule) || preset === "lenient" && LENIENT_WARNINGS.includes(rule) ? "warn" : "error";
+function ruleSeverities(settings) {
+  return Object.fromEntries(VALIDATE_RULES.map((rule) => [rule, settings.rules[rule] ?? presetOf(rule, settings.preset)]));
+}
+function applyRules(diagnostics, settings) {
+  const severities = ruleSeverities(settings);
+  const out = [];
+  for (const d2 of diagnostics) {
+    const severity = severities[d2.rule];
+    if (severity === "off") continue;
+    const wanted = severity === "warn" ? "warning" : "error";
+    out.push(d2.severity === wanted ? d2 : { ...d2, severity: wanted });
+  }
+  return out;
+}
+
+// src/wiki/validator.ts
+var REQUIRED_FIELDS = ["title", "type", "tags", "sources", "created", "updated"];
+var SCORE_FIELDS = ["accuracy", "completeness", "signal", "interlinking"];
+var RATERS = ["doctor", "human", "ingester"];
+var ISO_UTC = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
+var MAX_PATH_PARTS = 5;
+var isIndexFile = (relPath) => relPath === ROOT_INDEX || relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
+function reporterFor(path9, out) {
+  const add = (severity) => (rule, code, message, options2 = {}) => {
+    out.push({
+      severity,
+      rule,
+      code,
+      path: path9,
+      line: options2.line ?? 1,
+      message,
+      ...options2.field !== void 0 ? { field: options2.field } : {},
+      ...options2.target !== void 0 ? { target: options2.target } : {}
+    });
+  };
+  return { error: add("error"), warning: add("warning") };
+}
+function validatePage(layout, page) {
+  const out = [];
+  const report = reporterFor(page.path, out);
+  const fm = page.frontmatter ?? readFrontmatter(page.text, { compareWithYaml: true });
+  if (fm.kind === "none") {
+    if (fm.refusedLanguage) {
+      report.error("frontmatter", "refused-language", `frontmatter opens with '---${fm.refusedLanguage}': only YAML frontmatter is read (never executed); start the page with a plain '---' line`);
+    } else {
+      report.error("frontmatter", "no-frontmatter", "no YAML frontmatter: the page must start with a '---' line and close the block with another '---' line");
+    }
+    return out;
+  }
+  if (fm.kind === "malformed") {
+    report.error("frontmatter", "malformed-frontmatter", `malformed frontmatter: ${fm.message}`, { line: fm.line });
+    return out;
+  }
+  if (fm.kind === "refused") {
+    report.error("frontmatter", "yaml-alias-expansion", fm.message, { line: fm.line });
+    return out;
+  }
+  const { data, keyLines } = fm;
+  const lineOf = (field) => keyLines.get(field) ?? keyLines.get(field.split(".")[0]) ?? 1;
+  const at2 = (field) => ({ field, line: lineOf(field) });
+  for (const field of REQUIRED_FIELDS) {
+    if (!(field in data)) report.error("required-field", "missing-field", `missing required field: ${field}`, { field });
+  }
+  checkType(layout, page.path, data, report, at2);
+  const parts = page.path.split("/").length;
+  if (parts > MAX_PATH_PARTS) {
+    report.error("path-depth", "too-deep", `page at depth ${parts} exceeds the hard cap of ${MAX_PATH_PARTS} path parts from the wiki root; move it shallower or restructure the category`);
+  }
+  for (const field of ["created", "updated"]) {
+    if (field in data) checkDate(data[field], field, report, at2);
+  }
+  checkTags(data, report, at2);
+  checkSources(data, report, at2);
+  checkQuality(data, report, at2);
+  for (const d2 of fm.yamlDifferences) report.warning("yaml-dialect", "yaml-difference", d2.message, { line: d2.line, ...d2.field ? { field: d2.field } : {} });
+  checkLinks(layout, page, report);
+  checkWikilinks(layout, page, report);
+  checkSourcesExist(layout, data, report, at2);
+  return out;
+}
+function checkType(layout, path9, data, report, at2) {
+  if (!("type" in data)) return;
+  const type2 = data.type;
+  const shown = cutValue(pyStr(type2));
+  const first = path9.split("/")[0];
+  if (typeof type2 !== "string" || !layout.categories.includes(type2)) {
+    report.error("type-category", "type-not-category", `type '${shown}' is not one of the wiki's categories (${layout.categories.join(", ") || "none"})`, at2("type"));
+  }
+  if (type2 !== first) {
+    report.error("type-category", "type-path-mismatch", `type '${shown}' does not match the page's category folder '${first}'; set 'type: ${first}' or move the page`, at2("type"));
+  }
+}
+function checkDate(value, field, report, at2) {
+  if (typeof value === "string" && ISO_UTC.test(value)) return;
+  report.error("timestamps", "bad-date", `${field} must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got ${cutValue(pyRepr(value))}`, at2(field));
+}
+function checkTags(data, report, at2) {
+  if (!("tags" in data)) return;
+  const tags = data.tags;
+  if (!Array.isArray(tags)) {
+    report.error("tags", "tags-not-list", "tags must be a list, e.g. tags: [api, cache]", at2("tags"));
+    return;
+  }
+  for (const tag of tags) {
+    if (typeof tag !== "string") report.error("tags", "tag-not-string", `every tag must be a string, got ${cutValue(pyRepr(tag))}`, at2("tags"));
+  }
+}
+function checkSources(data, report, at2) {
+  if (!("sources" in data)) return;
+  const sources = data.sources;
+  if (!Array.isArray(sources)) {
+    report.error("sources", "sources-not-list", "sources must be a flat list, e.g. sources: [conversation]", at2("sources"));
+    return;
+  }
+  for (const source of sources) {
+    if (isPyDict(source)) report.error("sources", "nested-source", `sources entries must be flat strings, got nested mapping: ${cutValue(pyRepr(source))}`, at2("sources"));
+    else if (typeof source !== "string") report.error("sources", "source-not-string", `sources entries must be strings, got ${cutValue(pyRepr(source))}`, at2("sources"));
+  }
+}
+function checkQuality(data, report, at2) {
+  if (!("quality" in data)) {
+    report.error("quality", "missing-field", "missing required field: quality", { field: "quality" });
+    return;
+  }
+  const quality = data.quality;
+  if (!isPyDict(quality)) {
+    report.error("quality", "quality-not-mapping", "quality must be a nested mapping of accuracy, completeness, signal, interlinking, overall, rated_at, rated_by", at2("quality"));
+    return;
+  }
+  for (const field of SCORE_FIELDS) {
+    const key = `quality.${field}`;
+    if (!(field in quality)) report.error("quality", "missing-field", `missing ${key}`, { field: key, line: at2("quality").line });
+    else if (!isScore(quality[field])) report.error("quality", "score-out-of-range", `${key} must be an integer from 1 to 5, got ${cutValue(pyRepr(quality[field]))}`, at2(key));
+  }
+  if (!("overall" in quality)) report.error("quality", "missing-field", "missing quality.overall", { field: "quality.overall", line: at2("quality").line });
+  else checkOverall(quality, report, at2);
+  if (!("rated_at" in quality)) report.error("quality", "missing-field", "missing quality.rated_at", { field: "quality.rated_at", line: at2("quality").line });
+  else {
+    const ratedAt = quality.rated_at;
+    if (typeof ratedAt !== "string" || !ISO_UTC.test(ratedAt)) {
+      report.error("timestamps", "bad-date", `quality.rated_at must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got ${cutValue(pyRepr(ratedAt))}`, at2("quality.rated_at"));
+    }
+  }
+  if (!("rated_by" in quality)) report.error("quality", "missing-field", "missing quality.rated_by", { field: "quality.rated_by", line: at2("quality").line });
+  else if (typeof quality.rated_by !== "string" || !RATERS.includes(quality.rated_by)) {
+    report.error("quality", "unknown-rater", `quality.rated_by must be one of ${RATERS.join(", ")}, got ${cutValue(pyRepr(quality.rated_by))}`, at2("quality.rated_by"));
+  }
+}
+var isScore = (v2) => isPyIntLike(v2) && Number(v2) >= 1 && Number(v2) <= 5;
+function checkOverall(quality, report, at2) {
+  const scores = SCORE_FIELDS.map((f3) => quality[f3]).filter(isPyIntLike).map(Number);
+  if (scores.length !== SCORE_FIELDS.length) return;
+  const expected = pyRound2(scores.reduce((a, b3) => a + b3, 0) / scores.length);
+  const actual = pyToFloat(quality.overall);
+  if (actual === void 0) {
+    report.error("quality", "overall-not-numeric", `quality.overall is not a number, got ${cutValue(pyRepr(quality.overall))}`, at2("quality.overall"));
+  } else if (!(Math.abs(expected - actual) <= 1e-6)) {
+    report.error(
+      "quality",
+      "overall-mismatch",
+      `quality.overall must be the mean of the four scores rounded to 2 decimals: expected ${pyFloatRepr(expected)}, got ${pyFloatRepr(actual)}`,
+      at2("quality.overall")
+    );
+  }
+}
+var EXTERNAL = ["http://", "https://", "mailto:", "#"];
+function checkLinks(layout, page, report) {
+  for (const { target, line } of upstreamBodyLinks(page.text)) {
+    if (EXTERNAL.some((prefix) => target.startsWith(prefix))) continue;
+    const withoutAnchor = target.split("#")[0];
+    if (withoutAnchor === "") continue;
+    const resolved = resolveWikiPath(withoutAnchor.startsWith("/") ? "" : parentDir(page.path), withoutAnchor);
+    if (resolved === void 0) {
+      report.error("broken-link", "broken-link", `broken markdown link: ${cutValue(target)} (it points outside the wiki root)`, { field: target, line });
+    } else if (!layout.tree.files.has(resolved) && !layout.tree.dirs.has(resolved)) {
+      report.error("broken-link", "broken-link", `broken markdown link: ${cutValue(target)} (no file ${cutValue(resolved)} in the wiki)`, { field: target, line });
+    }
+  }
+}
+var resolvers = /* @__PURE__ */ new WeakMap();
+function checkWikilinks(layout, page, report) {
+  const start = upstreamBodyStart(page.text);
+  if (!start) return;
+  const rawBody = page.text.slice(start.offset);
+  if (!rawBody.includes("[[")) return;
+  let resolve3 = resolvers.get(layout);
+  if (!resolve3) {
+    resolve3 = wikilinkResolver(layout.pages);
+    resolvers.set(layout, resolve3);
+  }
+  const lines = blankCode(rawBody).split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i].includes("[[")) continue;
+    for (const link of findWikilinks(lines[i])) {
+      if (resolve3(link.target) !== void 0) continue;
+      const why = ambiguous(layout, link.target) ? "more than one page fits it" : "no page fits it";
+      report.error("wikilink", "broken-wikilink", `broken wikilink: [[${cutValue(link.target)}]] (${why})`, { field: link.target, line: start.line + i });
+    }
+  }
+}
+function ambiguous(layout, target) {
+  const stem = target.trim().replace(/\\/g, "/").replace(/\.md$/i, "").split("/").pop().toLowerCase();
+  return layout.pages.filter((p2) => p2.toLowerCase().replace(/\.md$/, "").split("/").pop() === stem).length > 1;
+}
+function checkSourcesExist(layout, data, report, at2) {
+  if (!Array.isArray(data.sources)) return;
+  for (const source of data.sources) {
+    if (typeof source !== "string" || source === "conversation") continue;
+    const resolved = source.startsWith("/") ? void 0 : resolveWikiPath("", source);
+    if (resolved === void 0 || !layout.tree.files.has(resolved) && !layout.tree.dirs.has(resolved)) {
+      report.error("missing-source", "missing-source", `sources entry does not exist in the wiki: ${cutValue(source)}`, { ...at2("sources"), target: source });
+    }
+  }
+}
+var UPSTREAM_RULES = { preset: "upstream", rules: {} };
+async function validateWiki(layout, only, rules = UPSTREAM_RULES) {
+  const targets = (only ?? [...layout.pages, ...layout.unsafeNames]).filter((p2) => !isIndexFile(p2));
+  const diagnostics = [];
+  const add = (found) => {
+    for (const d2 of found) diagnostics.push(d2);
+  };
+  await readPages(
+    layout.tree,
+    targets.filter((p2) => !isUnsafeName(p2)),
+    (path9, read) => {
+      if (!read.ok) {
+        add([{ severity: "error", rule: read.problem === "too-large" ? "page-too-large" : "unreadable", code: read.problem === "too-large" ? "page-too-large" : "unreadable", path: path9, line: 1, message: read.reason }]);
+        return;
+      }
+      try {
+        add(validatePage(layout, { path: path9, text: read.text }));
+      } catch (error) {
+        add([{ severity: "error", rule: "check-failed", code: "check-failed", path: path9, line: 1, message: `could not check this page: ${cutValue(error.message)}` }]);
+      }
+    }
+  );
+  for (const path9 of targets.filter(isUnsafeName)) {
+    const message = `file name ${cutValue(quoteName(path9))} holds a line break or other control character: not checked, not indexed; rename the file`;
+    add([{ severity: "error", rule: "unsafe-file-name", code: "unsafe-file-name", path: path9, line: 1, message }]);
+  }
+  for (const skipped of layout.tree.skipped) {
+    if (skipped.path.endsWith(".md")) {
+      diagnostics.push({ severity: "warning", rule: "not-followed", code: "not-followed", path: skipped.path, line: 1, message: `${skipped.reason}: not validated` });
+    }
+  }
+  return { diagnostics: applyRules(diagnostics, rules).map((d2) => isUnsafeName(d2.path) ? { ...d2, path: escapeUnsafeName(d2.path) } : d2), checked: targets };
+}
+
 // src/digest/wiki-health.ts
 var INDEX_SIZE_LIMIT = 8192;
 var CATEGORY_LIMIT = 8;
@@ -59651,8 +59932,7 @@ async function wikiHealth(layout, options2) {
       if (path9 !== "index.md" && bytes > INDEX_SIZE_LIMIT) health.oversizedIndexes.push({ path: path9, bytes });
       return;
     }
-    const close = file.text.indexOf("\n---\n");
-    const body = file.text.slice(close < 0 ? 0 : close);
+    const body = bodyOf(file.text);
     for (const link of markdownLinks(body)) {
       const target = link.target.split("#")[0];
       if (target === "" || /^[a-z]+:/i.test(target)) continue;
@@ -60092,30 +60372,15 @@ function actionsReporter(step5) {
 // src/action/event.ts
 function visibleMarkdown(text) {
   const markdown = lfLineBreaks(text);
+  const readCodeSpan = codeSpanReader(markdown);
   let out = "";
   let i = 0;
-  const lineStart = (at2) => at2 === 0 || markdown[at2 - 1] === "\n";
-  const unclosed = /* @__PURE__ */ new Set();
   while (i < markdown.length) {
-    const fence = lineStart(i) ? /^ {0,3}(`{3,}|~{3,})/.exec(markdown.slice(i, i + 200)) : null;
-    if (fence) {
-      const marker = fence[1];
-      const close = new RegExp(`\\n {0,3}${marker[0] === "`" ? "`" : "~"}{${marker.length},}[ \\t]*(?=\\n|$)`, "g");
-      close.lastIndex = i + fence[0].length;
-      const end = close.exec(markdown);
-      const stop = end ? end.index + end[0].length : markdown.length;
-      out += markdown.slice(i, stop);
-      i = stop;
-    } else if (markdown[i] === "`") {
-      let length = 1;
-      while (markdown[i + length] === "`") length++;
-      const run = "`".repeat(length);
-      let stop = unclosed.has(length) ? -1 : markdown.indexOf(run, i + length);
-      while (stop >= 0 && (markdown[stop + length] === "`" || markdown[stop - 1] === "`")) stop = markdown.indexOf(run, stop + length + 1);
-      if (stop < 0) unclosed.add(length);
-      const end = stop >= 0 ? stop + length : i + length;
-      out += markdown.slice(i, end);
-      i = end;
+    const lineStart = i === 0 || markdown[i - 1] === "\n";
+    const codeEnd = (lineStart ? fencedBlockEnd(markdown, i) : void 0) ?? readCodeSpan(i)?.end;
+    if (codeEnd !== void 0) {
+      out += markdown.slice(i, codeEnd);
+      i = codeEnd;
     } else if (markdown.startsWith("<!--", i)) {
       const close = markdown.indexOf("-->", i + 4);
       i = close < 0 ? markdown.length : close + 3;

@@ -5,6 +5,7 @@
 // its frontmatter as the body — and is asked every word of the question as an optional term.
 import lunr from 'lunr';
 import type { WikiCatalog } from '../src/ladder/catalog.js';
+import { bodyOf } from '../src/markdown/body.js';
 
 export interface Baseline {
   /** Pages for the question, best first (every page matching any term). */
@@ -20,9 +21,6 @@ interface BaselineDoc {
   body: string;
 }
 
-/** The page text after a leading `---` … `---` frontmatter block (the catalog's own rule). */
-export const withoutFrontmatter = (text: string): string => text.replace(/^---\r?\n(?:[\s\S]*?\r?\n)?---(?:\r?\n|$)/, '');
-
 export async function buildBaseline(catalog: WikiCatalog): Promise<Baseline> {
   const started = performance.now();
   const texts = await catalog.readPages(catalog.entries.map((e) => e.path));
@@ -31,7 +29,8 @@ export async function buildBaseline(catalog: WikiCatalog): Promise<Baseline> {
     title: e.title,
     summary: e.summary,
     tags: e.tags,
-    body: withoutFrontmatter(texts.get(e.path) ?? ''),
+    // The body as the catalog reads it.
+    body: bodyOf(texts.get(e.path) ?? ''),
   }));
   const idx = lunr(function () {
     this.ref('path');

@@ -1,6 +1,8 @@
 // Keeps the architecture honest. A small scanner of our own reads every .ts file under src/, finds its
 // import specifiers, and enforces four rules: rooms only import their own floor or lower floors, no
 // import circles between files, @actions/* only in action/ and github/, and relative imports resolve.
+// A fifth keeps markdown read in one place: no file outside src/markdown/ (in src/ and eval/) scans
+// for the frontmatter delimiter, pairs backtick runs or matches headings with an expression of its own.
 // The scanning functions take a map of path → source, so the scanner is unit-tested on samples below.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 
 /** The rooms of src/, lowest floor first. A room may import its own files, rooms on its floor and lower floors. */
 const FLOORS: readonly (readonly string[])[] = [
-  ['net', 'git'],
+  ['net', 'git', 'markdown'],
   ['config'],
   ['wiki'],
   ['ladder', 'web'],
@@ -33,9 +35,13 @@ const roomOf = (file: string): string => {
   return parts.length > 1 ? parts[0]! : parts[0]!.replace(/\.ts$/, '');
 };
 
+/** A string, template or regex literal's text as written (a template's, between its holes), and where it sits. */
+interface Literal { kind: 'string' | 'template' | 'regex'; text: string; start: number; end: number }
+
 /** Blanks comments and the insides of string, template and regex literals, keeping quotes, newlines and
- *  offsets, so the import patterns only ever see code and read each specifier back from the original. */
-function maskSource(src: string): string {
+ *  offsets, so the import patterns only ever see code and read each specifier back from the original.
+ *  The literals blanked are handed to `literals` when given. */
+function maskSource(src: string, literals?: Literal[]): string {
   const out = src.split('');
   const blank = (from: number, to: number) => { for (let k = from; k < to; k++) if (out[k] !== '\n') out[k] = ' '; };
   const holes: number[] = []; // brace depth inside each `${ … }` we are in
@@ -45,12 +51,21 @@ function maskSource(src: string): string {
     const next = src[i + 1];
     if (c === '/' && next === '/') { const end = endOf(src, '\n', i); blank(i, end); i = end; }
     else if (c === '/' && next === '*') { const end = Math.min(endOf(src, '*/', i + 2) + 2, src.length); blank(i, end); i = end; }
-    else if (c === '"' || c === "'") { const end = endOfLiteral(src, i + 1, c); blank(i + 1, end - 1); i = end; }
-    else if (c === '/' && regexMayStart(out, i)) { const end = endOfRegex(src, i + 1); blank(i + 1, end - 1); i = end; }
-    else if (c === '`' || (c === '}' && holes.at(-1) === 0)) {
+    else if (c === '"' || c === "'") {
+      const end = endOfLiteral(src, i + 1, c);
+      literals?.push({ kind: 'string', text: src.slice(i + 1, end - 1), start: i, end });
+      blank(i + 1, end - 1);
+      i = end;
+    } else if (c === '/' && regexMayStart(out, i)) {
+      const end = endOfRegex(src, i + 1);
+      literals?.push({ kind: 'regex', text: src.slice(i + 1, end - 1), start: i, end });
+      blank(i + 1, end - 1);
+      i = end;
+    } else if (c === '`' || (c === '}' && holes.at(-1) === 0)) {
       if (c === '}') holes.pop();
       let j = i + 1;
       while (j < src.length && src[j] !== '`' && !(src[j] === '$' && src[j + 1] === '{')) j += src[j] === '\\' ? 2 : 1;
+      literals?.push({ kind: 'template', text: src.slice(i + 1, j), start: i, end: src[j] === '$' ? j : j + 1 });
       blank(i + 1, j);
       if (src[j] === '$') { holes.push(0); i = j + 2; } else i = j + 1;
     } else {
@@ -166,10 +181,66 @@ function unresolvedImports(sources: Sources): string[] {
     .map((ref) => `${where(ref)}: relative import resolves to no .ts file under src/`);
 }
 
-function readSources(): Sources {
-  const src = fileURLToPath(new URL('../src', import.meta.url));
-  const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
-  return new Map(files.map((f) => f.split(path.sep).join('/')).sort().map((f) => [`src/${f}`, readFileSync(path.join(src, f), 'utf8')]));
+/** Where markdown is read: only src/markdown/ holds the pieces of a reading that every room must share. */
+const MARKDOWN_ROOM = 'markdown';
+
+/** Code just before a literal that searches a text with it or compares with it: `x.indexOf(…`, `c === …`. */
+const SCANS_WITH = /(?:\.(?:indexOf|lastIndexOf|startsWith|endsWith|includes|split)\(|[!=]==)\s*$/;
+const COMPARED_AFTER = /^\s*[!=]==/;
+/** Code just before a string or template that is the source of an expression. */
+const REGEXP_SOURCE = /\bRegExp\(\s*$/;
+
+/** How a literal is used: as an expression (a regex literal or a RegExp source), to scan a text, or otherwise. */
+type LiteralUse = 'expression' | 'scan' | 'other';
+
+/** The pieces of reading markdown that belong in src/markdown/, each told by a literal and how it is used. */
+const MARKDOWN_READINGS: ReadonlyArray<{ what: string; finds: (text: string, use: LiteralUse) => boolean }> = [
+  {
+    // `indexOf('\n---\n')`, `line.trim() === '---'`, `/^---\r?\n/`; writing a `---` line is no scan.
+    what: 'a frontmatter delimiter scan',
+    finds: (text, use) => (use === 'expression' ? /(?:\^|\\n)(?:---|-\{3)/.test(text) : use === 'scan' && /^(?:\\r)?(?:\\n)?---(?:\\r)?(?:\\n)?$/.test(text)),
+  },
+  {
+    // `/`+/g`, `/`[^`\n]+`/`, `/```[\s\S]*?```/`, `(\`{3,})` in a RegExp source, `text[i] === '`'`.
+    what: 'a backtick-run scanner',
+    finds: (text, use) => (use === 'expression' ? /\\?`(?:\+|\{\d)|\[\^[^\]]*`|```/.test(text) : use === 'scan' && /^`+$/.test(text)),
+  },
+  {
+    // `/^#{1,6}\s/`, `/^\s{0,3}#/`, `/^#+/`; a `#` tag (`/^#/`) or a YAML comment (`/^\s*#/`) is no heading.
+    what: 'a heading expression',
+    finds: (text, use) => use === 'expression' && /#\{\d|\{0,3\}\(?#|\^\(?#[+*]/.test(text),
+  },
+];
+
+/** Files outside src/markdown/ that read markdown with a scanner of their own: each literal that gives one away. */
+function markdownReadersOutside(sources: Sources): string[] {
+  return [...sources]
+    .filter(([file]) => roomOf(file) !== MARKDOWN_ROOM)
+    .flatMap(([file, source]) => {
+      const literals: Literal[] = [];
+      const masked = maskSource(source, literals);
+      return literals.flatMap((literal) => {
+        const before = masked.slice(Math.max(0, literal.start - 40), literal.start);
+        const use: LiteralUse =
+          literal.kind === 'regex' || REGEXP_SOURCE.test(before)
+            ? 'expression'
+            : SCANS_WITH.test(before) || COMPARED_AFTER.test(masked.slice(literal.end, literal.end + 8))
+              ? 'scan'
+              : 'other';
+        const line = source.slice(0, literal.start).split('\n').length;
+        const written = source.slice(literal.start, literal.end).slice(0, 60);
+        return MARKDOWN_READINGS.filter((reading) => reading.finds(literal.text, use)).map(
+          (reading) => `${file}:${line}: ${reading.what} of its own (${written}): read markdown through src/${MARKDOWN_ROOM}/`,
+        );
+      });
+    });
+}
+
+/** The .ts files under a top-level folder (src/, eval/), keyed by their path from the project root. */
+function readSources(folder = 'src'): Sources {
+  const root = fileURLToPath(new URL(`../${folder}`, import.meta.url));
+  const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+  return new Map(files.map((f) => f.split(path.sep).join('/')).sort().map((f) => [`${folder}/${f}`, readFileSync(path.join(root, f), 'utf8')]));
 }
 
 describe('the scanner itself', () => {
@@ -241,6 +312,45 @@ describe('the scanner itself', () => {
   });
 });
 
+describe('the markdown check', () => {
+  const found = (source: string) => markdownReadersOutside(new Map([['src/wiki/page.ts', source]])).map((f) => f.replace(/ \(.*$/, ''));
+
+  it('finds a frontmatter delimiter scan, a backtick-run scanner and a heading expression outside src/markdown/', () => {
+    const source = [
+      "const close = text.indexOf('\\n---\\n');",
+      "if (lines[0]?.trim() !== '---') return 0;",
+      'const body = text.replace(/^---\\r?\\n[\\s\\S]*?\\n---\\n/, "");',
+      'const CODE = /`[^`\\n]+`/g;',
+      'const RUN = new RegExp(`(\\`+)${rest}`);',
+      "while (text[i] === '`') i++;",
+      'const HEADING = /^#{1,6}[ \\t]+(.+)$/gm;',
+      'const INDENTED = /^\\s{0,3}#/;',
+    ].join('\n');
+    expect(found(source)).toEqual([
+      'src/wiki/page.ts:1: a frontmatter delimiter scan of its own',
+      'src/wiki/page.ts:2: a frontmatter delimiter scan of its own',
+      'src/wiki/page.ts:3: a frontmatter delimiter scan of its own',
+      'src/wiki/page.ts:4: a backtick-run scanner of its own',
+      'src/wiki/page.ts:5: a backtick-run scanner of its own',
+      'src/wiki/page.ts:6: a backtick-run scanner of its own',
+      'src/wiki/page.ts:7: a heading expression of its own',
+      'src/wiki/page.ts:8: a heading expression of its own',
+    ]);
+  });
+
+  it('lets writing markdown, tags, YAML comments, anchors and comments be, and src/markdown/ read it', () => {
+    const source = [
+      "const page = ['---', 'title: x', '---', body].join('\\n');",
+      'const pending = `---\\n${fields}\\n---\\n\\n${body}`;',
+      "const tag = t.replace(/^#/, ''); const comment = /^\\s*#[^\\n]/; const [page] = target.split('#');",
+      "const code = `\\`${term.replaceAll('`', \"'\")}\\``; const rule = '|---|---|';",
+      "// text.indexOf('\\n---\\n') and /^#{1,6}/ in a comment",
+    ].join('\n');
+    expect(found(source)).toEqual([]);
+    expect(markdownReadersOutside(new Map([['src/markdown/body.ts', "const close = text.indexOf('\\n---\\n');"]]))).toEqual([]);
+  });
+});
+
 describe('the architecture of src/', () => {
   const sources = readSources();
 
@@ -255,5 +365,8 @@ describe('the architecture of src/', () => {
     ['has relative imports that all resolve', unresolvedImports],
   ] as const)('%s', (_, rule) => {
     expect(rule(sources)).toEqual([]);
+  });
+  it('reads markdown only through src/markdown/, in src/ and eval/', () => {
+    expect(markdownReadersOutside(new Map([...sources, ...readSources('eval')]))).toEqual([]);
   });
 });

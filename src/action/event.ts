@@ -4,7 +4,8 @@
 // are not part of the question.
 import { CAPTURE_BRANCH_PREFIX } from '../jobs/capture-pr.js';
 import type { ClosedCapture, GitHubUser, Question } from '../jobs/question.js';
-import { lfLineBreaks } from '../wiki/tree.js';
+import { lfLineBreaks } from '../markdown/body.js';
+import { codeSpanReader, fencedBlockEnd } from '../markdown/code.js';
 
 export type Work =
   | { kind: 'answer'; question: Question }
@@ -47,32 +48,16 @@ export interface Triggers {
  */
 export function visibleMarkdown(text: string): string {
   const markdown = lfLineBreaks(text);
+  const readCodeSpan = codeSpanReader(markdown);
   let out = '';
   let i = 0;
-  const lineStart = (at: number) => at === 0 || markdown[at - 1] === '\n';
-  // Backtick run lengths with no closing run further on: found once, so the scan stays linear.
-  const unclosed = new Set<number>();
   while (i < markdown.length) {
-    const fence = lineStart(i) ? /^ {0,3}(`{3,}|~{3,})/.exec(markdown.slice(i, i + 200)) : null;
-    if (fence) {
-      const marker = fence[1]!;
-      const close = new RegExp(`\\n {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*(?=\\n|$)`, 'g');
-      close.lastIndex = i + fence[0].length;
-      const end = close.exec(markdown);
-      const stop = end ? end.index + end[0].length : markdown.length;
-      out += markdown.slice(i, stop);
-      i = stop;
-    } else if (markdown[i] === '`') {
-      let length = 1;
-      while (markdown[i + length] === '`') length++;
-      const run = '`'.repeat(length);
-      // A code span closes on a run of exactly as many backticks.
-      let stop = unclosed.has(length) ? -1 : markdown.indexOf(run, i + length);
-      while (stop >= 0 && (markdown[stop + length] === '`' || markdown[stop - 1] === '`')) stop = markdown.indexOf(run, stop + length + 1);
-      if (stop < 0) unclosed.add(length);
-      const end = stop >= 0 ? stop + length : i + length;
-      out += markdown.slice(i, end);
-      i = end;
+    // Left to right, as GitHub reads it: a fence, a code span or a comment, whichever opens first, holds what follows it.
+    const lineStart = i === 0 || markdown[i - 1] === '\n';
+    const codeEnd = (lineStart ? fencedBlockEnd(markdown, i) : undefined) ?? readCodeSpan(i)?.end;
+    if (codeEnd !== undefined) {
+      out += markdown.slice(i, codeEnd);
+      i = codeEnd;
     } else if (markdown.startsWith('<!--', i)) {
       const close = markdown.indexOf('-->', i + 4);
       i = close < 0 ? markdown.length : close + 3;

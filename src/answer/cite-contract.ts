@@ -8,7 +8,8 @@
 // repaired or the claim is dropped; both are reported.
 import { type Citation, type CiteViolation, type WikiCitation, isWikiCitation } from './trace.js';
 import type { Claim } from './answerer.js';
-import { MAX_QUOTE_LINES, readableText } from './passages.js';
+import { readableText } from '../markdown/readable-text.js';
+import { MAX_QUOTE_LINES } from './passages.js';
 
 export const TRAINING_DATA_FLAG = '(from training data; not in wiki)';
 

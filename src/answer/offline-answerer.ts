@@ -7,7 +7,8 @@ import { type SignalTerm, STRICT_KINDS, isOwnTerm, isRewording } from '../ladder
 import { type FoldedText, foldText, foldWord, foldedWords, termPattern } from '../ladder/text-match.js';
 import type { AnswerRequest, Answerer, Claim, DraftAnswer } from './answerer.js';
 import { quoteHolds } from './cite-contract.js';
-import { type PageSentences, type Section, type Sentence, splitSentences, textHasTerm } from './passages.js';
+import { type PageSentences, type Sentence, splitSentences, textHasTerm } from './passages.js';
+import type { Section } from './sections.js';
 
 /**
  * Pages read per question, best-ranked first: enough for the pages that answer (the ladder ranks

@@ -1,23 +1,13 @@
 // The answer as markdown, each claim followed by its citations. The caller decides how a wiki
 // citation looks: the CLI shows the wiki-relative path and lines, the Action a permalink.
 import type { Branch } from '../ladder/ladder.js';
+import { inlineCode } from '../markdown/code.js';
+import { readableText } from '../markdown/readable-text.js';
 import { type Citation, type Outcome, type Trace, type WikiCitation, isWikiCitation } from './trace.js';
 import type { Claim, SectionRef } from './answerer.js';
-import { ELISION, atWord, readableText } from './passages.js';
+import { ELISION, atWord } from './passages.js';
 
 export type WikiCitationRenderer = (citation: WikiCitation) => string;
-
-/**
- * Text as one inline code span, whatever it holds: white space (line breaks included) as single
- * spaces, and fenced by more backticks than it contains. A term comes from the question: a line
- * break or a backtick in it must not end the span and carry the rest out into the answer's text.
- */
-export function inlineCode(text: string): string {
-  const flat = text.replace(/\s+/g, ' ');
-  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  return longest === 0 ? `${fence}${flat}${fence}` : `${fence} ${flat} ${fence}`;
-}
 
 export const plainCitation: WikiCitationRenderer = (c) => `${inlineCode(c.path)} ${c.lines[0] === c.lines[1] ? `line ${c.lines[0]}` : `lines ${c.lines[0]}-${c.lines[1]}`}`;
 

@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import { type Trace, type WebCitation, type WikiCitation, isWikiCitation } from '../answer/trace.js';
 import { pyFormatFixed2 } from '../wiki/python-compat.js';
-import { inlineCode, unlinkPageLinks } from '../answer/render.js';
+import { unlinkPageLinks } from '../answer/render.js';
+import { inlineCode } from '../markdown/code.js';
 
 export interface CaptureSource {
   /** Where the question was asked, e.g. the issue URL; absent for local captures. */
@@ -119,7 +120,7 @@ export function queriesPage(input: CaptureInput, tags: readonly string[]): strin
     `title: "${captureTitle(trace.question)}"`,
     'type: queries',
     `tags: [${['capture', trace.outcome === 'cold' ? 'cold' : 'gap', ...tags].join(', ')}]`,
-    // The capture mark: while it stays, the page records an open gap, never coverage (see OPEN_CAPTURE).
+    // The capture mark: while it stays, the page records an open gap, never coverage (see wiki/open-capture.ts).
     `captured_by: ${CAPTURE_MARK}`,
     'sources: [conversation]',
     `created: "${stamp}"`,

@@ -6,7 +6,7 @@
 import type { StewardConfig } from '../config/config.js';
 import { normalize } from '../ladder/text-match.js';
 import type { Trace } from '../answer/trace.js';
-import { isOpenCapture } from '../ladder/page-facts.js';
+import { isOpenCapture } from '../wiki/open-capture.js';
 import { readFrontmatter } from '../wiki/frontmatter.js';
 import { affectedIndexDirs, outdatedIndexFiles, planIndexFiles } from '../wiki/index-files.js';
 import { layoutOf } from '../wiki/open.js';

@@ -4,7 +4,7 @@
 import { foldedWords } from '../ladder/text-match.js';
 import type { Outcome, Trace } from '../answer/trace.js';
 import { isWikiCitation } from '../answer/trace.js';
-import { inlineCode } from '../answer/render.js';
+import { inlineCode } from '../markdown/code.js';
 import type { Period } from './period.js';
 import { CATEGORY_LIMIT, type WikiHealth } from './wiki-health.js';
 

@@ -3,14 +3,16 @@
 // count), stale pages, low-quality
 // pages not rated by a person, oversized `_index.md` files, too many categories, pages too deep.
 import type { ValidateSettings } from '../config/config.js';
+import { bodyOf } from '../markdown/body.js';
+import { findWikilinks, markdownLinks } from '../markdown/links.js';
 import { readFrontmatter } from '../wiki/frontmatter.js';
 import { type WikiLayout, parentDir } from '../wiki/layout.js';
 import { isPyDict, pyToFloat } from '../wiki/python-compat.js';
-import { MAX_PATH_PARTS, resolveWikiPath, validateWiki } from '../wiki/validator.js';
+import { MAX_PATH_PARTS, validateWiki } from '../wiki/validator.js';
 import { isIndexFilePath } from '../wiki/index-entries.js';
-import { markdownLinks } from '../wiki/markdown-links.js';
 import { readPages } from '../wiki/page-limit.js';
-import { findWikilinks, wikilinkResolver } from '../wiki/wikilinks.js';
+import { resolveWikiPath } from '../wiki/wiki-path.js';
+import { wikilinkResolver } from '../wiki/wikilinks.js';
 
 export interface HealthOptions {
   now: Date;
@@ -69,8 +71,7 @@ export async function wikiHealth(layout: WikiLayout, options: HealthOptions): Pr
       if (path !== 'index.md' && bytes > INDEX_SIZE_LIMIT) health.oversizedIndexes.push({ path, bytes });
       return;
     }
-    const close = file.text.indexOf('\n---\n');
-    const body = file.text.slice(close < 0 ? 0 : close);
+    const body = bodyOf(file.text);
     for (const link of markdownLinks(body)) {
       const target = link.target.split('#')[0]!;
       if (target === '' || /^[a-z]+:/i.test(target)) continue;

@@ -11,52 +11,24 @@
 //     hidden markers (`<!-- wiki-steward:… -->`) or hide the rest of the text;
 //   - the steward's own markers are appended after that, untouched, as the text's trailer: the
 //     only place the steward reads markers back from.
-import { lfLineBreaks } from '../wiki/tree.js';
+import { lfLineBreaks } from '../markdown/body.js';
+import { codeSpans } from '../markdown/code.js';
 
 /**
  * `@user` and `@org/team` must not ping anyone: a word joiner after the `@` breaks the link. An `@`
  * inside a code span pings no one and keeps its text (`@actions/core` must copy as written); an
- * `@` after a backtick that opens no code span is a mention like any other.
+ * `@` after a backtick that opens no code span is a mention like any other. Code spans are paired
+ * as a reader sees them (markdown/code.ts): within a paragraph, a run of backticks opens one only
+ * when the next run of the same length closes it.
  */
 export function neutralizeMentions(text: string): string {
   const code = codeSpans(text);
   let k = 0; // offsets come in order: the spans are swept once
   return text.replace(/(^|[^\w])@(?=[A-Za-z0-9])/g, (match, before: string, offset: number) => {
     const at = offset + before.length;
-    while (k < code.length && code[k]![1] <= at) k++;
-    return k < code.length && code[k]![0] < at ? match : `${before}@\u2060`;
+    while (k < code.length && code[k]!.end <= at) k++;
+    return k < code.length && code[k]!.start < at ? match : `${before}@\u2060`;
   });
-}
-
-/**
- * Where a reader sees code spans, in order: within a paragraph (blocks end at blank lines), a run
- * of backticks opens one only when the next run of the same length closes it (CommonMark). One
- * pass from the end finds each run's next run of its length and next blank line.
- */
-function codeSpans(text: string): Array<[number, number]> {
-  if (!text.includes('`')) return [];
-  const runs = [...text.matchAll(/`+|\n[ \t]*\n/g)];
-  const isBreak = (i: number) => runs[i]![0][0] !== '`';
-  const nextBreak: number[] = [];
-  const nextSame: number[] = [];
-  const lastOfLength = new Map<number, number>();
-  let lastBreak = runs.length;
-  for (let i = runs.length - 1; i >= 0; i--) {
-    if (isBreak(i)) lastBreak = i;
-    else {
-      nextSame[i] = lastOfLength.get(runs[i]![0].length) ?? runs.length;
-      lastOfLength.set(runs[i]![0].length, i);
-    }
-    nextBreak[i] = lastBreak;
-  }
-  const spans: Array<[number, number]> = [];
-  for (let i = 0; i < runs.length; i++) {
-    if (isBreak(i) || nextSame[i]! >= nextBreak[i]!) continue;
-    const close = runs[nextSame[i]!]!;
-    spans.push([runs[i]!.index, close.index + close[0].length]);
-    i = nextSame[i]!;
-  }
-  return spans;
 }
 
 /** "Fixes #12", "closes owner/repo#3": a word joiner after the keyword, so GitHub closes nothing. */

@@ -6,7 +6,8 @@ import { type Workspace, wikiPathOf } from '../config/workspace.js';
 import { type Diagnostic, cutValue } from '../wiki/diagnostics.js';
 import { type WikiLayout, parentDir } from '../wiki/layout.js';
 import type { WikiTree } from '../wiki/tree.js';
-import { isIndexFile, resolveWikiPath, validatePage } from '../wiki/validator.js';
+import { isIndexFile, validatePage } from '../wiki/validator.js';
+import { resolveWikiPath } from '../wiki/wiki-path.js';
 import type { GitCommandManager } from '../git/git-command-manager.js';
 
 /** Wiki-relative path of each file or folder the commit takes away → where it moved, when it did. */

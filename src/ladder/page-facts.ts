@@ -1,36 +1,21 @@
 // What the catalog takes from one page as it reads it: title, own summary, tags, aliases, headings,
 // links and the body's word counts. Its own module so the catalog's worker threads (see
 // catalog-worker.ts) run the very code the sequential load runs.
-import { type PyValue, pyRStrip, pyStr } from '../wiki/python-compat.js';
-import { readFrontmatter } from '../wiki/frontmatter.js';
+import { bodyOf } from '../markdown/body.js';
+import { type Block, atxHeading, markdownBlocks } from '../markdown/blocks.js';
+import { findWikilinks, markdownLinks } from '../markdown/links.js';
+import { upstreamDescription } from '../markdown/upstream-dialect.js';
+import { readFrontmatter, stringList } from '../wiki/frontmatter.js';
 import { decodeURIComponentSafe } from '../wiki/index-entries.js';
-import { markdownLinks } from '../wiki/markdown-links.js';
 import { parentDir } from '../wiki/layout.js';
-import { fileStem, firstParagraph } from '../wiki/page-summary.js';
+import { isOpenCapture } from '../wiki/open-capture.js';
+import { fileStem } from '../wiki/page-summary.js';
+import { pyStr } from '../wiki/python-compat.js';
 import { type FileText } from '../wiki/tree.js';
-import { resolveWikiPath } from '../wiki/validator.js';
-import { type WikilinkResolver, findWikilinks } from '../wiki/wikilinks.js';
+import { resolveWikiPath } from '../wiki/wiki-path.js';
+import { type WikilinkResolver } from '../wiki/wikilinks.js';
 import { type AcronymFindings, AcronymCollector } from './acronyms.js';
 import { type BodyCounts, RelevanceCounter } from './relevance.js';
-
-/**
- * Fence lines and heading lines, matched over the whole body (no array of its lines). A heading's
- * closing `#`s are cut afterwards (see headingText): an expression that ends `[ \t]*#*[ \t]*$`
- * rescans a long run of `#` or spaces from each of its characters.
- */
-const FENCE_OR_HEADING = /^(?:```|~~~).*$|^#{1,6}[ \t]+(.+)$/gm;
-
-/** A heading's text as `(.+?)[ \t]*#*[ \t]*$` captures it: without its closing `#`s and the spaces around them, but never empty. */
-export function headingText(line: string): string {
-  const text = pyRStrip(pyRStrip(pyRStrip(line, ' \t'), '#'), ' \t');
-  return text === '' ? line[0]! : text;
-}
-
-const stringList = (value: PyValue | undefined): string[] => {
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter(Boolean);
-  if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter(Boolean);
-  return [];
-};
 
 export interface PageFacts {
   title: string;
@@ -45,30 +30,14 @@ export interface PageFacts {
   openCapture: boolean;
 }
 
-/**
- * A page the steward wrote for a question it could not answer is a record of that gap until a
- * reviewer writes the answer and deletes its `captured_by` line. Captures made before that mark
- * existed carry the `capture` tag on a `queries` page instead.
- */
-export function isOpenCapture(path: string, data: Readonly<Record<string, PyValue>> | undefined): boolean {
-  if (!data) return false;
-  if (data.captured_by !== undefined && data.captured_by !== null) return true;
-  return path.split('/')[0] === 'queries' && stringList(data.tags).includes('capture');
-}
-
 export function readPageFacts(path: string, text: string, counter: RelevanceCounter, acronyms: AcronymCollector, resolveWikilink: WikilinkResolver): PageFacts {
   const fm = readFrontmatter(text);
   const data = fm.kind === 'ok' ? fm.data : undefined;
   const title = data && 'title' in data ? pyStr(data.title!) : fileStem(path);
   const declared = data ? [data.summary, data.description].find((v): v is string => typeof v === 'string' && v.trim() !== '') : undefined;
-  const close = text.indexOf('\n---\n');
-  const body = fm.kind === 'none' || close < 0 ? text : text.slice(close + 5);
-  const headings: string[] = [];
-  let inFence = false;
-  for (const m of body.matchAll(FENCE_OR_HEADING)) {
-    if (m[1] === undefined) inFence = !inFence;
-    else if (!inFence) headings.push(headingText(m[1]));
-  }
+  const body = bodyOf(text);
+  // The blocks the answerer quotes from: the sections ranked are the sections quoted.
+  const blocks = markdownBlocks(body.split('\n'));
   acronyms.add(body);
   const links: PageFacts['links'] = [];
   for (const link of markdownLinks(body)) {
@@ -84,23 +53,24 @@ export function readPageFacts(path: string, text: string, counter: RelevanceCoun
   }
   return {
     title,
-    ownSummary: declared?.trim() ?? firstBodyParagraph(text),
+    ownSummary: declared?.trim() ?? bodySummary(text, blocks),
     tags: stringList(data?.tags).map((t) => t.replace(/^#/, '')),
     aliases: stringList(data?.aliases),
-    headings,
+    headings: blocks.filter((block) => block.kind === 'heading' && block.text !== '').map((block) => block.text),
     links,
     body: counter.countBody(body),
     openCapture: isOpenCapture(path, data),
   };
 }
 
-/** Upstream's one-line summary, skipping a leading `# Heading` paragraph that says nothing new. */
-function firstBodyParagraph(text: string): string {
-  const first = firstParagraph(text);
-  if (!first.startsWith('#')) return first;
-  const close = text.indexOf('\n---\n', 4);
-  const rest = close < 0 ? '' : text.slice(close + 5).trim().split(/\n\s*\n/).find((p) => p.trim() !== '' && !p.trim().startsWith('#'));
-  return rest ? rest.replace(/\s+/g, ' ').trim().slice(0, 200) : first;
+const SUMMARY_LIMIT = 200;
+
+/** Upstream's one-line summary; when that is the page's leading heading, which says nothing new, the first block after it. */
+function bodySummary(text: string, blocks: readonly Block[]): string {
+  const description = upstreamDescription(text);
+  if (!atxHeading(description)) return description;
+  const first = blocks.find((block) => block.kind !== 'heading');
+  return first ? first.text.replace(/\s+/g, ' ').trim().slice(0, SUMMARY_LIMIT) : description;
 }
 
 /** Pages read on their own (a chunk of the catalog's pages), with their own counter and collector. */

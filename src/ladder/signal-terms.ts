@@ -15,6 +15,7 @@
 //      single characters and shorter numbers are dropped, with the reason kept for the trace.
 // Plural and inflected forms are folded when terms are matched (see text-match.ts).
 import { deu, eng, fra, ita, nld, por, spa } from 'stopword';
+import { replaceCodeSpans } from '../markdown/code.js';
 import { foldedWords } from './text-match.js';
 
 export type TermKind = 'code' | 'quoted' | 'version' | 'identifier' | 'proper-noun' | 'word' | 'expanded' | 'proposed' | 'feedback';
@@ -116,20 +117,21 @@ export function extractSignalTerms(question: string, extraStopwords: readonly st
   const stopwords = new Set([...BUILTIN_STOPWORDS, ...extraStopwords.map((w) => w.toLowerCase())]);
   let rest = question;
   // A long code span or quote is usually a pasted message with run-specific parts (paths,
-  // counts): its words are read like the rest of the question instead of as one exact phrase.
-  const take = (pattern: RegExp, kind: TermKind) => {
-    rest = rest.replace(pattern, (_, ...groups: unknown[]) => {
-      const text = groups.slice(0, -2).find((g): g is string => typeof g === 'string')?.trim();
-      if (!text) return ' . ';
-      if (text.split(/\s+/).length > MAX_EXACT_WORDS) return ` ${text} . `;
-      terms.push({ term: text, kind });
-      return ' . ';
-    });
+  // counts): its words are read like the rest of the question instead of as one exact phrase (the
+  // backticks of code inside it too: ``error: `x` not found``).
+  const exact = (kind: TermKind, written: string | undefined): string => {
+    const text = written?.trim();
+    if (!text) return ' . ';
+    if (text.split(/\s+/).length > MAX_EXACT_WORDS) return ` ${text.replaceAll('`', ' ')} . `;
+    terms.push({ term: text, kind });
+    return ' . ';
   };
-  // On one line: a term is shown back to the asker in backticks, and a line break inside one would
-  // carry the rest of the question out of the answer's text.
-  take(/`([^`\n]+)`/g, 'code');
-  take(/"([^"\n]{2,})"|“([^”\n]{2,})”|(?<![\p{L}\p{N}])'([^'\n]{2,}?)'(?![\p{L}\p{N}])/gu, 'quoted');
+  // Code spans as a reader pairs them, on one line only: a term is shown back to the asker in
+  // backticks, and a line break inside one would carry the rest of the question out of the answer's text.
+  rest = replaceCodeSpans(rest, (span, content) => (span.includes('\n') ? span : exact('code', content)));
+  rest = rest.replace(/"([^"\n]{2,})"|“([^”\n]{2,})”|(?<![\p{L}\p{N}])'([^'\n]{2,}?)'(?![\p{L}\p{N}])/gu, (_, ...groups: unknown[]) =>
+    exact('quoted', groups.slice(0, -2).find((g): g is string => typeof g === 'string')),
+  );
   // A quoted letter names a grade or class together with the word after it: an 'E' rating.
   rest = rest.replace(/(?<![\p{L}\p{N}])['"‘“](\p{Lu})['"’”][ \t]+(\p{L}+)/gu, (_, letter: string, word: string) => {
     terms.push({ term: `${letter} ${word}`, kind: 'quoted' });

@@ -1,8 +1,10 @@
-// Reading a page's frontmatter: the block boundaries upstream uses, the upstream dialect hosted as
+// Reading a page's frontmatter: the block as upstream extracts it, the upstream dialect hosted as
 // gray-matter's `yaml` engine (JavaScript engines refused: frontmatter is data, never code), and a
 // standard YAML 1.2 read beside it so pages other tools would read differently get a warning.
 import matter from 'gray-matter';
 import yaml from 'js-yaml';
+import { openerLanguage } from '../markdown/body.js';
+import { upstreamFrontmatterBlock } from '../markdown/upstream-dialect.js';
 import { cutValue } from './diagnostics.js';
 import { type MiniYamlResult, MiniYamlError, parseMiniYaml } from './mini-yaml.js';
 import { type PyDict, type PyValue, isPyDict, pyRepr } from './python-compat.js';
@@ -51,16 +53,12 @@ const GRAY_MATTER_OPTIONS = {
   },
 };
 
-/** Upstream: the text opens with `---\n` and the block ends at the first `\n---\n`. */
-export function extractFrontmatterBlock(text: string): string | undefined {
-  if (!text.startsWith('---\n')) return undefined;
-  const close = text.indexOf('\n---\n');
-  if (close < 0) return undefined;
-  const head = text.slice(0, close);
-  return head.startsWith('---\n') ? head.slice(4) : head.slice(5);
+/** A field read as a list of strings: a list's strings, or a string's comma-separated parts; trimmed, empty ones dropped. */
+export function stringList(value: PyValue | undefined): string[] {
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter(Boolean);
+  if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter(Boolean);
+  return [];
 }
-
-const OPENER_WITH_LANGUAGE = /^---[ \t]*([A-Za-z][\w-]*)[ \t]*\n/;
 
 export interface ReadFrontmatterOptions {
   /** Also read the block as standard YAML 1.2 and report where the two readings differ (the validator does; indexes need not). */
@@ -68,9 +66,9 @@ export interface ReadFrontmatterOptions {
 }
 
 export function readFrontmatter(text: string, options: ReadFrontmatterOptions = {}): Frontmatter {
-  const block = extractFrontmatterBlock(text);
+  const block = upstreamFrontmatterBlock(text);
   if (block === undefined) {
-    const language = OPENER_WITH_LANGUAGE.exec(text)?.[1];
+    const language = openerLanguage(text);
     if (language && language.toLowerCase() !== 'yaml') return { kind: 'none', refusedLanguage: language };
     return { kind: 'none' };
   }

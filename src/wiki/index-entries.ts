@@ -2,7 +2,7 @@
 // `_index.md`, the legacy sectioned `index.md`, hand-written lists, per-area `index.<area>.md`, and
 // Obsidian `[[slug]]`, `[[path/slug]]` and `[[slug|alias]]` entries.
 import { DIRECTORY_INDEX, ROOT_INDEX, parentDir } from './layout.js';
-import { resolveWikiPath } from './validator.js';
+import { resolveWikiPath } from './wiki-path.js';
 import type { WikilinkResolver } from './wikilinks.js';
 
 export interface IndexEntry {

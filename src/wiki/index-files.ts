@@ -4,7 +4,8 @@
 import { type PageSummary, summarizePage } from './page-summary.js';
 import { DIRECTORY_INDEX, ROOT_INDEX, type WikiLayout, isHiddenName, isUnsafeName, parentDir } from './layout.js';
 import { readPages } from './page-limit.js';
-import { compareCodePoints, pyRStrip, pyTitle } from './python-compat.js';
+import { pyRStrip } from '../markdown/py-strip.js';
+import { compareCodePoints, pyTitle } from './python-compat.js';
 
 /** `auto`: write absent files and files already in generated form. `always`: overwrite. `never`: leave all. */
 import type { IndexPolicy } from '../config/config.js';

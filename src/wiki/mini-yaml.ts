@@ -2,17 +2,8 @@
 // YAML: it accepts LLM-written lines such as `title: Foo: bar`, needs list items indented, never
 // unescapes quotes and keeps `created: 2026-04-24` a string. Validator verdicts and index bytes
 // depend on reading it exactly this way, so this is the one hand-written parser in the project.
-import {
-  type PyDict,
-  type PyValue,
-  pyLStrip,
-  pyParseFloat,
-  pyParseInt,
-  pyRStrip,
-  pySplitLines,
-  pyStrRepr,
-  pyStrip,
-} from './python-compat.js';
+import { pyLStrip, pyRStrip, pyStrip } from '../markdown/py-strip.js';
+import { type PyDict, type PyValue, pyParseFloat, pyParseInt, pySplitLines, pyStrRepr } from './python-compat.js';
 
 export class MiniYamlError extends Error {
   constructor(

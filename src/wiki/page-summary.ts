@@ -1,15 +1,15 @@
 // What an index line says about a page, computed exactly as upstream's index builder does
-// (reference/upstream-format.md §1.6): title or stem, `(q: x.xx) `, and the first body paragraph.
+// (reference/upstream-format.md §1.6): title or stem, `(q: x.xx) `, and the first body paragraph
+// as upstream reads it (markdown/upstream-dialect.ts).
+import { upstreamDescription } from '../markdown/upstream-dialect.js';
 import { readFrontmatter } from './frontmatter.js';
-import { type PyDict, codePointLength, isPyDict, pyFormatFixed2, pyStr, pyStrip, pyToFloat } from './python-compat.js';
+import { type PyDict, isPyDict, pyFormatFixed2, pyStr, pyToFloat } from './python-compat.js';
 
 export interface PageSummary {
   title: string;
   quality: string;
   description: string;
 }
-
-const DESCRIPTION_LIMIT = 200;
 
 export const fileStem = (relPath: string): string => {
   const name = relPath.slice(relPath.lastIndexOf('/') + 1);
@@ -24,7 +24,7 @@ export function builderFrontmatter(text: string): PyDict {
 
 export function summarizePage(relPath: string, text: string, frontmatter: PyDict = builderFrontmatter(text)): PageSummary {
   const title = 'title' in frontmatter ? pyStr(frontmatter.title!) : fileStem(relPath);
-  return { title, quality: qualityMarker(frontmatter), description: firstParagraph(text) };
+  return { title, quality: qualityMarker(frontmatter), description: upstreamDescription(text) };
 }
 
 function qualityMarker(frontmatter: PyDict): string {
@@ -34,15 +34,4 @@ function qualityMarker(frontmatter: PyDict): string {
   if (overall === undefined || overall === null) return '';
   const asFloat = pyToFloat(overall);
   return asFloat === undefined ? `(q: ${pyStr(overall)}) ` : `(q: ${pyFormatFixed2(asFloat)}) `;
-}
-
-/** The first paragraph after the frontmatter, joined to one line and cut at 200 code points. */
-export function firstParagraph(text: string): string {
-  const close = text.indexOf('\n---\n', 4);
-  if (close < 0) return '';
-  const body = pyStrip(text.slice(close + 5));
-  const blank = body.indexOf('\n\n');
-  const paragraph = pyStrip((blank < 0 ? body : body.slice(0, blank)).replaceAll('\n', ' '));
-  if (codePointLength(paragraph) <= DESCRIPTION_LIMIT) return paragraph;
-  return `${Array.from(paragraph).slice(0, DESCRIPTION_LIMIT).join('')}...`;
 }

@@ -1,5 +1,7 @@
 // The upstream scripts are Python; their output bytes and verdicts depend on a handful of Python
-// semantics that JavaScript does not share. Each function here reproduces one of them exactly.
+// semantics that JavaScript does not share. Each function here reproduces one of them exactly (the
+// str.strip family, which markdown readings share, is in markdown/py-strip.ts).
+import { pyStrip } from '../markdown/py-strip.js';
 
 /** A value as the upstream mini-YAML reader produces it (Python's str/int/float/bool/None/list/dict). */
 export type PyValue = string | PyInt | number | boolean | null | PyValue[] | PyDict;
@@ -13,27 +15,6 @@ export interface PyDict {
 export const isPyIntLike = (v: PyValue | undefined): v is bigint | boolean => typeof v === 'bigint' || typeof v === 'boolean';
 export const isPyDict = (v: PyValue | undefined): v is PyDict =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
-
-// Characters Python's str.strip() treats as whitespace. Stripping scans inward from each end by
-// hand: a trailing-whitespace regex rescans from every position, quadratic on long bodies.
-const PY_WHITESPACE = new Set([
-  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004,
-  0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
-]);
-const isPyWhitespace = (s: string, i: number): boolean => PY_WHITESPACE.has(s.charCodeAt(i));
-export function pyLStrip(s: string): string {
-  let start = 0;
-  while (start < s.length && isPyWhitespace(s, start)) start++;
-  return start === 0 ? s : s.slice(start);
-}
-/** Python's `s.rstrip()`, or `s.rstrip(chars)`: scanned from the end, never an expression anchored at `$` (which rescans a long run from each of its characters). */
-export function pyRStrip(s: string, chars?: string): string {
-  let end = s.length;
-  if (chars === undefined) while (end > 0 && isPyWhitespace(s, end - 1)) end--;
-  else while (end > 0 && chars.includes(s[end - 1]!)) end--;
-  return end === s.length ? s : s.slice(0, end);
-}
-export const pyStrip = (s: string): string => pyRStrip(pyLStrip(s));
 
 /** Python's str.splitlines(): every line boundary Python knows, no trailing empty line. */
 export function pySplitLines(s: string): string[] {

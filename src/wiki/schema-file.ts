@@ -1,5 +1,8 @@
 // `schema.md`: the categories, the bounded tag taxonomy, tag synonyms and numeric thresholds a
-// wiki declares for itself (reference/upstream-format.md §1.3). Read leniently: it is prose.
+// wiki declares for itself (reference/upstream-format.md §1.3). Read leniently: it is prose, read
+// as markdown (its `##` and `###` headings name the sections).
+import { atxHeading } from '../markdown/blocks.js';
+import { replaceCodeSpans } from '../markdown/code.js';
 
 export interface WikiSchema {
   /** Category folder names the schema lists (`- \`concepts/\` — …`). */
@@ -12,30 +15,32 @@ export interface WikiSchema {
   thresholds: string[];
 }
 
-const HEADING = /^(#{2,3})\s+(.*)$/;
-
 export function parseSchema(text: string): WikiSchema {
   const schema: WikiSchema = { categories: [], tags: [], synonyms: [], thresholds: [] };
   let section = '';
   for (const raw of text.split('\n')) {
-    const heading = HEADING.exec(raw);
-    if (heading) {
-      section = heading[2]!.toLowerCase();
+    const heading = atxHeading(raw);
+    if (heading && (heading.level === 2 || heading.level === 3)) {
+      section = heading.text.toLowerCase();
       continue;
     }
-    const item = /^\s*[-*]\s+(.*)$/.exec(raw)?.[1]?.trim();
-    if (!item) continue;
+    const written = /^\s*[-*]\s+(.*)$/.exec(raw)?.[1]?.trim();
+    if (!written) continue;
+    // Names are read with code spans as their content: `- \`concepts/\` — …` names `concepts`.
+    const item = replaceCodeSpans(written, (_span, content) => content);
     if (section.startsWith('categories')) {
-      const name = /^`?([^`\s/]+)\/?`?/.exec(item)?.[1];
+      const name = /^([^\s/]+)\/?/.exec(item)?.[1];
       if (name) schema.categories.push(name);
     } else if (section.startsWith('tag synonyms')) {
       const pair = /^(\S+)\s*==\s*(\S+)$/.exec(item);
       if (pair) schema.synonyms.push([pair[1]!.toLowerCase(), pair[2]!.toLowerCase()]);
     } else if (section.startsWith('tag taxonomy')) {
       // `- #api, #cache` lists several; `- api — what it covers` names one, first.
-      const tags = item.includes('#') ? [...item.matchAll(/#([\p{L}\p{N}][\p{L}\p{N}_-]*)/gu)].map((m) => m[1]!) : [/^`?([\p{L}\p{N}][\p{L}\p{N}_-]*)/u.exec(item)?.[1]];
+      const tags = item.includes('#')
+        ? [...item.matchAll(/#([\p{L}\p{N}][\p{L}\p{N}_-]*)/gu)].map((m) => m[1]!)
+        : [/^([\p{L}\p{N}][\p{L}\p{N}_-]*)/u.exec(item)?.[1]];
       for (const tag of tags) if (tag) schema.tags.push(tag.toLowerCase());
-    } else if (section.startsWith('numeric thresholds')) schema.thresholds.push(item);
+    } else if (section.startsWith('numeric thresholds')) schema.thresholds.push(written);
   }
   return schema;
 }

@@ -4,12 +4,13 @@
 // breaks. Rules about real damage (parse errors, broken links, unreadable, oversized or unsafely named
 // pages, checks that failed, stale indexes) always stay errors, so a suggested config hides nothing.
 import { type RuleSeverity, VALIDATE_RULES, type ValidateRule } from '../config/config.js';
+import { blankCode } from '../markdown/code.js';
+import { findWikilinks, markdownLinks } from '../markdown/links.js';
+import { upstreamBody } from '../markdown/upstream-dialect.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { WikiLayout } from './layout.js';
-import { markdownLinks } from './markdown-links.js';
 import { readPages } from './page-limit.js';
 import { isIndexFile, validateWiki } from './validator.js';
-import { blankCode, findWikilinks } from './wikilinks.js';
 
 /** Never suggested below `error`. */
 export const NEVER_RELAXED: readonly ValidateRule[] = ['unreadable', 'page-too-large', 'unsafe-file-name', 'check-failed', 'frontmatter', 'broken-link', 'wikilink', 'stale-index'];
@@ -137,8 +138,8 @@ async function countLinks(layout: WikiLayout, pages: readonly string[]): Promise
   const isPage = new Set(layout.pages);
   await readPages(layout.tree, pages.filter((p) => !isIndexFile(p) && isPage.has(p)), (_path, read) => {
     if (!read.ok) return;
-    const close = read.text.indexOf('\n---\n');
-    const body = blankCode(close < 0 ? read.text : read.text.slice(close + 5));
+    // The body where the validator reads it: these counts sit beside its findings.
+    const body = blankCode(upstreamBody(read.text));
     wikilinks += findWikilinks(body).length;
     for (const link of markdownLinks(body)) if (!EXTERNAL.test(link.target)) markdown++;
   });

@@ -4,6 +4,7 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { lfLineBreaks } from '../markdown/body.js';
 
 /** Why a file could not be taken as text: binary (NUL bytes), not UTF-8, over the page size limit. */
 export type FileProblem = 'binary' | 'not-utf8' | 'too-large';
@@ -43,9 +44,6 @@ export interface WikiTree {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Line breaks as `\n` only: CRLF and a lone CR (a line end to Python's universal newlines, and to GitHub's markdown) become LF. */
-export const lfLineBreaks = (text: string): string => (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text);
 
 /** Upstream reads text in Python's universal-newline mode: CRLF and lone CR become LF. */
 export function decodePageBytes(bytes: Uint8Array): FileText {

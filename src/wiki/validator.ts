@@ -1,14 +1,16 @@
 // Every check of upstream's page validator in wiki-root mode (reference/upstream-format.md §2.3),
 // with upstream's verdicts and clearer messages that carry the line of the offending field or link.
 import type { ValidateRule, ValidateSettings } from '../config/config.js';
+import { blankCode } from '../markdown/code.js';
+import { findWikilinks } from '../markdown/links.js';
+import { upstreamBodyLinks, upstreamBodyStart } from '../markdown/upstream-dialect.js';
 import { type Diagnostic, type DiagnosticCode, cutValue } from './diagnostics.js';
 import { type Frontmatter, readFrontmatter } from './frontmatter.js';
 import { DIRECTORY_INDEX, ROOT_INDEX, type WikiLayout, escapeUnsafeName, isUnsafeName, parentDir, quoteName } from './layout.js';
-import { markdownLinks } from './markdown-links.js';
 import { readPages } from './page-limit.js';
 import { applyRules } from './rules.js';
 import { resolveWikiPath } from './wiki-path.js';
-import { type WikilinkResolver, blankCode, findWikilinks, wikilinkResolver } from './wikilinks.js';
+import { type WikilinkResolver, wikilinkResolver } from './wikilinks.js';
 import { type PyDict, type PyValue, isPyDict, isPyIntLike, pyFloatRepr, pyRepr, pyRound2, pyStr, pyToFloat } from './python-compat.js';
 
 const REQUIRED_FIELDS = ['title', 'type', 'tags', 'sources', 'created', 'updated'] as const;
@@ -193,27 +195,11 @@ function checkOverall(quality: PyDict, report: Reporter, at: At): void {
   }
 }
 
-const FENCED_CODE = /```[\s\S]*?```/g;
-const INLINE_CODE = /`[^`\n]+`/g;
 const EXTERNAL = ['http://', 'https://', 'mailto:', '#'];
 
+/** Markdown links in the body, read as upstream reads them (markdown/upstream-dialect.ts), that point at no file of the wiki. */
 function checkLinks(layout: WikiLayout, page: PageToValidate, report: Reporter): void {
-  const close = page.text.indexOf('\n---\n');
-  if (close < 0) return;
-  const bodyStart = close + 5;
-  const bodyStartLine = lineAt(page.text, bodyStart);
-  // Blank out code instead of removing it, so offsets (and so line numbers) stay true.
-  const blank = (m: string) => m.replace(/[^\n]/g, ' ');
-  const rawBody = page.text.slice(bodyStart);
-  if (!rawBody.includes('](')) return;
-  const body = rawBody.includes('`') ? rawBody.replace(FENCED_CODE, blank).replace(INLINE_CODE, blank) : rawBody;
-  // Matches come in order, so line numbers are counted forward once, not from the top each time.
-  let line = bodyStartLine;
-  let counted = 0;
-  for (const link of markdownLinks(body)) {
-    line += countNewlines(body, counted, link.index);
-    counted = link.index;
-    const target = link.target;
+  for (const { target, line } of upstreamBodyLinks(page.text)) {
     if (EXTERNAL.some((prefix) => target.startsWith(prefix))) continue;
     const withoutAnchor = target.split('#')[0]!;
     if (withoutAnchor === '') continue;
@@ -230,24 +216,23 @@ const resolvers = new WeakMap<WikiLayout, WikilinkResolver>();
 
 /** `[[…]]` in the body (outside code) that resolve to no page or to several: rule `wikilink`. */
 function checkWikilinks(layout: WikiLayout, page: PageToValidate, report: Reporter): void {
-  const close = page.text.indexOf('\n---\n');
-  if (close < 0) return;
-  const bodyStart = close + 5;
-  const rawBody = page.text.slice(bodyStart);
+  // The body where upstream's validator starts it, so both link checks count lines alike.
+  const start = upstreamBodyStart(page.text);
+  if (!start) return;
+  const rawBody = page.text.slice(start.offset);
   if (!rawBody.includes('[[')) return;
   let resolve = resolvers.get(layout);
   if (!resolve) {
     resolve = wikilinkResolver(layout.pages);
     resolvers.set(layout, resolve);
   }
-  const bodyStartLine = lineAt(page.text, bodyStart);
   const lines = blankCode(rawBody).split('\n');
   for (let i = 0; i < lines.length; i++) {
     if (!lines[i]!.includes('[[')) continue;
     for (const link of findWikilinks(lines[i]!)) {
       if (resolve(link.target) !== undefined) continue;
       const why = ambiguous(layout, link.target) ? 'more than one page fits it' : 'no page fits it';
-      report.error('wikilink', 'broken-wikilink', `broken wikilink: [[${cutValue(link.target)}]] (${why})`, { field: link.target, line: bodyStartLine + i });
+      report.error('wikilink', 'broken-wikilink', `broken wikilink: [[${cutValue(link.target)}]] (${why})`, { field: link.target, line: start.line + i });
     }
   }
 }
@@ -269,15 +254,6 @@ function checkSourcesExist(layout: WikiLayout, data: PyDict, report: Reporter, a
     }
   }
 }
-
-export { resolveWikiPath };
-
-const countNewlines = (s: string, start: number, end: number): number => {
-  let n = 0;
-  for (let i = s.indexOf('\n', start); i >= 0 && i < end; i = s.indexOf('\n', i + 1)) n++;
-  return n;
-};
-const lineAt = (s: string, offset: number): number => countNewlines(s, 0, offset) + 1;
 
 const UPSTREAM_RULES: ValidateSettings = { preset: 'upstream', rules: {} };
 

@@ -4,7 +4,7 @@
 import { lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { STEWARD_TEMP_FILE } from './tree.js';
-import { resolveWikiPath } from './validator.js';
+import { resolveWikiPath } from './wiki-path.js';
 
 export async function writeWikiFileAtomically(wikiRoot: string, relPath: string, content: string): Promise<void> {
   const safe = resolveWikiPath('', relPath);

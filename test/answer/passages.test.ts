@@ -2,73 +2,21 @@
 // only lays things out or points elsewhere.
 import { describe, expect, it } from 'vitest';
 import { quoteHolds } from '../../src/answer/cite-contract.js';
-import { MAX_QUOTE_CHARS, atxHeading, readableText, sectionAt, splitSentences } from '../../src/answer/passages.js';
+import { MAX_QUOTE_CHARS, splitSentences } from '../../src/answer/passages.js';
 
 const fm = (title: string) => ['---', `title: ${title}`, 'type: concepts', '---'];
 const pageOf = (title: string, ...body: string[]) => [...fm(title), ...body].join('\n');
 const texts = (text: string) => splitSentences('concepts/p.md', text).sentences.map((s) => s.text);
 
-describe('readableText', () => {
-  it('renders wikilinks, links, emphasis and HTML as the text a reader sees', () => {
-    expect(readableText('See [[runbooks/deploy-gate|the deploy gate]] and [[approvals]] or [[ops/on-call.md#Paging]].')).toBe(
-      'See the deploy gate and approvals or on-call.',
-    );
-    expect(readableText('[[#Retention]] and [[Brittle Fracture]](concepts/brittle-fracture.md)')).toBe('Retention and Brittle Fracture');
-    expect(readableText('Run [the installer](../how-to/install.md) **now**, __then__ *check* _it_.')).toBe('Run the installer now, then check it.');
-    expect(readableText('Keep `**raw**` and `[[x]]` in code; KC_DB_URL and snake_case_name stay.')).toBe('Keep `**raw**` and `[[x]]` in code; KC_DB_URL and snake_case_name stay.');
-    expect(readableText('A<br>line with <span class="x">tags</span> &nbsp;and   space')).toBe('A line with tags and space');
-  });
-
-  it('strips list markers, blockquote marks and headings line by line, and reads table rows as cells', () => {
-    expect(readableText('- first item\n  continued\n2. second\n> quoted\n## Heading')).toBe('first item continued second quoted Heading');
-    expect(readableText('| Plan | Pages |\n|---|---|\n| Free | 3 |')).toBe('Plan · Pages Free · 3');
-  });
-
-  it('is stable: rendering readable text again changes nothing', () => {
-    const once = readableText('The **free plan** gives [[plans/free|every workspace]] three pages of `history`.');
-    expect(readableText(once)).toBe(once);
-    for (const text of ['Whales \\_are\\_ mammals, \\*not\\* fish.', '> [!note] Careful\n> ==Keep== the %% draft %% key.', 'Released in 1991.\n![[logo.png]]']) {
-      expect(readableText(readableText(text))).toBe(readableText(text));
-    }
-  });
-
-  it('reads Obsidian markup and backslash escapes as a reader sees them', () => {
-    // An embed is not text: it must not glue a file name onto the sentence before it.
-    expect(readableText('Python was first released in 1991.\n![[python-logo.png]]\n![[Snake#Habitat]]')).toBe('Python was first released in 1991.');
-    expect(readableText('Pythons eat birds. %% note to self: the snake eats rabbits %% They hunt at night.')).toBe('Pythons eat birds. They hunt at night.');
-    expect(readableText('> [!note] Disambiguation\n> This page is about the snake.')).toBe('Disambiguation This page is about the snake.');
-    expect(readableText('> [!tip]- Folded\n> Text.')).toBe('Folded Text.');
-    expect(readableText('Marked ==highlighted text== here.')).toBe('Marked highlighted text here.');
-    // Escaped punctuation is literal: no emphasis is read from it, and the escape stays (the quote is markdown).
-    expect(readableText('Whales \\_are\\_ mammals and \\*so\\* are dolphins; *this* is emphasis.')).toBe('Whales \\_are\\_ mammals and \\*so\\* are dolphins; this is emphasis.');
-    expect(readableText('A plain [bracket] and a \\[not link\\](x.md).')).toBe('A plain [bracket] and a \\[not link\\](x.md).');
-  });
-
-  it('reads hostile text in one pass: 300,000 brackets, backticks or comment openers', () => {
+describe('hostile text', () => {
+  it('is cut into sentences in one pass: 300,000 brackets, backticks or comment openers', () => {
     // Each of these made an expression rescan the rest of the text from each of its characters (minutes).
     for (const piece of ['[', '[[', '[](', '![[', '[^', '`', '<!--', '%%', '<http:', '# ', '**a']) {
       const text = `The ocelot is a wild cat. ${piece.repeat(Math.ceil(300_000 / piece.length))} The end.`;
-      expect(readableText(text), piece).toContain('The ocelot is a wild cat.');
       const first = splitSentences('concepts/hostile.md', pageOf('Hostile', '', text)).sentences[0]!;
       expect(first.text, piece).toMatch(/^The ocelot is a wild cat\./);
       expect(first.quote.length, piece).toBeLessThanOrEqual(MAX_QUOTE_CHARS + 1);
     }
-  });
-});
-
-describe('atxHeading', () => {
-  it('reads a heading line as the expression it replaces did, on 50,000 generated lines', () => {
-    const expression = /^\s{0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$/;
-    const pieces = ['#', ' ', '\t', 'a', 'x y', '##', '  '];
-    let seed = 5;
-    const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-    for (let k = 0; k < 50_000; k++) {
-      const line = Array.from({ length: Math.floor(next() * 12) }, () => pieces[Math.floor(next() * pieces.length)]).join('');
-      const m = expression.exec(line);
-      expect(atxHeading(line), JSON.stringify(line)).toEqual(m ? { level: m[1]!.length, text: m[2] ?? '' } : undefined);
-    }
-    expect(atxHeading(`## Title${'#'.repeat(300_000)}`)).toEqual({ level: 2, text: 'Title' });
-    expect(atxHeading(`# a${' '.repeat(300_000)}b`)?.text).toMatch(/^a +b$/);
   });
 });
 
@@ -175,8 +123,5 @@ describe('splitSentences', () => {
       ['API keys', 6],
       ['Rotating keys (recommended procedure)', 8],
     ]);
-    const text = pageOf('API keys', '', 'Keys sign every request.', '', '## Rotating keys (recommended procedure)', '', 'Create the new key first.');
-    expect(sectionAt('how-to/keys.md', text, 10)).toEqual({ heading: 'Rotating keys (recommended procedure)', line: 8 });
-    expect(sectionAt('how-to/keys.md', text, 6)).toEqual({ heading: 'API keys', line: 6 });
   });
 });

@@ -1,7 +1,7 @@
 // The answer as text: quotes, then where to read more, then exactly what the trace says is missing.
 import { describe, expect, it } from 'vitest';
 import type { Claim } from '../../src/answer/answerer.js';
-import { type RenderInput, inlineCode, renderAnswer, traceSummary } from '../../src/answer/render.js';
+import { type RenderInput, renderAnswer, traceSummary } from '../../src/answer/render.js';
 import type { Trace } from '../../src/answer/trace.js';
 
 const claim = (path: string, line: number, quote: string, heading: string, headingLine: number): Claim => ({
@@ -58,14 +58,5 @@ describe('traceSummary coverage line', () => {
     expect(line({ covered: true, found: ['cached'], missing: [] })).toBe('- Coverage: covered, nothing missing');
     expect(line({ covered: true, found: ['cached'], missing: ['long'] })).toBe('- Coverage: covered; not in the best-matching pages (within tolerance): `long`');
     expect(line({ covered: false, found: [], missing: ['rotate'] })).toBe('- Coverage: not covered; missing `rotate`');
-  });
-});
-
-describe('inlineCode', () => {
-  it('keeps any text one code span on one line, fenced past the backticks it holds', () => {
-    expect(inlineCode('KC_DB_URL')).toBe('`KC_DB_URL`');
-    expect(inlineCode('zq\n\n~~~')).toBe('`zq ~~~`');
-    expect(inlineCode('a`b')).toBe('`` a`b ``');
-    expect(inlineCode('``x`')).toBe('``` ``x` ```');
   });
 });

@@ -13,8 +13,10 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_CONFIG } from '../../src/config/config.js';
 import { openWikiLayout } from '../../src/wiki/open.js';
-import { isIndexFile, resolveWikiPath } from '../../src/wiki/validator.js';
-import { blankCode, wikilinkResolver } from '../../src/wiki/wikilinks.js';
+import { blankCode } from '../../src/markdown/code.js';
+import { isIndexFile } from '../../src/wiki/validator.js';
+import { resolveWikiPath } from '../../src/wiki/wiki-path.js';
+import { wikilinkResolver } from '../../src/wiki/wikilinks.js';
 import { runCli } from './cli-in-process.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/wikis');

@@ -1,5 +1,8 @@
+// Links in markdown: `[text](target)` exactly as upstream's expression finds them, in one pass, and
+// `[[wikilinks]]` outside code.
 import { describe, expect, it } from 'vitest';
-import { markdownLinks } from '../../src/wiki/markdown-links.js';
+import { blankCode } from '../../src/markdown/code.js';
+import { findWikilinks, linksIn, markdownLinks, withoutLinks } from '../../src/markdown/links.js';
 
 /** Upstream's expression: the scanner must find exactly what it finds. */
 const UPSTREAM = /\[([^\]]*)\]\(([^)\s]+)\)/g;
@@ -44,5 +47,36 @@ describe('markdown links', () => {
       expect(links.length > 0, piece).toBe(short.length > 0);
       expect(links.at(-1)?.target.slice(-40), piece).toBe(short.at(-1)?.target.slice(-40));
     }
+  });
+});
+
+describe('wikilinks', () => {
+  it('finds [[slug]], [[path/slug]], [[slug|text]] and [[slug#heading]], never in code', () => {
+    const text =
+      'A [[one]], [[a/two|Two, really]], [[three#Part]] and ![[four]]; [[#here]] is the page itself.\n`[[no]]` and ``[[no `x` no]]``\n```js\n[[no]]\n```\n~~~\n[[no]]\n~~~\n[[five | spaced ]]';
+    expect(findWikilinks(text)).toEqual([
+      { target: 'one' },
+      { target: 'a/two', text: 'Two, really' },
+      { target: 'three' },
+      { target: 'four' },
+      { target: 'five', text: 'spaced' },
+    ]);
+    expect(
+      blankCode('x `y` z\n```\ncode\n```\nw')
+        .split('\n')
+        .map((l) => l.length),
+    ).toEqual([7, 3, 4, 3, 1]);
+    expect(findWikilinks('an unclosed ` tick and [[six]]')).toEqual([{ target: 'six' }]);
+    // A code span does not cross a blank line (a new paragraph), nor a fence close on a shorter run.
+    expect(findWikilinks('`open\n\n[[seven]]`')).toEqual([{ target: 'seven' }]);
+    expect(findWikilinks('````\n[[no]]\n```\n[[no]]\n````\n[[eight]]')).toEqual([{ target: 'eight' }]);
+  });
+});
+
+describe('any link of a sentence', () => {
+  it('finds wikilinks, embeds, markdown links, autolinks and bare URLs, and the words beside them', () => {
+    const text = 'See [[a|A]], ![[b.png]], [c](c.md), ![d](d.png), <https://e.x> and https://f.x/p now.';
+    expect(linksIn(text)).toEqual(['[[a|A]]', '![[b.png]]', '[c](c.md)', '![d](d.png)', '<https://e.x>', 'https://f.x/p']);
+    expect(withoutLinks(text).replace(/\s+/g, ' ')).toBe('See , , , , and now.');
   });
 });

@@ -6,6 +6,7 @@
 // budget (pages, tokens, calls) may cut the explore list: every page left unread is reported.
 import type { Citation } from '../trace.js';
 import type { AnswerRequest, Answerer, Claim, DraftAnswer, TermProposal } from '../answerer.js';
+import { withoutFenceMarks } from '../../markdown/code.js';
 import { ProviderError } from '../../net/http-json.js';
 import type { ChatModel, JsonSchema } from './chat-model.js';
 
@@ -112,9 +113,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** A reply's JSON (a markdown fence around it tolerated), or a sentence saying it is not JSON. */
 function parseJsonReply(text: string): { value: unknown } | string {
   try {
-    // Fence marks cut from the trimmed reply (an expression with `\s*` before the closing fence rescanned a long run of spaces from each one).
-    const body = text.trim().replace(/^```(?:json)?/, '');
-    return { value: JSON.parse(body.endsWith('```') ? body.slice(0, -3) : body) };
+    return { value: JSON.parse(withoutFenceMarks(text)) };
   } catch (error) {
     return `not JSON (${(error as Error).message})`;
   }

@@ -1,0 +1,65 @@
+// Inline markdown as the text a reader sees: the form quotes are stored in and compared in.
+import { describe, expect, it } from 'vitest';
+import { readableText } from '../../src/markdown/readable-text.js';
+
+describe('readableText', () => {
+  it('renders wikilinks, links, emphasis and HTML as the text a reader sees', () => {
+    expect(readableText('See [[runbooks/deploy-gate|the deploy gate]] and [[approvals]] or [[ops/on-call.md#Paging]].')).toBe(
+      'See the deploy gate and approvals or on-call.',
+    );
+    expect(readableText('[[#Retention]] and [[Brittle Fracture]](concepts/brittle-fracture.md)')).toBe('Retention and Brittle Fracture');
+    expect(readableText('Run [the installer](../how-to/install.md) **now**, __then__ *check* _it_.')).toBe('Run the installer now, then check it.');
+    expect(readableText('Keep `**raw**` and `[[x]]` in code; KC_DB_URL and snake_case_name stay.')).toBe(
+      'Keep `**raw**` and `[[x]]` in code; KC_DB_URL and snake_case_name stay.',
+    );
+    expect(readableText('A<br>line with <span class="x">tags</span> &nbsp;and   space')).toBe('A line with tags and space');
+  });
+
+  it('strips list markers, blockquote marks and headings line by line, and reads table rows as cells', () => {
+    expect(readableText('- first item\n  continued\n2. second\n> quoted\n## Heading')).toBe('first item continued second quoted Heading');
+    expect(readableText('| Plan | Pages |\n|---|---|\n| Free | 3 |')).toBe('Plan · Pages Free · 3');
+  });
+
+  it('is stable: rendering readable text again changes nothing', () => {
+    const once = readableText('The **free plan** gives [[plans/free|every workspace]] three pages of `history`.');
+    expect(readableText(once)).toBe(once);
+    for (const text of [
+      'Whales \\_are\\_ mammals, \\*not\\* fish.',
+      '> [!note] Careful\n> ==Keep== the %% draft %% key.',
+      'Released in 1991.\n![[logo.png]]',
+    ]) {
+      expect(readableText(readableText(text))).toBe(readableText(text));
+    }
+  });
+
+  it('reads Obsidian markup and backslash escapes as a reader sees them', () => {
+    // An embed is not text: it must not glue a file name onto the sentence before it.
+    expect(readableText('Python was first released in 1991.\n![[python-logo.png]]\n![[Snake#Habitat]]')).toBe('Python was first released in 1991.');
+    expect(readableText('Pythons eat birds. %% note to self: the snake eats rabbits %% They hunt at night.')).toBe('Pythons eat birds. They hunt at night.');
+    expect(readableText('> [!note] Disambiguation\n> This page is about the snake.')).toBe('Disambiguation This page is about the snake.');
+    expect(readableText('> [!tip]- Folded\n> Text.')).toBe('Folded Text.');
+    expect(readableText('Marked ==highlighted text== here.')).toBe('Marked highlighted text here.');
+    // Escaped punctuation is literal: no emphasis is read from it, and the escape stays (the quote is markdown).
+    expect(readableText('Whales \\_are\\_ mammals and \\*so\\* are dolphins; *this* is emphasis.')).toBe(
+      'Whales \\_are\\_ mammals and \\*so\\* are dolphins; this is emphasis.',
+    );
+    expect(readableText('A plain [bracket] and a \\[not link\\](x.md).')).toBe('A plain [bracket] and a \\[not link\\](x.md).');
+  });
+
+  it('reads hostile text in one pass: 300,000 brackets, backticks or comment openers', () => {
+    // Each of these made an expression rescan the rest of the text from each of its characters (minutes).
+    for (const piece of ['[', '[[', '[](', '![[', '[^', '`', '<!--', '%%', '<http:', '# ', '**a']) {
+      const text = `The ocelot is a wild cat. ${piece.repeat(Math.ceil(300_000 / piece.length))} The end.`;
+      expect(readableText(text), piece).toContain('The ocelot is a wild cat.');
+    }
+  });
+});
+
+describe('readableText and CommonMark', () => {
+  it('pairs code spans run to run, and reads heading marks as the blocks do', () => {
+    expect(readableText('Keep ``a `b` c`` whole and `this`.')).toBe('Keep ``a `b` c`` whole and `this`.');
+    expect(readableText('## Setup ##')).toBe('Setup');
+    expect(readableText('# C#')).toBe('C#');
+    expect(readableText('- [ ] a task')).toBe('a task');
+  });
+});
