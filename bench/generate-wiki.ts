@@ -85,85 +85,398 @@ const CATEGORY_POOL: ReadonlyArray<{ name: string; weight: number; singular: str
 ];
 
 const FOLDERS = [
-  'core', 'ops', 'research', 'storage', 'networking', 'internals', 'tooling', 'vendors', 'apis', 'pipelines',
-  'reliability', 'security', 'data', 'infra', 'frontend', 'backend', 'ml', 'search', 'caching', 'messaging',
-  'scheduling', 'observability', 'testing', 'migrations', 'archive-notes', 'legacy', 'platform', 'clients',
+  'core',
+  'ops',
+  'research',
+  'storage',
+  'networking',
+  'internals',
+  'tooling',
+  'vendors',
+  'apis',
+  'pipelines',
+  'reliability',
+  'security',
+  'data',
+  'infra',
+  'frontend',
+  'backend',
+  'ml',
+  'search',
+  'caching',
+  'messaging',
+  'scheduling',
+  'observability',
+  'testing',
+  'migrations',
+  'archive-notes',
+  'legacy',
+  'platform',
+  'clients',
 ];
 
 const TAGS = [
-  'api', 'rate-limit', 'browser', 'research', 'pattern', 'workaround', 'database', 'cache', 'queue', 'search',
-  'security', 'auth', 'testing', 'ci', 'deploy', 'observability', 'performance', 'storage', 'networking', 'llm',
-  'embedding', 'scraping', 'parsing', 'scheduling', 'concurrency', 'reliability', 'cost', 'config', 'migration',
-  'tooling', 'python', 'typescript', 'rust', 'go', 'infra', 'cloud', 'devops', 'frontend', 'backend', 'data',
+  'api',
+  'rate-limit',
+  'browser',
+  'research',
+  'pattern',
+  'workaround',
+  'database',
+  'cache',
+  'queue',
+  'search',
+  'security',
+  'auth',
+  'testing',
+  'ci',
+  'deploy',
+  'observability',
+  'performance',
+  'storage',
+  'networking',
+  'llm',
+  'embedding',
+  'scraping',
+  'parsing',
+  'scheduling',
+  'concurrency',
+  'reliability',
+  'cost',
+  'config',
+  'migration',
+  'tooling',
+  'python',
+  'typescript',
+  'rust',
+  'go',
+  'infra',
+  'cloud',
+  'devops',
+  'frontend',
+  'backend',
+  'data',
 ];
 
 const ADJECTIVES = [
-  'distributed', 'eager', 'incremental', 'persistent', 'rate-limited', 'reactive', 'replicated', 'sampled', 'lock-free',
-  'cached', 'eventual', 'lazy', 'rolling', 'scheduled', 'transactional', 'windowed', 'sharded', 'streaming', 'batched',
-  'idempotent', 'optimistic', 'pessimistic', 'tiered', 'adaptive', 'bounded', 'hierarchical', 'speculative', 'durable',
-  'ephemeral', 'versioned', 'partitioned', 'federated', 'compressed', 'encrypted', 'layered', 'pooled', 'weighted',
-  'deferred', 'atomic', 'consistent', 'elastic', 'fenced', 'leased', 'quorum', 'vectorised', 'columnar', 'async',
-  'blocking', 'multi-tenant', 'zero-copy',
+  'distributed',
+  'eager',
+  'incremental',
+  'persistent',
+  'rate-limited',
+  'reactive',
+  'replicated',
+  'sampled',
+  'lock-free',
+  'cached',
+  'eventual',
+  'lazy',
+  'rolling',
+  'scheduled',
+  'transactional',
+  'windowed',
+  'sharded',
+  'streaming',
+  'batched',
+  'idempotent',
+  'optimistic',
+  'pessimistic',
+  'tiered',
+  'adaptive',
+  'bounded',
+  'hierarchical',
+  'speculative',
+  'durable',
+  'ephemeral',
+  'versioned',
+  'partitioned',
+  'federated',
+  'compressed',
+  'encrypted',
+  'layered',
+  'pooled',
+  'weighted',
+  'deferred',
+  'atomic',
+  'consistent',
+  'elastic',
+  'fenced',
+  'leased',
+  'quorum',
+  'vectorised',
+  'columnar',
+  'async',
+  'blocking',
+  'multi-tenant',
+  'zero-copy',
 ];
 
 const NOUNS = [
-  'spooler', 'cursor', 'hydration', 'replica', 'consensus', 'dedupe', 'lock', 'checkpoint', 'mirror', 'dispatcher',
-  'watermark', 'reconciler', 'journal', 'pagination', 'scheduler', 'ingest', 'compaction', 'ledger', 'lease', 'retry',
-  'backoff', 'queue', 'index', 'tokenizer', 'embedder', 'reranker', 'crawler', 'parser', 'planner', 'router',
-  'gateway', 'proxy', 'cache', 'snapshot', 'manifest', 'registry', 'allocator', 'sampler', 'aggregator', 'buffer',
-  'pipeline', 'worker', 'coordinator', 'heartbeat', 'election', 'outbox', 'inbox', 'changelog', 'bloom filter',
-  'hash ring', 'rate limiter', 'circuit breaker', 'connection pool', 'write-ahead log', 'vector store', 'prompt cache',
-  'context window', 'eval harness', 'feature flag', 'migration runner', 'schema registry', 'token bucket', 'event bus',
-  'state machine', 'job runner', 'blob store', 'search index', 'webhook relay', 'session store', 'audit trail',
+  'spooler',
+  'cursor',
+  'hydration',
+  'replica',
+  'consensus',
+  'dedupe',
+  'lock',
+  'checkpoint',
+  'mirror',
+  'dispatcher',
+  'watermark',
+  'reconciler',
+  'journal',
+  'pagination',
+  'scheduler',
+  'ingest',
+  'compaction',
+  'ledger',
+  'lease',
+  'retry',
+  'backoff',
+  'queue',
+  'index',
+  'tokenizer',
+  'embedder',
+  'reranker',
+  'crawler',
+  'parser',
+  'planner',
+  'router',
+  'gateway',
+  'proxy',
+  'cache',
+  'snapshot',
+  'manifest',
+  'registry',
+  'allocator',
+  'sampler',
+  'aggregator',
+  'buffer',
+  'pipeline',
+  'worker',
+  'coordinator',
+  'heartbeat',
+  'election',
+  'outbox',
+  'inbox',
+  'changelog',
+  'bloom filter',
+  'hash ring',
+  'rate limiter',
+  'circuit breaker',
+  'connection pool',
+  'write-ahead log',
+  'vector store',
+  'prompt cache',
+  'context window',
+  'eval harness',
+  'feature flag',
+  'migration runner',
+  'schema registry',
+  'token bucket',
+  'event bus',
+  'state machine',
+  'job runner',
+  'blob store',
+  'search index',
+  'webhook relay',
+  'session store',
+  'audit trail',
 ];
 
 const SUFFIXES = [
-  'failure modes', 'tuning', 'limits', 'checklist', 'setup', 'patterns', 'pitfalls', 'gotchas', 'benchmarks',
-  'overview', 'internals', 'trade-offs', 'playbook', 'design notes', 'migration guide', 'cost model', 'sizing',
-  'observability', 'testing strategy', 'recovery', 'hardening', 'anti-patterns', 'glossary', 'comparison', 'rollout',
+  'failure modes',
+  'tuning',
+  'limits',
+  'checklist',
+  'setup',
+  'patterns',
+  'pitfalls',
+  'gotchas',
+  'benchmarks',
+  'overview',
+  'internals',
+  'trade-offs',
+  'playbook',
+  'design notes',
+  'migration guide',
+  'cost model',
+  'sizing',
+  'observability',
+  'testing strategy',
+  'recovery',
+  'hardening',
+  'anti-patterns',
+  'glossary',
+  'comparison',
+  'rollout',
 ];
 
 const ENTITY_PREFIXES = [
-  'Acme', 'Northwind', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Vandelay', 'Stark', 'Wayne', 'Tyrell', 'Cyberdyne',
-  'Soylent', 'Aperture', 'Wonka', 'Gringotts', 'Oscorp', 'Massive', 'Dunder', 'Pied Piper', 'Monarch',
+  'Acme',
+  'Northwind',
+  'Globex',
+  'Initech',
+  'Umbrella',
+  'Hooli',
+  'Vandelay',
+  'Stark',
+  'Wayne',
+  'Tyrell',
+  'Cyberdyne',
+  'Soylent',
+  'Aperture',
+  'Wonka',
+  'Gringotts',
+  'Oscorp',
+  'Massive',
+  'Dunder',
+  'Pied Piper',
+  'Monarch',
 ];
 const ENTITY_KINDS = ['API', 'SDK', 'Platform', 'Service', 'Database', 'Gateway', 'Cloud', 'Runtime', 'Toolkit', 'Engine'];
 const HOWTO_VERBS = ['Configure', 'Debug', 'Tune', 'Migrate', 'Deploy', 'Monitor', 'Benchmark', 'Secure', 'Scale', 'Test', 'Roll back', 'Profile'];
 const QUERY_OPENERS = ['When to use', 'Why not use', 'How big should', 'What breaks in', 'Choosing between', 'Is it safe to shard'];
 
 const VERBS = [
-  'keeps', 'reports', 'uses', 'claims', 'retries', 'compacts', 'writes', 'reads', 'flushes', 'drops', 'merges',
-  'splits', 'batches', 'replays', 'checks', 'tracks', 'expires', 'renews', 'throttles', 'buffers', 'serialises',
-  'rebalances', 'acknowledges', 'rejects', 'promotes', 'evicts', 'pins', 'streams', 'samples', 'indexes',
+  'keeps',
+  'reports',
+  'uses',
+  'claims',
+  'retries',
+  'compacts',
+  'writes',
+  'reads',
+  'flushes',
+  'drops',
+  'merges',
+  'splits',
+  'batches',
+  'replays',
+  'checks',
+  'tracks',
+  'expires',
+  'renews',
+  'throttles',
+  'buffers',
+  'serialises',
+  'rebalances',
+  'acknowledges',
+  'rejects',
+  'promotes',
+  'evicts',
+  'pins',
+  'streams',
+  'samples',
+  'indexes',
 ];
 const OBJECTS = [
-  'the ledger', 'every lease', 'its checkpoints', 'stale entries', 'the write path', 'each batch', 'the hot set',
-  'pending jobs', 'the backlog', 'cold shards', 'the retry budget', 'open cursors', 'the manifest', 'warm replicas',
-  'each request', 'the token bucket', 'late events', 'the outbox', 'old snapshots', 'the session table', 'partial pages',
-  'the schema', 'dirty buffers', 'the audit trail', 'slow consumers', 'the election term', 'orphaned locks',
+  'the ledger',
+  'every lease',
+  'its checkpoints',
+  'stale entries',
+  'the write path',
+  'each batch',
+  'the hot set',
+  'pending jobs',
+  'the backlog',
+  'cold shards',
+  'the retry budget',
+  'open cursors',
+  'the manifest',
+  'warm replicas',
+  'each request',
+  'the token bucket',
+  'late events',
+  'the outbox',
+  'old snapshots',
+  'the session table',
+  'partial pages',
+  'the schema',
+  'dirty buffers',
+  'the audit trail',
+  'slow consumers',
+  'the election term',
+  'orphaned locks',
 ];
 const ADVERBS = [
-  'atomically', 'twice', 'lazily', 'eagerly', 'in order', 'out of band', 'under load', 'on restart', 'per tenant',
-  'at most once', 'at least once', 'without blocking', 'in the background', 'on every tick', 'before the deadline',
-  'after a timeout', 'with jitter', 'in bulk', 'per shard', 'on the hot path',
+  'atomically',
+  'twice',
+  'lazily',
+  'eagerly',
+  'in order',
+  'out of band',
+  'under load',
+  'on restart',
+  'per tenant',
+  'at most once',
+  'at least once',
+  'without blocking',
+  'in the background',
+  'on every tick',
+  'before the deadline',
+  'after a timeout',
+  'with jitter',
+  'in bulk',
+  'per shard',
+  'on the hot path',
 ];
 /** The same verbs after a plural subject, worked out once (this runs millions of times). */
-const VERB_BASES = VERBS.map((verb) => verb.replace(/ies$/, 'y').replace(/(ch|sh|x|ss)es$/, '$1').replace(/([^s])s$/, '$1'));
-const CONNECTORS = [
-  'because', 'while', 'unless', 'so that', 'after', 'before', 'even when', 'as long as', 'whereas', 'until',
-];
+const VERB_BASES = VERBS.map((verb) =>
+  verb
+    .replace(/ies$/, 'y')
+    .replace(/(ch|sh|x|ss)es$/, '$1')
+    .replace(/([^s])s$/, '$1'),
+);
+const CONNECTORS = ['because', 'while', 'unless', 'so that', 'after', 'before', 'even when', 'as long as', 'whereas', 'until'];
 const OPENERS = [
-  'In practice', 'Under load', 'By default', 'In our tests', 'For small wikis', 'On a cold start', 'In production',
-  'During a failover', 'With many tenants', 'After the migration', 'In the worst case', 'Most of the time',
+  'In practice',
+  'Under load',
+  'By default',
+  'In our tests',
+  'For small wikis',
+  'On a cold start',
+  'In production',
+  'During a failover',
+  'With many tenants',
+  'After the migration',
+  'In the worst case',
+  'Most of the time',
 ];
 const CODE_SPANS = [
-  '`max_retries=5`', '`--dry-run`', '`GET /v1/items`', '`lease_ttl: 30s`', '`SELECT count(*)`', '`fsync()`',
-  '`backoff=2`', '`queue.drain()`', '`git gc --aggressive`', '`RATE_LIMIT=100`', '`[x](not-a-link.md)`',
-  '`ETag`', '`If-None-Match`', '`429 Too Many Requests`', '`--concurrency 8`', '`cursor.next()`', '`O(n log n)`',
+  '`max_retries=5`',
+  '`--dry-run`',
+  '`GET /v1/items`',
+  '`lease_ttl: 30s`',
+  '`SELECT count(*)`',
+  '`fsync()`',
+  '`backoff=2`',
+  '`queue.drain()`',
+  '`git gc --aggressive`',
+  '`RATE_LIMIT=100`',
+  '`[x](not-a-link.md)`',
+  '`ETag`',
+  '`If-None-Match`',
+  '`429 Too Many Requests`',
+  '`--concurrency 8`',
+  '`cursor.next()`',
+  '`O(n log n)`',
 ];
 const SECTION_HEADINGS = [
-  'Details', 'How it works', 'Trade-offs', 'Failure modes', 'When to use it', 'Configuration', 'Observations',
-  'Open questions', 'Caveats', 'Examples', 'Background', 'Measurements', 'Operational notes', 'Alternatives',
+  'Details',
+  'How it works',
+  'Trade-offs',
+  'Failure modes',
+  'When to use it',
+  'Configuration',
+  'Observations',
+  'Open questions',
+  'Caveats',
+  'Examples',
+  'Background',
+  'Measurements',
+  'Operational notes',
+  'Alternatives',
 ];
 const CODE_BLOCKS = [
   'retry(max=5, backoff=2)  # [not a link](nowhere.md)\nlease.renew(ttl=30)',
@@ -193,7 +506,11 @@ interface PagePlan {
 
 const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 const titleCase = (s: string): string => s.split(' ').map(capitalize).join(' ');
-const slugify = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+const slugify = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 
 function titleFor(rng: Rng, category: string): string {
   const thing = `${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)}`;
@@ -225,7 +542,11 @@ function categoryFolders(rng: Rng, category: string, pageCount: number): string[
   for (const a of rng.sample(FOLDERS, topLevel)) {
     folders.push(`${category}/${a}`);
     const perA = Math.max(0, Math.round((2 * (wanted - 1 - topLevel)) / topLevel));
-    for (const b of rng.sample(FOLDERS.filter((f) => f !== a), rng.int(0, perA))) folders.push(`${category}/${a}/${b}`);
+    for (const b of rng.sample(
+      FOLDERS.filter((f) => f !== a),
+      rng.int(0, perA),
+    ))
+      folders.push(`${category}/${a}/${b}`);
   }
   return folders;
 }
@@ -239,7 +560,9 @@ function planRawFiles(rng: Rng, count: number): string[] {
   while (names.size < count) {
     const day = isoSeconds(EPOCH + rng.int(0, 480) * DAY).slice(0, 10);
     const ext = rng.chance(0.85) ? 'md' : rng.pick(['txt', 'json', 'html']);
-    names.add(`raw/${day}-${slugify(`${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)} ${rng.pick(['notes', 'thread', 'paper', 'docs', 'transcript', 'changelog'])}`)}-${names.size}.${ext}`);
+    names.add(
+      `raw/${day}-${slugify(`${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)} ${rng.pick(['notes', 'thread', 'paper', 'docs', 'transcript', 'changelog'])}`)}-${names.size}.${ext}`,
+    );
   }
   return [...names].sort();
 }
@@ -367,7 +690,8 @@ function renderFrontmatter(rng: Rng, page: PagePlan, pages: readonly PagePlan[],
     const singular = CATEGORY_POOL.find((c) => c.name === page.category)!.singular;
     type = rng.chance(0.5) ? singular : rng.pick(categories.filter((c) => c !== page.category));
   }
-  const sources = fault === 'missing-source' ? [...page.sources.filter((s) => s !== 'conversation'), `raw/${slugify(page.title)}-missing-capture.md`] : page.sources;
+  const sources =
+    fault === 'missing-source' ? [...page.sources.filter((s) => s !== 'conversation'), `raw/${slugify(page.title)}-missing-capture.md`] : page.sources;
   const expected = mean2(page.scores);
   const overall = fault === 'wrong-overall' ? (expected <= 4.5 ? expected + 0.5 : expected - 0.75) : expected;
   const omitted = fault === 'missing-field' ? rng.pick(['title', 'tags', 'sources', 'created', 'updated', 'quality']) : undefined;
@@ -443,7 +767,8 @@ function renderLog(rng: Rng, rawFiles: readonly string[], pages: readonly PagePl
 
 function renderRaw(rng: Rng, raw: string): string {
   const subject = `${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)}`;
-  if (raw.endsWith('.json')) return `${JSON.stringify({ captured: raw.slice(4, 14), subject, notes: [sentence(rng, subject), sentence(rng, subject)] }, null, 2)}\n`;
+  if (raw.endsWith('.json'))
+    return `${JSON.stringify({ captured: raw.slice(4, 14), subject, notes: [sentence(rng, subject), sentence(rng, subject)] }, null, 2)}\n`;
   if (raw.endsWith('.html')) return `<html><body><h1>${subject}</h1><p>${paragraph(rng, subject)}</p></body></html>\n`;
   return `# Captured: ${subject}\n\n${paragraph(rng, subject)}\n\n${paragraph(rng, subject)}\n`;
 }
@@ -464,7 +789,9 @@ export async function generateWiki(dir: string, options: GenerateOptions): Promi
   const rng = new Rng(options.seed ?? 20260424);
   const invalidRate = options.invalidRate ?? 0.05;
   const categoryCount = Math.min(CATEGORY_POOL.length, rng.int(6, 8));
-  const categories = CATEGORY_POOL.slice(0, categoryCount).map((c) => c.name).sort();
+  const categories = CATEGORY_POOL.slice(0, categoryCount)
+    .map((c) => c.name)
+    .sort();
   const rawFiles = planRawFiles(rng, Math.max(6, Math.round(options.pages / 25)));
   const pages = planPages(rng, options.pages, categories, rawFiles);
 
@@ -513,12 +840,40 @@ export async function generateWiki(dir: string, options: GenerateOptions): Promi
 
 /** Words that appear nowhere in a generated wiki (none is in the vocabulary above, even stemmed). */
 const FOREIGN_WORDS = [
-  'kubernetes', 'zeppelin', 'marmalade', 'fjord', 'walrus', 'saxophone', 'tundra', 'origami', 'quokka', 'nebula',
-  'tarragon', 'gazebo', 'mandolin', 'pelican', 'sonnet', 'glacier', 'lantern', 'velvet', 'harbour', 'meadow',
+  'kubernetes',
+  'zeppelin',
+  'marmalade',
+  'fjord',
+  'walrus',
+  'saxophone',
+  'tundra',
+  'origami',
+  'quokka',
+  'nebula',
+  'tarragon',
+  'gazebo',
+  'mandolin',
+  'pelican',
+  'sonnet',
+  'glacier',
+  'lantern',
+  'velvet',
+  'harbour',
+  'meadow',
 ];
 const QUESTION_OPENERS = [
-  'How does the', 'What is the', 'Why is our', 'When should we use the', 'Is there a way to tune the', 'What happens to the',
-  'Where do we keep the', 'How do I configure', 'Which', 'Can you explain the', 'What breaks when the', 'Do we have notes on',
+  'How does the',
+  'What is the',
+  'Why is our',
+  'When should we use the',
+  'Is there a way to tune the',
+  'What happens to the',
+  'Where do we keep the',
+  'How do I configure',
+  'Which',
+  'Can you explain the',
+  'What breaks when the',
+  'Do we have notes on',
 ];
 const QUESTION_CLOSERS = ['?', ' work?', ' fail?', ' in production?', ' under load?', ' for us?', ' at all?', ' these days?'];
 
@@ -548,7 +903,8 @@ export function generateQuestions(wiki: GeneratedWiki, count: number, seed = 202
     const roll = rng.next();
     let body: string;
     if (roll < 0.45) body = `${rng.pick(QUESTION_OPENERS)} ${own}`;
-    else if (roll < 0.65) body = `${rng.pick(QUESTION_OPENERS)} ${asAsked(titleWords(rng, page.title, rng.int(1, 2)), categoryOf(page.path))} with ${rng.pick(page.tags)}`;
+    else if (roll < 0.65)
+      body = `${rng.pick(QUESTION_OPENERS)} ${asAsked(titleWords(rng, page.title, rng.int(1, 2)), categoryOf(page.path))} with ${rng.pick(page.tags)}`;
     else if (roll < 0.8) {
       const other = rng.pick(wiki.meta);
       body = `${rng.pick(QUESTION_OPENERS)} ${asAsked(titleWords(rng, page.title, rng.int(1, 2)), categoryOf(page.path))} or the ${asAsked(titleWords(rng, other.title, 2), categoryOf(other.path))}`;

@@ -85,7 +85,10 @@ function parseOptions(argv: string[]): BenchOptions {
     else if (arg === '--runs') options.runs = count(value(i++, arg), arg);
     else if (arg === '--seed') options.seed = count(value(i++, arg), arg);
     else if (arg === '--only') {
-      const names = value(i++, arg).split(',').map((s) => s.trim()).filter(Boolean);
+      const names = value(i++, arg)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const unknown = names.filter((n) => !(MEASURES as readonly string[]).includes(n));
       if (unknown.length > 0) throw new Error(`--only: unknown measure ${unknown.join(', ')} (known: ${MEASURES.join(', ')})`);
       options.only = new Set(names as Measure[]);
@@ -163,7 +166,10 @@ const percentile = (values: number[], p: number): number => {
 const tally = (values: string[]): string => {
   const counts = new Map<string, number>();
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k, n]) => `${k} ${n}`).join(', ');
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
 };
 
 /** Times an in-process step `runs` times (each after `before`, untimed) as `Timed` figures. */
@@ -311,7 +317,13 @@ function findIndexFiles(dir: string, rel = ''): string[] {
 const deleteIndexFiles = (wiki: string): void => findIndexFiles(wiki).forEach((f) => rmSync(path.join(wiki, f)));
 
 function measureIndex(ctx: Context): Metric[] {
-  const rebuild = repeat(ctx.options.runs, 'index', 0, () => timeCommand(['index', '--wiki', ctx.wiki], ROOT), () => deleteIndexFiles(ctx.wiki));
+  const rebuild = repeat(
+    ctx.options.runs,
+    'index',
+    0,
+    () => timeCommand(['index', '--wiki', ctx.wiki], ROOT),
+    () => deleteIndexFiles(ctx.wiki),
+  );
   const written = findIndexFiles(ctx.wiki).length;
   ctx.notes.push(`index wrote ${written} index files (${rebuild.at(-1)!.stderr.trim()})`);
   const check = repeat(ctx.options.runs, 'index --check', 0, () => timeCommand(['index', '--wiki', ctx.wiki, '--check'], ROOT));
@@ -354,7 +366,10 @@ function measureHook(ctx: Context): Metric[] {
     git(wiki, 'add', '--', ...edited);
   };
   const timed = repeat(ctx.options.runs, 'hooks pre-commit', 0, () => timeCommand(['hooks', 'pre-commit'], wiki), stage);
-  const restaged = git(wiki, 'diff', '--cached', '--name-only').trim().split('\n').filter((p) => p.endsWith('_index.md') || p === 'index.md');
+  const restaged = git(wiki, 'diff', '--cached', '--name-only')
+    .trim()
+    .split('\n')
+    .filter((p) => p.endsWith('_index.md') || p === 'index.md');
   ctx.notes.push(`hook: ${edited.length} pages staged (${edited.join(', ')}); it regenerated and staged ${restaged.length} index files`);
   git(wiki, 'reset', '-q', '--hard', 'HEAD');
   return [timeMetric(`\`hooks pre-commit\` (${edited.length} staged pages)`, TARGETS.hookSeconds, timed), rssMetric('`hooks pre-commit`', timed)];
@@ -385,7 +400,15 @@ async function measureCopilot(ctx: Context): Promise<Metric[]> {
   const first: number[] = [];
   const later: number[] = [];
   for (let run = 0; run < Math.max(5, ctx.options.runs); run++) {
-    const model = new CopilotChatModel({ model: 'gpt-5-mini', cliPath: path.join(ROOT, 'test/providers/copilot-stand-in.js'), token: 'bench-token', timeoutMs: 10_000, calls: new JsonHttpClient(), env, clock: systemClock });
+    const model = new CopilotChatModel({
+      model: 'gpt-5-mini',
+      cliPath: path.join(ROOT, 'test/providers/copilot-stand-in.js'),
+      token: 'bench-token',
+      timeoutMs: 10_000,
+      calls: new JsonHttpClient(),
+      env,
+      clock: systemClock,
+    });
     let started = performance.now();
     await model.complete(request);
     first.push(performance.now() - started);
@@ -394,8 +417,13 @@ async function measureCopilot(ctx: Context): Promise<Metric[]> {
     later.push(performance.now() - started);
     await model.close();
   }
-  ctx.notes.push('copilot: against the stand-in CLI (a Node script), so only our side of the start-up: the SDK, the spawn, the protocol; the first run also imports the SDK');
-  return [reportedMetric('Copilot: a fresh client\'s first call (spawn, connect, session, reply)', first), reportedMetric('Copilot: a later call on the same client', later)];
+  ctx.notes.push(
+    'copilot: against the stand-in CLI (a Node script), so only our side of the start-up: the SDK, the spawn, the protocol; the first run also imports the SDK',
+  );
+  return [
+    reportedMetric("Copilot: a fresh client's first call (spawn, connect, session, reply)", first),
+    reportedMetric('Copilot: a later call on the same client', later),
+  ];
 }
 
 async function measureAskLoad(ctx: Context): Promise<Metric[]> {
@@ -460,7 +488,10 @@ async function prepareAskBatch(ctx: Context): Promise<NonNullable<Context['batch
   const wiki = path.join(dir, 'wiki');
   const generated = await generateWiki(wiki, { pages: ASK.batchPages, seed: ctx.options.seed });
   ensureIndexed(wiki);
-  const ids = generateQuestions(generated, ASK.batchQuestions, ctx.options.seed + 1).map((question, i) => ({ id: `q${String(i + 1).padStart(3, '0')}`, question }));
+  const ids = generateQuestions(generated, ASK.batchQuestions, ctx.options.seed + 1).map((question, i) => ({
+    id: `q${String(i + 1).padStart(3, '0')}`,
+    question,
+  }));
   const questions = path.join(dir, 'questions.jsonl');
   writeFileSync(questions, ids.map((q) => JSON.stringify(q)).join('\n') + '\n');
   ctx.batch = { wiki, questions, ids: ids.map((q) => q.id) };
@@ -589,20 +620,46 @@ async function measureAction(ctx: Context): Promise<Metric[]> {
   // A repository's first question also creates its outcome label (one more write); later ones find it.
   const first = check(await askThroughBundle(dir, question, { labelsExist: false, seeded: false }), 'first question', 0);
   const runs: ActionRun[] = [];
-  for (let i = 0; i < ctx.options.runs; i++) runs.push(check(await askThroughBundle(dir, question, { labelsExist: true, seeded: false }), 'covered question', 0));
-  const cold = check(await askThroughBundle(dir, 'How do I calibrate the xylophone tuner for the quokka choir?', { labelsExist: true, seeded: true }), 'cold question', 1);
+  for (let i = 0; i < ctx.options.runs; i++)
+    runs.push(check(await askThroughBundle(dir, question, { labelsExist: true, seeded: false }), 'covered question', 0));
+  const cold = check(
+    await askThroughBundle(dir, 'How do I calibrate the xylophone tuner for the quokka choir?', { labelsExist: true, seeded: true }),
+    'cold question',
+    1,
+  );
   // The Action ships its bundle and the catalog's worker beside it: the limit is on both together.
   const actionDir = path.dirname(BUNDLE);
-  const bundleMb = readdirSync(actionDir).filter((f) => f.endsWith('.js')).reduce((sum, f) => sum + statSync(path.join(actionDir, f)).size, 0) / 1024 / 1024;
+  const bundleMb =
+    readdirSync(actionDir)
+      .filter((f) => f.endsWith('.js'))
+      .reduce((sum, f) => sum + statSync(path.join(actionDir, f)).size, 0) /
+    1024 /
+    1024;
   ctx.notes.push(
     `action: question "${question}" (outcome ${runs.at(-1)!.outcome}) on a ${ACTION.pages}-page wiki; one comment posted on every run; start-up to first API call ${runs.map((r) => r.firstCallMs.toFixed(0)).join(' / ')} ms`,
     `action: the repository's first question also creates its outcome label (a third write): ${(first.ms / 1000).toFixed(2)} s`,
     `action: a cold question, which also opens a capture pull request (tree, commit, branch, PR, label: writes a second apart): ${(cold.ms / 1000).toFixed(2)} s`,
   );
   return [
-    { metric: '`action/*.js` bundle size (index.js and catalog-worker.js)', target: `≤ ${TARGETS.actionBundleMb} MB`, measured: `${bundleMb.toFixed(2)} MB`, pass: bundleMb <= TARGETS.actionBundleMb, value: Number(bundleMb.toFixed(3)), unit: 'MB', runs: [] },
-    perItemMetric('`node action/index.js` start-up to first API call', TARGETS.actionStartupMs, runs.map((r) => r.firstCallMs)),
-    timeMetric(`one question end to end, emulator + offline answerer, ${ACTION.pages}-page wiki`, TARGETS.actionQuestionSeconds, runs.map((r) => ({ ms: r.ms, rssKb: undefined, status: 0, stdout: '', stderr: '' }))),
+    {
+      metric: '`action/*.js` bundle size (index.js and catalog-worker.js)',
+      target: `≤ ${TARGETS.actionBundleMb} MB`,
+      measured: `${bundleMb.toFixed(2)} MB`,
+      pass: bundleMb <= TARGETS.actionBundleMb,
+      value: Number(bundleMb.toFixed(3)),
+      unit: 'MB',
+      runs: [],
+    },
+    perItemMetric(
+      '`node action/index.js` start-up to first API call',
+      TARGETS.actionStartupMs,
+      runs.map((r) => r.firstCallMs),
+    ),
+    timeMetric(
+      `one question end to end, emulator + offline answerer, ${ACTION.pages}-page wiki`,
+      TARGETS.actionQuestionSeconds,
+      runs.map((r) => ({ ms: r.ms, rssKb: undefined, status: 0, stdout: '', stderr: '' })),
+    ),
   ];
 }
 
@@ -695,7 +752,9 @@ async function profileInProcess(label: string, work: () => Promise<unknown>, not
 
 function noteProfile(label: string, kept: string, notes: string[]): void {
   const top = topSelfTime(JSON.parse(readFileSync(kept, 'utf8')) as CpuProfile, 8);
-  notes.push(`${label} profile (${path.relative(ROOT, kept)}), top self time: ${top.map((t) => `${t.fn} ${t.ms} ms (${(t.share * 100).toFixed(0)}%)`).join('; ')}`);
+  notes.push(
+    `${label} profile (${path.relative(ROOT, kept)}), top self time: ${top.map((t) => `${t.fn} ${t.ms} ms (${(t.share * 100).toFixed(0)}%)`).join('; ')}`,
+  );
 }
 
 /** Profiles each measure that missed its time target (validate, index, ask-*). */
@@ -744,7 +803,9 @@ async function main(): Promise<number> {
     const started = performance.now();
     const generated = await generateWiki(wiki, { pages: options.pages, seed: options.seed });
     const generateSeconds = (performance.now() - started) / 1000;
-    console.log(`generated ${generated.pages.length} pages (${generated.invalid.length} broken, ${generated.categories.length} categories) in ${generateSeconds.toFixed(2)} s at ${wiki}`);
+    console.log(
+      `generated ${generated.pages.length} pages (${generated.invalid.length} broken, ${generated.categories.length} categories) in ${generateSeconds.toFixed(2)} s at ${wiki}`,
+    );
     console.log(`peak RSS: ${hasGnuTime ? `${GNU_TIME} -f %M` : `n/a (${GNU_TIME} not found; install the Debian package 'time')`}\n`);
 
     const ctx: Context = { options, wiki, generated, notes: [], cleanup };
@@ -764,7 +825,12 @@ async function main(): Promise<number> {
       process.stdout.write(`measuring ${name}... `);
       const found = await measures[name](ctx);
       metrics.push(...found);
-      console.log(found.filter(isTime).map((m) => m.measured).join(', '));
+      console.log(
+        found
+          .filter(isTime)
+          .map((m) => m.measured)
+          .join(', '),
+      );
     }
 
     if (options.profile) await profileSlow(ctx, metrics);

@@ -20,12 +20,19 @@ export interface BankQuestion {
 
 /** score.mjs's slugOf: "./wiki/standards/api-17j.md#L3" → "api-17j". */
 export function slugOf(p: string): string {
-  const s = p.replace(/\\/g, '/').replace(/[#?].*$/, '').replace(/\/+$/, '');
+  const s = p
+    .replace(/\\/g, '/')
+    .replace(/[#?].*$/, '')
+    .replace(/\/+$/, '');
   return path.posix.basename(s).replace(/\.md$/i, '');
 }
 
 /** A wiki-relative path without anchors, `./` or backslashes. */
-export const normalisePath = (p: string): string => p.replace(/\\/g, '/').replace(/[#?].*$/, '').replace(/^(\.\/)+/, '');
+export const normalisePath = (p: string): string =>
+  p
+    .replace(/\\/g, '/')
+    .replace(/[#?].*$/, '')
+    .replace(/^(\.\/)+/, '');
 
 const byPath = (entry: string) => entry.includes('/') || entry.toLowerCase().endsWith('.md');
 

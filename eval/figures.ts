@@ -81,7 +81,10 @@ export function rowOf(scope: string, rs: readonly QuestionResult[]): Row {
     expected_candidate: share(covered, (r) => candidatePaths(r.trace).some((p) => isExpected(r.q, p))),
     expected_read: share(covered, (r) => readPages(r.trace).some((p) => isExpected(r.q, p))),
     expected_read_top5: share(covered, (r) => r.trace.read.slice(0, 5).some((p) => isExpected(r.q, p))),
-    all_expected_read: share(covered, (r) => r.q.expected.length > 0 && r.q.expected.every((e) => readPages(r.trace).some((p) => isExpected({ ...r.q, expected: [e] }, p)))),
+    all_expected_read: share(
+      covered,
+      (r) => r.q.expected.length > 0 && r.q.expected.every((e) => readPages(r.trace).some((p) => isExpected({ ...r.q, expected: [e] }, p))),
+    ),
     expected_cited: share(covered, (r) => citedPages(r.trace).some((p) => isExpected(r.q, p))),
     citation_precision: ratio(cited.filter(Boolean).length, cited.length),
     answered: ratio(answeredCovered.length, covered.length),
@@ -105,9 +108,20 @@ export function typesOf(rs: readonly QuestionResult[]): string[] {
 export function rowsOf(rs: readonly QuestionResult[]): Row[] {
   return [
     rowOf('overall', rs),
-    rowOf('covered', rs.filter((r) => !r.q.uncovered)),
-    rowOf('uncovered', rs.filter((r) => r.q.uncovered)),
-    ...typesOf(rs).map((t) => rowOf(t, rs.filter((r) => r.q.type === t))),
+    rowOf(
+      'covered',
+      rs.filter((r) => !r.q.uncovered),
+    ),
+    rowOf(
+      'uncovered',
+      rs.filter((r) => r.q.uncovered),
+    ),
+    ...typesOf(rs).map((t) =>
+      rowOf(
+        t,
+        rs.filter((r) => r.q.type === t),
+      ),
+    ),
   ];
 }
 

@@ -53,7 +53,11 @@ const num = (x: number | null) => (x === null ? '-' : String(x));
 /** Fixed-width: the first `left` columns padded on the right, the others on the left. */
 function table(head: string[], rows: string[][], ruleAfter: number[] = [], left = 1): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (r: string[]) => r.map((c, i) => (i < left ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const fmt = (r: string[]) =>
+    r
+      .map((c, i) => (i < left ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   return [fmt(head), rule, ...rows.flatMap((r, i) => (ruleAfter.includes(i) ? [fmt(r), rule] : [fmt(r)]))].join('\n');
 }
@@ -61,14 +65,38 @@ function table(head: string[], rows: string[][], ruleAfter: number[] = [], left 
 const answersTable = (rows: readonly Row[]) =>
   table(
     ['scope', 'n', 'exp.cand', 'exp.read', 'read@5', 'all.read', 'exp.cited', 'cite.prec', 'answered', 'flagged', 'med.read', 'med.cited'],
-    rows.map((r) => [r.scope, String(r.questions), rate(r.expected_candidate), rate(r.expected_read), rate(r.expected_read_top5), rate(r.all_expected_read), rate(r.expected_cited), rate(r.citation_precision), rate(r.answered), rate(r.flagged), num(r.median_pages_read), num(r.median_pages_cited)]),
+    rows.map((r) => [
+      r.scope,
+      String(r.questions),
+      rate(r.expected_candidate),
+      rate(r.expected_read),
+      rate(r.expected_read_top5),
+      rate(r.all_expected_read),
+      rate(r.expected_cited),
+      rate(r.citation_precision),
+      rate(r.answered),
+      rate(r.flagged),
+      num(r.median_pages_read),
+      num(r.median_pages_cited),
+    ]),
     [2],
   );
 
 const rankingTable = (rows: readonly Row[]) =>
   table(
     ['scope', 'covered', 'ours R@1', 'R@5', 'R@10', 'lunr R@1', 'R@5', 'R@10'],
-    rows.filter((r) => r.recall.at1.of > 0).map((r) => [r.scope, String(r.recall.at1.of), rate(r.recall.at1), rate(r.recall.at5), rate(r.recall.at10), rate(r.lunr_recall.at1), rate(r.lunr_recall.at5), rate(r.lunr_recall.at10)]),
+    rows
+      .filter((r) => r.recall.at1.of > 0)
+      .map((r) => [
+        r.scope,
+        String(r.recall.at1.of),
+        rate(r.recall.at1),
+        rate(r.recall.at5),
+        rate(r.recall.at10),
+        rate(r.lunr_recall.at1),
+        rate(r.lunr_recall.at5),
+        rate(r.lunr_recall.at10),
+      ]),
     [1],
   );
 
@@ -90,21 +118,24 @@ function countBy(xs: readonly string[]): Record<string, number> {
 }
 
 /** Covered: not answered or no expected page cited. Uncovered: not flagged. */
-const isMiss = (r: QuestionResult) => (r.q.uncovered ? !isFlagged(r.trace) : r.trace.outcome !== 'answered' || !citedPages(r.trace).some((p) => isExpected(r.q, p)));
+const isMiss = (r: QuestionResult) =>
+  r.q.uncovered ? !isFlagged(r.trace) : r.trace.outcome !== 'answered' || !citedPages(r.trace).some((p) => isExpected(r.q, p));
 
 function missLines(rs: readonly QuestionResult[]): string[] {
   const rank = (r: QuestionResult, list: readonly string[]) => {
     const at = firstExpectedRank(r.q, list);
     return at === undefined ? '-' : String(at + 1);
   };
-  return rs.filter(isMiss).flatMap((r) => [
-    `${r.q.id} [${r.q.type}] ${r.q.question}`,
-    `  expected ${r.q.expected.join(', ') || '-'}${r.q.uncovered ? ' (uncovered)' : ''} → ${r.trace.branch}/${r.trace.outcome}; rank ours ${rank(r, candidatePaths(r.trace))}, lunr ${rank(r, r.baseline)}`,
-    `  terms ${r.trace.signal_terms.map((t) => t.term).join(' | ')}`,
-    `  candidates ${candidatePaths(r.trace).slice(0, 5).join(', ')}${r.trace.candidates.length > 5 ? ` … (${r.trace.candidates.length})` : ''}`,
-    `  read ${r.trace.read.join(', ') || '-'}`,
-    `  cited ${citedPages(r.trace).join(', ') || '-'}`,
-  ]);
+  return rs
+    .filter(isMiss)
+    .flatMap((r) => [
+      `${r.q.id} [${r.q.type}] ${r.q.question}`,
+      `  expected ${r.q.expected.join(', ') || '-'}${r.q.uncovered ? ' (uncovered)' : ''} → ${r.trace.branch}/${r.trace.outcome}; rank ours ${rank(r, candidatePaths(r.trace))}, lunr ${rank(r, r.baseline)}`,
+      `  terms ${r.trace.signal_terms.map((t) => t.term).join(' | ')}`,
+      `  candidates ${candidatePaths(r.trace).slice(0, 5).join(', ')}${r.trace.candidates.length > 5 ? ` … (${r.trace.candidates.length})` : ''}`,
+      `  read ${r.trace.read.join(', ') || '-'}`,
+      `  cited ${citedPages(r.trace).join(', ') || '-'}`,
+    ]);
 }
 
 // ---- main
@@ -121,13 +152,42 @@ const outcomes = outcomesOf(results);
 
 if (asJson) {
   if (verbose) console.error(missLines(results).join('\n'));
-  console.log(JSON.stringify({ bank: bankFile, wiki, questions: results.length, pages: run.pages, ms_per_question: msPerQuestion, load_ms: run.loadMs, lunr_build_ms: run.lunrBuildMs, branch_mix: branchMix, outcomes, rows, targets }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        bank: bankFile,
+        wiki,
+        questions: results.length,
+        pages: run.pages,
+        ms_per_question: msPerQuestion,
+        load_ms: run.loadMs,
+        lunr_build_ms: run.lunrBuildMs,
+        branch_mix: branchMix,
+        outcomes,
+        rows,
+        targets,
+      },
+      null,
+      2,
+    ),
+  );
 } else {
   if (verbose) console.log(`misses:\n${missLines(results).join('\n')}\n`);
   console.log(`bank ${bankFile}: ${results.length} questions (${rows[1]!.questions} covered, ${rows[2]!.questions} uncovered) on ${wiki} (${run.pages} pages)`);
-  console.log(`ms per question ${msPerQuestion} (load ${run.loadMs} ms, lunr index ${run.lunrBuildMs} ms); branch mix cold/inline/explore ${branchMix.cold} / ${branchMix.inline} / ${branchMix.explore}\n`);
+  console.log(
+    `ms per question ${msPerQuestion} (load ${run.loadMs} ms, lunr index ${run.lunrBuildMs} ms); branch mix cold/inline/explore ${branchMix.cold} / ${branchMix.inline} / ${branchMix.explore}\n`,
+  );
   console.log(`${answersTable(rows)}\n`);
   console.log(`recall@k: the first expected page's position among our candidates, and in lunr 2.3.9's ranking\n${rankingTable(rows)}\n`);
-  console.log(`outcomes per type:\n${Object.entries(outcomes).map(([t, o]) => `  ${t}: ${Object.entries(o).map(([k, v]) => `${k}=${v}`).join(' ')}`).join('\n')}\n`);
+  console.log(
+    `outcomes per type:\n${Object.entries(outcomes)
+      .map(
+        ([t, o]) =>
+          `  ${t}: ${Object.entries(o)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ')}`,
+      )
+      .join('\n')}\n`,
+  );
   console.log(targetsTable(targets));
 }

@@ -43,7 +43,10 @@ async function buildAction(write) {
   if (!existsSync(entry)) return null;
   const result = await build({
     ...common,
-    entryPoints: [{ in: entry, out: 'index' }, { in: catalogWorker, out: 'catalog-worker' }],
+    entryPoints: [
+      { in: entry, out: 'index' },
+      { in: catalogWorker, out: 'catalog-worker' },
+    ],
     banner,
     write: false,
     outdir: path.join(root, 'action'),

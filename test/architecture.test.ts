@@ -25,7 +25,12 @@ const FLOORS: readonly (readonly string[])[] = [
 const ACTIONS_ROOMS = ['action', 'github'];
 
 type Sources = ReadonlyMap<string, string>; // 'src/answer/ask.ts' → its source text
-interface ImportRef { file: string; line: number; spec: string; target: string | undefined }
+interface ImportRef {
+  file: string;
+  line: number;
+  spec: string;
+  target: string | undefined;
+}
 
 const floorOf = new Map(FLOORS.flatMap((rooms, floor) => rooms.map((room) => [room, floor] as const)));
 
@@ -36,22 +41,35 @@ const roomOf = (file: string): string => {
 };
 
 /** A string, template or regex literal's text as written (a template's, between its holes), and where it sits. */
-interface Literal { kind: 'string' | 'template' | 'regex'; text: string; start: number; end: number }
+interface Literal {
+  kind: 'string' | 'template' | 'regex';
+  text: string;
+  start: number;
+  end: number;
+}
 
 /** Blanks comments and the insides of string, template and regex literals, keeping quotes, newlines and
  *  offsets, so the import patterns only ever see code and read each specifier back from the original.
  *  The literals blanked are handed to `literals` when given. */
 function maskSource(src: string, literals?: Literal[]): string {
   const out = src.split('');
-  const blank = (from: number, to: number) => { for (let k = from; k < to; k++) if (out[k] !== '\n') out[k] = ' '; };
+  const blank = (from: number, to: number) => {
+    for (let k = from; k < to; k++) if (out[k] !== '\n') out[k] = ' ';
+  };
   const holes: number[] = []; // brace depth inside each `${ … }` we are in
   let i = 0;
   while (i < src.length) {
     const c = src[i]!;
     const next = src[i + 1];
-    if (c === '/' && next === '/') { const end = endOf(src, '\n', i); blank(i, end); i = end; }
-    else if (c === '/' && next === '*') { const end = Math.min(endOf(src, '*/', i + 2) + 2, src.length); blank(i, end); i = end; }
-    else if (c === '"' || c === "'") {
+    if (c === '/' && next === '/') {
+      const end = endOf(src, '\n', i);
+      blank(i, end);
+      i = end;
+    } else if (c === '/' && next === '*') {
+      const end = Math.min(endOf(src, '*/', i + 2) + 2, src.length);
+      blank(i, end);
+      i = end;
+    } else if (c === '"' || c === "'") {
       const end = endOfLiteral(src, i + 1, c);
       literals?.push({ kind: 'string', text: src.slice(i + 1, end - 1), start: i, end });
       blank(i + 1, end - 1);
@@ -67,7 +85,10 @@ function maskSource(src: string, literals?: Literal[]): string {
       while (j < src.length && src[j] !== '`' && !(src[j] === '$' && src[j + 1] === '{')) j += src[j] === '\\' ? 2 : 1;
       literals?.push({ kind: 'template', text: src.slice(i + 1, j), start: i, end: src[j] === '$' ? j : j + 1 });
       blank(i + 1, j);
-      if (src[j] === '$') { holes.push(0); i = j + 2; } else i = j + 1;
+      if (src[j] === '$') {
+        holes.push(0);
+        i = j + 2;
+      } else i = j + 1;
     } else {
       if (holes.length && c === '{') holes[holes.length - 1]!++;
       if (holes.length && c === '}') holes[holes.length - 1]!--;
@@ -76,7 +97,10 @@ function maskSource(src: string, literals?: Literal[]): string {
   }
   return out.join('');
 }
-const endOf = (src: string, token: string, from: number) => { const at = src.indexOf(token, from); return at < 0 ? src.length : at; };
+const endOf = (src: string, token: string, from: number) => {
+  const at = src.indexOf(token, from);
+  return at < 0 ? src.length : at;
+};
 function endOfLiteral(src: string, i: number, quote: string): number {
   while (i < src.length && src[i] !== quote && src[i] !== '\n') i += src[i] === '\\' ? 2 : 1;
   return i + 1;
@@ -93,7 +117,10 @@ function endOfRegex(src: string, i: number): number {
 }
 /** A '/' starts a regex literal (not a division) after an operator, an opening bracket or a keyword like return. */
 function regexMayStart(masked: string[], i: number): boolean {
-  const before = masked.slice(Math.max(0, i - 12), i).join('').trimEnd();
+  const before = masked
+    .slice(Math.max(0, i - 12), i)
+    .join('')
+    .trimEnd();
   return before === '' || /[(,=:[!&|?{};+\-*%<>~^]$/.test(before) || /\b(return|typeof|case|in|of|void|throw|yield|await|else)$/.test(before);
 }
 
@@ -108,9 +135,7 @@ const IMPORT_PATTERNS = [
 function importSpecifiers(source: string): { spec: string; line: number }[] {
   const masked = maskSource(source);
   const found = IMPORT_PATTERNS.flatMap((pattern) => [...masked.matchAll(pattern)].map((m) => ({ at: m.index, range: m.indices!.groups!.spec! })));
-  return found
-    .sort((a, b) => a.at - b.at)
-    .map(({ at, range }) => ({ spec: source.slice(...range), line: source.slice(0, at).split('\n').length }));
+  return found.sort((a, b) => a.at - b.at).map(({ at, range }) => ({ spec: source.slice(...range), line: source.slice(0, at).split('\n').length }));
 }
 
 /** A relative specifier's target among the sources (`.js` specifiers map to `.ts` sources), or undefined. */
@@ -122,7 +147,10 @@ function resolveRelative(file: string, spec: string, sources: Sources): string |
 function importsOf(sources: Sources): ImportRef[] {
   return [...sources].flatMap(([file, source]) =>
     importSpecifiers(source).map(({ spec, line }) => ({
-      file, line, spec, target: spec.startsWith('.') ? resolveRelative(file, spec, sources) : undefined,
+      file,
+      line,
+      spec,
+      target: spec.startsWith('.') ? resolveRelative(file, spec, sources) : undefined,
     })),
   );
 }
@@ -131,7 +159,8 @@ const where = (ref: ImportRef) => `${ref.file}:${ref.line} imports '${ref.spec}'
 function undeclaredRooms(sources: Sources): string[] {
   const rooms = new Map<string, string>();
   for (const file of sources.keys()) if (!rooms.has(roomOf(file))) rooms.set(roomOf(file), file);
-  return [...rooms].filter(([room]) => !floorOf.has(room))
+  return [...rooms]
+    .filter(([room]) => !floorOf.has(room))
     .map(([room, file]) => `undeclared room: '${room}' has .ts files (e.g. ${file}) but is on no floor of FLOORS`);
 }
 
@@ -240,7 +269,12 @@ function markdownReadersOutside(sources: Sources): string[] {
 function readSources(folder = 'src'): Sources {
   const root = fileURLToPath(new URL(`../${folder}`, import.meta.url));
   const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
-  return new Map(files.map((f) => f.split(path.sep).join('/')).sort().map((f) => [`${folder}/${f}`, readFileSync(path.join(root, f), 'utf8')]));
+  return new Map(
+    files
+      .map((f) => f.split(path.sep).join('/'))
+      .sort()
+      .map((f) => [`${folder}/${f}`, readFileSync(path.join(root, f), 'utf8')]),
+  );
 }
 
 describe('the scanner itself', () => {
@@ -249,7 +283,7 @@ describe('the scanner itself', () => {
   it('reads a multi-line type import, a re-export, a side-effect import and a dynamic import', () => {
     const source = [
       "import type {\n  Alpha,\n  Beta,\n} from './types.js';",
-      "import def, { a as b } from \"./both.js\";",
+      'import def, { a as b } from "./both.js";',
       "export { gamma, type Delta } from './gamma.js';",
       "export * as ns from '../ns.js';",
       "import './side-effect.js';",
@@ -264,9 +298,9 @@ describe('the scanner itself', () => {
     const source = [
       "// import { gone } from './line-comment.js';",
       "/* import './block-comment.js';\n   export * from './block-comment-2.js'; */",
-      "const s = \"import x from './in-a-string.js'\";",
+      'const s = "import x from \'./in-a-string.js\'";',
       "const t = `import('./in-a-template.js') ${n + 1} export * from './after-hole.js'`;",
-      "const r = /['\"]/g; const half = total / 2; // a quote in a regex, then a division",
+      'const r = /[\'"]/g; const half = total / 2; // a quote in a regex, then a division',
       "import { kept } from './kept.js';",
     ].join('\n');
     expect(specs(source)).toEqual(['./kept.js']);

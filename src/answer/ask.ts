@@ -42,8 +42,13 @@ export const questionWithContext = (followUp: string, issueTitle: string): strin
 /** Pages the wiki search could not read (over the size limit, not text), said in every answer's notes. */
 function skippedPagesNote(unreadable: ReadonlyArray<{ path: string; reason: string }>): string[] {
   if (unreadable.length === 0) return [];
-  const named = unreadable.slice(0, 3).map((u) => `${u.path} (${u.reason})`).join('; ');
-  return [`${unreadable.length} page${unreadable.length === 1 ? ' was' : 's were'} skipped by the wiki search: ${named}${unreadable.length > 3 ? `; and ${unreadable.length - 3} more` : ''}.`];
+  const named = unreadable
+    .slice(0, 3)
+    .map((u) => `${u.path} (${u.reason})`)
+    .join('; ');
+  return [
+    `${unreadable.length} page${unreadable.length === 1 ? ' was' : 's were'} skipped by the wiki search: ${named}${unreadable.length > 3 ? `; and ${unreadable.length - 3} more` : ''}.`,
+  ];
 }
 
 /** Searches per question (D searches each uncovered claim). */
@@ -56,7 +61,14 @@ export const ladderOptionsOf = (config: StewardConfig): LadderOptions => ({
   commonTermRatio: config.ladder.commonTermRatio,
 });
 
-export const offlineProviders = (): Providers => ({ answerer: new OfflineAnswerer(), search: undefined, webResults: 0, http: new JsonHttpClient(), secrets: [], close: async () => undefined });
+export const offlineProviders = (): Providers => ({
+  answerer: new OfflineAnswerer(),
+  search: undefined,
+  webResults: 0,
+  http: new JsonHttpClient(),
+  secrets: [],
+  close: async () => undefined,
+});
 
 export async function openAskSession(workspace: Workspace, providers: Providers = offlineProviders()): Promise<AskSession> {
   const started = performance.now();
@@ -89,7 +101,9 @@ export async function askQuestion(session: AskSession, asked: string, options: A
   const question = asked.length > QUESTION_SEARCH_LIMIT ? cutAtSpace(asked, QUESTION_SEARCH_LIMIT) : asked;
   // Said in every answer: a cut question, pages the search skipped, a proposal not used.
   const askNotes = [
-    ...(question.length < asked.length ? [`The question was cut to its first ${question.length} characters (at most ${QUESTION_SEARCH_LIMIT}, at a word) for the wiki search.`] : []),
+    ...(question.length < asked.length
+      ? [`The question was cut to its first ${question.length} characters (at most ${QUESTION_SEARCH_LIMIT}, at a word) for the wiki search.`]
+      : []),
     ...skippedPagesNote(session.catalog?.unreadable ?? []),
   ];
   const base = {
@@ -109,7 +123,15 @@ export async function askQuestion(session: AskSession, asked: string, options: A
   if (!session.catalog) {
     // A.0: nothing configured and nothing found. Step F, said plainly.
     const web = await searchTheWeb(session, [question]);
-    const empty = { outcome: 'cold' as const, branch: 'unconfigured' as const, claims: [], missing: [], terms: [], webClaims: web.claims, notes: session.noWiki ? [session.noWiki] : [] };
+    const empty = {
+      outcome: 'cold' as const,
+      branch: 'unconfigured' as const,
+      claims: [],
+      missing: [],
+      terms: [],
+      webClaims: web.claims,
+      notes: session.noWiki ? [session.noWiki] : [],
+    };
     return {
       ...base,
       notes: [...base.notes, ...empty.notes],
@@ -150,7 +172,13 @@ export async function askQuestion(session: AskSession, asked: string, options: A
       ...(t.gate === false ? { gate: false as const, note: t.note } : {}),
     })),
     dropped_terms: ladder.dropped,
-    candidates: ladder.candidates.map((c) => ({ path: c.path, title: c.title, score: Math.round(c.score * 1000) / 1000, source: c.source, matched: c.matched })),
+    candidates: ladder.candidates.map((c) => ({
+      path: c.path,
+      title: c.title,
+      score: Math.round(c.score * 1000) / 1000,
+      source: c.source,
+      matched: c.matched,
+    })),
     ...(ladder.askedBefore.length > 0 ? { asked_before: ladder.askedBefore } : {}),
     read: [],
     coverage: { covered: false, found: [], missing: ladder.terms.filter(isOwnTerm).map((t) => t.term) },
@@ -162,8 +190,15 @@ export async function askQuestion(session: AskSession, asked: string, options: A
   if (ladder.branch === 'cold') {
     // F: search the question.
     const web = await searchTheWeb(session, [question]);
-    Object.assign(trace, { missing: trace.coverage.missing, web_searches: web.searches, citations: web.claims.flatMap((c) => c.citations) }, providerTally(session, callsBefore));
-    trace.answer = renderAnswer({ outcome: 'cold', branch: 'cold', claims: [], missing: [], terms, webClaims: web.claims, askedBefore: ladder.askedBefore }, options.renderCitation);
+    Object.assign(
+      trace,
+      { missing: trace.coverage.missing, web_searches: web.searches, citations: web.claims.flatMap((c) => c.citations) },
+      providerTally(session, callsBefore),
+    );
+    trace.answer = renderAnswer(
+      { outcome: 'cold', branch: 'cold', claims: [], missing: [], terms, webClaims: web.claims, askedBefore: ladder.askedBefore },
+      options.renderCitation,
+    );
     trace.timings_ms.answer = since(answerStart);
     return trace;
   }
@@ -194,7 +229,16 @@ export async function askQuestion(session: AskSession, asked: string, options: A
       ...providerTally(session, callsBefore),
     });
     trace.answer = renderAnswer(
-      { outcome, branch: ladder.branch, claims: wiki.claims, webClaims: checkedWeb.claims, missing: draft.missing, terms, notes: trace.notes, askedBefore: ladder.askedBefore },
+      {
+        outcome,
+        branch: ladder.branch,
+        claims: wiki.claims,
+        webClaims: checkedWeb.claims,
+        missing: draft.missing,
+        terms,
+        notes: trace.notes,
+        askedBefore: ladder.askedBefore,
+      },
       options.renderCitation ?? plainCitation,
     );
   } catch (error) {

@@ -46,7 +46,9 @@ export function enforceCiteContract(claims: readonly Claim[], context: CiteConte
     const citations: Citation[] = [];
     let broken = false;
     for (const citation of claim.citations) {
-      const checked = isWikiCitation(citation) ? checkWikiCitation(citation, context, linesOf, violations) : checkWebCitation(citation.url, context, violations);
+      const checked = isWikiCitation(citation)
+        ? checkWikiCitation(citation, context, linesOf, violations)
+        : checkWebCitation(citation.url, context, violations);
       if (checked === undefined) broken = true;
       else citations.push(checked === true ? citation : checked);
     }

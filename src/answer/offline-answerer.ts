@@ -87,12 +87,14 @@ export interface WeightedTerm {
  * question's and choose no sentence.
  */
 export function weighTerms(terms: readonly SignalTerm[]): WeightedTerm[] {
-  return terms.filter((term) => term.kind !== 'feedback').map((term) => {
-    const strict = STRICT_KINDS.has(term.kind);
-    const common = term.gate === false;
-    const base = isRewording(term) ? EXPANDED_WEIGHT : strict ? STRICT_WEIGHT : WORD_WEIGHT;
-    return { term, pattern: termPattern(term.term), strict, weight: common ? base * COMMON_SHARE : base, required: isOwnTerm(term) && !common };
-  });
+  return terms
+    .filter((term) => term.kind !== 'feedback')
+    .map((term) => {
+      const strict = STRICT_KINDS.has(term.kind);
+      const common = term.gate === false;
+      const base = isRewording(term) ? EXPANDED_WEIGHT : strict ? STRICT_WEIGHT : WORD_WEIGHT;
+      return { term, pattern: termPattern(term.term), strict, weight: common ? base * COMMON_SHARE : base, required: isOwnTerm(term) && !common };
+    });
 }
 
 export interface Coverage {
@@ -189,7 +191,15 @@ export function scoreSentence(
     score += (subject || (inTitle && !said) ? HEADING_SHARE * t.weight : said ? t.weight : 0) + (inHeading ? HEADING_SHARE * t.weight : 0);
   });
   score += PHRASE_BONUS * phrases.filter((p) => sentence.folded.joined.includes(p)).length;
-  score += (sentence.lead ? LEAD_BONUS : 0) + (definitional && defines(sentence, present.map((k) => terms[k]!)) ? DEFINITION_BONUS : 0);
+  score +=
+    (sentence.lead ? LEAD_BONUS : 0) +
+    (definitional &&
+    defines(
+      sentence,
+      present.map((k) => terms[k]!),
+    )
+      ? DEFINITION_BONUS
+      : 0);
   return { sentence, rank, present, titled, held, relevance, score };
 }
 
@@ -281,7 +291,15 @@ export class OfflineAnswerer implements Answerer {
     // or not the answer needed a quote from each.
     const judged = [...new Set([...picked.map((x) => x.sentence.path), ...read.slice(0, COVER_RANKS)])].map((path) => pages.get(path)!.folded);
     const coverage = judgeCoverage(terms, judged);
-    return { claims, covered: read.length > 0 && claims.length > 0 && coverage.covered, found: coverage.found, missing: coverage.missing, read, unread, missingAre: 'terms' };
+    return {
+      claims,
+      covered: read.length > 0 && claims.length > 0 && coverage.covered,
+      found: coverage.found,
+      missing: coverage.missing,
+      read,
+      unread,
+      missingAre: 'terms',
+    };
   }
 }
 
@@ -302,7 +320,12 @@ export function tiedWithBest(read: readonly string[], scores: ReadonlyMap<string
  * quoted only when it adds a term), then, for a one-quote answer, the next best sentence of the
  * same section.
  */
-export function pickSentences(scored: readonly ScoredSentence[], terms: readonly WeightedTerm[], holds: (s: Sentence) => boolean = () => true, tied = 1): ScoredSentence[] {
+export function pickSentences(
+  scored: readonly ScoredSentence[],
+  terms: readonly WeightedTerm[],
+  holds: (s: Sentence) => boolean = () => true,
+  tied = 1,
+): ScoredSentence[] {
   const eligible = scored.filter((x) => x.relevance >= MIN_RELEVANCE);
   const checked = new Map<ScoredSentence, boolean>();
   const quotable = (x: ScoredSentence) => {
@@ -312,7 +335,13 @@ export function pickSentences(scored: readonly ScoredSentence[], terms: readonly
   };
   // Higher score, then more relevance (the sentence that says the title's terms itself), better rank, earlier in the page.
   const better = (a: ScoredSentence, b: ScoredSentence) =>
-    a.score !== b.score ? a.score > b.score : a.relevance !== b.relevance ? a.relevance > b.relevance : a.rank !== b.rank ? a.rank < b.rank : a.sentence.order < b.sentence.order;
+    a.score !== b.score
+      ? a.score > b.score
+      : a.relevance !== b.relevance
+        ? a.relevance > b.relevance
+        : a.rank !== b.rank
+          ? a.rank < b.rank
+          : a.sentence.order < b.sentence.order;
   const byBetter = (a: ScoredSentence, b: ScoredSentence) => (better(a, b) ? -1 : better(b, a) ? 1 : 0);
   // The best quotable one: candidates in order, checked until one holds (checking every sentence
   // of a page with a hundred thousand of them, each against its lines, took minutes).
@@ -330,7 +359,9 @@ export function pickSentences(scored: readonly ScoredSentence[], terms: readonly
   // A table row adds to a page already quoted; it neither leads nor brings a page of its own into
   // the answer: without its column names a row matches the question's words more than its meaning.
   const open = (x: ScoredSentence) =>
-    !picked.includes(x) && !texts.has(x.sentence.text) && (pages.has(x.sentence.path) || (pages.size < MAX_CITED_PAGES && x.relevance >= NEW_PAGE_RELEVANCE && !x.sentence.row));
+    !picked.includes(x) &&
+    !texts.has(x.sentence.text) &&
+    (pages.has(x.sentence.path) || (pages.size < MAX_CITED_PAGES && x.relevance >= NEW_PAGE_RELEVANCE && !x.sentence.row));
 
   // The lead claim: the best sentence of the best-ranked page that speaks to the question.
   for (const rank of [...new Set(eligible.map((x) => x.rank))].sort((a, b) => a - b)) {

@@ -227,4 +227,3 @@ export function splitSentences(path: string, text: string): PageSentences {
 export function textHasTerm(folded: FoldedText, pattern: TermPattern, strict: boolean): boolean {
   return containsWords(folded, pattern) || (strict && pattern.raw.length > 1 && folded.raw.includes(pattern.raw));
 }
-

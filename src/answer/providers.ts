@@ -73,7 +73,9 @@ const need = (value: string | undefined, what: string): string => {
 
 export function createProviders(options: ProviderOptions): Providers {
   if ((options.llm as string) === 'github' || (options.llm as string) === 'github-models') {
-    throw new ProviderConfigError("GitHub Models was retired in July 2026; use --llm copilot (GitHub Copilot, with the workflow's token), --llm openai (any OpenAI-compatible server) or --llm anthropic");
+    throw new ProviderConfigError(
+      "GitHub Models was retired in July 2026; use --llm copilot (GitHub Copilot, with the workflow's token), --llm openai (any OpenAI-compatible server) or --llm anthropic",
+    );
   }
   if (!ANSWERERS.includes(options.llm)) throw new ProviderConfigError(`--llm must be one of ${ANSWERERS.join(', ')}, got '${options.llm}'`);
   if (!SEARCH_PROVIDERS.includes(options.web)) throw new ProviderConfigError(`--web must be one of ${SEARCH_PROVIDERS.join(', ')}, got '${options.web}'`);
@@ -111,11 +113,20 @@ export function createProviders(options: ProviderOptions): Providers {
     const apiKey = key('OPENAI_API_KEY');
     // Local servers (Ollama, vLLM, llama.cpp, LM Studio) need no key; api.openai.com does.
     if (!options.llmBaseUrl) need(apiKey, 'OPENAI_API_KEY is not set (or pass --llm-base-url for a server that needs no key)');
-    answerer = withOfflineFallback(new ModelAnswerer(new OpenAiChatModel(http, options.llmBaseUrl ?? OPENAI_DEFAULT_BASE_URL, model, apiKey), options.budget ?? DEFAULT_MODEL_BUDGET), options.proposeTerms);
+    answerer = withOfflineFallback(
+      new ModelAnswerer(new OpenAiChatModel(http, options.llmBaseUrl ?? OPENAI_DEFAULT_BASE_URL, model, apiKey), options.budget ?? DEFAULT_MODEL_BUDGET),
+      options.proposeTerms,
+    );
   } else if (options.llm === 'anthropic') {
     const model = need(options.llmModel, '--llm anthropic needs --llm-model (e.g. claude-sonnet-4-5)');
     const apiKey = need(key('ANTHROPIC_API_KEY'), 'ANTHROPIC_API_KEY is not set');
-    answerer = withOfflineFallback(new ModelAnswerer(new AnthropicMessagesModel(http, options.llmBaseUrl ?? ANTHROPIC_DEFAULT_BASE_URL, model, apiKey), options.budget ?? DEFAULT_MODEL_BUDGET), options.proposeTerms);
+    answerer = withOfflineFallback(
+      new ModelAnswerer(
+        new AnthropicMessagesModel(http, options.llmBaseUrl ?? ANTHROPIC_DEFAULT_BASE_URL, model, apiKey),
+        options.budget ?? DEFAULT_MODEL_BUDGET,
+      ),
+      options.proposeTerms,
+    );
   } else if (options.llm === 'copilot') {
     // A missing CLI or token is not an error here: the first question says so and is answered offline.
     const token = COPILOT_TOKEN_VARIABLES.map(key).find((value) => value !== undefined && value !== '');
@@ -131,9 +142,12 @@ export function createProviders(options: ProviderOptions): Providers {
     answerer = withOfflineFallback(new ModelAnswerer(copilot, options.budget ?? DEFAULT_MODEL_BUDGET), options.proposeTerms);
   }
   let search: SearchProvider | undefined;
-  if (options.web === 'tavily') search = new TavilySearch(http, options.webBaseUrl ?? TavilySearch.DEFAULT_BASE_URL, need(key('TAVILY_API_KEY'), 'TAVILY_API_KEY is not set'));
-  else if (options.web === 'brave') search = new BraveSearch(http, options.webBaseUrl ?? BraveSearch.DEFAULT_BASE_URL, need(key('BRAVE_API_KEY'), 'BRAVE_API_KEY is not set'));
-  else if (options.web === 'searxng') search = new SearxngSearch(http, need(options.webBaseUrl ?? options.env.SEARXNG_URL, '--web searxng needs --web-base-url or SEARXNG_URL (your instance)'));
+  if (options.web === 'tavily')
+    search = new TavilySearch(http, options.webBaseUrl ?? TavilySearch.DEFAULT_BASE_URL, need(key('TAVILY_API_KEY'), 'TAVILY_API_KEY is not set'));
+  else if (options.web === 'brave')
+    search = new BraveSearch(http, options.webBaseUrl ?? BraveSearch.DEFAULT_BASE_URL, need(key('BRAVE_API_KEY'), 'BRAVE_API_KEY is not set'));
+  else if (options.web === 'searxng')
+    search = new SearxngSearch(http, need(options.webBaseUrl ?? options.env.SEARXNG_URL, '--web searxng needs --web-base-url or SEARXNG_URL (your instance)'));
   return { answerer, search, webResults: options.webResults ?? 3, http, secrets, close: async () => copilot?.close() };
 }
 
@@ -155,7 +169,11 @@ function withOfflineFallback(primary: ModelAnswerer, proposeTerms = false): Answ
     answer: (request: AnswerRequest): Promise<DraftAnswer> =>
       orOnFault(primary.answer(request), async (fault) => {
         const draft = await offline.answer(request);
-        return { ...draft, fault: fault.message, notes: [...(draft.notes ?? []), `The model provider failed (${fault.message}); this answer was made offline from the same pages.`] };
+        return {
+          ...draft,
+          fault: fault.message,
+          notes: [...(draft.notes ?? []), `The model provider failed (${fault.message}); this answer was made offline from the same pages.`],
+        };
       }),
   };
 }

@@ -9,7 +9,8 @@ import { ELISION, atWord } from './passages.js';
 
 export type WikiCitationRenderer = (citation: WikiCitation) => string;
 
-export const plainCitation: WikiCitationRenderer = (c) => `${inlineCode(c.path)} ${c.lines[0] === c.lines[1] ? `line ${c.lines[0]}` : `lines ${c.lines[0]}-${c.lines[1]}`}`;
+export const plainCitation: WikiCitationRenderer = (c) =>
+  `${inlineCode(c.path)} ${c.lines[0] === c.lines[1] ? `line ${c.lines[0]}` : `lines ${c.lines[0]}-${c.lines[1]}`}`;
 
 /** A section heading named in "Read more" stops after this many characters (a page may hold a heading line of any length). */
 const MAX_HEADING_CHARS = 120;
@@ -62,14 +63,18 @@ export function renderAnswer(input: RenderInput, wiki: WikiCitationRenderer = pl
     const sections = input.sections ?? sectionsOf(input.claims);
     if (sections.length > 0) {
       out.push('');
-      out.push(`**Read more:** ${sections.map((s) => `${clipHeading(s.heading) || s.path} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`).join('; ')}.`);
+      out.push(
+        `**Read more:** ${sections.map((s) => `${clipHeading(s.heading) || s.path} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`).join('; ')}.`,
+      );
     }
   }
   // Exactly the trace's `missing`. An answered question may still miss an ordinary word or two
   // (the coverage rule tolerates them): those are absent from the best-matching pages, not from the wiki.
   if (input.missing.length > 0 && input.branch !== 'unconfigured') {
     out.push('');
-    out.push(`**${input.outcome === 'answered' ? 'Not in the best-matching pages' : 'Not in the wiki'}:** ${input.missing.map((m) => (m.includes(' ') && m.length > 40 ? m.replace(/\s+/g, ' ') : inlineCode(m))).join(', ')}.`);
+    out.push(
+      `**${input.outcome === 'answered' ? 'Not in the best-matching pages' : 'Not in the wiki'}:** ${input.missing.map((m) => (m.includes(' ') && m.length > 40 ? m.replace(/\s+/g, ' ') : inlineCode(m))).join(', ')}.`,
+    );
   }
   if (input.askedBefore && input.askedBefore.length > 0) {
     out.push('');
@@ -99,7 +104,11 @@ export function sectionsOf(claims: readonly Claim[]): SectionRef[] {
 
 /** Where a term came from, and whether it opened the gate. */
 const termNote = (t: Trace['signal_terms'][number]): string =>
-  t.via ? ` (${t.kind === 'feedback' ? 'feedback ' : t.kind === 'proposed' ? '' : 'from '}${t.via.replace(/^pseudo-relevance feedback /, '')})` : t.gate === false ? ' (too common to open the gate)' : '';
+  t.via
+    ? ` (${t.kind === 'feedback' ? 'feedback ' : t.kind === 'proposed' ? '' : 'from '}${t.via.replace(/^pseudo-relevance feedback /, '')})`
+    : t.gate === false
+      ? ' (too common to open the gate)'
+      : '';
 
 /** The trace as the bullet list of the folded "How this was answered" section. */
 const SUMMARY_ITEMS = 25;
@@ -113,7 +122,11 @@ function coverageLine(coverage: Trace['coverage'], list: (items: string[]) => st
 
 export function traceSummary(trace: Trace): string[] {
   const list = (items: string[]) =>
-    items.length === 0 ? 'none' : items.length <= SUMMARY_ITEMS ? items.join(', ') : `${items.slice(0, SUMMARY_ITEMS).join(', ')} and ${items.length - SUMMARY_ITEMS} more`;
+    items.length === 0
+      ? 'none'
+      : items.length <= SUMMARY_ITEMS
+        ? items.join(', ')
+        : `${items.slice(0, SUMMARY_ITEMS).join(', ')} and ${items.length - SUMMARY_ITEMS} more`;
   return [
     `- Branch: **${trace.branch}**${trace.seed_branch && trace.seed_branch !== trace.branch ? ` (the seed's gate alone: ${trace.seed_branch})` : ''}, outcome **${trace.outcome}** (answerer: ${trace.answerer})`,
     `- Oriented on: ${list(trace.oriented.map(inlineCode))}`,
@@ -125,9 +138,13 @@ export function traceSummary(trace: Trace): string[] {
     ...(trace.unread.length > 0 ? [`- Not read: ${list(trace.unread.map((u) => `${inlineCode(u.path)} (${u.reason})`))}`] : []),
     `- Coverage: ${coverageLine(trace.coverage, list)}`,
     ...(trace.violations.length > 0 ? [`- Cite contract: ${list(trace.violations.map((v) => `${v.rule} (${v.action}): ${v.detail}`))}`] : []),
-    ...(trace.web_searches.length > 0 ? [`- Web searches: ${list(trace.web_searches.map((w) => `${w.provider} "${w.query}" → ${w.error ? `failed: ${w.error}` : `${w.results} results`}`))}`] : []),
+    ...(trace.web_searches.length > 0
+      ? [`- Web searches: ${list(trace.web_searches.map((w) => `${w.provider} "${w.query}" → ${w.error ? `failed: ${w.error}` : `${w.results} results`}`))}`]
+      : []),
     ...(trace.provider_calls.length > 0
-      ? [`- Provider calls: ${trace.provider_calls.length} (${trace.provider_calls.reduce((n, c) => n + c.retries, 0)} retries), tokens ${trace.tokens.input} in / ${trace.tokens.output} out`]
+      ? [
+          `- Provider calls: ${trace.provider_calls.length} (${trace.provider_calls.reduce((n, c) => n + c.retries, 0)} retries), tokens ${trace.tokens.input} in / ${trace.tokens.output} out`,
+        ]
       : []),
     `- Timings: load ${trace.timings_ms.load} ms, ladder ${trace.timings_ms.ladder} ms, answer ${trace.timings_ms.answer} ms`,
   ];

@@ -35,7 +35,12 @@ export const captureStamp = (d: Date): string => isoSeconds(d).replaceAll(':', '
 /** The question's first line, safe inside a double-quoted scalar for both the dialect and YAML 1.2. */
 export function captureTitle(question: string): string {
   const first = question.split('\n').find((l) => l.trim() !== '') ?? 'Untitled question';
-  const clean = first.replace(/[\u0000-\u001f\u007f]/g, ' ').replaceAll('"', "'").replaceAll('\\', '/').replace(/\s+/g, ' ').trim();
+  const clean = first
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .replaceAll('"', "'")
+    .replaceAll('\\', '/')
+    .replace(/\s+/g, ' ')
+    .trim();
   return clean.length > TITLE_LIMIT ? `${clean.slice(0, TITLE_LIMIT - 1).trimEnd()}…` : clean;
 }
 
@@ -88,7 +93,9 @@ function bodySections(input: CaptureInput, wikiLink: (c: WikiCitation) => string
     '',
     '## From the web',
     '',
-    ...(web.length > 0 ? web.map((c) => `- [${c.title.replace(/[[\]]/g, '')}](${c.url})`) : ['No web search was made (no provider configured) or it found nothing.']),
+    ...(web.length > 0
+      ? web.map((c) => `- [${c.title.replace(/[[\]]/g, '')}](${c.url})`)
+      : ['No web search was made (no provider configured) or it found nothing.']),
     '',
     '## Answer given',
     '',
@@ -147,7 +154,10 @@ export function pendingCapture(input: CaptureInput): string {
   const link = (c: WikiCitation) => `${c.path} ${lineRange(c)}`;
   const body = `${summaryLine(trace)}\n\n${bodySections(input, link).join('\n')}\n`;
   const bytes = Buffer.byteLength(body);
-  const id = createHash('sha256').update(`${trace.question}\u0000${input.source.url ?? ''}`).digest('hex').slice(0, 32);
+  const id = createHash('sha256')
+    .update(`${trace.question}\u0000${input.source.url ?? ''}`)
+    .digest('hex')
+    .slice(0, 32);
   const fields: Array<[string, string]> = [
     ['title', JSON.stringify(captureTitle(trace.question))],
     ['evidence', '"conversation"'],
@@ -164,7 +174,10 @@ export function pendingCapture(input: CaptureInput): string {
     ['propagated_from', 'null'],
   ];
   if (bytes < PENDING_BODY_FLOOR) {
-    fields.push(['needs_more_detail', 'true'], ['needs_more_detail_reason', `"body is ${bytes} bytes; floor for capture_kind=chat-only is ${PENDING_BODY_FLOOR} bytes"`]);
+    fields.push(
+      ['needs_more_detail', 'true'],
+      ['needs_more_detail_reason', `"body is ${bytes} bytes; floor for capture_kind=chat-only is ${PENDING_BODY_FLOOR} bytes"`],
+    );
   }
   return `---\n${fields.map(([k, v]) => `${k}: ${v}`).join('\n')}\n---\n\n${body}`;
 }

@@ -48,7 +48,11 @@ main
 function topicTags(trace: Trace): string[] {
   const words = trace.signal_terms
     .filter((t) => t.kind !== 'expanded')
-    .map((t) => normalize(t.term).replace(/[^\p{Ll}\p{N}]+/gu, '-').replace(/^-|-$/g, ''))
+    .map((t) =>
+      normalize(t.term)
+        .replace(/[^\p{Ll}\p{N}]+/gu, '-')
+        .replace(/^-|-$/g, ''),
+    )
     .filter((t) => /^[\p{Ll}\p{N}][\p{Ll}\p{N}-]{1,30}$/u.test(t));
   return [...new Set(words)].slice(0, 3);
 }
@@ -67,13 +71,7 @@ async function openCaptureTitle(tree: WikiTree, path: string): Promise<string | 
   return title;
 }
 
-export async function planCapture(
-  tree: WikiTree | undefined,
-  config: StewardConfig,
-  trace: Trace,
-  source: CaptureSource,
-  now: Date,
-): Promise<CapturePlan> {
+export async function planCapture(tree: WikiTree | undefined, config: StewardConfig, trace: Trace, source: CaptureSource, now: Date): Promise<CapturePlan> {
   const input = { trace, source, now };
   const slug = captureSlug(trace.question.split('\n')[0] ?? trace.question);
   const bootstrap = tree === undefined;
@@ -102,7 +100,13 @@ export async function captureFiles(tree: WikiTree, config: StewardConfig, page: 
 }
 
 /** `bootstrap`: the capture starts a new wiki, with generated index files from the start. */
-async function withIndexFiles(tree: WikiTree, config: StewardConfig, files: Map<string, string>, page: string, bootstrap: boolean): Promise<Map<string, string>> {
+async function withIndexFiles(
+  tree: WikiTree,
+  config: StewardConfig,
+  files: Map<string, string>,
+  page: string,
+  bootstrap: boolean,
+): Promise<Map<string, string>> {
   const policy = bootstrap ? 'always' : config.indexes;
   const plans = await planIndexFiles(layoutOf(overlayTree(tree, files), config), { policy, onlyDirs: affectedIndexDirs([page]) });
   for (const plan of outdatedIndexFiles(plans, { adopt: bootstrap })) files.set(plan.path, plan.expected);

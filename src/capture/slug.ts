@@ -6,7 +6,10 @@ import { createHash } from 'node:crypto';
 const MAX_SLUG = 60;
 
 export function slugify(text: string): string {
-  const ascii = text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  const ascii = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
   let slug = ascii.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
   if (slug.length > MAX_SLUG) slug = slug.slice(0, MAX_SLUG).replace(/-[^-]*$/, '') || slug.slice(0, MAX_SLUG);
   return slug;

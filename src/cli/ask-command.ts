@@ -98,7 +98,9 @@ function parseQuestionLines(file: string, text: string): Array<Record<string, un
   if (problems.length === 1) throw new Error(`${problems[0]} (nothing was answered)`);
   if (problems.length > 1) {
     const more = problems.length > MAX_REPORTED_LINES ? [`… and ${problems.length - MAX_REPORTED_LINES} more`] : [];
-    throw new Error([`${problems.length} lines of ${file} cannot be asked; nothing was answered:`, ...problems.slice(0, MAX_REPORTED_LINES), ...more].join('\n'));
+    throw new Error(
+      [`${problems.length} lines of ${file} cannot be asked; nothing was answered:`, ...problems.slice(0, MAX_REPORTED_LINES), ...more].join('\n'),
+    );
   }
   return inputs;
 }
@@ -125,5 +127,7 @@ async function captureLocally(io: CliIo, workspace: Workspace, trace: Trace): Pr
   const plan = await planCapture(tree, workspace.config, trace, {}, new Date());
   for (const [file, content] of plan.files) await writeWikiFileAtomically(wikiRoot, file, content);
   const others = plan.files.size - 1;
-  io.stderr(`captured ${path.relative(io.cwd, path.join(wikiRoot, plan.path))}${others > 0 ? ` (and ${others} ${plan.bootstrap ? 'new wiki' : 'index'} file${others === 1 ? '' : 's'})` : ''}: review it, then commit`);
+  io.stderr(
+    `captured ${path.relative(io.cwd, path.join(wikiRoot, plan.path))}${others > 0 ? ` (and ${others} ${plan.bootstrap ? 'new wiki' : 'index'} file${others === 1 ? '' : 's'})` : ''}: review it, then commit`,
+  );
 }

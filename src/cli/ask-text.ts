@@ -9,7 +9,10 @@ const TOP_CANDIDATES = 5;
 /** The answer, then the trace's gist: branches and outcome, the best candidates, pages read, what is missing. */
 export function renderAskText(trace: Trace, width: number = DEFAULT_WIDTH): string {
   const lines = [trace.answer, '', 'How this was answered:', ...traceGist(trace).map((l) => `- ${l}`)];
-  return lines.flatMap((l) => l.split('\n')).flatMap((l) => wrapLine(l, width)).join('\n');
+  return lines
+    .flatMap((l) => l.split('\n'))
+    .flatMap((l) => wrapLine(l, width))
+    .join('\n');
 }
 
 function traceGist(trace: Trace): string[] {

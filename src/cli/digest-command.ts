@@ -35,7 +35,18 @@ export async function digestCommand(io: CliIo, options: DigestOptions): Promise<
   const writes = options.post ? new RepoWrites(false, io.stderr, config.digest.maxWrites) : undefined;
   if (options.post && !github) throw new Error('--post needs --repo');
   const run = await runDigest(workspace, { github, writes, repo, period, now });
-  if (options.format === 'json') io.stdout(JSON.stringify({ ...run.report, health: run.report.health && { ...run.report.health, updated: Object.fromEntries(run.report.health.updated) }, issue_url: run.issueUrl ?? null }, null, 2));
+  if (options.format === 'json')
+    io.stdout(
+      JSON.stringify(
+        {
+          ...run.report,
+          health: run.report.health && { ...run.report.health, updated: Object.fromEntries(run.report.health.updated) },
+          issue_url: run.issueUrl ?? null,
+        },
+        null,
+        2,
+      ),
+    );
   else io.stdout(run.markdown);
   if (run.issueUrl) io.stderr(`digest issue: ${run.issueUrl}`);
   return EXIT.ok;

@@ -23,7 +23,9 @@ export async function hooksInstallCommand(io: CliIo): Promise<number> {
       );
       io.stdout(manager.snippet);
       if (result.earlierHook) {
-        io.stderr(`wiki-steward: a pre-commit hook installed earlier by wiki-steward is still in ${shown(result.hookPath)}; 'wiki-steward hooks uninstall' removes it and puts back any hook it chained`);
+        io.stderr(
+          `wiki-steward: a pre-commit hook installed earlier by wiki-steward is still in ${shown(result.hookPath)}; 'wiki-steward hooks uninstall' removes it and puts back any hook it chained`,
+        );
       }
       return EXIT.ok;
     }
@@ -48,7 +50,9 @@ export async function hooksInstallCommand(io: CliIo): Promise<number> {
 
 export async function hooksUninstallCommand(io: CliIo): Promise<number> {
   const { outcome, hookPath } = await uninstallHook(new GitCommandManager(io.cwd));
-  const said = { removed: 'removed', 'restored-chained': 'removed; the hook it chained is back in place', 'not-installed': 'not installed; nothing to do' }[outcome];
+  const said = { removed: 'removed', 'restored-chained': 'removed; the hook it chained is back in place', 'not-installed': 'not installed; nothing to do' }[
+    outcome
+  ];
   io.stderr(`pre-commit hook ${said}: ${path.relative(io.cwd, hookPath) || hookPath}`);
   return EXIT.ok;
 }

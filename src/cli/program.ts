@@ -7,7 +7,6 @@ import { DIAGNOSTIC_FORMATS, type DiagnosticFormat } from '../report/diagnostics
 
 export const VERSION = '0.1.0';
 
-
 export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   const run = (work: () => Promise<number>) => async () => setExit(await work());
   const program = new Command('wiki-steward')
@@ -20,7 +19,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   const hooksCommands = () => import('./hooks-command.js');
   program
     .command('validate')
-    .description("check pages against the upstream karpathy-wiki rules (every page, or the PATHs given)")
+    .description('check pages against the upstream karpathy-wiki rules (every page, or the PATHs given)')
     .argument('[paths...]', 'pages or folders to check, relative to the current directory')
     .option('--wiki <dir>', 'wiki root (default: .wiki-steward.yml, else wiki/, docs/wiki/ or .)')
     .addOption(new Option('--format <format>', 'output format').choices(DIAGNOSTIC_FORMATS as string[]).default('text'))
@@ -46,7 +45,10 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .argument('[question]', 'the question, in quotes')
     .option('--wiki <dir>', 'wiki root')
     .addOption(
-      new Option('--format <format>', 'text (for terminals: the answer and a short trace), markdown (the answer and the folded trace, as the Action posts it) or json (the trace)')
+      new Option(
+        '--format <format>',
+        'text (for terminals: the answer and a short trace), markdown (the answer and the folded trace, as the Action posts it) or json (the trace)',
+      )
         .choices(['text', 'markdown', 'json'] satisfies AskFormat[])
         .default('text'),
     )
@@ -57,7 +59,12 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
       return n;
     })
-    .addOption(new Option('--llm <answerer>', 'offline (no network; the default), openai (any OpenAI-compatible server), anthropic, or copilot (GitHub Copilot through its CLI)').choices(ANSWERERS))
+    .addOption(
+      new Option(
+        '--llm <answerer>',
+        'offline (no network; the default), openai (any OpenAI-compatible server), anthropic, or copilot (GitHub Copilot through its CLI)',
+      ).choices(ANSWERERS),
+    )
     .option('--llm-base-url <url>', 'model endpoint, e.g. http://localhost:11434/v1 for Ollama (Anthropic: without /v1)')
     .option('--llm-model <name>', 'model name (copilot: gpt-5-mini by default)')
     .option('--copilot-cli-path <path>', 'the Copilot CLI for --llm copilot (default: copilot on PATH)')
@@ -68,7 +75,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .action((question: string | undefined, opts: AskCommandOptions & { json?: boolean }, command: Command) =>
       run(async () => {
         const { json, ...rest } = opts;
-        if (json && command.getOptionValueSource('format') === 'cli' && opts.format !== 'json') throw new Error(`--json is --format json, not --format ${opts.format}`);
+        if (json && command.getOptionValueSource('format') === 'cli' && opts.format !== 'json')
+          throw new Error(`--json is --format json, not --format ${opts.format}`);
         return (await import('./ask-command.js')).askCommand(io, question, { ...rest, format: json ? 'json' : opts.format });
       })(),
     );
@@ -78,7 +86,9 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .description('write every index.md and _index.md exactly as upstream wiki-build-index.py --rebuild-all does')
     .option('--wiki <dir>', 'wiki root')
     .option('--check', 'change nothing; print a unified diff of stale index files and exit 1 if any')
-    .action((opts: { wiki?: string; check?: boolean }) => run(async () => (await import('./index-command.js')).indexCommand(io, { check: Boolean(opts.check), ...(opts.wiki ? { wiki: opts.wiki } : {}) }))());
+    .action((opts: { wiki?: string; check?: boolean }) =>
+      run(async () => (await import('./index-command.js')).indexCommand(io, { check: Boolean(opts.check), ...(opts.wiki ? { wiki: opts.wiki } : {}) }))(),
+    );
 
   program
     .command('digest')

@@ -38,7 +38,12 @@ export async function validateCommand(io: CliIo, options: ValidateOptions): Prom
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const summary = `${plural(checked.length, 'page')} checked: ${plural(errors, 'error')}, ${plural(diagnostics.length - errors, 'warning')}`;
   if (options.format === 'json') {
-    const record = { wiki: path.relative(workspace.repoRoot, wikiRoot) || '.', checked: checked.length, errors, diagnostics: toJsonRecords(diagnostics, paths) };
+    const record = {
+      wiki: path.relative(workspace.repoRoot, wikiRoot) || '.',
+      checked: checked.length,
+      errors,
+      diagnostics: toJsonRecords(diagnostics, paths),
+    };
     io.stdout(JSON.stringify(options.summary ? { ...record, summary: summarizeDiagnostics(diagnostics) } : record, null, 2));
   } else if (options.format === 'github') {
     const { annotationLines } = await import('../github/annotations.js');

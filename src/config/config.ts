@@ -108,11 +108,28 @@ export const DEFAULT_CONFIG: StewardConfig = {
   wiki: undefined,
   categories: { include: [], exclude: [] },
   ladder: { inlineMax: 5, stopwords: [], commonTermRatio: 0.15 },
-  labels: { trigger: 'question', answered: 'wiki:answered', gap: 'wiki:gap', cold: 'wiki:cold', error: 'wiki:error', capture: 'wiki:capture', digest: 'wiki:digest' },
+  labels: {
+    trigger: 'question',
+    answered: 'wiki:answered',
+    gap: 'wiki:gap',
+    cold: 'wiki:cold',
+    error: 'wiki:error',
+    capture: 'wiki:capture',
+    digest: 'wiki:digest',
+  },
   capture: { mode: 'queries' },
   indexes: 'auto',
   ask: { command: '/wiki', minPermission: 'triage', refusal: 'comment', stewardLogins: [] },
-  answerer: { provider: 'offline', model: undefined, baseUrl: undefined, budgetPages: 40, proposeTerms: false, copilotCliPath: undefined, timeoutMs: 60_000, maxRetries: 3 },
+  answerer: {
+    provider: 'offline',
+    model: undefined,
+    baseUrl: undefined,
+    budgetPages: 40,
+    proposeTerms: false,
+    copilotCliPath: undefined,
+    timeoutMs: 60_000,
+    maxRetries: 3,
+  },
   search: { provider: 'none', baseUrl: undefined, maxResults: 3 },
   digest: { period: 'week', staleDays: 180, maxWrites: 5 },
   validate: { preset: 'upstream', rules: {} },
@@ -139,13 +156,17 @@ const oneOf =
   (v, key) =>
     typeof v === 'string' && values.includes(v) ? undefined : `'${key}' must be one of ${values.join(', ')}, got ${JSON.stringify(v)}`;
 const isBoolean: Check = (v, key) => (typeof v === 'boolean' ? undefined : `'${key}' must be true or false, got ${JSON.stringify(v)}`);
-const isRatio: Check = (v, key) => (typeof v === 'number' && v > 0 && v <= 1 ? undefined : `'${key}' must be a number above 0 and at most 1, got ${JSON.stringify(v)}`);
+const isRatio: Check = (v, key) =>
+  typeof v === 'number' && v > 0 && v <= 1 ? undefined : `'${key}' must be a number above 0 and at most 1, got ${JSON.stringify(v)}`;
 const wholeNumber =
   (min: number, max: number): Check =>
   (v, key) =>
-    Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? undefined : `'${key}' must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`;
+    Number.isInteger(v) && (v as number) >= min && (v as number) <= max
+      ? undefined
+      : `'${key}' must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`;
 const isCount = wholeNumber(1, 1000);
-const isUrl: Check = (v, key) => (typeof v === 'string' && /^https?:\/\/\S+$/.test(v) ? undefined : `'${key}' must be an http(s) URL, got ${JSON.stringify(v)}`);
+const isUrl: Check = (v, key) =>
+  typeof v === 'string' && /^https?:\/\/\S+$/.test(v) ? undefined : `'${key}' must be an http(s) URL, got ${JSON.stringify(v)}`;
 const isRuleMap: Check = (v, key) => {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return `'${key}' must be a mapping of rule names to ${RULE_SEVERITIES.join(', ')}`;
   for (const [rule, severity] of Object.entries(v)) {
@@ -155,7 +176,8 @@ const isRuleMap: Check = (v, key) => {
   }
   return undefined;
 };
-const noSecrets: Check = (_v, key) => `'${key}': secrets are never read from this file; set the key in the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, TAVILY_API_KEY, BRAVE_API_KEY)`;
+const noSecrets: Check = (_v, key) =>
+  `'${key}': secrets are never read from this file; set the key in the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, TAVILY_API_KEY, BRAVE_API_KEY)`;
 
 const SHAPE: Shape = {
   wiki: isString,
@@ -188,7 +210,13 @@ function checkShape(value: unknown, shape: Shape, prefix: string, file: string):
   for (const [key, child] of Object.entries(value)) {
     const name = prefix ? `${prefix}.${key}` : key;
     const expected = shape[key];
-    if (!expected) throw new ConfigError(file, `unknown key '${name}' (known: ${Object.keys(shape).map((k) => (prefix ? `${prefix}.${k}` : k)).join(', ')})`);
+    if (!expected)
+      throw new ConfigError(
+        file,
+        `unknown key '${name}' (known: ${Object.keys(shape)
+          .map((k) => (prefix ? `${prefix}.${k}` : k))
+          .join(', ')})`,
+      );
     if (typeof expected === 'function') {
       const problem = expected(child, name);
       if (problem) throw new ConfigError(file, problem);

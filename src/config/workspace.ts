@@ -26,7 +26,8 @@ export interface Workspace {
 }
 
 /** A wiki-relative path as the repository names it. */
-export const repoPathOf = (workspace: Pick<Workspace, 'wikiPrefix'>, wikiPath: string): string => (workspace.wikiPrefix ? `${workspace.wikiPrefix}/${wikiPath}` : wikiPath);
+export const repoPathOf = (workspace: Pick<Workspace, 'wikiPrefix'>, wikiPath: string): string =>
+  workspace.wikiPrefix ? `${workspace.wikiPrefix}/${wikiPath}` : wikiPath;
 
 /** A repository-relative path inside the wiki, as the wiki names it; undefined outside the wiki. */
 export function wikiPathOf(workspace: Pick<Workspace, 'wikiPrefix'>, repoPath: string): string | undefined {

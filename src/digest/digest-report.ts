@@ -57,7 +57,12 @@ export interface DigestReport {
 
 /** Terms that identify what a question is about: its own signal terms, folded (→ as written), expansions aside. */
 const topicTerms = (t: Trace): Map<string, string> =>
-  new Map(t.signal_terms.filter((s) => s.kind !== 'expanded').map((s) => [foldedWords(s.term).join(' '), s.term] as const).filter(([k]) => k !== ''));
+  new Map(
+    t.signal_terms
+      .filter((s) => s.kind !== 'expanded')
+      .map((s) => [foldedWords(s.term).join(' '), s.term] as const)
+      .filter(([k]) => k !== ''),
+  );
 
 /** Reworded questions about the same thing share most of their terms (Jaccard ≥ 0.5). */
 const SAME_TOPIC = 0.5;
@@ -117,7 +122,10 @@ export function buildDigest(input: DigestInput): DigestReport {
         .slice(0, 5)
         .map((a) => ({ question: a.trace.question.split('\n')[0]!, url: a.url, down: a.reactions.down, up: a.reactions.up })),
     },
-    mostCited: [...cited].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10).map(([path, citations]) => ({ path, citations })),
+    mostCited: [...cited]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, 10)
+      .map(([path, citations]) => ({ path, citations })),
     oldestAskedAbout: [...asked]
       .filter(([path]) => input.health?.updated.has(path))
       .map(([path, n]) => ({ path, asked: n, updated: input.health!.updated.get(path)! }))
@@ -133,16 +141,29 @@ const more = (n: number) => (n > LIST_LIMIT ? [`- … and ${n - LIST_LIMIT} more
 /** The report as the digest issue's markdown (and the job summary, and the CLI's output). */
 export function renderDigest(r: DigestReport, title: string): string {
   const lines = [`# ${title}`, '', `Period ${r.period.label} (${r.period.start.slice(0, 10)} to ${r.period.end.slice(0, 10)}, UTC).`, ''];
-  lines.push('## Questions', '', `${r.asked} questions asked: ${r.outcomes.answered} answered, ${r.outcomes.gap} gap, ${r.outcomes.cold} cold, ${r.outcomes.error} error.`, '');
+  lines.push(
+    '## Questions',
+    '',
+    `${r.asked} questions asked: ${r.outcomes.answered} answered, ${r.outcomes.gap} gap, ${r.outcomes.cold} cold, ${r.outcomes.error} error.`,
+    '',
+  );
   if (r.asked > 0) {
-    lines.push('```mermaid', 'pie title Outcomes', ...(['answered', 'gap', 'cold', 'error'] as const).filter((o) => r.outcomes[o] > 0).map((o) => `  "${o}" : ${r.outcomes[o]}`), '```', '');
+    lines.push(
+      '```mermaid',
+      'pie title Outcomes',
+      ...(['answered', 'gap', 'cold', 'error'] as const).filter((o) => r.outcomes[o] > 0).map((o) => `  "${o}" : ${r.outcomes[o]}`),
+      '```',
+      '',
+    );
   }
   lines.push('## What to write next', '');
   if (r.asked === 0) lines.push('No questions were asked this period.');
   else if (r.unansweredTopics.length === 0) lines.push('Every question this period was answered from the wiki.');
   for (const g of r.unansweredTopics.slice(0, LIST_LIMIT)) {
     const asks = g.questions.map((q) => `#${q.issueNumber}`).join(', ');
-    lines.push(`- **${g.terms.join(', ') || 'no terms'}** — asked ${g.questions.length}× (${asks})${g.capture ? `, capture #${g.capture.number}` : ''}: “${g.questions[0]!.question.slice(0, 140)}”`);
+    lines.push(
+      `- **${g.terms.join(', ') || 'no terms'}** — asked ${g.questions.length}× (${asks})${g.capture ? `, capture #${g.capture.number}` : ''}: “${g.questions[0]!.question.slice(0, 140)}”`,
+    );
   }
   lines.push(...more(r.unansweredTopics.length), '', '## Capture pull requests', '');
   lines.push(r.openCaptures.length === 0 ? 'No capture pull request is open.' : `${r.openCaptures.length} open, oldest first:`);
@@ -152,10 +173,22 @@ export function renderDigest(r: DigestReport, title: string): string {
   lines.push('', '## Reader feedback', '', `👍 ${r.feedback.up} · 👎 ${r.feedback.down} on answers this period.`);
   for (const d of r.feedback.mostDownvoted) lines.push(`- 👎 ${d.down} / 👍 ${d.up}: [${d.question.slice(0, 100).replace(/[[\]]/g, '')}](${d.url})`);
   if (r.mostCited.length > 0) lines.push('', '## Most cited pages', '', ...r.mostCited.map((c) => `- \`${c.path}\` (${c.citations})`));
-  if (r.oldestAskedAbout.length > 0) lines.push('', '## Most asked-about pages, oldest first', '', ...r.oldestAskedAbout.map((p) => `- \`${p.path}\` — updated ${p.updated.slice(0, 10)}, asked about ${p.asked}×`));
+  if (r.oldestAskedAbout.length > 0)
+    lines.push(
+      '',
+      '## Most asked-about pages, oldest first',
+      '',
+      ...r.oldestAskedAbout.map((p) => `- \`${p.path}\` — updated ${p.updated.slice(0, 10)}, asked about ${p.asked}×`),
+    );
   const h = r.health;
   if (h) {
-    lines.push('', '## Wiki health', '', `${h.pages} pages in ${h.categories} categories${h.categories > CATEGORY_LIMIT ? ` (more than ${CATEGORY_LIMIT}: consider merging categories)` : ''}.`, '');
+    lines.push(
+      '',
+      '## Wiki health',
+      '',
+      `${h.pages} pages in ${h.categories} categories${h.categories > CATEGORY_LIMIT ? ` (more than ${CATEGORY_LIMIT}: consider merging categories)` : ''}.`,
+      '',
+    );
     const section = <T>(name: string, items: readonly T[], show: (x: T) => string) => {
       lines.push(`- **${name}**: ${items.length}`);
       for (const x of items.slice(0, LIST_LIMIT)) lines.push(`  - ${show(x)}`);

@@ -138,7 +138,21 @@ export class GitCommandManager {
   async stagedFilesContaining(needles: readonly string[], prefix: string): Promise<string[]> {
     const patterns = [...new Set(needles)].filter((n) => n !== '' && !n.includes('\n'));
     if (patterns.length === 0) return [];
-    const args = ['--literal-pathspecs', 'grep', '--cached', '-l', '-z', '-I', '-F', '--full-name', '--no-color', '-f', '-', '--', prefix === '' ? '.' : prefix];
+    const args = [
+      '--literal-pathspecs',
+      'grep',
+      '--cached',
+      '-l',
+      '-z',
+      '-I',
+      '-F',
+      '--full-name',
+      '--no-color',
+      '-f',
+      '-',
+      '--',
+      prefix === '' ? '.' : prefix,
+    ];
     // git grep exits 1 when nothing matches.
     const out = await this.run(args, `${patterns.join('\n')}\n`, { okExitCodes: [0, 1] });
     return out.toString().split('\0').filter(Boolean);
@@ -178,7 +192,9 @@ export class GitCommandManager {
       // close) closes the pipe: that is not an error of its own.
       child.stdin.on('error', () => undefined);
       child.on('close', (code) =>
-        code !== null && ok.includes(code) ? resolve(Buffer.concat(chunks)) : reject(new Error(`git ${args.find((a) => !a.startsWith('-'))} failed (${code}): ${stderr.trim()}`)),
+        code !== null && ok.includes(code)
+          ? resolve(Buffer.concat(chunks))
+          : reject(new Error(`git ${args.find((a) => !a.startsWith('-'))} failed (${code}): ${stderr.trim()}`)),
       );
       child.stdin.end(input);
     });
@@ -224,7 +240,10 @@ export class GitCommandManager {
         const end = record.indexOf('\0');
         if (end < 0) return;
         const sha = record.slice(0, end);
-        for (const name of record.slice(end + 1).replace(/^\n/, '').split('\0')) {
+        for (const name of record
+          .slice(end + 1)
+          .replace(/^\n/, '')
+          .split('\0')) {
           if (wanted.has(name) && !found.has(name)) found.set(name, sha);
         }
       };
@@ -263,7 +282,9 @@ export class GitCommandManager {
 
   /** Regular files of a commit's tree under `prefix` (repository-relative folder, '' for all), with their blobs. Read-only. */
   async treeEntries(commit: string, prefix: string): Promise<StagedEntry[]> {
-    const out = (await this.run(['--literal-pathspecs', 'ls-tree', '-r', '-z', '--full-tree', commit, ...(prefix === '' ? [] : ['--', prefix])], '')).toString();
+    const out = (
+      await this.run(['--literal-pathspecs', 'ls-tree', '-r', '-z', '--full-tree', commit, ...(prefix === '' ? [] : ['--', prefix])], '')
+    ).toString();
     const entries: StagedEntry[] = [];
     for (const record of out.split('\0')) {
       if (!record) continue;

@@ -6,6 +6,10 @@ import { workflowCommand } from './workflow-commands.js';
 
 export function annotationLines(diagnostics: readonly Diagnostic[], paths: DiagnosticPaths): string[] {
   return diagnostics.map((d) =>
-    workflowCommand(d.severity === 'error' ? 'error' : 'warning', d.message, { title: `wiki-steward ${d.rule}`, file: displayPath(d, paths.repoRoot, paths), line: d.line }),
+    workflowCommand(d.severity === 'error' ? 'error' : 'warning', d.message, {
+      title: `wiki-steward ${d.rule}`,
+      file: displayPath(d, paths.repoRoot, paths),
+      line: d.line,
+    }),
   );
 }

@@ -15,8 +15,7 @@ export const QUOTED_QUESTION_LIMIT = 2_000;
 const DETAILS_LIMIT = 12_000;
 
 /** JSON that cannot end the HTML comment it sits in, and whose `@`s cannot mention anyone. */
-const commentSafeJson = (value: unknown): string =>
-  JSON.stringify(value).replaceAll('--', '-\\u002d').replaceAll('>', '\\u003e').replaceAll('@', '\\u0040');
+const commentSafeJson = (value: unknown): string => JSON.stringify(value).replaceAll('--', '-\\u002d').replaceAll('>', '\\u003e').replaceAll('@', '\\u0040');
 
 export const markerFor = (key: string): string => `${MARKER_PREFIX}key=${key} -->`;
 
@@ -61,9 +60,14 @@ export function renderComment(parts: CommentParts): StewardText {
     .split('\n')
     .map((l) => `> ${l}`)
     .join('\n');
-  const questionCut = trace.question.length > QUOTED_QUESTION_LIMIT ? `\n\n_[Question cut here: ${trace.question.length - QUOTED_QUESTION_LIMIT} more characters not shown]_` : '';
+  const questionCut =
+    trace.question.length > QUOTED_QUESTION_LIMIT
+      ? `\n\n_[Question cut here: ${trace.question.length - QUOTED_QUESTION_LIMIT} more characters not shown]_`
+      : '';
   const head = `${quoted}${questionCut}\n\n`;
-  const details = cut(['<details><summary>How this was answered</summary>', '', ...traceSummary(trace).map(postableVisible), ''].join('\n'), DETAILS_LIMIT, 'Trace') + '\n\n</details>';
+  const details =
+    cut(['<details><summary>How this was answered</summary>', '', ...traceSummary(trace).map(postableVisible), ''].join('\n'), DETAILS_LIMIT, 'Trace') +
+    '\n\n</details>';
   const footer = postableVisible([...(parts.footer ?? []), ...(parts.signature ? ['', parts.signature] : [])].join('\n'));
   const marker = markerFor(parts.key);
   // The trace JSON is what the digest reads: slimmed first when space runs short, dropped last.
@@ -72,7 +76,8 @@ export function renderComment(parts: CommentParts): StewardText {
   if (fixed + traceJson.length + parts.answer.length > COMMENT_LIMIT) {
     traceJson = `${TRACE_PREFIX}${commentSafeJson(slimTrace(trace))} -->`;
   }
-  if (fixed + traceJson.length > COMMENT_LIMIT / 2) traceJson = `${TRACE_PREFIX}${commentSafeJson(slimTrace({ ...trace, question: trace.question.slice(0, 500) }, true))} -->`;
+  if (fixed + traceJson.length > COMMENT_LIMIT / 2)
+    traceJson = `${TRACE_PREFIX}${commentSafeJson(slimTrace({ ...trace, question: trace.question.slice(0, 500) }, true))} -->`;
   const room = COMMENT_LIMIT - fixed - traceJson.length - 200;
   const answer = cut(postableVisible(parts.answer), Math.max(1000, room), 'Answer');
   return { text: [head + answer, '', details, footer].filter((s) => s !== '').join('\n'), markers: [marker, traceJson] };

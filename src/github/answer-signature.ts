@@ -15,13 +15,21 @@ export function workflowRunUrl(env: NodeJS.ProcessEnv, serverUrl: string, repo: 
   return `${serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${env.GITHUB_RUN_ID}${attempt > 1 ? `/attempts/${attempt}` : ''}`;
 }
 
-export function answerSignature(trace: Pick<Trace, 'answerer' | 'provider_fault' | 'wiki'>, o: { serverUrl: string; repo: RepoRef; runUrl: string | undefined }): string {
+export function answerSignature(
+  trace: Pick<Trace, 'answerer' | 'provider_fault' | 'wiki'>,
+  o: { serverUrl: string; repo: RepoRef; runUrl: string | undefined },
+): string {
   // A provider that failed for good left the answer to the offline answerer: say who really answered.
   // The answerer's name comes from settings (a model name): one line of plain text whatever it holds.
-  const name = trace.answerer.replace(/[\s`<>[\]]+/g, ' ').trim().slice(0, 100);
+  const name = trace.answerer
+    .replace(/[\s`<>[\]]+/g, ' ')
+    .trim()
+    .slice(0, 100);
   const answerer = trace.provider_fault ? `offline answerer, standing in for ${name}` : `${name} answerer`;
   const commit = trace.wiki.commit;
-  const wiki = commit ? `from the wiki at [\`${commit.slice(0, 7)}\`](${o.serverUrl}/${o.repo.owner}/${o.repo.repo}/tree/${commit})` : 'from a wiki with no commit recorded';
+  const wiki = commit
+    ? `from the wiki at [\`${commit.slice(0, 7)}\`](${o.serverUrl}/${o.repo.owner}/${o.repo.repo}/tree/${commit})`
+    : 'from a wiki with no commit recorded';
   const run = o.runUrl ? ` · [workflow run](${o.runUrl})` : '';
   return `<sub>Answered by wiki-steward (${answerer}) ${wiki}${run} · Helpful? React with 👍 or 👎.</sub>`;
 }

@@ -15,7 +15,13 @@ export interface ExistingComment {
   url: string;
 }
 
-export async function findAnswerComment(github: GitHubClient, repo: RepoRef, issueNumber: number, key: string, identity: StewardIdentity): Promise<ExistingComment | undefined> {
+export async function findAnswerComment(
+  github: GitHubClient,
+  repo: RepoRef,
+  issueNumber: number,
+  key: string,
+  identity: StewardIdentity,
+): Promise<ExistingComment | undefined> {
   const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: issueNumber, per_page: 100 });
   const mine = comments.find((c) => identity.owns(c.user) && markerKey(c.body ?? '') === key);
   return mine ? { id: mine.id, url: mine.html_url } : undefined;

@@ -33,12 +33,28 @@ export async function commitFiles(
   const where = `/repos/${repo.owner}/${repo.repo}/git`;
   const baseTree = (await github.rest.git.getCommit({ ...repo, commit_sha: baseSha })).data.tree.sha;
   const tree = files.map((file) => ({ path: file.path, mode: '100644' as const, type: 'blob' as const, content: file.content }));
-  const treeSha = await writes.run(`POST ${where}/trees (${files.map((f) => f.path).join(', ')})`, async () => (await github.rest.git.createTree({ ...repo, base_tree: baseTree, tree })).data.sha, NO_SHA);
-  return writes.run(`POST ${where}/commits (${message})`, async () => (await github.rest.git.createCommit({ ...repo, message, tree: treeSha, parents: [baseSha] })).data.sha, NO_SHA);
+  const treeSha = await writes.run(
+    `POST ${where}/trees (${files.map((f) => f.path).join(', ')})`,
+    async () => (await github.rest.git.createTree({ ...repo, base_tree: baseTree, tree })).data.sha,
+    NO_SHA,
+  );
+  return writes.run(
+    `POST ${where}/commits (${message})`,
+    async () => (await github.rest.git.createCommit({ ...repo, message, tree: treeSha, parents: [baseSha] })).data.sha,
+    NO_SHA,
+  );
 }
 
 /** Points `branch` at `sha`, creating it when absent; `force` rewrites a branch the steward owns. */
-export async function setBranch(github: GitHubClient, writes: RepoWrites, repo: RepoRef, branch: string, sha: string, exists: boolean, force: boolean): Promise<void> {
+export async function setBranch(
+  github: GitHubClient,
+  writes: RepoWrites,
+  repo: RepoRef,
+  branch: string,
+  sha: string,
+  exists: boolean,
+  force: boolean,
+): Promise<void> {
   const where = `/repos/${repo.owner}/${repo.repo}/git/refs`;
   if (exists) await writes.run(`PATCH ${where}/heads/${branch}`, () => github.rest.git.updateRef({ ...repo, ref: `heads/${branch}`, sha, force }), undefined);
   else await writes.run(`POST ${where} (refs/heads/${branch})`, () => github.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha }), undefined);

@@ -38,7 +38,11 @@ export const VIEWER_QUERY = 'query { viewer { login } }';
  * logins alone are the identity if there are any; without them the run cannot tell its own
  * comments from anyone else's and stops with the reason.
  */
-export async function stewardIdentity(github: GitHubClient, configured: readonly string[], viewerLogin: () => Promise<string> = () => viewerThroughOctokit(github)): Promise<{ identity: StewardIdentity; problem?: string }> {
+export async function stewardIdentity(
+  github: GitHubClient,
+  configured: readonly string[],
+  viewerLogin: () => Promise<string> = () => viewerThroughOctokit(github),
+): Promise<{ identity: StewardIdentity; problem?: string }> {
   try {
     return { identity: new StewardIdentity(await viewerLogin(), configured) };
   } catch (error) {

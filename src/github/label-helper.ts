@@ -27,7 +27,11 @@ export async function setOutcomeLabel(
   const stale = (['answered', 'gap', 'cold', 'error'] as const).map((o) => labels[o]).filter((l) => l !== name && current.includes(l));
   const path = `/repos/${repo.owner}/${repo.repo}`;
   for (const old of stale) {
-    await writes.run(`DELETE ${path}/issues/${issueNumber}/labels/${old}`, () => github.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name: old }), undefined);
+    await writes.run(
+      `DELETE ${path}/issues/${issueNumber}/labels/${old}`,
+      () => github.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name: old }),
+      undefined,
+    );
   }
   if (current.includes(name)) return;
   const exists = await github.rest.issues.getLabel({ ...repo, name }).then(
@@ -38,9 +42,17 @@ export async function setOutcomeLabel(
     },
   );
   if (!exists) {
-    await writes.run(`POST ${path}/labels (${name})`, () => github.rest.issues.createLabel({ ...repo, name, color: COLORS[outcome], description: DESCRIPTIONS[outcome] }).catch(ignoreAlreadyExists), undefined);
+    await writes.run(
+      `POST ${path}/labels (${name})`,
+      () => github.rest.issues.createLabel({ ...repo, name, color: COLORS[outcome], description: DESCRIPTIONS[outcome] }).catch(ignoreAlreadyExists),
+      undefined,
+    );
   }
-  await writes.run(`POST ${path}/issues/${issueNumber}/labels (${name})`, () => github.rest.issues.addLabels({ ...repo, issue_number: issueNumber, labels: [name] }), undefined);
+  await writes.run(
+    `POST ${path}/issues/${issueNumber}/labels (${name})`,
+    () => github.rest.issues.addLabels({ ...repo, issue_number: issueNumber, labels: [name] }),
+    undefined,
+  );
 }
 
 /** Two runs may race to create the label; the loser's 422 is not a failure. */

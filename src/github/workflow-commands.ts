@@ -23,6 +23,8 @@ const PROPERTY_ORDER = ['title', 'file', 'line', 'endLine', 'col', 'endColumn'] 
 
 /** One workflow command line (no line break at its end); properties without a value are left out. */
 export function workflowCommand(name: string, message: string, properties: AnnotationProperties = {}): string {
-  const props = PROPERTY_ORDER.filter((key) => properties[key] !== undefined && properties[key] !== '').map((key) => `${key}=${escapeProperty(String(properties[key]))}`);
+  const props = PROPERTY_ORDER.filter((key) => properties[key] !== undefined && properties[key] !== '').map(
+    (key) => `${key}=${escapeProperty(String(properties[key]))}`,
+  );
   return `::${name}${props.length > 0 ? ` ${props.join(',')}` : ''}::${escapeData(message)}`;
 }

@@ -11,7 +11,14 @@ type Text = string | StewardText;
 const where = (repo: RepoRef) => `/repos/${repo.owner}/${repo.repo}`;
 
 /** Posts a comment on an issue or pull request; its URL (empty in a dry run). */
-export async function createComment(github: GitHubClient, writes: RepoWrites, repo: RepoRef, issueNumber: number, content: Text, note?: string): Promise<string> {
+export async function createComment(
+  github: GitHubClient,
+  writes: RepoWrites,
+  repo: RepoRef,
+  issueNumber: number,
+  content: Text,
+  note?: string,
+): Promise<string> {
   const body = postable(content);
   return writes.run(
     `POST ${where(repo)}/issues/${issueNumber}/comments (${note ?? `${body.length} characters`})`,
@@ -22,19 +29,43 @@ export async function createComment(github: GitHubClient, writes: RepoWrites, re
 
 export async function updateComment(github: GitHubClient, writes: RepoWrites, repo: RepoRef, commentId: number, content: Text): Promise<void> {
   const body = postable(content);
-  await writes.run(`PATCH ${where(repo)}/issues/comments/${commentId} (${body.length} characters)`, () => github.rest.issues.updateComment({ ...repo, comment_id: commentId, body }), undefined);
+  await writes.run(
+    `PATCH ${where(repo)}/issues/comments/${commentId} (${body.length} characters)`,
+    () => github.rest.issues.updateComment({ ...repo, comment_id: commentId, body }),
+    undefined,
+  );
 }
 
 /** Opens an issue; its URL (empty in a dry run). */
-export async function createIssue(github: GitHubClient, writes: RepoWrites, repo: RepoRef, o: { title: string; body: Text; labels: string[] }): Promise<string> {
+export async function createIssue(
+  github: GitHubClient,
+  writes: RepoWrites,
+  repo: RepoRef,
+  o: { title: string; body: Text; labels: string[] },
+): Promise<string> {
   const title = postable(o.title);
   const body = postable(o.body);
-  return writes.run(`POST ${where(repo)}/issues (${title})`, async () => (await github.rest.issues.create({ ...repo, title, body, labels: o.labels })).data.html_url, '');
+  return writes.run(
+    `POST ${where(repo)}/issues (${title})`,
+    async () => (await github.rest.issues.create({ ...repo, title, body, labels: o.labels })).data.html_url,
+    '',
+  );
 }
 
-export async function updateIssueBody(github: GitHubClient, writes: RepoWrites, repo: RepoRef, issueNumber: number, content: Text, note: string): Promise<void> {
+export async function updateIssueBody(
+  github: GitHubClient,
+  writes: RepoWrites,
+  repo: RepoRef,
+  issueNumber: number,
+  content: Text,
+  note: string,
+): Promise<void> {
   const body = postable(content);
-  await writes.run(`PATCH ${where(repo)}/issues/${issueNumber} (${note})`, () => github.rest.issues.update({ ...repo, issue_number: issueNumber, body }), undefined);
+  await writes.run(
+    `PATCH ${where(repo)}/issues/${issueNumber} (${note})`,
+    () => github.rest.issues.update({ ...repo, issue_number: issueNumber, body }),
+    undefined,
+  );
 }
 
 /** Opens a pull request; its URL and number (empty and 0 in a dry run). */
@@ -49,7 +80,14 @@ export async function createPull(
   return writes.run(
     `POST ${where(repo)}/pulls (${o.head} → ${o.base})`,
     async () => {
-      const { data } = await github.rest.pulls.create({ ...repo, title, head: o.head, base: o.base, body, ...(o.draft !== undefined ? { draft: o.draft } : {}) });
+      const { data } = await github.rest.pulls.create({
+        ...repo,
+        title,
+        head: o.head,
+        base: o.base,
+        body,
+        ...(o.draft !== undefined ? { draft: o.draft } : {}),
+      });
       return { html_url: data.html_url, number: data.number };
     },
     { html_url: '', number: 0 },
@@ -69,5 +107,9 @@ export async function updatePull(
     ...(o.body !== undefined ? { body: postable(o.body) } : {}),
     ...(o.state !== undefined ? { state: o.state } : {}),
   };
-  await writes.run(`PATCH ${where(repo)}/pulls/${pullNumber}${note ? ` (${note})` : ''}`, () => github.rest.pulls.update({ ...repo, pull_number: pullNumber, ...fields }), undefined);
+  await writes.run(
+    `PATCH ${where(repo)}/pulls/${pullNumber}${note ? ` (${note})` : ''}`,
+    () => github.rest.pulls.update({ ...repo, pull_number: pullNumber, ...fields }),
+    undefined,
+  );
 }

@@ -64,7 +64,14 @@ const isDir = (p: string): boolean => {
 const hasHuskyDispatcher = (dir: string): boolean => isFile(path.join(dir, 'h')) || isFile(path.join(dir, 'husky.sh'));
 
 function husky(huskyDir: string, evidence: string): HookManager {
-  return { name: 'husky', label: 'husky', evidence, configFile: path.join(huskyDir, 'pre-commit'), how: 'append this line to', snippet: `${MANAGER_COMMAND}\n` };
+  return {
+    name: 'husky',
+    label: 'husky',
+    evidence,
+    configFile: path.join(huskyDir, 'pre-commit'),
+    how: 'append this line to',
+    snippet: `${MANAGER_COMMAND}\n`,
+  };
 }
 
 function lefthook(repoRoot: string, evidence: string, configName?: string): HookManager {
@@ -116,7 +123,8 @@ export function detectHookManager(clues: ManagerClues): HookManager | undefined 
 
   // Installed in the project but not (yet) in this clone's git config: husky's files are there.
   const dotHusky = path.join(repoRoot, '.husky');
-  if (isDir(dotHusky) && (isDir(path.join(dotHusky, '_')) || isFile(path.join(dotHusky, 'pre-commit')))) return husky(dotHusky, 'the repository has a .husky folder');
+  if (isDir(dotHusky) && (isDir(path.join(dotHusky, '_')) || isFile(path.join(dotHusky, 'pre-commit'))))
+    return husky(dotHusky, 'the repository has a .husky folder');
   const lefthookConfig = LEFTHOOK_CONFIGS.find((name) => isFile(path.join(repoRoot, name)));
   if (lefthookConfig) return lefthook(repoRoot, `${lefthookConfig} is there`, lefthookConfig);
   const preCommitConfig = PRE_COMMIT_CONFIGS.find((name) => isFile(path.join(repoRoot, name)));
@@ -126,9 +134,18 @@ export function detectHookManager(clues: ManagerClues): HookManager | undefined 
 
 /** A manager's generated hook script, recognised by what it says. */
 function managerOfScript(script: string, repoRoot: string): HookManager | undefined {
-  if (/lefthook/i.test(script)) return lefthook(repoRoot, 'the pre-commit hook is lefthook’s', LEFTHOOK_CONFIGS.find((name) => isFile(path.join(repoRoot, name))));
+  if (/lefthook/i.test(script))
+    return lefthook(
+      repoRoot,
+      'the pre-commit hook is lefthook’s',
+      LEFTHOOK_CONFIGS.find((name) => isFile(path.join(repoRoot, name))),
+    );
   if (script.includes('pre-commit.com') || script.includes('138fd403232d2ddd5efb44317e38bf03')) {
-    return preCommitFramework(repoRoot, 'the pre-commit hook is the pre-commit framework’s', PRE_COMMIT_CONFIGS.find((name) => isFile(path.join(repoRoot, name))));
+    return preCommitFramework(
+      repoRoot,
+      'the pre-commit hook is the pre-commit framework’s',
+      PRE_COMMIT_CONFIGS.find((name) => isFile(path.join(repoRoot, name))),
+    );
   }
   if (/husky/i.test(script)) {
     // husky v4 kept its scripts in .git/hooks and its commands in package.json.

@@ -39,7 +39,8 @@ export async function stageInRealIndexToo(
     staged.map((e) => e.path),
     realIndex,
   );
-  const same = (a: StagedEntry | undefined, b: StagedEntry | undefined) => (a === undefined ? b === undefined : b !== undefined && a.sha === b.sha && a.mode === b.mode);
+  const same = (a: StagedEntry | undefined, b: StagedEntry | undefined) =>
+    a === undefined ? b === undefined : b !== undefined && a.sha === b.sha && a.mode === b.mode;
   const follow = staged.filter((e) => same(before.get(e.path), real.get(e.path)));
   await git.setIndexEntries(follow, realIndex);
   return staged.filter((e) => !follow.includes(e)).map((e) => e.path);

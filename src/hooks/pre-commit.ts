@@ -59,7 +59,11 @@ export async function runPreCommit(git: GitCommandManager, workspace: Workspace)
   const touchedPages = changed.filter((p) => pageSet.has(p) || !layout.tree.files.has(p));
   if (touchedPages.length === 0 || config.indexes === 'never' || hasErrors(diagnostics)) return found;
   // A generated index file a person edited is theirs (see index-provenance.ts): never restaged over.
-  const plans = await planIndexFiles(layout, { policy: config.indexes, onlyDirs: affectedIndexDirs(touchedPages), provenance: workspaceIndexProvenance(workspace) });
+  const plans = await planIndexFiles(layout, {
+    policy: config.indexes,
+    onlyDirs: affectedIndexDirs(touchedPages),
+    provenance: workspaceIndexProvenance(workspace),
+  });
   const outdated = outdatedIndexFiles(plans);
   const files = outdated.map((p) => ({ path: repoPathOf(workspace, p.path), content: p.expected }));
   const realIndex = await partialCommitRealIndex(git);

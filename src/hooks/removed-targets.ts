@@ -17,7 +17,12 @@ export type RemovedTargets = ReadonlyMap<string, string | undefined>;
  * What the commit takes away: files it changes that are not in the staged tree (index files aside:
  * the hook writes those itself), and folders left empty by them.
  */
-export async function removedTargets(git: GitCommandManager, workspace: Pick<Workspace, 'wikiPrefix'>, tree: WikiTree, changed: readonly string[]): Promise<RemovedTargets> {
+export async function removedTargets(
+  git: GitCommandManager,
+  workspace: Pick<Workspace, 'wikiPrefix'>,
+  tree: WikiTree,
+  changed: readonly string[],
+): Promise<RemovedTargets> {
   const gone = changed.filter((p) => !tree.files.has(p) && !isIndexFile(p));
   const removed = new Map<string, string | undefined>();
   if (gone.length === 0) return removed;
@@ -60,7 +65,9 @@ function explained(d: Diagnostic, removed: RemovedTargets): Diagnostic | undefin
   const pointed = targetOf(d);
   if (pointed === undefined || !removed.has(pointed.target)) return undefined;
   const message =
-    d.code === 'broken-link' ? `broken markdown link: ${cutValue(pointed.shown)} (${why(pointed.target, removed)})` : `${d.message} (${why(pointed.target, removed)})`;
+    d.code === 'broken-link'
+      ? `broken markdown link: ${cutValue(pointed.shown)} (${why(pointed.target, removed)})`
+      : `${d.message} (${why(pointed.target, removed)})`;
   return { ...d, message };
 }
 

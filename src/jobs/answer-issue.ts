@@ -147,7 +147,13 @@ async function answerAcknowledged(
   if (capturesOutcome(trace.outcome)) {
     // The tree the catalog already walked: the capture plans against the same files the answer read.
     const tree = session.catalog?.layout.tree;
-    const plan = await planCapture(tree, config, trace, { url: `${serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/issues/${question.issueNumber}`, label: `#${question.issueNumber}` }, new Date());
+    const plan = await planCapture(
+      tree,
+      config,
+      trace,
+      { url: `${serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/issues/${question.issueNumber}`, label: `#${question.issueNumber}` },
+      new Date(),
+    );
     const opened = await openCapturePr({
       github: ctx.github,
       writes,

@@ -65,7 +65,8 @@ export function rewriteCaptureMarker(body: string, commit: string): StewardText 
   return { text, markers: [markerText({ ...found.marker, commit })] };
 }
 
-const markerText = (m: CaptureMarker): string => `<!-- wiki-steward:capture key=${m.key} issue=${m.issueNumber} page=${encodeURIComponent(m.page)} commit=${m.commit} -->`;
+const markerText = (m: CaptureMarker): string =>
+  `<!-- wiki-steward:capture key=${m.key} issue=${m.issueNumber} page=${encodeURIComponent(m.page)} commit=${m.commit} -->`;
 
 /** This run lost the race to create the capture branch or PR to a twin run of the same question. */
 export class TwinRunError extends Error {
@@ -104,9 +105,7 @@ export interface CapturePrOptions {
 }
 
 export type CapturePrResult =
-  | { status: 'opened' | 'updated'; url: string; number: number; branch: string }
-  | { status: 'human-edited'; url: string; number: number; branch: string };
-
+  { status: 'opened' | 'updated'; url: string; number: number; branch: string } | { status: 'human-edited'; url: string; number: number; branch: string };
 
 function prBody(o: CapturePrOptions, marker: CaptureMarker): StewardText {
   const q = o.trace.question.length > QUOTED_QUESTION_LIMIT ? `${o.trace.question.slice(0, QUOTED_QUESTION_LIMIT)}…` : o.trace.question;
@@ -143,12 +142,17 @@ export async function openCapturePr(o: CapturePrOptions): Promise<CapturePrResul
   }
 
   const page = repoPathOf(o, o.plan.path);
-  const commit = await writeCaptureBranch(github, writes, repo, { branch, exists: branchSha !== undefined, baseSha, files: o.plan.files, wikiPrefix: o.wikiPrefix, message: `wiki: capture "${o.plan.path}" from #${o.question.issueNumber}` }).catch(
-    (error: unknown) => {
-      // The branch appeared between the look-up above and its creation: a twin run made it.
-      throw alreadyCreated(error) ? new TwinRunError(branch) : error;
-    },
-  );
+  const commit = await writeCaptureBranch(github, writes, repo, {
+    branch,
+    exists: branchSha !== undefined,
+    baseSha,
+    files: o.plan.files,
+    wikiPrefix: o.wikiPrefix,
+    message: `wiki: capture "${o.plan.path}" from #${o.question.issueNumber}`,
+  }).catch((error: unknown) => {
+    // The branch appeared between the look-up above and its creation: a twin run made it.
+    throw alreadyCreated(error) ? new TwinRunError(branch) : error;
+  });
 
   const marker: CaptureMarker = { key: o.question.key, issueNumber: o.question.issueNumber, page, commit };
   const title = `wiki: capture "${o.trace.question.split('\n')[0]!.slice(0, TITLE_LIMIT - 20)}"`;
@@ -160,10 +164,18 @@ export async function openCapturePr(o: CapturePrOptions): Promise<CapturePrResul
     }
     const created = await createPull(github, writes, repo, { title, head: branch, base, body, draft: o.draft });
     if (o.labels.length > 0) {
-      await writes.run(`POST /repos/${repo.owner}/${repo.repo}/issues/${created.number}/labels (${o.labels.join(', ')})`, () => github.rest.issues.addLabels({ ...repo, issue_number: created.number, labels: o.labels }), undefined);
+      await writes.run(
+        `POST /repos/${repo.owner}/${repo.repo}/issues/${created.number}/labels (${o.labels.join(', ')})`,
+        () => github.rest.issues.addLabels({ ...repo, issue_number: created.number, labels: o.labels }),
+        undefined,
+      );
     }
     if (o.reviewers.length > 0) {
-      await writes.run(`POST /repos/${repo.owner}/${repo.repo}/pulls/${created.number}/requested_reviewers`, () => github.rest.pulls.requestReviewers({ ...repo, pull_number: created.number, reviewers: o.reviewers }), undefined);
+      await writes.run(
+        `POST /repos/${repo.owner}/${repo.repo}/pulls/${created.number}/requested_reviewers`,
+        () => github.rest.pulls.requestReviewers({ ...repo, pull_number: created.number, reviewers: o.reviewers }),
+        undefined,
+      );
     }
     return { status: 'opened', url: created.html_url, number: created.number, branch };
   } catch (error) {
@@ -240,7 +252,14 @@ export async function rebuildCapturePrs(
     const wikiPage = wikiPathOf(o.workspace, marker.page);
     if (content === undefined || wikiPage === undefined) continue;
     const files = await captureFiles(o.tree, o.workspace.config, wikiPage, content);
-    const commit = await writeCaptureBranch(github, writes, repo, { branch: pull.head.ref, exists: true, baseSha: o.baseSha, files, wikiPrefix: o.workspace.wikiPrefix, message: `wiki: capture "${wikiPage}" rebuilt on ${o.base}` });
+    const commit = await writeCaptureBranch(github, writes, repo, {
+      branch: pull.head.ref,
+      exists: true,
+      baseSha: o.baseSha,
+      files,
+      wikiPrefix: o.workspace.wikiPrefix,
+      message: `wiki: capture "${wikiPage}" rebuilt on ${o.base}`,
+    });
     const body = rewriteCaptureMarker(pull.body ?? '', commit);
     await updatePull(github, writes, repo, pull.number, { body }, 'marker');
     result.refreshed.push(pull.number);
@@ -279,13 +298,24 @@ export async function handleClosedCapture(
   // A re-run of the same event must not reply twice: the steward's own reply ends with this marker.
   const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: marker.issueNumber, per_page: 100 });
   if (comments.some((c) => identity.owns(c.user) && (c.body ?? '').trimEnd().endsWith(closedMarker(pull.number)))) return undefined;
-  return createComment(github, writes, repo, marker.issueNumber, { text, markers: [closedMarker(pull.number)] }, `capture #${pull.number} ${pull.merged ? 'merged' : 'closed'}`);
+  return createComment(
+    github,
+    writes,
+    repo,
+    marker.issueNumber,
+    { text, markers: [closedMarker(pull.number)] },
+    `capture #${pull.number} ${pull.merged ? 'merged' : 'closed'}`,
+  );
 }
 
 export async function deleteBranch(github: GitHubClient, writes: RepoWrites, repo: RepoRef, branch: string): Promise<void> {
-  await writes.run(`DELETE /repos/${repo.owner}/${repo.repo}/git/refs/heads/${branch}`, async () => {
-    await github.rest.git.deleteRef({ ...repo, ref: `heads/${branch}` }).catch((e: { status?: number }) => {
-      if (e.status !== 422 && e.status !== 404) throw e;
-    });
-  }, undefined);
+  await writes.run(
+    `DELETE /repos/${repo.owner}/${repo.repo}/git/refs/heads/${branch}`,
+    async () => {
+      await github.rest.git.deleteRef({ ...repo, ref: `heads/${branch}` }).catch((e: { status?: number }) => {
+        if (e.status !== 422 && e.status !== 404) throw e;
+      });
+    },
+    undefined,
+  );
 }

@@ -81,7 +81,9 @@ export async function runDigest(
 ): Promise<DigestRun> {
   const { github, writes, repo, period, now } = o;
   const config = workspace.config;
-  const health = workspace.wikiRoot ? await wikiHealth(await openWikiLayout(workspace.wikiRoot, config), { now, staleDays: config.digest.staleDays, rules: config.validate }) : undefined;
+  const health = workspace.wikiRoot
+    ? await wikiHealth(await openWikiLayout(workspace.wikiRoot, config), { now, staleDays: config.digest.staleDays, rules: config.validate })
+    : undefined;
   const identity = github ? (o.identity ?? identitySource(github, config.ask.stewardLogins)) : undefined;
   const activity = github && repo && identity ? await readRepoActivity(github, repo, period, config, await identity()) : { answers: [], captures: [] };
   const report = buildDigest({ period, now, ...activity, health });
@@ -91,7 +93,8 @@ export async function runDigest(
   const existing = (await github.paginate(github.rest.issues.listForRepo, { ...repo, labels: config.labels.digest, state: 'all', per_page: 100 })).find(
     (i) => !i.pull_request && i.title === title,
   );
-  const body = markdown.length > 65_000 ? `${markdown.slice(0, 64_900)}\n\n_[Digest cut here: ${markdown.length - 64_900} more characters in the job summary]_` : markdown;
+  const body =
+    markdown.length > 65_000 ? `${markdown.slice(0, 64_900)}\n\n_[Digest cut here: ${markdown.length - 64_900} more characters in the job summary]_` : markdown;
   if (existing) {
     await updateIssueBody(github, writes, repo, existing.number, body, title);
     return { report, markdown, issueUrl: existing.html_url };

@@ -46,7 +46,9 @@ export async function maintainWiki(
 
   // 1. Index files, from the checkout — only when it is still the branch's head, so nothing newer is undone.
   // A generated file a person has edited is theirs (see index-provenance.ts): never committed over.
-  const stale = outdatedIndexFiles(await planIndexFiles(layoutOf(tree, workspace.config), { policy: workspace.config.indexes, provenance: workspaceIndexProvenance(workspace) }));
+  const stale = outdatedIndexFiles(
+    await planIndexFiles(layoutOf(tree, workspace.config), { policy: workspace.config.indexes, provenance: workspaceIndexProvenance(workspace) }),
+  );
   result.indexFiles = stale.map((p) => p.path);
   if (stale.length > 0 && checkedOutSha && checkedOutSha !== baseSha) {
     reporter.notice(`${base} moved on since this checkout (${checkedOutSha.slice(0, 7)} → ${baseSha.slice(0, 7)}); the next run refreshes the index files`);

@@ -24,7 +24,14 @@ export async function changedPages(workspace: Workspace, base: string, pages: re
 export const staleIndexDiagnostics = (plans: readonly IndexFilePlan[], handled: ReadonlySet<string> = new Set()): Diagnostic[] =>
   outdatedIndexFiles(plans)
     .filter((p) => !handled.has(p.path))
-    .map((p) => ({ severity: 'error', rule: 'stale-index', code: 'stale-index', path: p.path, line: 1, message: `index file is ${p.status === 'missing' ? 'missing' : 'stale'}: run 'wiki-steward index' and commit the result` }));
+    .map((p) => ({
+      severity: 'error',
+      rule: 'stale-index',
+      code: 'stale-index',
+      path: p.path,
+      line: 1,
+      message: `index file is ${p.status === 'missing' ? 'missing' : 'stale'}: run 'wiki-steward index' and commit the result`,
+    }));
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -45,12 +52,18 @@ export async function validateCheckout(
     try {
       only = await changedPages(workspace, options.changedSince, layout.pages);
     } catch {
-      reporter.notice(`the pull request's base ${options.changedSince.slice(0, 12)} is not in the checkout (use actions/checkout with fetch-depth: 0): validating the whole wiki`);
+      reporter.notice(
+        `the pull request's base ${options.changedSince.slice(0, 12)} is not in the checkout (use actions/checkout with fetch-depth: 0): validating the whole wiki`,
+      );
     }
   }
   const { diagnostics, checked } = await validateWiki(layout, only, workspace.config.validate);
   // The same provenance as `index`: a generated file edited by hand is not called stale.
-  const plans = await planIndexFiles(layout, { policy: workspace.config.indexes, provenance: workspaceIndexProvenance(workspace), ...(only ? { onlyDirs: affectedIndexDirs(only) } : {}) });
+  const plans = await planIndexFiles(layout, {
+    policy: workspace.config.indexes,
+    provenance: workspaceIndexProvenance(workspace),
+    ...(only ? { onlyDirs: affectedIndexDirs(only) } : {}),
+  });
   const all = applyRules([...diagnostics, ...staleIndexDiagnostics(plans, options.indexFilesHandled)], workspace.config.validate);
   await reporter.annotate(all, { wikiRoot, repoRoot: workspace.repoRoot, cwd: options.cwd });
   const errors = all.filter((d) => d.severity === 'error');

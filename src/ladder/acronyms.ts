@@ -13,7 +13,10 @@ const MAX_EXPANSIONS = 3;
 
 /** The words before an acronym that spell it, or undefined. */
 export function longFormOf(acronym: string, before: string): string | undefined {
-  const letters = acronym.replace(/s$/, '').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  const letters = acronym
+    .replace(/s$/, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, '');
   const words = before.trim().split(/[ \t]+/);
   const maxWords = Math.min(letters.length + 5, letters.length * 2);
   for (let count = 1; count <= Math.min(words.length, maxWords); count++) {

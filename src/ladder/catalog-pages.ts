@@ -69,7 +69,8 @@ function workerCount(tree: WikiTree, pages: number): number {
   const wanted = workersFor(pages, os.availableParallelism(), forced);
   if (wanted === 0) return 0;
   if (!existsSync(fileURLToPath(WORKER_URL))) {
-    if (forced !== undefined) process.emitWarning(`${WORKERS_ENV}=${forced}, but there is no catalog worker at ${fileURLToPath(WORKER_URL)}: reading pages on the main thread`);
+    if (forced !== undefined)
+      process.emitWarning(`${WORKERS_ENV}=${forced}, but there is no catalog worker at ${fileURLToPath(WORKER_URL)}: reading pages on the main thread`);
     return 0;
   }
   return wanted;

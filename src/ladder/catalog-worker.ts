@@ -22,4 +22,7 @@ export interface CatalogWorkerData {
 const { root, paths, allPages, stopwords } = workerData as CatalogWorkerData;
 // Read as the main thread reads a disk tree, with the page size limit: the wiki is not walked again.
 const chunk = await readChunkFacts((visit) => readPages({ readEach: diskReader(root) }, paths, visit), wikilinkResolver(allPages), new Set(stopwords));
-parentPort!.postMessage(chunk, chunk.facts.flatMap(([, facts]) => [facts.body.ids.buffer, facts.body.counts.buffer]));
+parentPort!.postMessage(
+  chunk,
+  chunk.facts.flatMap(([, facts]) => [facts.body.ids.buffer, facts.body.counts.buffer]),
+);

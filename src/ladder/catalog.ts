@@ -82,7 +82,6 @@ function buildPostings(entries: readonly WikiEntry[]): Map<string, number[]> {
   return postings;
 }
 
-
 export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promise<WikiCatalog> {
   const layout = layoutOf(tree, config);
   const indexFiles = [...tree.files].filter(isIndexFilePath).sort((a, b) => (a === 'index.md' ? -1 : b === 'index.md' ? 1 : comparePathParts(a, b)));
@@ -210,9 +209,13 @@ function keptPageReader(tree: WikiTree): WikiCatalog['readPages'] {
   let keptChars = 0;
   return async (paths) => {
     const fresh = new Map<string, string>();
-    await readPages(tree, paths.filter((path) => !kept.has(path)), (path, file) => {
-      if (file.ok) fresh.set(path, file.text);
-    });
+    await readPages(
+      tree,
+      paths.filter((path) => !kept.has(path)),
+      (path, file) => {
+        if (file.ok) fresh.set(path, file.text);
+      },
+    );
     const out = new Map<string, string>();
     for (const path of paths) {
       const text = fresh.get(path) ?? kept.get(path);

@@ -138,12 +138,22 @@ function queryWords(terms: readonly SignalTerm[]): Map<string, number> {
 }
 
 /** The gate's candidates plus the best body matches, ranked by score, best first. */
-function rankCandidates(catalog: WikiCatalog, gate: readonly Candidate[], scores: ReadonlyMap<number, number>, terms: readonly SignalTerm[]): RankedCandidate[] {
+function rankCandidates(
+  catalog: WikiCatalog,
+  gate: readonly Candidate[],
+  scores: ReadonlyMap<number, number>,
+  terms: readonly SignalTerm[],
+): RankedCandidate[] {
   // A term the page's title or an alias holds whole (the seed's title rule) names the page: that
   // counts beyond the words' separate hits, in proportion to how rare the term's words are.
   const naming = new Map(terms.map((t) => [t.term, weightOf(t) * foldedWords(t.term).reduce((sum, w) => sum + catalog.relevance.idf(w), 0)]));
-  const named = (c: Candidate) => [...new Set(c.matched.filter((m) => m.field === 'title').map((m) => m.term))].reduce((sum, term) => sum + (naming.get(term) ?? 0), 0);
-  const ranked: RankedCandidate[] = gate.map((c) => ({ ...c, score: (scores.get(catalog.indexOf(c.path)) ?? 0) + TITLE_NAME_BONUS * named(c), source: 'gate' }));
+  const named = (c: Candidate) =>
+    [...new Set(c.matched.filter((m) => m.field === 'title').map((m) => m.term))].reduce((sum, term) => sum + (naming.get(term) ?? 0), 0);
+  const ranked: RankedCandidate[] = gate.map((c) => ({
+    ...c,
+    score: (scores.get(catalog.indexOf(c.path)) ?? 0) + TITLE_NAME_BONUS * named(c),
+    source: 'gate',
+  }));
   let best = 0;
   for (const score of scores.values()) best = Math.max(best, score);
   for (const c of ranked) best = Math.max(best, c.score);
@@ -152,10 +162,18 @@ function rankCandidates(catalog: WikiCatalog, gate: readonly Candidate[], scores
   // A question that names things (names, identifiers, versions, code, quotes) none of which any
   // page mentions is about something this wiki does not know: sharing ordinary words with it
   // ("database", "servers") does not make a page a candidate.
-  const names = terms.filter((t) => STRICT_KINDS.has(t.kind)).map((t) => foldedWords(t.term)).filter((w) => w.length > 0);
+  const names = terms
+    .filter((t) => STRICT_KINDS.has(t.kind))
+    .map((t) => foldedWords(t.term))
+    .filter((w) => w.length > 0);
   const unknownSubject = names.length > 0 && !names.some((name) => catalog.relevance.anyPageHoldsAll(name));
   const enough = hasEvidence(catalog, terms);
-  const body = unknownSubject ? [] : above.sort((a, b) => b[1] - a[1] || a[0] - b[0]).filter(([entry]) => enough(entry)).slice(0, BODY_CANDIDATES);
+  const body = unknownSubject
+    ? []
+    : above
+        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+        .filter(([entry]) => enough(entry))
+        .slice(0, BODY_CANDIDATES);
   for (const [entry, score] of body) {
     const page = catalog.entries[entry]!;
     // The terms the page holds, as the trace names them (every word of the term, in any field).
@@ -204,7 +222,13 @@ function hasEvidence(catalog: WikiCatalog, terms: readonly SignalTerm[]): (entry
  * those pages scored; a word that names more than `limit` pages (the "too common" limit) is left
  * out. They bridge a question in everyday words to the wiki's own terms.
  */
-function feedbackTerms(catalog: WikiCatalog, scores: ReadonlyMap<number, number>, terms: readonly SignalTerm[], extraStopwords: readonly string[], limit: number): SignalTerm[] {
+function feedbackTerms(
+  catalog: WikiCatalog,
+  scores: ReadonlyMap<number, number>,
+  terms: readonly SignalTerm[],
+  extraStopwords: readonly string[],
+  limit: number,
+): SignalTerm[] {
   const named = pagesNaming(catalog);
   const enough = hasEvidence(catalog, terms);
   const top = topScores(scores, FEEDBACK_PAGES).filter(([entry]) => enough(entry));

@@ -59,7 +59,9 @@ export function testWaitScale(env: NodeJS.ProcessEnv): number {
   const scale = Number(raw);
   if (!(scale >= 0 && scale <= 1)) throw new Error(`${TEST_WAIT_SCALE} must be a number from 0 to 1, got '${raw}'`);
   if (env.GITHUB_ACTIONS === 'true' && talksToGitHubCom(env.GITHUB_API_URL)) {
-    throw new Error(`${TEST_WAIT_SCALE} is a switch for test suites against a local GitHub emulator; it is refused in a workflow that talks to github.com. Remove it from the workflow's env.`);
+    throw new Error(
+      `${TEST_WAIT_SCALE} is a switch for test suites against a local GitHub emulator; it is refused in a workflow that talks to github.com. Remove it from the workflow's env.`,
+    );
   }
   return scale;
 }
@@ -222,7 +224,14 @@ export class JsonHttpClient {
           continue;
         }
         record(timedOut ? 'timeout' : 'network-error', attempt);
-        throw this.error(req.provider, timedOut ? `no answer within ${this.policy.timeoutMs} ms (after ${attempt + 1} attempts)` : `network error after ${attempt + 1} attempts: ${(error as Error).message}`, timedOut ? 'timeout' : 'network-error', true);
+        throw this.error(
+          req.provider,
+          timedOut
+            ? `no answer within ${this.policy.timeoutMs} ms (after ${attempt + 1} attempts)`
+            : `network error after ${attempt + 1} attempts: ${(error as Error).message}`,
+          timedOut ? 'timeout' : 'network-error',
+          true,
+        );
       }
       let body: unknown;
       try {
@@ -249,7 +258,12 @@ export class JsonHttpClient {
         }
       }
       record(response.status, attempt);
-      throw this.error(req.provider, `HTTP ${response.status}: ${errorDetail(body, response.statusText || 'request failed')}`, response.status, retryableStatus(response.status));
+      throw this.error(
+        req.provider,
+        `HTTP ${response.status}: ${errorDetail(body, response.statusText || 'request failed')}`,
+        response.status,
+        retryableStatus(response.status),
+      );
     }
   }
 

@@ -20,7 +20,9 @@ export const displayPath = (d: Diagnostic, from: string, paths: DiagnosticPaths)
 
 /** One line per diagnostic, ending with its rule as eslint and markdownlint do: `path:line: message [rule]`. */
 export function formatText(diagnostics: readonly Diagnostic[], paths: DiagnosticPaths): string {
-  return diagnostics.map((d) => `${displayPath(d, paths.cwd, paths)}:${d.line}: ${d.severity === 'warning' ? 'warning: ' : ''}${d.message} [${d.rule}]`).join('\n');
+  return diagnostics
+    .map((d) => `${displayPath(d, paths.cwd, paths)}:${d.line}: ${d.severity === 'warning' ? 'warning: ' : ''}${d.message} [${d.rule}]`)
+    .join('\n');
 }
 
 export function toJsonRecords(diagnostics: readonly Diagnostic[], paths: DiagnosticPaths) {

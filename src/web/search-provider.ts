@@ -28,7 +28,13 @@ export function clipQuery(query: string, maxWords: number, maxChars: number): st
   return out || query.slice(0, maxChars);
 }
 
-const clean = (s: unknown): string => (typeof s === 'string' ? s.replace(/<[^<>]+>/g, '').replace(/\s+/g, ' ').trim() : '');
+const clean = (s: unknown): string =>
+  typeof s === 'string'
+    ? s
+        .replace(/<[^<>]+>/g, '')
+        .replace(/\s+/g, ' ')
+        .trim()
+    : '';
 const isHttpUrl = (u: unknown): u is string => typeof u === 'string' && /^https?:\/\//i.test(u);
 
 function results(provider: string, items: unknown, pick: (item: Record<string, unknown>) => WebResult): WebResult[] {
@@ -95,7 +101,11 @@ export class SearxngSearch implements SearchProvider {
     url.searchParams.set('format', 'json');
     try {
       const { body } = await this.http.request({ provider: this.name, method: 'GET', url, headers: {} });
-      return results(this.name, (body as { results?: unknown }).results, (r) => ({ title: clean(r.title), url: String(r.url), snippet: clean(r.content) })).slice(0, count);
+      return results(this.name, (body as { results?: unknown }).results, (r) => ({
+        title: clean(r.title),
+        url: String(r.url),
+        snippet: clean(r.content),
+      })).slice(0, count);
     } catch (error) {
       if (error instanceof ProviderError && error.status === 403) {
         throw new ProviderError(this.name, `${error.message} (enable the json format under search.formats in the instance's settings.yml)`, 403, false);

@@ -55,8 +55,16 @@ const GRAY_MATTER_OPTIONS = {
 
 /** A field read as a list of strings: a list's strings, or a string's comma-separated parts; trimmed, empty ones dropped. */
 export function stringList(value: PyValue | undefined): string[] {
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter(Boolean);
-  if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter(Boolean);
+  if (Array.isArray(value))
+    return value
+      .filter((v): v is string => typeof v === 'string')
+      .map((v) => v.trim())
+      .filter(Boolean);
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
   return [];
 }
 
@@ -221,7 +229,11 @@ function compareWithYaml12(block: string, dialect: PyDict, keyLines: Map<string,
       error instanceof ContainsItself
         ? 'frontmatter YAML aliases make a value that contains itself'
         : `frontmatter YAML aliases expand to more than ${MAX_FRONTMATTER_EXPANSION.toLocaleString('en-US')} characters of values (a "billion laughs" alias bomb)`;
-    return { kind: 'refused', line: 1, message: `${problem}: standard YAML readers would exhaust their memory on it, so the page is not checked further; write the values out instead of using anchors (&) and aliases (*)` };
+    return {
+      kind: 'refused',
+      line: 1,
+      message: `${problem}: standard YAML readers would exhaust their memory on it, so the page is not checked further; write the values out instead of using anchors (&) and aliases (*)`,
+    };
   }
   if (standard === null || standard === undefined) standard = {};
   if (typeof standard !== 'object' || Array.isArray(standard)) {

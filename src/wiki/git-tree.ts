@@ -12,7 +12,13 @@ const BLOB_CHUNK = 2000;
  * relative to the repository root, '' when the wiki is the repository); `missing` says why a path
  * the tree was asked for has no blob.
  */
-export function gitBlobTree(git: GitCommandManager, repoRoot: string, wikiPrefix: string, entries: ReadonlyArray<{ path: string; sha: string }>, missing: string): WikiTree {
+export function gitBlobTree(
+  git: GitCommandManager,
+  repoRoot: string,
+  wikiPrefix: string,
+  entries: ReadonlyArray<{ path: string; sha: string }>,
+  missing: string,
+): WikiTree {
   const strip = wikiPrefix === '' ? 0 : wikiPrefix.length + 1;
   const shaOf = new Map(entries.map((e) => [e.path.slice(strip), e.sha]));
   const files = new Set(shaOf.keys());

@@ -60,7 +60,11 @@ export function parseIndexFile(indexFile: string, text: string, options: ParseIn
       title = (wikilink![2] ?? '').trim();
     }
     if (!path || path.endsWith(`/${DIRECTORY_INDEX}`) || path === DIRECTORY_INDEX) return;
-    const rest = line.slice(match.index + match[0].length).replace(SEPARATOR, '').replace(QUALITY_MARKER, '').trim();
+    const rest = line
+      .slice(match.index + match[0].length)
+      .replace(SEPARATOR, '')
+      .replace(QUALITY_MARKER, '')
+      .trim();
     entries.push({ indexFile, line: i + 1, path, title, summary: rest });
   });
   return entries;

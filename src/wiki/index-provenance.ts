@@ -51,13 +51,20 @@ interface Version {
 const NOTHING: Version = { entries: new Map(), lines: new Set() };
 
 /** Counts and subfolder previews change with every page added anywhere below: they carry no one's words. */
-const normalize = (line: string): string =>
-  line.startsWith('  - ') ? '  - …' : line.replace(/ \u2014 \d+ pages(?:, \d+ levels deep)?$/, ' \u2014 N pages');
+const normalize = (line: string): string => (line.startsWith('  - ') ? '  - …' : line.replace(/ \u2014 \d+ pages(?:, \d+ levels deep)?$/, ' \u2014 N pages'));
 
 function versionOf(plan: IndexFilePlan): Version {
   const entries = plan.entries ?? new Map<string, string>();
   const entryLines = new Set(entries.values());
-  return { entries, lines: new Set(plan.expected.split('\n').filter((l) => !entryLines.has(l)).map(normalize)) };
+  return {
+    entries,
+    lines: new Set(
+      plan.expected
+        .split('\n')
+        .filter((l) => !entryLines.has(l))
+        .map(normalize),
+    ),
+  };
 }
 
 /** True when every line of `current` is one of the versions' and nothing all of them hold is missing. */
@@ -168,4 +175,9 @@ export function gitIndexProvenance(options: GitIndexProvenanceOptions): GitIndex
 
 /** The provenance of a workspace's index files, for every command and job that plans them. */
 export const workspaceIndexProvenance = (workspace: Pick<Workspace, 'repoRoot' | 'wikiPrefix' | 'config'>): GitIndexProvenance =>
-  gitIndexProvenance({ git: new GitCommandManager(workspace.repoRoot), repoRoot: workspace.repoRoot, wikiPrefix: workspace.wikiPrefix, categories: workspace.config.categories });
+  gitIndexProvenance({
+    git: new GitCommandManager(workspace.repoRoot),
+    repoRoot: workspace.repoRoot,
+    wikiPrefix: workspace.wikiPrefix,
+    categories: workspace.config.categories,
+  });

@@ -13,8 +13,7 @@ export interface PyDict {
 
 /** Python's `isinstance(v, int)`: bools are ints too. */
 export const isPyIntLike = (v: PyValue | undefined): v is bigint | boolean => typeof v === 'bigint' || typeof v === 'boolean';
-export const isPyDict = (v: PyValue | undefined): v is PyDict =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isPyDict = (v: PyValue | undefined): v is PyDict => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Python's str.splitlines(): every line boundary Python knows, no trailing empty line. */
 export function pySplitLines(s: string): string[] {
@@ -26,9 +25,7 @@ export function pySplitLines(s: string): string[] {
 
 const INT_RE = /^[+-]?(?:0(?:_?0)*|[1-9](?:_?[0-9])*|0[0-9](?:_?[0-9])*)$/;
 const DEC_DIGITS = '[0-9](?:_?[0-9])*';
-const FLOAT_RE = new RegExp(
-  `^[+-]?(?:(?:${DEC_DIGITS})?\\.${DEC_DIGITS}|${DEC_DIGITS}\\.?)(?:[eE][+-]?${DEC_DIGITS})?$`,
-);
+const FLOAT_RE = new RegExp(`^[+-]?(?:(?:${DEC_DIGITS})?\\.${DEC_DIGITS}|${DEC_DIGITS}\\.?)(?:[eE][+-]?${DEC_DIGITS})?$`);
 const FLOAT_SPECIAL_RE = /^([+-]?)(nan|inf|infinity)$/i;
 
 /** Python `int(s)` on an already-stripped string; undefined where Python raises ValueError. */
@@ -102,9 +99,7 @@ function exactRational(x: number): { numerator: bigint; denominator: bigint } {
   const fraction = bits & 0xfffffffffffffn;
   const mantissa = exponentBits === 0 ? fraction : fraction | (1n << 52n);
   const exponent = (exponentBits === 0 ? 1 : exponentBits) - 1075;
-  return exponent >= 0
-    ? { numerator: mantissa << BigInt(exponent), denominator: 1n }
-    : { numerator: mantissa, denominator: 1n << BigInt(-exponent) };
+  return exponent >= 0 ? { numerator: mantissa << BigInt(exponent), denominator: 1n } : { numerator: mantissa, denominator: 1n << BigInt(-exponent) };
 }
 
 /** Python `repr(str)`. */
@@ -119,7 +114,12 @@ export function pyStrRepr(s: string): string {
     else if (ch === '\t') out += '\\t';
     else if (cp < 0x20 || cp === 0x7f) out += `\\x${cp.toString(16).padStart(2, '0')}`;
     else if (!isPrintable(ch, cp)) {
-      out += cp <= 0xff ? `\\x${cp.toString(16).padStart(2, '0')}` : cp <= 0xffff ? `\\u${cp.toString(16).padStart(4, '0')}` : `\\U${cp.toString(16).padStart(8, '0')}`;
+      out +=
+        cp <= 0xff
+          ? `\\x${cp.toString(16).padStart(2, '0')}`
+          : cp <= 0xffff
+            ? `\\u${cp.toString(16).padStart(4, '0')}`
+            : `\\U${cp.toString(16).padStart(8, '0')}`;
     } else out += ch;
   }
   return out + quote;
@@ -134,7 +134,10 @@ const isPrintable = (ch: string, cp: number): boolean => cp === 0x20 || !NON_PRI
 export function pyRepr(v: PyValue): string {
   if (typeof v === 'string') return pyStrRepr(v);
   if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
-  if (isPyDict(v)) return `{${Object.entries(v).map(([k, val]) => `${pyStrRepr(k)}: ${pyRepr(val)}`).join(', ')}}`;
+  if (isPyDict(v))
+    return `{${Object.entries(v)
+      .map(([k, val]) => `${pyStrRepr(k)}: ${pyRepr(val)}`)
+      .join(', ')}}`;
   return pyStr(v);
 }
 
@@ -165,8 +168,19 @@ export function pyTitle(s: string): string {
 
 // Python uses the titlecase mapping, which differs from uppercase for digraphs such as 'ǆ' → 'ǅ'.
 const TITLECASE_EXCEPTIONS: Record<string, string> = {
-  'Ǆ': 'ǅ', 'ǅ': 'ǅ', 'ǆ': 'ǅ', 'Ǉ': 'ǈ', 'ǈ': 'ǈ', 'ǉ': 'ǈ',
-  'Ǌ': 'ǋ', 'ǋ': 'ǋ', 'ǌ': 'ǋ', 'Ǳ': 'ǲ', 'ǲ': 'ǲ', 'ǳ': 'ǲ', 'ß': 'Ss',
+  Ǆ: 'ǅ',
+  ǅ: 'ǅ',
+  ǆ: 'ǅ',
+  Ǉ: 'ǈ',
+  ǈ: 'ǈ',
+  ǉ: 'ǈ',
+  Ǌ: 'ǋ',
+  ǋ: 'ǋ',
+  ǌ: 'ǋ',
+  Ǳ: 'ǲ',
+  ǲ: 'ǲ',
+  ǳ: 'ǲ',
+  ß: 'Ss',
 };
 const titleCaseOf = (ch: string): string => TITLECASE_EXCEPTIONS[ch] ?? ch.toUpperCase();
 

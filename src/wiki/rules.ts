@@ -12,7 +12,16 @@ const WARNINGS_UPSTREAM: readonly ValidateRule[] = ['yaml-dialect', 'not-followe
  * or wrong for any wiki: frontmatter parse errors, broken links, unreadable, oversized or unsafely
  * named pages, checks that failed, stale index files.
  */
-const LENIENT_WARNINGS: readonly ValidateRule[] = ['required-field', 'type-category', 'path-depth', 'timestamps', 'tags', 'sources', 'quality', 'missing-source'];
+const LENIENT_WARNINGS: readonly ValidateRule[] = [
+  'required-field',
+  'type-category',
+  'path-depth',
+  'timestamps',
+  'tags',
+  'sources',
+  'quality',
+  'missing-source',
+];
 
 /**
  * Rules upstream does not have. `wikilink` (`[[…]]` that resolve to no page, or to several) is off
@@ -25,11 +34,16 @@ const OFF_UPSTREAM: readonly ValidateRule[] = ['wikilink'];
 const presetOf = (rule: ValidateRule, preset: ValidatePreset): RuleSeverity =>
   preset === 'upstream' && OFF_UPSTREAM.includes(rule)
     ? 'off'
-    : WARNINGS_UPSTREAM.includes(rule) || (preset === 'lenient' && LENIENT_WARNINGS.includes(rule)) ? 'warn' : 'error';
+    : WARNINGS_UPSTREAM.includes(rule) || (preset === 'lenient' && LENIENT_WARNINGS.includes(rule))
+      ? 'warn'
+      : 'error';
 
 /** Every rule's severity under the settings: the preset's, then the per-rule overrides. */
 export function ruleSeverities(settings: ValidateSettings): Record<ValidateRule, RuleSeverity> {
-  return Object.fromEntries(VALIDATE_RULES.map((rule) => [rule, settings.rules[rule] ?? presetOf(rule, settings.preset)])) as Record<ValidateRule, RuleSeverity>;
+  return Object.fromEntries(VALIDATE_RULES.map((rule) => [rule, settings.rules[rule] ?? presetOf(rule, settings.preset)])) as Record<
+    ValidateRule,
+    RuleSeverity
+  >;
 }
 
 /** The diagnostics with the settings' verdicts: `off` rules dropped, the others set to error or warning. */

@@ -13,7 +13,16 @@ import { readPages } from './page-limit.js';
 import { isIndexFile, validateWiki } from './validator.js';
 
 /** Never suggested below `error`. */
-export const NEVER_RELAXED: readonly ValidateRule[] = ['unreadable', 'page-too-large', 'unsafe-file-name', 'check-failed', 'frontmatter', 'broken-link', 'wikilink', 'stale-index'];
+export const NEVER_RELAXED: readonly ValidateRule[] = [
+  'unreadable',
+  'page-too-large',
+  'unsafe-file-name',
+  'check-failed',
+  'frontmatter',
+  'broken-link',
+  'wikilink',
+  'stale-index',
+];
 
 const REQUIRED_FIELDS = ['title', 'type', 'tags', 'sources', 'created', 'updated'];
 const EXTERNAL = /^(https?:|mailto:|#)/;
@@ -40,7 +49,8 @@ export async function suggestValidateConfig(layout: WikiLayout): Promise<string>
 
   const settings: Setting[] = [];
   // The guarantee lives here, whatever a rule's counting below concludes: damage is never relaxed.
-  const set = (rule: ValidateRule, severity: RuleSeverity, saw: string) => settings.push({ rule, severity: NEVER_RELAXED.includes(rule) ? 'error' : severity, saw });
+  const set = (rule: ValidateRule, severity: RuleSeverity, saw: string) =>
+    settings.push({ rule, severity: NEVER_RELAXED.includes(rule) ? 'error' : severity, saw });
   const damage = (rule: ValidateRule, what: string) => {
     const n = found(rule).length;
     set(rule, 'error', `${n === 0 ? 'none' : `${n} found`}: ${what} (never relaxed)`);
@@ -58,7 +68,9 @@ export async function suggestValidateConfig(layout: WikiLayout): Promise<string>
   set(
     'required-field',
     absent.length > 0 ? 'warn' : 'error',
-    absent.length > 0 ? `the dialect lacks ${absent.join(', ')}; present: ${usual.join(', ') || 'none'}` : `pages have ${REQUIRED_FIELDS.join(', ')}${omissions(missing)}`,
+    absent.length > 0
+      ? `the dialect lacks ${absent.join(', ')}; present: ${usual.join(', ') || 'none'}`
+      : `pages have ${REQUIRED_FIELDS.join(', ')}${omissions(missing)}`,
   );
 
   // Judged on the pages that have a type: a page without one is the required-field rule's.
@@ -108,7 +120,11 @@ export async function suggestValidateConfig(layout: WikiLayout): Promise<string>
     `${links.wikilinks > links.markdown ? `links are [[wikilinks]] (${links.wikilinks}) rather than markdown (${links.markdown})` : `${links.wikilinks} [[wikilinks]], ${links.markdown} markdown links`}; ${wikilinks} unresolved (never relaxed)`,
   );
   const sources = pagesOf(found('missing-source'));
-  set('missing-source', sources === 0 ? 'error' : most(sources) ? 'warn' : 'error', sources === 0 ? 'every sources entry exists' : `${of(sources)} name sources not in the wiki`);
+  set(
+    'missing-source',
+    sources === 0 ? 'error' : most(sources) ? 'warn' : 'error',
+    sources === 0 ? 'every sources entry exists' : `${of(sources)} name sources not in the wiki`,
+  );
   set('not-followed', 'warn', `${found('not-followed').length} symlinked or skipped .md files (upstream warns)`);
   damage('stale-index', 'index files out of date');
 
@@ -136,12 +152,16 @@ async function countLinks(layout: WikiLayout, pages: readonly string[]): Promise
   let markdown = 0;
   let wikilinks = 0;
   const isPage = new Set(layout.pages);
-  await readPages(layout.tree, pages.filter((p) => !isIndexFile(p) && isPage.has(p)), (_path, read) => {
-    if (!read.ok) return;
-    // The body where the validator reads it: these counts sit beside its findings.
-    const body = blankCode(upstreamBody(read.text));
-    wikilinks += findWikilinks(body).length;
-    for (const link of markdownLinks(body)) if (!EXTERNAL.test(link.target)) markdown++;
-  });
+  await readPages(
+    layout.tree,
+    pages.filter((p) => !isIndexFile(p) && isPage.has(p)),
+    (_path, read) => {
+      if (!read.ok) return;
+      // The body where the validator reads it: these counts sit beside its findings.
+      const body = blankCode(upstreamBody(read.text));
+      wikilinks += findWikilinks(body).length;
+      for (const link of markdownLinks(body)) if (!EXTERNAL.test(link.target)) markdown++;
+    },
+  );
   return { markdown, wikilinks };
 }

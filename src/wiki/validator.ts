@@ -21,8 +21,7 @@ const ISO_UTC = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
 export const MAX_PATH_PARTS = 5;
 
 /** True for files the validator skips, as upstream does: every `_index.md` and the root `index.md`. */
-export const isIndexFile = (relPath: string): boolean =>
-  relPath === ROOT_INDEX || relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
+export const isIndexFile = (relPath: string): boolean => relPath === ROOT_INDEX || relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
 
 type ReportOptions = { field?: string; line?: number; target?: string };
 
@@ -32,18 +31,20 @@ interface Reporter {
 }
 
 function reporterFor(path: string, out: Diagnostic[]): Reporter {
-  const add = (severity: Diagnostic['severity']) => (rule: ValidateRule, code: DiagnosticCode, message: string, options: ReportOptions = {}) => {
-    out.push({
-      severity,
-      rule,
-      code,
-      path,
-      line: options.line ?? 1,
-      message,
-      ...(options.field !== undefined ? { field: options.field } : {}),
-      ...(options.target !== undefined ? { target: options.target } : {}),
-    });
-  };
+  const add =
+    (severity: Diagnostic['severity']) =>
+    (rule: ValidateRule, code: DiagnosticCode, message: string, options: ReportOptions = {}) => {
+      out.push({
+        severity,
+        rule,
+        code,
+        path,
+        line: options.line ?? 1,
+        message,
+        ...(options.field !== undefined ? { field: options.field } : {}),
+        ...(options.target !== undefined ? { target: options.target } : {}),
+      });
+    };
   return { error: add('error'), warning: add('warning') };
 }
 
@@ -61,7 +62,11 @@ export function validatePage(layout: WikiLayout, page: PageToValidate): Diagnost
   const fm = page.frontmatter ?? readFrontmatter(page.text, { compareWithYaml: true });
   if (fm.kind === 'none') {
     if (fm.refusedLanguage) {
-      report.error('frontmatter', 'refused-language', `frontmatter opens with '---${fm.refusedLanguage}': only YAML frontmatter is read (never executed); start the page with a plain '---' line`);
+      report.error(
+        'frontmatter',
+        'refused-language',
+        `frontmatter opens with '---${fm.refusedLanguage}': only YAML frontmatter is read (never executed); start the page with a plain '---' line`,
+      );
     } else {
       report.error('frontmatter', 'no-frontmatter', "no YAML frontmatter: the page must start with a '---' line and close the block with another '---' line");
     }
@@ -85,7 +90,11 @@ export function validatePage(layout: WikiLayout, page: PageToValidate): Diagnost
   checkType(layout, page.path, data, report, at);
   const parts = page.path.split('/').length;
   if (parts > MAX_PATH_PARTS) {
-    report.error('path-depth', 'too-deep', `page at depth ${parts} exceeds the hard cap of ${MAX_PATH_PARTS} path parts from the wiki root; move it shallower or restructure the category`);
+    report.error(
+      'path-depth',
+      'too-deep',
+      `page at depth ${parts} exceeds the hard cap of ${MAX_PATH_PARTS} path parts from the wiki root; move it shallower or restructure the category`,
+    );
   }
   for (const field of ['created', 'updated'] as const) {
     if (field in data) checkDate(data[field]!, field, report, at);
@@ -108,10 +117,20 @@ function checkType(layout: WikiLayout, path: string, data: PyDict, report: Repor
   const shown = cutValue(pyStr(type));
   const first = path.split('/')[0]!;
   if (typeof type !== 'string' || !layout.categories.includes(type)) {
-    report.error('type-category', 'type-not-category', `type '${shown}' is not one of the wiki's categories (${layout.categories.join(', ') || 'none'})`, at('type'));
+    report.error(
+      'type-category',
+      'type-not-category',
+      `type '${shown}' is not one of the wiki's categories (${layout.categories.join(', ') || 'none'})`,
+      at('type'),
+    );
   }
   if (type !== first) {
-    report.error('type-category', 'type-path-mismatch', `type '${shown}' does not match the page's category folder '${first}'; set 'type: ${first}' or move the page`, at('type'));
+    report.error(
+      'type-category',
+      'type-path-mismatch',
+      `type '${shown}' does not match the page's category folder '${first}'; set 'type: ${first}' or move the page`,
+      at('type'),
+    );
   }
 }
 
@@ -140,8 +159,10 @@ function checkSources(data: PyDict, report: Reporter, at: At): void {
     return;
   }
   for (const source of sources) {
-    if (isPyDict(source)) report.error('sources', 'nested-source', `sources entries must be flat strings, got nested mapping: ${cutValue(pyRepr(source))}`, at('sources'));
-    else if (typeof source !== 'string') report.error('sources', 'source-not-string', `sources entries must be strings, got ${cutValue(pyRepr(source))}`, at('sources'));
+    if (isPyDict(source))
+      report.error('sources', 'nested-source', `sources entries must be flat strings, got nested mapping: ${cutValue(pyRepr(source))}`, at('sources'));
+    else if (typeof source !== 'string')
+      report.error('sources', 'source-not-string', `sources entries must be strings, got ${cutValue(pyRepr(source))}`, at('sources'));
   }
 }
 
@@ -152,13 +173,19 @@ function checkQuality(data: PyDict, report: Reporter, at: At): void {
   }
   const quality = data.quality!;
   if (!isPyDict(quality)) {
-    report.error('quality', 'quality-not-mapping', 'quality must be a nested mapping of accuracy, completeness, signal, interlinking, overall, rated_at, rated_by', at('quality'));
+    report.error(
+      'quality',
+      'quality-not-mapping',
+      'quality must be a nested mapping of accuracy, completeness, signal, interlinking, overall, rated_at, rated_by',
+      at('quality'),
+    );
     return;
   }
   for (const field of SCORE_FIELDS) {
     const key = `quality.${field}`;
     if (!(field in quality)) report.error('quality', 'missing-field', `missing ${key}`, { field: key, line: at('quality').line });
-    else if (!isScore(quality[field]!)) report.error('quality', 'score-out-of-range', `${key} must be an integer from 1 to 5, got ${cutValue(pyRepr(quality[field]!))}`, at(key));
+    else if (!isScore(quality[field]!))
+      report.error('quality', 'score-out-of-range', `${key} must be an integer from 1 to 5, got ${cutValue(pyRepr(quality[field]!))}`, at(key));
   }
   if (!('overall' in quality)) report.error('quality', 'missing-field', 'missing quality.overall', { field: 'quality.overall', line: at('quality').line });
   else checkOverall(quality, report, at);
@@ -166,12 +193,22 @@ function checkQuality(data: PyDict, report: Reporter, at: At): void {
   else {
     const ratedAt = quality.rated_at!;
     if (typeof ratedAt !== 'string' || !ISO_UTC.test(ratedAt)) {
-      report.error('timestamps', 'bad-date', `quality.rated_at must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got ${cutValue(pyRepr(ratedAt))}`, at('quality.rated_at'));
+      report.error(
+        'timestamps',
+        'bad-date',
+        `quality.rated_at must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got ${cutValue(pyRepr(ratedAt))}`,
+        at('quality.rated_at'),
+      );
     }
   }
   if (!('rated_by' in quality)) report.error('quality', 'missing-field', 'missing quality.rated_by', { field: 'quality.rated_by', line: at('quality').line });
   else if (typeof quality.rated_by !== 'string' || !RATERS.includes(quality.rated_by)) {
-    report.error('quality', 'unknown-rater', `quality.rated_by must be one of ${RATERS.join(', ')}, got ${cutValue(pyRepr(quality.rated_by!))}`, at('quality.rated_by'));
+    report.error(
+      'quality',
+      'unknown-rater',
+      `quality.rated_by must be one of ${RATERS.join(', ')}, got ${cutValue(pyRepr(quality.rated_by!))}`,
+      at('quality.rated_by'),
+    );
   }
 }
 
@@ -179,7 +216,9 @@ const isScore = (v: PyValue): boolean => isPyIntLike(v) && Number(v) >= 1 && Num
 
 function checkOverall(quality: PyDict, report: Reporter, at: At): void {
   // Upstream checks the mean only when all four scores are integers (bools count, as in Python).
-  const scores = SCORE_FIELDS.map((f) => quality[f]).filter(isPyIntLike).map(Number);
+  const scores = SCORE_FIELDS.map((f) => quality[f])
+    .filter(isPyIntLike)
+    .map(Number);
   if (scores.length !== SCORE_FIELDS.length) return;
   const expected = pyRound2(scores.reduce((a, b) => a + b, 0) / scores.length);
   const actual = pyToFloat(quality.overall);
@@ -207,7 +246,10 @@ function checkLinks(layout: WikiLayout, page: PageToValidate, report: Reporter):
     if (resolved === undefined) {
       report.error('broken-link', 'broken-link', `broken markdown link: ${cutValue(target)} (it points outside the wiki root)`, { field: target, line });
     } else if (!layout.tree.files.has(resolved) && !layout.tree.dirs.has(resolved)) {
-      report.error('broken-link', 'broken-link', `broken markdown link: ${cutValue(target)} (no file ${cutValue(resolved)} in the wiki)`, { field: target, line });
+      report.error('broken-link', 'broken-link', `broken markdown link: ${cutValue(target)} (no file ${cutValue(resolved)} in the wiki)`, {
+        field: target,
+        line,
+      });
     }
   }
 }
@@ -283,13 +325,31 @@ export async function validateWiki(layout: WikiLayout, only?: readonly string[],
     targets.filter((p) => !isUnsafeName(p)),
     (path, read) => {
       if (!read.ok) {
-        add([{ severity: 'error', rule: read.problem === 'too-large' ? 'page-too-large' : 'unreadable', code: read.problem === 'too-large' ? 'page-too-large' : 'unreadable', path, line: 1, message: read.reason }]);
+        add([
+          {
+            severity: 'error',
+            rule: read.problem === 'too-large' ? 'page-too-large' : 'unreadable',
+            code: read.problem === 'too-large' ? 'page-too-large' : 'unreadable',
+            path,
+            line: 1,
+            message: read.reason,
+          },
+        ]);
         return;
       }
       try {
         add(validatePage(layout, { path, text: read.text }));
       } catch (error) {
-        add([{ severity: 'error', rule: 'check-failed', code: 'check-failed', path, line: 1, message: `could not check this page: ${cutValue((error as Error).message)}` }]);
+        add([
+          {
+            severity: 'error',
+            rule: 'check-failed',
+            code: 'check-failed',
+            path,
+            line: 1,
+            message: `could not check this page: ${cutValue((error as Error).message)}`,
+          },
+        ]);
       }
     },
   );
@@ -299,7 +359,14 @@ export async function validateWiki(layout: WikiLayout, only?: readonly string[],
   }
   for (const skipped of layout.tree.skipped) {
     if (skipped.path.endsWith('.md')) {
-      diagnostics.push({ severity: 'warning', rule: 'not-followed', code: 'not-followed', path: skipped.path, line: 1, message: `${skipped.reason}: not validated` });
+      diagnostics.push({
+        severity: 'warning',
+        rule: 'not-followed',
+        code: 'not-followed',
+        path: skipped.path,
+        line: 1,
+        message: `${skipped.reason}: not validated`,
+      });
     }
   }
   // Every renderer prints the path on one line: escape what would break it.

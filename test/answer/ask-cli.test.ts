@@ -23,7 +23,8 @@ describe('wiki-steward ask', () => {
     expect(trace.candidates[0]!.matched).toContainEqual({ term: 'hook', field: 'title' });
     expect(trace.citations[0]).toMatchObject({ path: 'how-to/install-pre-commit-hook.md', lines: [expect.any(Number), expect.any(Number)] });
     expect(trace.answer).toContain('`how-to/install-pre-commit-hook.md` line');
-    for (const key of ['question', 'branch', 'outcome', 'signal_terms', 'candidates', 'read', 'citations', 'missing', 'answer']) expect(trace).toHaveProperty(key);
+    for (const key of ['question', 'branch', 'outcome', 'signal_terms', 'candidates', 'read', 'citations', 'missing', 'answer'])
+      expect(trace).toHaveProperty(key);
   });
 
   it('never answers a fabricated identifier as if it existed', async () => {
@@ -78,9 +79,15 @@ describe('wiki-steward ask', () => {
       'concepts/retry.md': page({ title: 'Retry budget', type: 'concepts', body: 'Retries stop after three attempts.' }),
     });
     const file = path.join(wiki, 'q.jsonl');
-    await writeFile(file, '{"id": 1, "question": "How are cache keys built?", "team": "core"}\n\n{"id": "b", "question": "What is the retry budget?"}\n{"id": 3, "question": "How do I bake bread?"}\n');
+    await writeFile(
+      file,
+      '{"id": 1, "question": "How are cache keys built?", "team": "core"}\n\n{"id": "b", "question": "What is the retry budget?"}\n{"id": 3, "question": "How do I bake bread?"}\n',
+    );
     const run = await runCli(['ask', '--wiki', wiki, '--questions', file, '--json'], wiki);
-    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Trace & { team?: string });
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Trace & { team?: string });
     expect(lines.map((l) => [l.id, l.outcome])).toEqual([
       [1, 'answered'],
       ['b', 'answered'],
@@ -97,7 +104,9 @@ describe('wiki-steward ask', () => {
     for (let i = 0; i < 12; i++) files[`concepts/widget-${i}.md`] = page({ title: `Widget part ${i}`, type: 'concepts' });
     files['concepts/gasket.md'] = page({ title: 'Widget gasket', type: 'concepts', body: 'The gasket seals the widget housing.' });
     const trace = await ask('How does the widget gasket seal?', await makeWiki(files));
-    expect(trace.signal_terms).toContainEqual(expect.objectContaining({ term: 'widget', gate: false, note: expect.stringContaining('too common to name pages here') }));
+    expect(trace.signal_terms).toContainEqual(
+      expect.objectContaining({ term: 'widget', gate: false, note: expect.stringContaining('too common to name pages here') }),
+    );
     expect(trace).toMatchObject({ branch: 'inline', seed_branch: 'inline', outcome: 'answered' });
     expect(trace.candidates[0]!.path).toBe('concepts/gasket.md');
     expect(trace.candidates.filter((c) => c.source === 'gate').map((c) => c.path)).toEqual(['concepts/gasket.md']);

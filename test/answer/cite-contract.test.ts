@@ -3,7 +3,16 @@ import { describe, expect, it } from 'vitest';
 import type { Claim } from '../../src/answer/answerer.js';
 import { TRAINING_DATA_FLAG, enforceCiteContract } from '../../src/answer/cite-contract.js';
 
-const page = ['---', 'title: Hooks', '---', 'The hook validates staged pages.', 'It regenerates index files', 'and stages them.', '', 'Skip it with --no-verify.'].join('\n');
+const page = [
+  '---',
+  'title: Hooks',
+  '---',
+  'The hook validates staged pages.',
+  'It regenerates index files',
+  'and stages them.',
+  '',
+  'Skip it with --no-verify.',
+].join('\n');
 const context = { pagesRead: new Map([['how-to/hooks.md', page]]), searchUrls: new Set(['https://example.org/a']) };
 const wiki = (quote: string, lines: [number, number], path = 'how-to/hooks.md'): Claim => ({ text: quote, citations: [{ path, lines, quote }] });
 
@@ -48,7 +57,13 @@ describe('cite contract', () => {
   });
 
   it('compares quote and page as readable text: links as their text, emphasis and list markers dropped', () => {
-    const linked = ['---', 'title: Deploys', '---', '- Deploys go through [[runbooks/deploy-gate|the deploy gate]] and', '  need **two** [approvals](../people/approvals.md).'].join('\n');
+    const linked = [
+      '---',
+      'title: Deploys',
+      '---',
+      '- Deploys go through [[runbooks/deploy-gate|the deploy gate]] and',
+      '  need **two** [approvals](../people/approvals.md).',
+    ].join('\n');
     const ctx = { pagesRead: new Map([['concepts/deploys.md', linked]]), searchUrls: new Set<string>() };
     const readable = wiki('Deploys go through the deploy gate and need two approvals.', [4, 5], 'concepts/deploys.md');
     expect(enforceCiteContract([readable], ctx)).toEqual({ claims: [readable], violations: [] });

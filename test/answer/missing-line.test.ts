@@ -12,13 +12,21 @@ import { makeWiki, page } from '../helpers/wiki-fixture.js';
 
 const missingLine = (answer: string): string[] | undefined => {
   const line = answer.split('\n').find((l) => /^\*\*Not in (?:the wiki|the best-matching pages):\*\*/.test(l));
-  return line?.replace(/^\*\*[^*]+\*\*\s*/, '').replace(/\.$/, '').split(', ').map((m) => m.replace(/^`|`$/g, ''));
+  return line
+    ?.replace(/^\*\*[^*]+\*\*\s*/, '')
+    .replace(/\.$/, '')
+    .split(', ')
+    .map((m) => m.replace(/^`|`$/g, ''));
 };
 
 describe('the "Not in the wiki" line', () => {
   it('lists exactly trace.missing, only when something is missing, and only terms absent from the pages quoted', async () => {
     const wiki = await makeWiki({
-      'concepts/cache.md': page({ title: 'Fetch cache', type: 'concepts', body: 'Fetched pages are cached for one day.\n\nThe cache keys join the tenant and the address.' }),
+      'concepts/cache.md': page({
+        title: 'Fetch cache',
+        type: 'concepts',
+        body: 'Fetched pages are cached for one day.\n\nThe cache keys join the tenant and the address.',
+      }),
       'concepts/retry.md': page({ title: 'Retry budget', type: 'concepts', body: 'Retries stop after three attempts.' }),
       'how-to/rotate.md': page({ title: 'Rotate tokens', type: 'how-to', body: 'Rotate tokens with the admin console every quarter.' }),
     });
@@ -52,7 +60,10 @@ describe('the "Not in the wiki" line', () => {
       const texts = await Promise.all(quoted.map(async (p) => foldText(await readFile(path.join(wiki, p), 'utf8'))));
       const strict = new Map(trace.signal_terms.map((t) => [t.term, !['word', 'expanded', 'feedback'].includes(t.kind)]));
       for (const term of trace.missing) {
-        for (const text of texts) expect(textHasTerm(text, termPattern(term), strict.get(term) ?? false), `${question}: "${term}" is reported missing but is in a quoted page`).toBe(false);
+        for (const text of texts)
+          expect(textHasTerm(text, termPattern(term), strict.get(term) ?? false), `${question}: "${term}" is reported missing but is in a quoted page`).toBe(
+            false,
+          );
       }
     }
     expect(sawAnsweredClean).toBe(true);

@@ -13,7 +13,13 @@ const pageOf = (title: string, ...body: string[]) => [...fm(title), ...body].joi
 const words = (...ts: string[]): SignalTerm[] => ts.map((term) => ({ term, kind: 'word' }));
 
 async function ask(question: string, terms: SignalTerm[], pages: Record<string, string>, scores?: Record<string, number>) {
-  const request: AnswerRequest = { question, branch: 'inline', terms, pages: new Map(Object.entries(pages)), ...(scores ? { scores: new Map(Object.entries(scores)) } : {}) };
+  const request: AnswerRequest = {
+    question,
+    branch: 'inline',
+    terms,
+    pages: new Map(Object.entries(pages)),
+    ...(scores ? { scores: new Map(Object.entries(scores)) } : {}),
+  };
   const draft = await new OfflineAnswerer().answer(request);
   // Every quote the answerer makes passes the cite contract untouched.
   const checked = enforceCiteContract(draft.claims, { pagesRead: new Map(draft.read.map((p) => [p, pages[p]!])), searchUrls: new Set() });
@@ -49,7 +55,15 @@ describe('offline answerer', () => {
   });
 
   it('leads with a bold lead sentence that answers, over a list introduction', async () => {
-    const keys = pageOf('Keys', '', '**Rotate keys every ninety days: create the new key, deploy it, then revoke the old one.**', '', 'Rotating keys from the command line:', '', '- `wiki keys rotate`');
+    const keys = pageOf(
+      'Keys',
+      '',
+      '**Rotate keys every ninety days: create the new key, deploy it, then revoke the old one.**',
+      '',
+      'Rotating keys from the command line:',
+      '',
+      '- `wiki keys rotate`',
+    );
     const draft = await ask('How do I rotate keys?', words('rotate', 'keys'), { 'how-to/keys.md': keys });
     expect(draft.claims.map((c) => c.text)).toEqual(['Rotate keys every ninety days: create the new key, deploy it, then revoke the old one.']);
   });
@@ -90,7 +104,9 @@ describe('offline answerer', () => {
       'reviewer per page and a weekly digest.',
     );
     const free = await ask('How much history does the free plan keep?', words('free', 'history'), { 'concepts/plans.md': plans });
-    expect(free.claims[0]!.citations).toEqual([{ path: 'concepts/plans.md', lines: [6, 7], quote: 'The free plan keeps three pages of history for every workspace.' }]);
+    expect(free.claims[0]!.citations).toEqual([
+      { path: 'concepts/plans.md', lines: [6, 7], quote: 'The free plan keeps three pages of history for every workspace.' },
+    ]);
     const team = await ask('How long does the team plan keep history?', words('team', 'history'), { 'concepts/plans.md': plans });
     expect(team.claims[0]!.citations).toEqual([
       { path: 'concepts/plans.md', lines: [11, 13], quote: 'The team plan keeps the history of every page for as long as the workspace exists, with one…' },
@@ -118,7 +134,8 @@ describe('offline answerer', () => {
 
   it('reads candidates in rank order up to the page budget and lists the rest as unread, with why', async () => {
     const pages: Record<string, string> = {};
-    for (let i = 1; i <= OFFLINE_READ_BUDGET + 2; i++) pages[`concepts/widget-${i}.md`] = pageOf(`Widget ${i}`, '', `Widget number ${i} spins the gasket clockwise.`);
+    for (let i = 1; i <= OFFLINE_READ_BUDGET + 2; i++)
+      pages[`concepts/widget-${i}.md`] = pageOf(`Widget ${i}`, '', `Widget number ${i} spins the gasket clockwise.`);
     const draft = await ask('Which widget spins the gasket?', words('widget', 'gasket'), pages);
     expect(OFFLINE_READ_BUDGET).toBe(10);
     expect(draft.read).toEqual(Object.keys(pages).slice(0, 10));
@@ -132,7 +149,17 @@ describe('offline answerer', () => {
 
   it('adds a later page only when it brings what the answer lacks, and lists the sections quoted from', async () => {
     const pages = {
-      'concepts/cache.md': pageOf('Cache', '', '## Expiry', '', 'Cached pages expire after one day.', '', '## Keys', '', 'Cached pages are keyed by their address.'),
+      'concepts/cache.md': pageOf(
+        'Cache',
+        '',
+        '## Expiry',
+        '',
+        'Cached pages expire after one day.',
+        '',
+        '## Keys',
+        '',
+        'Cached pages are keyed by their address.',
+      ),
       'concepts/fetch.md': pageOf('Fetching', '', 'Fetched pages are cached and retried twice when a fetch fails.'),
       'concepts/other.md': pageOf('Other', '', 'Cached pages expire quickly here as well, every day.'),
     };
@@ -162,12 +189,21 @@ describe('offline answerer', () => {
   });
 
   it('quotes a table row that states the asked-for value beside its page’s sentence, but a row neither leads nor brings in a page', async () => {
-    const table = ['| Regime | Cycles to failure | Driver |', '|---|---|---|', '| Low-cycle fatigue | 10² – 10⁵ cycles | plastic strain |', '| High-cycle fatigue | 10⁵ – 10⁷ cycles | elastic stress |'];
+    const table = [
+      '| Regime | Cycles to failure | Driver |',
+      '|---|---|---|',
+      '| Low-cycle fatigue | 10² – 10⁵ cycles | plastic strain |',
+      '| High-cycle fatigue | 10⁵ – 10⁷ cycles | elastic stress |',
+    ];
     const pages = {
       'concepts/fatigue.md': pageOf('Fatigue', '', 'Fatigue regimes are told apart by the cycles to failure.', '', ...table),
       'concepts/other.md': pageOf('Other', '', '| Low-cycle fatigue cycles | counted per shift | logbook |', '|---|---|---|', '| x | y | z |'),
     };
-    const draft = await ask('How many cycles separate low-cycle fatigue from high-cycle fatigue?', words('cycles', 'low-cycle', 'high-cycle', 'fatigue'), pages);
+    const draft = await ask(
+      'How many cycles separate low-cycle fatigue from high-cycle fatigue?',
+      words('cycles', 'low-cycle', 'high-cycle', 'fatigue'),
+      pages,
+    );
     expect(draft.claims[0]!.text).toBe('Fatigue regimes are told apart by the cycles to failure.');
     expect(draft.claims.map((c) => c.text)).toContain('High-cycle fatigue · 10⁵ – 10⁷ cycles · elastic stress');
     expect(draft.claims.map((c) => cite(c).path)).not.toContain('concepts/other.md');
@@ -193,9 +229,35 @@ describe('offline answerer', () => {
 
   it('counts the pages tied with the best in rank order, stopping at the first that falls behind', () => {
     const read = ['a.md', 'b.md', 'c.md', 'd.md'];
-    expect(tiedWithBest(read, new Map([['a.md', 10], ['b.md', 9.6], ['c.md', 9], ['d.md', 9.9]]))).toBe(2);
-    expect(tiedWithBest(read, new Map([['a.md', 10], ['b.md', 9.5]]))).toBe(1);
+    expect(
+      tiedWithBest(
+        read,
+        new Map([
+          ['a.md', 10],
+          ['b.md', 9.6],
+          ['c.md', 9],
+          ['d.md', 9.9],
+        ]),
+      ),
+    ).toBe(2);
+    expect(
+      tiedWithBest(
+        read,
+        new Map([
+          ['a.md', 10],
+          ['b.md', 9.5],
+        ]),
+      ),
+    ).toBe(1);
     expect(tiedWithBest(read, undefined)).toBe(1);
-    expect(tiedWithBest(read, new Map([['a.md', 0], ['b.md', 0]]))).toBe(1);
+    expect(
+      tiedWithBest(
+        read,
+        new Map([
+          ['a.md', 0],
+          ['b.md', 0],
+        ]),
+      ),
+    ).toBe(1);
   });
 });

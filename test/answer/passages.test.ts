@@ -22,7 +22,10 @@ describe('hostile text', () => {
 
 describe('splitSentences', () => {
   it('joins a hard-wrapped paragraph and remembers each sentence’s first and last line', () => {
-    const page = splitSentences('concepts/plans.md', pageOf('Plans', '', 'The free plan gives', 'every workspace three pages of history. Paid plans', 'keep everything.'));
+    const page = splitSentences(
+      'concepts/plans.md',
+      pageOf('Plans', '', 'The free plan gives', 'every workspace three pages of history. Paid plans', 'keep everything.'),
+    );
     expect(page.sentences.map((s) => [s.text, s.start, s.end])).toEqual([
       ['The free plan gives every workspace three pages of history.', 6, 7],
       ['Paid plans keep everything.', 7, 8],
@@ -31,7 +34,10 @@ describe('splitSentences', () => {
   });
 
   it('quotes a sentence longer than two lines by its first two lines and "…", citing all its lines', () => {
-    const page = splitSentences('concepts/plans.md', pageOf('Plans', '', 'The free plan gives every workspace', 'three pages of history, one reviewer,', 'and a weekly digest of open questions.'));
+    const page = splitSentences(
+      'concepts/plans.md',
+      pageOf('Plans', '', 'The free plan gives every workspace', 'three pages of history, one reviewer,', 'and a weekly digest of open questions.'),
+    );
     expect(page.sentences).toHaveLength(1);
     expect(page.sentences[0]).toMatchObject({
       start: 6,
@@ -97,27 +103,51 @@ describe('splitSentences', () => {
       'Widgets need oil every month.',
     );
     // A table's body row is a fact (its cells); its header, its rule and a row without outer pipes are not.
-    expect(texts(text)).toEqual(['Widgets turn the crank when the gasket seals.', 'Widgets are measured in this row of the table · 3', 'Widgets need oil every month.']);
+    expect(texts(text)).toEqual([
+      'Widgets turn the crank when the gasket seals.',
+      'Widgets are measured in this row of the table · 3',
+      'Widgets need oil every month.',
+    ]);
     expect(splitSentences('concepts/p.md', text).sentences.map((s) => s.row)).toEqual([false, true, false]);
   });
 
   it('keeps a bold label with the sentence it introduces, and does not split at abbreviations', () => {
-    expect(texts(pageOf('Inspection', '', '- **CML selection.** The owner designates locations, e.g. elbows and dead legs. Then U.S. practice applies.'))).toEqual([
-      'CML selection. The owner designates locations, e.g. elbows and dead legs.',
-      'Then U.S. practice applies.',
-    ]);
+    expect(
+      texts(pageOf('Inspection', '', '- **CML selection.** The owner designates locations, e.g. elbows and dead legs. Then U.S. practice applies.')),
+    ).toEqual(['CML selection. The owner designates locations, e.g. elbows and dead legs.', 'Then U.S. practice applies.']);
   });
 
   it('marks the lead: the first prose sentence, a sentence led by bold text, a summary’s first sentence', () => {
     const page = splitSentences(
       'concepts/keys.md',
-      pageOf('Keys', '', '- A list item comes first here.', '', 'Keys sign every request we send.', '', '## Rotating', '', '**Rotate keys every ninety days.** Then revoke the old ones.', '', '## Summary', '', 'Keys expire after one year. They can be renewed.'),
+      pageOf(
+        'Keys',
+        '',
+        '- A list item comes first here.',
+        '',
+        'Keys sign every request we send.',
+        '',
+        '## Rotating',
+        '',
+        '**Rotate keys every ninety days.** Then revoke the old ones.',
+        '',
+        '## Summary',
+        '',
+        'Keys expire after one year. They can be renewed.',
+      ),
     );
-    expect(page.sentences.filter((s) => s.lead).map((s) => s.text)).toEqual(['Keys sign every request we send.', 'Rotate keys every ninety days.', 'Keys expire after one year.']);
+    expect(page.sentences.filter((s) => s.lead).map((s) => s.text)).toEqual([
+      'Keys sign every request we send.',
+      'Rotate keys every ninety days.',
+      'Keys expire after one year.',
+    ]);
   });
 
   it('gives each sentence its section: heading text and line, the page title above the first heading', () => {
-    const page = splitSentences('how-to/keys.md', pageOf('API keys', '', 'Keys sign every request.', '', '## Rotating keys (recommended procedure)', '', 'Create the new key first.'));
+    const page = splitSentences(
+      'how-to/keys.md',
+      pageOf('API keys', '', 'Keys sign every request.', '', '## Rotating keys (recommended procedure)', '', 'Create the new key first.'),
+    );
     expect(page.sentences.map((s) => [s.section.heading, s.section.line])).toEqual([
       // Above the first heading, the section starts at the body's first line that is not blank.
       ['API keys', 6],

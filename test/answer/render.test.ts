@@ -46,17 +46,43 @@ describe('renderAnswer', () => {
   });
 
   it('never shows raw wikilinks or link targets, even in a claim written elsewhere', () => {
-    const raw: Claim = { text: 'See [[runbooks/deploy|the deploy runbook]] and [approvals](approvals.md).', citations: [{ path: 'a.md', lines: [1, 1], quote: 'x' }] };
+    const raw: Claim = {
+      text: 'See [[runbooks/deploy|the deploy runbook]] and [approvals](approvals.md).',
+      citations: [{ path: 'a.md', lines: [1, 1], quote: 'x' }],
+    };
     expect(renderAnswer(input({ claims: [raw] }))).toContain('“See the deploy runbook and approvals.”');
   });
 });
 
 describe('traceSummary coverage line', () => {
-  const trace = (coverage: Trace['coverage']) => ({ ...(JSON.parse('{}') as Trace), branch: 'inline', outcome: 'answered', answerer: 'offline', oriented: [], signal_terms: [], dropped_terms: [], candidates: [], read: [], unread: [], citations: [], missing: coverage.missing, violations: [], web_searches: [], provider_calls: [], tokens: { input: 0, output: 0 }, notes: [], coverage, timings_ms: { load: 0, ladder: 0, answer: 0 } }) as Trace;
+  const trace = (coverage: Trace['coverage']) =>
+    ({
+      ...(JSON.parse('{}') as Trace),
+      branch: 'inline',
+      outcome: 'answered',
+      answerer: 'offline',
+      oriented: [],
+      signal_terms: [],
+      dropped_terms: [],
+      candidates: [],
+      read: [],
+      unread: [],
+      citations: [],
+      missing: coverage.missing,
+      violations: [],
+      web_searches: [],
+      provider_calls: [],
+      tokens: { input: 0, output: 0 },
+      notes: [],
+      coverage,
+      timings_ms: { load: 0, ladder: 0, answer: 0 },
+    }) as Trace;
   const line = (coverage: Trace['coverage']) => traceSummary(trace(coverage)).find((l) => l.startsWith('- Coverage'));
   it('agrees with the answer about what is missing', () => {
     expect(line({ covered: true, found: ['cached'], missing: [] })).toBe('- Coverage: covered, nothing missing');
-    expect(line({ covered: true, found: ['cached'], missing: ['long'] })).toBe('- Coverage: covered; not in the best-matching pages (within tolerance): `long`');
+    expect(line({ covered: true, found: ['cached'], missing: ['long'] })).toBe(
+      '- Coverage: covered; not in the best-matching pages (within tolerance): `long`',
+    );
     expect(line({ covered: false, found: [], missing: ['rotate'] })).toBe('- Coverage: not covered; missing `rotate`');
   });
 });

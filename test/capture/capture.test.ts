@@ -75,10 +75,27 @@ describe('ask --capture', () => {
     const [file] = await readdir(path.join(wiki, '.wiki-pending'));
     expect(file).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ-how-do-i-bake-sourdough-bread\.md$/);
     const text = await readFile(path.join(wiki, '.wiki-pending', file!), 'utf8');
-    const keys = text.split('\n---\n')[0]!.split('\n').slice(1).map((l) => l.split(':')[0]);
+    const keys = text
+      .split('\n---\n')[0]!
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(':')[0]);
     expect(keys).toEqual([
-      'title', 'evidence', 'evidence_type', 'capture_kind', 'suggested_action', 'suggested_pages', 'captured_at', 'captured_by', 'capture_id',
-      'promotion_policy', 'promotion_decision', 'promotion_id', 'propagated_from', 'needs_more_detail', 'needs_more_detail_reason',
+      'title',
+      'evidence',
+      'evidence_type',
+      'capture_kind',
+      'suggested_action',
+      'suggested_pages',
+      'captured_at',
+      'captured_by',
+      'capture_id',
+      'promotion_policy',
+      'promotion_decision',
+      'promotion_id',
+      'propagated_from',
+      'needs_more_detail',
+      'needs_more_detail_reason',
     ]);
     expect(text).toContain('capture_kind: "chat-only"');
     expect(text).toMatch(/needs_more_detail_reason: "body is \d+ bytes; floor for capture_kind=chat-only is 1500 bytes"/);

@@ -88,17 +88,36 @@ describe('ask --questions', () => {
   it('reads a file that starts with a byte order mark (PowerShell writes one)', async () => {
     const run = await batch(`\uFEFF{"id": "a", "question": "${QUESTION}"}\r\n{"id": "b", "question": "${QUESTION}"}\r\n`);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id)).toEqual(['a', 'b']);
+    expect(
+      run.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { id: string }).id),
+    ).toEqual(['a', 'b']);
   });
 
   it('checks every line before asking anything: bad lines are all named, and nothing is printed', async () => {
-    const lines = [`{"id": 1, "question": "${QUESTION}"}`, '{"id": 2, "question": ""}', '{"id": 3 "question": "x"}', 'null', '[1]', `{"id": 6, "question": 42}`, `{"id": 7, "question": "${QUESTION}"}`];
+    const lines = [
+      `{"id": 1, "question": "${QUESTION}"}`,
+      '{"id": 2, "question": ""}',
+      '{"id": 3 "question": "x"}',
+      'null',
+      '[1]',
+      `{"id": 6, "question": 42}`,
+      `{"id": 7, "question": "${QUESTION}"}`,
+    ];
     const run = await batch(`${lines.join('\n')}\n`);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('5 lines of');
     expect(run.stderr).toContain('nothing was answered');
-    for (const [line, why] of [[2, '"question" must be a non-empty string'], [3, 'not JSON'], [4, 'not a JSON object'], [5, 'not a JSON object'], [6, '"question" must be a non-empty string']] as const) {
+    for (const [line, why] of [
+      [2, '"question" must be a non-empty string'],
+      [3, 'not JSON'],
+      [4, 'not a JSON object'],
+      [5, 'not a JSON object'],
+      [6, '"question" must be a non-empty string'],
+    ] as const) {
       expect(run.stderr).toContain(`q.jsonl:${line}: ${why}`);
     }
   });

@@ -63,10 +63,20 @@ describe('action: validate on a pull request', () => {
     writeFileSync(summary, '');
     const result = spawnSync(process.execPath, [bundle], {
       encoding: 'utf8',
-      env: isolatedGitEnv({ PATH: process.env.PATH, GITHUB_WORKSPACE: repo.root, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event, GITHUB_STEP_SUMMARY: summary }),
+      env: isolatedGitEnv({
+        PATH: process.env.PATH,
+        GITHUB_WORKSPACE: repo.root,
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: event,
+        GITHUB_STEP_SUMMARY: summary,
+      }),
     });
     expect(result.status).toBe(1);
-    const createdLine = repo.read('wiki/concepts/new-fault.md').split('\n').findIndex((l) => l.startsWith('created:')) + 1;
+    const createdLine =
+      repo
+        .read('wiki/concepts/new-fault.md')
+        .split('\n')
+        .findIndex((l) => l.startsWith('created:')) + 1;
     expect(result.stdout).toContain(`::error title=wiki-steward timestamps,file=wiki/concepts/new-fault.md,line=${createdLine}::`);
     expect(result.stdout).not.toContain('old-fault.md');
     expect(readFileSync(summary, 'utf8')).toContain('2 changed pages checked in `wiki`: 1 error');

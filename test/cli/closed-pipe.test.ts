@@ -10,8 +10,13 @@ describe('the built CLI on a closed pipe', () => {
   it('stops quietly when its reader goes away, with no stack trace', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'ws-pipe-'));
     const file = path.join(dir, 'q.jsonl');
-    await writeFile(file, Array.from({ length: 300 }, (_, i) => JSON.stringify({ id: i, question: 'How does the orientation ladder choose a branch?' })).join('\n'));
-    const child = spawn(process.execPath, [builtCli(), 'ask', '--wiki', path.join(PROJECT_ROOT, 'examples/wiki'), '--questions', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    await writeFile(
+      file,
+      Array.from({ length: 300 }, (_, i) => JSON.stringify({ id: i, question: 'How does the orientation ladder choose a branch?' })).join('\n'),
+    );
+    const child = spawn(process.execPath, [builtCli(), 'ask', '--wiki', path.join(PROJECT_ROOT, 'examples/wiki'), '--questions', file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     // Like `head -1`: read the first answer, then close the pipe.

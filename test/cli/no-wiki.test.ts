@@ -15,7 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => rm(repo, { recursive: true, force: true, maxRetries: 5 }));
 
-const looked = /no wiki found: looked for schema\.md or index\.md in wiki\/, docs\/wiki\/, the repository root under .*; pass --wiki DIR or set 'wiki:' in \.wiki-steward\.yml/;
+const looked =
+  /no wiki found: looked for schema\.md or index\.md in wiki\/, docs\/wiki\/, the repository root under .*; pass --wiki DIR or set 'wiki:' in \.wiki-steward\.yml/;
 
 describe('no wiki', () => {
   it('ask answers cold with the message as a note; exit 0', async () => {

@@ -7,7 +7,10 @@ describe('wiki-steward validate output', () => {
   const setup = () =>
     makeWiki({
       'concepts/good.md': page({ title: 'Good', type: 'concepts' }),
-      'concepts/bad.md': page({ title: 'Bad', type: 'concepts', body: 'See [nothing](/concepts/none.md).' }).replace('created: "2026-05-01T10:00:00Z"', 'created: 2026-05-01'),
+      'concepts/bad.md': page({ title: 'Bad', type: 'concepts', body: 'See [nothing](/concepts/none.md).' }).replace(
+        'created: "2026-05-01T10:00:00Z"',
+        'created: 2026-05-01',
+      ),
     });
 
   it('prints path:line: message [rule] relative to the current directory and exits 1', async () => {
@@ -27,7 +30,15 @@ describe('wiki-steward validate output', () => {
     const run = await runCli(['validate', '--format', 'json'], wiki);
     const report = JSON.parse(run.stdout);
     expect(report).toMatchObject({ checked: 2, errors: 2 });
-    expect(report.diagnostics[0]).toMatchObject({ path: 'concepts/bad.md', file: 'concepts/bad.md', line: 6, rule: 'timestamps', code: 'bad-date', field: 'created', severity: 'error' });
+    expect(report.diagnostics[0]).toMatchObject({
+      path: 'concepts/bad.md',
+      file: 'concepts/bad.md',
+      line: 6,
+      rule: 'timestamps',
+      code: 'bad-date',
+      field: 'created',
+      severity: 'error',
+    });
   });
 
   it('--format github prints workflow annotations on repository-relative paths', async () => {

@@ -27,7 +27,7 @@ describe('.wiki-steward.yml', () => {
     ['wikki: wiki\n', "unknown key 'wikki'"],
     ['ladder:\n  inline: 3\n', "unknown key 'ladder.inline'"],
     ['ladder:\n  inline_max: 0\n', "'ladder.inline_max' must be a whole number from 1 to 1000, got 0"],
-    ['capture:\n  mode: later\n', "'capture.mode' must be one of queries, pending, got \"later\""],
+    ['capture:\n  mode: later\n', '\'capture.mode\' must be one of queries, pending, got "later"'],
     ['categories: [a]\n', "'categories' must be a mapping"],
     ['indexes: [auto\n', 'not valid YAML'],
   ])('rejects %j naming the key', (text, message) => {

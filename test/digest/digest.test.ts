@@ -27,9 +27,12 @@ describe('digest periods', () => {
     expect(() => parsePeriod('last week')).toThrow('2026-W49 or 2026-11');
   });
 
-  it.each(['2026-49', '2026-13', '2026-00', '2026-W60', '2025-W53', '2026-W00'])('refuses %s with the accepted forms instead of rolling over to another period', (label) => {
-    expect(() => parsePeriod(label)).toThrow(/like 2026-W49 or 2026-11 \(an ISO week: 01–52, or 53 in a year that has one; or a month: 01–12\)/);
-  });
+  it.each(['2026-49', '2026-13', '2026-00', '2026-W60', '2025-W53', '2026-W00'])(
+    'refuses %s with the accepted forms instead of rolling over to another period',
+    (label) => {
+      expect(() => parsePeriod(label)).toThrow(/like 2026-W49 or 2026-11 \(an ISO week: 01–52, or 53 in a year that has one; or a month: 01–12\)/);
+    },
+  );
 
   it('takes week 53 in a year that has one', () => {
     expect(parsePeriod('2020-W53').label).toBe('2020-W53');
@@ -46,7 +49,13 @@ const trace = (question: string, outcome: Outcome, terms: string[], cited: strin
     citations: cited.map((path) => ({ path, lines: [1, 1], quote: 'x' })),
   }) as unknown as Trace;
 
-const record = (n: number, t: Trace, up = 0, down = 0): AnswerRecord => ({ trace: t, issueNumber: n, url: `https://github.test/o/r/issues/${n}#c`, createdAt: '2026-11-30T10:00:00Z', reactions: { up, down } });
+const record = (n: number, t: Trace, up = 0, down = 0): AnswerRecord => ({
+  trace: t,
+  issueNumber: n,
+  url: `https://github.test/o/r/issues/${n}#c`,
+  createdAt: '2026-11-30T10:00:00Z',
+  reactions: { up, down },
+});
 
 describe('digest report', () => {
   const period = periodOf('week', new Date('2026-11-30T10:00:00Z'));
@@ -80,7 +89,11 @@ describe('digest report', () => {
   it('reports wiki health: invalid pages, orphans, stale and low-quality pages', async () => {
     const wiki = await makeWiki({
       'concepts/a.md': page({ title: 'Alpha', type: 'concepts', body: 'Links to [beta](/concepts/b.md).' }),
-      'concepts/b.md': page({ title: 'Beta', type: 'concepts', body: 'Links to [alpha](a.md) and [nowhere](/x.md).' }).replace('overall: 3.25', 'overall: 2.5').replace('rated_by: human', 'rated_by: ingester').replace('accuracy: 4', 'accuracy: 1').replace('signal: 4', 'signal: 4'),
+      'concepts/b.md': page({ title: 'Beta', type: 'concepts', body: 'Links to [alpha](a.md) and [nowhere](/x.md).' })
+        .replace('overall: 3.25', 'overall: 2.5')
+        .replace('rated_by: human', 'rated_by: ingester')
+        .replace('accuracy: 4', 'accuracy: 1')
+        .replace('signal: 4', 'signal: 4'),
       'concepts/lonely.md': page({ title: 'Lonely', type: 'concepts' }),
     });
     const health = await wikiHealth(await openWikiLayout(wiki, DEFAULT_CONFIG), { now: new Date('2027-06-01T00:00:00Z'), staleDays: 180 });

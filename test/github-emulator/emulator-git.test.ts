@@ -29,7 +29,6 @@ beforeEach(async () => {
 
 afterEach(() => closeCheckingResponses(emu));
 
-
 const run = promisify(execFile);
 const tempDirs: string[] = [];
 afterAll(() => {
@@ -63,7 +62,14 @@ function seedTree(): string {
 async function humanGit(cwd: string, ...args: string[]): Promise<string> {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v;
-  Object.assign(env, { GIT_CONFIG_GLOBAL: devNull, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'Hana Human', GIT_AUTHOR_EMAIL: 'hana@example.com', GIT_COMMITTER_NAME: 'Hana Human', GIT_COMMITTER_EMAIL: 'hana@example.com' });
+  Object.assign(env, {
+    GIT_CONFIG_GLOBAL: devNull,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_NAME: 'Hana Human',
+    GIT_AUTHOR_EMAIL: 'hana@example.com',
+    GIT_COMMITTER_NAME: 'Hana Human',
+    GIT_COMMITTER_EMAIL: 'hana@example.com',
+  });
   return (await run('git', args, { cwd, env })).stdout.trim();
 }
 
@@ -108,12 +114,26 @@ describe('git data, contents and pull requests (real git)', () => {
       ['log.md', 'file'],
     ]);
     expect((await failure(octokit.rest.repos.getContent({ ...R, path: 'scratch/notes.txt' }))).status).toBe(404); // .gitignore honored
-    expect((await failure(octokit.rest.repos.getContent({ ...R, path: 'wiki/index.md', ref: 'nope' }))).response?.data).toMatchObject({ message: 'No commit found for the ref nope' });
+    expect((await failure(octokit.rest.repos.getContent({ ...R, path: 'wiki/index.md', ref: 'nope' }))).response?.data).toMatchObject({
+      message: 'No commit found for the ref nope',
+    });
 
     const commit = await octokit.rest.git.getCommit({ ...R, commit_sha: main as string });
-    expect(commit.data).toMatchObject({ sha: main, message: 'Initial commit', parents: [], verification: { verified: false, reason: 'unsigned', signature: null, payload: null } });
+    expect(commit.data).toMatchObject({
+      sha: main,
+      message: 'Initial commit',
+      parents: [],
+      verification: { verified: false, reason: 'unsigned', signature: null, payload: null },
+    });
     const tree = await octokit.rest.git.getTree({ ...R, tree_sha: commit.data.tree.sha, recursive: 'true' });
-    expect(tree.data.tree.map((e) => `${e.type} ${e.path}`)).toEqual(['blob .gitignore', 'tree wiki', 'tree wiki/how-to', 'blob wiki/how-to/deploy.md', 'blob wiki/index.md', 'blob wiki/log.md']);
+    expect(tree.data.tree.map((e) => `${e.type} ${e.path}`)).toEqual([
+      'blob .gitignore',
+      'tree wiki',
+      'tree wiki/how-to',
+      'blob wiki/how-to/deploy.md',
+      'blob wiki/index.md',
+      'blob wiki/log.md',
+    ]);
     const byBranch = await octokit.rest.git.getTree({ ...R, tree_sha: 'main' });
     expect(byBranch.data.tree.map((e) => e.path)).toEqual(['.gitignore', 'wiki']);
     const blobSha = tree.data.tree.find((e) => e.path === 'wiki/index.md')?.sha as string;
@@ -130,7 +150,11 @@ describe('git data, contents and pull requests (real git)', () => {
     const blob = await octokit.rest.git.createBlob({ ...R, content: Buffer.from(page).toString('base64'), encoding: 'base64' });
     expect(blob.status).toBe(201);
     // A real git object id: sha1("blob <size>\0<content>").
-    expect(blob.data.sha).toBe(createHash('sha1').update(`blob ${Buffer.byteLength(page)}\0${page}`).digest('hex'));
+    expect(blob.data.sha).toBe(
+      createHash('sha1')
+        .update(`blob ${Buffer.byteLength(page)}\0${page}`)
+        .digest('hex'),
+    );
     const tree = await octokit.rest.git.createTree({
       ...R,
       base_tree: baseCommit.data.tree.sha,
@@ -149,9 +173,20 @@ describe('git data, contents and pull requests (real git)', () => {
       parents: [{ sha: base }],
       author: { name: 'github-actions[bot]', email: '41898282+github-actions[bot]@users.noreply.github.com' },
       committer: { name: 'GitHub', email: 'noreply@github.com' },
-      verification: { verified: true, reason: 'valid', signature: expect.stringContaining('-----BEGIN PGP SIGNATURE-----'), payload: expect.stringContaining(`tree ${tree.data.sha}\nparent ${base}\n`) },
+      verification: {
+        verified: true,
+        reason: 'valid',
+        signature: expect.stringContaining('-----BEGIN PGP SIGNATURE-----'),
+        payload: expect.stringContaining(`tree ${tree.data.sha}\nparent ${base}\n`),
+      },
     });
-    expect(emu.state.findCommit(commit.data.sha)).toMatchObject({ customAuthor: false, customCommitter: false, verified: true, actor: 'github-actions[bot]', via: 'git/commits' });
+    expect(emu.state.findCommit(commit.data.sha)).toMatchObject({
+      customAuthor: false,
+      customCommitter: false,
+      verified: true,
+      actor: 'github-actions[bot]',
+      via: 'git/commits',
+    });
     // The sha is a real object: git itself sees the signature header and the tree.
     expect(await humanGit(tmpdir(), '--git-dir', emu.gitDir(), 'cat-file', '-p', commit.data.sha)).toContain('gpgsig -----BEGIN PGP SIGNATURE-----');
     const ref = await octokit.rest.git.createRef({ ...R, ref: 'refs/heads/capture/rollback', sha: commit.data.sha });
@@ -165,7 +200,14 @@ describe('git data, contents and pull requests (real git)', () => {
 
     // The pull request (an issue too: same number space, labels through the issues endpoints).
     emu.state.addIssue({ number: 1, title: 'How do I roll back?' });
-    const created = await octokit.rest.pulls.create({ ...R, title: 'wiki: capture rollback', head: 'capture/rollback', base: 'main', body: 'Captured from #1.', draft: false });
+    const created = await octokit.rest.pulls.create({
+      ...R,
+      title: 'wiki: capture rollback',
+      head: 'capture/rollback',
+      base: 'main',
+      body: 'Captured from #1.',
+      draft: false,
+    });
     expect(created.status).toBe(201);
     expect(created.data).toMatchObject({
       number: 2,
@@ -201,7 +243,13 @@ describe('git data, contents and pull requests (real git)', () => {
     });
     // The test merge commit GitHub keeps at refs/pull/N/merge.
     expect(got.data.merge_commit_sha).toBe(await humanGit(tmpdir(), '--git-dir', emu.gitDir(), 'rev-parse', 'refs/pull/2/merge'));
-    expect(emu.state.pull(2)).toMatchObject({ head: 'capture/rollback', base: 'main', title: 'wiki: capture rollback', labels: ['wiki-capture'], state: 'open' });
+    expect(emu.state.pull(2)).toMatchObject({
+      head: 'capture/rollback',
+      base: 'main',
+      title: 'wiki: capture rollback',
+      labels: ['wiki-capture'],
+      state: 'open',
+    });
 
     const listed = await octokit.rest.pulls.list({ ...R, head: 'octo-org:capture/rollback' });
     expect(listed.data.map((p) => p.number)).toEqual([2]);
@@ -209,7 +257,10 @@ describe('git data, contents and pull requests (real git)', () => {
     expect((await octokit.rest.pulls.list({ ...R, head: 'capture/other' })).data).toHaveLength(1); // no owner: GitHub ignores the filter
     const dup = await failure(octokit.rest.pulls.create({ ...R, title: 'again', head: 'octo-org:capture/rollback', base: 'main' }));
     expect(dup.status).toBe(422);
-    expect(dup.response?.data).toMatchObject({ message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'custom', message: 'A pull request already exists for octo-org:capture/rollback.' }] });
+    expect(dup.response?.data).toMatchObject({
+      message: 'Validation Failed',
+      errors: [{ resource: 'PullRequest', code: 'custom', message: 'A pull request already exists for octo-org:capture/rollback.' }],
+    });
 
     // Merge: a real merge commit on main, signed, with the branch's changes.
     const merged = await octokit.rest.pulls.merge({ ...R, pull_number: 2 });
@@ -225,7 +276,14 @@ describe('git data, contents and pull requests (real git)', () => {
       verification: { verified: true },
     });
     const after = await octokit.rest.pulls.get({ ...R, pull_number: 2 });
-    expect(after.data).toMatchObject({ state: 'closed', merged: true, merge_commit_sha: merged.data.sha, merged_by: { login: 'github-actions[bot]' }, mergeable: null, commits: 1 });
+    expect(after.data).toMatchObject({
+      state: 'closed',
+      merged: true,
+      merge_commit_sha: merged.data.sha,
+      merged_by: { login: 'github-actions[bot]' },
+      mergeable: null,
+      commits: 1,
+    });
     expect(after.data.merged_at).not.toBeNull();
     expect((await octokit.rest.issues.get({ ...R, issue_number: 2 })).data.pull_request?.merged_at).toBe(after.data.merged_at);
     const twice = await failure(octokit.rest.pulls.merge({ ...R, pull_number: 2 }));
@@ -236,7 +294,16 @@ describe('git data, contents and pull requests (real git)', () => {
     expect(event).toMatchObject({
       action: 'closed',
       number: 2,
-      pull_request: { number: 2, merged: true, merge_commit_sha: merged.data.sha, body: 'Captured from #1.', head: { ref: 'capture/rollback', sha: commit.data.sha }, base: { ref: 'main' }, user: { login: 'github-actions[bot]' }, html_url: 'http://github.test/octo-org/wiki/pull/2' },
+      pull_request: {
+        number: 2,
+        merged: true,
+        merge_commit_sha: merged.data.sha,
+        body: 'Captured from #1.',
+        head: { ref: 'capture/rollback', sha: commit.data.sha },
+        base: { ref: 'main' },
+        user: { login: 'github-actions[bot]' },
+        html_url: 'http://github.test/octo-org/wiki/pull/2',
+      },
       repository: { full_name: 'octo-org/wiki' },
       sender: { login: 'github-actions[bot]' },
     });
@@ -244,7 +311,11 @@ describe('git data, contents and pull requests (real git)', () => {
   });
 
   it('a conflicting pull request is not mergeable: mergeable false / dirty, and merging answers 405', async () => {
-    emu.state.commitFiles({ branch: 'capture/deploy', files: { 'wiki/how-to/deploy.md': '# Deploy\n\nRun `make deploy ENV=prod`.\n' }, message: 'capture: deploy env' });
+    emu.state.commitFiles({
+      branch: 'capture/deploy',
+      files: { 'wiki/how-to/deploy.md': '# Deploy\n\nRun `make deploy ENV=prod`.\n' },
+      message: 'capture: deploy env',
+    });
     const pr = await octokit.rest.pulls.create({ ...R, title: 'capture deploy', head: 'capture/deploy', base: 'main' });
     expect((await octokit.rest.pulls.get({ ...R, pull_number: pr.data.number })).data).toMatchObject({ mergeable: true, mergeable_state: 'clean' });
 
@@ -271,12 +342,20 @@ describe('git data, contents and pull requests (real git)', () => {
 
     // An event payload can claim a merge the test did not perform through the API.
     const closed = emu.events.pullRequest('closed', pr.data.number, { merged: true, sender: 'alice' });
-    expect(closed).toMatchObject({ action: 'closed', pull_request: { merged: true, state: 'closed', head: { ref: 'capture/deploy' } }, sender: { login: 'alice' } });
+    expect(closed).toMatchObject({
+      action: 'closed',
+      pull_request: { merged: true, state: 'closed', head: { ref: 'capture/deploy' } },
+      sender: { login: 'alice' },
+    });
 
     // Drafts report mergeable_state 'draft' and cannot be merged.
     emu.state.commitFiles({ branch: 'capture/draft', files: { 'wiki/draft.md': '# Draft\n' } });
     const draft = await octokit.rest.pulls.create({ ...R, title: 'draft', head: 'capture/draft', base: 'main', draft: true });
-    expect((await octokit.rest.pulls.get({ ...R, pull_number: draft.data.number })).data).toMatchObject({ draft: true, mergeable: true, mergeable_state: 'draft' });
+    expect((await octokit.rest.pulls.get({ ...R, pull_number: draft.data.number })).data).toMatchObject({
+      draft: true,
+      mergeable: true,
+      mergeable_state: 'draft',
+    });
     expect((await failure(octokit.rest.pulls.merge({ ...R, pull_number: draft.data.number }))).status).toBe(405);
   });
 
@@ -315,12 +394,20 @@ describe('git data, contents and pull requests (real git)', () => {
     expect(ff.data.object.sha).toBe(a);
     const nonFf = await failure(octokit.rest.git.updateRef({ ...R, ref: 'heads/capture/x', sha: b }));
     expect(nonFf.status).toBe(422);
-    expect(nonFf.response?.data).toEqual({ message: 'Update is not a fast forward', documentation_url: 'https://docs.github.com/rest/git/refs#update-a-reference', status: '422' });
+    expect(nonFf.response?.data).toEqual({
+      message: 'Update is not a fast forward',
+      documentation_url: 'https://docs.github.com/rest/git/refs#update-a-reference',
+      status: '422',
+    });
     expect(emu.state.branchHead('capture/x')).toBe(a);
     const forced = await octokit.rest.git.updateRef({ ...R, ref: 'heads/capture/x', sha: b, force: true });
     expect(forced.data.object.sha).toBe(b);
-    expect((await failure(octokit.rest.git.updateRef({ ...R, ref: 'heads/nope', sha: b }))).response?.data).toMatchObject({ message: 'Reference does not exist' });
-    expect((await failure(octokit.rest.git.updateRef({ ...R, ref: 'heads/capture/x', sha: '0123456789012345678901234567890123456789' }))).response?.data).toMatchObject({ message: 'Object does not exist' });
+    expect((await failure(octokit.rest.git.updateRef({ ...R, ref: 'heads/nope', sha: b }))).response?.data).toMatchObject({
+      message: 'Reference does not exist',
+    });
+    expect(
+      (await failure(octokit.rest.git.updateRef({ ...R, ref: 'heads/capture/x', sha: '0123456789012345678901234567890123456789' }))).response?.data,
+    ).toMatchObject({ message: 'Object does not exist' });
 
     // Deleting a pull request's head branch closes the pull request, as on GitHub.
     const pr = await octokit.rest.pulls.create({ ...R, title: 'x', head: 'capture/x', base: 'main' });
@@ -426,7 +513,12 @@ describe('git data, contents and pull requests (real git)', () => {
 
     // By default an unseeded repository has GitHub's auto-init README commit; autoInit: false leaves it empty.
     await emu.close();
-    emu = await startGitHubEmulator({ repos: [{ owner, name: repo, description: 'The team wiki' }, { owner, name: 'empty', autoInit: false }] });
+    emu = await startGitHubEmulator({
+      repos: [
+        { owner, name: repo, description: 'The team wiki' },
+        { owner, name: 'empty', autoInit: false },
+      ],
+    });
     ({ octokit } = createTestOctokit(emu.url));
     expect(emu.state.fileAt('main', 'README.md')).toBe('# wiki\nThe team wiki\n');
     expect((await octokit.rest.git.getRef({ ...R, ref: 'heads/main' })).data.object.sha).toBe(emu.state.branchHead('main'));

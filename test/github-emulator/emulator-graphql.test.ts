@@ -52,14 +52,19 @@ describe('GraphQL: viewer is the account of the token', () => {
       query Who { me: viewer { login databaseId ...Named } rateLimit { remaining limit } }
       fragment Named on User { name url }
     `);
-    expect(data).toEqual({ me: { login: 'github-actions[bot]', databaseId: 41898282, name: null, url: expect.stringMatching(/\/apps\/github-actions$/) }, rateLimit: { remaining: 4999, limit: 5000 } });
+    expect(data).toEqual({
+      me: { login: 'github-actions[bot]', databaseId: 41898282, name: null, url: expect.stringMatching(/\/apps\/github-actions$/) },
+      rateLimit: { remaining: 4999, limit: 5000 },
+    });
   });
 
   it('validates every query against the schema: unknown fields, syntax errors and missing queries get GraphQL errors', async () => {
     emu = await startGitHubEmulator();
     const unknown = await post({ query: 'query { viewer { login nope } }' });
     expect(unknown.status).toBe(200);
-    expect(unknown.body).toEqual({ errors: [expect.objectContaining({ message: expect.stringContaining('Cannot query field "nope" on type "User"'), locations: [{ line: 1, column: 24 }] })] });
+    expect(unknown.body).toEqual({
+      errors: [expect.objectContaining({ message: expect.stringContaining('Cannot query field "nope" on type "User"'), locations: [{ line: 1, column: 24 }] })],
+    });
     const syntax = await post({ query: 'query { viewer { login }' });
     expect(syntax.body.errors[0].message).toMatch(/Syntax Error/);
     const missing = await post({});
@@ -81,7 +86,14 @@ describe('GraphQL: viewer is the account of the token', () => {
   it('refuses requests without a token or with an unknown one', async () => {
     emu = await startGitHubEmulator({ tokens: { ghs_known: { login: 'github-actions[bot]' } } });
     const none = await post({ query: VIEWER }, null);
-    expect(none).toEqual({ status: 401, body: { message: 'This endpoint requires you to be authenticated.', documentation_url: 'https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql', status: '401' } });
+    expect(none).toEqual({
+      status: 401,
+      body: {
+        message: 'This endpoint requires you to be authenticated.',
+        documentation_url: 'https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql',
+        status: '401',
+      },
+    });
     const bad = await failure(createTestOctokit(emu.url, 'ghs_unknown').octokit.graphql(VIEWER));
     expect(bad.status).toBe(401);
   });

@@ -23,7 +23,6 @@ beforeEach(async () => {
 
 afterEach(() => closeCheckingResponses(emu));
 
-
 async function raw(method: string, path: string, init: { token?: string | null; body?: string; auth?: string } = {}) {
   const headers: Record<string, string> = { accept: 'application/vnd.github+json' };
   if (init.auth !== undefined) headers.authorization = init.auth;
@@ -59,7 +58,7 @@ describe('authentication and headers', () => {
   it('with a token map, unknown tokens are refused and each token acts as its own user', async () => {
     await emu.close();
     emu = await startGitHubEmulator({
-      tokens: { 'ghs_bot': { login: 'github-actions[bot]' }, 'ghp_alice': { login: 'alice' }, 'ghs_ro': { login: 'github-actions[bot]', issues: 'read' } },
+      tokens: { ghs_bot: { login: 'github-actions[bot]' }, ghp_alice: { login: 'alice' }, ghs_ro: { login: 'github-actions[bot]', issues: 'read' } },
     });
     emu.state.addIssue({ number: 1, title: 'Q', user: 'bob' });
     const bad = await failure(createTestOctokit(emu.url, 'nope').octokit.rest.repos.get(R));
@@ -157,7 +156,13 @@ describe('issues', () => {
   it('updates title, body, state and labels', async () => {
     emu.state.addIssue({ number: 1, title: 'old', labels: ['question', 'stale'] });
     const closed = await octokit.rest.issues.update({ ...R, issue_number: 1, title: 'new', body: 'b', state: 'closed', labels: ['answered', 'Question'] });
-    expect(closed.data).toMatchObject({ title: 'new', body: 'b', state: 'closed', state_reason: 'completed', closed_by: { login: 'github-actions[bot]', type: 'Bot' } });
+    expect(closed.data).toMatchObject({
+      title: 'new',
+      body: 'b',
+      state: 'closed',
+      state_reason: 'completed',
+      closed_by: { login: 'github-actions[bot]', type: 'Bot' },
+    });
     expect(closed.data.labels.map((l) => (typeof l === 'string' ? l : l.name))).toEqual(['answered', 'question']);
     expect(closed.data.closed_at).not.toBeNull();
     const issue = emu.state.issue(1);
@@ -167,7 +172,9 @@ describe('issues', () => {
 
     const badState = await failure(octokit.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { ...R, issue_number: 1, state: 'merged' as 'open' }));
     expect(badState.status).toBe(422);
-    expect(badState.response?.data).toMatchObject({ message: expect.stringMatching(/^Invalid request\.\n\nFor 'properties\/state', "merged" is not a member of/) });
+    expect(badState.response?.data).toMatchObject({
+      message: expect.stringMatching(/^Invalid request\.\n\nFor 'properties\/state', "merged" is not a member of/),
+    });
     const blank = await failure(octokit.rest.issues.update({ ...R, issue_number: 1, title: '  ' }));
     expect(blank.response?.data).toMatchObject({ message: 'Validation Failed', errors: [{ resource: 'Issue', code: 'missing_field', field: 'title' }] });
   });
@@ -208,7 +215,9 @@ describe('issues', () => {
     expect(missing.status).toBe(422);
     expect(missing.response?.data).toMatchObject({ message: 'Invalid request.\n\n"title" wasn\'t supplied.' });
     const long = await failure(octokit.rest.issues.create({ ...R, title: 't', body: 'x'.repeat(65_537) }));
-    expect(long.response?.data).toMatchObject({ errors: [{ resource: 'Issue', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }] });
+    expect(long.response?.data).toMatchObject({
+      errors: [{ resource: 'Issue', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }],
+    });
   });
 });
 
@@ -286,7 +295,9 @@ describe('comments', () => {
     emu.state.addIssue({ number: 1, title: 'Q' });
     const blank = await failure(octokit.rest.issues.createComment({ ...R, issue_number: 1, body: ' \n' }));
     expect(blank.response?.data).toMatchObject({ message: 'Validation Failed', errors: [{ resource: 'IssueComment', code: 'missing_field', field: 'body' }] });
-    const wrongType = await failure(octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...R, issue_number: 1, body: 123 as unknown as string }));
+    const wrongType = await failure(
+      octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...R, issue_number: 1, body: 123 as unknown as string }),
+    );
     expect(wrongType.response?.data).toMatchObject({ message: "Invalid request.\n\nFor 'properties/body', 123 is not a string." });
     const noBody = await raw('POST', '/repos/octo-org/wiki/issues/1/comments');
     expect(noBody.status).toBe(422);
@@ -337,7 +348,9 @@ describe('reactions', () => {
     const rolled = await octokit.rest.issues.getComment({ ...R, comment_id: comment.id });
     expect(rolled.data.reactions).toMatchObject({ total_count: 5, eyes: 1, rocket: 1, '+1': 3, heart: 0 });
 
-    const bad = await failure(octokit.request('POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', { ...R, comment_id: comment.id, content: 'smile' as 'eyes' }));
+    const bad = await failure(
+      octokit.request('POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', { ...R, comment_id: comment.id, content: 'smile' as 'eyes' }),
+    );
     expect(bad.status).toBe(422);
     expect((await failure(octokit.rest.reactions.listForIssueComment({ ...R, comment_id: 1 }))).status).toBe(404);
     expect(emu.state.reactionsOn(comment.id)).toHaveLength(5);
@@ -365,7 +378,9 @@ describe('reactions', () => {
     expect((await octokit.rest.issues.getComment({ ...R, comment_id: comment.id })).data.reactions).toMatchObject({ total_count: 1, heart: 1, eyes: 0 });
     expect(emu.state.reactionsOnIssue(1).map((r) => r.content)).toEqual(['eyes', '+1']);
 
-    const bad = await failure(octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/reactions', { ...R, issue_number: 1, content: 'smile' as 'eyes' }));
+    const bad = await failure(
+      octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/reactions', { ...R, issue_number: 1, content: 'smile' as 'eyes' }),
+    );
     expect(bad.status).toBe(422);
     expect((await failure(octokit.rest.reactions.createForIssue({ ...R, issue_number: 99, content: 'eyes' }))).status).toBe(404);
     expect((await failure(octokit.rest.reactions.listForIssue({ ...R, issue_number: 99 }))).status).toBe(404);
@@ -393,7 +408,9 @@ describe('reactions', () => {
     // Gone: a second delete is not found; a new reaction of the same content is new (201).
     expect((await failure(octokit.rest.reactions.deleteForIssue({ ...R, issue_number: 1, reaction_id: onIssue.id }))).status).toBe(404);
     expect((await octokit.rest.reactions.createForIssue({ ...R, issue_number: 1, content: 'eyes' })).status).toBe(201);
-    expect(emu.writes({ successfulOnly: true }).map((r) => `${r.method} ${r.route}`)).toContain('DELETE /repos/{owner}/{repo}/issues/{issue_number}/reactions/{reaction_id}');
+    expect(emu.writes({ successfulOnly: true }).map((r) => `${r.method} ${r.route}`)).toContain(
+      'DELETE /repos/{owner}/{repo}/issues/{issue_number}/reactions/{reaction_id}',
+    );
   });
 });
 
@@ -434,7 +451,15 @@ describe('repository-wide comments', () => {
     const zero = (await octokit.rest.issues.getComment({ ...R, comment_id: target.id })).data.reactions;
     expect(zero).toEqual({
       url: `${emu.url}/repos/octo-org/wiki/issues/comments/${target.id}/reactions`,
-      total_count: 0, '+1': 0, '-1': 0, laugh: 0, confused: 0, heart: 0, hooray: 0, eyes: 0, rocket: 0,
+      total_count: 0,
+      '+1': 0,
+      '-1': 0,
+      laugh: 0,
+      confused: 0,
+      heart: 0,
+      hooray: 0,
+      eyes: 0,
+      rocket: 0,
     });
     await octokit.rest.reactions.createForIssueComment({ ...R, comment_id: target.id, content: '+1' });
     await octokit.rest.reactions.createForIssueComment({ ...R, comment_id: target.id, content: '+1' }); // the same user again: no change
@@ -456,7 +481,13 @@ describe('labels', () => {
     expect(missing.status).toBe(404);
     const created = await octokit.rest.issues.createLabel({ ...R, name: 'wiki gap', color: 'D93F0B', description: 'The wiki could not answer' });
     expect(created.status).toBe(201);
-    expect(created.data).toMatchObject({ name: 'wiki gap', color: 'd93f0b', description: 'The wiki could not answer', default: false, url: `${emu.url}/repos/octo-org/wiki/labels/wiki%20gap` });
+    expect(created.data).toMatchObject({
+      name: 'wiki gap',
+      color: 'd93f0b',
+      description: 'The wiki could not answer',
+      default: false,
+      url: `${emu.url}/repos/octo-org/wiki/labels/wiki%20gap`,
+    });
     const got = await octokit.rest.issues.getLabel({ ...R, name: 'Wiki Gap' });
     expect(got.data.id).toBe(created.data.id);
     const dup = await failure(octokit.rest.issues.createLabel({ ...R, name: 'WIKI GAP' }));
@@ -529,7 +560,9 @@ describe('faults', () => {
     emu.faults.secondaryRateLimit({ match: { method: 'POST', route: '/repos/{owner}/{repo}/issues/{issue_number}/comments' }, retryAfter: 7 });
     const res = await octokit.rest.issues.createComment({ ...R, issue_number: 1, body: 'answer' });
     expect(res.status).toBe(201);
-    expect(limits).toEqual([{ kind: 'secondary-rate-limit', retryAfter: 7, method: 'POST', url: '/repos/{owner}/{repo}/issues/{issue_number}/comments', retryCount: 0 }]);
+    expect(limits).toEqual([
+      { kind: 'secondary-rate-limit', retryAfter: 7, method: 'POST', url: '/repos/{owner}/{repo}/issues/{issue_number}/comments', retryCount: 0 },
+    ]);
     const [first, second] = emu.writes();
     expect(first).toMatchObject({ status: 403, faulted: true, responseHeaders: { 'retry-after': '7' } });
     expect((first?.responseBody as { message: string }).message).toMatch(/^You have exceeded a secondary rate limit/);
@@ -578,7 +611,13 @@ describe('faults', () => {
   it('skip, delays, dropped connections and custom bodies', async () => {
     emu.state.addIssue({ number: 1, title: 'Q' });
     emu.faults.push({ match: { method: 'POST' }, skip: 1, times: 1, reset: true });
-    emu.faults.push({ match: { method: 'GET', path: '/repos/octo-org/wiki' }, status: 503, body: 'upstream unavailable', headers: { 'content-type': 'text/plain' }, delayMs: 20 });
+    emu.faults.push({
+      match: { method: 'GET', path: '/repos/octo-org/wiki' },
+      status: 503,
+      body: 'upstream unavailable',
+      headers: { 'content-type': 'text/plain' },
+      delayMs: 20,
+    });
     await octokit.rest.issues.createComment({ ...R, issue_number: 1, body: 'first' }); // skipped
     const second = await octokit.rest.issues.createComment({ ...R, issue_number: 1, body: 'second' }); // dropped, then retried
     expect(second.status).toBe(201);
@@ -620,7 +659,12 @@ describe('request log, state read-back and event payloads', () => {
       'POST /repos/{owner}/{repo}/issues/{issue_number}/labels',
       'DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}',
     ]);
-    expect(emu.writes()[0]).toMatchObject({ path: '/repos/octo-org/wiki/issues/2/comments', body: { body: 'X is Y.' }, params: { issue_number: '2' }, actor: 'github-actions[bot]' });
+    expect(emu.writes()[0]).toMatchObject({
+      path: '/repos/octo-org/wiki/issues/2/comments',
+      body: { body: 'X is Y.' },
+      params: { issue_number: '2' },
+      actor: 'github-actions[bot]',
+    });
     expect(emu.requests[0]?.headers.authorization).toBe('token [redacted]');
     expect(emu.requests.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5]);
     expect(emu.state.issue(2).labels).toEqual(['answered']);
@@ -631,7 +675,12 @@ describe('request log, state read-back and event payloads', () => {
     emu.state.addIssue({ number: 9, title: '/wiki how are pages indexed?', user: 'alice' });
     const comment = emu.state.addComment({ issue_number: 9, body: '/wiki ask again', user: 'bob' });
     const opened = emu.events.issues('opened', 9);
-    expect(opened).toMatchObject({ action: 'opened', issue: { number: 9, user: { login: 'alice' } }, repository: { full_name: 'octo-org/wiki' }, sender: { login: 'alice' } });
+    expect(opened).toMatchObject({
+      action: 'opened',
+      issue: { number: 9, user: { login: 'alice' } },
+      repository: { full_name: 'octo-org/wiki' },
+      sender: { login: 'alice' },
+    });
     const created = emu.events.issueComment('created', comment.id);
     expect(created).toMatchObject({ action: 'created', comment: { id: comment.id, body: '/wiki ask again' }, issue: { number: 9, comments: 1 } });
     expectValidResponse('GET', '/repos/{owner}/{repo}/issues/{issue_number}', 200, emu.render.issue(emu.state.issue(9), { withClosedBy: true }));
@@ -645,7 +694,6 @@ describe('the OpenAPI validator', () => {
     expect(Object.keys(endpoints().operations)).toHaveLength(40);
   });
 
-
   it('rejects bodies that do not match GitHub’s schema and accepts concrete paths', () => {
     emu.state.addIssue({ number: 1, title: 'Q' });
     const good = emu.render.issue(emu.state.issue(1));
@@ -655,7 +703,11 @@ describe('the OpenAPI validator', () => {
     expect(() => expectValidResponse('GET', '/repos/{owner}/{repo}/issues/{issue_number}', 200, { ...good, state_reason: 'merged' })).toThrow(/state_reason/);
     expect(() => expectValidResponse('GET', '/repos/{owner}/{repo}/issues/{issue_number}', 201, good)).toThrow(/not a documented success status/);
     expect(() => expectValidResponse('DELETE', '/repos/{owner}/{repo}/issues/comments/{comment_id}', 204, { x: 1 })).toThrow(/has no body/);
-    expect(() => expectValidResponse('GET', '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', 200, [{ id: 1, node_id: 'x', user: null, content: 'smile', created_at: 'now' }])).toThrow(/content/);
+    expect(() =>
+      expectValidResponse('GET', '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', 200, [
+        { id: 1, node_id: 'x', user: null, content: 'smile', created_at: 'now' },
+      ]),
+    ).toThrow(/content/);
     expect(() => expectValidResponse('PUT', '/nowhere', 200, {})).toThrow(/no operation/);
     expect(() => expectValidResponse('POST', '/repos/{owner}/{repo}/labels', 422, { message: 'Validation Failed' })).toThrow(/documentation_url/);
   });

@@ -202,7 +202,8 @@ export function identTime(date: string | Date): { time: number; tz: string } {
 function checkPath(p: string): void {
   if (p === '' || p.startsWith('/') || p.endsWith('/') || p.includes('\0')) throw new GitInputError('bad-path', `malformed path: ${JSON.stringify(p)}`);
   for (const part of p.split('/')) {
-    if (part === '' || part === '.' || part === '..' || part.toLowerCase() === '.git') throw new GitInputError('bad-path', `malformed path component in ${JSON.stringify(p)}`);
+    if (part === '' || part === '.' || part === '..' || part.toLowerCase() === '.git')
+      throw new GitInputError('bad-path', `malformed path component in ${JSON.stringify(p)}`);
   }
 }
 
@@ -373,7 +374,9 @@ export class GitRepo {
         writeFileSync(file, content);
         return file;
       });
-      const written = this.text(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: files.map((f) => `${f}\n`).join('') }).split('\n').filter(Boolean);
+      const written = this.text(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: files.map((f) => `${f}\n`).join('') })
+        .split('\n')
+        .filter(Boolean);
       const expected = [...pending.keys()];
       if (written.join(' ') !== expected.join(' ')) throw new Error(`git hash-object wrote ${written.join(', ')}, expected ${expected.join(', ')}`);
     } finally {
@@ -513,7 +516,9 @@ export class GitRepo {
     const rootSha = write(root);
     if (trees.size > 0) {
       // With --batch each tree ends with an empty record; that also ends the last one, so an empty tree is written too.
-      const written = this.text(['mktree', '-z', '--missing', '--batch'], { input: [...trees.values()].map((t) => `${t}\0`).join('') }).split('\n').filter(Boolean);
+      const written = this.text(['mktree', '-z', '--missing', '--batch'], { input: [...trees.values()].map((t) => `${t}\0`).join('') })
+        .split('\n')
+        .filter(Boolean);
       const expected = [...trees.keys()];
       if (written.join(' ') !== expected.join(' ')) throw new Error(`git mktree wrote ${written.join(', ')}, expected ${expected.join(', ')}`);
       for (const sha of expected) this.types.set(sha, 'tree');
@@ -773,7 +778,10 @@ export class GitRepo {
 
   /** Commits reachable from `head` but not from `base`, oldest first. */
   commitsBetween(base: string, head: string): string[] {
-    return this.ask([base, head], ['rev-list', '--reverse', '--topo-order', `${base}..${head}`]).stdout.toString('utf8').split('\n').filter(Boolean);
+    return this.ask([base, head], ['rev-list', '--reverse', '--topo-order', `${base}..${head}`])
+      .stdout.toString('utf8')
+      .split('\n')
+      .filter(Boolean);
   }
 
   /** Changed files between two commits with added and deleted line counts (binary files count 0). */

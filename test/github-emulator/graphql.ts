@@ -79,11 +79,17 @@ export async function answerGraphql(body: unknown, ctx: { actor: UserRecord; ser
   if (invalid.length > 0) return errors(...invalid.map((e) => ({ message: e.message, ...(e.locations ? { locations: [...e.locations] } : {}) })));
   const operationName = typeof request.operationName === 'string' ? request.operationName : undefined;
   const operation = operationOf(document, operationName);
-  if (!operation) return errors({ message: operationName ? `No operation named "${operationName}"` : 'An operation name is required when the document holds several operations.' });
+  if (!operation)
+    return errors({
+      message: operationName ? `No operation named "${operationName}"` : 'An operation name is required when the document holds several operations.',
+    });
   if (operation.operation !== 'query') return errors({ message: `github-emulator: ${operation.operation}s are not emulated` });
   for (const selection of operation.selectionSet.selections) {
     if (selection.kind === Kind.FIELD && !ROOT_FIELDS.has(selection.name.value)) {
-      return errors({ message: `github-emulator: Query.${selection.name.value} is not emulated (only viewer and rateLimit are)`, path: [selection.alias?.value ?? selection.name.value] });
+      return errors({
+        message: `github-emulator: Query.${selection.name.value} is not emulated (only viewer and rateLimit are)`,
+        path: [selection.alias?.value ?? selection.name.value],
+      });
     }
   }
   const rootValue = {
@@ -98,10 +104,21 @@ export async function answerGraphql(body: unknown, ctx: { actor: UserRecord; ser
     }),
   };
   const variableValues = request.variables && typeof request.variables === 'object' ? (request.variables as Record<string, unknown>) : undefined;
-  const result = await execute({ schema: githubSchema, document, rootValue, ...(variableValues ? { variableValues } : {}), ...(operationName ? { operationName } : {}) });
+  const result = await execute({
+    schema: githubSchema,
+    document,
+    rootValue,
+    ...(variableValues ? { variableValues } : {}),
+    ...(operationName ? { operationName } : {}),
+  });
   const out: { data?: Record<string, unknown> | null; errors?: GraphqlError[] } = {};
-  if (result.errors) out.errors = result.errors.map((e) => ({ message: e.message, ...(e.locations ? { locations: [...e.locations] } : {}), ...(e.path ? { path: [...e.path] } : {}) }));
-  if (result.data !== undefined) out.data = result.data === null ? null : JSON.parse(JSON.stringify(result.data)) as Record<string, unknown>;
+  if (result.errors)
+    out.errors = result.errors.map((e) => ({
+      message: e.message,
+      ...(e.locations ? { locations: [...e.locations] } : {}),
+      ...(e.path ? { path: [...e.path] } : {}),
+    }));
+  if (result.data !== undefined) out.data = result.data === null ? null : (JSON.parse(JSON.stringify(result.data)) as Record<string, unknown>);
   return { status: 200, body: out };
 }
 
@@ -133,7 +150,8 @@ export function checkGraphqlResponse(requestBody: unknown, responseBody: unknown
   const extra = Object.keys(b).filter((k) => k !== 'data' && k !== 'errors' && k !== 'extensions');
   if (extra.length > 0) problems.push(`unexpected top-level keys: ${extra.join(', ')}`);
   if (!('data' in b) && !('errors' in b)) problems.push('neither data nor errors');
-  if ('errors' in b && (!Array.isArray(b.errors) || !b.errors.every((e) => e && typeof e === 'object' && typeof (e as GraphqlError).message === 'string'))) problems.push('errors must be a list of { message }');
+  if ('errors' in b && (!Array.isArray(b.errors) || !b.errors.every((e) => e && typeof e === 'object' && typeof (e as GraphqlError).message === 'string')))
+    problems.push('errors must be a list of { message }');
   if (b.data !== undefined && b.data !== null) {
     if (!schema) return { valid: false, problems: ['the GitHub GraphQL schema was never loaded, yet there is data to check'] };
     const query = (requestBody as { query?: unknown } | undefined)?.query;
@@ -143,11 +161,17 @@ export function checkGraphqlResponse(requestBody: unknown, responseBody: unknown
     if (invalid.length > 0) problems.push(...invalid.map((e) => `query: ${e.message}`));
     else {
       // Each field read back by its response key, so aliases are checked as well.
-      const again = execute({ schema, document, rootValue: b.data, fieldResolver: (source, _args, _context, info) => (source as Record<string, unknown> | null)?.[String(info.path.key)] });
+      const again = execute({
+        schema,
+        document,
+        rootValue: b.data,
+        fieldResolver: (source, _args, _context, info) => (source as Record<string, unknown> | null)?.[String(info.path.key)],
+      });
       if ('then' in again) problems.push('the check must run synchronously');
       else {
         if (again.errors) problems.push(...again.errors.map((e) => `data: ${e.message}`));
-        if (!isDeepStrictEqual(JSON.parse(JSON.stringify(again.data ?? null)), b.data)) problems.push(`data does not have the query's shape under the schema: ${JSON.stringify(b.data).slice(0, 300)}`);
+        if (!isDeepStrictEqual(JSON.parse(JSON.stringify(again.data ?? null)), b.data))
+          problems.push(`data does not have the query's shape under the schema: ${JSON.stringify(b.data).slice(0, 300)}`);
       }
     }
   }

@@ -57,11 +57,7 @@ export function notFound(): HttpError {
   return basicError(404, 'Not Found', DOCS);
 }
 
-export function validationFailed(
-  documentation_url: string,
-  errors: NonNullable<ValidationError['errors']>,
-  message = 'Validation Failed',
-): HttpError {
+export function validationFailed(documentation_url: string, errors: NonNullable<ValidationError['errors']>, message = 'Validation Failed'): HttpError {
   const body: ValidationError & { status: string } = { message, errors, documentation_url, status: '422' };
   return new HttpError(422, body);
 }

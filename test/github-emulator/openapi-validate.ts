@@ -93,9 +93,7 @@ function ajv(): Ajv {
   instance.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
   // GitHub's own format for "owner/name" (POST /pulls `head_repo`).
   instance.addFormat('repo.nwo', /^[^/\s]+\/[^/\s]+$/);
-  const definitions = Object.fromEntries(
-    Object.entries(endpoints().components.schemas).map(([name, s]) => [name, toJsonSchema(s)]),
-  );
+  const definitions = Object.fromEntries(Object.entries(endpoints().components.schemas).map(([name, s]) => [name, toJsonSchema(s)]));
   instance.addSchema({ $id: ROOT_ID, definitions });
   ajvInstance = instance;
   return instance;
@@ -153,7 +151,9 @@ export interface SchemaCheck {
 }
 
 function describe(errors: ErrorObject[] | null | undefined): string[] {
-  return (errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`);
+  return (errors ?? []).map(
+    (e) => `${e.instancePath || '(root)'} ${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`,
+  );
 }
 
 /** Checks a response body for an operation and status, without throwing. */
@@ -175,7 +175,12 @@ export function checkResponse(method: string, pathOrTemplate: string, status: nu
     const schema = op.spec.responses[code];
     if (schema === null || schema === undefined) {
       const empty = body === undefined || body === null || body === '';
-      return { valid: empty, problems: empty ? [] : [`${op.key} ${code} has no body, got ${JSON.stringify(body).slice(0, 200)}`], errors: [], checkedAgainst: `${op.key} ${code}` };
+      return {
+        valid: empty,
+        problems: empty ? [] : [`${op.key} ${code} has no body, got ${JSON.stringify(body).slice(0, 200)}`],
+        errors: [],
+        checkedAgainst: `${op.key} ${code}`,
+      };
     }
     const fn = validatorFor(`${op.key} ${code}`, schema);
     const valid = fn(body) as boolean;
@@ -234,7 +239,8 @@ export function expectAllResponsesValid(requests: readonly RecordedExchange[]): 
     if (r.faulted || r.status < 200 || (r.status >= 300 && r.status < 400)) continue;
     if (r.route === GRAPHQL_ROUTE && r.status === 200) {
       const result = checkGraphqlResponse(r.body, r.responseBody);
-      if (!result.valid) throw new Error(`GraphQL answer to ${JSON.stringify(r.body).slice(0, 200)} does not match GitHub's GraphQL schema:\n  ${result.problems.join('\n  ')}`);
+      if (!result.valid)
+        throw new Error(`GraphQL answer to ${JSON.stringify(r.body).slice(0, 200)} does not match GitHub's GraphQL schema:\n  ${result.problems.join('\n  ')}`);
     } else if (r.route === null || r.route === GRAPHQL_ROUTE) {
       const result = checkErrorBody(r.status, r.responseBody);
       if (!result.valid) {

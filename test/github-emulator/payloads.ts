@@ -40,11 +40,7 @@ export class EventPayloads {
    * state. `merged` overrides pull_request.merged (e.g. `closed` with `{ merged: true }` for a
    * merge the test did not perform through the API); `label` adds the event's `label`.
    */
-  pullRequest(
-    action: string,
-    number: number,
-    opts: { repo?: string; sender?: string; merged?: boolean; label?: string } = {},
-  ): Record<string, unknown> {
+  pullRequest(action: string, number: number, opts: { repo?: string; sender?: string; merged?: boolean; label?: string } = {}): Record<string, unknown> {
     const pr = this.state.pull(number, opts.repo);
     this.state.refreshPull(pr);
     const pullRequest: Record<string, unknown> = { ...this.render.pull(pr) };

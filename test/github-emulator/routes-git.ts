@@ -126,14 +126,24 @@ export function gitRoutes(env: RouteEnv): Route[] {
         }
         if (e.content === undefined && e.sha === undefined) throw basicError(422, 'Must supply either tree.sha or tree.content', ctx.docs);
         if (e.mode === '040000' && e.type !== undefined && e.type !== 'tree') throw basicError(422, `tree.type must be "tree" for mode 040000`, ctx.docs);
-        return { path: e.path, ...(e.mode ? { mode: e.mode } : {}), ...(e.type ? { type: e.type } : {}), ...(e.sha !== undefined ? { sha: e.sha } : {}), ...(e.content !== undefined ? { content: e.content } : {}) };
+        return {
+          path: e.path,
+          ...(e.mode ? { mode: e.mode } : {}),
+          ...(e.type ? { type: e.type } : {}),
+          ...(e.sha !== undefined ? { sha: e.sha } : {}),
+          ...(e.content !== undefined ? { content: e.content } : {}),
+        };
       });
       let sha: string;
       try {
         sha = git.buildTree(base, changes);
       } catch (err) {
         if (err instanceof GitInputError) {
-          throw basicError(422, err.code === 'missing-path' ? 'GitRPC::BadObjectState' : err.code === 'bad-path' ? `tree.path ${err.message}` : err.message, ctx.docs);
+          throw basicError(
+            422,
+            err.code === 'missing-path' ? 'GitRPC::BadObjectState' : err.code === 'bad-path' ? `tree.path ${err.message}` : err.message,
+            ctx.docs,
+          );
         }
         throw err;
       }

@@ -10,7 +10,11 @@ export function issueRoutes(env: RouteEnv): Route[] {
   // Reactions work alike on an issue comment and on an issue: `given` are those on the subject.
   const listReactions = (ctx: Ctx, given: ReactionRecord[]): Reply => {
     const content = ctx.query.get('content');
-    const page = paginate(given.filter((r) => !content || r.content === content), ctx, env.apiUrl);
+    const page = paginate(
+      given.filter((r) => !content || r.content === content),
+      ctx,
+      env.apiUrl,
+    );
     return { status: 200, body: page.items.map((r) => env.render.reaction(r)), headers: page.headers };
   };
   /** 201 with the new reaction, or 200 with the caller's own when it already gave that one. */
@@ -33,7 +37,11 @@ export function issueRoutes(env: RouteEnv): Route[] {
 
     compileRoute('GET', '/repos/{owner}/{repo}/issues', 'read', (ctx) => {
       const stateFilter = ctx.query.get('state') ?? 'open';
-      const labels = (ctx.query.get('labels') ?? '').split(',').map((s) => s.trim()).filter(Boolean).map(lower);
+      const labels = (ctx.query.get('labels') ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map(lower);
       const since = parseSince(ctx.query.get('since'));
       const creator = ctx.query.get('creator');
       const assignee = ctx.query.get('assignee');
@@ -86,8 +94,10 @@ export function issueRoutes(env: RouteEnv): Route[] {
     compileRoute('GET', '/repos/{owner}/{repo}/issues/comments', 'read', (ctx) => {
       const sort = ctx.query.get('sort');
       const direction = ctx.query.get('direction');
-      if (sort !== null && !['created', 'updated'].includes(sort)) throw validationFailed(ctx.docs, [{ resource: 'IssueComment', code: 'invalid', field: 'sort' }]);
-      if (direction !== null && !['asc', 'desc'].includes(direction)) throw validationFailed(ctx.docs, [{ resource: 'IssueComment', code: 'invalid', field: 'direction' }]);
+      if (sort !== null && !['created', 'updated'].includes(sort))
+        throw validationFailed(ctx.docs, [{ resource: 'IssueComment', code: 'invalid', field: 'sort' }]);
+      if (direction !== null && !['asc', 'desc'].includes(direction))
+        throw validationFailed(ctx.docs, [{ resource: 'IssueComment', code: 'invalid', field: 'direction' }]);
       const since = parseSince(ctx.query.get('since'));
       const list = state.comments
         .filter((c) => c.repo === ctx.repo.full_name)
@@ -194,14 +204,20 @@ export function issueRoutes(env: RouteEnv): Route[] {
       return { status: 204 };
     }),
 
-    compileRoute('GET', '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', 'read', (ctx) => listReactions(ctx, state.reactionsOn(getComment(ctx).id))),
+    compileRoute('GET', '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', 'read', (ctx) =>
+      listReactions(ctx, state.reactionsOn(getComment(ctx).id)),
+    ),
 
     compileRoute('POST', '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', 'issues:write', (ctx) => {
       const comment = getComment(ctx);
-      return createReaction(ctx, state.reactionsOn(comment.id), (content) => state.addReaction({ repo: comment.repo, comment_id: comment.id, content, user: ctx.actor.login }));
+      return createReaction(ctx, state.reactionsOn(comment.id), (content) =>
+        state.addReaction({ repo: comment.repo, comment_id: comment.id, content, user: ctx.actor.login }),
+      );
     }),
 
-    compileRoute('DELETE', '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id}', 'issues:write', (ctx) => deleteReaction(ctx, state.reactionsOn(getComment(ctx).id))),
+    compileRoute('DELETE', '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id}', 'issues:write', (ctx) =>
+      deleteReaction(ctx, state.reactionsOn(getComment(ctx).id)),
+    ),
 
     compileRoute('GET', '/repos/{owner}/{repo}/issues/{issue_number}/reactions', 'read', (ctx) => {
       const issue = getIssue(ctx);
@@ -210,7 +226,9 @@ export function issueRoutes(env: RouteEnv): Route[] {
 
     compileRoute('POST', '/repos/{owner}/{repo}/issues/{issue_number}/reactions', 'issues:write', (ctx) => {
       const issue = getIssue(ctx);
-      return createReaction(ctx, state.reactionsOnIssue(issue.number, issue.repo), (content) => state.addReaction({ repo: issue.repo, issue_number: issue.number, content, user: ctx.actor.login }));
+      return createReaction(ctx, state.reactionsOnIssue(issue.number, issue.repo), (content) =>
+        state.addReaction({ repo: issue.repo, issue_number: issue.number, content, user: ctx.actor.login }),
+      );
     }),
 
     compileRoute('DELETE', '/repos/{owner}/{repo}/issues/{issue_number}/reactions/{reaction_id}', 'issues:write', (ctx) => {
@@ -232,7 +250,9 @@ export function issueRoutes(env: RouteEnv): Route[] {
         throw validationFailed(ctx.docs, [{ resource: 'Label', code: 'invalid', field: 'color' }]);
       }
       if (b.description !== undefined && b.description.length > 100) {
-        throw validationFailed(ctx.docs, [{ resource: 'Label', code: 'custom', field: 'description', message: 'description is too long (maximum is 100 characters)' }]);
+        throw validationFailed(ctx.docs, [
+          { resource: 'Label', code: 'custom', field: 'description', message: 'description is too long (maximum is 100 characters)' },
+        ]);
       }
       if (state.findLabel(b.name, ctx.repo.full_name)) {
         throw validationFailed(ctx.docs, [{ resource: 'Label', code: 'already_exists', field: 'name' }]);

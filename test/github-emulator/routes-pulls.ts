@@ -29,7 +29,11 @@ export function pullRoutes(env: RouteEnv): Route[] {
         .filter((p) => !base || p.base === base)
         .sort((a, b) => {
           const key = (p: PullRecord): number =>
-            sort === 'updated' ? Date.parse(p.issue.updated_at) : sort === 'popularity' ? state.commentsOn(p.number, p.repo).length : Date.parse(p.issue.created_at);
+            sort === 'updated'
+              ? Date.parse(p.issue.updated_at)
+              : sort === 'popularity'
+                ? state.commentsOn(p.number, p.repo).length
+                : Date.parse(p.issue.created_at);
           const d = key(a) - key(b) || a.number - b.number;
           return direction === 'asc' ? d : -d;
         });
@@ -43,8 +47,12 @@ export function pullRoutes(env: RouteEnv): Route[] {
         throw basicError(403, 'GitHub Actions is not permitted to create or approve pull requests.', ctx.docs);
       }
       if (!canWrite(ctx)) throw basicError(403, 'Must have push access to create a pull request in this repository.', ctx.docs);
-      if (b.issue !== undefined) throw validationFailed(ctx.docs, [{ resource: 'PullRequest', code: 'custom', field: 'issue', message: 'Converting issues to pull requests is not emulated' }]);
-      if (b.title === undefined || b.title.trim() === '') throw validationFailed(ctx.docs, [{ resource: 'PullRequest', code: 'missing_field', field: 'title' }]);
+      if (b.issue !== undefined)
+        throw validationFailed(ctx.docs, [
+          { resource: 'PullRequest', code: 'custom', field: 'issue', message: 'Converting issues to pull requests is not emulated' },
+        ]);
+      if (b.title === undefined || b.title.trim() === '')
+        throw validationFailed(ctx.docs, [{ resource: 'PullRequest', code: 'missing_field', field: 'title' }]);
       if (typeof b.body === 'string') checkBodySize(b.body, 'Issue', ctx.docs);
       const git = state.git(ctx.repo.full_name);
       const colon = b.head.indexOf(':');
@@ -52,14 +60,17 @@ export function pullRoutes(env: RouteEnv): Route[] {
       const headBranch = colon >= 0 ? b.head.slice(colon + 1) : b.head;
       const errors: NonNullable<ValidationError['errors']> = [];
       if (!git.refSha(`refs/heads/${b.base}`)) errors.push({ resource: 'PullRequest', field: 'base', code: 'invalid' });
-      if (lower(headOwner) !== lower(ctx.repo.owner) || !git.refSha(`refs/heads/${headBranch}`)) errors.push({ resource: 'PullRequest', field: 'head', code: 'invalid' });
+      if (lower(headOwner) !== lower(ctx.repo.owner) || !git.refSha(`refs/heads/${headBranch}`))
+        errors.push({ resource: 'PullRequest', field: 'head', code: 'invalid' });
       if (errors.length > 0) throw validationFailed(ctx.docs, errors);
       const existing = state.pulls
         .filter((p) => p.repo === ctx.repo.full_name && p.head === headBranch && p.base === b.base)
         .map((p) => state.refreshPull(p))
         .find((p) => p.state === 'open');
       if (existing) {
-        throw validationFailed(ctx.docs, [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${ctx.repo.owner}:${headBranch}.` }]);
+        throw validationFailed(ctx.docs, [
+          { resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${ctx.repo.owner}:${headBranch}.` },
+        ]);
       }
       if (git.commitsBetween(`refs/heads/${b.base}`, `refs/heads/${headBranch}`).length === 0) {
         throw validationFailed(ctx.docs, [{ resource: 'PullRequest', code: 'custom', message: `No commits between ${b.base} and ${b.head}` }]);
@@ -99,7 +110,10 @@ export function pullRoutes(env: RouteEnv): Route[] {
         pr.issue.body = b.body;
       }
       if (b.base !== undefined && b.base !== pr.base) {
-        if (pr.state !== 'open') throw validationFailed(ctx.docs, [{ resource: 'PullRequest', code: 'custom', field: 'base', message: 'Cannot change the base branch of a closed pull request.' }]);
+        if (pr.state !== 'open')
+          throw validationFailed(ctx.docs, [
+            { resource: 'PullRequest', code: 'custom', field: 'base', message: 'Cannot change the base branch of a closed pull request.' },
+          ]);
         const baseSha = git.refSha(`refs/heads/${b.base}`);
         if (!baseSha) throw validationFailed(ctx.docs, [{ resource: 'PullRequest', code: 'invalid', field: 'base' }]);
         pr.base = b.base;
@@ -109,9 +123,14 @@ export function pullRoutes(env: RouteEnv): Route[] {
       if (b.state !== undefined && b.state !== pr.state) {
         if (b.state === 'closed') state.closeIssue(pr.issue, ctx.actor.login);
         else {
-          if (pr.merged) throw validationFailed(ctx.docs, [{ resource: 'PullRequest', code: 'custom', field: 'state', message: 'state cannot be changed. The pull request has been merged.' }]);
+          if (pr.merged)
+            throw validationFailed(ctx.docs, [
+              { resource: 'PullRequest', code: 'custom', field: 'state', message: 'state cannot be changed. The pull request has been merged.' },
+            ]);
           if (!git.refSha(`refs/heads/${pr.head}`) || !git.refSha(`refs/heads/${pr.base}`)) {
-            throw validationFailed(ctx.docs, [{ resource: 'PullRequest', code: 'custom', field: 'state', message: 'state cannot be changed. The head or base branch was deleted.' }]);
+            throw validationFailed(ctx.docs, [
+              { resource: 'PullRequest', code: 'custom', field: 'state', message: 'state cannot be changed. The head or base branch was deleted.' },
+            ]);
           }
           pr.issue.state = 'open';
           pr.issue.state_reason = null;

@@ -103,10 +103,13 @@ export function invalidRequestMessage(body: unknown, errors: Array<{ keyword: st
   for (const e of errors) {
     let line: string;
     if (e.keyword === 'required') line = `"${String(e.params.missingProperty)}" wasn't supplied.`;
-    else if (e.keyword === 'type') line = `For '${where(e.instancePath)}', ${JSON.stringify(valueAt(e.instancePath))} is not ${/^[aeiou]/.test(String(e.params.type)) ? 'an' : 'a'} ${String(e.params.type).replace(/,/g, ' or ')}.`;
-    else if (e.keyword === 'enum') line = `For '${where(e.instancePath)}', ${JSON.stringify(valueAt(e.instancePath))} is not a member of ${JSON.stringify(e.params.allowedValues)}.`;
+    else if (e.keyword === 'type')
+      line = `For '${where(e.instancePath)}', ${JSON.stringify(valueAt(e.instancePath))} is not ${/^[aeiou]/.test(String(e.params.type)) ? 'an' : 'a'} ${String(e.params.type).replace(/,/g, ' or ')}.`;
+    else if (e.keyword === 'enum')
+      line = `For '${where(e.instancePath)}', ${JSON.stringify(valueAt(e.instancePath))} is not a member of ${JSON.stringify(e.params.allowedValues)}.`;
     else if (e.keyword === 'additionalProperties') line = `"${String(e.params.additionalProperty)}" is not a permitted key.`;
-    else if (e.keyword === 'minItems') line = `For '${where(e.instancePath)}', ${JSON.stringify(valueAt(e.instancePath))} has fewer than ${String(e.params.limit)} items.`;
+    else if (e.keyword === 'minItems')
+      line = `For '${where(e.instancePath)}', ${JSON.stringify(valueAt(e.instancePath))} has fewer than ${String(e.params.limit)} items.`;
     else if (e.keyword === 'oneOf' || e.keyword === 'anyOf') continue;
     else line = `For '${where(e.instancePath)}', ${JSON.stringify(valueAt(e.instancePath))} is invalid (${e.keyword}).`;
     if (!lines.includes(line)) lines.push(line);

@@ -214,7 +214,10 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
     try {
       // 2. Authentication.
       const token = tokenFor(req.headers.authorization);
-      if (token === 'missing') throw graphql ? basicError(401, 'This endpoint requires you to be authenticated.', `${GRAPHQL_DOCS}/guides/forming-calls-with-graphql#authenticating-with-graphql`) : basicError(401, 'Requires authentication', DOCS);
+      if (token === 'missing')
+        throw graphql
+          ? basicError(401, 'This endpoint requires you to be authenticated.', `${GRAPHQL_DOCS}/guides/forming-calls-with-graphql#authenticating-with-graphql`)
+          : basicError(401, 'Requires authentication', DOCS);
       if (token === 'bad') throw basicError(401, 'Bad credentials', graphql ? GRAPHQL_DOCS : DOCS);
       const actor = state.ensureUser({ login: token.login, ...(token.type ? { type: token.type } : {}) });
       record.actor = actor.login;
@@ -235,7 +238,11 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
         state.rateLimit.used = 0;
       }
       if (state.rateLimit.enforce && state.rateLimit.remaining <= 0) {
-        throw basicError(403, `API rate limit exceeded for ${actor.type === 'Bot' ? 'installation ID 1' : `user ID ${actor.id}`}.`, 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-rate-limits');
+        throw basicError(
+          403,
+          `API rate limit exceeded for ${actor.type === 'Bot' ? 'installation ID 1' : `user ID ${actor.id}`}.`,
+          'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-rate-limits',
+        );
       }
       state.rateLimit.remaining = Math.max(0, state.rateLimit.remaining - 1);
       state.rateLimit.used++;
@@ -257,7 +264,8 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
       if (parseError) throw basicError(400, 'Problems parsing JSON', docs);
       if (op?.spec.requestBody) {
         if (parsed === undefined) {
-          if (op.spec.requestBody.required) throw new HttpError(422, { message: "Invalid request.\n\nFor 'links/0/schema', nil is not an object.", documentation_url: docs, status: '422' });
+          if (op.spec.requestBody.required)
+            throw new HttpError(422, { message: "Invalid request.\n\nFor 'links/0/schema', nil is not an object.", documentation_url: docs, status: '422' });
         } else {
           const check = checkRequestBody(method, route.template, parsed);
           if (!check.valid) {
@@ -316,7 +324,11 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
     },
     writes(opts = {}) {
       return requests.filter(
-        (r) => r.method !== 'GET' && r.method !== 'HEAD' && !(r.route === GRAPHQL_ROUTE && isGraphqlQuery(r.body)) && (!opts.successfulOnly || (r.status >= 200 && r.status < 300)),
+        (r) =>
+          r.method !== 'GET' &&
+          r.method !== 'HEAD' &&
+          !(r.route === GRAPHQL_ROUTE && isGraphqlQuery(r.body)) &&
+          (!opts.successfulOnly || (r.status >= 200 && r.status < 300)),
       );
     },
     close() {

@@ -4,7 +4,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type GitIdent, GitRepo, type MergeCheck, identTime } from './git-repo.js';
-import { BUILT_IN_ROLES, DEFAULT_PROTECTION, KNOWN_BOT_IDS, WEB_FLOW, basicError, gitIsoDate, isoSeconds, lower, nodeId, signPayload, verifySignature } from './helpers.js';
+import {
+  BUILT_IN_ROLES,
+  DEFAULT_PROTECTION,
+  KNOWN_BOT_IDS,
+  WEB_FLOW,
+  basicError,
+  gitIsoDate,
+  isoSeconds,
+  lower,
+  nodeId,
+  signPayload,
+  verifySignature,
+} from './helpers.js';
 import {
   type AuthorAssociation,
   type BranchProtection,
@@ -40,7 +52,15 @@ export class EmulatorState {
   readonly rateLimit: RateLimitState;
   readonly rateLimitWindowSeconds: number;
 
-  private nextId = { repo: 700_000_001, user: 1_000, issue: 2_000_000_001, comment: 3_000_000_001, label: 4_000_000_001, reaction: 5_000_000_001, pull: 6_000_000_001 };
+  private nextId = {
+    repo: 700_000_001,
+    user: 1_000,
+    issue: 2_000_000_001,
+    comment: 3_000_000_001,
+    label: 4_000_000_001,
+    reaction: 5_000_000_001,
+    pull: 6_000_000_001,
+  };
   private gitRoot: string | undefined;
   private readonly gitRepos = new Map<string, GitRepo>();
   /** Repositories whose README commit is written when their git repository is first used. */
@@ -106,7 +126,11 @@ export class EmulatorState {
     const git = this.git(repo.full_name);
     if (!git.isEmpty()) throw new Error(`${repo.full_name} already has commits`);
     let tree = dir !== undefined ? git.treeFromDirectory(path.resolve(dir)) : null;
-    if (files) tree = git.buildTree(tree, Object.entries(files).map(([p, content]) => ({ path: p, content })));
+    if (files)
+      tree = git.buildTree(
+        tree,
+        Object.entries(files).map(([p, content]) => ({ path: p, content })),
+      );
     tree ??= git.buildTree(null, []);
     const ident = { name: repo.owner, email: `${this.ensureUser(repo.owner).id}+${repo.owner}@users.noreply.github.com`, ...identTime(this.clock()) };
     const sha = git.commitTree(tree, [], 'Initial commit', ident, ident);
@@ -351,7 +375,12 @@ export class EmulatorState {
 
   /** A reaction to an issue comment (`comment_id`) or to an issue or pull request (`issue_number`). */
   addReaction(
-    init: ({ comment_id: number; issue_number?: undefined } | { issue_number: number; comment_id?: undefined }) & { content: ReactionContent; user?: string; created_at?: string; repo?: string },
+    init: ({ comment_id: number; issue_number?: undefined } | { issue_number: number; comment_id?: undefined }) & {
+      content: ReactionContent;
+      user?: string;
+      created_at?: string;
+      repo?: string;
+    },
   ): ReactionRecord {
     const target = init.comment_id !== undefined ? this.findComment(init.comment_id, init.repo) : this.findIssue(init.issue_number, init.repo);
     if (!target) throw new Error(init.comment_id !== undefined ? `no comment ${init.comment_id}` : `no issue ${init.issue_number}`);
@@ -412,7 +441,10 @@ export class EmulatorState {
    * so do the test helpers (`commitFiles` stands for an administrator's push).
    */
   protectBranch(branch: string, opts: Partial<BranchProtection> & { repo?: string } = {}): void {
-    this.repo(opts.repo).protectedBranches.set(branch, { status: opts.status ?? DEFAULT_PROTECTION.status, message: opts.message ?? DEFAULT_PROTECTION.message });
+    this.repo(opts.repo).protectedBranches.set(branch, {
+      status: opts.status ?? DEFAULT_PROTECTION.status,
+      message: opts.message ?? DEFAULT_PROTECTION.message,
+    });
   }
 
   unprotectBranch(branch: string, repoName?: string): void {
@@ -480,7 +512,11 @@ export class EmulatorState {
   }
 
   /** @internal */
-  recordCommit(repoName: string, sha: string, meta: Pick<CommitRecord, 'customAuthor' | 'customCommitter' | 'customSignature' | 'actor' | 'via'>): CommitRecord {
+  recordCommit(
+    repoName: string,
+    sha: string,
+    meta: Pick<CommitRecord, 'customAuthor' | 'customCommitter' | 'customSignature' | 'actor' | 'via'>,
+  ): CommitRecord {
     const repo = this.repo(repoName);
     const c = this.git(repo.full_name).readCommit(sha);
     const ident = (i: GitIdent) => ({ name: i.name, email: i.email, date: gitIsoDate(i.time) });
@@ -700,7 +736,15 @@ export class EmulatorState {
   }
 
   /** A commit GitHub makes and signs itself: committer "GitHub <noreply@github.com>". */
-  private webFlowCommit(repoName: string, tree: string, parents: string[], message: string, author: GitIdent, actor: string | null, via: CommitRecord['via']): string {
+  private webFlowCommit(
+    repoName: string,
+    tree: string,
+    parents: string[],
+    message: string,
+    author: GitIdent,
+    actor: string | null,
+    via: CommitRecord['via'],
+  ): string {
     const git = this.git(repoName);
     const sha = git.writeSignedCommit(tree, parents, message, author, { ...WEB_FLOW, ...identTime(this.clock()) }, signPayload);
     this.recordCommit(repoName, sha, { customAuthor: false, customCommitter: false, customSignature: false, actor, via });
@@ -731,7 +775,15 @@ export class EmulatorState {
     let result: string;
     if (method === 'merge') {
       const title = opts.commit_title ?? `Merge pull request #${pr.number} from ${repo.owner}/${pr.head}`;
-      result = this.webFlowCommit(repo.full_name, check.tree, [oldBase, pr.head_sha], message(title, opts.commit_message ?? pr.title), { ...this.identityOf(opts.by), ...now }, opts.by, 'merge');
+      result = this.webFlowCommit(
+        repo.full_name,
+        check.tree,
+        [oldBase, pr.head_sha],
+        message(title, opts.commit_message ?? pr.title),
+        { ...this.identityOf(opts.by), ...now },
+        opts.by,
+        'merge',
+      );
     } else if (method === 'squash') {
       const commits = git.commitsBetween(oldBase, pr.head_sha).map((c) => git.readCommit(c).message.trim());
       const title = opts.commit_title ?? `${pr.title} (#${pr.number})`;
@@ -742,7 +794,7 @@ export class EmulatorState {
       const ident = { ...WEB_FLOW, ...now };
       for (const c of git.commitsBetween(oldBase, pr.head_sha)) {
         const original = git.readCommit(c);
-        if (original.parents.length > 1) throw basicError(405, 'This branch can\'t be rebased', docs);
+        if (original.parents.length > 1) throw basicError(405, "This branch can't be rebased", docs);
         const picked = git.cherryPickTree(c, current, ident);
         if (!picked.clean || !picked.tree) throw basicError(405, 'Merge conflict', docs);
         current = this.webFlowCommit(repo.full_name, picked.tree, [current], original.message, original.author, opts.by, 'rebase');

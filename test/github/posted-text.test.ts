@@ -19,7 +19,9 @@ describe('posted text', () => {
   });
 
   it('breaks closing keywords before issue references, and writes line breaks as \\n only', () => {
-    expect(postableVisible('Fixes #1, closes: #2, resolved octo/wiki#3; fixes the bug')).toBe(`Fixes${WJ} #1, closes${WJ}: #2, resolved${WJ} octo/wiki#3; fixes the bug`);
+    expect(postableVisible('Fixes #1, closes: #2, resolved octo/wiki#3; fixes the bug')).toBe(
+      `Fixes${WJ} #1, closes${WJ}: #2, resolved${WJ} octo/wiki#3; fixes the bug`,
+    );
     expect(postableVisible('> hi\r# FORGED\r\n~~~')).toBe('> hi\n# FORGED\n~~~');
     const once = postableVisible('Fixes #1 `@x` @y\r');
     expect(postableVisible(once)).toBe(once);

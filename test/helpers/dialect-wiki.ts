@@ -24,7 +24,15 @@ export const EXAMPLE_WIKI = path.resolve(import.meta.dirname, '../../examples/wi
 export const ENG_STANDARDS_WIKI = path.join(FIXTURES, 'eng-standards/wiki');
 const ENG_STANDARDS_FOLDERS = ['concepts', 'standards', 'sources'];
 
-const SINGULAR: Record<string, string> = { concepts: 'concept', entities: 'entity', queries: 'query', ideas: 'idea', 'how-to': 'how-to', standards: 'standard', sources: 'source' };
+const SINGULAR: Record<string, string> = {
+  concepts: 'concept',
+  entities: 'entity',
+  queries: 'query',
+  ideas: 'idea',
+  'how-to': 'how-to',
+  standards: 'standard',
+  sources: 'source',
+};
 const MARKDOWN_LINK = /\[([^\]]*)\]\(([^)\s]+)\)/g;
 const WIKILINK = /\[\[([^[\]\n|#]*)(#[^[\]\n|]*)?(?:\|([^[\]\n]*))?\]\]/g;
 const DATE = /^"?([0-9]{4}-[0-9]{2}-[0-9]{2})/;
@@ -34,14 +42,21 @@ const stemOf = (page: string) => page.slice(page.lastIndexOf('/') + 1).replace(/
 /** Frontmatter in the dialect: date-only timestamps, singular type, no quality block, every required field. */
 function convertFrontmatter(frontmatter: string, pagePath: string): string {
   const lines = frontmatter.split('\n');
-  const value = (key: string) => lines.find((l) => l.startsWith(`${key}:`))?.slice(key.length + 1).trim();
+  const value = (key: string) =>
+    lines
+      .find((l) => l.startsWith(`${key}:`))
+      ?.slice(key.length + 1)
+      .trim();
   const created = (value('created') ?? value('added') ?? '').match(DATE)?.[1];
   const updated = (value('updated') ?? value('last_updated') ?? '').match(DATE)?.[1];
   const folder = pagePath.split('/')[0]!;
-  const kept = frontmatter
-    .replace(/^(created|updated|added|last_updated|type): .*\n/gm, '')
-    .replace(/^quality:\n(?: {2}.*\n)*/m, '');
-  const added = [`type: ${SINGULAR[folder] ?? folder}`, ...(created ? [`created: ${created}`] : []), ...(updated ? [`updated: ${updated}`] : []), ...(/^sources:/m.test(kept) ? [] : ['sources: []'])];
+  const kept = frontmatter.replace(/^(created|updated|added|last_updated|type): .*\n/gm, '').replace(/^quality:\n(?: {2}.*\n)*/m, '');
+  const added = [
+    `type: ${SINGULAR[folder] ?? folder}`,
+    ...(created ? [`created: ${created}`] : []),
+    ...(updated ? [`updated: ${updated}`] : []),
+    ...(/^sources:/m.test(kept) ? [] : ['sources: []']),
+  ];
   return kept.replace(/\n---\n$/, `\n${added.join('\n')}\n---\n`);
 }
 

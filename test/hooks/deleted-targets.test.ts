@@ -69,7 +69,9 @@ describe('deleting a page others link to', () => {
     expect(repo.head()).toBe(head);
     const deleted = `this commit deletes ${TARGET}`;
     expect(commit.stderr).toContain(`concepts/backoff.md:${lineOf(backoff, '(retry-budgets.md)')}: broken markdown link: retry-budgets.md (${deleted})`);
-    expect(commit.stderr).toContain(`concepts/ops/throttling.md:${lineOf(throttling, '../retry-budgets.md')}: broken markdown link: ../retry-budgets.md#limits (${deleted})`);
+    expect(commit.stderr).toContain(
+      `concepts/ops/throttling.md:${lineOf(throttling, '../retry-budgets.md')}: broken markdown link: ../retry-budgets.md#limits (${deleted})`,
+    );
     expect(commit.stderr).toContain(`entities/redis.md:${seeAlsoLine(redis(), TARGET)}: broken markdown link: /${TARGET} (${deleted})`);
     expect(commit.stderr).toContain('commit blocked');
     // Only what the deletion breaks: no code-only mention, no older fault of a page nobody staged.
@@ -143,6 +145,8 @@ describe('deleting a page others link to', () => {
     const commit = repo.commit('drop ops');
     expect(commit.status).not.toBe(0);
     const cacheWarming = wikiPage({ category: 'concepts', title: 'Cache Warming', links: ['concepts/ops/lease-renewal.md', 'entities/redis.md'] });
-    expect(commit.stderr).toContain(`concepts/cache-warming.md:${seeAlsoLine(cacheWarming, 'concepts/ops/lease-renewal.md')}: broken markdown link: /concepts/ops/lease-renewal.md`);
+    expect(commit.stderr).toContain(
+      `concepts/cache-warming.md:${seeAlsoLine(cacheWarming, 'concepts/ops/lease-renewal.md')}: broken markdown link: /concepts/ops/lease-renewal.md`,
+    );
   });
 });

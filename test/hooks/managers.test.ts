@@ -179,7 +179,11 @@ describe('hooks install with husky', () => {
   it.each([
     ['core.hooksPath=.husky (husky v5-v8)', (repo: GitRepo) => repo.git('config', 'core.hooksPath', '.husky'), '.husky/pre-commit'],
     ['a .husky folder with its stubs, core.hooksPath not set yet', (repo: GitRepo) => huskyLayoutWithoutConfig(repo), '.husky/pre-commit'],
-    ['husky in a subfolder (core.hooksPath=frontend/.husky/_)', (repo: GitRepo) => repo.git('config', 'core.hooksPath', 'frontend/.husky/_'), 'frontend/.husky/pre-commit'],
+    [
+      'husky in a subfolder (core.hooksPath=frontend/.husky/_)',
+      (repo: GitRepo) => repo.git('config', 'core.hooksPath', 'frontend/.husky/_'),
+      'frontend/.husky/pre-commit',
+    ],
   ])('detects husky from %s and installs nothing', async (_name, arrange, target) => {
     const repo = await plain.copy(dirs);
     arrange(repo);
@@ -236,22 +240,25 @@ describe('hooks install with husky', () => {
 });
 
 describe('hooks install with lefthook', () => {
-  it.each(['lefthook.yml', '.lefthook.yml', 'lefthook.yaml'])('detects %s with its hook script: both left byte-identical, a snippet printed', async (configName) => {
-    const repo = await plain.copy(dirs);
-    const config = 'pre-commit:\n  commands:\n    lint:\n      run: echo lint\n';
-    repo.write({ [configName]: config });
-    writeFileSync(path.join(repo.root, '.git', 'hooks', 'pre-commit'), LEFTHOOK_SCRIPT, { mode: 0o755 });
-    const before = snapshot(repo.root);
+  it.each(['lefthook.yml', '.lefthook.yml', 'lefthook.yaml'])(
+    'detects %s with its hook script: both left byte-identical, a snippet printed',
+    async (configName) => {
+      const repo = await plain.copy(dirs);
+      const config = 'pre-commit:\n  commands:\n    lint:\n      run: echo lint\n';
+      repo.write({ [configName]: config });
+      writeFileSync(path.join(repo.root, '.git', 'hooks', 'pre-commit'), LEFTHOOK_SCRIPT, { mode: 0o755 });
+      const before = snapshot(repo.root);
 
-    const install = runCli(['hooks', 'install'], repo.root);
-    expect(install.status, install.stderr).toBe(0);
-    expect(install.stderr).toContain('lefthook');
-    expect(install.stderr).toContain(configName);
-    expect(install.stdout).toBe(`pre-commit:\n  commands:\n    wiki-steward:\n      run: ${COMMAND}\n`);
-    expect(snapshot(repo.root)).toEqual(before);
-    expect(repo.read(configName)).toBe(config);
-    expect(hookFilesIn(path.join(repo.root, '.git', 'hooks'))).toEqual(['pre-commit']);
-  });
+      const install = runCli(['hooks', 'install'], repo.root);
+      expect(install.status, install.stderr).toBe(0);
+      expect(install.stderr).toContain('lefthook');
+      expect(install.stderr).toContain(configName);
+      expect(install.stdout).toBe(`pre-commit:\n  commands:\n    wiki-steward:\n      run: ${COMMAND}\n`);
+      expect(snapshot(repo.root)).toEqual(before);
+      expect(repo.read(configName)).toBe(config);
+      expect(hookFilesIn(path.join(repo.root, '.git', 'hooks'))).toEqual(['pre-commit']);
+    },
+  );
 
   it("detects lefthook's hook script alone (config kept elsewhere) and leaves it in place", async () => {
     const repo = await plain.copy(dirs);
@@ -331,4 +338,3 @@ describe('hooks install next to hooks it must not move', () => {
     expect(statSync(path.join(shared, 'pre-commit')).mode & 0o777).toBe(0o755);
   });
 });
-

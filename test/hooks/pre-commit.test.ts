@@ -27,7 +27,10 @@ const hookedWikiRepo = () => hooked.copy(dirs);
  * `wiki-steward index --check` on a fresh clone of HEAD: exit 0 means every committed index file
  * is fresh. In-process, or with `built`, the built CLI.
  */
-async function committedIndexesAreFresh(repo: GitRepo, options: { wikiDir?: string; built?: boolean } = {}): Promise<{ status: number | null; output: string }> {
+async function committedIndexesAreFresh(
+  repo: GitRepo,
+  options: { wikiDir?: string; built?: boolean } = {},
+): Promise<{ status: number | null; output: string }> {
   const clone = path.join(await dirs.make('ws-clone-'), 'clone');
   const cloned = run('git', ['clone', '--quiet', repo.root, clone], path.dirname(clone));
   if (cloned.status !== 0) throw new Error(cloned.stderr);

@@ -21,7 +21,12 @@ async function run(scenario: object) {
     processStderr += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
     return true;
   });
-  const r = await runAsk(['--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', HOSTILE, INSTALL_QUESTION], { COPILOT_GITHUB_TOKEN: KEYS.COPILOT_GITHUB_TOKEN, ...script.env }, undefined, new TestClock());
+  const r = await runAsk(
+    ['--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', HOSTILE, INSTALL_QUESTION],
+    { COPILOT_GITHUB_TOKEN: KEYS.COPILOT_GITHUB_TOKEN, ...script.env },
+    undefined,
+    new TestClock(),
+  );
   vi.restoreAllMocks();
   return { ...r, stderr: r.stderr + processStderr };
 }

@@ -9,7 +9,10 @@ afterAll(() => scenarios.cleanup());
 
 async function ask(terms: unknown, question = INSTALL_QUESTION) {
   const script = await scenarios.write({ steps: [{ reply: { terms } }], fallback: { reader: true } });
-  const run = await askCli(question, ['--llm', 'copilot', '--copilot-cli-path', HOSTILE, '--llm-terms'], { COPILOT_GITHUB_TOKEN: KEYS.COPILOT_GITHUB_TOKEN, ...script.env });
+  const run = await askCli(question, ['--llm', 'copilot', '--copilot-cli-path', HOSTILE, '--llm-terms'], {
+    COPILOT_GITHUB_TOKEN: KEYS.COPILOT_GITHUB_TOKEN,
+    ...script.env,
+  });
   expectNoKeys(run.stdout, run.stderr);
   return run;
 }

@@ -9,11 +9,14 @@ const page = (title: string) => `---\ntitle: ${title}\ntype: concepts\n---\n\n${
 
 describe('catalog page texts', () => {
   it('reads each page once per session, returns pages in the order asked and leaves out those it cannot read', async () => {
-    const tree = memoryTree('/wiki', new Map<string, string | Uint8Array>([
-      ['concepts/a.md', page('Alpha')],
-      ['concepts/b.md', page('Beta')],
-      ['concepts/binary.md', new Uint8Array([0x2d, 0x00, 0x2d])],
-    ]));
+    const tree = memoryTree(
+      '/wiki',
+      new Map<string, string | Uint8Array>([
+        ['concepts/a.md', page('Alpha')],
+        ['concepts/b.md', page('Beta')],
+        ['concepts/binary.md', new Uint8Array([0x2d, 0x00, 0x2d])],
+      ]),
+    );
     const asked: string[] = [];
     const counting: WikiTree = { ...tree, readEach: (paths, visit, options) => (asked.push(...paths), tree.readEach(paths, visit, options)) };
     const catalog = await loadCatalog(counting, DEFAULT_CONFIG);
@@ -23,7 +26,10 @@ describe('catalog page texts', () => {
     expect([...first.keys()]).toEqual(['concepts/b.md', 'concepts/a.md']);
     expect(first.get('concepts/a.md')).toBe(page('Alpha'));
     const second = await catalog.readPages(['concepts/a.md', 'concepts/b.md']);
-    expect([...second.entries()]).toEqual([['concepts/a.md', page('Alpha')], ['concepts/b.md', page('Beta')]]);
+    expect([...second.entries()]).toEqual([
+      ['concepts/a.md', page('Alpha')],
+      ['concepts/b.md', page('Beta')],
+    ]);
     // Each page was read from the tree once: the second call read nothing.
     expect(asked).toEqual(['concepts/b.md', 'concepts/binary.md', 'concepts/a.md']);
   });
@@ -51,4 +57,3 @@ describe('catalog page texts', () => {
     expect(asked).toEqual([paths[0]]);
   });
 });
-

@@ -29,9 +29,15 @@ function extraPages(category: string): Record<string, string | Buffer> {
   return {
     [`${category}/aaa-ltcr.md`]: page('LTCR', 'We track the long-term corrosion rate (LTCR) of every pipe. See [[zzz-bff]] and [[mmm-words|the words page]].'),
     [`${category}/aaa-binary.md`]: Buffer.from([0x23, 0x20, 0x00, 0x01]),
-    [`${category}/mmm-words.md`]: page('Words', 'Zürich Straße Ölrücklauf: words no other page holds. The local term rate (LTR) differs. Back end for Frontend (BFF) here.'),
+    [`${category}/mmm-words.md`]: page(
+      'Words',
+      'Zürich Straße Ölrücklauf: words no other page holds. The local term rate (LTR) differs. Back end for Frontend (BFF) here.',
+    ),
     [`${category}/mmm-latin1.md`]: Buffer.from([0x23, 0x20, 0xe9, 0x74, 0xe9, 0x0a]),
-    [`${category}/zzz-bff.md`]: page('BFF', 'A backend for frontend (BFF) serves one client. The linear term ratio (LTR) too. Long term corrosion rates (LTCR). [[aaa-ltcr]]'),
+    [`${category}/zzz-bff.md`]: page(
+      'BFF',
+      'A backend for frontend (BFF) serves one client. The linear term ratio (LTR) too. Long term corrosion rates (LTCR). [[aaa-ltcr]]',
+    ),
     'zzz-category/zzz-ltr.md': page('LTR', 'The last transfer record (LTR) and the low tide range (LTR) and Lower Trust Realm (LTR).'),
   };
 }

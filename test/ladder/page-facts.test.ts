@@ -8,7 +8,13 @@ import { BUILTIN_STOPWORDS } from '../../src/ladder/signal-terms.js';
 import { wikilinkResolver } from '../../src/wiki/wikilinks.js';
 
 const facts = (body: string) =>
-  readPageFacts('concepts/p.md', `---\ntitle: P\n---\n${body}`, new RelevanceCounter(BUILTIN_STOPWORDS), new AcronymCollector(), wikilinkResolver(['concepts/p.md', 'concepts/q.md']));
+  readPageFacts(
+    'concepts/p.md',
+    `---\ntitle: P\n---\n${body}`,
+    new RelevanceCounter(BUILTIN_STOPWORDS),
+    new AcronymCollector(),
+    wikilinkResolver(['concepts/p.md', 'concepts/q.md']),
+  );
 
 describe('page facts', () => {
   it('reads the headings the answerer quotes sections under: ATX and setext, indented up to three columns, never in code', () => {

@@ -23,7 +23,10 @@ async function ask(files: Record<string, string>, question: string): Promise<Tra
 
 const filler = (topic: string, n: number) =>
   Object.fromEntries(
-    Array.from({ length: n }, (_, i) => [`notes/${topic}-${i}.md`, page({ title: `${topic} note ${i}`, type: 'notes', body: `Routine ${topic} observations, batch ${i}, nothing unusual.` })]),
+    Array.from({ length: n }, (_, i) => [
+      `notes/${topic}-${i}.md`,
+      page({ title: `${topic} note ${i}`, type: 'notes', body: `Routine ${topic} observations, batch ${i}, nothing unusual.` }),
+    ]),
   );
 
 describe('ranking that reads the body', () => {
@@ -50,8 +53,16 @@ describe('ranking that reads the body', () => {
   it('candidates come best first: a page whose title names the asked designation outranks its sibling that mentions it in passing', async () => {
     const trace = await ask(
       {
-        'standards/api-rp-580.md': page({ title: 'API RP 580 — Risk-Based Inspection', type: 'standards', body: 'RP 580 sets the principles of risk-based inspection; API RP 581 gives the quantitative method. See API RP 581 for inspection effectiveness and probability of failure.\n' }),
-        'standards/api-rp-581.md': page({ title: 'API RP 581 — RBI Methodology', type: 'standards', body: 'Inspection effectiveness is graded A to E and lowers the probability of failure.\n' }),
+        'standards/api-rp-580.md': page({
+          title: 'API RP 580 — Risk-Based Inspection',
+          type: 'standards',
+          body: 'RP 580 sets the principles of risk-based inspection; API RP 581 gives the quantitative method. See API RP 581 for inspection effectiveness and probability of failure.\n',
+        }),
+        'standards/api-rp-581.md': page({
+          title: 'API RP 581 — RBI Methodology',
+          type: 'standards',
+          body: 'Inspection effectiveness is graded A to E and lowers the probability of failure.\n',
+        }),
       },
       'In API RP 581, how is inspection effectiveness graded?',
     );
@@ -67,14 +78,21 @@ describe('ranking that reads the body', () => {
       'concepts/conflicts.md': page({ title: 'Conflicts', type: 'concepts', body: 'Merge conflicts in generated files.\n' }),
       'concepts/rapid.md': page({ title: 'Rapid prototyping', type: 'concepts', body: 'Prototypes first.\n' }),
     };
-    const titled = (trace: Trace) => trace.candidates.filter((c) => c.matched.some((m) => m.field === 'title')).map((c) => c.path).sort();
+    const titled = (trace: Trace) =>
+      trace.candidates
+        .filter((c) => c.matched.some((m) => m.field === 'title'))
+        .map((c) => c.path)
+        .sort();
     expect(titled(await ask(files, 'Where is the config kept?'))).toEqual(['concepts/configuration.md', 'concepts/configurator.md']);
     expect(titled(await ask(files, 'Which api is it?'))).toEqual([]);
   });
 
   it(`at most ${BODY_CANDIDATES} pages join through their body alone`, async () => {
     const files = Object.fromEntries(
-      Array.from({ length: 12 }, (_, i) => [`notes/n${i}.md`, page({ title: `Note ${i}`, type: 'notes', body: `The flange gasket leaked during test ${i}.\n` })]),
+      Array.from({ length: 12 }, (_, i) => [
+        `notes/n${i}.md`,
+        page({ title: `Note ${i}`, type: 'notes', body: `The flange gasket leaked during test ${i}.\n` }),
+      ]),
     );
     const trace = await ask(files, 'why do gaskets leak at flanges?');
     expect(trace.candidates.filter((c) => c.source === 'body').length).toBeLessThanOrEqual(BODY_CANDIDATES);
@@ -82,7 +100,10 @@ describe('ranking that reads the body', () => {
   });
 
   it('on a 12-page wiki the subject on 4 pages is never dropped as too common', async () => {
-    const jina = (i: number, body: string) => [`tools/jina-${i}.md`, page({ title: `Jina Reader ${['setup', 'rate limits', 'caching', 'errors'][i]}`, type: 'tools', body })];
+    const jina = (i: number, body: string) => [
+      `tools/jina-${i}.md`,
+      page({ title: `Jina Reader ${['setup', 'rate limits', 'caching', 'errors'][i]}`, type: 'tools', body }),
+    ];
     const trace = await ask(
       {
         ...Object.fromEntries([
@@ -114,7 +135,14 @@ describe('ranking that reads the body', () => {
 
   it('a question naming something no page mentions stays cold, whatever ordinary words it shares', async () => {
     const trace = await ask(
-      { 'ops/host-inventory.md': page({ title: 'Host inventory', type: 'ops', extra: 'summary: Which machines we run.\n', body: 'Our database servers run on three hosts; certificates are renewed by the platform team.' }) },
+      {
+        'ops/host-inventory.md': page({
+          title: 'Host inventory',
+          type: 'ops',
+          extra: 'summary: Which machines we run.\n',
+          body: 'Our database servers run on three hosts; certificates are renewed by the platform team.',
+        }),
+      },
       'How do we rotate the TLS certificates on the servers?',
     );
     expect(trace.branch).toBe('cold');
@@ -136,7 +164,11 @@ describe('the wiki’s own vocabulary', () => {
     const trace = await ask(
       {
         'concepts/glossary.md': page({ title: 'Glossary', type: 'concepts', body: 'The high-temperature hydrogen attack (HTHA) damage mechanism.' }),
-        'concepts/hydrogen-damage.md': page({ title: 'Hydrogen damage in hot service', type: 'concepts', body: 'High-temperature hydrogen attack forms methane at grain boundaries.' }),
+        'concepts/hydrogen-damage.md': page({
+          title: 'Hydrogen damage in hot service',
+          type: 'concepts',
+          body: 'High-temperature hydrogen attack forms methane at grain boundaries.',
+        }),
         ...filler('misc', 4),
       },
       'What causes HTHA?',
@@ -160,8 +192,16 @@ describe('the wiki’s own vocabulary', () => {
   it('pseudo-relevance feedback terms are weighted below the question’s own and name the pages they came from', async () => {
     const trace = await ask(
       {
-        'concepts/xss.md': page({ title: 'Cross-site scripting', type: 'concepts', body: '## Token theft\n\nInjected scripts read tokens stored in the browser and send them away.' }),
-        'concepts/csp.md': page({ title: 'Content security policy', type: 'concepts', body: '## Token theft\n\nA strict policy stops injected scripts from loading.' }),
+        'concepts/xss.md': page({
+          title: 'Cross-site scripting',
+          type: 'concepts',
+          body: '## Token theft\n\nInjected scripts read tokens stored in the browser and send them away.',
+        }),
+        'concepts/csp.md': page({
+          title: 'Content security policy',
+          type: 'concepts',
+          body: '## Token theft\n\nA strict policy stops injected scripts from loading.',
+        }),
         ...filler('misc', 4),
       },
       'how are credentials stolen through injected scripts?',
@@ -180,8 +220,16 @@ describe('the wiki’s own vocabulary', () => {
     const related = (body: string) => `${body}\n\n## Related pages\n\nSee the index.\n`;
     const trace = await ask(
       {
-        'concepts/xss.md': page({ title: 'Cross-site scripting', type: 'concepts', body: related('## Token theft\n\nInjected scripts read tokens stored in the browser and send them away.') }),
-        'concepts/csp.md': page({ title: 'Content security policy', type: 'concepts', body: related('## Token theft\n\nA strict policy stops injected scripts from loading.') }),
+        'concepts/xss.md': page({
+          title: 'Cross-site scripting',
+          type: 'concepts',
+          body: related('## Token theft\n\nInjected scripts read tokens stored in the browser and send them away.'),
+        }),
+        'concepts/csp.md': page({
+          title: 'Content security policy',
+          type: 'concepts',
+          body: related('## Token theft\n\nA strict policy stops injected scripts from loading.'),
+        }),
         ...Object.fromEntries(Object.entries(filler('misc', 10)).map(([path, text]) => [path, related(text)])),
       },
       'how are credentials stolen through injected scripts?',

@@ -36,7 +36,10 @@ const nfc = (s: string): string => s.normalize('NFC');
 function expectWikiRelative(root: string, p: string): void {
   expect(p, `path ${JSON.stringify(p)}`).not.toMatch(/\\/);
   expect(path.isAbsolute(p) || /^[A-Za-z]:/.test(p), `path ${JSON.stringify(p)} is absolute`).toBe(false);
-  expect(p.split('/').every((part) => part !== '' && part !== '.' && part !== '..'), `path ${JSON.stringify(p)}`).toBe(true);
+  expect(
+    p.split('/').every((part) => part !== '' && part !== '.' && part !== '..'),
+    `path ${JSON.stringify(p)}`,
+  ).toBe(true);
   expect(existsSync(path.join(root, ...p.split('/'))), `${p} exists in the wiki`).toBe(true);
 }
 
@@ -74,10 +77,19 @@ async function ask(root: string, question: string): Promise<Trace> {
 
 /** Answered inline from `page`: a candidate, read, and cited. */
 function expectAnsweredFrom(trace: Trace, page: string): void {
-  const where = JSON.stringify({ branch: trace.branch, outcome: trace.outcome, terms: trace.signal_terms, candidates: trace.candidates.map((c) => c.path), missing: trace.missing });
+  const where = JSON.stringify({
+    branch: trace.branch,
+    outcome: trace.outcome,
+    terms: trace.signal_terms,
+    candidates: trace.candidates.map((c) => c.path),
+    missing: trace.missing,
+  });
   expect(trace.branch, where).toBe('inline');
   expect(trace.outcome, where).toBe('answered');
-  expect(trace.candidates.map((c) => nfc(c.path)), where).toContain(page);
+  expect(
+    trace.candidates.map((c) => nfc(c.path)),
+    where,
+  ).toContain(page);
   expect(trace.read.map(nfc)).toContain(page);
   expect(wikiCitations(trace).map((c) => nfc(c.path))).toContain(page);
   expect(trace.violations.filter((v) => v.action === 'dropped')).toEqual([]);
@@ -94,7 +106,12 @@ async function filesOf(root: string): Promise<string[]> {
 describe('1. upstream format: generated _index.md files and root index.md (PostgreSQL operations notes)', () => {
   it('the committed index files are exactly what `wiki-steward index` builds, and the pages validate', async () => {
     const root = await fixture('upstream-postgres');
-    expect((await filesOf(root)).filter((f) => f.endsWith('index.md')).sort()).toEqual(['concepts/_index.md', 'entities/_index.md', 'how-to/_index.md', 'index.md']);
+    expect((await filesOf(root)).filter((f) => f.endsWith('index.md')).sort()).toEqual([
+      'concepts/_index.md',
+      'entities/_index.md',
+      'how-to/_index.md',
+      'index.md',
+    ]);
     const check = await runCli(['index', '--check', '--wiki', '.'], root);
     expect(check.code, check.stdout).toBe(0);
     const validate = await runCli(['validate', '--wiki', '.'], root);
@@ -143,7 +160,13 @@ describe('2. Obsidian [[slug]], [[path/slug]] and [[slug|alias]] links in index.
     expect(await readFile(path.join(root, 'index.md'), 'utf8')).toContain('[[sourdough-starter|Levain]]');
     const trace = await ask(root, 'How do I know when the levain has peaked?');
     expectAnsweredFrom(trace, page);
-    expect(candidate(trace, page)).toEqual({ path: page, title: 'Levain', score: expect.any(Number), source: 'gate', matched: [{ term: 'levain', field: 'title' }] });
+    expect(candidate(trace, page)).toEqual({
+      path: page,
+      title: 'Levain',
+      score: expect.any(Number),
+      source: 'gate',
+      matched: [{ term: 'levain', field: 'title' }],
+    });
   });
 
   it('[[path/slug]]: a nested page linked by its wiki path', async () => {
@@ -183,7 +206,9 @@ describe('3. summary: and description: in frontmatter, no index files (a Rust se
     expect(firstParagraph).not.toContain('SIGTERM');
     const trace = await ask(root, 'What happens on SIGTERM?');
     expectAnsweredFrom(trace, page);
-    expect(trace.candidates).toEqual([{ path: page, title: 'Graceful shutdown', score: expect.any(Number), source: 'gate', matched: [{ term: 'SIGTERM', field: 'summary' }] }]);
+    expect(trace.candidates).toEqual([
+      { path: page, title: 'Graceful shutdown', score: expect.any(Number), source: 'gate', matched: [{ term: 'SIGTERM', field: 'summary' }] },
+    ]);
     expect(trace.oriented).toEqual(['schema.md']);
   });
 
@@ -242,7 +267,11 @@ describe('4. singular type (type: concept) — validation fails, ask still works
 describe('5. per-area index files index.<area>.md at the root (home lab notes)', () => {
   it('has area index files and no index.md or _index.md', async () => {
     const root = await fixture('per-area-indexes');
-    expect((await filesOf(root)).filter((f) => f.endsWith('.md') && f.includes('index')).sort()).toEqual(['index.network.md', 'index.services.md', 'index.storage.md']);
+    expect((await filesOf(root)).filter((f) => f.endsWith('.md') && f.includes('index')).sort()).toEqual([
+      'index.network.md',
+      'index.services.md',
+      'index.storage.md',
+    ]);
   });
 
   it("takes the entry's title and summary from the area index: a question matching only the index summary", async () => {

@@ -11,11 +11,17 @@ describe('signal-term extraction', () => {
     ['What changed in v0.3.0?', ['changed:word', '0.3.0:version']],
     ['Is "quote not found" an error?', ['quote not found:quoted', 'error:word']],
     ['Install it with --inline-max 3 and @actions/core', ['install:word', 'inline-max:identifier', '@actions/core:identifier']],
-    ["GitHub Models returns 410, what's wrong with GitHub's API?", ['GitHub Models:proper-noun', 'returns:word', '410:identifier', 'wrong:word', 'GitHub:proper-noun', 'API:proper-noun']],
+    [
+      "GitHub Models returns 410, what's wrong with GitHub's API?",
+      ['GitHub Models:proper-noun', 'returns:word', '410:identifier', 'wrong:word', 'GitHub:proper-noun', 'API:proper-noun'],
+    ],
     ['What does exit code 7 mean?', ['exit:word', 'code:word', 'code 7:identifier']],
     ['where is .wiki-steward.yml read from', ['.wiki-steward.yml:identifier', 'read:word']],
     // Hyphenated everyday words are words even with a capital; all-capital or inner-capital parts stay names.
-    ['An X-ray flagged the O-rings; is X-Forwarded-For or GPT-Neo involved?', ['x-ray:word', 'flagged:word', 'o-rings:word', 'X-Forwarded-For:identifier', 'GPT-Neo:identifier', 'involved:word']],
+    [
+      'An X-ray flagged the O-rings; is X-Forwarded-For or GPT-Neo involved?',
+      ['x-ray:word', 'flagged:word', 'o-rings:word', 'X-Forwarded-For:identifier', 'GPT-Neo:identifier', 'involved:word'],
+    ],
   ])('%s', (question, expected) => expect(terms(question)).toEqual(expected));
 
   it('reads a long pasted message word by word instead of as one exact phrase', () => {

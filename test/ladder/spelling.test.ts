@@ -22,11 +22,19 @@ describe('spelling variants', () => {
     ['paralysing', 'paralyzing'],
   ])('%s folds with %s', (british, american) => expect(foldWord(british)).toBe(foldWord(american)));
 
-  it.each([['four', 'for'], ['hour', 'hor'], ['your', 'yor']])('%s keeps its spelling (not %s)', (word, other) => expect(foldWord(word)).not.toBe(foldWord(other)));
+  it.each([
+    ['four', 'for'],
+    ['hour', 'hor'],
+    ['your', 'yor'],
+  ])('%s keeps its spelling (not %s)', (word, other) => expect(foldWord(word)).not.toBe(foldWord(other)));
 
   it('a question in British spelling finds the page written in American spelling', async () => {
     const wiki = await makeWiki({
-      'concepts/paint.md': page({ title: 'Paint systems', type: 'concepts', body: 'The color of the topcoat fades under ultraviolet light; the center coat carries the corrosion inhibitor.' }),
+      'concepts/paint.md': page({
+        title: 'Paint systems',
+        type: 'concepts',
+        body: 'The color of the topcoat fades under ultraviolet light; the center coat carries the corrosion inhibitor.',
+      }),
       'concepts/other.md': page({ title: 'Welding', type: 'concepts', body: 'Welds are inspected after cooling.' }),
     });
     const catalog = await loadCatalog(await loadFileTree(wiki), DEFAULT_CONFIG);

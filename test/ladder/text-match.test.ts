@@ -3,7 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { lowerWords, normalize } from '../../src/ladder/text-match.js';
 
-const unicodeWords = (text: string) => text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+const unicodeWords = (text: string) =>
+  text
+    .normalize('NFKC')
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu) ?? [];
 const ascii = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)).join('');
 
 describe('lowerWords and normalize', () => {

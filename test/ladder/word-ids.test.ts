@@ -27,7 +27,16 @@ describe('WordIds', () => {
 
   it('passes over markdown link targets when asked, keeping the link text', () => {
     const ids = new WordIds();
-    expect(scanned(ids, 'See [retry budgets](concepts/retry-budgets.md) and [a b](has space)', true)).toEqual(['see', 'retry', 'budgets', 'and', 'a', 'b', 'has', 'space']);
+    expect(scanned(ids, 'See [retry budgets](concepts/retry-budgets.md) and [a b](has space)', true)).toEqual([
+      'see',
+      'retry',
+      'budgets',
+      'and',
+      'a',
+      'b',
+      'has',
+      'space',
+    ]);
   });
 
   it('keeps words with the same hash apart, and every id stable as the table grows', () => {

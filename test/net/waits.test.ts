@@ -24,7 +24,9 @@ describe('WIKI_STEWARD_TEST_WAIT_SCALE', () => {
   it('is refused in a workflow that talks to github.com (GITHUB_API_URL unset or api.github.com)', () => {
     for (const api of [undefined, 'https://api.github.com', 'https://API.GitHub.com/']) {
       const env = { GITHUB_ACTIONS: 'true', [TEST_WAIT_SCALE]: '0', ...(api ? { GITHUB_API_URL: api } : {}) };
-      expect(() => testWaitScale(env)).toThrow(/is a switch for test suites against a local GitHub emulator; it is refused in a workflow that talks to github\.com/);
+      expect(() => testWaitScale(env)).toThrow(
+        /is a switch for test suites against a local GitHub emulator; it is refused in a workflow that talks to github\.com/,
+      );
     }
   });
 

@@ -36,7 +36,11 @@ const must = (what: string, r: RunResult): RunResult => {
   return r;
 };
 
-interface LockEntry { dev?: boolean; devOptional?: boolean; [field: string]: unknown }
+interface LockEntry {
+  dev?: boolean;
+  devOptional?: boolean;
+  [field: string]: unknown;
+}
 
 /**
  * Where the registry serves a locked package. Lockfiles written with omit-lockfile-registry-resolved
@@ -98,7 +102,10 @@ describe('the packed npm package', () => {
 
     installDir = await dirs.make('ws-install-');
     writeInstallProject(installDir, tarball);
-    must('npm ci --offline (the tarballs must be in npm\'s cache: run `npm ci` in the project first)', npm('npm', ['ci', '--offline', '--no-audit', '--no-fund'], installDir));
+    must(
+      "npm ci --offline (the tarballs must be in npm's cache: run `npm ci` in the project first)",
+      npm('npm', ['ci', '--offline', '--no-audit', '--no-fund'], installDir),
+    );
   });
 
   afterAll(() => dirs.cleanup());

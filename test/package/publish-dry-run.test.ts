@@ -11,7 +11,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../helpers/cli.js';
 
-interface Packed { name: string; version: string; filename: string; files: Array<{ path: string; size: number; mode: number }> }
+interface Packed {
+  name: string;
+  version: string;
+  filename: string;
+  files: Array<{ path: string; size: number; mode: number }>;
+}
 interface Manifest {
   name: string;
   version: string;
@@ -46,7 +51,14 @@ beforeAll(() => {
   }
   const r = spawnSync('npm', ['publish', '--dry-run', '--json', '--ignore-scripts'], {
     cwd: PROJECT_ROOT,
-    env: { ...env, npm_config_cache: cache, npm_config_offline: 'true', npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false' },
+    env: {
+      ...env,
+      npm_config_cache: cache,
+      npm_config_offline: 'true',
+      npm_config_update_notifier: 'false',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+    },
     encoding: 'utf8',
     // A hang guard only (vitest cannot interrupt a synchronous spawn): far above any run on a loaded machine.
     timeout: 240_000,
@@ -64,7 +76,7 @@ afterAll(() => {
 });
 
 describe('npm publish --dry-run', () => {
-  it('publishes wiki-steward at package.json\'s version', () => {
+  it("publishes wiki-steward at package.json's version", () => {
     expect(packed.name).toBe('wiki-steward');
     expect(packed.version).toBe(manifest.version);
     expect(manifest.private).toBeUndefined();
@@ -78,7 +90,10 @@ describe('npm publish --dry-run', () => {
     const allowed = new Set(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md']);
     expect(paths.filter((p) => !allowed.has(p) && !p.startsWith('dist/'))).toEqual([]);
     for (const prefix of ['test/', 'src/', '.bench/', 'bench/', 'eval/', 'action/', 'examples/', 'scripts/', 'node_modules/', '.github/', '.ci/']) {
-      expect(paths.filter((p) => p.startsWith(prefix)), prefix).toEqual([]);
+      expect(
+        paths.filter((p) => p.startsWith(prefix)),
+        prefix,
+      ).toEqual([]);
     }
     expect(paths.filter((p) => /\.(tgz|ts|map)$/.test(p) && !p.endsWith('.d.ts'))).toEqual([]);
   });

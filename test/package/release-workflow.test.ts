@@ -45,14 +45,38 @@ const only = <T>(list: T[], what: string): T => {
   return list[0]!;
 };
 
-const publish = only(find((s) => /\bnpm publish\b/.test(s.run ?? '')), 'npm publish step');
-const versionCheck = only(find((s) => s.id === 'version'), "step with id 'version'");
-const notes = only(find((s) => s.id === 'notes'), "step with id 'notes'");
-const moveMajor = only(find((s) => /\bgit tag -f\b/.test(s.run ?? '')), 'git tag -f step');
-const githubRelease = only(find((s) => /\bgh release create\b/.test(s.run ?? '')), 'gh release create step');
-const pack = only(find((s) => /\bnpm pack\b/.test(s.run ?? '')), 'npm pack step');
-const upload = only(find((s) => s.uses?.startsWith('actions/upload-artifact@') ?? false), 'upload-artifact step');
-const download = only(find((s) => s.uses?.startsWith('actions/download-artifact@') ?? false), 'download-artifact step');
+const publish = only(
+  find((s) => /\bnpm publish\b/.test(s.run ?? '')),
+  'npm publish step',
+);
+const versionCheck = only(
+  find((s) => s.id === 'version'),
+  "step with id 'version'",
+);
+const notes = only(
+  find((s) => s.id === 'notes'),
+  "step with id 'notes'",
+);
+const moveMajor = only(
+  find((s) => /\bgit tag -f\b/.test(s.run ?? '')),
+  'git tag -f step',
+);
+const githubRelease = only(
+  find((s) => /\bgh release create\b/.test(s.run ?? '')),
+  'gh release create step',
+);
+const pack = only(
+  find((s) => /\bnpm pack\b/.test(s.run ?? '')),
+  'npm pack step',
+);
+const upload = only(
+  find((s) => s.uses?.startsWith('actions/upload-artifact@') ?? false),
+  'upload-artifact step',
+);
+const download = only(
+  find((s) => s.uses?.startsWith('actions/download-artifact@') ?? false),
+  'download-artifact step',
+);
 const TARBALL = '"$RUNNER_TEMP/package/wiki-steward-$VERSION.tgz"';
 
 /** Whether `later` runs after `earlier`: a later step of the same job, or a job that needs it. */
@@ -114,15 +138,21 @@ describe('release.yml', () => {
       const perms = granted(release, jobId)!;
       expect(perms['id-token'] === 'write', jobId).toBe(jobId === publish.jobId);
       expect(perms.contents, jobId).toBe(jobId === moveMajor.jobId ? 'write' : 'read');
-      expect(Object.keys(perms).filter((s) => !['contents', 'id-token'].includes(s)), jobId).toEqual([]);
+      expect(
+        Object.keys(perms).filter((s) => !['contents', 'id-token'].includes(s)),
+        jobId,
+      ).toEqual([]);
     }
     expect(moveMajor.jobId).not.toBe(publish.jobId);
   });
 
-  it('checks that the tag names package.json\'s version, before the tests and before publishing', () => {
+  it("checks that the tag names package.json's version, before the tests and before publishing", () => {
     expect(versionCheck.step.env?.TAG).toBe('${{ github.ref_name }}');
     expect(after(publish, versionCheck)).toBe(true);
-    const tests = only(find((s) => s.run === 'bash .ci/run'), 'test step');
+    const tests = only(
+      find((s) => s.run === 'bash .ci/run'),
+      'test step',
+    );
     expect(after(tests, versionCheck)).toBe(true);
     expect(after(publish, tests)).toBe(true);
 
@@ -159,7 +189,14 @@ describe('release.yml', () => {
     const remote = mkdtempSync(path.join(os.tmpdir(), 'ws-release-remote-'));
     temps.push(repo, remote);
     const git = (...args: string[]) => {
-      const r = runScript(`git ${args.map((a) => `'${a}'`).join(' ')}`, repo, { GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: os.devNull, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' });
+      const r = runScript(`git ${args.map((a) => `'${a}'`).join(' ')}`, repo, {
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_CONFIG_GLOBAL: os.devNull,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@t',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@t',
+      });
       if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
       return r.stdout.trim();
     };
@@ -179,21 +216,40 @@ describe('release.yml', () => {
     expect(runScript('git rev-parse v0^{commit}', remote, {}).stdout.trim()).toBe(second);
   });
 
-  it('creates the GitHub release after publishing, with CHANGELOG.md\'s section as its notes', () => {
+  it("creates the GitHub release after publishing, with CHANGELOG.md's section as its notes", () => {
     expect(after(githubRelease, publish)).toBe(true);
     expect(githubRelease.step.run).toMatch(/gh release create "\$TAG" --verify-tag .*--notes-file/);
-    expect(githubRelease.step.env).toMatchObject({ GH_TOKEN: '${{ github.token }}', TAG: '${{ github.ref_name }}', NOTES: `\${{ needs.${notes.jobId}.outputs.notes }}` });
+    expect(githubRelease.step.env).toMatchObject({
+      GH_TOKEN: '${{ github.token }}',
+      TAG: '${{ github.ref_name }}',
+      NOTES: `\${{ needs.${notes.jobId}.outputs.notes }}`,
+    });
     expect(githubRelease.step.run).toContain('--notes-file "$RUNNER_TEMP/release-notes.md"');
     expect(release.jobs[notes.jobId]!.outputs?.notes).toBe('${{ steps.notes.outputs.notes }}');
     expect(after(publish, notes)).toBe(true);
   });
 
-  it('the release notes are the version\'s section, without the next section or link definitions; no section fails the release', () => {
+  it("the release notes are the version's section, without the next section or link definitions; no section fails the release", () => {
     const changelog = [
-      '# Changelog', '', '## [Unreleased]', '', '- Not yet.', '',
-      '## [1.2.3] - 2026-02-01', '', '### Fixed', '', '- A bug, see [docs].', '',
-      '## [1.2.2] - 2026-01-01', '', '- Older.', '',
-      '[Unreleased]: https://example.com/compare/v1.2.3...HEAD', '[1.2.3]: https://example.com/v1.2.3', '',
+      '# Changelog',
+      '',
+      '## [Unreleased]',
+      '',
+      '- Not yet.',
+      '',
+      '## [1.2.3] - 2026-02-01',
+      '',
+      '### Fixed',
+      '',
+      '- A bug, see [docs].',
+      '',
+      '## [1.2.2] - 2026-01-01',
+      '',
+      '- Older.',
+      '',
+      '[Unreleased]: https://example.com/compare/v1.2.3...HEAD',
+      '[1.2.3]: https://example.com/v1.2.3',
+      '',
     ].join('\n');
     const ok = runStep(notes.step, checkout('1.2.3', changelog), { VERSION: '1.2.3' });
     expect(ok.status, ok.stderr).toBe(0);
@@ -218,7 +274,10 @@ describe('release.yml', () => {
   });
 
   it('runs the test suite, which checks that the committed Action bundle matches a fresh build', () => {
-    const tests = only(find((s) => s.run === 'bash .ci/run'), 'test step');
+    const tests = only(
+      find((s) => s.run === 'bash .ci/run'),
+      'test step',
+    );
     expect(granted(release, tests.jobId)).toEqual({ contents: 'read' });
     const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     // `npm test` runs the check through its own script, beside the typecheck and the linter.

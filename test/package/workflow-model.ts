@@ -45,7 +45,9 @@ export interface Workflow {
 }
 
 export const workflowFiles = (): string[] =>
-  readdirSync(WORKFLOWS_DIR).filter((f) => /\.ya?ml$/.test(f)).sort();
+  readdirSync(WORKFLOWS_DIR)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort();
 
 /** `on:` as GitHub reads it: a string, a list of events, or a map of event → filters. */
 function normaliseOn(on: unknown): Workflow['on'] {
@@ -72,8 +74,21 @@ export function parseWorkflow(text: string, file = '<inline>'): Workflow {
 export const loadWorkflow = (file: string): Workflow => parseWorkflow(readFileSync(path.join(WORKFLOWS_DIR, file), 'utf8'), file);
 
 const PERMISSION_SCOPES = [
-  'actions', 'attestations', 'checks', 'contents', 'deployments', 'discussions', 'id-token', 'issues', 'models',
-  'packages', 'pages', 'pull-requests', 'repository-projects', 'security-events', 'statuses',
+  'actions',
+  'attestations',
+  'checks',
+  'contents',
+  'deployments',
+  'discussions',
+  'id-token',
+  'issues',
+  'models',
+  'packages',
+  'pages',
+  'pull-requests',
+  'repository-projects',
+  'security-events',
+  'statuses',
 ] as const;
 
 /**
@@ -98,15 +113,57 @@ export function granted(workflow: Workflow, jobId: string): Record<string, Level
 
 const TOP_KEYS = new Set(['name', 'run-name', 'on', 'permissions', 'env', 'defaults', 'concurrency', 'jobs']);
 const JOB_KEYS = new Set([
-  'name', 'permissions', 'needs', 'if', 'runs-on', 'snapshot', 'environment', 'concurrency', 'outputs', 'env', 'defaults', 'steps',
-  'timeout-minutes', 'strategy', 'continue-on-error', 'container', 'services',
+  'name',
+  'permissions',
+  'needs',
+  'if',
+  'runs-on',
+  'snapshot',
+  'environment',
+  'concurrency',
+  'outputs',
+  'env',
+  'defaults',
+  'steps',
+  'timeout-minutes',
+  'strategy',
+  'continue-on-error',
+  'container',
+  'services',
 ]);
 const STEP_KEYS = new Set(['id', 'if', 'name', 'uses', 'run', 'working-directory', 'shell', 'with', 'env', 'continue-on-error', 'timeout-minutes']);
 const EVENTS = new Set([
-  'branch_protection_rule', 'check_run', 'check_suite', 'create', 'delete', 'deployment', 'deployment_status', 'discussion',
-  'discussion_comment', 'fork', 'gollum', 'issue_comment', 'issues', 'label', 'merge_group', 'milestone', 'page_build',
-  'public', 'pull_request', 'pull_request_review', 'pull_request_review_comment', 'pull_request_target', 'push',
-  'registry_package', 'release', 'repository_dispatch', 'schedule', 'status', 'watch', 'workflow_call', 'workflow_dispatch',
+  'branch_protection_rule',
+  'check_run',
+  'check_suite',
+  'create',
+  'delete',
+  'deployment',
+  'deployment_status',
+  'discussion',
+  'discussion_comment',
+  'fork',
+  'gollum',
+  'issue_comment',
+  'issues',
+  'label',
+  'merge_group',
+  'milestone',
+  'page_build',
+  'public',
+  'pull_request',
+  'pull_request_review',
+  'pull_request_review_comment',
+  'pull_request_target',
+  'push',
+  'registry_package',
+  'release',
+  'repository_dispatch',
+  'schedule',
+  'status',
+  'watch',
+  'workflow_call',
+  'workflow_dispatch',
   'workflow_run',
 ]);
 const LEVELS = new Set(['none', 'read', 'write']);
@@ -128,7 +185,11 @@ export function schemaProblems(workflow: Workflow): string[] {
   if (Object.keys(workflow.on).length === 0) problems.push(`${at}: no events under 'on'`);
   for (const event of Object.keys(workflow.on)) if (!EVENTS.has(event)) problems.push(`${at}: unknown event '${event}'`);
   const schedule = workflow.on.schedule as unknown;
-  if (schedule !== undefined && (!Array.isArray(schedule) || schedule.some((s) => typeof (s as { cron?: unknown }).cron !== 'string' || (s as { cron: string }).cron.trim().split(/\s+/).length !== 5))) {
+  if (
+    schedule !== undefined &&
+    (!Array.isArray(schedule) ||
+      schedule.some((s) => typeof (s as { cron?: unknown }).cron !== 'string' || (s as { cron: string }).cron.trim().split(/\s+/).length !== 5))
+  ) {
     problems.push(`${at}: schedule must be a list of { cron: '<5 fields>' }`);
   }
   problems.push(...permissionProblems(at, workflow.permissions));
@@ -194,16 +255,27 @@ function tokenize(source: string): Token[] {
   while (i < source.length) {
     const rest = source.slice(i);
     const space = /^\s+/.exec(rest);
-    if (space) { i += space[0].length; continue; }
+    if (space) {
+      i += space[0].length;
+      continue;
+    }
     const op = /^(==|!=|<=|>=|&&|\|\||[!()<>,])/.exec(rest);
-    if (op) { tokens.push({ kind: 'op', text: op[0] }); i += op[0].length; continue; }
+    if (op) {
+      tokens.push({ kind: 'op', text: op[0] });
+      i += op[0].length;
+      continue;
+    }
     if (rest.startsWith("'")) {
       let j = 1;
       let text = '';
       for (;;) {
         if (j >= rest.length) throw new Error(`unterminated string in ${source}`);
         if (rest[j] === "'") {
-          if (rest[j + 1] === "'") { text += "'"; j += 2; continue; }
+          if (rest[j + 1] === "'") {
+            text += "'";
+            j += 2;
+            continue;
+          }
           break;
         }
         text += rest[j++];
@@ -213,9 +285,17 @@ function tokenize(source: string): Token[] {
       continue;
     }
     const num = /^-?\d+(\.\d+)?/.exec(rest);
-    if (num) { tokens.push({ kind: 'num', text: num[0] }); i += num[0].length; continue; }
+    if (num) {
+      tokens.push({ kind: 'num', text: num[0] });
+      i += num[0].length;
+      continue;
+    }
     const ident = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_*][A-Za-z0-9_-]*)*/.exec(rest);
-    if (ident) { tokens.push({ kind: 'ident', text: ident[0] }); i += ident[0].length; continue; }
+    if (ident) {
+      tokens.push({ kind: 'ident', text: ident[0] });
+      i += ident[0].length;
+      continue;
+    }
     throw new Error(`cannot read '${rest.slice(0, 20)}' in expression: ${source}`);
   }
   return tokens;
@@ -227,9 +307,19 @@ const equal = (a: Value, b: Value): boolean => fold(a) === fold(b);
 
 const FUNCTIONS: Record<string, (...args: Value[]) => Value> = {
   contains: (hay, needle) =>
-    Array.isArray(hay) ? hay.some((v) => equal(v, needle)) : String(hay ?? '').toLowerCase().includes(String(needle ?? '').toLowerCase()),
-  startswith: (s, p) => String(s ?? '').toLowerCase().startsWith(String(p ?? '').toLowerCase()),
-  endswith: (s, p) => String(s ?? '').toLowerCase().endsWith(String(p ?? '').toLowerCase()),
+    Array.isArray(hay)
+      ? hay.some((v) => equal(v, needle))
+      : String(hay ?? '')
+          .toLowerCase()
+          .includes(String(needle ?? '').toLowerCase()),
+  startswith: (s, p) =>
+    String(s ?? '')
+      .toLowerCase()
+      .startsWith(String(p ?? '').toLowerCase()),
+  endswith: (s, p) =>
+    String(s ?? '')
+      .toLowerCase()
+      .endsWith(String(p ?? '').toLowerCase()),
 };
 
 /** Evaluates a GitHub Actions expression (with or without `${{ }}`) against the given contexts. */
@@ -325,7 +415,14 @@ const DEFAULT_TYPES: Record<string, string[]> = {
 };
 
 const globToRegExp = (glob: string) =>
-  new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '.*').replace(/\?/g, '.')}$`);
+  new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*\*/g, '\u0000')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\u0000/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
 
 /** Whether the workflow starts at all for this event (its `on:` filters), before any job's `if:`. */
 export function triggers(workflow: Workflow, event: SimulatedEvent): boolean {
@@ -373,7 +470,12 @@ const SCRIPT_HANG_GUARD_MS = 240_000;
 export function runScript(script: string, cwd: string, env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
   const base: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!/^(GITHUB_|RUNNER_|ACTIONS_|GIT_|npm_)/i.test(k)) base[k] = v;
-  const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd, env: { ...base, ...env }, encoding: 'utf8', timeout: SCRIPT_HANG_GUARD_MS });
+  const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
+    cwd,
+    env: { ...base, ...env },
+    encoding: 'utf8',
+    timeout: SCRIPT_HANG_GUARD_MS,
+  });
   if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

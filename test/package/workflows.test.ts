@@ -137,7 +137,12 @@ const NEEDS: Record<string, Record<string, 'read' | 'write'>> = {
 };
 
 const issue = { number: 7, title: '/wiki How do hooks work?', user: { login: 'asker', type: 'User' }, labels: [] };
-const pull = (ref: string, repo = 'owner/repo') => ({ number: 12, merged: true, head: { ref, repo: { full_name: repo } }, base: { ref: 'main', sha: 'b'.repeat(40) } });
+const pull = (ref: string, repo = 'owner/repo') => ({
+  number: 12,
+  merged: true,
+  head: { ref, repo: { full_name: repo } },
+  base: { ref: 'main', sha: 'b'.repeat(40) },
+});
 const repository = { default_branch: 'main', full_name: 'owner/repo' };
 
 // The README's event → work table, as events GitHub sends.
@@ -214,7 +219,9 @@ describe('every workflow in .github/workflows', () => {
 
   it.each(files)('%s: every job has explicit permissions and none is write-all; the workflow grants no write by default', (file) => {
     const workflow = loadWorkflow(file);
-    expect(workflow.permissions === 'write-all' || (typeof workflow.permissions === 'object' && Object.values(workflow.permissions).includes('write'))).toBe(false);
+    expect(workflow.permissions === 'write-all' || (typeof workflow.permissions === 'object' && Object.values(workflow.permissions).includes('write'))).toBe(
+      false,
+    );
     for (const jobId of Object.keys(workflow.jobs)) {
       expect(granted(workflow, jobId), `${file}: job ${jobId} inherits the repository's default token permissions`).toBeDefined();
       expect(workflow.jobs[jobId]!.permissions, `${file}: job ${jobId}`).not.toBe('write-all');
@@ -289,7 +296,10 @@ describe.each(examples)('%s', (_name, load) => {
     for (const [jobId, job] of Object.entries(workflow.jobs)) {
       const uses = job.steps!.map((s) => s.uses ?? '');
       expect(uses[0], jobId).toMatch(/^actions\/checkout@/);
-      expect(uses.filter((u) => ACTION.test(u)), jobId).toHaveLength(1);
+      expect(
+        uses.filter((u) => ACTION.test(u)),
+        jobId,
+      ).toHaveLength(1);
     }
   });
 });
@@ -311,7 +321,10 @@ describe("the README's example workflow", () => {
   it('uses the published action at its major tag', () => {
     const workflow = parseWorkflow(README_EXAMPLE, 'README_EXAMPLE');
     for (const [jobId, job] of Object.entries(workflow.jobs)) {
-      expect(job.steps!.filter((s) => ACTION.test(s.uses ?? '')).map((s) => s.uses), jobId).toEqual(['wiki-steward/wiki-steward@v0']);
+      expect(
+        job.steps!.filter((s) => ACTION.test(s.uses ?? '')).map((s) => s.uses),
+        jobId,
+      ).toEqual(['wiki-steward/wiki-steward@v0']);
     }
   });
 

@@ -45,7 +45,9 @@ describe('ask --llm anthropic', () => {
 
     expect(trace).toMatchObject({ outcome: 'answered', answerer: 'anthropic:claude-test', violations: [], notes: [] });
     expect(trace.citations).toEqual([{ path: INSTALL_PAGE, lines: [18, 18], quote: INSTALL_QUOTE }]);
-    expect(trace.provider_calls).toEqual([{ provider: 'anthropic', request: 'POST /v1/messages', status: 200, retries: 0, ms: expect.any(Number), tokens: { input: 2095, output: 503 } }]);
+    expect(trace.provider_calls).toEqual([
+      { provider: 'anthropic', request: 'POST /v1/messages', status: 200, retries: 0, ms: expect.any(Number), tokens: { input: 2095, output: 503 } },
+    ]);
     expect(trace.tokens).toEqual({ input: 2095, output: 503 });
     expectNoKeys(stdout, stderr);
   });
@@ -68,13 +70,18 @@ describe('ask --llm anthropic', () => {
   });
 
   it('a tool call that breaks the schema twice: one repair request, then the offline answer with a note', async () => {
-    anthropic.script({ reply: { claims: 'none', covered: 'yes' }, usage: { input: 100, output: 10 } }, { reply: { answer: 'still wrong' }, usage: { input: 120, output: 12 } });
+    anthropic.script(
+      { reply: { claims: 'none', covered: 'yes' }, usage: { input: 100, output: 10 } },
+      { reply: { answer: 'still wrong' }, usage: { input: 120, output: 12 } },
+    );
     const { trace } = await askCli(INSTALL_QUESTION, flags(), env);
     expect(anthropic.requests).toHaveLength(2);
     expect(userText(anthropic.requests[1]!)).toContain('Your previous reply could not be used: "claims" must be an array.');
     expect(trace.outcome).not.toBe('error');
     expect(trace.outcome).toBe('answered');
-    expect(trace.notes.join('\n')).toMatch(/The model provider failed \(anthropic: malformed answer after one repair attempt: "claims" must be an array\); this answer was made offline from the same pages\./);
+    expect(trace.notes.join('\n')).toMatch(
+      /The model provider failed \(anthropic: malformed answer after one repair attempt: "claims" must be an array\); this answer was made offline from the same pages\./,
+    );
     // Both calls, and what they cost, are still in the trace.
     expect(trace.provider_calls.map((c) => c.tokens)).toEqual([
       { input: 100, output: 10 },

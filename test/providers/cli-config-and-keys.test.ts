@@ -17,17 +17,39 @@ describe('configuration errors exit 2 with a clear message', () => {
     expect(run.stderr).toMatch(/'--llm <answerer>' argument 'github' is invalid\. Allowed choices are offline, openai, anthropic, copilot\./);
   });
 
-  it('createProviders (the Action\'s path) says GitHub Models was retired', () => {
+  it("createProviders (the Action's path) says GitHub Models was retired", () => {
     expect(() => createProviders({ llm: 'github' as never, web: 'none', env: {} })).toThrow(ProviderConfigError);
-    expect(() => createProviders({ llm: 'github-models' as never, web: 'none', env: {} })).toThrow(/GitHub Models was retired in July 2026; use --llm copilot .*, --llm openai .* or --llm anthropic/);
+    expect(() => createProviders({ llm: 'github-models' as never, web: 'none', env: {} })).toThrow(
+      /GitHub Models was retired in July 2026; use --llm copilot .*, --llm openai .* or --llm anthropic/,
+    );
   });
 
   it.each([
-    ['openai without OPENAI_API_KEY (and no base URL)', ['--llm', 'openai', '--llm-model', 'gpt-4.1-mini'], {}, /^wiki-steward: OPENAI_API_KEY is not set \(or pass --llm-base-url for a server that needs no key\)\n$/],
+    [
+      'openai without OPENAI_API_KEY (and no base URL)',
+      ['--llm', 'openai', '--llm-model', 'gpt-4.1-mini'],
+      {},
+      /^wiki-steward: OPENAI_API_KEY is not set \(or pass --llm-base-url for a server that needs no key\)\n$/,
+    ],
     ['anthropic without ANTHROPIC_API_KEY', ['--llm', 'anthropic', '--llm-model', 'claude-sonnet-4-5'], {}, /^wiki-steward: ANTHROPIC_API_KEY is not set\n$/],
-    ['anthropic without ANTHROPIC_API_KEY, even with a base URL', ['--llm', 'anthropic', '--llm-base-url', 'http://127.0.0.1:9', '--llm-model', 'claude-sonnet-4-5'], {}, /ANTHROPIC_API_KEY is not set/],
-    ['openai without --llm-model', ['--llm', 'openai'], { OPENAI_API_KEY: KEYS.OPENAI_API_KEY }, /^wiki-steward: --llm openai needs --llm-model \(e\.g\. gpt-4\.1-mini, or llama3\.1 on Ollama\)\n$/],
-    ['anthropic without --llm-model', ['--llm', 'anthropic'], { ANTHROPIC_API_KEY: KEYS.ANTHROPIC_API_KEY }, /^wiki-steward: --llm anthropic needs --llm-model \(e\.g\. claude-sonnet-4-5\)\n$/],
+    [
+      'anthropic without ANTHROPIC_API_KEY, even with a base URL',
+      ['--llm', 'anthropic', '--llm-base-url', 'http://127.0.0.1:9', '--llm-model', 'claude-sonnet-4-5'],
+      {},
+      /ANTHROPIC_API_KEY is not set/,
+    ],
+    [
+      'openai without --llm-model',
+      ['--llm', 'openai'],
+      { OPENAI_API_KEY: KEYS.OPENAI_API_KEY },
+      /^wiki-steward: --llm openai needs --llm-model \(e\.g\. gpt-4\.1-mini, or llama3\.1 on Ollama\)\n$/,
+    ],
+    [
+      'anthropic without --llm-model',
+      ['--llm', 'anthropic'],
+      { ANTHROPIC_API_KEY: KEYS.ANTHROPIC_API_KEY },
+      /^wiki-steward: --llm anthropic needs --llm-model \(e\.g\. claude-sonnet-4-5\)\n$/,
+    ],
     ['tavily without TAVILY_API_KEY', ['--web', 'tavily'], {}, /^wiki-steward: TAVILY_API_KEY is not set\n$/],
     ['brave without BRAVE_API_KEY', ['--web', 'brave'], {}, /^wiki-steward: BRAVE_API_KEY is not set\n$/],
     ['searxng without an instance', ['--web', 'searxng'], {}, /^wiki-steward: --web searxng needs --web-base-url or SEARXNG_URL \(your instance\)\n$/],
@@ -67,16 +89,73 @@ describe('keys never leave the process', () => {
     anthropic.setFallback(readerStep);
     // Side by side: each run is its own process, each request its own record.
     const runs = await Promise.all([
-      runBuiltCli(['ask', ...wikiArgs, '--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '--llm-model', 'gpt-test', '--web', 'tavily', '--web-base-url', tavily.url, INSTALL_QUESTION], allKeys),
-      runBuiltCli(['ask', ...wikiArgs, '--llm', 'anthropic', '--llm-base-url', anthropic.url, '--llm-model', 'claude-test', '--web', 'brave', '--web-base-url', brave.url, 'What is the capital of Australia?'], allKeys),
+      runBuiltCli(
+        [
+          'ask',
+          ...wikiArgs,
+          '--llm',
+          'openai',
+          '--llm-base-url',
+          `${openai.url}/v1`,
+          '--llm-model',
+          'gpt-test',
+          '--web',
+          'tavily',
+          '--web-base-url',
+          tavily.url,
+          INSTALL_QUESTION,
+        ],
+        allKeys,
+      ),
+      runBuiltCli(
+        [
+          'ask',
+          ...wikiArgs,
+          '--llm',
+          'anthropic',
+          '--llm-base-url',
+          anthropic.url,
+          '--llm-model',
+          'claude-test',
+          '--web',
+          'brave',
+          '--web-base-url',
+          brave.url,
+          'What is the capital of Australia?',
+        ],
+        allKeys,
+      ),
       // The markdown rendering (no --json), with the folded trace.
-      runBuiltCli(['ask', '--wiki', EXAMPLE_WIKI, '--format', 'markdown', '--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '--llm-model', 'gpt-test', '--web', 'brave', '--web-base-url', brave.url, 'How do I set `--max-citations` for the offline answerer?'], allKeys),
+      runBuiltCli(
+        [
+          'ask',
+          '--wiki',
+          EXAMPLE_WIKI,
+          '--format',
+          'markdown',
+          '--llm',
+          'openai',
+          '--llm-base-url',
+          `${openai.url}/v1`,
+          '--llm-model',
+          'gpt-test',
+          '--web',
+          'brave',
+          '--web-base-url',
+          brave.url,
+          'How do I set `--max-citations` for the offline answerer?',
+        ],
+        allKeys,
+      ),
     ]);
     for (const run of runs) {
       expect(run.code, run.stderr).toBe(0);
       expectNoKeys(run.stdout, run.stderr);
     }
-    expect(JSON.parse(runs[0]!.stdout)).toMatchObject({ answerer: 'openai:gpt-test', provider_calls: [expect.objectContaining({ provider: 'openai', status: 200 })] });
+    expect(JSON.parse(runs[0]!.stdout)).toMatchObject({
+      answerer: 'openai:gpt-test',
+      provider_calls: [expect.objectContaining({ provider: 'openai', status: 200 })],
+    });
     expect(JSON.parse(runs[1]!.stdout)).toMatchObject({ outcome: 'cold', web_searches: [expect.objectContaining({ provider: 'brave' })] });
     expect(runs[2]!.stdout).toContain('- Provider calls: ');
     // The keys did travel — in the headers, where they belong.
@@ -93,8 +172,42 @@ describe('keys never leave the process', () => {
     anthropic.setFallback({ error: 'overloaded' });
     brave.setFallback({ error: 'rate_limited' });
     const [a, b] = await Promise.all([
-      runBuiltCli(['ask', ...wikiArgs, '--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '--llm-model', 'gpt-test', '--web', 'tavily', '--web-base-url', tavily.url, 'How do I set `--max-citations` for the offline answerer?'], allKeys),
-      runBuiltCli(['ask', ...wikiArgs, '--llm', 'anthropic', '--llm-base-url', anthropic.url, '--llm-model', 'claude-test', '--web', 'brave', '--web-base-url', brave.url, 'How do I set `--max-citations` for the offline answerer?'], allKeys),
+      runBuiltCli(
+        [
+          'ask',
+          ...wikiArgs,
+          '--llm',
+          'openai',
+          '--llm-base-url',
+          `${openai.url}/v1`,
+          '--llm-model',
+          'gpt-test',
+          '--web',
+          'tavily',
+          '--web-base-url',
+          tavily.url,
+          'How do I set `--max-citations` for the offline answerer?',
+        ],
+        allKeys,
+      ),
+      runBuiltCli(
+        [
+          'ask',
+          ...wikiArgs,
+          '--llm',
+          'anthropic',
+          '--llm-base-url',
+          anthropic.url,
+          '--llm-model',
+          'claude-test',
+          '--web',
+          'brave',
+          '--web-base-url',
+          brave.url,
+          'How do I set `--max-citations` for the offline answerer?',
+        ],
+        allKeys,
+      ),
     ]);
     for (const run of [a, b]) {
       expect(run.code, run.stderr).toBe(0);
@@ -110,14 +223,22 @@ describe('keys never leave the process', () => {
     // provider's error message into ProviderError (src/net/http-json.ts errorDetail), which the
     // offline fallback puts into trace.notes and the rendered answer.
     openai.setFallback((req) => ({ error: 'unauthorized', message: `Invalid credentials: ${String(req.headers.authorization)}` }));
-    const { stdout, stderr, trace } = await askCli(INSTALL_QUESTION, ['--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '--llm-model', 'gpt-test'], { OPENAI_API_KEY: KEYS.OPENAI_API_KEY });
+    const { stdout, stderr, trace } = await askCli(INSTALL_QUESTION, ['--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '--llm-model', 'gpt-test'], {
+      OPENAI_API_KEY: KEYS.OPENAI_API_KEY,
+    });
     expect(trace.outcome).toBe('answered');
     expect(trace.notes.join('\n')).toContain('HTTP 401: Invalid credentials');
     expectNoKeys(stdout, stderr);
   });
 
   it('in-process: the trace JSON of a happy and a failing run carries no key', async () => {
-    openai.script({ reply: { claims: [INSTALL_CLAIM], covered: true, uncovered: [] } }, { error: 'server_error' }, { error: 'server_error' }, { error: 'server_error' }, { error: 'server_error' });
+    openai.script(
+      { reply: { claims: [INSTALL_CLAIM], covered: true, uncovered: [] } },
+      { error: 'server_error' },
+      { error: 'server_error' },
+      { error: 'server_error' },
+      { error: 'server_error' },
+    );
     const flags = ['--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '--llm-model', 'gpt-test'];
     const ok = await askCli(INSTALL_QUESTION, flags, { OPENAI_API_KEY: KEYS.OPENAI_API_KEY });
     const failed = await askCli(INSTALL_QUESTION, flags, { OPENAI_API_KEY: KEYS.OPENAI_API_KEY });

@@ -65,7 +65,10 @@ const fail = (id, code, message) => write({ id, error: { code, message } });
 let parentId = null;
 function emit(sessionId, type, data, ephemeral = false) {
   const id = randomUUID();
-  write({ method: 'session.event', params: { sessionId, event: { id, timestamp: new Date().toISOString(), parentId, ...(ephemeral ? { ephemeral: true } : {}), type, data } } });
+  write({
+    method: 'session.event',
+    params: { sessionId, event: { id, timestamp: new Date().toISOString(), parentId, ...(ephemeral ? { ephemeral: true } : {}), type, data } },
+  });
   parentId = id;
 }
 
@@ -73,7 +76,11 @@ function emit(sessionId, type, data, ephemeral = false) {
 function pagesIn(prompt) {
   return [...prompt.matchAll(/<page path="([^"]*)">\n([\s\S]*?)\n<\/page>/g)].map(([, path, block]) => ({
     path,
-    lines: block.split('\n').map((line) => /^(\d+)\| (.*)$/.exec(line)).filter(Boolean).map(([, n, text]) => ({ n: Number(n), text })),
+    lines: block
+      .split('\n')
+      .map((line) => /^(\d+)\| (.*)$/.exec(line))
+      .filter(Boolean)
+      .map(([, n, text]) => ({ n: Number(n), text })),
   }));
 }
 
@@ -81,7 +88,11 @@ function pagesIn(prompt) {
 function readerAnswer(prompt) {
   const partials = [...prompt.matchAll(/<partial n="\d+">\n([\s\S]*?)\n<\/partial>/g)].map((m) => JSON.parse(m[1]));
   if (partials.length > 0) {
-    return { claims: partials.flatMap((p) => p.claims), covered: partials.every((p) => p.covered), uncovered: [...new Set(partials.flatMap((p) => p.uncovered))] };
+    return {
+      claims: partials.flatMap((p) => p.claims),
+      covered: partials.every((p) => p.covered),
+      uncovered: [...new Set(partials.flatMap((p) => p.uncovered))],
+    };
   }
   const claims = [];
   for (const page of pagesIn(prompt)) {
@@ -126,8 +137,11 @@ function play(step, sessionId, prompt, messageId) {
     emit('other-session-id', 'assistant.message', { messageId: 'x', content: 'FORGED' });
     emit('other-session-id', 'session.idle', {}, true);
   }
-  if (mode.externalTool) emit(sessionId, 'external_tool.requested', { requestId: 'r1', sessionId, toolCallId: 't1', toolName: 'bash', arguments: { command: 'cat /etc/passwd' } });
-  if (mode.garbage) { process.stdout.write('Content-Length: 5\r\n\r\n{{{{{'); }
+  if (mode.externalTool)
+    emit(sessionId, 'external_tool.requested', { requestId: 'r1', sessionId, toolCallId: 't1', toolName: 'bash', arguments: { command: 'cat /etc/passwd' } });
+  if (mode.garbage) {
+    process.stdout.write('Content-Length: 5\r\n\r\n{{{{{');
+  }
   emit(sessionId, 'assistant.turn_start', { turnId: '0' });
   emit(sessionId, 'assistant.message', { messageId, content });
   emit(sessionId, 'assistant.usage', { model: sessions.get(sessionId)?.model ?? 'unknown', inputTokens: usage.input, outputTokens: usage.output }, true);
@@ -190,4 +204,6 @@ process.stdin.on('data', (chunk) => {
     handle(JSON.parse(body));
   }
 });
-process.stdin.on('end', () => { if (!mode.ignoreShutdown) process.exit(0); });
+process.stdin.on('end', () => {
+  if (!mode.ignoreShutdown) process.exit(0);
+});

@@ -31,7 +31,10 @@ async function askCopilot(question: string, scenario: object, options: AskOption
   const script = await scenarios.write(scenario);
   const env = { COPILOT_GITHUB_TOKEN: TOKEN, OPENAI_API_KEY: KEYS.OPENAI_API_KEY, ...script.env, ...options.env };
   const clock = new TestClock();
-  const [run] = await Promise.all([askCli(question, options.flags ?? ['--llm', 'copilot', '--copilot-cli-path', STAND_IN], env, EXAMPLE_WIKI, clock), options.drive?.(script, clock)]);
+  const [run] = await Promise.all([
+    askCli(question, options.flags ?? ['--llm', 'copilot', '--copilot-cli-path', STAND_IN], env, EXAMPLE_WIKI, clock),
+    options.drive?.(script, clock),
+  ]);
   const log = await script.log();
   expectNoKeys(run.stdout, run.stderr, JSON.stringify(run.trace));
   return { ...run, script, log, calls: (method: string) => log.filter((l) => l.method === method) };
@@ -54,7 +57,11 @@ function expectFallback(trace: Trace, why: RegExp): void {
 
 describe('ask --llm copilot', () => {
   it('launches the CLI headless over stdio with the token as COPILOT_GITHUB_TOKEN, no other key, no stored login, no tools, and answers with verified citations', async () => {
-    const { trace, log, calls } = await askCopilot(INSTALL_QUESTION, { steps: [{ reader: true, usage: { input: 900, output: 80 } }] }, { env: { GITHUB_TOKEN: 'ghs_workflow-token-not-for-copilot' } });
+    const { trace, log, calls } = await askCopilot(
+      INSTALL_QUESTION,
+      { steps: [{ reader: true, usage: { input: 900, output: 80 } }] },
+      { env: { GITHUB_TOKEN: 'ghs_workflow-token-not-for-copilot' } },
+    );
     const launch = log.find((l) => l.launch)!;
     expect(launch.launch).toEqual(expect.arrayContaining(['--headless', '--no-auto-update', '--stdio', '--no-auto-login']));
     expect(launch.launch!.join(' ')).not.toContain(TOKEN);
@@ -72,7 +79,9 @@ describe('ask --llm copilot', () => {
 
     expect(trace).toMatchObject({ answerer: 'copilot:gpt-5-mini', outcome: 'answered', violations: [] });
     expect(trace.citations).toContainEqual({ path: INSTALL_PAGE, lines: [18, 18], quote: INSTALL_QUOTE });
-    expect(trace.provider_calls).toEqual([{ provider: 'copilot', request: 'session.send', status: 'ok', retries: 0, ms: expect.any(Number), tokens: { input: 900, output: 80 } }]);
+    expect(trace.provider_calls).toEqual([
+      { provider: 'copilot', request: 'session.send', status: 'ok', retries: 0, ms: expect.any(Number), tokens: { input: 900, output: 80 } },
+    ]);
     expect(trace.tokens).toEqual({ input: 900, output: 80 });
     // The run ends the CLI: detached, then shut down.
     expect(calls('session.detach')).toHaveLength(1);
@@ -94,7 +103,11 @@ describe('ask --llm copilot', () => {
 
   it("without COPILOT_GITHUB_TOKEN, the workflow's token (GH_TOKEN, else GITHUB_TOKEN) is the one given", async () => {
     const workflowToken = 'ghs_workflow-installation-token-1234';
-    const { trace, log } = await askCopilot(INSTALL_QUESTION, { steps: [{ reader: true }] }, { env: { COPILOT_GITHUB_TOKEN: undefined, GITHUB_TOKEN: workflowToken } });
+    const { trace, log } = await askCopilot(
+      INSTALL_QUESTION,
+      { steps: [{ reader: true }] },
+      { env: { COPILOT_GITHUB_TOKEN: undefined, GITHUB_TOKEN: workflowToken } },
+    );
     expect(log.find((l) => l.launch)!.token).toBe(workflowToken);
     expect(trace.outcome).toBe('answered');
     expect(JSON.stringify(trace)).not.toContain(workflowToken);
@@ -102,9 +115,16 @@ describe('ask --llm copilot', () => {
 
   it('works from the built CLI (dist/cli.js), the SDK bundled into a chunk loaded only for copilot', async () => {
     const script = await scenarios.write({ fallback: { reader: true } });
-    const run = await runBuiltCli(['ask', '--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', STAND_IN, INSTALL_QUESTION], { COPILOT_GITHUB_TOKEN: TOKEN, ...script.env });
+    const run = await runBuiltCli(['ask', '--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', STAND_IN, INSTALL_QUESTION], {
+      COPILOT_GITHUB_TOKEN: TOKEN,
+      ...script.env,
+    });
     expect(run.code, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ answerer: 'copilot:gpt-5-mini', outcome: 'answered', provider_calls: [{ provider: 'copilot', status: 'ok' }] });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      answerer: 'copilot:gpt-5-mini',
+      outcome: 'answered',
+      provider_calls: [{ provider: 'copilot', status: 'ok' }],
+    });
     expectNoKeys(run.stdout, run.stderr);
   });
 
@@ -115,7 +135,7 @@ describe('ask --llm copilot', () => {
     expect(trace.provider_calls).toEqual([]);
   });
 
-  it("refuses every tool Copilot asks for, and the answer still comes from the pages", async () => {
+  it('refuses every tool Copilot asks for, and the answer still comes from the pages', async () => {
     const { trace, calls } = await askCopilot(INSTALL_QUESTION, { steps: [{ askTool: true, reader: true }] });
     expect(calls('session.permissions.handlePendingPermissionRequest').map((c) => c.params!.result)).toEqual([
       { kind: 'reject', feedback: 'No tools are allowed: answer only from the pages in the message.' },
@@ -134,7 +154,11 @@ describe('ask --llm copilot', () => {
 
 describe('ask --llm copilot: faults are answered offline with a note that says what to fix', () => {
   it('the CLI missing at the given path', async () => {
-    const { trace } = await askCopilot(INSTALL_QUESTION, {}, { flags: ['--llm', 'copilot', '--copilot-cli-path', path.join(path.dirname(STAND_IN), 'no-such-copilot')] });
+    const { trace } = await askCopilot(
+      INSTALL_QUESTION,
+      {},
+      { flags: ['--llm', 'copilot', '--copilot-cli-path', path.join(path.dirname(STAND_IN), 'no-such-copilot')] },
+    );
     expectFallback(trace, /the Copilot CLI at .*no-such-copilot does not exist or is not executable\. Install it \(`npm install -g @github\/copilot`\)/);
   });
 
@@ -146,31 +170,47 @@ describe('ask --llm copilot: faults are answered offline with a note that says w
 
   it('no token', async () => {
     const { trace, log } = await askCopilot(INSTALL_QUESTION, {}, { env: { COPILOT_GITHUB_TOKEN: undefined } });
-    expectFallback(trace, /no token for Copilot: set COPILOT_GITHUB_TOKEN, or give the workflow's token \(GITHUB_TOKEN\) `permissions: copilot-requests: write`/);
+    expectFallback(
+      trace,
+      /no token for Copilot: set COPILOT_GITHUB_TOKEN, or give the workflow's token \(GITHUB_TOKEN\) `permissions: copilot-requests: write`/,
+    );
     expect(log).toEqual([]);
   });
 
   it('not authorised: one note listing the possible causes', async () => {
-    const { trace } = await askCopilot(INSTALL_QUESTION, { steps: [{ error: { errorType: 'authorization', message: 'You do not have access to Copilot', statusCode: 403 } }] });
-    expectFallback(trace, /Copilot did not authorise this request \(authorization: You do not have access to Copilot\)\. Possible causes: .*copilot-requests: write.*"Copilot CLI billed to the organization".*Copilot seat.*Copilot Requests permission/);
+    const { trace } = await askCopilot(INSTALL_QUESTION, {
+      steps: [{ error: { errorType: 'authorization', message: 'You do not have access to Copilot', statusCode: 403 } }],
+    });
+    expectFallback(
+      trace,
+      /Copilot did not authorise this request \(authorization: You do not have access to Copilot\)\. Possible causes: .*copilot-requests: write.*"Copilot CLI billed to the organization".*Copilot seat.*Copilot Requests permission/,
+    );
   });
 
   it('rate limit and quota', async () => {
-    const rate = await askCopilot(INSTALL_QUESTION, { steps: [{ error: { errorType: 'rate_limit', errorCode: 'user_weekly_rate_limited', message: 'Rate limit exceeded', statusCode: 429 } }] });
+    const rate = await askCopilot(INSTALL_QUESTION, {
+      steps: [{ error: { errorType: 'rate_limit', errorCode: 'user_weekly_rate_limited', message: 'Rate limit exceeded', statusCode: 429 } }],
+    });
     expectFallback(rate.trace, /Copilot's rate limit was reached \(rate_limit user_weekly_rate_limited: Rate limit exceeded\)\. Try again later/);
-    const quota = await askCopilot(INSTALL_QUESTION, { steps: [{ error: { errorType: 'quota', errorCode: 'quota_exceeded', message: 'Premium request quota exceeded', statusCode: 402 } }] });
+    const quota = await askCopilot(INSTALL_QUESTION, {
+      steps: [{ error: { errorType: 'quota', errorCode: 'quota_exceeded', message: 'Premium request quota exceeded', statusCode: 402 } }],
+    });
     expectFallback(quota.trace, /Copilot's quota was reached \(quota quota_exceeded: Premium request quota exceeded\)/);
   });
 
   it('no answer in time, a crash mid-answer, and a crash before the request is acknowledged', async () => {
     const NO_ANSWER = /^copilot: no answer from Copilot within 60000 ms \(the Copilot CLI may have stopped mid-answer\)$/;
     // The CLI has the message and stays silent: the reply's time-out passes, and the CLI is killed.
-    const hang = await askCopilot(INSTALL_QUESTION, { steps: [{ hang: true }] }, {
-      drive: async (script, clock) => {
-        await script.whenLogged((line) => line.method === 'session.send');
-        clock.expire();
+    const hang = await askCopilot(
+      INSTALL_QUESTION,
+      { steps: [{ hang: true }] },
+      {
+        drive: async (script, clock) => {
+          await script.whenLogged((line) => line.method === 'session.send');
+          clock.expire();
+        },
       },
-    });
+    );
     expectFallback(hang.trace, NO_ANSWER);
     expect(hang.trace.provider_calls).toEqual([expect.objectContaining({ provider: 'copilot', status: 'timeout' })]);
     // Every wait was on the clock: the start, the session, the reply.

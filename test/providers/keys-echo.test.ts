@@ -38,7 +38,11 @@ beforeEach(() => {
 });
 
 /** Every credential header of a request, as the server saw it. */
-const credentialsOf = (r: RecordedRequest) => ['authorization', 'x-api-key'].map((h) => r.headers[h]).filter((v): v is string => typeof v === 'string').join(' / ');
+const credentialsOf = (r: RecordedRequest) =>
+  ['authorization', 'x-api-key']
+    .map((h) => r.headers[h])
+    .filter((v): v is string => typeof v === 'string')
+    .join(' / ');
 
 /** A model behind a gateway that quotes the request's credentials in the answer: in each claim and in `uncovered`. */
 const echoingModel = (covered: boolean) => (r: RecordedRequest) => {
@@ -83,7 +87,18 @@ describe('the CLI: a key echoed in a provider answer is masked in stdout and the
 
   it('Anthropic echoing x-api-key in the tool input', async () => {
     anthropic.setFallback(echoingModel(true));
-    const run = await ask(['--wiki', EXAMPLE_WIKI, '--json', '--llm', 'anthropic', '--llm-base-url', anthropic.url, '--llm-model', 'claude-test', INSTALL_QUESTION]);
+    const run = await ask([
+      '--wiki',
+      EXAMPLE_WIKI,
+      '--json',
+      '--llm',
+      'anthropic',
+      '--llm-base-url',
+      anthropic.url,
+      '--llm-model',
+      'claude-test',
+      INSTALL_QUESTION,
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(anthropic.requests[0]!.headers['x-api-key']).toBe(SECRET);
     expect((JSON.parse(run.stdout) as Trace).answer).toContain('request credentials: [masked]');
@@ -100,7 +115,9 @@ describe('the CLI: a key echoed in a provider answer is masked in stdout and the
   });
 
   it('web search results that quote the key (title and snippet) are masked', async () => {
-    tavily.setFallback((r) => ({ results: [{ title: `Result for ${credentialsOf(r)}`, url: 'https://example.org/echo', content: `The request carried ${credentialsOf(r)}.` }] }));
+    tavily.setFallback((r) => ({
+      results: [{ title: `Result for ${credentialsOf(r)}`, url: 'https://example.org/echo', content: `The request carried ${credentialsOf(r)}.` }],
+    }));
     const run = await ask(['--wiki', EXAMPLE_WIKI, '--json', '--web', 'tavily', '--web-base-url', tavily.url, 'What is the capital of Australia?']);
     expect(run.code, run.stderr).toBe(0);
     expect((JSON.parse(run.stdout) as Trace).answer).toContain('The request carried Bearer [masked].');
@@ -132,7 +149,15 @@ describe('the CLI: credentials written into a base URL', () => {
   });
 
   it('--web-base-url http://user:secret@host for SearXNG: sent as Basic authentication; an echo of it is masked', async () => {
-    searxng.setFallback((r) => ({ results: [{ title: 'Echo', url: 'https://example.org/echo', content: `Seen: ${credentialsOf(r)} (${Buffer.from((credentialsOf(r).split(' ')[1] ?? ''), 'base64').toString('utf8')})` }] }));
+    searxng.setFallback((r) => ({
+      results: [
+        {
+          title: 'Echo',
+          url: 'https://example.org/echo',
+          content: `Seen: ${credentialsOf(r)} (${Buffer.from(credentialsOf(r).split(' ')[1] ?? '', 'base64').toString('utf8')})`,
+        },
+      ],
+    }));
     const base = searxng.url.replace('http://', `http://searcher:${URL_SECRET}@`);
     const run = await ask(['--wiki', EXAMPLE_WIKI, '--json', '--web', 'searxng', '--web-base-url', base, 'What is the capital of Australia?']);
     expect(run.code, run.stderr).toBe(0);

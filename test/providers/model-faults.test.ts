@@ -27,7 +27,10 @@ const env = { OPENAI_API_KEY: KEYS.OPENAI_API_KEY };
 const TIMEOUT_MS = 60_000;
 
 /** The offline answer made after a provider failure: not an error, cites the wiki, says why. */
-function expectOfflineFallback(trace: { outcome: string; notes: string[]; citations: unknown[]; answer: string; answerer: string; provider_fault?: string }, reason: RegExp): void {
+function expectOfflineFallback(
+  trace: { outcome: string; notes: string[]; citations: unknown[]; answer: string; answerer: string; provider_fault?: string },
+  reason: RegExp,
+): void {
   expect(trace.outcome).not.toBe('error');
   expect(trace.outcome).toBe('answered');
   expect(trace.answerer).toBe('openai:gpt-test');
@@ -200,7 +203,10 @@ describe('outages and refusals', () => {
 
 describe('malformed answers', () => {
   it('not JSON twice: exactly one repair request naming the fault, then the offline answer with a note', async () => {
-    openai.script({ reply: 'Sure! The hook is installed with npx.', usage: { input: 500, output: 9 } }, { reply: 'I said: npx wiki-steward hooks install', usage: { input: 520, output: 10 } });
+    openai.script(
+      { reply: 'Sure! The hook is installed with npx.', usage: { input: 500, output: 9 } },
+      { reply: 'I said: npx wiki-steward hooks install', usage: { input: 520, output: 10 } },
+    );
     const { trace } = await askCli(INSTALL_QUESTION, flags(), env);
     expect(openai.requests).toHaveLength(2);
     const repair = userText(openai.requests[1]!);
@@ -229,7 +235,13 @@ describe('malformed answers', () => {
 describe('in process, with a retry policy of its own', () => {
   it('createProviders({ retry }) drives the same fallback without the CLI', async () => {
     openai.setFallback({ error: 'server_error' });
-    const trace = await askInProcess(INSTALL_QUESTION, { llm: 'openai', llmBaseUrl: `${openai.url}/v1`, llmModel: 'gpt-test', web: 'none', env: { OPENAI_API_KEY: KEYS.OPENAI_API_KEY } });
+    const trace = await askInProcess(INSTALL_QUESTION, {
+      llm: 'openai',
+      llmBaseUrl: `${openai.url}/v1`,
+      llmModel: 'gpt-test',
+      web: 'none',
+      env: { OPENAI_API_KEY: KEYS.OPENAI_API_KEY },
+    });
     expect(openai.requests).toHaveLength(3); // retries: 2
     expectOfflineFallback(trace, /^openai: HTTP 500: The server had an error/);
     expectNoKeys(JSON.stringify(trace));

@@ -33,7 +33,10 @@ describe('ask --llm openai', () => {
       model: 'gpt-test',
       max_tokens: expect.any(Number),
       messages: [{ role: 'system' }, { role: 'user' }],
-      response_format: { type: 'json_schema', json_schema: { name: 'wiki_answer', strict: true, schema: { type: 'object', required: ['claims', 'covered', 'uncovered'] } } },
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'wiki_answer', strict: true, schema: { type: 'object', required: ['claims', 'covered', 'uncovered'] } },
+      },
     });
     // The pages travel as numbered data inside delimiters, the question inside its own.
     expect(systemText(req!)).toMatch(/DATA between <question> and <page> tags/);
@@ -47,7 +50,9 @@ describe('ask --llm openai', () => {
     expect(trace.citations).toEqual([{ path: INSTALL_PAGE, lines: [18, 18], quote: INSTALL_QUOTE }]);
     expect(trace.answer).toContain('From the wiki:');
     expect(trace.answer).toContain(`\`${INSTALL_PAGE}\` line 18`);
-    expect(trace.provider_calls).toEqual([{ provider: 'openai', request: 'POST /v1/chat/completions', status: 200, retries: 0, ms: expect.any(Number), tokens: { input: 1234, output: 56 } }]);
+    expect(trace.provider_calls).toEqual([
+      { provider: 'openai', request: 'POST /v1/chat/completions', status: 200, retries: 0, ms: expect.any(Number), tokens: { input: 1234, output: 56 } },
+    ]);
     expect(trace.tokens).toEqual({ input: 1234, output: 56 });
     expectNoKeys(stdout, stderr);
   });
@@ -67,20 +72,26 @@ describe('ask --llm openai', () => {
     expect(trace.violations).toEqual([]);
     expect(new Set(trace.citations.map((c) => ('path' in c ? c.path : c.url)))).toEqual(new Set(trace.read));
     expect(trace.provider_calls).toHaveLength(batches + 1);
-    for (const call of trace.provider_calls) expect(call).toMatchObject({ provider: 'openai', status: 200, tokens: { input: expect.any(Number), output: expect.any(Number) } });
+    for (const call of trace.provider_calls)
+      expect(call).toMatchObject({ provider: 'openai', status: 200, tokens: { input: expect.any(Number), output: expect.any(Number) } });
     const sum = trace.provider_calls.reduce((t, c) => ({ input: t.input + c.tokens!.input, output: t.output + c.tokens!.output }), { input: 0, output: 0 });
     expect(trace.tokens).toEqual(sum);
     expect(sum.input).toBeGreaterThan(0);
   });
 
-  it('shows the merge call its partial answers in the answer schema\'s own citation shape', async () => {
+  it("shows the merge call its partial answers in the answer schema's own citation shape", async () => {
     // A model that does what the merge prompt says — "keep each claim's citations exactly as
     // given" — must end up with a reply that fits the schema it is held to.
     openai.setFallback((r) => ({ reply: readerReply(r, { literal: true }) }));
     const { trace } = await askCli('How do providers, answerers, web search, captures, labels and indexes work together?', flags(), env);
     const merge = openai.requests.find((r) => userText(r).includes('<partial n="1">'))!;
     const partial = JSON.parse(/<partial n="1">\n(.*)\n<\/partial>/.exec(userText(merge))![1]!) as { claims: Array<{ citations: object[] }> };
-    expect(partial.claims[0]!.citations[0]).toEqual({ path: expect.any(String), start_line: expect.any(Number), end_line: expect.any(Number), quote: expect.any(String) });
+    expect(partial.claims[0]!.citations[0]).toEqual({
+      path: expect.any(String),
+      start_line: expect.any(Number),
+      end_line: expect.any(Number),
+      quote: expect.any(String),
+    });
     expect(trace.notes).toEqual([]);
     expect(trace.answerer).toBe('openai:gpt-test');
     expect(openai.requests).toHaveLength(Math.ceil(trace.read.length / 8) + 1);
@@ -107,7 +118,10 @@ describe('ask --llm openai', () => {
   });
 
   it('falls back to the schema in the prompt when a server refuses response_format', async () => {
-    openai.script({ error: 'response_format_unsupported' }, { reply: '```json\n' + JSON.stringify({ claims: [INSTALL_CLAIM], covered: true, uncovered: [] }) + '\n```' });
+    openai.script(
+      { error: 'response_format_unsupported' },
+      { reply: '```json\n' + JSON.stringify({ claims: [INSTALL_CLAIM], covered: true, uncovered: [] }) + '\n```' },
+    );
     const { trace } = await askCli(INSTALL_QUESTION, flags(), env);
     expect(openai.requests).toHaveLength(2);
     expect(openai.requests[0]!.body).toHaveProperty('response_format');

@@ -48,7 +48,7 @@ describe('ask --llm-terms', () => {
     expectNoKeys(stdout, stderr);
   });
 
-  it('a proposed term no page holds is no gap: coverage is judged on the question\'s own terms', async () => {
+  it("a proposed term no page holds is no gap: coverage is judged on the question's own terms", async () => {
     // The proposal, then an answer the provider refuses: the offline answerer judges coverage.
     openai.script({ reply: { terms: ['pre-commit hook', 'flux capacitor'] } }, { error: 'unauthorized' });
     const { trace } = await askCli('How do I install the pre-commit hook?', flags('--llm-terms'), env);
@@ -60,7 +60,9 @@ describe('ask --llm-terms', () => {
 
   it('without the flag (or config answerer.propose_terms) no proposal is asked for', async () => {
     const { trace } = await askCli(QUESTION, flags(), env);
-    expect(openai.requests.every((r) => (r.body as { response_format?: { json_schema?: { name?: string } } }).response_format?.json_schema?.name === 'wiki_answer')).toBe(true);
+    expect(
+      openai.requests.every((r) => (r.body as { response_format?: { json_schema?: { name?: string } } }).response_format?.json_schema?.name === 'wiki_answer'),
+    ).toBe(true);
     expect(trace.signal_terms.some((t) => t.kind === 'proposed')).toBe(false);
   });
 
@@ -81,7 +83,7 @@ describe('ask --llm-terms', () => {
     expect(trace.signal_terms.filter((t) => t.kind === 'proposed').map((t) => t.term)).toEqual(['pre-commit hook']);
   });
 
-  it('a proposal that is not JSON twice: one repair, then the question\'s own terms and a note', async () => {
+  it("a proposal that is not JSON twice: one repair, then the question's own terms and a note", async () => {
     openai.script({ reply: 'pre-commit hook, validate' }, { reply: 'I said: pre-commit hook' });
     const { trace } = await askCli(QUESTION, flags('--llm-terms'), env);
     expect(userText(openai.requests[1]!)).toMatch(/Your previous reply could not be used: not JSON/);

@@ -17,7 +17,8 @@ afterEach(async () => {
 
 function exampleRequest(c: Canonical, base: string, options: { key?: string | undefined; drop?: string } = {}): [string, RequestInit] {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (c.request.auth && options.key !== undefined) headers[c.request.auth.header] = c.request.auth.scheme ? `${c.request.auth.scheme} ${options.key}` : options.key;
+  if (c.request.auth && options.key !== undefined)
+    headers[c.request.auth.header] = c.request.auth.scheme ? `${c.request.auth.scheme} ${options.key}` : options.key;
   if (c.provider === 'anthropic') headers['anthropic-version'] = '2023-06-01';
   const example = { ...c.request.example };
   if (options.drop) delete example[options.drop];
@@ -43,11 +44,14 @@ describe('canonical fixtures', () => {
     expect(checkFields(c.request.example, (c.request.body ?? c.request.query)!, c.request.body ? 'json' : 'query')).toEqual([]);
   });
 
-  it('keeps each provider\'s own error shape', () => {
-    for (const e of Object.values(loadCanonical('openai').errors)) expect(e.body).toMatchObject({ error: { message: expect.any(String), type: expect.any(String) } });
-    for (const e of Object.values(loadCanonical('anthropic').errors)) expect(e.body).toMatchObject({ type: 'error', error: { type: expect.stringMatching(/_error$/), message: expect.any(String) } });
+  it("keeps each provider's own error shape", () => {
+    for (const e of Object.values(loadCanonical('openai').errors))
+      expect(e.body).toMatchObject({ error: { message: expect.any(String), type: expect.any(String) } });
+    for (const e of Object.values(loadCanonical('anthropic').errors))
+      expect(e.body).toMatchObject({ type: 'error', error: { type: expect.stringMatching(/_error$/), message: expect.any(String) } });
     for (const e of Object.values(loadCanonical('tavily').errors)) expect(e.body).toMatchObject({ detail: { error: expect.any(String) } });
-    for (const e of Object.values(loadCanonical('brave').errors)) expect(e.body).toMatchObject({ type: 'ErrorResponse', error: { status: e.status, code: expect.any(String), detail: expect.any(String) } });
+    for (const e of Object.values(loadCanonical('brave').errors))
+      expect(e.body).toMatchObject({ type: 'ErrorResponse', error: { status: e.status, code: expect.any(String), detail: expect.any(String) } });
     expect(loadCanonical('anthropic').errors.overloaded).toMatchObject({ status: 529, body: { error: { type: 'overloaded_error' } } });
     expect(loadCanonical('brave').errors.rate_limited).toMatchObject({ status: 429, body: { error: { code: 'RATE_LIMITED' } } });
     expect(loadCanonical('searxng').errors.format_disabled).toMatchObject({ status: 403 });
@@ -75,7 +79,7 @@ describe('stand-in servers', () => {
     }
   });
 
-  it.each(ALL)('%s: a request missing a required field is refused in the provider\'s error shape', async (provider) => {
+  it.each(ALL)("%s: a request missing a required field is refused in the provider's error shape", async (provider) => {
     server = await startStandIn(provider, { key: KEY, fallback: { success: true } });
     const c = server.canonical;
     const field = Object.keys((c.request.body ?? c.request.query)!.required)[0]!;
@@ -120,8 +124,17 @@ describe('stand-in servers', () => {
       server.script({ error: name });
       const [url, init] = exampleRequest(c, server.url, { key: KEY });
       const failure = await client
-        .request({ provider, method: c.request.method, url: new URL(url), headers: init.headers as Record<string, string>, ...(init.body ? { body: JSON.parse(init.body as string) } : {}) })
-        .then(() => undefined, (e: unknown) => e);
+        .request({
+          provider,
+          method: c.request.method,
+          url: new URL(url),
+          headers: init.headers as Record<string, string>,
+          ...(init.body ? { body: JSON.parse(init.body as string) } : {}),
+        })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(failure, name).toBeInstanceOf(ProviderError);
       expect((failure as ProviderError).status).toBe(error.status);
       const documented = JSON.stringify(error.body ?? '').match(/"(?:message|error|detail)":"([^"]{8,})"/)?.[1];

@@ -105,8 +105,10 @@ export function checkValue(value: unknown, spec: FieldSpec, where: string, mode:
   }
   if (typeof value === 'string') {
     if (spec.minLength !== undefined && value.length < spec.minLength) problems.push(`${where} must have at least ${spec.minLength} characters`);
-    if (spec.maxLength !== undefined && value.length > spec.maxLength) problems.push(`${where} must have at most ${spec.maxLength} characters, got ${value.length}`);
-    if (spec.maxWords !== undefined && value.trim().split(/\s+/).length > spec.maxWords) problems.push(`${where} must have at most ${spec.maxWords} words, got ${value.trim().split(/\s+/).length}`);
+    if (spec.maxLength !== undefined && value.length > spec.maxLength)
+      problems.push(`${where} must have at most ${spec.maxLength} characters, got ${value.length}`);
+    if (spec.maxWords !== undefined && value.trim().split(/\s+/).length > spec.maxWords)
+      problems.push(`${where} must have at most ${spec.maxWords} words, got ${value.trim().split(/\s+/).length}`);
     if (spec.pattern !== undefined && !new RegExp(spec.pattern).test(value)) problems.push(`${where} must match ${spec.pattern}`);
   }
   if (Array.isArray(value) && spec.minItems !== undefined && value.length < spec.minItems) problems.push(`${where} must have at least ${spec.minItems} items`);
@@ -141,7 +143,11 @@ function checkPath(node: unknown, segments: string[], spec: FieldSpec, required:
   else checkPath(value, rest, spec, required, here, mode, problems);
 }
 
-export function checkFields(data: unknown, fields: { required: Record<string, FieldSpec>; optional: Record<string, FieldSpec> }, mode: 'json' | 'query'): string[] {
+export function checkFields(
+  data: unknown,
+  fields: { required: Record<string, FieldSpec>; optional: Record<string, FieldSpec> },
+  mode: 'json' | 'query',
+): string[] {
   const problems: string[] = [];
   for (const [p, spec] of Object.entries(fields.required)) checkPath(data, p.split('.'), spec, true, '', mode, problems);
   for (const [p, spec] of Object.entries(fields.optional)) checkPath(data, p.split('.'), spec, false, '', mode, problems);
@@ -158,10 +164,13 @@ function strictSchemaProblems(schema: unknown, where: string): string[] {
     const required = Array.isArray(schema.required) ? schema.required : [];
     for (const p of props) if (!required.includes(p)) problems.push(`${where}: '${p}' must be listed in required in strict mode`);
   }
-  if (isObject(schema.properties)) for (const [k, v] of Object.entries(schema.properties)) problems.push(...strictSchemaProblems(v, `${where}.properties.${k}`));
+  if (isObject(schema.properties))
+    for (const [k, v] of Object.entries(schema.properties)) problems.push(...strictSchemaProblems(v, `${where}.properties.${k}`));
   if (schema.items !== undefined) problems.push(...strictSchemaProblems(schema.items, `${where}.items`));
-  for (const key of ['anyOf', 'allOf']) if (Array.isArray(schema[key])) (schema[key] as unknown[]).forEach((s, i) => problems.push(...strictSchemaProblems(s, `${where}.${key}[${i}]`)));
-  for (const key of ['$defs', 'definitions']) if (isObject(schema[key])) for (const [k, v] of Object.entries(schema[key] as object)) problems.push(...strictSchemaProblems(v, `${where}.${key}.${k}`));
+  for (const key of ['anyOf', 'allOf'])
+    if (Array.isArray(schema[key])) (schema[key] as unknown[]).forEach((s, i) => problems.push(...strictSchemaProblems(s, `${where}.${key}[${i}]`)));
+  for (const key of ['$defs', 'definitions'])
+    if (isObject(schema[key])) for (const [k, v] of Object.entries(schema[key] as object)) problems.push(...strictSchemaProblems(v, `${where}.${key}.${k}`));
   return problems;
 }
 
@@ -387,7 +396,8 @@ export class StandIn {
       if (auth && name === auth.header && !requireAuth && req.headers[name] === undefined) continue;
       const value = req.headers[name];
       if (typeof value !== 'string') recorded.problems.push(`header ${name} is required`);
-      else if (!new RegExp(pattern).test(value)) recorded.problems.push(`header ${name} must match /${pattern}/, got '${name === auth?.header ? '<key>' : value}'`);
+      else if (!new RegExp(pattern).test(value))
+        recorded.problems.push(`header ${name} must match /${pattern}/, got '${name === auth?.header ? '<key>' : value}'`);
     }
     if (request.body) {
       try {
@@ -402,12 +412,22 @@ export class StandIn {
     } else if (rawBody !== '') recorded.problems.push(`a ${request.method} request carries no body`);
     if (request.query) recorded.problems.push(...checkFields(recorded.query, request.query, 'query'));
     if (recorded.problems.length > 0) {
-      return this.send(res, recorded, { ...this.canonical.errors.invalid_request, body: withMessage(this.provider, this.canonical.errors.invalid_request.body, recorded.problems.join('; ')) });
+      return this.send(res, recorded, {
+        ...this.canonical.errors.invalid_request,
+        body: withMessage(this.provider, this.canonical.errors.invalid_request.body, recorded.problems.join('; ')),
+      });
     }
 
     let step = this.queue.shift() ?? this.options.fallback ?? ((SEARCH_PROVIDERS as readonly string[]).includes(this.provider) ? { success: true } : undefined);
     if (step === undefined) {
-      return this.send(res, recorded, { status: 418, body: withMessage(this.provider, this.canonical.errors.invalid_request.body, `stand-in ${this.provider}: no scripted response left for request #${this.requests.length - 1}`) });
+      return this.send(res, recorded, {
+        status: 418,
+        body: withMessage(
+          this.provider,
+          this.canonical.errors.invalid_request.body,
+          `stand-in ${this.provider}: no scripted response left for request #${this.requests.length - 1}`,
+        ),
+      });
     }
     while (typeof step === 'function') step = step(recorded);
     await this.answer(res, recorded, step);
@@ -466,7 +486,15 @@ export class StandIn {
   }
 
   /** The documented success body with this request's answer in it. */
-  successBody(recorded: RecordedRequest, step: { reply?: unknown; usage?: Usage; refusal?: string; finishReason?: string; results?: Array<Record<string, unknown>> } | { success: true } | { truncated: true } | { dropMidBody: true } | { holdBody: true }): Record<string, unknown> {
+  successBody(
+    recorded: RecordedRequest,
+    step:
+      | { reply?: unknown; usage?: Usage; refusal?: string; finishReason?: string; results?: Array<Record<string, unknown>> }
+      | { success: true }
+      | { truncated: true }
+      | { dropMidBody: true }
+      | { holdBody: true },
+  ): Record<string, unknown> {
     const body = clone(this.canonical.success.body);
     const req = (recorded.body ?? {}) as Record<string, unknown>;
     const n = ++this.counter;
@@ -501,7 +529,10 @@ export class StandIn {
           }
         }
         if (s.finishReason) body.stop_reason = s.finishReason;
-        const usage = s.usage ?? { input: tokensOf(JSON.stringify(req.messages ?? '') + String(req.system ?? '')), output: tokensOf(JSON.stringify(body.content)) };
+        const usage = s.usage ?? {
+          input: tokensOf(JSON.stringify(req.messages ?? '') + String(req.system ?? '')),
+          output: tokensOf(JSON.stringify(body.content)),
+        };
         body.usage = { ...(body.usage as object), input_tokens: usage.input, output_tokens: usage.output };
         return body;
       }
@@ -634,8 +665,12 @@ export function readerReply(request: RecordedRequest, options: { literal?: boole
   const partials = [...user.matchAll(/<partial n="\d+">\n([\s\S]*?)\n<\/partial>/g)].map((m) => JSON.parse(m[1]!) as ModelAnswerJson);
   if (partials.length > 0) {
     const schemaShape = (c: Record<string, unknown>): AnswerCitation =>
-      Array.isArray(c.lines) ? { path: String(c.path), start_line: Number(c.lines[0]), end_line: Number(c.lines[1]), quote: String(c.quote) } : (c as unknown as AnswerCitation);
-    const claims = partials.flatMap((p) => p.claims).map((c) => (options.literal ? c : { ...c, citations: c.citations.map((x) => schemaShape(x as unknown as Record<string, unknown>)) }));
+      Array.isArray(c.lines)
+        ? { path: String(c.path), start_line: Number(c.lines[0]), end_line: Number(c.lines[1]), quote: String(c.quote) }
+        : (c as unknown as AnswerCitation);
+    const claims = partials
+      .flatMap((p) => p.claims)
+      .map((c) => (options.literal ? c : { ...c, citations: c.citations.map((x) => schemaShape(x as unknown as Record<string, unknown>)) }));
     return { claims, covered: partials.every((p) => p.covered), uncovered: [...new Set(partials.flatMap((p) => p.uncovered))] };
   }
   const claims = pagesSent(user)

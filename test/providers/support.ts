@@ -35,8 +35,18 @@ export const KEYS = {
  * nor GITHUB_ACTIONS: a test's run is not a workflow step, even when the suite runs in one.
  */
 const PROVIDER_ENV = [
-  'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'TAVILY_API_KEY', 'BRAVE_API_KEY', 'SEARXNG_URL', TEST_WAIT_SCALE,
-  'COPILOT_GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_TOKEN', 'COPILOT_STAND_IN', 'COPILOT_STAND_IN_LOG', 'GITHUB_ACTIONS',
+  'OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'TAVILY_API_KEY',
+  'BRAVE_API_KEY',
+  'SEARXNG_URL',
+  TEST_WAIT_SCALE,
+  'COPILOT_GITHUB_TOKEN',
+  'GH_TOKEN',
+  'GITHUB_TOKEN',
+  'COPILOT_STAND_IN',
+  'COPILOT_STAND_IN_LOG',
+  'GITHUB_ACTIONS',
 ];
 
 /** A test's own variables; `undefined` leaves one unset. */
@@ -53,7 +63,13 @@ export function runEnv(vars: EnvVars): NodeJS.ProcessEnv {
 }
 
 /** `wiki-steward ask --wiki WIKI --json ...flags QUESTION`, in-process, with exactly `env` set, waiting on `clock`. */
-export async function askCli(question: string, flags: string[], env: EnvVars, wiki = EXAMPLE_WIKI, clock = new TestClock()): Promise<CliRun & { trace: Trace; clock: TestClock }> {
+export async function askCli(
+  question: string,
+  flags: string[],
+  env: EnvVars,
+  wiki = EXAMPLE_WIKI,
+  clock = new TestClock(),
+): Promise<CliRun & { trace: Trace; clock: TestClock }> {
   const run = await runCli(['ask', '--wiki', wiki, '--json', ...flags, question], wiki, { env: runEnv(env), clock });
   expect(run.code, `exit ${run.code}\nstderr: ${run.stderr}\nstdout: ${run.stdout.slice(0, 2000)}`).toBe(0);
   return { ...run, trace: JSON.parse(run.stdout) as Trace, clock };
@@ -74,7 +90,7 @@ export function runBuiltCli(args: string[], env: EnvVars, cwd = EXAMPLE_WIKI): P
   const cli = builtCli();
   return new Promise((resolve) => {
     execFile(process.execPath, [cli, ...args], { cwd, env: runEnv({ [TEST_WAIT_SCALE]: '0', ...env }), timeout: 240_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : 1) : 0;
+      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
   });
@@ -97,7 +113,9 @@ export async function askInProcess(question: string, options: Omit<ProviderOptio
 
 /** Asserts none of the fake keys appears in any of the texts. */
 export function expectNoKeys(...texts: string[]): void {
-  for (const text of texts) for (const [name, key] of Object.entries(KEYS)) expect(text.includes(key), `${name} leaked: …${text.slice(Math.max(0, text.indexOf(key) - 120), text.indexOf(key) + 40)}…`).toBe(false);
+  for (const text of texts)
+    for (const [name, key] of Object.entries(KEYS))
+      expect(text.includes(key), `${name} leaked: …${text.slice(Math.max(0, text.indexOf(key) - 120), text.indexOf(key) + 40)}…`).toBe(false);
 }
 
 export const INSTALL_PAGE = 'how-to/install-pre-commit-hook.md';
@@ -105,4 +123,7 @@ export const INSTALL_QUESTION = 'How do I install the pre-commit hook?';
 /** Line 18 of how-to/install-pre-commit-hook.md, verbatim. */
 export const INSTALL_QUOTE =
   '`wiki-steward hooks install` adds a git pre-commit hook that validates staged wiki pages and regenerates their index files, so invalid pages never reach a commit.';
-export const INSTALL_CLAIM = { text: 'The installer adds a pre-commit hook that validates staged pages.', citations: [{ path: INSTALL_PAGE, start_line: 18, end_line: 18, quote: INSTALL_QUOTE }] };
+export const INSTALL_CLAIM = {
+  text: 'The installer adds a pre-commit hook that validates staged pages.',
+  citations: [{ path: INSTALL_PAGE, start_line: 18, end_line: 18, quote: INSTALL_QUOTE }],
+};

@@ -7,9 +7,24 @@ import { INSTALL_CLAIM, INSTALL_QUESTION, KEYS, askCli, expectNoKeys } from './s
 
 const COLD = 'What is the capital of Australia?';
 const CANBERRA = [
-  { title: 'Canberra - Wikipedia', url: 'https://en.wikipedia.org/wiki/Canberra', content: 'Canberra is the capital city of Australia.', description: 'Canberra is the <strong>capital</strong> city of Australia.' },
-  { title: 'Australian Capital Territory', url: 'https://www.act.gov.au/', content: 'The ACT is home to the national capital.', description: 'The ACT is home to the national <strong>capital</strong>.' },
-  { title: 'Capital of Australia | Britannica', url: 'https://www.britannica.com/place/Canberra', content: 'Canberra, federal capital of the Commonwealth of Australia.', description: 'Canberra, federal capital of the Commonwealth of Australia.' },
+  {
+    title: 'Canberra - Wikipedia',
+    url: 'https://en.wikipedia.org/wiki/Canberra',
+    content: 'Canberra is the capital city of Australia.',
+    description: 'Canberra is the <strong>capital</strong> city of Australia.',
+  },
+  {
+    title: 'Australian Capital Territory',
+    url: 'https://www.act.gov.au/',
+    content: 'The ACT is home to the national capital.',
+    description: 'The ACT is home to the national <strong>capital</strong>.',
+  },
+  {
+    title: 'Capital of Australia | Britannica',
+    url: 'https://www.britannica.com/place/Canberra',
+    content: 'Canberra, federal capital of the Commonwealth of Australia.',
+    description: 'Canberra, federal capital of the Commonwealth of Australia.',
+  },
   { title: 'A fourth result', url: 'https://example.org/fourth', content: 'Not asked for.', description: 'Not asked for.' },
 ];
 const md = (r: { title: string; url: string }) => `[${r.title}](${r.url})`;
@@ -114,11 +129,15 @@ describe('D: a gap searches what the wiki is missing', () => {
     ]);
     expect(trace.violations).toEqual([]);
     expect(trace.answer).toMatch(/The wiki covers part of this:[\s\S]*\*\*Not in the wiki:\*\*[\s\S]*\*\*From the web\*\*/);
-    expect(trace.provider_calls.map((c) => `${c.provider} ${c.request}`)).toEqual(['openai POST /v1/chat/completions', 'tavily POST /search', 'tavily POST /search']);
+    expect(trace.provider_calls.map((c) => `${c.provider} ${c.request}`)).toEqual([
+      'openai POST /v1/chat/completions',
+      'tavily POST /search',
+      'tavily POST /search',
+    ]);
     expect(trace.tokens).toEqual({ input: 900, output: 80 });
   });
 
-  it('keeps a long uncovered claim within Brave\'s documented query limits (400 characters, 50 words)', async () => {
+  it("keeps a long uncovered claim within Brave's documented query limits (400 characters, 50 words)", async () => {
     // A model's "uncovered" entries are free text; D sends each one as a search query.
     const long = Array.from({ length: 12 }, (_, i) => `the hook's behaviour on platform number ${i}`).join(', ');
     expect(long.length).toBeGreaterThan(400);
@@ -184,7 +203,9 @@ describe('search faults', () => {
 
   it('a search outage after retries is reported in web_searches; the wiki answer stands', async () => {
     brave.setFallback({ error: 'server_error' });
-    const { trace } = await askCli('How do I set `--max-citations` for the offline answerer?', ['--web', 'brave', '--web-base-url', brave.url], { BRAVE_API_KEY: KEYS.BRAVE_API_KEY });
+    const { trace } = await askCli('How do I set `--max-citations` for the offline answerer?', ['--web', 'brave', '--web-base-url', brave.url], {
+      BRAVE_API_KEY: KEYS.BRAVE_API_KEY,
+    });
     expect(brave.requests).toHaveLength(4); // the first attempt and 3 retries
     expect(trace.outcome).toBe('gap');
     expect(trace.web_searches[0]).toMatchObject({ provider: 'brave', results: 0, error: 'brave: HTTP 500: Internal server error' });

@@ -9,7 +9,10 @@ import { makeWiki, page } from '../helpers/wiki-fixture.js';
 
 const validateJson = async (wiki: string) => {
   const run = await runCli(['validate', '--wiki', wiki, '--format', 'json'], wiki);
-  return { code: run.code, report: JSON.parse(run.stdout) as { checked: number; diagnostics: Array<{ path: string; code: string; line: number; message: string; severity: string }> } };
+  return {
+    code: run.code,
+    report: JSON.parse(run.stdout) as { checked: number; diagnostics: Array<{ path: string; code: string; line: number; message: string; severity: string }> },
+  };
 };
 
 describe('bad input', () => {
@@ -18,7 +21,8 @@ describe('bad input', () => {
   });
 
   it('never executes ---js frontmatter, and says why the page has none', async () => {
-    const js = "---js\n{ title: (function () { globalThis.__wikiStewardPwned = true; require('fs').writeFileSync('/tmp/ws-pwned', 'x'); return 'x'; })() }\n---\nBody.\n";
+    const js =
+      "---js\n{ title: (function () { globalThis.__wikiStewardPwned = true; require('fs').writeFileSync('/tmp/ws-pwned', 'x'); return 'x'; })() }\n---\nBody.\n";
     const wiki = await makeWiki({ 'concepts/evil.md': js, 'concepts/evil2.md': js.replace('---js', '---javascript') });
     const { code, report } = await validateJson(wiki);
     expect(code).toBe(1);
@@ -80,13 +84,17 @@ describe('bad input', () => {
     const { code, report } = await validateJson(wiki);
     expect(code).toBe(1);
     expect(report.checked).toBe(2);
-    expect(report.diagnostics).toMatchObject([{ path: 'concepts/huge.md', code: 'page-too-large', line: 1, message: expect.stringContaining('over the 2 MB limit') }]);
+    expect(report.diagnostics).toMatchObject([
+      { path: 'concepts/huge.md', code: 'page-too-large', line: 1, message: expect.stringContaining('over the 2 MB limit') },
+    ]);
   });
 
   it('does not follow a symlink that points out of the wiki', async () => {
     const outside = await mkdtemp(path.join(os.tmpdir(), 'ws-outside-'));
     await writeFile(path.join(outside, 'secret.md'), page({ title: 'Secret Outside', type: 'concepts' }));
-    const wiki = await makeWiki({ 'concepts/good.md': page({ title: 'Good', type: 'concepts', body: 'See [it](/concepts/leak.md) and [up](../../etc/passwd).' }) });
+    const wiki = await makeWiki({
+      'concepts/good.md': page({ title: 'Good', type: 'concepts', body: 'See [it](/concepts/leak.md) and [up](../../etc/passwd).' }),
+    });
     await symlink(path.join(outside, 'secret.md'), path.join(wiki, 'concepts/leak.md'));
     await symlink(outside, path.join(wiki, 'concepts/linked-dir'));
     const { report } = await validateJson(wiki);

@@ -24,7 +24,10 @@ afterAll(() => rm(wiki, { recursive: true, force: true, maxRetries: 5 }));
 async function expectedIndexFiles(): Promise<string[]> {
   const { readdir } = await import('node:fs/promises');
   const entries = await readdir(path.join(compat, 'expected'), { recursive: true });
-  return entries.filter((e) => e.endsWith('index.md')).map((e) => e.split(path.sep).join('/')).sort();
+  return entries
+    .filter((e) => e.endsWith('index.md'))
+    .map((e) => e.split(path.sep).join('/'))
+    .sort();
 }
 
 describe('index builder on the compat corpus', () => {

@@ -63,8 +63,13 @@ describe('a wiki in another dialect (issue 15)', () => {
 
     const run = await runCli(['validate', '--format', 'json'], wiki.root);
     expect(run.code).toBe(1);
-    const json = JSON.parse(run.stdout) as { errors: number; diagnostics: Array<{ severity: string; rule: string; path: string; line: number; field?: string; code: string }> };
-    const errors = json.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ rule: d.rule, path: d.path, line: d.line, code: d.code, field: d.field }));
+    const json = JSON.parse(run.stdout) as {
+      errors: number;
+      diagnostics: Array<{ severity: string; rule: string; path: string; line: number; field?: string; code: string }>;
+    };
+    const errors = json.diagnostics
+      .filter((d) => d.severity === 'error')
+      .map((d) => ({ rule: d.rule, path: d.path, line: d.line, code: d.code, field: d.field }));
     const planted = [
       ...wiki.broken.map((b) => ({ rule: 'wikilink', path: b.path, line: b.line, code: 'broken-wikilink', field: b.target })),
       ...wiki.unparseable.map((p) => ({ rule: 'frontmatter', path: p, line: 2, code: 'malformed-frontmatter', field: undefined })),

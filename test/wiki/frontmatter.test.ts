@@ -9,7 +9,11 @@ const differences = (block: string) => {
 
 describe('frontmatter: the dialect beside standard YAML 1.2', () => {
   it('finds no difference on ordinary upstream frontmatter', () => {
-    expect(differences('title: "Cache keys"\ntype: concepts\ntags: [api, cache]\nsources:\n  - raw/a.md\ncreated: "2026-05-01T10:00:00Z"\nquality:\n  accuracy: 4\n  overall: 3.25\n  rated_by: human')).toEqual([]);
+    expect(
+      differences(
+        'title: "Cache keys"\ntype: concepts\ntags: [api, cache]\nsources:\n  - raw/a.md\ncreated: "2026-05-01T10:00:00Z"\nquality:\n  accuracy: 4\n  overall: 3.25\n  rated_by: human',
+      ),
+    ).toEqual([]);
   });
 
   it.each([

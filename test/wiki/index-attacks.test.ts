@@ -22,8 +22,11 @@ describe('index attacks: temp files left by a killed run', () => {
     for (const child of live.splice(0)) child.kill();
   });
 
-  it('index removes stale temp files of its own, keeps a live writer\'s, and validate never mentions any', async () => {
-    const wiki = await makeWiki({ 'concepts/a.md': page({ title: 'Alpha', type: 'concepts' }), 'concepts/deep/b.md': page({ title: 'Beta', type: 'concepts' }) });
+  it("index removes stale temp files of its own, keeps a live writer's, and validate never mentions any", async () => {
+    const wiki = await makeWiki({
+      'concepts/a.md': page({ title: 'Alpha', type: 'concepts' }),
+      'concepts/deep/b.md': page({ title: 'Beta', type: 'concepts' }),
+    });
     // A live writer: it runs until the test kills it (or its stdin closes with the test's process).
     const writer = spawn(process.execPath, ['-e', 'process.stdin.resume()'], { stdio: ['pipe', 'ignore', 'ignore'] });
     live.push(writer);
@@ -94,7 +97,9 @@ describe('index attacks: generated index files edited by hand', () => {
 
     const check = await runCli(['index', '--check', '--wiki', 'wiki'], repo.root);
     expect(check.code).toBe(0);
-    expect(check.stderr).toContain("concepts/_index.md: edited by hand since it was generated; left alone (delete it and run 'wiki-steward index' to regenerate it, or set 'indexes: always' in .wiki-steward.yml)");
+    expect(check.stderr).toContain(
+      "concepts/_index.md: edited by hand since it was generated; left alone (delete it and run 'wiki-steward index' to regenerate it, or set 'indexes: always' in .wiki-steward.yml)",
+    );
     const run = await runCli(['index', '--wiki', 'wiki'], repo.root);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('concepts/_index.md: edited by hand since it was generated; left alone');

@@ -14,8 +14,16 @@ describe('index files', () => {
     const text = await readFile(path.join(fixtures, 'expected/how-to/_index.md'), 'utf8');
     const entries = parseIndexFile('how-to/_index.md', text, noSlugs);
     expect(entries).toHaveLength(10);
-    expect(entries[0]).toEqual({ indexFile: 'how-to/_index.md', line: 4, path: 'how-to/Zeta-Upper.md', title: 'Zeta Upper', summary: 'Capitalised file names sort before lower-case ones in code-point order.' });
-    expect(entries.find((e) => e.path === 'how-to/score-word-score.md')!.summary).toBe("The index shows this page's overall score the way the upstream builder formats it.");
+    expect(entries[0]).toEqual({
+      indexFile: 'how-to/_index.md',
+      line: 4,
+      path: 'how-to/Zeta-Upper.md',
+      title: 'Zeta Upper',
+      summary: 'Capitalised file names sort before lower-case ones in code-point order.',
+    });
+    expect(entries.find((e) => e.path === 'how-to/score-word-score.md')!.summary).toBe(
+      "The index shows this page's overall score the way the upstream builder formats it.",
+    );
   });
 
   it('ignores subdirectory blocks and the root MOC category lines', async () => {
@@ -26,11 +34,13 @@ describe('index files', () => {
   });
 
   it('reads the legacy sectioned index and hand-written lists', () => {
-    const legacy = '# Wiki Index\n\n## Concepts\n- [Rate Limiting](concepts/rate-limiting.md) — Patterns for handling API rate limits.\n\n## Entities\n(empty)\n';
+    const legacy =
+      '# Wiki Index\n\n## Concepts\n- [Rate Limiting](concepts/rate-limiting.md) — Patterns for handling API rate limits.\n\n## Entities\n(empty)\n';
     expect(parseIndexFile('index.md', legacy, noSlugs)).toEqual([
       { indexFile: 'index.md', line: 4, path: 'concepts/rate-limiting.md', title: 'Rate Limiting', summary: 'Patterns for handling API rate limits.' },
     ]);
-    const hand = '# Start here\n\n* [Cache keys](/concepts/cache%20keys.md): how keys are built\n1. [Setup](how-to/setup.md) - first steps, see [other](x.md)\nProse with [a link](concepts/x.md).\n';
+    const hand =
+      '# Start here\n\n* [Cache keys](/concepts/cache%20keys.md): how keys are built\n1. [Setup](how-to/setup.md) - first steps, see [other](x.md)\nProse with [a link](concepts/x.md).\n';
     expect(parseIndexFile('index.md', hand, noSlugs).map((e) => [e.path, e.title, e.summary])).toEqual([
       ['concepts/cache keys.md', 'Cache keys', 'how keys are built'],
       ['how-to/setup.md', 'Setup', 'first steps, see [other](x.md)'],
@@ -58,7 +68,9 @@ describe('schema.md', () => {
     expect(schema.categories).toEqual(['concepts', 'entities', 'queries', 'sources', 'ideas']);
     expect(schema.tags).toContain('rate-limit');
     expect(schema.tags).toHaveLength(40);
-    const own = parseSchema('# S\n## Tag Taxonomy (bounded)\n- #api, #cache\n- `llm` — models\n### Tag Synonyms\n- LLM == llms\n## Numeric Thresholds\n- split at 200+ lines\n');
+    const own = parseSchema(
+      '# S\n## Tag Taxonomy (bounded)\n- #api, #cache\n- `llm` — models\n### Tag Synonyms\n- LLM == llms\n## Numeric Thresholds\n- split at 200+ lines\n',
+    );
     expect(own).toEqual({ categories: [], tags: ['api', 'cache', 'llm'], synonyms: [['llm', 'llms']], thresholds: ['split at 200+ lines'] });
   });
 });

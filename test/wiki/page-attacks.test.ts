@@ -31,7 +31,12 @@ const validateJson = async (wiki: string) => {
 /** Ten levels of `&a [*a, *a, … ×9]`: 9^10 (3.5 billion) values once the aliases are expanded. */
 function billionLaughs(): string {
   const lines = [`lol0: &a0 [${Array(9).fill('"lol"').join(', ')}]`];
-  for (let level = 1; level < 10; level++) lines.push(`lol${level}: &a${level} [${Array(9).fill(`*a${level - 1}`).join(', ')}]`);
+  for (let level = 1; level < 10; level++)
+    lines.push(
+      `lol${level}: &a${level} [${Array(9)
+        .fill(`*a${level - 1}`)
+        .join(', ')}]`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -92,7 +97,12 @@ describe('page attacks: YAML alias bombs', () => {
     // Every level is its own line read as text: nothing refers to anything, so there is nothing to expand.
     expect(Object.keys(data)).toEqual(Array.from({ length: 10 }, (_, level) => `lol${level}`));
     expect(data.lol0).toBe(`&a0 [${Array(9).fill('"lol"').join(', ')}]`);
-    for (let level = 1; level < 10; level++) expect(data[`lol${level}`]).toBe(`&a${level} [${Array(9).fill(`*a${level - 1}`).join(', ')}]`);
+    for (let level = 1; level < 10; level++)
+      expect(data[`lol${level}`]).toBe(
+        `&a${level} [${Array(9)
+          .fill(`*a${level - 1}`)
+          .join(', ')}]`,
+      );
   });
 });
 
@@ -118,7 +128,11 @@ describe('page attacks: huge pages', () => {
     const run = await runCli(['validate', '--wiki', wiki], wiki);
     expect(run.code).toBe(1);
     const megabytes = (Buffer.byteLength(huge) / 1024 / 1024).toFixed(1);
-    expect(run.stdout.trimEnd().split('\n')).toEqual([expect.stringMatching(new RegExp(`^concepts/huge\\.md:1: page is ${megabytes.replace('.', '\\.')} MB \\([\\d,]+ bytes\\), over the 2 MB limit for one page`))]);
+    expect(run.stdout.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(`^concepts/huge\\.md:1: page is ${megabytes.replace('.', '\\.')} MB \\([\\d,]+ bytes\\), over the 2 MB limit for one page`),
+      ),
+    ]);
     const { report } = await validateJson(wiki);
     expect(report.diagnostics).toMatchObject([{ path: 'concepts/huge.md', code: 'page-too-large', severity: 'error', line: 1 }]);
     expect(report.checked).toBe(2);
@@ -135,7 +149,9 @@ describe('page attacks: huge pages', () => {
     });
     const catalog = await loadCatalog(await loadFileTree(wiki), DEFAULT_CONFIG);
     expect(catalog.entries.map((e) => e.path)).toEqual(['concepts/small.md']);
-    expect(catalog.unreadable).toEqual([{ path: 'concepts/huge.md', reason: expect.stringMatching(/^page is \d+\.\d MB \([\d,]+ bytes\), over the 2 MB limit/) }]);
+    expect(catalog.unreadable).toEqual([
+      { path: 'concepts/huge.md', reason: expect.stringMatching(/^page is \d+\.\d MB \([\d,]+ bytes\), over the 2 MB limit/) },
+    ]);
     const ask = await runCli(['ask', '--wiki', wiki, '--json', 'How does cache tuning work?'], wiki);
     const trace = JSON.parse(ask.stdout) as { outcome: string; read: string[]; notes: string[] };
     expect(trace.outcome).toBe('answered');

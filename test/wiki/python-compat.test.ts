@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  compareCodePoints,
-  comparePathParts,
-  pyFloatRepr,
-  pyFormatFixed2,
-  pyParseFloat,
-  pyParseInt,
-  pyRepr,
-  pyTitle,
-} from '../../src/wiki/python-compat.js';
+import { compareCodePoints, comparePathParts, pyFloatRepr, pyFormatFixed2, pyParseFloat, pyParseInt, pyRepr, pyTitle } from '../../src/wiki/python-compat.js';
 
 describe('Python str.title()', () => {
   // Vectors taken from CPython 3.11 ('…'.title()).

@@ -68,10 +68,13 @@ describe('named rules', () => {
     const parse = (text: string) => () => parseConfig(text, CONFIG);
     expect(parse('validate:\n  rules:\n    timestamp: warn\n')).toThrow(ConfigError);
     expect(parse('validate:\n  rules:\n    timestamp: warn\n')).toThrow("unknown rule 'validate.rules.timestamp' (known: unreadable,");
-    expect(parse('validate:\n  rules:\n    tags: warning\n')).toThrow("'validate.rules.tags' must be one of error, warn, off, got \"warning\"");
+    expect(parse('validate:\n  rules:\n    tags: warning\n')).toThrow('\'validate.rules.tags\' must be one of error, warn, off, got "warning"');
     expect(parse('validate:\n  preset: relaxed\n')).toThrow("'validate.preset' must be one of upstream, lenient");
     expect(parse('validate:\n  severity: warn\n')).toThrow("unknown key 'validate.severity'");
-    expect(parseConfig('validate:\n  preset: lenient\n  rules:\n    broken-link: warn\n', CONFIG).validate).toEqual({ preset: 'lenient', rules: { 'broken-link': 'warn' } });
+    expect(parseConfig('validate:\n  preset: lenient\n  rules:\n    broken-link: warn\n', CONFIG).validate).toEqual({
+      preset: 'lenient',
+      rules: { 'broken-link': 'warn' },
+    });
 
     const wiki = await makeWiki({ 'concepts/a.md': page({ title: 'A', type: 'concepts' }), [CONFIG]: 'validate:\n  rules:\n    no-such-rule: "off"\n' });
     const run = await runCli(['validate'], wiki);
@@ -82,13 +85,18 @@ describe('named rules', () => {
   it('upstream (the default) keeps every rule as upstream has it', () => {
     const upstream = ruleSeverities({ preset: 'upstream', rules: {} });
     expect(Object.keys(upstream)).toEqual([...VALIDATE_RULES]);
-    expect(Object.entries(upstream).filter(([, s]) => s !== 'error').map(([r]) => r)).toEqual(['yaml-dialect', 'wikilink', 'not-followed']);
+    expect(
+      Object.entries(upstream)
+        .filter(([, s]) => s !== 'error')
+        .map(([r]) => r),
+    ).toEqual(['yaml-dialect', 'wikilink', 'not-followed']);
   });
 
   it('lenient relaxes format and convention rules but never silences a broken link or a parse error', async () => {
     const lenient = ruleSeverities({ preset: 'lenient', rules: {} });
     expect(Object.values(lenient)).not.toContain('off');
-    for (const rule of ['unreadable', 'page-too-large', 'unsafe-file-name', 'check-failed', 'frontmatter', 'broken-link', 'stale-index'] as const) expect(lenient[rule]).toBe('error');
+    for (const rule of ['unreadable', 'page-too-large', 'unsafe-file-name', 'check-failed', 'frontmatter', 'broken-link', 'stale-index'] as const)
+      expect(lenient[rule]).toBe('error');
 
     const wiki = await makeWiki({
       // A page not made by upstream's plugin: a title and nothing else of upstream's format.
@@ -124,7 +132,10 @@ describe('named rules', () => {
     const wiki = await makeWiki(pages);
     const run = await runCli(['validate', '--summary'], wiki);
     expect(run.code).toBe(1);
-    const summary = run.stdout.slice(run.stdout.indexOf('\n\nfindings by rule:') + 2).trim().split('\n');
+    const summary = run.stdout
+      .slice(run.stdout.indexOf('\n\nfindings by rule:') + 2)
+      .trim()
+      .split('\n');
     expect(summary).toEqual([
       'findings by rule:',
       '  timestamps    21 errors, 0 warnings',

@@ -4,7 +4,15 @@ import { wikilinkResolver } from '../../src/wiki/wikilinks.js';
 
 describe('wikilinks', () => {
   it('resolves the exact path first, else the shortest unique path with that stem, case-insensitively', () => {
-    const resolve = wikilinkResolver(['concepts/cache.md', 'concepts/dup.md', 'how-to/dup.md', 'how-to/thing.md', 'how-to/deep/thing.md', 'a/b/deep/thing.md', 'notes/Rate-Limiting.md']);
+    const resolve = wikilinkResolver([
+      'concepts/cache.md',
+      'concepts/dup.md',
+      'how-to/dup.md',
+      'how-to/thing.md',
+      'how-to/deep/thing.md',
+      'a/b/deep/thing.md',
+      'notes/Rate-Limiting.md',
+    ]);
     expect(resolve('cache')).toBe('concepts/cache.md');
     expect(resolve('Concepts/Cache.md')).toBe('concepts/cache.md');
     expect(resolve('rate-limiting')).toBe('notes/Rate-Limiting.md');

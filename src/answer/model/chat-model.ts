@@ -11,7 +11,8 @@ export interface JsonSchema {
  * The schema said in words, for a model that takes no response format (a server that refuses
  * OpenAI's `response_format`, the Copilot CLI): its reply is validated and repaired by the caller.
  */
-export const schemaInPrompt = (schema: JsonSchema): string => `Reply with one JSON object only, no prose, matching this JSON schema:\n${JSON.stringify(schema.schema)}`;
+export const schemaInPrompt = (schema: JsonSchema): string =>
+  `Reply with one JSON object only, no prose, matching this JSON schema:\n${JSON.stringify(schema.schema)}`;
 
 export interface ChatRequest {
   system: string;
@@ -31,4 +32,3 @@ export interface ChatModel {
   readonly model: string;
   complete(request: ChatRequest): Promise<ChatReply>;
 }
-

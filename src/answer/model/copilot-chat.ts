@@ -194,7 +194,10 @@ export class CopilotChatModel implements ChatModel {
       const stopped = force
         ? false
         : await raceSignal(
-            client.stop().then((errors) => errors.length === 0, () => false),
+            client.stop().then(
+              (errors) => errors.length === 0,
+              () => false,
+            ),
             this.options.clock.timeout(STOP_GRACE_MS),
             () => new Error('the Copilot CLI did not stop in time'),
           ).catch(() => false);
@@ -217,12 +220,28 @@ export class CopilotChatModel implements ChatModel {
   private async start(): Promise<CopilotClient> {
     const { cliPath, token } = this.options;
     if (!cliPath) {
-      throw new ProviderError(this.provider, `the Copilot CLI is not installed: no \`${COPILOT_CLI}\` on PATH. Install it in a step before this one (\`npm install -g @github/copilot\`), or set copilot-cli-path (config answerer.copilot_cli_path).`, 'unavailable', false);
+      throw new ProviderError(
+        this.provider,
+        `the Copilot CLI is not installed: no \`${COPILOT_CLI}\` on PATH. Install it in a step before this one (\`npm install -g @github/copilot\`), or set copilot-cli-path (config answerer.copilot_cli_path).`,
+        'unavailable',
+        false,
+      );
     }
     if (!isExecutable(cliPath)) {
-      throw new ProviderError(this.provider, `the Copilot CLI at ${cliPath} does not exist or is not executable. ${INSTALL_HINT} or fix copilot-cli-path.`, 'unavailable', false);
+      throw new ProviderError(
+        this.provider,
+        `the Copilot CLI at ${cliPath} does not exist or is not executable. ${INSTALL_HINT} or fix copilot-cli-path.`,
+        'unavailable',
+        false,
+      );
     }
-    if (!token) throw new ProviderError(this.provider, `no token for Copilot: set COPILOT_GITHUB_TOKEN, or give the workflow's token (GITHUB_TOKEN) \`permissions: copilot-requests: write\`.`, 'unavailable', false);
+    if (!token)
+      throw new ProviderError(
+        this.provider,
+        `no token for Copilot: set COPILOT_GITHUB_TOKEN, or give the workflow's token (GITHUB_TOKEN) \`permissions: copilot-requests: write\`.`,
+        'unavailable',
+        false,
+      );
     const { CopilotClient, RuntimeConnection } = await import('@github/copilot-sdk');
     this.workingDirectory = mkdtempSync(path.join(os.tmpdir(), 'wiki-steward-copilot-'));
     const env = { ...Object.fromEntries(Object.entries(this.options.env).filter(([name]) => !SECRET_VARIABLE.test(name))), COPILOT_GITHUB_TOKEN: token };
@@ -249,13 +268,17 @@ export class CopilotChatModel implements ChatModel {
    */
   private within<T>(work: Promise<T>, what: 'start' | 'start a session' | 'answer'): Promise<T> {
     const { timeoutMs } = this.options;
-    const message = what === 'answer' ? `no answer from Copilot within ${timeoutMs} ms (the Copilot CLI may have stopped mid-answer)` : `the Copilot CLI did not ${what} within ${timeoutMs} ms`;
+    const message =
+      what === 'answer'
+        ? `no answer from Copilot within ${timeoutMs} ms (the Copilot CLI may have stopped mid-answer)`
+        : `the Copilot CLI did not ${what} within ${timeoutMs} ms`;
     return raceSignal(work, this.options.clock.timeout(timeoutMs), () => new ProviderError(this.provider, message, 'timeout', true));
   }
 
   /** What went wrong, said so a person can fix it: the SDK's protocol tells these cases apart. */
   private fault(error: unknown, sessionErrors: readonly SessionError[]): ProviderError {
-    const says = (message: string, status: ProviderError['status'], retryable = false) => new ProviderError(this.provider, this.options.calls.masked(message), status, retryable);
+    const says = (message: string, status: ProviderError['status'], retryable = false) =>
+      new ProviderError(this.provider, this.options.calls.masked(message), status, retryable);
     if (error instanceof ProviderError) return says(error.message.replace(/^copilot: /, ''), error.status, error.retryable);
     const reported = sessionErrors.at(-1);
     if (reported) {
@@ -264,20 +287,34 @@ export class CopilotChatModel implements ChatModel {
         return says(`Copilot did not authorise this request (${detail}). ${NOT_AUTHORISED_CAUSES}`, reported.statusCode ?? 403);
       }
       if (reported.errorType === 'rate_limit' || reported.errorType === 'quota') {
-        return says(`Copilot's ${reported.errorType === 'quota' ? 'quota' : 'rate limit'} was reached (${detail}). Try again later; an organisation can raise its Copilot request budget.`, reported.statusCode ?? 429, true);
+        return says(
+          `Copilot's ${reported.errorType === 'quota' ? 'quota' : 'rate limit'} was reached (${detail}). Try again later; an organisation can raise its Copilot request budget.`,
+          reported.statusCode ?? 429,
+          true,
+        );
       }
       return says(`Copilot reported an error (${detail}).`, reported.statusCode ?? 'unavailable');
     }
     const message = firstLine(error);
-    if (/^Timeout after \d+ms waiting for session\.idle/.test(message)) return says(`no answer from Copilot within ${this.options.timeoutMs} ms (the Copilot CLI may have stopped mid-answer)`, 'timeout', true);
-    if (/protocol version mismatch/i.test(message)) return says(`this Copilot CLI does not speak the protocol of @github/copilot-sdk: update the CLI (${message})`, 'unavailable');
-    if (/not found at|ENOENT|EACCES/.test(message)) return says(`the Copilot CLI could not be started (${message}). ${INSTALL_HINT} or fix copilot-cli-path.`, 'unavailable');
+    if (/^Timeout after \d+ms waiting for session\.idle/.test(message))
+      return says(`no answer from Copilot within ${this.options.timeoutMs} ms (the Copilot CLI may have stopped mid-answer)`, 'timeout', true);
+    if (/protocol version mismatch/i.test(message))
+      return says(`this Copilot CLI does not speak the protocol of @github/copilot-sdk: update the CLI (${message})`, 'unavailable');
+    if (/not found at|ENOENT|EACCES/.test(message))
+      return says(`the Copilot CLI could not be started (${message}). ${INSTALL_HINT} or fix copilot-cli-path.`, 'unavailable');
     if (/exited|connection|stream|disposed|EPIPE/i.test(message)) return says(`the Copilot CLI stopped (${message})`, 'unavailable', true);
     return says(`the Copilot CLI failed (${message})`, 'unavailable');
   }
 
   private record(started: number, status: 'ok' | 'error' | 'timeout', tokens: { input: number; output: number }): void {
-    this.options.calls.record({ provider: this.provider, request: 'session.send', status, retries: 0, ms: Math.round(this.options.clock.now() - started), tokens: { ...tokens } });
+    this.options.calls.record({
+      provider: this.provider,
+      request: 'session.send',
+      status,
+      retries: 0,
+      ms: Math.round(this.options.clock.now() - started),
+      tokens: { ...tokens },
+    });
   }
 }
 

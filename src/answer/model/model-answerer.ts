@@ -97,7 +97,9 @@ export function parseProposedTerms(text: string): string[] | string {
   const usable = terms
     .filter((t): t is string => typeof t === 'string' && !/[\p{Cc}]/u.test(t.trim()))
     .map((t) => t.trim().replace(/ +/g, ' '))
-    .filter((t) => t.length > 0 && t.length <= MAX_PROPOSED_CHARS && t.split(' ').length <= MAX_PROPOSED_WORDS && /^[\p{L}\p{N}][\p{L}\p{N} .'’&/+-]*$/u.test(t));
+    .filter(
+      (t) => t.length > 0 && t.length <= MAX_PROPOSED_CHARS && t.split(' ').length <= MAX_PROPOSED_WORDS && /^[\p{L}\p{N}][\p{L}\p{N} .'’&/+-]*$/u.test(t),
+    );
   const seen = new Set<string>();
   return usable.filter((t) => !seen.has(t.toLowerCase()) && seen.add(t.toLowerCase())).slice(0, MAX_PROPOSED_TERMS);
 }
@@ -150,7 +152,9 @@ function toSchemaShape(answer: ModelAnswer): unknown {
   return {
     claims: answer.claims.map((c) => ({
       text: c.text,
-      citations: c.citations.map((cite) => ('path' in cite ? { path: cite.path, start_line: cite.lines[0], end_line: cite.lines[1], quote: cite.quote } : cite)),
+      citations: c.citations.map((cite) =>
+        'path' in cite ? { path: cite.path, start_line: cite.lines[0], end_line: cite.lines[1], quote: cite.quote } : cite,
+      ),
     })),
     covered: answer.covered,
     uncovered: answer.uncovered,
@@ -192,7 +196,8 @@ export class ModelAnswerer implements Answerer {
     const affordable: Array<[string, string]> = [];
     for (const [path, text] of pages) {
       const cost = estimateTokens(text) + 50;
-      if (affordable.length > 0 && estimate + cost > this.budget.tokens * 0.8) unread.push({ path, reason: `model budget: ${this.budget.tokens} tokens per question` });
+      if (affordable.length > 0 && estimate + cost > this.budget.tokens * 0.8)
+        unread.push({ path, reason: `model budget: ${this.budget.tokens} tokens per question` });
       else {
         affordable.push([path, text]);
         estimate += cost;
@@ -222,7 +227,9 @@ export class ModelAnswerer implements Answerer {
    * terms that are not short plain names are dropped, and the ladder counts the rest.
    */
   async proposeTerms(question: string): Promise<TermProposal> {
-    const reply = await this.completeChecked(questionBlock(question), parseProposedTerms, (user) => this.model.complete({ system: TERMS_SYSTEM, user, schema: TERMS_SCHEMA, maxTokens: 256 }).then((r) => r.text));
+    const reply = await this.completeChecked(questionBlock(question), parseProposedTerms, (user) =>
+      this.model.complete({ system: TERMS_SYSTEM, user, schema: TERMS_SCHEMA, maxTokens: 256 }).then((r) => r.text),
+    );
     return typeof reply === 'string' ? { terms: [], notes: [`The model's proposed search terms were not used: ${reply}.`] } : { terms: reply, notes: [] };
   }
 
@@ -252,13 +259,17 @@ export class ModelAnswerer implements Answerer {
   private async completeChecked<T>(user: string, parse: (text: string) => T | string, call: (user: string) => Promise<string>): Promise<T | string> {
     const parsed = parse(await call(user));
     if (typeof parsed !== 'string') return parsed;
-    const repaired = parse(await call(`${user}\n\nYour previous reply could not be used: ${parsed}. Reply again with one JSON object that follows the schema exactly.`));
+    const repaired = parse(
+      await call(`${user}\n\nYour previous reply could not be used: ${parsed}. Reply again with one JSON object that follows the schema exactly.`),
+    );
     return typeof repaired === 'string' ? `after one repair attempt: ${repaired}` : repaired;
   }
 
   private async call(user: string): Promise<string> {
-    if (this.spent.calls >= this.budget.calls) throw new ProviderError(this.model.provider, `call budget of ${this.budget.calls} per question spent`, 'malformed', false);
-    if (this.spent.tokens + estimateTokens(user) > this.budget.tokens) throw new ProviderError(this.model.provider, `token budget of ${this.budget.tokens} per question spent`, 'malformed', false);
+    if (this.spent.calls >= this.budget.calls)
+      throw new ProviderError(this.model.provider, `call budget of ${this.budget.calls} per question spent`, 'malformed', false);
+    if (this.spent.tokens + estimateTokens(user) > this.budget.tokens)
+      throw new ProviderError(this.model.provider, `token budget of ${this.budget.tokens} per question spent`, 'malformed', false);
     this.spent.calls++;
     const reply = await this.model.complete({ system: SYSTEM, user, schema: ANSWER_SCHEMA, maxTokens: this.maxOutputTokens });
     this.spent.tokens += reply.usage.input + reply.usage.output;

@@ -51,9 +51,7 @@ export class OpenAiChatModel implements ChatModel {
       // Azure OpenAI authenticates with `api-key`.
       if (url.hostname.endsWith('.azure.com')) headers['api-key'] = this.apiKey;
     }
-    const user = this.schemaSupported
-      ? request.user
-      : `${request.user}\n\n${schemaInPrompt(request.schema)}`;
+    const user = this.schemaSupported ? request.user : `${request.user}\n\n${schemaInPrompt(request.schema)}`;
     const { body, call } = await this.http.request({
       provider: this.provider,
       method: 'POST',
@@ -66,7 +64,9 @@ export class OpenAiChatModel implements ChatModel {
           { role: 'user', content: user },
         ],
         ...(this.reasoningParams ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens, temperature: 0 }),
-        ...(this.schemaSupported ? { response_format: { type: 'json_schema', json_schema: { name: request.schema.name, strict: true, schema: request.schema.schema } } } : {}),
+        ...(this.schemaSupported
+          ? { response_format: { type: 'json_schema', json_schema: { name: request.schema.name, strict: true, schema: request.schema.schema } } }
+          : {}),
       },
     });
     const completion = body as ChatCompletion;
