@@ -7157,9 +7157,7 @@ function pySplitLines(s) {
 }
 var INT_RE = /^[+-]?(?:0(?:_?0)*|[1-9](?:_?[0-9])*|0[0-9](?:_?[0-9])*)$/;
 var DEC_DIGITS = "[0-9](?:_?[0-9])*";
-var FLOAT_RE = new RegExp(
-  `^[+-]?(?:(?:${DEC_DIGITS})?\\.${DEC_DIGITS}|${DEC_DIGITS}\\.?)(?:[eE][+-]?${DEC_DIGITS})?$`
-);
+var FLOAT_RE = new RegExp(`^[+-]?(?:(?:${DEC_DIGITS})?\\.${DEC_DIGITS}|${DEC_DIGITS}\\.?)(?:[eE][+-]?${DEC_DIGITS})?$`);
 var FLOAT_SPECIAL_RE = /^([+-]?)(nan|inf|infinity)$/i;
 function pyParseInt(s) {
   if (!INT_RE.test(s)) return void 0;
@@ -7211,7 +7209,8 @@ var isPrintable = (ch, cp) => cp === 32 || !NON_PRINTABLE.test(ch);
 function pyRepr(v) {
   if (typeof v === "string") return pyStrRepr(v);
   if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
-  if (isPyDict(v)) return `{${Object.entries(v).map(([k, val]) => `${pyStrRepr(k)}: ${pyRepr(val)}`).join(", ")}}`;
+  if (isPyDict(v))
+    return `{${Object.entries(v).map(([k, val]) => `${pyStrRepr(k)}: ${pyRepr(val)}`).join(", ")}}`;
   return pyStr(v);
 }
 function pyStr(v) {
@@ -7358,8 +7357,10 @@ var GRAY_MATTER_OPTIONS = {
   }
 };
 function stringList(value) {
-  if (Array.isArray(value)) return value.filter((v) => typeof v === "string").map((v) => v.trim()).filter(Boolean);
-  if (typeof value === "string") return value.split(",").map((v) => v.trim()).filter(Boolean);
+  if (Array.isArray(value))
+    return value.filter((v) => typeof v === "string").map((v) => v.trim()).filter(Boolean);
+  if (typeof value === "string")
+    return value.split(",").map((v) => v.trim()).filter(Boolean);
   return [];
 }
 function readFrontmatter(text, options2 = {}) {
@@ -7476,7 +7477,11 @@ function compareWithYaml12(block, dialect, keyLines) {
     checkExpansion(standard, MAX_FRONTMATTER_EXPANSION);
   } catch (error) {
     const problem = error instanceof ContainsItself ? "frontmatter YAML aliases make a value that contains itself" : `frontmatter YAML aliases expand to more than ${MAX_FRONTMATTER_EXPANSION.toLocaleString("en-US")} characters of values (a "billion laughs" alias bomb)`;
-    return { kind: "refused", line: 1, message: `${problem}: standard YAML readers would exhaust their memory on it, so the page is not checked further; write the values out instead of using anchors (&) and aliases (*)` };
+    return {
+      kind: "refused",
+      line: 1,
+      message: `${problem}: standard YAML readers would exhaust their memory on it, so the page is not checked further; write the values out instead of using anchors (&) and aliases (*)`
+    };
   }
   if (standard === null || standard === void 0) standard = {};
   if (typeof standard !== "object" || Array.isArray(standard)) {
@@ -8179,4 +8184,7 @@ async function readChunkFacts(read, resolveWikilink, stopwords2) {
 // src/ladder/catalog-worker.ts
 var { root, paths, allPages, stopwords } = workerData;
 var chunk = await readChunkFacts((visit) => readPages({ readEach: diskReader(root) }, paths, visit), wikilinkResolver(allPages), new Set(stopwords));
-parentPort.postMessage(chunk, chunk.facts.flatMap(([, facts]) => [facts.body.ids.buffer, facts.body.counts.buffer]));
+parentPort.postMessage(
+  chunk,
+  chunk.facts.flatMap(([, facts]) => [facts.body.ids.buffer, facts.body.counts.buffer])
+);

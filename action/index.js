@@ -44445,11 +44445,28 @@ var DEFAULT_CONFIG = {
   wiki: void 0,
   categories: { include: [], exclude: [] },
   ladder: { inlineMax: 5, stopwords: [], commonTermRatio: 0.15 },
-  labels: { trigger: "question", answered: "wiki:answered", gap: "wiki:gap", cold: "wiki:cold", error: "wiki:error", capture: "wiki:capture", digest: "wiki:digest" },
+  labels: {
+    trigger: "question",
+    answered: "wiki:answered",
+    gap: "wiki:gap",
+    cold: "wiki:cold",
+    error: "wiki:error",
+    capture: "wiki:capture",
+    digest: "wiki:digest"
+  },
   capture: { mode: "queries" },
   indexes: "auto",
   ask: { command: "/wiki", minPermission: "triage", refusal: "comment", stewardLogins: [] },
-  answerer: { provider: "offline", model: void 0, baseUrl: void 0, budgetPages: 40, proposeTerms: false, copilotCliPath: void 0, timeoutMs: 6e4, maxRetries: 3 },
+  answerer: {
+    provider: "offline",
+    model: void 0,
+    baseUrl: void 0,
+    budgetPages: 40,
+    proposeTerms: false,
+    copilotCliPath: void 0,
+    timeoutMs: 6e4,
+    maxRetries: 3
+  },
   search: { provider: "none", baseUrl: void 0, maxResults: 3 },
   digest: { period: "week", staleDays: 180, maxWrites: 5 },
   validate: { preset: "upstream", rules: {} }
@@ -44510,7 +44527,11 @@ function checkShape(value, shape, prefix, file) {
   for (const [key, child] of Object.entries(value)) {
     const name = prefix ? `${prefix}.${key}` : key;
     const expected = shape[key];
-    if (!expected) throw new ConfigError(file, `unknown key '${name}' (known: ${Object.keys(shape).map((k2) => prefix ? `${prefix}.${k2}` : k2).join(", ")})`);
+    if (!expected)
+      throw new ConfigError(
+        file,
+        `unknown key '${name}' (known: ${Object.keys(shape).map((k2) => prefix ? `${prefix}.${k2}` : k2).join(", ")})`
+      );
     if (typeof expected === "function") {
       const problem = expected(child, name);
       if (problem) throw new ConfigError(file, problem);
@@ -44731,7 +44752,9 @@ function testWaitScale(env) {
   const scale = Number(raw);
   if (!(scale >= 0 && scale <= 1)) throw new Error(`${TEST_WAIT_SCALE} must be a number from 0 to 1, got '${raw}'`);
   if (env.GITHUB_ACTIONS === "true" && talksToGitHubCom(env.GITHUB_API_URL)) {
-    throw new Error(`${TEST_WAIT_SCALE} is a switch for test suites against a local GitHub emulator; it is refused in a workflow that talks to github.com. Remove it from the workflow's env.`);
+    throw new Error(
+      `${TEST_WAIT_SCALE} is a switch for test suites against a local GitHub emulator; it is refused in a workflow that talks to github.com. Remove it from the workflow's env.`
+    );
   }
   return scale;
 }
@@ -44852,7 +44875,12 @@ var JsonHttpClient = class {
           continue;
         }
         record(timedOut ? "timeout" : "network-error", attempt);
-        throw this.error(req.provider, timedOut ? `no answer within ${this.policy.timeoutMs} ms (after ${attempt + 1} attempts)` : `network error after ${attempt + 1} attempts: ${error.message}`, timedOut ? "timeout" : "network-error", true);
+        throw this.error(
+          req.provider,
+          timedOut ? `no answer within ${this.policy.timeoutMs} ms (after ${attempt + 1} attempts)` : `network error after ${attempt + 1} attempts: ${error.message}`,
+          timedOut ? "timeout" : "network-error",
+          true
+        );
       }
       let body;
       try {
@@ -44879,7 +44907,12 @@ var JsonHttpClient = class {
         }
       }
       record(response.status, attempt);
-      throw this.error(req.provider, `HTTP ${response.status}: ${errorDetail(body, response.statusText || "request failed")}`, response.status, retryableStatus(response.status));
+      throw this.error(
+        req.provider,
+        `HTTP ${response.status}: ${errorDetail(body, response.statusText || "request failed")}`,
+        response.status,
+        retryableStatus(response.status)
+      );
     }
   }
   sleep(ms2) {
@@ -52862,7 +52895,21 @@ var GitCommandManager = class {
   async stagedFilesContaining(needles, prefix) {
     const patterns = [...new Set(needles)].filter((n) => n !== "" && !n.includes("\n"));
     if (patterns.length === 0) return [];
-    const args = ["--literal-pathspecs", "grep", "--cached", "-l", "-z", "-I", "-F", "--full-name", "--no-color", "-f", "-", "--", prefix === "" ? "." : prefix];
+    const args = [
+      "--literal-pathspecs",
+      "grep",
+      "--cached",
+      "-l",
+      "-z",
+      "-I",
+      "-F",
+      "--full-name",
+      "--no-color",
+      "-f",
+      "-",
+      "--",
+      prefix === "" ? "." : prefix
+    ];
     const out = await this.run(args, `${patterns.join("\n")}
 `, { okExitCodes: [0, 1] });
     return out.toString().split("\0").filter(Boolean);
@@ -53054,9 +53101,7 @@ function pySplitLines(s) {
 }
 var INT_RE = /^[+-]?(?:0(?:_?0)*|[1-9](?:_?[0-9])*|0[0-9](?:_?[0-9])*)$/;
 var DEC_DIGITS = "[0-9](?:_?[0-9])*";
-var FLOAT_RE = new RegExp(
-  `^[+-]?(?:(?:${DEC_DIGITS})?\\.${DEC_DIGITS}|${DEC_DIGITS}\\.?)(?:[eE][+-]?${DEC_DIGITS})?$`
-);
+var FLOAT_RE = new RegExp(`^[+-]?(?:(?:${DEC_DIGITS})?\\.${DEC_DIGITS}|${DEC_DIGITS}\\.?)(?:[eE][+-]?${DEC_DIGITS})?$`);
 var FLOAT_SPECIAL_RE = /^([+-]?)(nan|inf|infinity)$/i;
 function pyParseInt(s) {
   if (!INT_RE.test(s)) return void 0;
@@ -53140,7 +53185,8 @@ var isPrintable = (ch, cp) => cp === 32 || !NON_PRINTABLE.test(ch);
 function pyRepr(v2) {
   if (typeof v2 === "string") return pyStrRepr(v2);
   if (Array.isArray(v2)) return `[${v2.map(pyRepr).join(", ")}]`;
-  if (isPyDict(v2)) return `{${Object.entries(v2).map(([k2, val]) => `${pyStrRepr(k2)}: ${pyRepr(val)}`).join(", ")}}`;
+  if (isPyDict(v2))
+    return `{${Object.entries(v2).map(([k2, val]) => `${pyStrRepr(k2)}: ${pyRepr(val)}`).join(", ")}}`;
   return pyStr(v2);
 }
 function pyStr(v2) {
@@ -53164,19 +53210,19 @@ function pyTitle(s) {
   return out;
 }
 var TITLECASE_EXCEPTIONS = {
-  "\u01C4": "\u01C5",
-  "\u01C5": "\u01C5",
-  "\u01C6": "\u01C5",
-  "\u01C7": "\u01C8",
-  "\u01C8": "\u01C8",
-  "\u01C9": "\u01C8",
-  "\u01CA": "\u01CB",
-  "\u01CB": "\u01CB",
-  "\u01CC": "\u01CB",
-  "\u01F1": "\u01F2",
-  "\u01F2": "\u01F2",
-  "\u01F3": "\u01F2",
-  "\xDF": "Ss"
+  \u01C4: "\u01C5",
+  \u01C5: "\u01C5",
+  \u01C6: "\u01C5",
+  \u01C7: "\u01C8",
+  \u01C8: "\u01C8",
+  \u01C9: "\u01C8",
+  \u01CA: "\u01CB",
+  \u01CB: "\u01CB",
+  \u01CC: "\u01CB",
+  \u01F1: "\u01F2",
+  \u01F2: "\u01F2",
+  \u01F3: "\u01F2",
+  \u00DF: "Ss"
 };
 var titleCaseOf = (ch) => TITLECASE_EXCEPTIONS[ch] ?? ch.toUpperCase();
 function compareCodePoints(a, b3) {
@@ -56124,7 +56170,10 @@ function extractSignalTerms(question, extraStopwords = []) {
   rest = replaceCodeSpans(rest, (span, content) => span.includes("\n") ? span : exact("code", content));
   rest = rest.replace(
     /"([^"\n]{2,})"|“([^”\n]{2,})”|(?<![\p{L}\p{N}])'([^'\n]{2,}?)'(?![\p{L}\p{N}])/gu,
-    (_3, ...groups2) => exact("quoted", groups2.slice(0, -2).find((g2) => typeof g2 === "string"))
+    (_3, ...groups2) => exact(
+      "quoted",
+      groups2.slice(0, -2).find((g2) => typeof g2 === "string")
+    )
   );
   rest = rest.replace(new RegExp(`(?<![\\p{L}\\p{N}])['"\u2018\u201C](\\p{Lu})['"\u2019\u201D][ \\t]+(\\p{L}+)`, "gu"), (_3, letter, word) => {
     terms.push({ term: `${letter} ${word}`, kind: "quoted" });
@@ -56468,8 +56517,10 @@ var GRAY_MATTER_OPTIONS = {
   }
 };
 function stringList(value) {
-  if (Array.isArray(value)) return value.filter((v2) => typeof v2 === "string").map((v2) => v2.trim()).filter(Boolean);
-  if (typeof value === "string") return value.split(",").map((v2) => v2.trim()).filter(Boolean);
+  if (Array.isArray(value))
+    return value.filter((v2) => typeof v2 === "string").map((v2) => v2.trim()).filter(Boolean);
+  if (typeof value === "string")
+    return value.split(",").map((v2) => v2.trim()).filter(Boolean);
   return [];
 }
 function readFrontmatter(text, options2 = {}) {
@@ -56586,7 +56637,11 @@ function compareWithYaml12(block, dialect, keyLines) {
     checkExpansion(standard, MAX_FRONTMATTER_EXPANSION);
   } catch (error) {
     const problem = error instanceof ContainsItself ? "frontmatter YAML aliases make a value that contains itself" : `frontmatter YAML aliases expand to more than ${MAX_FRONTMATTER_EXPANSION.toLocaleString("en-US")} characters of values (a "billion laughs" alias bomb)`;
-    return { kind: "refused", line: 1, message: `${problem}: standard YAML readers would exhaust their memory on it, so the page is not checked further; write the values out instead of using anchors (&) and aliases (*)` };
+    return {
+      kind: "refused",
+      line: 1,
+      message: `${problem}: standard YAML readers would exhaust their memory on it, so the page is not checked further; write the values out instead of using anchors (&) and aliases (*)`
+    };
   }
   if (standard === null || standard === void 0) standard = {};
   if (typeof standard !== "object" || Array.isArray(standard)) {
@@ -56742,7 +56797,8 @@ function workerCount(tree, pages) {
   const wanted = workersFor(pages, os2.availableParallelism(), forced);
   if (wanted === 0) return 0;
   if (!existsSync3(fileURLToPath(WORKER_URL))) {
-    if (forced !== void 0) process.emitWarning(`${WORKERS_ENV}=${forced}, but there is no catalog worker at ${fileURLToPath(WORKER_URL)}: reading pages on the main thread`);
+    if (forced !== void 0)
+      process.emitWarning(`${WORKERS_ENV}=${forced}, but there is no catalog worker at ${fileURLToPath(WORKER_URL)}: reading pages on the main thread`);
     return 0;
   }
   return wanted;
@@ -56893,9 +56949,13 @@ function keptPageReader(tree) {
   let keptChars = 0;
   return async (paths) => {
     const fresh = /* @__PURE__ */ new Map();
-    await readPages(tree, paths.filter((path9) => !kept.has(path9)), (path9, file) => {
-      if (file.ok) fresh.set(path9, file.text);
-    });
+    await readPages(
+      tree,
+      paths.filter((path9) => !kept.has(path9)),
+      (path9, file) => {
+        if (file.ok) fresh.set(path9, file.text);
+      }
+    );
     const out = /* @__PURE__ */ new Map();
     for (const path9 of paths) {
       const text = fresh.get(path9) ?? kept.get(path9);
@@ -57025,7 +57085,11 @@ function queryWords(terms) {
 function rankCandidates(catalog, gate, scores, terms) {
   const naming = new Map(terms.map((t2) => [t2.term, weightOf(t2) * foldedWords(t2.term).reduce((sum, w2) => sum + catalog.relevance.idf(w2), 0)]));
   const named = (c3) => [...new Set(c3.matched.filter((m2) => m2.field === "title").map((m2) => m2.term))].reduce((sum, term) => sum + (naming.get(term) ?? 0), 0);
-  const ranked = gate.map((c3) => ({ ...c3, score: (scores.get(catalog.indexOf(c3.path)) ?? 0) + TITLE_NAME_BONUS * named(c3), source: "gate" }));
+  const ranked = gate.map((c3) => ({
+    ...c3,
+    score: (scores.get(catalog.indexOf(c3.path)) ?? 0) + TITLE_NAME_BONUS * named(c3),
+    source: "gate"
+  }));
   let best = 0;
   for (const score of scores.values()) best = Math.max(best, score);
   for (const c3 of ranked) best = Math.max(best, c3.score);
@@ -57599,7 +57663,10 @@ function scoreSentence(sentence, terms, rank = 0, definitional = false, held = [
     score += (subject || inTitle && !said ? HEADING_SHARE * t2.weight : said ? t2.weight : 0) + (inHeading ? HEADING_SHARE * t2.weight : 0);
   });
   score += PHRASE_BONUS * phrases.filter((p2) => sentence.folded.joined.includes(p2)).length;
-  score += (sentence.lead ? LEAD_BONUS : 0) + (definitional && defines(sentence, present.map((k2) => terms[k2])) ? DEFINITION_BONUS : 0);
+  score += (sentence.lead ? LEAD_BONUS : 0) + (definitional && defines(
+    sentence,
+    present.map((k2) => terms[k2])
+  ) ? DEFINITION_BONUS : 0);
   return { sentence, rank, present, titled, held, relevance, score };
 }
 function termLookup(terms) {
@@ -57670,7 +57737,15 @@ var OfflineAnswerer = class {
     }));
     const judged = [.../* @__PURE__ */ new Set([...picked.map((x3) => x3.sentence.path), ...read.slice(0, COVER_RANKS)])].map((path9) => pages.get(path9).folded);
     const coverage = judgeCoverage(terms, judged);
-    return { claims, covered: read.length > 0 && claims.length > 0 && coverage.covered, found: coverage.found, missing: coverage.missing, read, unread, missingAre: "terms" };
+    return {
+      claims,
+      covered: read.length > 0 && claims.length > 0 && coverage.covered,
+      found: coverage.found,
+      missing: coverage.missing,
+      read,
+      unread,
+      missingAre: "terms"
+    };
   }
 };
 function tiedWithBest(read, scores) {
@@ -57766,12 +57841,16 @@ function renderAnswer(input, wiki = plainCitation) {
     const sections = input.sections ?? sectionsOf(input.claims);
     if (sections.length > 0) {
       out.push("");
-      out.push(`**Read more:** ${sections.map((s) => `${clipHeading(s.heading) || s.path} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`).join("; ")}.`);
+      out.push(
+        `**Read more:** ${sections.map((s) => `${clipHeading(s.heading) || s.path} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`).join("; ")}.`
+      );
     }
   }
   if (input.missing.length > 0 && input.branch !== "unconfigured") {
     out.push("");
-    out.push(`**${input.outcome === "answered" ? "Not in the best-matching pages" : "Not in the wiki"}:** ${input.missing.map((m2) => m2.includes(" ") && m2.length > 40 ? m2.replace(/\s+/g, " ") : inlineCode(m2)).join(", ")}.`);
+    out.push(
+      `**${input.outcome === "answered" ? "Not in the best-matching pages" : "Not in the wiki"}:** ${input.missing.map((m2) => m2.includes(" ") && m2.length > 40 ? m2.replace(/\s+/g, " ") : inlineCode(m2)).join(", ")}.`
+    );
   }
   if (input.askedBefore && input.askedBefore.length > 0) {
     out.push("");
@@ -57817,7 +57896,9 @@ function traceSummary(trace) {
     `- Coverage: ${coverageLine(trace.coverage, list)}`,
     ...trace.violations.length > 0 ? [`- Cite contract: ${list(trace.violations.map((v2) => `${v2.rule} (${v2.action}): ${v2.detail}`))}`] : [],
     ...trace.web_searches.length > 0 ? [`- Web searches: ${list(trace.web_searches.map((w2) => `${w2.provider} "${w2.query}" \u2192 ${w2.error ? `failed: ${w2.error}` : `${w2.results} results`}`))}`] : [],
-    ...trace.provider_calls.length > 0 ? [`- Provider calls: ${trace.provider_calls.length} (${trace.provider_calls.reduce((n, c3) => n + c3.retries, 0)} retries), tokens ${trace.tokens.input} in / ${trace.tokens.output} out`] : [],
+    ...trace.provider_calls.length > 0 ? [
+      `- Provider calls: ${trace.provider_calls.length} (${trace.provider_calls.reduce((n, c3) => n + c3.retries, 0)} retries), tokens ${trace.tokens.input} in / ${trace.tokens.output} out`
+    ] : [],
     `- Timings: load ${trace.timings_ms.load} ms, ladder ${trace.timings_ms.ladder} ms, answer ${trace.timings_ms.answer} ms`
   ];
 }
@@ -57828,7 +57909,9 @@ var questionWithContext = (followUp, issueTitle) => extractSignalTerms(followUp)
 function skippedPagesNote(unreadable) {
   if (unreadable.length === 0) return [];
   const named = unreadable.slice(0, 3).map((u2) => `${u2.path} (${u2.reason})`).join("; ");
-  return [`${unreadable.length} page${unreadable.length === 1 ? " was" : "s were"} skipped by the wiki search: ${named}${unreadable.length > 3 ? `; and ${unreadable.length - 3} more` : ""}.`];
+  return [
+    `${unreadable.length} page${unreadable.length === 1 ? " was" : "s were"} skipped by the wiki search: ${named}${unreadable.length > 3 ? `; and ${unreadable.length - 3} more` : ""}.`
+  ];
 }
 var MAX_SEARCHES = 3;
 var SNIPPET_LIMIT = 280;
@@ -57837,7 +57920,14 @@ var ladderOptionsOf = (config) => ({
   stopwords: config.ladder.stopwords,
   commonTermRatio: config.ladder.commonTermRatio
 });
-var offlineProviders = () => ({ answerer: new OfflineAnswerer(), search: void 0, webResults: 0, http: new JsonHttpClient(), secrets: [], close: async () => void 0 });
+var offlineProviders = () => ({
+  answerer: new OfflineAnswerer(),
+  search: void 0,
+  webResults: 0,
+  http: new JsonHttpClient(),
+  secrets: [],
+  close: async () => void 0
+});
 async function openAskSession(workspace, providers = offlineProviders()) {
   const started = performance.now();
   const catalog = workspace.wikiRoot ? await loadCatalog(await loadFileTree(workspace.wikiRoot), workspace.config) : void 0;
@@ -57878,7 +57968,15 @@ async function askQuestion(session, asked, options2 = {}) {
   const callsBefore = session.providers.http.calls.length;
   if (!session.catalog) {
     const web = await searchTheWeb(session, [question]);
-    const empty = { outcome: "cold", branch: "unconfigured", claims: [], missing: [], terms: [], webClaims: web.claims, notes: session.noWiki ? [session.noWiki] : [] };
+    const empty = {
+      outcome: "cold",
+      branch: "unconfigured",
+      claims: [],
+      missing: [],
+      terms: [],
+      webClaims: web.claims,
+      notes: session.noWiki ? [session.noWiki] : []
+    };
     return {
       ...base,
       notes: [...base.notes, ...empty.notes],
@@ -57918,7 +58016,13 @@ async function askQuestion(session, asked, options2 = {}) {
       ...t2.gate === false ? { gate: false, note: t2.note } : {}
     })),
     dropped_terms: ladder.dropped,
-    candidates: ladder.candidates.map((c3) => ({ path: c3.path, title: c3.title, score: Math.round(c3.score * 1e3) / 1e3, source: c3.source, matched: c3.matched })),
+    candidates: ladder.candidates.map((c3) => ({
+      path: c3.path,
+      title: c3.title,
+      score: Math.round(c3.score * 1e3) / 1e3,
+      source: c3.source,
+      matched: c3.matched
+    })),
     ...ladder.askedBefore.length > 0 ? { asked_before: ladder.askedBefore } : {},
     read: [],
     coverage: { covered: false, found: [], missing: ladder.terms.filter(isOwnTerm).map((t2) => t2.term) },
@@ -57929,8 +58033,15 @@ async function askQuestion(session, asked, options2 = {}) {
   const terms = ladder.terms.map((t2) => t2.term);
   if (ladder.branch === "cold") {
     const web = await searchTheWeb(session, [question]);
-    Object.assign(trace, { missing: trace.coverage.missing, web_searches: web.searches, citations: web.claims.flatMap((c3) => c3.citations) }, providerTally(session, callsBefore));
-    trace.answer = renderAnswer({ outcome: "cold", branch: "cold", claims: [], missing: [], terms, webClaims: web.claims, askedBefore: ladder.askedBefore }, options2.renderCitation);
+    Object.assign(
+      trace,
+      { missing: trace.coverage.missing, web_searches: web.searches, citations: web.claims.flatMap((c3) => c3.citations) },
+      providerTally(session, callsBefore)
+    );
+    trace.answer = renderAnswer(
+      { outcome: "cold", branch: "cold", claims: [], missing: [], terms, webClaims: web.claims, askedBefore: ladder.askedBefore },
+      options2.renderCitation
+    );
     trace.timings_ms.answer = since(answerStart);
     return trace;
   }
@@ -57959,7 +58070,16 @@ async function askQuestion(session, asked, options2 = {}) {
       ...providerTally(session, callsBefore)
     });
     trace.answer = renderAnswer(
-      { outcome, branch: ladder.branch, claims: wiki.claims, webClaims: checkedWeb.claims, missing: draft.missing, terms, notes: trace.notes, askedBefore: ladder.askedBefore },
+      {
+        outcome,
+        branch: ladder.branch,
+        claims: wiki.claims,
+        webClaims: checkedWeb.claims,
+        missing: draft.missing,
+        terms,
+        notes: trace.notes,
+        askedBefore: ladder.askedBefore
+      },
       options2.renderCitation ?? plainCitation
     );
   } catch (error) {
@@ -58076,7 +58196,11 @@ var SearxngSearch = class {
     url.searchParams.set("format", "json");
     try {
       const { body } = await this.http.request({ provider: this.name, method: "GET", url, headers: {} });
-      return results(this.name, body.results, (r2) => ({ title: clean(r2.title), url: String(r2.url), snippet: clean(r2.content) })).slice(0, count);
+      return results(this.name, body.results, (r2) => ({
+        title: clean(r2.title),
+        url: String(r2.url),
+        snippet: clean(r2.content)
+      })).slice(0, count);
     } catch (error) {
       if (error instanceof ProviderError && error.status === 403) {
         throw new ProviderError(this.name, `${error.message} (enable the json format under search.formats in the instance's settings.yml)`, 403, false);
@@ -58193,7 +58317,9 @@ function parseProposedTerms(text) {
   if (typeof data === "string") return data;
   const terms = isObject(data.value) ? data.value.terms : void 0;
   if (!Array.isArray(terms)) return '"terms" must be an array of strings';
-  const usable = terms.filter((t2) => typeof t2 === "string" && !/[\p{Cc}]/u.test(t2.trim())).map((t2) => t2.trim().replace(/ +/g, " ")).filter((t2) => t2.length > 0 && t2.length <= MAX_PROPOSED_CHARS && t2.split(" ").length <= MAX_PROPOSED_WORDS && /^[\p{L}\p{N}][\p{L}\p{N} .'’&/+-]*$/u.test(t2));
+  const usable = terms.filter((t2) => typeof t2 === "string" && !/[\p{Cc}]/u.test(t2.trim())).map((t2) => t2.trim().replace(/ +/g, " ")).filter(
+    (t2) => t2.length > 0 && t2.length <= MAX_PROPOSED_CHARS && t2.split(" ").length <= MAX_PROPOSED_WORDS && /^[\p{L}\p{N}][\p{L}\p{N} .'’&/+-]*$/u.test(t2)
+  );
   const seen = /* @__PURE__ */ new Set();
   return usable.filter((t2) => !seen.has(t2.toLowerCase()) && seen.add(t2.toLowerCase())).slice(0, MAX_PROPOSED_TERMS);
 }
@@ -58233,7 +58359,9 @@ function toSchemaShape(answer) {
   return {
     claims: answer.claims.map((c3) => ({
       text: c3.text,
-      citations: c3.citations.map((cite) => "path" in cite ? { path: cite.path, start_line: cite.lines[0], end_line: cite.lines[1], quote: cite.quote } : cite)
+      citations: c3.citations.map(
+        (cite) => "path" in cite ? { path: cite.path, start_line: cite.lines[0], end_line: cite.lines[1], quote: cite.quote } : cite
+      )
     })),
     covered: answer.covered,
     uncovered: answer.uncovered
@@ -58271,7 +58399,8 @@ var ModelAnswerer = class {
     const affordable = [];
     for (const [path9, text] of pages) {
       const cost = estimateTokens(text) + 50;
-      if (affordable.length > 0 && estimate + cost > this.budget.tokens * 0.8) unread.push({ path: path9, reason: `model budget: ${this.budget.tokens} tokens per question` });
+      if (affordable.length > 0 && estimate + cost > this.budget.tokens * 0.8)
+        unread.push({ path: path9, reason: `model budget: ${this.budget.tokens} tokens per question` });
       else {
         affordable.push([path9, text]);
         estimate += cost;
@@ -58298,7 +58427,11 @@ ${pages.map(([p2, t2]) => pageBlock(p2, t2)).join("\n\n")}`);
    * terms that are not short plain names are dropped, and the ladder counts the rest.
    */
   async proposeTerms(question) {
-    const reply = await this.completeChecked(questionBlock(question), parseProposedTerms, (user) => this.model.complete({ system: TERMS_SYSTEM, user, schema: TERMS_SCHEMA, maxTokens: 256 }).then((r2) => r2.text));
+    const reply = await this.completeChecked(
+      questionBlock(question),
+      parseProposedTerms,
+      (user) => this.model.complete({ system: TERMS_SYSTEM, user, schema: TERMS_SCHEMA, maxTokens: 256 }).then((r2) => r2.text)
+    );
     return typeof reply === "string" ? { terms: [], notes: [`The model's proposed search terms were not used: ${reply}.`] } : { terms: reply, notes: [] };
   }
   /** Map over batches in rank order, then one reduce that merges the partial answers. */
@@ -58334,14 +58467,18 @@ Merge them into one answer: keep every wiki-specific claim, decision and contrad
   async completeChecked(user, parse4, call) {
     const parsed = parse4(await call(user));
     if (typeof parsed !== "string") return parsed;
-    const repaired = parse4(await call(`${user}
+    const repaired = parse4(
+      await call(`${user}
 
-Your previous reply could not be used: ${parsed}. Reply again with one JSON object that follows the schema exactly.`));
+Your previous reply could not be used: ${parsed}. Reply again with one JSON object that follows the schema exactly.`)
+    );
     return typeof repaired === "string" ? `after one repair attempt: ${repaired}` : repaired;
   }
   async call(user) {
-    if (this.spent.calls >= this.budget.calls) throw new ProviderError(this.model.provider, `call budget of ${this.budget.calls} per question spent`, "malformed", false);
-    if (this.spent.tokens + estimateTokens(user) > this.budget.tokens) throw new ProviderError(this.model.provider, `token budget of ${this.budget.tokens} per question spent`, "malformed", false);
+    if (this.spent.calls >= this.budget.calls)
+      throw new ProviderError(this.model.provider, `call budget of ${this.budget.calls} per question spent`, "malformed", false);
+    if (this.spent.tokens + estimateTokens(user) > this.budget.tokens)
+      throw new ProviderError(this.model.provider, `token budget of ${this.budget.tokens} per question spent`, "malformed", false);
     this.spent.calls++;
     const reply = await this.model.complete({ system: SYSTEM, user, schema: ANSWER_SCHEMA, maxTokens: this.maxOutputTokens });
     this.spent.tokens += reply.usage.input + reply.usage.output;
@@ -58538,7 +58675,10 @@ ${schemaInPrompt(request2.schema)}` },
     if (client) {
       const child = cliProcessOf(client);
       const stopped = force ? false : await raceSignal(
-        client.stop().then((errors) => errors.length === 0, () => false),
+        client.stop().then(
+          (errors) => errors.length === 0,
+          () => false
+        ),
         this.options.clock.timeout(STOP_GRACE_MS),
         () => new Error("the Copilot CLI did not stop in time")
       ).catch(() => false);
@@ -58559,12 +58699,28 @@ ${schemaInPrompt(request2.schema)}` },
   async start() {
     const { cliPath, token } = this.options;
     if (!cliPath) {
-      throw new ProviderError(this.provider, `the Copilot CLI is not installed: no \`${COPILOT_CLI}\` on PATH. Install it in a step before this one (\`npm install -g @github/copilot\`), or set copilot-cli-path (config answerer.copilot_cli_path).`, "unavailable", false);
+      throw new ProviderError(
+        this.provider,
+        `the Copilot CLI is not installed: no \`${COPILOT_CLI}\` on PATH. Install it in a step before this one (\`npm install -g @github/copilot\`), or set copilot-cli-path (config answerer.copilot_cli_path).`,
+        "unavailable",
+        false
+      );
     }
     if (!isExecutable(cliPath)) {
-      throw new ProviderError(this.provider, `the Copilot CLI at ${cliPath} does not exist or is not executable. ${INSTALL_HINT} or fix copilot-cli-path.`, "unavailable", false);
+      throw new ProviderError(
+        this.provider,
+        `the Copilot CLI at ${cliPath} does not exist or is not executable. ${INSTALL_HINT} or fix copilot-cli-path.`,
+        "unavailable",
+        false
+      );
     }
-    if (!token) throw new ProviderError(this.provider, `no token for Copilot: set COPILOT_GITHUB_TOKEN, or give the workflow's token (GITHUB_TOKEN) \`permissions: copilot-requests: write\`.`, "unavailable", false);
+    if (!token)
+      throw new ProviderError(
+        this.provider,
+        `no token for Copilot: set COPILOT_GITHUB_TOKEN, or give the workflow's token (GITHUB_TOKEN) \`permissions: copilot-requests: write\`.`,
+        "unavailable",
+        false
+      );
     const { CopilotClient: CopilotClient2, RuntimeConnection: RuntimeConnection2 } = await Promise.resolve().then(() => (init_dist(), dist_exports));
     this.workingDirectory = mkdtempSync2(path4.join(os3.tmpdir(), "wiki-steward-copilot-"));
     const env = { ...Object.fromEntries(Object.entries(this.options.env).filter(([name]) => !SECRET_VARIABLE.test(name))), COPILOT_GITHUB_TOKEN: token };
@@ -58604,19 +58760,33 @@ ${schemaInPrompt(request2.schema)}` },
         return says(`Copilot did not authorise this request (${detail}). ${NOT_AUTHORISED_CAUSES}`, reported.statusCode ?? 403);
       }
       if (reported.errorType === "rate_limit" || reported.errorType === "quota") {
-        return says(`Copilot's ${reported.errorType === "quota" ? "quota" : "rate limit"} was reached (${detail}). Try again later; an organisation can raise its Copilot request budget.`, reported.statusCode ?? 429, true);
+        return says(
+          `Copilot's ${reported.errorType === "quota" ? "quota" : "rate limit"} was reached (${detail}). Try again later; an organisation can raise its Copilot request budget.`,
+          reported.statusCode ?? 429,
+          true
+        );
       }
       return says(`Copilot reported an error (${detail}).`, reported.statusCode ?? "unavailable");
     }
     const message = firstLine(error);
-    if (/^Timeout after \d+ms waiting for session\.idle/.test(message)) return says(`no answer from Copilot within ${this.options.timeoutMs} ms (the Copilot CLI may have stopped mid-answer)`, "timeout", true);
-    if (/protocol version mismatch/i.test(message)) return says(`this Copilot CLI does not speak the protocol of @github/copilot-sdk: update the CLI (${message})`, "unavailable");
-    if (/not found at|ENOENT|EACCES/.test(message)) return says(`the Copilot CLI could not be started (${message}). ${INSTALL_HINT} or fix copilot-cli-path.`, "unavailable");
+    if (/^Timeout after \d+ms waiting for session\.idle/.test(message))
+      return says(`no answer from Copilot within ${this.options.timeoutMs} ms (the Copilot CLI may have stopped mid-answer)`, "timeout", true);
+    if (/protocol version mismatch/i.test(message))
+      return says(`this Copilot CLI does not speak the protocol of @github/copilot-sdk: update the CLI (${message})`, "unavailable");
+    if (/not found at|ENOENT|EACCES/.test(message))
+      return says(`the Copilot CLI could not be started (${message}). ${INSTALL_HINT} or fix copilot-cli-path.`, "unavailable");
     if (/exited|connection|stream|disposed|EPIPE/i.test(message)) return says(`the Copilot CLI stopped (${message})`, "unavailable", true);
     return says(`the Copilot CLI failed (${message})`, "unavailable");
   }
   record(started, status, tokens) {
-    this.options.calls.record({ provider: this.provider, request: "session.send", status, retries: 0, ms: Math.round(this.options.clock.now() - started), tokens: { ...tokens } });
+    this.options.calls.record({
+      provider: this.provider,
+      request: "session.send",
+      status,
+      retries: 0,
+      ms: Math.round(this.options.clock.now() - started),
+      tokens: { ...tokens }
+    });
   }
 };
 var firstLine = (error) => (error instanceof Error ? error.message : String(error)).split("\n")[0].slice(0, 300);
@@ -58646,7 +58816,9 @@ var need = (value, what) => {
 };
 function createProviders(options2) {
   if (options2.llm === "github" || options2.llm === "github-models") {
-    throw new ProviderConfigError("GitHub Models was retired in July 2026; use --llm copilot (GitHub Copilot, with the workflow's token), --llm openai (any OpenAI-compatible server) or --llm anthropic");
+    throw new ProviderConfigError(
+      "GitHub Models was retired in July 2026; use --llm copilot (GitHub Copilot, with the workflow's token), --llm openai (any OpenAI-compatible server) or --llm anthropic"
+    );
   }
   if (!ANSWERERS.includes(options2.llm)) throw new ProviderConfigError(`--llm must be one of ${ANSWERERS.join(", ")}, got '${options2.llm}'`);
   if (!SEARCH_PROVIDERS.includes(options2.web)) throw new ProviderConfigError(`--web must be one of ${SEARCH_PROVIDERS.join(", ")}, got '${options2.web}'`);
@@ -58682,11 +58854,20 @@ function createProviders(options2) {
     const model = need(options2.llmModel, "--llm openai needs --llm-model (e.g. gpt-4.1-mini, or llama3.1 on Ollama)");
     const apiKey = key("OPENAI_API_KEY");
     if (!options2.llmBaseUrl) need(apiKey, "OPENAI_API_KEY is not set (or pass --llm-base-url for a server that needs no key)");
-    answerer = withOfflineFallback(new ModelAnswerer(new OpenAiChatModel(http, options2.llmBaseUrl ?? OPENAI_DEFAULT_BASE_URL, model, apiKey), options2.budget ?? DEFAULT_MODEL_BUDGET), options2.proposeTerms);
+    answerer = withOfflineFallback(
+      new ModelAnswerer(new OpenAiChatModel(http, options2.llmBaseUrl ?? OPENAI_DEFAULT_BASE_URL, model, apiKey), options2.budget ?? DEFAULT_MODEL_BUDGET),
+      options2.proposeTerms
+    );
   } else if (options2.llm === "anthropic") {
     const model = need(options2.llmModel, "--llm anthropic needs --llm-model (e.g. claude-sonnet-4-5)");
     const apiKey = need(key("ANTHROPIC_API_KEY"), "ANTHROPIC_API_KEY is not set");
-    answerer = withOfflineFallback(new ModelAnswerer(new AnthropicMessagesModel(http, options2.llmBaseUrl ?? ANTHROPIC_DEFAULT_BASE_URL, model, apiKey), options2.budget ?? DEFAULT_MODEL_BUDGET), options2.proposeTerms);
+    answerer = withOfflineFallback(
+      new ModelAnswerer(
+        new AnthropicMessagesModel(http, options2.llmBaseUrl ?? ANTHROPIC_DEFAULT_BASE_URL, model, apiKey),
+        options2.budget ?? DEFAULT_MODEL_BUDGET
+      ),
+      options2.proposeTerms
+    );
   } else if (options2.llm === "copilot") {
     const token = COPILOT_TOKEN_VARIABLES.map(key).find((value) => value !== void 0 && value !== "");
     copilot = new CopilotChatModel({
@@ -58701,9 +58882,12 @@ function createProviders(options2) {
     answerer = withOfflineFallback(new ModelAnswerer(copilot, options2.budget ?? DEFAULT_MODEL_BUDGET), options2.proposeTerms);
   }
   let search;
-  if (options2.web === "tavily") search = new TavilySearch(http, options2.webBaseUrl ?? TavilySearch.DEFAULT_BASE_URL, need(key("TAVILY_API_KEY"), "TAVILY_API_KEY is not set"));
-  else if (options2.web === "brave") search = new BraveSearch(http, options2.webBaseUrl ?? BraveSearch.DEFAULT_BASE_URL, need(key("BRAVE_API_KEY"), "BRAVE_API_KEY is not set"));
-  else if (options2.web === "searxng") search = new SearxngSearch(http, need(options2.webBaseUrl ?? options2.env.SEARXNG_URL, "--web searxng needs --web-base-url or SEARXNG_URL (your instance)"));
+  if (options2.web === "tavily")
+    search = new TavilySearch(http, options2.webBaseUrl ?? TavilySearch.DEFAULT_BASE_URL, need(key("TAVILY_API_KEY"), "TAVILY_API_KEY is not set"));
+  else if (options2.web === "brave")
+    search = new BraveSearch(http, options2.webBaseUrl ?? BraveSearch.DEFAULT_BASE_URL, need(key("BRAVE_API_KEY"), "BRAVE_API_KEY is not set"));
+  else if (options2.web === "searxng")
+    search = new SearxngSearch(http, need(options2.webBaseUrl ?? options2.env.SEARXNG_URL, "--web searxng needs --web-base-url or SEARXNG_URL (your instance)"));
   return { answerer, search, webResults: options2.webResults ?? 3, http, secrets, close: async () => copilot?.close() };
 }
 function withOfflineFallback(primary, proposeTerms = false) {
@@ -58716,7 +58900,11 @@ function withOfflineFallback(primary, proposeTerms = false) {
     ...proposer,
     answer: (request2) => orOnFault(primary.answer(request2), async (fault) => {
       const draft = await offline.answer(request2);
-      return { ...draft, fault: fault.message, notes: [...draft.notes ?? [], `The model provider failed (${fault.message}); this answer was made offline from the same pages.`] };
+      return {
+        ...draft,
+        fault: fault.message,
+        notes: [...draft.notes ?? [], `The model provider failed (${fault.message}); this answer was made offline from the same pages.`]
+      };
     })
   };
 }
@@ -58794,7 +58982,8 @@ _[Question cut here: ${trace.question.length - QUOTED_QUESTION_LIMIT} more chara
   if (fixed + traceJson.length + parts.answer.length > COMMENT_LIMIT) {
     traceJson = `${TRACE_PREFIX}${commentSafeJson(slimTrace(trace))} -->`;
   }
-  if (fixed + traceJson.length > COMMENT_LIMIT / 2) traceJson = `${TRACE_PREFIX}${commentSafeJson(slimTrace({ ...trace, question: trace.question.slice(0, 500) }, true))} -->`;
+  if (fixed + traceJson.length > COMMENT_LIMIT / 2)
+    traceJson = `${TRACE_PREFIX}${commentSafeJson(slimTrace({ ...trace, question: trace.question.slice(0, 500) }, true))} -->`;
   const room = COMMENT_LIMIT - fixed - traceJson.length - 200;
   const answer = cut(postableVisible(parts.answer), Math.max(1e3, room), "Answer");
   return { text: [head + answer, "", details, footer].filter((s) => s !== "").join("\n"), markers: [marker, traceJson] };
@@ -59082,7 +59271,10 @@ ${bodySections(input, link).join("\n")}
     ["propagated_from", "null"]
   ];
   if (bytes < PENDING_BODY_FLOOR) {
-    fields.push(["needs_more_detail", "true"], ["needs_more_detail_reason", `"body is ${bytes} bytes; floor for capture_kind=chat-only is ${PENDING_BODY_FLOOR} bytes"`]);
+    fields.push(
+      ["needs_more_detail", "true"],
+      ["needs_more_detail_reason", `"body is ${bytes} bytes; floor for capture_kind=chat-only is ${PENDING_BODY_FLOOR} bytes"`]
+    );
   }
   return `---
 ${fields.map(([k2, v2]) => `${k2}: ${v2}`).join("\n")}
@@ -59124,7 +59316,9 @@ main
 - Restructure a category at 500+ pages.
 `;
 function topicTags(trace) {
-  const words = trace.signal_terms.filter((t2) => t2.kind !== "expanded").map((t2) => normalize(t2.term).replace(/[^\p{Ll}\p{N}]+/gu, "-").replace(/^-|-$/g, "")).filter((t2) => /^[\p{Ll}\p{N}][\p{Ll}\p{N}-]{1,30}$/u.test(t2));
+  const words = trace.signal_terms.filter((t2) => t2.kind !== "expanded").map(
+    (t2) => normalize(t2.term).replace(/[^\p{Ll}\p{N}]+/gu, "-").replace(/^-|-$/g, "")
+  ).filter((t2) => /^[\p{Ll}\p{N}][\p{Ll}\p{N}-]{1,30}$/u.test(t2));
   return [...new Set(words)].slice(0, 3);
 }
 async function openCaptureTitle(tree, path9) {
@@ -59178,8 +59372,16 @@ async function commitFiles(github, writes, repo, baseSha, files, message) {
   const where2 = `/repos/${repo.owner}/${repo.repo}/git`;
   const baseTree = (await github.rest.git.getCommit({ ...repo, commit_sha: baseSha })).data.tree.sha;
   const tree = files.map((file) => ({ path: file.path, mode: "100644", type: "blob", content: file.content }));
-  const treeSha = await writes.run(`POST ${where2}/trees (${files.map((f3) => f3.path).join(", ")})`, async () => (await github.rest.git.createTree({ ...repo, base_tree: baseTree, tree })).data.sha, NO_SHA);
-  return writes.run(`POST ${where2}/commits (${message})`, async () => (await github.rest.git.createCommit({ ...repo, message, tree: treeSha, parents: [baseSha] })).data.sha, NO_SHA);
+  const treeSha = await writes.run(
+    `POST ${where2}/trees (${files.map((f3) => f3.path).join(", ")})`,
+    async () => (await github.rest.git.createTree({ ...repo, base_tree: baseTree, tree })).data.sha,
+    NO_SHA
+  );
+  return writes.run(
+    `POST ${where2}/commits (${message})`,
+    async () => (await github.rest.git.createCommit({ ...repo, message, tree: treeSha, parents: [baseSha] })).data.sha,
+    NO_SHA
+  );
 }
 async function setBranch(github, writes, repo, branch, sha, exists, force) {
   const where2 = `/repos/${repo.owner}/${repo.repo}/git/refs`;
@@ -59199,16 +59401,28 @@ async function createComment(github, writes, repo, issueNumber, content, note) {
 }
 async function updateComment(github, writes, repo, commentId, content) {
   const body = postable(content);
-  await writes.run(`PATCH ${where(repo)}/issues/comments/${commentId} (${body.length} characters)`, () => github.rest.issues.updateComment({ ...repo, comment_id: commentId, body }), void 0);
+  await writes.run(
+    `PATCH ${where(repo)}/issues/comments/${commentId} (${body.length} characters)`,
+    () => github.rest.issues.updateComment({ ...repo, comment_id: commentId, body }),
+    void 0
+  );
 }
 async function createIssue(github, writes, repo, o2) {
   const title = postable(o2.title);
   const body = postable(o2.body);
-  return writes.run(`POST ${where(repo)}/issues (${title})`, async () => (await github.rest.issues.create({ ...repo, title, body, labels: o2.labels })).data.html_url, "");
+  return writes.run(
+    `POST ${where(repo)}/issues (${title})`,
+    async () => (await github.rest.issues.create({ ...repo, title, body, labels: o2.labels })).data.html_url,
+    ""
+  );
 }
 async function updateIssueBody(github, writes, repo, issueNumber, content, note) {
   const body = postable(content);
-  await writes.run(`PATCH ${where(repo)}/issues/${issueNumber} (${note})`, () => github.rest.issues.update({ ...repo, issue_number: issueNumber, body }), void 0);
+  await writes.run(
+    `PATCH ${where(repo)}/issues/${issueNumber} (${note})`,
+    () => github.rest.issues.update({ ...repo, issue_number: issueNumber, body }),
+    void 0
+  );
 }
 async function createPull(github, writes, repo, o2) {
   const title = postable(o2.title);
@@ -59216,7 +59430,14 @@ async function createPull(github, writes, repo, o2) {
   return writes.run(
     `POST ${where(repo)}/pulls (${o2.head} \u2192 ${o2.base})`,
     async () => {
-      const { data } = await github.rest.pulls.create({ ...repo, title, head: o2.head, base: o2.base, body, ...o2.draft !== void 0 ? { draft: o2.draft } : {} });
+      const { data } = await github.rest.pulls.create({
+        ...repo,
+        title,
+        head: o2.head,
+        base: o2.base,
+        body,
+        ...o2.draft !== void 0 ? { draft: o2.draft } : {}
+      });
       return { html_url: data.html_url, number: data.number };
     },
     { html_url: "", number: 0 }
@@ -59228,7 +59449,11 @@ async function updatePull(github, writes, repo, pullNumber, o2, note) {
     ...o2.body !== void 0 ? { body: postable(o2.body) } : {},
     ...o2.state !== void 0 ? { state: o2.state } : {}
   };
-  await writes.run(`PATCH ${where(repo)}/pulls/${pullNumber}${note ? ` (${note})` : ""}`, () => github.rest.pulls.update({ ...repo, pull_number: pullNumber, ...fields }), void 0);
+  await writes.run(
+    `PATCH ${where(repo)}/pulls/${pullNumber}${note ? ` (${note})` : ""}`,
+    () => github.rest.pulls.update({ ...repo, pull_number: pullNumber, ...fields }),
+    void 0
+  );
 }
 
 // src/jobs/capture-pr.ts
@@ -59306,11 +59531,16 @@ async function openCapturePr(o2) {
     return { status: "human-edited", url: open.html_url, number: open.number, branch };
   }
   const page = repoPathOf(o2, o2.plan.path);
-  const commit = await writeCaptureBranch(github, writes, repo, { branch, exists: branchSha !== void 0, baseSha, files: o2.plan.files, wikiPrefix: o2.wikiPrefix, message: `wiki: capture "${o2.plan.path}" from #${o2.question.issueNumber}` }).catch(
-    (error) => {
-      throw alreadyCreated(error) ? new TwinRunError(branch) : error;
-    }
-  );
+  const commit = await writeCaptureBranch(github, writes, repo, {
+    branch,
+    exists: branchSha !== void 0,
+    baseSha,
+    files: o2.plan.files,
+    wikiPrefix: o2.wikiPrefix,
+    message: `wiki: capture "${o2.plan.path}" from #${o2.question.issueNumber}`
+  }).catch((error) => {
+    throw alreadyCreated(error) ? new TwinRunError(branch) : error;
+  });
   const marker = { key: o2.question.key, issueNumber: o2.question.issueNumber, page, commit };
   const title = `wiki: capture "${o2.trace.question.split("\n")[0].slice(0, TITLE_LIMIT2 - 20)}"`;
   const body = prBody(o2, marker);
@@ -59321,10 +59551,18 @@ async function openCapturePr(o2) {
     }
     const created = await createPull(github, writes, repo, { title, head: branch, base, body, draft: o2.draft });
     if (o2.labels.length > 0) {
-      await writes.run(`POST /repos/${repo.owner}/${repo.repo}/issues/${created.number}/labels (${o2.labels.join(", ")})`, () => github.rest.issues.addLabels({ ...repo, issue_number: created.number, labels: o2.labels }), void 0);
+      await writes.run(
+        `POST /repos/${repo.owner}/${repo.repo}/issues/${created.number}/labels (${o2.labels.join(", ")})`,
+        () => github.rest.issues.addLabels({ ...repo, issue_number: created.number, labels: o2.labels }),
+        void 0
+      );
     }
     if (o2.reviewers.length > 0) {
-      await writes.run(`POST /repos/${repo.owner}/${repo.repo}/pulls/${created.number}/requested_reviewers`, () => github.rest.pulls.requestReviewers({ ...repo, pull_number: created.number, reviewers: o2.reviewers }), void 0);
+      await writes.run(
+        `POST /repos/${repo.owner}/${repo.repo}/pulls/${created.number}/requested_reviewers`,
+        () => github.rest.pulls.requestReviewers({ ...repo, pull_number: created.number, reviewers: o2.reviewers }),
+        void 0
+      );
     }
     return { status: "opened", url: created.html_url, number: created.number, branch };
   } catch (error) {
@@ -59369,7 +59607,14 @@ async function rebuildCapturePrs(github, writes, repo, o2) {
     const wikiPage = wikiPathOf(o2.workspace, marker.page);
     if (content === void 0 || wikiPage === void 0) continue;
     const files = await captureFiles(o2.tree, o2.workspace.config, wikiPage, content);
-    const commit = await writeCaptureBranch(github, writes, repo, { branch: pull.head.ref, exists: true, baseSha: o2.baseSha, files, wikiPrefix: o2.workspace.wikiPrefix, message: `wiki: capture "${wikiPage}" rebuilt on ${o2.base}` });
+    const commit = await writeCaptureBranch(github, writes, repo, {
+      branch: pull.head.ref,
+      exists: true,
+      baseSha: o2.baseSha,
+      files,
+      wikiPrefix: o2.workspace.wikiPrefix,
+      message: `wiki: capture "${wikiPage}" rebuilt on ${o2.base}`
+    });
     const body = rewriteCaptureMarker(pull.body ?? "", commit);
     await updatePull(github, writes, repo, pull.number, { body }, "marker");
     result.refreshed.push(pull.number);
@@ -59393,14 +59638,25 @@ async function handleClosedCapture(github, writes, repo, pull, o2) {
   const text = pull.merged ? `The capture page for this question is in the wiki: [\`${marker.page}\`](${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? "HEAD"}/${marker.page.split("/").map(encodeURIComponent).join("/")}) was merged in #${pull.number}. It records the question as asked and still open: once a reviewer writes the answer on that page and deletes its \`captured_by\` line, the wiki covers it and asking again is answered from it.` : `The capture pull request #${pull.number} was closed without merging, so the wiki still does not cover this question.`;
   const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: marker.issueNumber, per_page: 100 });
   if (comments.some((c3) => identity.owns(c3.user) && (c3.body ?? "").trimEnd().endsWith(closedMarker(pull.number)))) return void 0;
-  return createComment(github, writes, repo, marker.issueNumber, { text, markers: [closedMarker(pull.number)] }, `capture #${pull.number} ${pull.merged ? "merged" : "closed"}`);
+  return createComment(
+    github,
+    writes,
+    repo,
+    marker.issueNumber,
+    { text, markers: [closedMarker(pull.number)] },
+    `capture #${pull.number} ${pull.merged ? "merged" : "closed"}`
+  );
 }
 async function deleteBranch(github, writes, repo, branch) {
-  await writes.run(`DELETE /repos/${repo.owner}/${repo.repo}/git/refs/heads/${branch}`, async () => {
-    await github.rest.git.deleteRef({ ...repo, ref: `heads/${branch}` }).catch((e) => {
-      if (e.status !== 422 && e.status !== 404) throw e;
-    });
-  }, void 0);
+  await writes.run(
+    `DELETE /repos/${repo.owner}/${repo.repo}/git/refs/heads/${branch}`,
+    async () => {
+      await github.rest.git.deleteRef({ ...repo, ref: `heads/${branch}` }).catch((e) => {
+        if (e.status !== 422 && e.status !== 404) throw e;
+      });
+    },
+    void 0
+  );
 }
 
 // src/github/comment-helper.ts
@@ -59443,7 +59699,11 @@ async function setOutcomeLabel(github, writes, repo, issueNumber, outcome, label
   const stale = ["answered", "gap", "cold", "error"].map((o2) => labels[o2]).filter((l3) => l3 !== name && current.includes(l3));
   const path9 = `/repos/${repo.owner}/${repo.repo}`;
   for (const old of stale) {
-    await writes.run(`DELETE ${path9}/issues/${issueNumber}/labels/${old}`, () => github.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name: old }), void 0);
+    await writes.run(
+      `DELETE ${path9}/issues/${issueNumber}/labels/${old}`,
+      () => github.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name: old }),
+      void 0
+    );
   }
   if (current.includes(name)) return;
   const exists = await github.rest.issues.getLabel({ ...repo, name }).then(
@@ -59454,9 +59714,17 @@ async function setOutcomeLabel(github, writes, repo, issueNumber, outcome, label
     }
   );
   if (!exists) {
-    await writes.run(`POST ${path9}/labels (${name})`, () => github.rest.issues.createLabel({ ...repo, name, color: COLORS[outcome], description: DESCRIPTIONS[outcome] }).catch(ignoreAlreadyExists), void 0);
+    await writes.run(
+      `POST ${path9}/labels (${name})`,
+      () => github.rest.issues.createLabel({ ...repo, name, color: COLORS[outcome], description: DESCRIPTIONS[outcome] }).catch(ignoreAlreadyExists),
+      void 0
+    );
   }
-  await writes.run(`POST ${path9}/issues/${issueNumber}/labels (${name})`, () => github.rest.issues.addLabels({ ...repo, issue_number: issueNumber, labels: [name] }), void 0);
+  await writes.run(
+    `POST ${path9}/issues/${issueNumber}/labels (${name})`,
+    () => github.rest.issues.addLabels({ ...repo, issue_number: issueNumber, labels: [name] }),
+    void 0
+  );
 }
 function ignoreAlreadyExists(error) {
   if (error.status === 422) return void 0;
@@ -59583,7 +59851,13 @@ async function answerAcknowledged(ctx, question, { writes, where: where2, seen }
   let captureRefused;
   if (capturesOutcome(trace.outcome)) {
     const tree = session.catalog?.layout.tree;
-    const plan = await planCapture(tree, config, trace, { url: `${serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/issues/${question.issueNumber}`, label: `#${question.issueNumber}` }, /* @__PURE__ */ new Date());
+    const plan = await planCapture(
+      tree,
+      config,
+      trace,
+      { url: `${serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/issues/${question.issueNumber}`, label: `#${question.issueNumber}` },
+      /* @__PURE__ */ new Date()
+    );
     const opened = await openCapturePr({
       github: ctx.github,
       writes,
@@ -59647,7 +59921,16 @@ ${fault ? `> [!WARNING]
 
 // src/wiki/rules.ts
 var WARNINGS_UPSTREAM = ["yaml-dialect", "not-followed"];
-var LENIENT_WARNINGS = ["required-field", "type-category", "path-depth", "timestamps", "tags", "sources", "quality", "missing-source"];
+var LENIENT_WARNINGS = [
+  "required-field",
+  "type-category",
+  "path-depth",
+  "timestamps",
+  "tags",
+  "sources",
+  "quality",
+  "missing-source"
+];
 var OFF_UPSTREAM = ["wikilink"];
 var presetOf = (rule, preset) => preset === "upstream" && OFF_UPSTREAM.includes(rule) ? "off" : WARNINGS_UPSTREAM.includes(rule) || preset === "lenient" && LENIENT_WARNINGS.includes(rule) ? "warn" : "error";
 function ruleSeverities(settings) {
@@ -59693,7 +59976,11 @@ function validatePage(layout, page) {
   const fm = page.frontmatter ?? readFrontmatter(page.text, { compareWithYaml: true });
   if (fm.kind === "none") {
     if (fm.refusedLanguage) {
-      report.error("frontmatter", "refused-language", `frontmatter opens with '---${fm.refusedLanguage}': only YAML frontmatter is read (never executed); start the page with a plain '---' line`);
+      report.error(
+        "frontmatter",
+        "refused-language",
+        `frontmatter opens with '---${fm.refusedLanguage}': only YAML frontmatter is read (never executed); start the page with a plain '---' line`
+      );
     } else {
       report.error("frontmatter", "no-frontmatter", "no YAML frontmatter: the page must start with a '---' line and close the block with another '---' line");
     }
@@ -59716,7 +60003,11 @@ function validatePage(layout, page) {
   checkType(layout, page.path, data, report, at2);
   const parts = page.path.split("/").length;
   if (parts > MAX_PATH_PARTS) {
-    report.error("path-depth", "too-deep", `page at depth ${parts} exceeds the hard cap of ${MAX_PATH_PARTS} path parts from the wiki root; move it shallower or restructure the category`);
+    report.error(
+      "path-depth",
+      "too-deep",
+      `page at depth ${parts} exceeds the hard cap of ${MAX_PATH_PARTS} path parts from the wiki root; move it shallower or restructure the category`
+    );
   }
   for (const field of ["created", "updated"]) {
     if (field in data) checkDate(data[field], field, report, at2);
@@ -59736,10 +60027,20 @@ function checkType(layout, path9, data, report, at2) {
   const shown = cutValue(pyStr(type2));
   const first = path9.split("/")[0];
   if (typeof type2 !== "string" || !layout.categories.includes(type2)) {
-    report.error("type-category", "type-not-category", `type '${shown}' is not one of the wiki's categories (${layout.categories.join(", ") || "none"})`, at2("type"));
+    report.error(
+      "type-category",
+      "type-not-category",
+      `type '${shown}' is not one of the wiki's categories (${layout.categories.join(", ") || "none"})`,
+      at2("type")
+    );
   }
   if (type2 !== first) {
-    report.error("type-category", "type-path-mismatch", `type '${shown}' does not match the page's category folder '${first}'; set 'type: ${first}' or move the page`, at2("type"));
+    report.error(
+      "type-category",
+      "type-path-mismatch",
+      `type '${shown}' does not match the page's category folder '${first}'; set 'type: ${first}' or move the page`,
+      at2("type")
+    );
   }
 }
 function checkDate(value, field, report, at2) {
@@ -59765,8 +60066,10 @@ function checkSources(data, report, at2) {
     return;
   }
   for (const source of sources) {
-    if (isPyDict(source)) report.error("sources", "nested-source", `sources entries must be flat strings, got nested mapping: ${cutValue(pyRepr(source))}`, at2("sources"));
-    else if (typeof source !== "string") report.error("sources", "source-not-string", `sources entries must be strings, got ${cutValue(pyRepr(source))}`, at2("sources"));
+    if (isPyDict(source))
+      report.error("sources", "nested-source", `sources entries must be flat strings, got nested mapping: ${cutValue(pyRepr(source))}`, at2("sources"));
+    else if (typeof source !== "string")
+      report.error("sources", "source-not-string", `sources entries must be strings, got ${cutValue(pyRepr(source))}`, at2("sources"));
   }
 }
 function checkQuality(data, report, at2) {
@@ -59776,13 +60079,19 @@ function checkQuality(data, report, at2) {
   }
   const quality = data.quality;
   if (!isPyDict(quality)) {
-    report.error("quality", "quality-not-mapping", "quality must be a nested mapping of accuracy, completeness, signal, interlinking, overall, rated_at, rated_by", at2("quality"));
+    report.error(
+      "quality",
+      "quality-not-mapping",
+      "quality must be a nested mapping of accuracy, completeness, signal, interlinking, overall, rated_at, rated_by",
+      at2("quality")
+    );
     return;
   }
   for (const field of SCORE_FIELDS) {
     const key = `quality.${field}`;
     if (!(field in quality)) report.error("quality", "missing-field", `missing ${key}`, { field: key, line: at2("quality").line });
-    else if (!isScore(quality[field])) report.error("quality", "score-out-of-range", `${key} must be an integer from 1 to 5, got ${cutValue(pyRepr(quality[field]))}`, at2(key));
+    else if (!isScore(quality[field]))
+      report.error("quality", "score-out-of-range", `${key} must be an integer from 1 to 5, got ${cutValue(pyRepr(quality[field]))}`, at2(key));
   }
   if (!("overall" in quality)) report.error("quality", "missing-field", "missing quality.overall", { field: "quality.overall", line: at2("quality").line });
   else checkOverall(quality, report, at2);
@@ -59790,12 +60099,22 @@ function checkQuality(data, report, at2) {
   else {
     const ratedAt = quality.rated_at;
     if (typeof ratedAt !== "string" || !ISO_UTC.test(ratedAt)) {
-      report.error("timestamps", "bad-date", `quality.rated_at must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got ${cutValue(pyRepr(ratedAt))}`, at2("quality.rated_at"));
+      report.error(
+        "timestamps",
+        "bad-date",
+        `quality.rated_at must be ISO-8601 UTC like 2026-04-24T13:00:00Z, got ${cutValue(pyRepr(ratedAt))}`,
+        at2("quality.rated_at")
+      );
     }
   }
   if (!("rated_by" in quality)) report.error("quality", "missing-field", "missing quality.rated_by", { field: "quality.rated_by", line: at2("quality").line });
   else if (typeof quality.rated_by !== "string" || !RATERS.includes(quality.rated_by)) {
-    report.error("quality", "unknown-rater", `quality.rated_by must be one of ${RATERS.join(", ")}, got ${cutValue(pyRepr(quality.rated_by))}`, at2("quality.rated_by"));
+    report.error(
+      "quality",
+      "unknown-rater",
+      `quality.rated_by must be one of ${RATERS.join(", ")}, got ${cutValue(pyRepr(quality.rated_by))}`,
+      at2("quality.rated_by")
+    );
   }
 }
 var isScore = (v2) => isPyIntLike(v2) && Number(v2) >= 1 && Number(v2) <= 5;
@@ -59825,7 +60144,10 @@ function checkLinks(layout, page, report) {
     if (resolved === void 0) {
       report.error("broken-link", "broken-link", `broken markdown link: ${cutValue(target)} (it points outside the wiki root)`, { field: target, line });
     } else if (!layout.tree.files.has(resolved) && !layout.tree.dirs.has(resolved)) {
-      report.error("broken-link", "broken-link", `broken markdown link: ${cutValue(target)} (no file ${cutValue(resolved)} in the wiki)`, { field: target, line });
+      report.error("broken-link", "broken-link", `broken markdown link: ${cutValue(target)} (no file ${cutValue(resolved)} in the wiki)`, {
+        field: target,
+        line
+      });
     }
   }
 }
@@ -59876,13 +60198,31 @@ async function validateWiki(layout, only, rules = UPSTREAM_RULES) {
     targets.filter((p2) => !isUnsafeName(p2)),
     (path9, read) => {
       if (!read.ok) {
-        add([{ severity: "error", rule: read.problem === "too-large" ? "page-too-large" : "unreadable", code: read.problem === "too-large" ? "page-too-large" : "unreadable", path: path9, line: 1, message: read.reason }]);
+        add([
+          {
+            severity: "error",
+            rule: read.problem === "too-large" ? "page-too-large" : "unreadable",
+            code: read.problem === "too-large" ? "page-too-large" : "unreadable",
+            path: path9,
+            line: 1,
+            message: read.reason
+          }
+        ]);
         return;
       }
       try {
         add(validatePage(layout, { path: path9, text: read.text }));
       } catch (error) {
-        add([{ severity: "error", rule: "check-failed", code: "check-failed", path: path9, line: 1, message: `could not check this page: ${cutValue(error.message)}` }]);
+        add([
+          {
+            severity: "error",
+            rule: "check-failed",
+            code: "check-failed",
+            path: path9,
+            line: 1,
+            message: `could not check this page: ${cutValue(error.message)}`
+          }
+        ]);
       }
     }
   );
@@ -59892,7 +60232,14 @@ async function validateWiki(layout, only, rules = UPSTREAM_RULES) {
   }
   for (const skipped of layout.tree.skipped) {
     if (skipped.path.endsWith(".md")) {
-      diagnostics.push({ severity: "warning", rule: "not-followed", code: "not-followed", path: skipped.path, line: 1, message: `${skipped.reason}: not validated` });
+      diagnostics.push({
+        severity: "warning",
+        rule: "not-followed",
+        code: "not-followed",
+        path: skipped.path,
+        line: 1,
+        message: `${skipped.reason}: not validated`
+      });
     }
   }
   return { diagnostics: applyRules(diagnostics, rules).map((d2) => isUnsafeName(d2.path) ? { ...d2, path: escapeUnsafeName(d2.path) } : d2), checked: targets };
@@ -59959,7 +60306,9 @@ async function wikiHealth(layout, options2) {
 }
 
 // src/digest/digest-report.ts
-var topicTerms = (t2) => new Map(t2.signal_terms.filter((s) => s.kind !== "expanded").map((s) => [foldedWords(s.term).join(" "), s.term]).filter(([k2]) => k2 !== ""));
+var topicTerms = (t2) => new Map(
+  t2.signal_terms.filter((s) => s.kind !== "expanded").map((s) => [foldedWords(s.term).join(" "), s.term]).filter(([k2]) => k2 !== "")
+);
 var SAME_TOPIC = 0.5;
 var jaccard = (a, b3) => {
   let shared = 0;
@@ -60013,16 +60362,29 @@ var LIST_LIMIT = 20;
 var more = (n) => n > LIST_LIMIT ? [`- \u2026 and ${n - LIST_LIMIT} more`] : [];
 function renderDigest(r2, title) {
   const lines = [`# ${title}`, "", `Period ${r2.period.label} (${r2.period.start.slice(0, 10)} to ${r2.period.end.slice(0, 10)}, UTC).`, ""];
-  lines.push("## Questions", "", `${r2.asked} questions asked: ${r2.outcomes.answered} answered, ${r2.outcomes.gap} gap, ${r2.outcomes.cold} cold, ${r2.outcomes.error} error.`, "");
+  lines.push(
+    "## Questions",
+    "",
+    `${r2.asked} questions asked: ${r2.outcomes.answered} answered, ${r2.outcomes.gap} gap, ${r2.outcomes.cold} cold, ${r2.outcomes.error} error.`,
+    ""
+  );
   if (r2.asked > 0) {
-    lines.push("```mermaid", "pie title Outcomes", ...["answered", "gap", "cold", "error"].filter((o2) => r2.outcomes[o2] > 0).map((o2) => `  "${o2}" : ${r2.outcomes[o2]}`), "```", "");
+    lines.push(
+      "```mermaid",
+      "pie title Outcomes",
+      ...["answered", "gap", "cold", "error"].filter((o2) => r2.outcomes[o2] > 0).map((o2) => `  "${o2}" : ${r2.outcomes[o2]}`),
+      "```",
+      ""
+    );
   }
   lines.push("## What to write next", "");
   if (r2.asked === 0) lines.push("No questions were asked this period.");
   else if (r2.unansweredTopics.length === 0) lines.push("Every question this period was answered from the wiki.");
   for (const g2 of r2.unansweredTopics.slice(0, LIST_LIMIT)) {
     const asks = g2.questions.map((q3) => `#${q3.issueNumber}`).join(", ");
-    lines.push(`- **${g2.terms.join(", ") || "no terms"}** \u2014 asked ${g2.questions.length}\xD7 (${asks})${g2.capture ? `, capture #${g2.capture.number}` : ""}: \u201C${g2.questions[0].question.slice(0, 140)}\u201D`);
+    lines.push(
+      `- **${g2.terms.join(", ") || "no terms"}** \u2014 asked ${g2.questions.length}\xD7 (${asks})${g2.capture ? `, capture #${g2.capture.number}` : ""}: \u201C${g2.questions[0].question.slice(0, 140)}\u201D`
+    );
   }
   lines.push(...more(r2.unansweredTopics.length), "", "## Capture pull requests", "");
   lines.push(r2.openCaptures.length === 0 ? "No capture pull request is open." : `${r2.openCaptures.length} open, oldest first:`);
@@ -60032,10 +60394,22 @@ function renderDigest(r2, title) {
   lines.push("", "## Reader feedback", "", `\u{1F44D} ${r2.feedback.up} \xB7 \u{1F44E} ${r2.feedback.down} on answers this period.`);
   for (const d2 of r2.feedback.mostDownvoted) lines.push(`- \u{1F44E} ${d2.down} / \u{1F44D} ${d2.up}: [${d2.question.slice(0, 100).replace(/[[\]]/g, "")}](${d2.url})`);
   if (r2.mostCited.length > 0) lines.push("", "## Most cited pages", "", ...r2.mostCited.map((c3) => `- \`${c3.path}\` (${c3.citations})`));
-  if (r2.oldestAskedAbout.length > 0) lines.push("", "## Most asked-about pages, oldest first", "", ...r2.oldestAskedAbout.map((p2) => `- \`${p2.path}\` \u2014 updated ${p2.updated.slice(0, 10)}, asked about ${p2.asked}\xD7`));
+  if (r2.oldestAskedAbout.length > 0)
+    lines.push(
+      "",
+      "## Most asked-about pages, oldest first",
+      "",
+      ...r2.oldestAskedAbout.map((p2) => `- \`${p2.path}\` \u2014 updated ${p2.updated.slice(0, 10)}, asked about ${p2.asked}\xD7`)
+    );
   const h3 = r2.health;
   if (h3) {
-    lines.push("", "## Wiki health", "", `${h3.pages} pages in ${h3.categories} categories${h3.categories > CATEGORY_LIMIT ? ` (more than ${CATEGORY_LIMIT}: consider merging categories)` : ""}.`, "");
+    lines.push(
+      "",
+      "## Wiki health",
+      "",
+      `${h3.pages} pages in ${h3.categories} categories${h3.categories > CATEGORY_LIMIT ? ` (more than ${CATEGORY_LIMIT}: consider merging categories)` : ""}.`,
+      ""
+    );
     const section = (name, items, show) => {
       lines.push(`- **${name}**: ${items.length}`);
       for (const x3 of items.slice(0, LIST_LIMIT)) lines.push(`  - ${show(x3)}`);
@@ -60148,7 +60522,12 @@ var normalize2 = (line) => line.startsWith("  - ") ? "  - \u2026" : line.replace
 function versionOf(plan) {
   const entries = plan.entries ?? /* @__PURE__ */ new Map();
   const entryLines = new Set(entries.values());
-  return { entries, lines: new Set(plan.expected.split("\n").filter((l3) => !entryLines.has(l3)).map(normalize2)) };
+  return {
+    entries,
+    lines: new Set(
+      plan.expected.split("\n").filter((l3) => !entryLines.has(l3)).map(normalize2)
+    )
+  };
 }
 function isBuilderOutput(current, versions) {
   const pageOfLine = /* @__PURE__ */ new Map();
@@ -60246,7 +60625,12 @@ function gitIndexProvenance(options2) {
     }
   };
 }
-var workspaceIndexProvenance = (workspace) => gitIndexProvenance({ git: new GitCommandManager(workspace.repoRoot), repoRoot: workspace.repoRoot, wikiPrefix: workspace.wikiPrefix, categories: workspace.config.categories });
+var workspaceIndexProvenance = (workspace) => gitIndexProvenance({
+  git: new GitCommandManager(workspace.repoRoot),
+  repoRoot: workspace.repoRoot,
+  wikiPrefix: workspace.wikiPrefix,
+  categories: workspace.config.categories
+});
 
 // src/jobs/maintain.ts
 var REFRESH_BRANCH = "wiki-steward/refresh-indexes";
@@ -60258,7 +60642,9 @@ async function maintainWiki(github, writes, repo, workspace, checkedOutSha, repo
   const base = repository.default_branch;
   const baseSha = await refSha(github, repo, base);
   const tree = await loadFileTree(workspace.wikiRoot);
-  const stale = outdatedIndexFiles(await planIndexFiles(layoutOf(tree, workspace.config), { policy: workspace.config.indexes, provenance: workspaceIndexProvenance(workspace) }));
+  const stale = outdatedIndexFiles(
+    await planIndexFiles(layoutOf(tree, workspace.config), { policy: workspace.config.indexes, provenance: workspaceIndexProvenance(workspace) })
+  );
   result.indexFiles = stale.map((p2) => p2.path);
   if (stale.length > 0 && checkedOutSha && checkedOutSha !== baseSha) {
     reporter.notice(`${base} moved on since this checkout (${checkedOutSha.slice(0, 7)} \u2192 ${baseSha.slice(0, 7)}); the next run refreshes the index files`);
@@ -60301,7 +60687,14 @@ async function changedPages(workspace, base, pages) {
   const inWiki = new Set(changed.map((p2) => wikiPathOf(workspace, p2)).filter((p2) => p2 !== void 0));
   return pages.filter((p2) => inWiki.has(p2));
 }
-var staleIndexDiagnostics = (plans, handled = /* @__PURE__ */ new Set()) => outdatedIndexFiles(plans).filter((p2) => !handled.has(p2.path)).map((p2) => ({ severity: "error", rule: "stale-index", code: "stale-index", path: p2.path, line: 1, message: `index file is ${p2.status === "missing" ? "missing" : "stale"}: run 'wiki-steward index' and commit the result` }));
+var staleIndexDiagnostics = (plans, handled = /* @__PURE__ */ new Set()) => outdatedIndexFiles(plans).filter((p2) => !handled.has(p2.path)).map((p2) => ({
+  severity: "error",
+  rule: "stale-index",
+  code: "stale-index",
+  path: p2.path,
+  line: 1,
+  message: `index file is ${p2.status === "missing" ? "missing" : "stale"}: run 'wiki-steward index' and commit the result`
+}));
 var cell = (text) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 async function validateCheckout(workspace, reporter, options2) {
   const wikiRoot = requireWikiRoot(workspace);
@@ -60311,11 +60704,17 @@ async function validateCheckout(workspace, reporter, options2) {
     try {
       only = await changedPages(workspace, options2.changedSince, layout.pages);
     } catch {
-      reporter.notice(`the pull request's base ${options2.changedSince.slice(0, 12)} is not in the checkout (use actions/checkout with fetch-depth: 0): validating the whole wiki`);
+      reporter.notice(
+        `the pull request's base ${options2.changedSince.slice(0, 12)} is not in the checkout (use actions/checkout with fetch-depth: 0): validating the whole wiki`
+      );
     }
   }
   const { diagnostics, checked } = await validateWiki(layout, only, workspace.config.validate);
-  const plans = await planIndexFiles(layout, { policy: workspace.config.indexes, provenance: workspaceIndexProvenance(workspace), ...only ? { onlyDirs: affectedIndexDirs(only) } : {} });
+  const plans = await planIndexFiles(layout, {
+    policy: workspace.config.indexes,
+    provenance: workspaceIndexProvenance(workspace),
+    ...only ? { onlyDirs: affectedIndexDirs(only) } : {}
+  });
   const all = applyRules([...diagnostics, ...staleIndexDiagnostics(plans, options2.indexFilesHandled)], workspace.config.validate);
   await reporter.annotate(all, { wikiRoot, repoRoot: workspace.repoRoot, cwd: options2.cwd });
   const errors = all.filter((d2) => d2.severity === "error");
@@ -60343,14 +60742,20 @@ var escapeData = (text) => text.replace(/%/g, "%25").replace(/\r/g, "%0D").repla
 var escapeProperty = (text) => escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
 var PROPERTY_ORDER = ["title", "file", "line", "endLine", "col", "endColumn"];
 function workflowCommand(name, message, properties = {}) {
-  const props = PROPERTY_ORDER.filter((key) => properties[key] !== void 0 && properties[key] !== "").map((key) => `${key}=${escapeProperty(String(properties[key]))}`);
+  const props = PROPERTY_ORDER.filter((key) => properties[key] !== void 0 && properties[key] !== "").map(
+    (key) => `${key}=${escapeProperty(String(properties[key]))}`
+  );
   return `::${name}${props.length > 0 ? ` ${props.join(",")}` : ""}::${escapeData(message)}`;
 }
 
 // src/github/annotations.ts
 function annotationLines(diagnostics, paths) {
   return diagnostics.map(
-    (d2) => workflowCommand(d2.severity === "error" ? "error" : "warning", d2.message, { title: `wiki-steward ${d2.rule}`, file: displayPath(d2, paths.repoRoot, paths), line: d2.line })
+    (d2) => workflowCommand(d2.severity === "error" ? "error" : "warning", d2.message, {
+      title: `wiki-steward ${d2.rule}`,
+      file: displayPath(d2, paths.repoRoot, paths),
+      line: d2.line
+    })
   );
 }
 
