@@ -35,7 +35,7 @@ const PREVIEW_TITLES = 5;
 const ROOT_GENERATED = /^# Wiki Index\n\n(?:- \[[^\n]*\]\([^\n]*\/_index\.md\) \u2014 \d+ pages(?:, \d+ levels deep)?\n)*$/;
 const ROOT_INIT_TEMPLATE = /^# Wiki Index\n(?:\n## [^\n]+\n\(empty\)\n)*\n?$/;
 const DIRECTORY_GENERATED =
-  /^# [^\n]*\n\n## Pages \(in this directory\)\n(?:\(none\)\n|(?:- \[[^\n]*\n)+)\n## Subdirectories\n(?:\(none\)\n|(?:(?:- \[|  - )[^\n]*\n)+)\n$/;
+  /^# [^\n]*\n\n## Pages \(in this directory\)\n(?:\(none\)\n|(?:- \[[^\n]*\n)+)\n## Subdirectories\n(?:\(none\)\n|(?:(?:- \[| {2}- )[^\n]*\n)+)\n$/;
 
 /** Upstream's `wiki init` template for the root index: the builder's too. */
 export const isRootInitTemplate = (text: string): boolean => ROOT_INIT_TEMPLATE.test(text);

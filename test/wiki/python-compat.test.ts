@@ -43,6 +43,8 @@ describe('Python float repr', () => {
     [1e16, '1e+16'],
     [1.5e-5, '1.5e-05'],
     [0.0001, '0.0001'],
+    // A literal past 2^53 on purpose: Python prints the double it rounds to.
+    // eslint-disable-next-line no-loss-of-precision
     [123456789012345678, '1.2345678901234568e+17'],
     [NaN, 'nan'],
     [-Infinity, '-inf'],
