@@ -25,6 +25,16 @@ interface IssuePayload {
   pull_request?: unknown;
 }
 
+interface PullRequestPayload {
+  number: number;
+  merged?: boolean;
+  merge_commit_sha?: string | null;
+  body?: string | null;
+  user?: GitHubUser | null;
+  head?: { ref?: string };
+  base?: { sha?: string; ref?: string };
+}
+
 export interface EventPayload {
   action?: string;
   issue?: IssuePayload;
@@ -33,7 +43,7 @@ export interface EventPayload {
   sender?: GitHubUser;
   ref?: string;
   repository?: { default_branch?: string };
-  pull_request?: { number: number; merged?: boolean; merge_commit_sha?: string | null; body?: string | null; user?: GitHubUser | null; head?: { ref?: string }; base?: { sha?: string; ref?: string } };
+  pull_request?: PullRequestPayload;
 }
 
 export interface Triggers {
@@ -92,7 +102,14 @@ export function workForEvent(eventName: string, payload: EventPayload, triggers:
     if (payload.action === 'closed' && pull && branch.startsWith(CAPTURE_BRANCH_PREFIX)) {
       return {
         kind: 'capture-closed',
-        pull: { number: pull.number, merged: Boolean(pull.merged), mergeCommitSha: pull.merge_commit_sha ?? null, body: pull.body ?? '', branch, ...(pull.user?.login ? { author: pull.user.login } : {}) },
+        pull: {
+          number: pull.number,
+          merged: Boolean(pull.merged),
+          mergeCommitSha: pull.merge_commit_sha ?? null,
+          body: pull.body ?? '',
+          branch,
+          ...(pull.user?.login ? { author: pull.user.login } : {}),
+        },
       };
     }
     return { kind: 'validate' };
@@ -113,8 +130,12 @@ function issueWork(payload: EventPayload, triggers: Triggers): Work {
   const title = issue.title ?? '';
   const stripped = afterCommand(title, triggers.command);
   const labelled = labelNames(issue).includes(triggers.triggerLabel);
-  if (action === 'labeled' && payload.label?.name !== triggers.triggerLabel) return { kind: 'skip', reason: `label '${payload.label?.name}' is not the trigger label` };
-  if (stripped === undefined && !labelled) return { kind: 'skip', reason: `issue #${issue.number} has neither the '${triggers.triggerLabel}' label nor a '${triggers.command}' title` };
+  if (action === 'labeled' && payload.label?.name !== triggers.triggerLabel) {
+    return { kind: 'skip', reason: `label '${payload.label?.name}' is not the trigger label` };
+  }
+  if (stripped === undefined && !labelled) {
+    return { kind: 'skip', reason: `issue #${issue.number} has neither the '${triggers.triggerLabel}' label nor a '${triggers.command}' title` };
+  }
   const asker = action === 'labeled' ? payload.sender : issue.user;
   const questionTitle = stripped ?? title;
   const body = visibleMarkdown(issue.body ?? '').trim();

@@ -60,13 +60,25 @@ async function runStep(step: Step): Promise<void> {
   const writes = (budget?: number) => new RepoWrites(inputs.dryRun, (message) => step.info(message), budget);
   // Who the steward is — the token's account plus steward-logins — asked of GitHub once, by the jobs that need it.
   const restBase = (env.GITHUB_API_URL ?? 'https://api.github.com').replace(/\/$/, '');
-  const identity = identitySource(github, config.ask.stewardLogins, (problem) => reporter.warning(problem), viewerLoginOf(restBase, inputs.token, env, step.clock));
+  const identity = identitySource(
+    github,
+    config.ask.stewardLogins,
+    (problem) => reporter.warning(problem),
+    viewerLoginOf(restBase, inputs.token, env, step.clock),
+  );
   const serverUrl = (env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/$/, '');
   if (work.kind === 'maintain') {
     // Maintain first; a validation failure afterwards does not undo it.
     const maintained = await maintainWiki(github, writes(), { owner, repo }, workspace, env.GITHUB_SHA, reporter, identity);
+    const indexUpdate = maintained.committed
+      ? ` committed (${maintained.committed.slice(0, 7)})`
+      : maintained.pullRequestUrl
+        ? ` proposed in ${maintained.pullRequestUrl}`
+        : '';
+    const pulls = (numbers: readonly number[]) => numbers.map((n) => `#${n}`).join(', ') || 'none';
     step.info(
-      `maintain: ${maintained.indexFiles.length} stale index files${maintained.committed ? ` committed (${maintained.committed.slice(0, 7)})` : maintained.pullRequestUrl ? ` proposed in ${maintained.pullRequestUrl}` : ''}; capture PRs rebuilt: ${maintained.refreshedCaptures.map((n) => `#${n}`).join(', ') || 'none'}; left for a person: ${maintained.humanEdited.map((n) => `#${n}`).join(', ') || 'none'}`,
+      `maintain: ${maintained.indexFiles.length} stale index files${indexUpdate}; ` +
+        `capture PRs rebuilt: ${pulls(maintained.refreshedCaptures)}; left for a person: ${pulls(maintained.humanEdited)}`,
     );
     step.setOutput('pull-request-url', maintained.pullRequestUrl ?? '');
     const handled = maintained.committed || maintained.pullRequestUrl ? new Set(maintained.indexFiles) : new Set<string>();
@@ -89,7 +101,20 @@ async function runStep(step: Step): Promise<void> {
   // Copilot with no extra secret: the workflow's token (`github-token`) when the environment names none.
   const providerEnv = env.COPILOT_GITHUB_TOKEN || env.GH_TOKEN || env.GITHUB_TOKEN ? env : { ...env, GITHUB_TOKEN: inputs.token };
   const result = await answerQuestion(
-    { github, repo: { owner, repo }, workspace, reporter, env: providerEnv, clock: step.clock, serverUrl, reviewers: inputs.reviewers, draft: inputs.draft, dryRun: inputs.dryRun, sender: payload.sender, identity },
+    {
+      github,
+      repo: { owner, repo },
+      workspace,
+      reporter,
+      env: providerEnv,
+      clock: step.clock,
+      serverUrl,
+      reviewers: inputs.reviewers,
+      draft: inputs.draft,
+      dryRun: inputs.dryRun,
+      sender: payload.sender,
+      identity,
+    },
     work.question,
   );
   step.setOutput('ladder-branch', result.branch ?? '');

@@ -46,9 +46,8 @@ function skippedPagesNote(unreadable: ReadonlyArray<{ path: string; reason: stri
     .slice(0, 3)
     .map((u) => `${u.path} (${u.reason})`)
     .join('; ');
-  return [
-    `${unreadable.length} page${unreadable.length === 1 ? ' was' : 's were'} skipped by the wiki search: ${named}${unreadable.length > 3 ? `; and ${unreadable.length - 3} more` : ''}.`,
-  ];
+  const more = unreadable.length > 3 ? `; and ${unreadable.length - 3} more` : '';
+  return [`${unreadable.length} page${unreadable.length === 1 ? ' was' : 's were'} skipped by the wiki search: ${named}${more}.`];
 }
 
 /** Searches per question (D searches each uncovered claim). */

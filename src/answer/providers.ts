@@ -74,7 +74,8 @@ const need = (value: string | undefined, what: string): string => {
 export function createProviders(options: ProviderOptions): Providers {
   if ((options.llm as string) === 'github' || (options.llm as string) === 'github-models') {
     throw new ProviderConfigError(
-      "GitHub Models was retired in July 2026; use --llm copilot (GitHub Copilot, with the workflow's token), --llm openai (any OpenAI-compatible server) or --llm anthropic",
+      "GitHub Models was retired in July 2026; use --llm copilot (GitHub Copilot, with the workflow's token), " +
+        '--llm openai (any OpenAI-compatible server) or --llm anthropic',
     );
   }
   if (!ANSWERERS.includes(options.llm)) throw new ProviderConfigError(`--llm must be one of ${ANSWERERS.join(', ')}, got '${options.llm}'`);

@@ -62,24 +62,24 @@ export function renderAnswer(input: RenderInput, wiki: WikiCitationRenderer = pl
     }
     const sections = input.sections ?? sectionsOf(input.claims);
     if (sections.length > 0) {
+      const readMore = sections.map((s) => `${clipHeading(s.heading) || s.path} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`);
       out.push('');
-      out.push(
-        `**Read more:** ${sections.map((s) => `${clipHeading(s.heading) || s.path} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`).join('; ')}.`,
-      );
+      out.push(`**Read more:** ${readMore.join('; ')}.`);
     }
   }
   // Exactly the trace's `missing`. An answered question may still miss an ordinary word or two
   // (the coverage rule tolerates them): those are absent from the best-matching pages, not from the wiki.
   if (input.missing.length > 0 && input.branch !== 'unconfigured') {
+    const where = input.outcome === 'answered' ? 'Not in the best-matching pages' : 'Not in the wiki';
+    const missing = input.missing.map((m) => (m.includes(' ') && m.length > 40 ? m.replace(/\s+/g, ' ') : inlineCode(m)));
     out.push('');
-    out.push(
-      `**${input.outcome === 'answered' ? 'Not in the best-matching pages' : 'Not in the wiki'}:** ${input.missing.map((m) => (m.includes(' ') && m.length > 40 ? m.replace(/\s+/g, ' ') : inlineCode(m))).join(', ')}.`,
-    );
+    out.push(`**${where}:** ${missing.join(', ')}.`);
   }
   if (input.askedBefore && input.askedBefore.length > 0) {
     out.push('');
     out.push(
-      `**Asked before, still open:** ${input.askedBefore.map(inlineCode).join(', ')} (a capture waiting for a reviewer's answer; it counts once the answer is written and its \`captured_by\` line deleted).`,
+      `**Asked before, still open:** ${input.askedBefore.map(inlineCode).join(', ')} ` +
+        "(a capture waiting for a reviewer's answer; it counts once the answer is written and its `captured_by` line deleted).",
     );
   }
   if (input.webClaims && input.webClaims.length > 0) {
@@ -127,12 +127,19 @@ export function traceSummary(trace: Trace): string[] {
       : items.length <= SUMMARY_ITEMS
         ? items.join(', ')
         : `${items.slice(0, SUMMARY_ITEMS).join(', ')} and ${items.length - SUMMARY_ITEMS} more`;
+  const seedGate = trace.seed_branch && trace.seed_branch !== trace.branch ? ` (the seed's gate alone: ${trace.seed_branch})` : '';
+  const candidate = (c: Trace['candidates'][number]): string => {
+    const matched = [...new Set(c.matched.map((m) => `${m.term}→${m.field}`))].join('; ').replace(/\s+/g, ' ');
+    return `${inlineCode(c.path)}${c.source === 'body' ? ' (body)' : ''} [${matched}]`;
+  };
+  const moreCandidates = trace.candidates.length > 20 ? ` and ${trace.candidates.length - 20} more` : '';
+  const retries = trace.provider_calls.reduce((n, c) => n + c.retries, 0);
   return [
-    `- Branch: **${trace.branch}**${trace.seed_branch && trace.seed_branch !== trace.branch ? ` (the seed's gate alone: ${trace.seed_branch})` : ''}, outcome **${trace.outcome}** (answerer: ${trace.answerer})`,
+    `- Branch: **${trace.branch}**${seedGate}, outcome **${trace.outcome}** (answerer: ${trace.answerer})`,
     `- Oriented on: ${list(trace.oriented.map(inlineCode))}`,
     `- Signal terms: ${list(trace.signal_terms.map((t) => `${inlineCode(t.term)}${termNote(t)}`))}`,
     ...(trace.dropped_terms.length > 0 ? [`- Dropped: ${list(trace.dropped_terms.map((t) => `${inlineCode(t.term)} (${t.reason})`))}`] : []),
-    `- Candidates (${trace.candidates.length}, best first): ${list(trace.candidates.slice(0, 20).map((c) => `${inlineCode(c.path)}${c.source === 'body' ? ' (body)' : ''} [${[...new Set(c.matched.map((m) => `${m.term}→${m.field}`))].join('; ').replace(/\s+/g, ' ')}]`))}${trace.candidates.length > 20 ? ` and ${trace.candidates.length - 20} more` : ''}`,
+    `- Candidates (${trace.candidates.length}, best first): ${list(trace.candidates.slice(0, 20).map(candidate))}${moreCandidates}`,
     ...(trace.asked_before && trace.asked_before.length > 0 ? [`- Asked before, still open: ${list(trace.asked_before.map(inlineCode))}`] : []),
     `- Read: ${list(trace.read.map(inlineCode))}`,
     ...(trace.unread.length > 0 ? [`- Not read: ${list(trace.unread.map((u) => `${inlineCode(u.path)} (${u.reason})`))}`] : []),
@@ -142,9 +149,7 @@ export function traceSummary(trace: Trace): string[] {
       ? [`- Web searches: ${list(trace.web_searches.map((w) => `${w.provider} "${w.query}" → ${w.error ? `failed: ${w.error}` : `${w.results} results`}`))}`]
       : []),
     ...(trace.provider_calls.length > 0
-      ? [
-          `- Provider calls: ${trace.provider_calls.length} (${trace.provider_calls.reduce((n, c) => n + c.retries, 0)} retries), tokens ${trace.tokens.input} in / ${trace.tokens.output} out`,
-        ]
+      ? [`- Provider calls: ${trace.provider_calls.length} (${retries} retries), tokens ${trace.tokens.input} in / ${trace.tokens.output} out`]
       : []),
     `- Timings: load ${trace.timings_ms.load} ms, ladder ${trace.timings_ms.ladder} ms, answer ${trace.timings_ms.answer} ms`,
   ];

@@ -78,6 +78,7 @@ function bodySections(input: CaptureInput, wikiLink: (c: WikiCitation) => string
   const web = webCitations(trace);
   // A run of white space holding a line break becomes one space (each run matched once: `\s*\n\s*` rescanned long runs of spaces).
   const quote = (s: string) => unlink(s).replace(/\s+/g, (run) => (run.includes('\n') ? ' ' : run));
+  const fromSource = source.label ? ` from ${source.url ? `[${source.label}](${source.url})` : source.label}` : '';
   return [
     '## Question',
     '',
@@ -101,7 +102,7 @@ function bodySections(input: CaptureInput, wikiLink: (c: WikiCitation) => string
     '',
     unlink(trace.answer),
     '',
-    `Captured by wiki-steward${source.label ? ` from ${source.url ? `[${source.label}](${source.url})` : source.label}` : ''} (branch \`${trace.branch}\`, outcome \`${trace.outcome}\`).`,
+    `Captured by wiki-steward${fromSource} (branch \`${trace.branch}\`, outcome \`${trace.outcome}\`).`,
   ];
 }
 

@@ -127,7 +127,6 @@ async function captureLocally(io: CliIo, workspace: Workspace, trace: Trace): Pr
   const plan = await planCapture(tree, workspace.config, trace, {}, new Date());
   for (const [file, content] of plan.files) await writeWikiFileAtomically(wikiRoot, file, content);
   const others = plan.files.size - 1;
-  io.stderr(
-    `captured ${path.relative(io.cwd, path.join(wikiRoot, plan.path))}${others > 0 ? ` (and ${others} ${plan.bootstrap ? 'new wiki' : 'index'} file${others === 1 ? '' : 's'})` : ''}: review it, then commit`,
-  );
+  const alsoWritten = others > 0 ? ` (and ${others} ${plan.bootstrap ? 'new wiki' : 'index'} file${others === 1 ? '' : 's'})` : '';
+  io.stderr(`captured ${path.relative(io.cwd, path.join(wikiRoot, plan.path))}${alsoWritten}: review it, then commit`);
 }

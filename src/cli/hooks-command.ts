@@ -19,12 +19,14 @@ export async function hooksInstallCommand(io: CliIo): Promise<number> {
       // The snippet alone goes to stdout, so it can be appended as it is.
       const { manager } = result;
       io.stderr(
-        `wiki-steward: ${manager.label} manages this repository's git hooks (${manager.evidence}): nothing was installed and no file was changed. To run the check from ${manager.label}, ${manager.how} ${shown(manager.configFile)}:`,
+        `wiki-steward: ${manager.label} manages this repository's git hooks (${manager.evidence}): nothing was installed and no file was changed. ` +
+          `To run the check from ${manager.label}, ${manager.how} ${shown(manager.configFile)}:`,
       );
       io.stdout(manager.snippet);
       if (result.earlierHook) {
         io.stderr(
-          `wiki-steward: a pre-commit hook installed earlier by wiki-steward is still in ${shown(result.hookPath)}; 'wiki-steward hooks uninstall' removes it and puts back any hook it chained`,
+          `wiki-steward: a pre-commit hook installed earlier by wiki-steward is still in ${shown(result.hookPath)}; ` +
+            "'wiki-steward hooks uninstall' removes it and puts back any hook it chained",
         );
       }
       return EXIT.ok;
@@ -37,7 +39,8 @@ export async function hooksInstallCommand(io: CliIo): Promise<number> {
       io.stderr(
         result.chainedRuns
           ? `pre-commit hook installed (the existing hook runs first): ${shown(result.hookPath)}`
-          : `pre-commit hook installed; the existing hook is kept as it was, not executable, so it stays disabled (git did not run it either): ${shown(result.hookPath)}`,
+          : 'pre-commit hook installed; the existing hook is kept as it was, not executable, so it stays disabled ' +
+              `(git did not run it either): ${shown(result.hookPath)}`,
       );
       return EXIT.ok;
     default: {

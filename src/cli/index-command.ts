@@ -24,7 +24,8 @@ export async function indexCommand(io: CliIo, options: IndexOptions): Promise<nu
   for (const p of plans.filter((p) => p.status === 'hand-written')) {
     io.stderr(
       p.handEdited
-        ? `${p.path}: edited by hand since it was generated; left alone (delete it and run 'wiki-steward index' to regenerate it, or set 'indexes: always' in .wiki-steward.yml)`
+        ? `${p.path}: edited by hand since it was generated; left alone ` +
+            "(delete it and run 'wiki-steward index' to regenerate it, or set 'indexes: always' in .wiki-steward.yml)"
         : `${p.path}: hand-written index, left alone (set 'indexes: always' in .wiki-steward.yml to regenerate it)`,
     );
   }

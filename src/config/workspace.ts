@@ -139,5 +139,7 @@ export function requireWikiRoot(workspace: Workspace): string {
  * looked, and how to point at a wiki. (`ask` still answers, cold, as the read protocol's A.0 says;
  * commands that need a wiki exit 2 with this message.)
  */
-export const noWikiMessage = (workspace: Pick<Workspace, 'repoRoot'>): string =>
-  `no wiki found: looked for schema.md or index.md in ${AUTO_DETECT_DIRS.map((d) => (d === '.' ? 'the repository root' : `${d}/`)).join(', ')} under ${workspace.repoRoot}; pass --wiki DIR or set 'wiki:' in .wiki-steward.yml`;
+export const noWikiMessage = (workspace: Pick<Workspace, 'repoRoot'>): string => {
+  const places = AUTO_DETECT_DIRS.map((d) => (d === '.' ? 'the repository root' : `${d}/`)).join(', ');
+  return `no wiki found: looked for schema.md or index.md in ${places} under ${workspace.repoRoot}; pass --wiki DIR or set 'wiki:' in .wiki-steward.yml`;
+};

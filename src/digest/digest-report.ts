@@ -161,9 +161,8 @@ export function renderDigest(r: DigestReport, title: string): string {
   else if (r.unansweredTopics.length === 0) lines.push('Every question this period was answered from the wiki.');
   for (const g of r.unansweredTopics.slice(0, LIST_LIMIT)) {
     const asks = g.questions.map((q) => `#${q.issueNumber}`).join(', ');
-    lines.push(
-      `- **${g.terms.join(', ') || 'no terms'}** — asked ${g.questions.length}× (${asks})${g.capture ? `, capture #${g.capture.number}` : ''}: “${g.questions[0]!.question.slice(0, 140)}”`,
-    );
+    const capture = g.capture ? `, capture #${g.capture.number}` : '';
+    lines.push(`- **${g.terms.join(', ') || 'no terms'}** — asked ${g.questions.length}× (${asks})${capture}: “${g.questions[0]!.question.slice(0, 140)}”`);
   }
   lines.push(...more(r.unansweredTopics.length), '', '## Capture pull requests', '');
   lines.push(r.openCaptures.length === 0 ? 'No capture pull request is open.' : `${r.openCaptures.length} open, oldest first:`);

@@ -93,7 +93,9 @@ export async function installHook(git: GitCommandManager, command: HookCommand):
     return {
       outcome: 'refused',
       hookPath,
-      reason: `core.hooksPath points outside this repository (${dir}): a hook there runs for every repository that uses that folder, so nothing was installed. Give this repository its own hooks folder (git config core.hooksPath .githooks) and install again`,
+      reason:
+        `core.hooksPath points outside this repository (${dir}): a hook there runs for every repository that uses that folder, so nothing was installed. ` +
+        'Give this repository its own hooks folder (git config core.hooksPath .githooks) and install again',
     };
   }
 
@@ -115,7 +117,9 @@ export async function installHook(git: GitCommandManager, command: HookCommand):
       return {
         outcome: 'refused',
         hookPath,
-        reason: `the existing hook ${hookPath} finds its work by its own file name ($0): moved aside to chain it, it would run the wrong thing or nothing, so nothing was installed. Add this line where that hook (or the script it runs) does its pre-commit work`,
+        reason:
+          `the existing hook ${hookPath} finds its work by its own file name ($0): moved aside to chain it, it would run the wrong thing or nothing, ` +
+          'so nothing was installed. Add this line where that hook (or the script it runs) does its pre-commit work',
         line: hookCommandLine(command, repoRoot),
       };
     }

@@ -93,7 +93,9 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
   if (!permission.allowed) {
     ctx.reporter.info(`Not answering: @${question.asker.login} has role '${permission.role}', below min-permission '${config.ask.minPermission}'.`);
     if (config.ask.refusal === 'comment') {
-      const text = `Thanks for the question. wiki-steward answers questions from people with ${config.ask.minPermission} access or more; a maintainer can ask for you by adding the \`${config.labels.trigger}\` label.`;
+      const text =
+        `Thanks for the question. wiki-steward answers questions from people with ${config.ask.minPermission} access or more; ` +
+        `a maintainer can ask for you by adding the \`${config.labels.trigger}\` label.`;
       await upsertAnswerComment(ctx.github, writes, ctx.repo, where, { text, markers: [markerFor(question.key)] });
     }
     return { skipped: 'permission' };

@@ -83,7 +83,8 @@ const alreadyCreated = (error: unknown): boolean =>
 export class PullRequestsForbiddenError extends Error {
   constructor() {
     super(
-      "GitHub Actions may not create pull requests in this repository: turn on 'Allow GitHub Actions to create and approve pull requests' (Settings → Actions → General → Workflow permissions), or pass a GitHub App or fine-grained token as github-token",
+      "GitHub Actions may not create pull requests in this repository: turn on 'Allow GitHub Actions to create and approve pull requests' " +
+        '(Settings → Actions → General → Workflow permissions), or pass a GitHub App or fine-grained token as github-token',
     );
   }
 }
@@ -109,10 +110,14 @@ export type CapturePrResult =
 
 function prBody(o: CapturePrOptions, marker: CaptureMarker): StewardText {
   const q = o.trace.question.length > QUOTED_QUESTION_LIMIT ? `${o.trace.question.slice(0, QUOTED_QUESTION_LIMIT)}…` : o.trace.question;
+  const missed = o.trace.outcome === 'cold' ? 'had no page for' : 'covered only part of';
+  const startsWiki = o.plan.bootstrap ? ' and starts the wiki (`schema.md`, `index.md`)' : '';
+  const withIndexes = o.plan.files.size > 1 ? ' with its regenerated index files' : '';
   const text = [
     `Captures the gap from #${o.question.issueNumber}.`,
     '',
-    `The wiki ${o.trace.outcome === 'cold' ? 'had no page for' : 'covered only part of'} this question, so this adds \`${marker.page}\`${o.plan.bootstrap ? ' and starts the wiki (`schema.md`, `index.md`)' : ''}${o.plan.files.size > 1 ? ' with its regenerated index files' : ''}. Edit it into a real page, set \`rated_by: human\` when you have checked it, and merge.`,
+    `The wiki ${missed} this question, so this adds \`${marker.page}\`${startsWiki}${withIndexes}. ` +
+      'Edit it into a real page, set `rated_by: human` when you have checked it, and merge.',
     '',
     '### Question',
     '',
@@ -242,7 +247,9 @@ export async function rebuildCapturePrs(
       const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: pull.number, per_page: 100 });
       // Its own notice only: a marker in anyone else's comment must not silence it.
       if (!comments.some((c) => identity.owns(c.user) && (c.body ?? '').trimEnd().endsWith(NEEDS_REBASE))) {
-        const text = `${o.base} has moved on and this branch has commits from a person, so wiki-steward leaves it alone: it needs a rebase (and \`wiki-steward index\`) before merging.`;
+        const text =
+          `${o.base} has moved on and this branch has commits from a person, so wiki-steward leaves it alone: ` +
+          'it needs a rebase (and `wiki-steward index`) before merging.';
         await createComment(github, writes, repo, pull.number, { text, markers: [NEEDS_REBASE] }, 'needs a rebase');
       }
       continue;
@@ -292,8 +299,11 @@ export async function handleClosedCapture(
     reporter.info(`Capture PR #${pull.number} was opened by ${pull.author}, not by the steward (${identity.describe()}): branch deleted, nothing to reply.`);
     return undefined;
   }
+  const pageUrl = `${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? 'HEAD'}/${marker.page.split('/').map(encodeURIComponent).join('/')}`;
   const text = pull.merged
-    ? `The capture page for this question is in the wiki: [\`${marker.page}\`](${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? 'HEAD'}/${marker.page.split('/').map(encodeURIComponent).join('/')}) was merged in #${pull.number}. It records the question as asked and still open: once a reviewer writes the answer on that page and deletes its \`captured_by\` line, the wiki covers it and asking again is answered from it.`
+    ? `The capture page for this question is in the wiki: [\`${marker.page}\`](${pageUrl}) was merged in #${pull.number}. ` +
+      'It records the question as asked and still open: once a reviewer writes the answer on that page and deletes its `captured_by` line, ' +
+      'the wiki covers it and asking again is answered from it.'
     : `The capture pull request #${pull.number} was closed without merging, so the wiki still does not cover this question.`;
   // A re-run of the same event must not reply twice: the steward's own reply ends with this marker.
   const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: marker.issueNumber, per_page: 100 });

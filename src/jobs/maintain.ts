@@ -73,7 +73,8 @@ export async function maintainWiki(
     reporter.info(`cannot update ${base} directly; opening a pull request instead`);
     await setBranch(github, writes, repo, REFRESH_BRANCH, commit, (await refSha(github, repo, REFRESH_BRANCH)) !== undefined, true);
     const open = (await github.rest.pulls.list({ ...repo, state: 'open', head: `${repo.owner}:${REFRESH_BRANCH}`, per_page: 1 })).data[0];
-    const body = `The index files below are stale after recent merges; this regenerates them exactly as \`wiki-steward index\` would.\n\n${stale.map((p) => `- \`${inRepo(p.path)}\``).join('\n')}`;
+    const staleList = stale.map((p) => `- \`${inRepo(p.path)}\``).join('\n');
+    const body = `The index files below are stale after recent merges; this regenerates them exactly as \`wiki-steward index\` would.\n\n${staleList}`;
     if (open) {
       await updatePull(github, writes, repo, open.number, { body });
       result.pullRequestUrl = open.html_url;

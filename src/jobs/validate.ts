@@ -53,7 +53,8 @@ export async function validateCheckout(
       only = await changedPages(workspace, options.changedSince, layout.pages);
     } catch {
       reporter.notice(
-        `the pull request's base ${options.changedSince.slice(0, 12)} is not in the checkout (use actions/checkout with fetch-depth: 0): validating the whole wiki`,
+        `the pull request's base ${options.changedSince.slice(0, 12)} is not in the checkout ` +
+          '(use actions/checkout with fetch-depth: 0): validating the whole wiki',
       );
     }
   }

@@ -60,7 +60,8 @@ export function testWaitScale(env: NodeJS.ProcessEnv): number {
   if (!(scale >= 0 && scale <= 1)) throw new Error(`${TEST_WAIT_SCALE} must be a number from 0 to 1, got '${raw}'`);
   if (env.GITHUB_ACTIONS === 'true' && talksToGitHubCom(env.GITHUB_API_URL)) {
     throw new Error(
-      `${TEST_WAIT_SCALE} is a switch for test suites against a local GitHub emulator; it is refused in a workflow that talks to github.com. Remove it from the workflow's env.`,
+      `${TEST_WAIT_SCALE} is a switch for test suites against a local GitHub emulator; it is refused in a workflow that talks to github.com. ` +
+        "Remove it from the workflow's env.",
     );
   }
   return scale;

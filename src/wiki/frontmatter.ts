@@ -228,11 +228,14 @@ function compareWithYaml12(block: string, dialect: PyDict, keyLines: Map<string,
     const problem =
       error instanceof ContainsItself
         ? 'frontmatter YAML aliases make a value that contains itself'
-        : `frontmatter YAML aliases expand to more than ${MAX_FRONTMATTER_EXPANSION.toLocaleString('en-US')} characters of values (a "billion laughs" alias bomb)`;
+        : `frontmatter YAML aliases expand to more than ${MAX_FRONTMATTER_EXPANSION.toLocaleString('en-US')} characters of values ` +
+          '(a "billion laughs" alias bomb)';
     return {
       kind: 'refused',
       line: 1,
-      message: `${problem}: standard YAML readers would exhaust their memory on it, so the page is not checked further; write the values out instead of using anchors (&) and aliases (*)`,
+      message:
+        `${problem}: standard YAML readers would exhaust their memory on it, so the page is not checked further; ` +
+        'write the values out instead of using anchors (&) and aliases (*)',
     };
   }
   if (standard === null || standard === undefined) standard = {};
@@ -258,7 +261,9 @@ function collectDifferences(field: string, dialectValue: PyValue, standardValue:
   out.push({
     field,
     line: keyLines.get(field) ?? keyLines.get(field.split('.')[0]!) ?? 2,
-    message: `frontmatter field '${field}': standard YAML reads ${cutValue(describeStandard(standardValue))}, this wiki's dialect reads ${cutValue(pyRepr(dialectValue))}`,
+    message:
+      `frontmatter field '${field}': standard YAML reads ${cutValue(describeStandard(standardValue))}, ` +
+      `this wiki's dialect reads ${cutValue(pyRepr(dialectValue))}`,
   });
 }
 

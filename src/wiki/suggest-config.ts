@@ -114,11 +114,11 @@ export async function suggestValidateConfig(layout: WikiLayout): Promise<string>
   set('yaml-dialect', 'warn', `${found('yaml-dialect').length} YAML 1.1/1.2 differences (upstream warns)`);
   damage('broken-link', `markdown links to no file (${links.markdown} markdown links in all)`);
   const wikilinks = found('wikilink').length;
-  set(
-    'wikilink',
-    'error',
-    `${links.wikilinks > links.markdown ? `links are [[wikilinks]] (${links.wikilinks}) rather than markdown (${links.markdown})` : `${links.wikilinks} [[wikilinks]], ${links.markdown} markdown links`}; ${wikilinks} unresolved (never relaxed)`,
-  );
+  const linkStyle =
+    links.wikilinks > links.markdown
+      ? `links are [[wikilinks]] (${links.wikilinks}) rather than markdown (${links.markdown})`
+      : `${links.wikilinks} [[wikilinks]], ${links.markdown} markdown links`;
+  set('wikilink', 'error', `${linkStyle}; ${wikilinks} unresolved (never relaxed)`);
   const sources = pagesOf(found('missing-source'));
   set(
     'missing-source',

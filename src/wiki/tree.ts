@@ -204,6 +204,8 @@ const MEGABYTE = 1024 * 1024;
 /** A page over `limit` bytes, not read: `page is 3.4 MB (3,565,158 bytes), over the 2 MB limit …` */
 export const tooLarge = (bytes: number, limit: number): FileText => ({
   ok: false,
-  reason: `page is ${(bytes / MEGABYTE).toFixed(1)} MB (${bytes.toLocaleString('en-US')} bytes), over the ${limit / MEGABYTE} MB limit for one page: not read further; split it into smaller pages`,
+  reason:
+    `page is ${(bytes / MEGABYTE).toFixed(1)} MB (${bytes.toLocaleString('en-US')} bytes), over the ${limit / MEGABYTE} MB limit for one page: ` +
+    'not read further; split it into smaller pages',
   problem: 'too-large',
 });

@@ -33,7 +33,10 @@ export const COPILOT_TOKEN_VARIABLES = ['COPILOT_GITHUB_TOKEN', 'GH_TOKEN', 'GIT
 const SECRET_VARIABLE = /TOKEN|SECRET|PASSWORD|_KEY$|^INPUT_/i;
 
 const NOT_AUTHORISED_CAUSES =
-  "Possible causes: the workflow's `permissions:` lack `copilot-requests: write`; the organisation's policy \"Copilot CLI billed to the organization\" is off; the token's account has no Copilot seat; or COPILOT_GITHUB_TOKEN is not a fine-grained token with the Copilot Requests permission.";
+  "Possible causes: the workflow's `permissions:` lack `copilot-requests: write`; " +
+  'the organisation\'s policy "Copilot CLI billed to the organization" is off; ' +
+  "the token's account has no Copilot seat; " +
+  'or COPILOT_GITHUB_TOKEN is not a fine-grained token with the Copilot Requests permission.';
 
 /** Data of the session's `session.error` event (the SDK's ErrorData), as far as this model reads it. */
 interface SessionError {
@@ -222,7 +225,8 @@ export class CopilotChatModel implements ChatModel {
     if (!cliPath) {
       throw new ProviderError(
         this.provider,
-        `the Copilot CLI is not installed: no \`${COPILOT_CLI}\` on PATH. Install it in a step before this one (\`npm install -g @github/copilot\`), or set copilot-cli-path (config answerer.copilot_cli_path).`,
+        `the Copilot CLI is not installed: no \`${COPILOT_CLI}\` on PATH. ` +
+          'Install it in a step before this one (`npm install -g @github/copilot`), or set copilot-cli-path (config answerer.copilot_cli_path).',
         'unavailable',
         false,
       );
@@ -288,7 +292,8 @@ export class CopilotChatModel implements ChatModel {
       }
       if (reported.errorType === 'rate_limit' || reported.errorType === 'quota') {
         return says(
-          `Copilot's ${reported.errorType === 'quota' ? 'quota' : 'rate limit'} was reached (${detail}). Try again later; an organisation can raise its Copilot request budget.`,
+          `Copilot's ${reported.errorType === 'quota' ? 'quota' : 'rate limit'} was reached (${detail}). ` +
+            'Try again later; an organisation can raise its Copilot request budget.',
           reported.statusCode ?? 429,
           true,
         );
