@@ -40,7 +40,10 @@ function flag(text: Read, name: string, fallback: boolean): boolean {
 
 /** A list input: logins separated by commas or white space, a leading `@` dropped; undefined when empty. */
 function logins(text: Read, name: string): string[] | undefined {
-  const list = (text(name) ?? '').split(/[\s,]+/).map((l) => l.replace(/^@/, '')).filter(Boolean);
+  const list = (text(name) ?? '')
+    .split(/[\s,]+/)
+    .map((l) => l.replace(/^@/, ''))
+    .filter(Boolean);
   return list.length > 0 ? list : undefined;
 }
 

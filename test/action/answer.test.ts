@@ -13,9 +13,43 @@ import type { AddressInfo } from 'node:net';
 import { page } from '../helpers/wiki-fixture.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GitHubEmulator, RecordedRequest } from '../github-emulator/emulator.js';
-import { type RunResult, type Workspace, at, bareGit, closeChecked, expectExit, expectPermalinksResolve, isWrite, makeWorkspace, removeTempDirs, runStep, seededRepo, traceOf, visible, writesOf } from './harness.js';
-import { REPO, SERVER, COMMENTS, COMMENT, LABELS, ISSUE_LABELS, ISSUE_LABEL, PERMISSION, TREES, COMMITS, REFS, PULLS, PULL, REF, ISSUE_REACTIONS, ISSUE_REACTION, COMMENT_REACTIONS, COMMENT_REACTION } from './routes.js';
-
+import {
+  type RunResult,
+  type Workspace,
+  at,
+  bareGit,
+  closeChecked,
+  expectExit,
+  expectPermalinksResolve,
+  isWrite,
+  makeWorkspace,
+  removeTempDirs,
+  runStep,
+  seededRepo,
+  traceOf,
+  visible,
+  writesOf,
+} from './harness.js';
+import {
+  REPO,
+  SERVER,
+  COMMENTS,
+  COMMENT,
+  LABELS,
+  ISSUE_LABELS,
+  ISSUE_LABEL,
+  PERMISSION,
+  TREES,
+  COMMITS,
+  REFS,
+  PULLS,
+  PULL,
+  REF,
+  ISSUE_REACTIONS,
+  ISSUE_REACTION,
+  COMMENT_REACTIONS,
+  COMMENT_REACTION,
+} from './routes.js';
 
 const COVERED = 'How do I install the pre-commit hook?';
 const COLD = 'How do I bake sourdough bread?';
@@ -58,7 +92,11 @@ interface Run extends RunResult {
   requests: RecordedRequest[];
 }
 
-async function run(eventName: string, payload: unknown, opts: { inputs?: Record<string, string>; workspace?: Workspace | null; env?: Record<string, string> } = {}): Promise<Run> {
+async function run(
+  eventName: string,
+  payload: unknown,
+  opts: { inputs?: Record<string, string>; workspace?: Workspace | null; env?: Record<string, string> } = {},
+): Promise<Run> {
   const from = gh.requests.length;
   const result = await runStep({
     githubEnv: gh.env(),
@@ -77,7 +115,15 @@ function asker(login: string, role: 'admin' | 'maintain' | 'write' | 'triage' | 
 }
 
 function issue(number: number, title: string, opts: { body?: string; user?: string; labels?: string[]; locked?: boolean; pull_request?: boolean } = {}) {
-  return gh.state.addIssue({ number, title, body: opts.body ?? '', user: opts.user ?? 'alice', labels: opts.labels ?? ['question'], locked: opts.locked, pull_request: opts.pull_request });
+  return gh.state.addIssue({
+    number,
+    title,
+    body: opts.body ?? '',
+    user: opts.user ?? 'alice',
+    labels: opts.labels ?? ['question'],
+    locked: opts.locked,
+    pull_request: opts.pull_request,
+  });
 }
 
 const labelsOf = (n: number) => [...gh.state.issue(n).labels].sort();
@@ -89,13 +135,7 @@ function onlyComment(n: number) {
 }
 
 /** The writes that open a capture pull request: one tree (file contents inline), commit, branch, pull request, its label. */
-const OPENED_CAPTURE: readonly string[] = [
-  `POST ${TREES} 201`,
-  `POST ${COMMITS} 201`,
-  `POST ${REFS} 201`,
-  `POST ${PULLS} 201`,
-  `POST ${ISSUE_LABELS} 200`,
-];
+const OPENED_CAPTURE: readonly string[] = [`POST ${TREES} 201`, `POST ${COMMITS} 201`, `POST ${REFS} 201`, `POST ${PULLS} 201`, `POST ${ISSUE_LABELS} 200`];
 
 /** 👀 on the question when the run takes it up, and off again once the answer is posted. */
 const EYES_ON = `POST ${ISSUE_REACTIONS} 201`;
@@ -176,7 +216,15 @@ describe('answer mode', () => {
     // Now cold: a capture pull request is opened and the one comment links it.
     const { pr } = await captureOf(3);
     expect(edited.body).toContain(`${SERVER}/${REPO}/pull/${pr.number}`);
-    expect(writesOf(edit.requests)).toEqual([EYES_ON, ...OPENED_CAPTURE, `PATCH ${COMMENT} 200`, EYES_OFF, `DELETE ${ISSUE_LABEL} 200`, `POST ${LABELS} 201`, `POST ${ISSUE_LABELS} 200`]);
+    expect(writesOf(edit.requests)).toEqual([
+      EYES_ON,
+      ...OPENED_CAPTURE,
+      `PATCH ${COMMENT} 200`,
+      EYES_OFF,
+      `DELETE ${ISSUE_LABEL} 200`,
+      `POST ${LABELS} 201`,
+      `POST ${ISSUE_LABELS} 200`,
+    ]);
     expect(edit.requests.find((q) => q.method === 'DELETE' && q.route === ISSUE_LABEL)?.params.name).toBe('wiki:answered');
     expect(labelsOf(3)).toEqual(['question', 'wiki:cold']);
     expect(edit.requests.filter((q) => q.method === 'POST' && q.route === COMMENTS)).toHaveLength(0);
@@ -221,13 +269,21 @@ describe('answer mode', () => {
     await expectPermalinksResolve(b.body, ws);
     expect(r.requests.filter((q) => q.route === PERMISSION).map((q) => q.params.username)).toEqual(['bob']);
     // 👀 on the follow-up comment (not on the issue) while it is answered.
-    expect(writesOf(r.requests).filter((w) => w.includes('/comments'))).toEqual([`POST ${COMMENT_REACTIONS} 201`, `POST ${COMMENTS} 201`, `DELETE ${COMMENT_REACTION} 204`]);
+    expect(writesOf(r.requests).filter((w) => w.includes('/comments'))).toEqual([
+      `POST ${COMMENT_REACTIONS} 201`,
+      `POST ${COMMENTS} 201`,
+      `DELETE ${COMMENT_REACTION} 204`,
+    ]);
     expect(r.outputs['comment-url']).toBe(`${SERVER}/${REPO}/issues/4#issuecomment-${b.id}`);
 
     // Re-running the follow-up updates its own answer only.
     const again = await run('issue_comment', gh.events.issueComment('created', followUp.id));
     expectExit(again, 0);
-    expect(writesOf(again.requests).filter((w) => w.includes('comments'))).toEqual([`POST ${COMMENT_REACTIONS} 201`, `PATCH ${COMMENT} 200`, `DELETE ${COMMENT_REACTION} 204`]);
+    expect(writesOf(again.requests).filter((w) => w.includes('comments'))).toEqual([
+      `POST ${COMMENT_REACTIONS} 201`,
+      `PATCH ${COMMENT} 200`,
+      `DELETE ${COMMENT_REACTION} 204`,
+    ]);
     expect(again.requests.find((q) => q.method === 'PATCH')?.params.comment_id).toBe(String(b.id));
     expect(at(gh.state.commentsOn(4), 0)).toEqual(issueAnswer);
   });
@@ -330,7 +386,7 @@ describe('answer mode', () => {
 
   it.each([
     { size: '1 MB', chars: 1_048_576 },
-    { size: '60 KB (under GitHub\'s own 65,536 issue body limit)', chars: 60_000 },
+    { size: "60 KB (under GitHub's own 65,536 issue body limit)", chars: 60_000 },
   ])('a $size issue body → one comment under 65,536 characters', async ({ chars }) => {
     asker('alice', 'triage');
     const line = 'Here is more context about my setup, the hook and the repository layout we use. ';
@@ -412,9 +468,21 @@ describe('answer mode', () => {
     });
 
     it.each([
-      { kind: 'secondary rate limit 403 + retry-after', fault: () => gh.faults.secondaryRateLimit({ match: postComment, status: 403, retryAfter: 1 }), status: 403 },
-      { kind: 'secondary rate limit 429 + retry-after', fault: () => gh.faults.secondaryRateLimit({ match: postComment, status: 429, retryAfter: 2 }), status: 429 },
-      { kind: 'primary rate limit 429 (x-ratelimit-remaining: 0)', fault: () => gh.faults.primaryRateLimit({ match: postComment, status: 429, resetInSeconds: 1 }), status: 429 },
+      {
+        kind: 'secondary rate limit 403 + retry-after',
+        fault: () => gh.faults.secondaryRateLimit({ match: postComment, status: 403, retryAfter: 1 }),
+        status: 403,
+      },
+      {
+        kind: 'secondary rate limit 429 + retry-after',
+        fault: () => gh.faults.secondaryRateLimit({ match: postComment, status: 429, retryAfter: 2 }),
+        status: 429,
+      },
+      {
+        kind: 'primary rate limit 429 (x-ratelimit-remaining: 0)',
+        fault: () => gh.faults.primaryRateLimit({ match: postComment, status: 429, resetInSeconds: 1 }),
+        status: 429,
+      },
     ])('$kind is waited out and retried: one comment', async ({ fault, status }) => {
       asker('alice', 'triage');
       issue(17, COVERED);
@@ -500,14 +568,19 @@ describe('conversation manners (👀 while answering, 😕 on failure, the signa
     expectExit(r, 0);
     const writes = writesOf(r.requests);
     expect(writes.slice(0, 3)).toEqual([EYES_ON, `POST ${COMMENTS} 201`, EYES_OFF]);
-    expect(at(r.requests.filter((q) => q.method === 'POST' && q.route === ISSUE_REACTIONS), 0).body).toEqual({ content: 'eyes' });
+    expect(
+      at(
+        r.requests.filter((q) => q.method === 'POST' && q.route === ISSUE_REACTIONS),
+        0,
+      ).body,
+    ).toEqual({ content: 'eyes' });
     // The 👀 removed is the one GitHub returned; nothing of the steward's is left on the issue.
     const { added, removed } = reactionIds(r);
     expect(removed).toEqual(added);
     expect(reactionsOn(40)).toEqual([]);
   });
 
-  it('a 👀 left by an earlier run (GitHub answers 200 with it) is the steward\'s own: removed as well', async () => {
+  it("a 👀 left by an earlier run (GitHub answers 200 with it) is the steward's own: removed as well", async () => {
     asker('alice', 'triage');
     issue(41, COVERED);
     const left = gh.state.addReaction({ issue_number: 41, content: 'eyes', user: 'github-actions[bot]' });
@@ -542,7 +615,12 @@ describe('conversation manners (👀 while answering, 😕 on failure, the signa
     expectExit(r, 1);
     expect(reactionsOn(43)).toEqual(['github-actions[bot] confused']);
     expect(writesOf(r.requests).slice(-2)).toEqual([EYES_OFF, `POST ${ISSUE_REACTIONS} 201`]);
-    expect(at(r.requests.filter((q) => q.method === 'POST' && q.route === ISSUE_REACTIONS), 1).body).toEqual({ content: 'confused' });
+    expect(
+      at(
+        r.requests.filter((q) => q.method === 'POST' && q.route === ISSUE_REACTIONS),
+        1,
+      ).body,
+    ).toEqual({ content: 'confused' });
   });
 
   it('a failed `/wiki ask` run leaves 😕 on the comment', async () => {
@@ -555,8 +633,16 @@ describe('conversation manners (👀 while answering, 😕 on failure, the signa
   });
 
   it.each([
-    { what: 'adding 👀 fails', fault: { method: 'POST', path: /\/reactions$/ }, says: /^::warning::Could not add 👀 to issue #45 \(the answer is not affected\): GitHub refused to POST .*reactions \(eyes\) \(HTTP 500\)/m },
-    { what: 'removing 👀 fails', fault: { method: 'DELETE', path: /\/reactions\/\d+$/ }, says: /^::warning::Could not remove 👀 from issue #45 \(the answer is not affected\): GitHub refused to DELETE .*\(HTTP 500\)/m },
+    {
+      what: 'adding 👀 fails',
+      fault: { method: 'POST', path: /\/reactions$/ },
+      says: /^::warning::Could not add 👀 to issue #45 \(the answer is not affected\): GitHub refused to POST .*reactions \(eyes\) \(HTTP 500\)/m,
+    },
+    {
+      what: 'removing 👀 fails',
+      fault: { method: 'DELETE', path: /\/reactions\/\d+$/ },
+      says: /^::warning::Could not remove 👀 from issue #45 \(the answer is not affected\): GitHub refused to DELETE .*\(HTTP 500\)/m,
+    },
   ])('$what (GitHub 500 every time): the answer is posted and labelled all the same, with a warning', async ({ fault, says }) => {
     asker('alice', 'triage');
     issue(45, COVERED);
@@ -592,7 +678,9 @@ describe('conversation manners (👀 while answering, 😕 on failure, the signa
     issue(48, COVERED);
     expectExit(await run('issues', gh.events.issues('opened', 48), { env: { GITHUB_RUN_ID: '' } }), 0);
     const unlinked = lastVisibleLine(onlyComment(48).body);
-    expect(unlinked).toMatch(/^<sub>Answered by wiki-steward \(offline answerer\) from the wiki at \[`[0-9a-f]{7}`\]\([^)]+\) · Helpful\? React with 👍 or 👎\.<\/sub>$/);
+    expect(unlinked).toMatch(
+      /^<sub>Answered by wiki-steward \(offline answerer\) from the wiki at \[`[0-9a-f]{7}`\]\([^)]+\) · Helpful\? React with 👍 or 👎\.<\/sub>$/,
+    );
   });
 
   it('a cold answer with a capture pull request still ends with the signature line, under the capture link', async () => {
@@ -600,7 +688,9 @@ describe('conversation manners (👀 while answering, 😕 on failure, the signa
     issue(49, COLD);
     expectExit(await run('issues', gh.events.issues('opened', 49)), 0);
     const lines = visible(onlyComment(49).body).trimEnd().split('\n');
-    expect(at(lines, lines.length - 1)).toMatch(/^<sub>Answered by wiki-steward \(offline answerer\) .* · \[workflow run\]\(http:\/\/github\.test\/octo-org\/wiki\/actions\/runs\/1\) · Helpful\?/);
+    expect(at(lines, lines.length - 1)).toMatch(
+      /^<sub>Answered by wiki-steward \(offline answerer\) .* · \[workflow run\]\(http:\/\/github\.test\/octo-org\/wiki\/actions\/runs\/1\) · Helpful\?/,
+    );
     expect(lines.findIndex((l) => l.includes('adds a capture page'))).toBeLessThan(lines.length - 1);
   });
 
@@ -614,7 +704,9 @@ describe('conversation manners (👀 while answering, 😕 on failure, the signa
     });
     asker('alice', 'triage');
     issue(51, COVERED);
-    const r = await run('issues', gh.events.issues('opened', 51), { inputs: { llm: 'openai', 'llm-base-url': `http://127.0.0.1:${closed}/v1`, 'llm-model': 'gpt-test' } });
+    const r = await run('issues', gh.events.issues('opened', 51), {
+      inputs: { llm: 'openai', 'llm-base-url': `http://127.0.0.1:${closed}/v1`, 'llm-model': 'gpt-test' },
+    });
     expectExit(r, 0);
     const body = onlyComment(51).body;
     const trace = traceOf(body);
@@ -628,7 +720,7 @@ describe('conversation manners (👀 while answering, 😕 on failure, the signa
     expect(reactionsOn(51)).toEqual([]);
   });
 
-  it('the digest counts a 👍 a reader gives the answer comment (and not the steward\'s own 👀)', async () => {
+  it("the digest counts a 👍 a reader gives the answer comment (and not the steward's own 👀)", async () => {
     asker('alice', 'triage');
     issue(50, COVERED);
     expectExit(await run('issues', gh.events.issues('opened', 50)), 0);
@@ -639,7 +731,10 @@ describe('conversation manners (👀 while answering, 😕 on failure, the signa
     gh.state.addReaction({ comment_id: answer, content: 'heart', user: 'bob' });
     const r = await run('workflow_dispatch', {});
     expectExit(r, 0);
-    const digest = at(gh.state.issues.filter((i) => i.labels.includes('wiki:digest')), 0);
+    const digest = at(
+      gh.state.issues.filter((i) => i.labels.includes('wiki:digest')),
+      0,
+    );
     expect(digest.body).toContain('1 questions asked: 1 answered');
     expect(digest.body).toContain('👍 1 · 👎 0 on answers this period.');
   });

@@ -9,7 +9,21 @@
 // failed step, no checkout) is in bundle-contract.test.ts.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GitHubEmulator, GitHubEmulatorOptions, RecordedRequest } from '../github-emulator/emulator.js';
-import { type RunResult, type Workspace, bareGit, checkout, closeChecked, isWrite, makeWorkspace, removeTempDirs, runStep, runCli, seededRepo, traceOf, visible } from './harness.js';
+import {
+  type RunResult,
+  type Workspace,
+  bareGit,
+  checkout,
+  closeChecked,
+  isWrite,
+  makeWorkspace,
+  removeTempDirs,
+  runStep,
+  runCli,
+  seededRepo,
+  traceOf,
+  visible,
+} from './harness.js';
 import { COMMENT, COMMENTS, COMMENT_REACTION, COMMENT_REACTIONS, PULLS, REFS, REPO, SERVER } from './routes.js';
 
 const COVERED = 'How do I install the pre-commit hook?';
@@ -39,9 +53,21 @@ interface Run extends RunResult {
   requests: RecordedRequest[];
 }
 
-async function run(eventName: string, payload: unknown, opts: { inputs?: Record<string, string>; env?: Record<string, string>; token?: string } = {}): Promise<Run> {
+async function run(
+  eventName: string,
+  payload: unknown,
+  opts: { inputs?: Record<string, string>; env?: Record<string, string>; token?: string } = {},
+): Promise<Run> {
   const from = gh.requests.length;
-  const result = await runStep({ githubEnv: gh.env(), workspace: ws, eventName, payload, inputs: opts.inputs, env: opts.env, ...(opts.token ? { token: opts.token } : {}) });
+  const result = await runStep({
+    githubEnv: gh.env(),
+    workspace: ws,
+    eventName,
+    payload,
+    inputs: opts.inputs,
+    env: opts.env,
+    ...(opts.token ? { token: opts.token } : {}),
+  });
   return { ...result, requests: gh.requests.slice(from) };
 }
 
@@ -65,13 +91,16 @@ const commentsBy = (n: number, login = STEWARD) => gh.state.commentsOn(n).filter
 
 /** The one comment by the steward on issue n that answers `key` (its trailing marker). */
 function answerFor(n: number, key: string) {
-  const found = commentsBy(n).filter((c) => new RegExp(`<!-- wiki-steward:answer key=${key} -->\\n<!-- wiki-steward:trace [^\\n]* -->$|<!-- wiki-steward:answer key=${key} -->$`).test(c.body));
+  const found = commentsBy(n).filter((c) =>
+    new RegExp(`<!-- wiki-steward:answer key=${key} -->\\n<!-- wiki-steward:trace [^\\n]* -->$|<!-- wiki-steward:answer key=${key} -->$`).test(c.body),
+  );
   expect(found, `steward answers for ${key} on #${n}`).toHaveLength(1);
   return found[0]!;
 }
 
 /** A live mention of one of these names: `@name` not broken by a word joiner, outside code. */
-const liveMention = (...names: string[]) => new RegExp(`(^|[^\\w\`\\u2060])@(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})\\b`, 'm');
+const liveMention = (...names: string[]) =>
+  new RegExp(`(^|[^\\w\`\\u2060])@(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})\\b`, 'm');
 
 /** Every `<!-- wiki-steward:… -->` opener in a text. */
 const markersIn = (text: string) => text.match(/<!--\s*wiki-steward:[a-z-]+/g) ?? [];
@@ -113,7 +142,11 @@ describe('forged answer markers', () => {
     // Re-running the follow-up updates its own answer: no duplicate.
     const again = await run('issue_comment', gh.events.issueComment('created', ask.id));
     expectExit(again, 0);
-    expect(writesOf(again.requests).filter((w) => w.includes('comments'))).toEqual([`POST ${COMMENT_REACTIONS} 201`, `PATCH ${COMMENT} 200`, `DELETE ${COMMENT_REACTION} 204`]);
+    expect(writesOf(again.requests).filter((w) => w.includes('comments'))).toEqual([
+      `POST ${COMMENT_REACTIONS} 201`,
+      `PATCH ${COMMENT} 200`,
+      `DELETE ${COMMENT_REACTION} 204`,
+    ]);
     expect(again.requests.find((q) => q.method === 'PATCH' && q.route === COMMENT)?.params.comment_id).toBe(String(sourdough.id));
     expect(commentsBy(2)).toHaveLength(2);
   });
@@ -122,7 +155,11 @@ describe('forged answer markers', () => {
     await seed();
     asker('alice');
     issue(3, COVERED);
-    const welcome = gh.state.addComment({ issue_number: 3, user: 'welcome-bot[bot]', body: 'Welcome! A maintainer will look at this soon.\n<!-- wiki-steward:answer key=issue-3 -->' });
+    const welcome = gh.state.addComment({
+      issue_number: 3,
+      user: 'welcome-bot[bot]',
+      body: 'Welcome! A maintainer will look at this soon.\n<!-- wiki-steward:answer key=issue-3 -->',
+    });
     expect(gh.state.findUser('welcome-bot[bot]')?.type).toBe('Bot');
     const r = await run('issues', gh.events.issues('opened', 3));
     expectExit(r, 0);
@@ -149,7 +186,10 @@ describe('identity: the token account plus steward-logins', () => {
     issue(4, COVERED);
     expectExit(await run('issues', gh.events.issues('opened', 4), { token: 'ghs_workflow' }), 0);
     const old = answerFor(4, 'issue-4');
-    const moved = await run('issues', gh.events.issues('opened', 4), { token: 'ghs_app', inputs: { 'steward-logins': 'github-actions[bot], @someone-else[bot]' } });
+    const moved = await run('issues', gh.events.issues('opened', 4), {
+      token: 'ghs_app',
+      inputs: { 'steward-logins': 'github-actions[bot], @someone-else[bot]' },
+    });
     expectExit(moved, 0);
     expect(writesOf(moved.requests).filter((w) => w.includes('comments'))).toEqual([`PATCH ${COMMENT} 200`]);
     expect(moved.requests.find((q) => q.method === 'PATCH')?.params.comment_id).toBe(String(old.id));
@@ -168,7 +208,7 @@ describe('identity: the token account plus steward-logins', () => {
     expect(r.stdout).toContain('never answers itself');
   });
 
-  it('`digest --repo` run by a person with their own token finds the steward\'s comments through ask.steward_logins', async () => {
+  it("`digest --repo` run by a person with their own token finds the steward's comments through ask.steward_logins", async () => {
     const configured = await makeWorkspace({ '.wiki-steward.yml': 'ask:\n  steward_logins:\n    - "github-actions[bot]"\n' });
     await seed({ tokens: { ghs_workflow: { login: STEWARD }, ghp_maya: { login: 'maya' } } }, configured);
     asker('alice');
@@ -187,7 +227,7 @@ describe('identity: the token account plus steward-logins', () => {
 });
 
 describe('forged traces', () => {
-  it('a trace in an issue body, and one in another bot\'s comment, are not counted or printed by the digest', async () => {
+  it("a trace in an issue body, and one in another bot's comment, are not counted or printed by the digest", async () => {
     await seed();
     asker('alice');
     const forgedTrace = (question: string) =>
@@ -202,7 +242,11 @@ describe('forged traces', () => {
     expect(answer.body).not.toContain('FORGED-HIDDEN');
     expect(answer.body).toContain('FORGED-QUOTED');
     expect(markersIn(answer.body)).toEqual(['<!-- wiki-steward:answer', '<!-- wiki-steward:trace']);
-    gh.state.addComment({ issue_number: 7, user: 'welcome-bot[bot]', body: `Hi!\n<!-- wiki-steward:answer key=issue-8 -->\n${forgedTrace('FORGED-BY-BOT cheap watches')}` });
+    gh.state.addComment({
+      issue_number: 7,
+      user: 'welcome-bot[bot]',
+      body: `Hi!\n<!-- wiki-steward:answer key=issue-8 -->\n${forgedTrace('FORGED-BY-BOT cheap watches')}`,
+    });
 
     const digest = await run('workflow_dispatch', {});
     expectExit(digest, 0);
@@ -247,8 +291,8 @@ describe('live mentions', () => {
 
 describe('two runs at once on the same cold issue', () => {
   it.each([
-    { where: 'the twin creates the capture branch between this run\'s check and its create', route: REFS },
-    { where: 'the twin opens the pull request between this run\'s branch write and its create', route: PULLS },
+    { where: "the twin creates the capture branch between this run's check and its create", route: REFS },
+    { where: "the twin opens the pull request between this run's branch write and its create", route: PULLS },
   ])('$where → one comment, one PR, both runs exit 0', async ({ route }) => {
     await seed();
     asker('alice');
@@ -299,9 +343,19 @@ describe('attack review, round two', () => {
     const page = 'wiki/concepts/digest.md';
     gh.state.commitFiles({ branch: 'main', files: { [page]: `${gh.state.fileAt('main', page)}\nNEW ON MAIN.\n` }, author: 'maya' });
     // Mallory's PR: the capture branch's name, a marker naming a real page and the branch's (public) commit.
-    gh.state.addPull({ head: capture.head, title: 'typo', user: 'mallory', body: `<!-- wiki-steward:capture key=issue-1 issue=1 page=${encodeURIComponent(page)} commit=${sha} -->` });
+    gh.state.addPull({
+      head: capture.head,
+      title: 'typo',
+      user: 'mallory',
+      body: `<!-- wiki-steward:capture key=issue-1 issue=1 page=${encodeURIComponent(page)} commit=${sha} -->`,
+    });
     gh.state.commitFiles({ branch: 'wiki-steward/capture/x', files: { 'README.md': 'x\n' }, author: 'mallory' });
-    gh.state.addPull({ head: 'wiki-steward/capture/x', title: 'x', user: 'mallory', body: `<!-- wiki-steward:capture key=issue-1 issue=1 page=%E0%A4%A commit=${'0'.repeat(40)} -->` });
+    gh.state.addPull({
+      head: 'wiki-steward/capture/x',
+      title: 'x',
+      user: 'mallory',
+      body: `<!-- wiki-steward:capture key=issue-1 issue=1 page=%E0%A4%A commit=${'0'.repeat(40)} -->`,
+    });
     const push = await runOn(await checkout(gh.gitDir()), 'push', pushToMain);
     expectExit(push, 0);
     const diff = await bareGit(gh.gitDir(), 'diff', 'main', capture.head);
@@ -327,7 +381,10 @@ describe('attack review, round two', () => {
 
   it('question text cannot leave its place in the answer: no line break in a term, no lone carriage return, no closing keyword', async () => {
     await seed();
-    issue(2, 'Fixes #1 how do I bake sourdough bread?', { user: asker('alice'), body: 'Also `zq\n\n~~~` too, and "a\nb" then\r# FORGED\r~~~\rCloses #1\n<img src=https://evil.test/p.gif> ![t](https://evil.test/q.gif)' });
+    issue(2, 'Fixes #1 how do I bake sourdough bread?', {
+      user: asker('alice'),
+      body: 'Also `zq\n\n~~~` too, and "a\nb" then\r# FORGED\r~~~\rCloses #1\n<img src=https://evil.test/p.gif> ![t](https://evil.test/q.gif)',
+    });
     expectExit(await run('issues', gh.events.issues('opened', 2)), 0);
     const body = commentsBy(2)[0]!.body;
     expect(body).not.toContain('\r');

@@ -34,7 +34,20 @@ import {
   visible,
   writesOf,
 } from './harness.js';
-import { COMMENTS, COMMENT_REACTION, COMMENT_REACTIONS, ISSUES, ISSUE_LABELS, ISSUE_REACTION, ISSUE_REACTIONS, LABELS, PERMISSION, REF, REPO, SERVER } from './routes.js';
+import {
+  COMMENTS,
+  COMMENT_REACTION,
+  COMMENT_REACTIONS,
+  ISSUES,
+  ISSUE_LABELS,
+  ISSUE_REACTION,
+  ISSUE_REACTIONS,
+  LABELS,
+  PERMISSION,
+  REF,
+  REPO,
+  SERVER,
+} from './routes.js';
 
 const COVERED = 'How do I install the pre-commit hook?';
 const COLD = 'How do I bake sourdough bread?';
@@ -69,9 +82,21 @@ describe('the committed bundle against the GitHub emulator', () => {
     requests: RecordedRequest[];
   }
 
-  async function run(eventName: string, payload: unknown, opts: { inputs?: Record<string, string>; workspace?: Workspace | null; env?: Record<string, string> } = {}): Promise<Run> {
+  async function run(
+    eventName: string,
+    payload: unknown,
+    opts: { inputs?: Record<string, string>; workspace?: Workspace | null; env?: Record<string, string> } = {},
+  ): Promise<Run> {
     const from = gh.requests.length;
-    const result = await runBundle({ bundle, githubEnv: gh.env(), workspace: opts.workspace === null ? undefined : (opts.workspace ?? ws), eventName, payload, inputs: opts.inputs, env: opts.env });
+    const result = await runBundle({
+      bundle,
+      githubEnv: gh.env(),
+      workspace: opts.workspace === null ? undefined : (opts.workspace ?? ws),
+      eventName,
+      payload,
+      inputs: opts.inputs,
+      env: opts.env,
+    });
     return { ...result, requests: gh.requests.slice(from) };
   }
 
@@ -81,7 +106,14 @@ describe('the committed bundle against the GitHub emulator', () => {
   }
 
   function issue(number: number, title: string, opts: { body?: string; user?: string; labels?: string[]; pull_request?: boolean } = {}) {
-    return gh.state.addIssue({ number, title, body: opts.body ?? '', user: opts.user ?? 'alice', labels: opts.labels ?? ['question'], pull_request: opts.pull_request });
+    return gh.state.addIssue({
+      number,
+      title,
+      body: opts.body ?? '',
+      user: opts.user ?? 'alice',
+      labels: opts.labels ?? ['question'],
+      pull_request: opts.pull_request,
+    });
   }
 
   const labelsOf = (n: number) => [...gh.state.issue(n).labels].sort();
@@ -176,7 +208,9 @@ describe('the committed bundle against the GitHub emulator', () => {
     expectExit(closed, 0);
     const reply = at(gh.state.commentsOn(6), 1);
     expect(reply.user).toBe('github-actions[bot]');
-    expect(visible(reply.body)).toContain(`The capture page for this question is in the wiki: [\`${page}\`](${SERVER}/${REPO}/blob/${mergeSha}/${page}) was merged in #${pr.number}.`);
+    expect(visible(reply.body)).toContain(
+      `The capture page for this question is in the wiki: [\`${page}\`](${SERVER}/${REPO}/blob/${mergeSha}/${page}) was merged in #${pr.number}.`,
+    );
     expect(gh.state.branchHead(pr.head)).toBeUndefined();
     expect(writesOf(closed.requests)).toEqual([`DELETE ${REF} 204`, `POST ${COMMENTS} 201`]);
     expect(closed.outputs['comment-url']).toBe(`${SERVER}/${REPO}/issues/6#issuecomment-${reply.id}`);
@@ -224,7 +258,12 @@ describe('the committed bundle against the GitHub emulator', () => {
     const posts = (r: Run) => r.requests.filter((q) => q.method === 'POST' && q.route === COMMENTS).map((q) => q.status);
     asker('alice', 'triage');
     issue(19, COVERED);
-    gh.faults.push({ match: postComment, times: Infinity, status: 500, body: { message: 'Internal Server Error', documentation_url: 'https://docs.github.com/rest', status: '500' } });
+    gh.faults.push({
+      match: postComment,
+      times: Infinity,
+      status: 500,
+      body: { message: 'Internal Server Error', documentation_url: 'https://docs.github.com/rest', status: '500' },
+    });
     const r = await run('issues', gh.events.issues('opened', 19));
     expectExit(r, 1);
     expect(posts(r)).toEqual([500, 500, 500, 500]); // plugin-retry: the first try and 3 retries

@@ -7,9 +7,22 @@
 // own run of a capture's `pull_request` closed event is in bundle-contract.test.ts.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type GitHubEmulator, type PullRecord, type RecordedRequest } from '../github-emulator/emulator.js';
-import { type RunResult, type Workspace, bareGit, checkout, makeWorkspace, removeTempDirs, runStep, runCli, traceOf, visible, closeChecked, seededRepo, isWrite } from './harness.js';
+import {
+  type RunResult,
+  type Workspace,
+  bareGit,
+  checkout,
+  makeWorkspace,
+  removeTempDirs,
+  runStep,
+  runCli,
+  traceOf,
+  visible,
+  closeChecked,
+  seededRepo,
+  isWrite,
+} from './harness.js';
 import { REPO, SERVER, COMMENTS, COMMENT, TREES, COMMITS, REFS, REF, PULLS, PULL, REVIEWERS, ISSUE_REACTIONS, ISSUE_REACTION } from './routes.js';
-
 
 const COLD = 'How do I bake sourdough bread?';
 const COLD_SLUG = 'how-do-i-bake-sourdough-bread';
@@ -119,7 +132,14 @@ function markerOf(body: string | null): { key: string; issue: number; page: stri
 
 /** A commit GitHub made itself (no custom author or committer) and signed: "Verified". */
 function expectStewardCommit(sha: string): void {
-  expect(gh.state.findCommit(sha)).toMatchObject({ customAuthor: false, customCommitter: false, customSignature: false, verified: true, actor: 'github-actions[bot]', via: 'git/commits' });
+  expect(gh.state.findCommit(sha)).toMatchObject({
+    customAuthor: false,
+    customCommitter: false,
+    customSignature: false,
+    verified: true,
+    actor: 'github-actions[bot]',
+    via: 'git/commits',
+  });
 }
 
 /** Validates a checkout of `ref` (a branch or sha) of the emulated repository with the built CLI: no errors, no stale index. */
@@ -249,7 +269,12 @@ describe('capture pull requests', () => {
     expectExit(await run('issues', gh.events.issues('opened', 4)), 0);
     const { pr } = await captureOf(4);
     const page = markerOf(pr.body).page;
-    const human = gh.state.commitFiles({ branch: pr.head, files: { [page]: `${gh.state.fileAt(pr.head, page)}\nA starter is flour and water, fed daily.\n` }, author: 'alice', message: 'Add what we know' });
+    const human = gh.state.commitFiles({
+      branch: pr.head,
+      files: { [page]: `${gh.state.fileAt(pr.head, page)}\nA starter is flour and water, fed daily.\n` },
+      author: 'alice',
+      message: 'Add what we know',
+    });
     const bodyBefore = pr.body;
 
     const r = await run('issues', gh.events.issues('opened', 4));
@@ -299,7 +324,9 @@ describe('capture pull requests', () => {
     const page = markerOf(a.pr.body).page;
     const reply = at(gh.state.commentsOn(6), 1);
     expect(reply.user).toBe('github-actions[bot]');
-    expect(visible(reply.body)).toContain(`The capture page for this question is in the wiki: [\`${page}\`](${SERVER}/${REPO}/blob/${mergeSha}/${page}) was merged in #${a.pr.number}.`);
+    expect(visible(reply.body)).toContain(
+      `The capture page for this question is in the wiki: [\`${page}\`](${SERVER}/${REPO}/blob/${mergeSha}/${page}) was merged in #${a.pr.number}.`,
+    );
     expect(gh.state.fileAt(mergeSha, page)).toBeDefined();
     expect(gh.state.branchHead(a.pr.head)).toBeUndefined();
     expect(writesOf(closed.requests)).toEqual([`DELETE ${REF} 204`, `POST ${COMMENTS} 201`]);
@@ -363,7 +390,14 @@ describe('capture pull requests', () => {
     const error = r.stdout.split('\n').find((l) => l.startsWith('::error::'));
     expect(error, r.stdout).toContain(SETTING);
     // The branch was created for the PR, refused, then deleted again.
-    expect(writesOf(r.requests).slice(0, 6)).toEqual([`POST ${ISSUE_REACTIONS} 201`, `POST ${TREES} 201`, `POST ${COMMITS} 201`, `POST ${REFS} 201`, `POST ${PULLS} 403`, `DELETE ${REF} 204`]);
+    expect(writesOf(r.requests).slice(0, 6)).toEqual([
+      `POST ${ISSUE_REACTIONS} 201`,
+      `POST ${TREES} 201`,
+      `POST ${COMMITS} 201`,
+      `POST ${REFS} 201`,
+      `POST ${PULLS} 403`,
+      `DELETE ${REF} 204`,
+    ]);
     // The answer was posted, so its 👀 goes as for any answer: the failed step is the maintainers' to fix.
     expect(gh.state.reactionsOnIssue(12)).toEqual([]);
     // The asker still gets the answer, which says why no capture was opened.
@@ -378,7 +412,12 @@ describe('capture pull requests', () => {
 
   it('a failure posting the answer comment closes the PR just opened and deletes its branch (no PR without its comment link)', async () => {
     ask(13, COLD);
-    gh.faults.push({ match: { method: 'POST', path: /\/issues\/13\/comments$/ }, times: Infinity, status: 500, body: { message: 'Internal Server Error', documentation_url: 'https://docs.github.com/rest', status: '500' } });
+    gh.faults.push({
+      match: { method: 'POST', path: /\/issues\/13\/comments$/ },
+      times: Infinity,
+      status: 500,
+      body: { message: 'Internal Server Error', documentation_url: 'https://docs.github.com/rest', status: '500' },
+    });
     const r = await run('issues', gh.events.issues('opened', 13));
     expectExit(r, 1);
     const { pr } = await captureOf(13);
@@ -416,7 +455,21 @@ describe('capture pull requests', () => {
   });
 
   describe('capture-mode: pending', () => {
-    const PENDING_KEYS = ['title', 'evidence', 'evidence_type', 'capture_kind', 'suggested_action', 'suggested_pages', 'captured_at', 'captured_by', 'capture_id', 'promotion_policy', 'promotion_decision', 'promotion_id', 'propagated_from'];
+    const PENDING_KEYS = [
+      'title',
+      'evidence',
+      'evidence_type',
+      'capture_kind',
+      'suggested_action',
+      'suggested_pages',
+      'captured_at',
+      'captured_by',
+      'capture_id',
+      'promotion_policy',
+      'promotion_decision',
+      'promotion_id',
+      'propagated_from',
+    ];
 
     it('→ one .wiki-pending/<stamp>-<slug>.md per the upstream capture schema; a thin body is flagged needs_more_detail, not padded', async () => {
       ask(16, COLD);
@@ -446,7 +499,10 @@ describe('capture pull requests', () => {
     });
 
     it('→ a body over the 1,500-byte floor carries no needs_more_detail', async () => {
-      const detail = 'We keep a starter in the office fridge and want a repeatable schedule for feeding it, proofing the dough overnight and baking it in the small oven. '.repeat(12);
+      const detail =
+        'We keep a starter in the office fridge and want a repeatable schedule for feeding it, proofing the dough overnight and baking it in the small oven. '.repeat(
+          12,
+        );
       ask(17, COLD, { body: detail });
       const r = await run('issues', gh.events.issues('opened', 17), { inputs: { 'capture-mode': 'pending' } });
       expectExit(r, 0);

@@ -8,7 +8,19 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { GitHubEmulator } from '../github-emulator/emulator.js';
 import { TestClock } from '../helpers/test-clock.js';
 import { COPILOT_STAND_IN as STAND_IN, CopilotScenarios, type StandInLogLine } from '../providers/copilot-scenarios.js';
-import { type RunOptions, type RunResult, type Workspace, closeChecked, makeWorkspace, removeTempDirs, runBundle, runStep, seededRepo, snapshotAction, traceOf } from './harness.js';
+import {
+  type RunOptions,
+  type RunResult,
+  type Workspace,
+  closeChecked,
+  makeWorkspace,
+  removeTempDirs,
+  runBundle,
+  runStep,
+  seededRepo,
+  snapshotAction,
+  traceOf,
+} from './harness.js';
 
 const WORKFLOW_TOKEN = 'ghs_workflow-token-for-copilot-0001';
 
@@ -32,7 +44,12 @@ afterAll(async () => {
 });
 
 /** Asks issue #n with `llm: copilot` and this stand-in script: in-process on a TestClock, or through the committed bundle. */
-async function askViaCopilot(n: number, title: string, scenario: object, via: 'in-process' | 'bundle' = 'in-process'): Promise<RunResult & { log: StandInLogLine[] }> {
+async function askViaCopilot(
+  n: number,
+  title: string,
+  scenario: object,
+  via: 'in-process' | 'bundle' = 'in-process',
+): Promise<RunResult & { log: StandInLogLine[] }> {
   const script = await scenarios.write(scenario);
   gh.state.setPermission('alice', 'write');
   gh.state.addIssue({ number: n, title, body: '', user: 'alice', labels: ['question'] });
@@ -88,7 +105,9 @@ describe('the Action with llm: copilot', () => {
   });
 
   it('not authorised: answered offline, with a warning in the run and in its summary, never a stack trace', async () => {
-    const r = await askViaCopilot(4, 'How do I install the pre-commit hook?', { steps: [{ error: { errorType: 'authorization', message: 'Copilot requests are not enabled for this token', statusCode: 403 } }] });
+    const r = await askViaCopilot(4, 'How do I install the pre-commit hook?', {
+      steps: [{ error: { errorType: 'authorization', message: 'Copilot requests are not enabled for this token', statusCode: 403 } }],
+    });
     const { trace, body } = answerOf(4);
     expect(trace.outcome).toBe('answered');
     expect(trace.provider_fault).toMatch(/^copilot: Copilot did not authorise this request .*Possible causes: .*copilot-requests: write/);

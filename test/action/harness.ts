@@ -14,7 +14,14 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import yaml from 'js-yaml';
 import { expect } from 'vitest';
-import { type GitHubEmulator, type GitHubEmulatorOptions, type RecordedRequest, GRAPHQL_ROUTE, isGraphqlQuery, startGitHubEmulator } from '../github-emulator/emulator.js';
+import {
+  type GitHubEmulator,
+  type GitHubEmulatorOptions,
+  type RecordedRequest,
+  GRAPHQL_ROUTE,
+  isGraphqlQuery,
+  startGitHubEmulator,
+} from '../github-emulator/emulator.js';
 import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
 import { runAction } from '../../src/action/run-action.js';
 import { runCli as runCliInProcess } from '../helpers/cli-in-process.js';
@@ -59,7 +66,25 @@ export interface Workspace {
 }
 
 const git = (cwd: string, ...args: string[]) =>
-  exec('git', ['-c', 'gc.auto=0', '-c', 'maintenance.auto=false', '-c', 'user.name=Wiki Test', '-c', 'user.email=wiki-test@example.com', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd });
+  exec(
+    'git',
+    [
+      '-c',
+      'gc.auto=0',
+      '-c',
+      'maintenance.auto=false',
+      '-c',
+      'user.name=Wiki Test',
+      '-c',
+      'user.email=wiki-test@example.com',
+      '-c',
+      'commit.gpgsign=false',
+      '-c',
+      'init.defaultBranch=main',
+      ...args,
+    ],
+    { cwd },
+  );
 
 /**
  * A checkout: a git repository with examples/wiki at `wiki/` (plus `extra` files; `null` removes
@@ -266,8 +291,15 @@ export const isWrite = (r: Pick<RecordedRequest, 'method' | 'route' | 'body'>): 
   r.method !== 'GET' && r.method !== 'HEAD' && !(r.route === GRAPHQL_ROUTE && isGraphqlQuery(r.body));
 
 /** A fresh emulated `octo-org/wiki` seeded from a workspace (or folder), and a checkout of its main. */
-export async function seededRepo(from: Workspace | string, options: Omit<GitHubEmulatorOptions, 'repos' | 'serverUrl'> = {}): Promise<{ gh: GitHubEmulator; ws: Workspace }> {
-  const gh = await startGitHubEmulator({ ...options, repos: [{ owner: 'octo-org', name: 'wiki', seedFrom: typeof from === 'string' ? from : from.dir }], serverUrl: SERVER });
+export async function seededRepo(
+  from: Workspace | string,
+  options: Omit<GitHubEmulatorOptions, 'repos' | 'serverUrl'> = {},
+): Promise<{ gh: GitHubEmulator; ws: Workspace }> {
+  const gh = await startGitHubEmulator({
+    ...options,
+    repos: [{ owner: 'octo-org', name: 'wiki', seedFrom: typeof from === 'string' ? from : from.dir }],
+    serverUrl: SERVER,
+  });
   return { gh, ws: await checkout(gh.gitDir()) };
 }
 

@@ -18,7 +18,21 @@ import { postable } from '../../src/github/posted-text.js';
 import { extractSignalTerms } from '../../src/ladder/signal-terms.js';
 import type { Trace } from '../../src/answer/trace.js';
 import { type GitHubEmulator, type PullRecord, type RecordedRequest } from '../github-emulator/emulator.js';
-import { type RunResult, type Workspace, bareGit, checkout, makeWorkspace, removeTempDirs, runStep, runCli, traceOf, visible, closeChecked, seededRepo, isWrite } from './harness.js';
+import {
+  type RunResult,
+  type Workspace,
+  bareGit,
+  checkout,
+  makeWorkspace,
+  removeTempDirs,
+  runStep,
+  runCli,
+  traceOf,
+  visible,
+  closeChecked,
+  seededRepo,
+  isWrite,
+} from './harness.js';
 import { REPO, SERVER, ISSUES, ISSUE, COMMENTS, TREES, COMMITS, REFS, REF, PULLS, PULL } from './routes.js';
 
 const REFRESH_BRANCH = 'wiki-steward/refresh-indexes';
@@ -58,16 +72,29 @@ interface Run extends RunResult {
   requests: RecordedRequest[];
 }
 
-async function run(eventName: string, payload: unknown, opts: { workspace?: Workspace; inputs?: Record<string, string>; env?: Record<string, string> } = {}): Promise<Run> {
+async function run(
+  eventName: string,
+  payload: unknown,
+  opts: { workspace?: Workspace; inputs?: Record<string, string>; env?: Record<string, string> } = {},
+): Promise<Run> {
   const from = gh.requests.length;
-  const result = await runStep({ githubEnv: gh.env(), workspace: opts.workspace ?? ws, eventName, payload, inputs: opts.inputs, ...(opts.env ? { env: opts.env } : {}) });
+  const result = await runStep({
+    githubEnv: gh.env(),
+    workspace: opts.workspace ?? ws,
+    eventName,
+    payload,
+    inputs: opts.inputs,
+    ...(opts.env ? { env: opts.env } : {}),
+  });
   return { ...result, requests: gh.requests.slice(from) };
 }
 
 const pushToMain = { ref: 'refs/heads/main', repository: { default_branch: 'main' }, sender: { login: 'maya', type: 'User' } };
 const schedule = { schedule: '0 6 * * 1' };
 /** A scheduled run past the first day of the current week reports that week (pinned later on a Monday). */
-const midWeek = (): Record<string, string> => ({ WIKI_STEWARD_NOW: new Date(Math.max(Date.now(), isoWeek(new Date()).start.getTime() + DAY + 3_600_000)).toISOString() });
+const midWeek = (): Record<string, string> => ({
+  WIKI_STEWARD_NOW: new Date(Math.max(Date.now(), isoWeek(new Date()).start.getTime() + DAY + 3_600_000)).toISOString(),
+});
 
 // Writes: not GETs, nor the GraphQL query that asks who the token is.
 const writesOf = (requests: readonly RecordedRequest[]) => requests.filter(isWrite).map((r) => `${r.method} ${r.route} ${r.status}`);
@@ -95,7 +122,11 @@ async function answer(number: number): Promise<Run> {
 
 /** The steward's answer comments (bot author, answer marker), oldest first. */
 const stewardAnswers = () => gh.state.comments.filter((c) => c.user === 'github-actions[bot]' && c.body.includes('<!-- wiki-steward:answer '));
-const answerOn = (n: number) => at(stewardAnswers().filter((c) => c.issue_number === n), 0);
+const answerOn = (n: number) =>
+  at(
+    stewardAnswers().filter((c) => c.issue_number === n),
+    0,
+  );
 
 function captureOf(n: number): PullRecord {
   const pr = gh.state.pulls.find((p) => p.head === `wiki-steward/capture/${n}`);
@@ -116,7 +147,13 @@ async function getPull(n: number): Promise<{ state: string; mergeable: boolean |
 }
 
 function expectStewardCommit(sha: string): void {
-  expect(gh.state.findCommit(sha)).toMatchObject({ customAuthor: false, customCommitter: false, customSignature: false, verified: true, actor: 'github-actions[bot]' });
+  expect(gh.state.findCommit(sha)).toMatchObject({
+    customAuthor: false,
+    customCommitter: false,
+    customSignature: false,
+    verified: true,
+    actor: 'github-actions[bot]',
+  });
 }
 
 async function expectCleanAt(ref: string): Promise<{ pages: number }> {
@@ -162,7 +199,10 @@ describe('digest (schedule)', () => {
     const outcomes = new Map(stewardAnswers().map((c) => [c.id, traceOf(c.body)?.outcome as string | undefined]));
     expect([1, 2, 3, 4, 5].map((n) => outcomes.get(answerOn(n).id))).toEqual(['answered', 'answered', 'cold', 'cold', 'gap']);
     expect(outcomes.get(answerOn(6).id)).toBeUndefined(); // the refusal carries no trace
-    const followUpAnswer = at(stewardAnswers().filter((c) => c.body.includes(`key=comment-${followUp.id}`)), 0);
+    const followUpAnswer = at(
+      stewardAnswers().filter((c) => c.body.includes(`key=comment-${followUp.id}`)),
+      0,
+    );
     expect(outcomes.get(followUpAnswer.id)).toBe('cold');
 
     // Things the digest must leave out: an answer from last week (and one from last week edited
@@ -174,7 +214,8 @@ describe('digest (schedule)', () => {
     gh.state.addComment({ issue_number: 2, user: 'mallory', body: `copied:\n${answerOn(3).body}` });
 
     // Reader feedback: 👍/👎 (and a ❤️ that is neither) on the answer comments.
-    const react = (n: number, content: '+1' | '-1' | 'heart', ...users: string[]) => users.forEach((user) => gh.state.addReaction({ comment_id: answerOn(n).id, content, user }));
+    const react = (n: number, content: '+1' | '-1' | 'heart', ...users: string[]) =>
+      users.forEach((user) => gh.state.addReaction({ comment_id: answerOn(n).id, content, user }));
     react(1, '+1', 'alice', 'bob');
     react(1, 'heart', 'carol');
     react(3, '-1', 'carol', 'dave');
@@ -200,7 +241,10 @@ describe('digest (schedule)', () => {
     expect(body).toContain('```mermaid\npie title Outcomes\n  "answered" : 2\n  "gap" : 1\n  "cold" : 3\n```');
 
     // Topics: the three sourdough questions in one group, the gap in its own; most asked first.
-    const topics = body.slice(body.indexOf('## What to write next'), body.indexOf('## Capture pull requests')).split('\n').filter((l) => l.startsWith('- '));
+    const topics = body
+      .slice(body.indexOf('## What to write next'), body.indexOf('## Capture pull requests'))
+      .split('\n')
+      .filter((l) => l.startsWith('- '));
     expect(topics).toHaveLength(2);
     expect(at(topics, 0)).toMatch(/^- \*\*[^*]*sourdough[^*]*\*\* — asked 3× \(#3, #4, #1\), capture #\d+: “How do I bake sourdough bread\?”$/);
     // Group names are the signal terms as the askers wrote them.
@@ -220,7 +264,11 @@ describe('digest (schedule)', () => {
     const downs = body.split('\n').filter((l) => l.startsWith('- 👎'));
     expect(downs).toEqual([
       `- 👎 2 / 👍 1: [${COLD}](${SERVER}/${REPO}/issues/3#issuecomment-${answerOn(3).id})`,
-      expect.stringMatching(new RegExp(`^- 👎 1 / 👍 0: \\[How do I set \`--max-citations\`.*\\]\\(${SERVER.replace(/[.]/g, '\\.')}/${REPO}/issues/5#issuecomment-${answerOn(5).id}\\)$`)),
+      expect.stringMatching(
+        new RegExp(
+          `^- 👎 1 / 👍 0: \\[How do I set \`--max-citations\`.*\\]\\(${SERVER.replace(/[.]/g, '\\.')}/${REPO}/issues/5#issuecomment-${answerOn(5).id}\\)$`,
+        ),
+      ),
     ]);
     expect(body).toContain('## Most cited pages');
     expect(body).toContain('`how-to/install-pre-commit-hook.md`');
@@ -255,7 +303,10 @@ describe('digest periods and ordering', () => {
     prs.forEach((pr, i) => (pr.issue.created_at = iso(Date.now() - (3 - i) * 3_600_000))); // 3 h, 2 h, 1 h ago
     const r = await run('schedule', schedule, { env: midWeek() });
     expectExit(r, 0);
-    const listed = (at(digestIssues(), 0).body ?? '').split('\n').filter((l) => /^- #\d+ \(\d+ days\)/.test(l)).map((l) => Number(/#(\d+)/.exec(l)?.[1]));
+    const listed = (at(digestIssues(), 0).body ?? '')
+      .split('\n')
+      .filter((l) => /^- #\d+ \(\d+ days\)/.test(l))
+      .map((l) => Number(/#(\d+)/.exec(l)?.[1]));
     expect([...listed].sort((x, y) => x - y)).toEqual(prs.map((p) => p.number)); // all three are listed
     expect(listed).toEqual(prs.map((p) => p.number));
   });
@@ -277,7 +328,9 @@ describe('digest periods and ordering', () => {
     const titles = digestIssues().map((i) => i.title);
     expect(titles.length).toBeGreaterThan(0);
     const reported = digestIssues().find((i) => i.title === `wiki-steward digest ${lastWeek.label}`);
-    expect(reported?.body ?? `no digest issue for ${lastWeek.label}; issues: ${titles.join(', ')}`).toContain('2 questions asked: 1 answered, 0 gap, 1 cold, 0 error.');
+    expect(reported?.body ?? `no digest issue for ${lastWeek.label}; issues: ${titles.join(', ')}`).toContain(
+      '2 questions asked: 1 answered, 0 gap, 1 cold, 0 error.',
+    );
   });
 });
 
@@ -357,7 +410,12 @@ describe('maintain (push to main)', () => {
   });
 
   it('stale index files on an unprotected main → one verified steward commit on main', async () => {
-    const human = gh.state.commitFiles({ branch: 'main', files: { 'wiki/concepts/zeppelin-mooring.md': pageAbout('Zeppelin mooring', 'Zeppelins moor at the east mast.') }, author: 'bob', message: 'Add a page, forget the index' });
+    const human = gh.state.commitFiles({
+      branch: 'main',
+      files: { 'wiki/concepts/zeppelin-mooring.md': pageAbout('Zeppelin mooring', 'Zeppelins moor at the east mast.') },
+      author: 'bob',
+      message: 'Add a page, forget the index',
+    });
     const stale = await checkout(gh.gitDir());
     expect((await runCli(['index', '--check', '--wiki', 'wiki'], stale.dir)).code).toBe(1);
 
@@ -379,7 +437,11 @@ describe('maintain (push to main)', () => {
 
   it('a protected main → a "refresh wiki indexes" pull request instead of a direct commit, refreshed (not duplicated) on the next push', async () => {
     gh.state.protectBranch('main');
-    const human = gh.state.commitFiles({ branch: 'main', files: { 'wiki/concepts/zeppelin-mooring.md': pageAbout('Zeppelin mooring', 'Zeppelins moor at the east mast.') }, author: 'bob' });
+    const human = gh.state.commitFiles({
+      branch: 'main',
+      files: { 'wiki/concepts/zeppelin-mooring.md': pageAbout('Zeppelin mooring', 'Zeppelins moor at the east mast.') },
+      author: 'bob',
+    });
     const r = await run('push', pushToMain, { workspace: await checkout(gh.gitDir()) });
     expectExit(r, 0); // the index files the PR refreshes are not reported stale (see the test above)
     expect(r.stdout).not.toContain('stale-index');
@@ -398,7 +460,11 @@ describe('maintain (push to main)', () => {
     await expectCleanAt(REFRESH_BRANCH);
 
     // Another page pushed by an administrator: the same pull request is refreshed.
-    const human2 = gh.state.commitFiles({ branch: 'main', files: { 'wiki/concepts/zeppelin-fuel.md': pageAbout('Zeppelin fuel', 'Zeppelins run on hydrogen cells.') }, author: 'bob' });
+    const human2 = gh.state.commitFiles({
+      branch: 'main',
+      files: { 'wiki/concepts/zeppelin-fuel.md': pageAbout('Zeppelin fuel', 'Zeppelins run on hydrogen cells.') },
+      author: 'bob',
+    });
     const again = await run('push', pushToMain, { workspace: await checkout(gh.gitDir()) });
     expectExit(again, 0);
     expect(writesOf(again.requests)).toEqual([`POST ${TREES} 201`, `POST ${COMMITS} 201`, `PATCH ${REF} 422`, `PATCH ${REF} 200`, `PATCH ${PULL} 200`]);
@@ -410,27 +476,44 @@ describe('maintain (push to main)', () => {
   });
 
   it('main moves while maintain commits (a merge lands between its ref read and its ref update) → no refresh PR: the next run does it', async () => {
-    gh.state.commitFiles({ branch: 'main', files: { 'wiki/concepts/zeppelin-mooring.md': pageAbout('Zeppelin mooring', 'Zeppelins moor at the east mast.') }, author: 'bob' });
+    gh.state.commitFiles({
+      branch: 'main',
+      files: { 'wiki/concepts/zeppelin-mooring.md': pageAbout('Zeppelin mooring', 'Zeppelins moor at the east mast.') },
+      author: 'bob',
+    });
     const co = await checkout(gh.gitDir());
     // A person's merge lands just before the steward's PATCH of refs/heads/main reaches GitHub, which
     // then answers its real 422 "Update is not a fast forward" (the fault only moves main, then lets the request through).
     let moved: string | undefined;
     gh.faults.push({
-      match: { method: 'PATCH', route: REF, body: () => moved === undefined && (moved = gh.state.commitFiles({ branch: 'main', files: { 'README.md': '# octo-org/wiki\n\nMerged meanwhile.\n' }, author: 'carol' })) !== undefined },
+      match: {
+        method: 'PATCH',
+        route: REF,
+        body: () =>
+          moved === undefined &&
+          (moved = gh.state.commitFiles({ branch: 'main', files: { 'README.md': '# octo-org/wiki\n\nMerged meanwhile.\n' }, author: 'carol' })) !== undefined,
+      },
       skip: 1,
       times: 1,
       status: 500,
     });
     const r = await run('push', pushToMain, { workspace: co });
     expect(moved).toBeDefined();
-    expect(r.requests.find((q) => q.method === 'PATCH' && q.route === REF)).toMatchObject({ status: 422, responseBody: { message: 'Update is not a fast forward' } });
+    expect(r.requests.find((q) => q.method === 'PATCH' && q.route === REF)).toMatchObject({
+      status: 422,
+      responseBody: { message: 'Update is not a fast forward' },
+    });
     expect(gh.state.branchHead('main')).toBe(moved);
     expect(gh.state.pulls).toHaveLength(0);
     expect(gh.state.branchHead(REFRESH_BRANCH)).toBeUndefined();
   });
 
   it('main moved on since the checkout → no index commit (the next run does it), a notice says so', async () => {
-    gh.state.commitFiles({ branch: 'main', files: { 'wiki/concepts/zeppelin-mooring.md': pageAbout('Zeppelin mooring', 'Zeppelins moor at the east mast.') }, author: 'bob' });
+    gh.state.commitFiles({
+      branch: 'main',
+      files: { 'wiki/concepts/zeppelin-mooring.md': pageAbout('Zeppelin mooring', 'Zeppelins moor at the east mast.') },
+      author: 'bob',
+    });
     const old = await checkout(gh.gitDir());
     const newer = gh.state.commitFiles({ branch: 'main', files: { 'README.md': '# octo-org/wiki\n\nNow with zeppelins.\n' }, author: 'carol' });
     const r = await run('push', pushToMain, { workspace: old });
@@ -449,7 +532,9 @@ describe('validate a capture PR (pull_request synchronize)', () => {
     const broken = (gh.state.fileAt(pr.head, page) ?? '').replace(/^created: .*$/m, 'created: 2026-05-01');
     gh.state.commitFiles({ branch: pr.head, files: { [page]: broken }, author: 'alice' });
     const line = broken.split('\n').findIndex((l) => l.startsWith('created:')) + 1;
-    const r = await run('pull_request', gh.events.pullRequest('synchronize', pr.number), { workspace: await checkout(gh.gitDir(), gh.state.branchHead(pr.head) as string) });
+    const r = await run('pull_request', gh.events.pullRequest('synchronize', pr.number), {
+      workspace: await checkout(gh.gitDir(), gh.state.branchHead(pr.head) as string),
+    });
     expectExit(r, 1);
     expect(r.stdout).toContain(`::error title=wiki-steward timestamps,file=${page},line=${line}::`);
     expect(r.summary).toMatch(/1 changed page checked in `wiki`: 1 error\b/);
@@ -469,7 +554,20 @@ describe('the digest reads GitHub in pages, not per issue or per comment', () =>
     const generated = await generateWiki(path.join(big.dir, 'wiki'), { pages });
     await runCli(['index', '--wiki', 'wiki'], big.dir);
     await bareGit(path.join(big.dir, '.git'), '--work-tree', big.dir, 'add', '-A');
-    await bareGit(path.join(big.dir, '.git'), '--work-tree', big.dir, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '--no-verify', '-m', 'generated wiki');
+    await bareGit(
+      path.join(big.dir, '.git'),
+      '--work-tree',
+      big.dir,
+      '-c',
+      'user.name=t',
+      '-c',
+      'user.email=t@example.com',
+      'commit',
+      '-q',
+      '--no-verify',
+      '-m',
+      'generated wiki',
+    );
 
     // Answers as the steward posts them: real traces (a covered and a cold one from the example
     // wiki) reshaped for generated questions, rendered by the comment renderer, one comment each.
@@ -498,7 +596,11 @@ describe('the digest reads GitHub in pages, not per issue or per comment', () =>
         citations: outcome === 'cold' ? [] : cited.map((p) => ({ path: p, lines: [8, 9] as [number, number], quote: 'generated' })),
       };
       const key = `comment-${900_000 + i}`;
-      const comment = gh.state.addComment({ issue_number: 100 + (i % issues), user: 'github-actions[bot]', body: postable(renderComment({ key, trace, answer: base.answer })) });
+      const comment = gh.state.addComment({
+        issue_number: 100 + (i % issues),
+        user: 'github-actions[bot]',
+        body: postable(renderComment({ key, trace, answer: base.answer })),
+      });
       if (i % 4 === 0) gh.state.addReaction({ comment_id: comment.id, content: i % 8 === 0 ? '+1' : '-1', user: 'alice' });
     }
     const r = await run('schedule', schedule, { workspace: big, env: midWeek() });
@@ -510,7 +612,10 @@ describe('the digest reads GitHub in pages, not per issue or per comment', () =>
     expect(r.requests.length, asked.join(', ')).toBeLessThanOrEqual(50);
     const reads = r.requests.filter((q) => q.method === 'GET');
     expect(reads.length).toBeGreaterThanOrEqual(3); // the comments alone take three pages
-    expect(reads.every((q) => q.query.per_page === '100'), asked.join(', ')).toBe(true);
+    expect(
+      reads.every((q) => q.query.per_page === '100'),
+      asked.join(', '),
+    ).toBe(true);
     expect(writesOf(r.requests)).toEqual([`POST ${ISSUES} 201`]);
     // The same digest from the wiki alone (`wiki-steward digest --wiki`, no API) runs too.
     const local = await runCli(['digest', '--wiki', 'wiki'], big.dir);

@@ -26,7 +26,9 @@ describe('workflow commands', () => {
   });
 
   it('write properties in the documented order, escaping `:` and `,`, leaving out empty ones', () => {
-    expect(workflowCommand('error', 'bad', { line: 3, file: 'wiki/a,b:c.md', title: 'wiki-steward rule', col: undefined })).toBe('::error title=wiki-steward rule,file=wiki/a%2Cb%3Ac.md,line=3::bad');
+    expect(workflowCommand('error', 'bad', { line: 3, file: 'wiki/a,b:c.md', title: 'wiki-steward rule', col: undefined })).toBe(
+      '::error title=wiki-steward rule,file=wiki/a%2Cb%3Ac.md,line=3::bad',
+    );
   });
 });
 
@@ -79,10 +81,16 @@ describe('the test-only wait switch in a workflow', () => {
   it('against github.com: the step fails before any request, naming the switch', async () => {
     const workspace = await makeWorkspace();
     const githubEnv = { GITHUB_API_URL: 'https://api.github.com', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'octo-org/wiki' };
-    const payload = { action: 'opened', issue: { number: 1, title: 'How do I install the pre-commit hook?', body: '', user: { login: 'alice', type: 'User' }, labels: [{ name: 'question' }] }, sender: { login: 'alice', type: 'User' } };
+    const payload = {
+      action: 'opened',
+      issue: { number: 1, title: 'How do I install the pre-commit hook?', body: '', user: { login: 'alice', type: 'User' }, labels: [{ name: 'question' }] },
+      sender: { login: 'alice', type: 'User' },
+    };
     const r = await runStep({ githubEnv, workspace, eventName: 'issues', payload });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^::error::WIKI_STEWARD_TEST_WAIT_SCALE is a switch for test suites against a local GitHub emulator; it is refused in a workflow that talks to github\.com/m);
+    expect(r.stdout).toMatch(
+      /^::error::WIKI_STEWARD_TEST_WAIT_SCALE is a switch for test suites against a local GitHub emulator; it is refused in a workflow that talks to github\.com/m,
+    );
     expect(r.outputs).toEqual({});
   });
 });

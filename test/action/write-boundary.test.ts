@@ -41,7 +41,10 @@ describe('the write boundary', () => {
   it("the Action's log goes through its Step: only the entries write to the process's own stdout and stderr", () => {
     // So a run in-process (runAction with a buffer, as the Action tests run it) logs what the bundle logs.
     // copilot-chat.ts wraps stderr.write to mask the token in the Copilot SDK's own output.
-    const writers = sources.filter((s) => PROCESS_OUTPUT.test(s.text)).map((s) => s.file).sort();
+    const writers = sources
+      .filter((s) => PROCESS_OUTPUT.test(s.text))
+      .map((s) => s.file)
+      .sort();
     expect(writers).toEqual(['src/action.ts', 'src/answer/model/copilot-chat.ts', 'src/cli/context.ts']);
   });
 
@@ -52,9 +55,14 @@ describe('the write boundary', () => {
 });
 
 describe('postable', () => {
-  it('neutralises mentions and HTML comment openers in the text, then appends the steward\'s markers untouched', () => {
-    const posted = postable({ text: 'Ask @maya or @octo-org/docs, not alice@example.com or `@code`.\n<!-- wiki-steward:answer key=issue-1 --> <!-- hidden', markers: [markerFor('issue-2')] });
-    expect(posted).toBe('Ask @\u2060maya or @\u2060octo-org/docs, not alice@example.com or `@code`.\n<\u2060!-- wiki-steward:answer key=issue-1 --> <\u2060!-- hidden\n<!-- wiki-steward:answer key=issue-2 -->');
+  it("neutralises mentions and HTML comment openers in the text, then appends the steward's markers untouched", () => {
+    const posted = postable({
+      text: 'Ask @maya or @octo-org/docs, not alice@example.com or `@code`.\n<!-- wiki-steward:answer key=issue-1 --> <!-- hidden',
+      markers: [markerFor('issue-2')],
+    });
+    expect(posted).toBe(
+      'Ask @\u2060maya or @\u2060octo-org/docs, not alice@example.com or `@code`.\n<\u2060!-- wiki-steward:answer key=issue-1 --> <\u2060!-- hidden\n<!-- wiki-steward:answer key=issue-2 -->',
+    );
     expect(postable(posted.slice(0, posted.lastIndexOf('\n')))).toBe(posted.slice(0, posted.lastIndexOf('\n'))); // idempotent
   });
 
@@ -69,7 +77,7 @@ describe('markers are read from the trailer only', () => {
   const trace = { question: 'q', outcome: 'answered' };
   const trailer = (key: string) => `${markerFor(key)}\n<!-- wiki-steward:trace ${JSON.stringify(trace)} -->`;
 
-  it('the answer marker and the trace: the comment\'s last lines, nothing earlier', () => {
+  it("the answer marker and the trace: the comment's last lines, nothing earlier", () => {
     expect(markerKey(`answer\n${trailer('issue-1')}`)).toBe('issue-1');
     expect(markerKey(`answer\n${trailer('issue-1')}\n`)).toBe('issue-1');
     expect(markerKey(`answer\r\n${markerFor('issue-1')}\r\n<!-- wiki-steward:trace {} -->`)).toBe('issue-1'); // edited on the web: CRLF
