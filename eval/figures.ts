@@ -42,6 +42,8 @@ export interface Row {
   expected_cited: Ratio;
   citation_precision: Ratio;
   answered: Ratio;
+  /** Covered questions answered with an expected page among the citations: what the asker feels. */
+  answered_cited: Ratio;
   flagged: Ratio;
   median_pages_read: number | null;
   median_pages_cited: number | null;
@@ -88,6 +90,7 @@ export function rowOf(scope: string, rs: readonly QuestionResult[]): Row {
     expected_cited: share(covered, (r) => citedPages(r.trace).some((p) => isExpected(r.q, p))),
     citation_precision: ratio(cited.filter(Boolean).length, cited.length),
     answered: ratio(answeredCovered.length, covered.length),
+    answered_cited: share(covered, (r) => r.trace.outcome === 'answered' && citedPages(r.trace).some((p) => isExpected(r.q, p))),
     flagged: share(uncovered, (r) => isFlagged(r.trace)),
     median_pages_read: median(rs.map((r) => readPages(r.trace).length)),
     median_pages_cited: median(rs.map((r) => citedPages(r.trace).length)),

@@ -2,36 +2,60 @@
 // ranks the same questions with a stock BM25 baseline (lunr, default settings) over the same pages,
 // and prints per question type and overall: how often the expected page was a candidate, read and
 // cited, answers and flags, pages read and cited, recall@1/5/10 of both rankings, and the targets.
+// With no --bank and no --wiki it runs our bank and every development bank (`--dev DIR`, each
+// DIR/*/questions.jsonl over DIR/*/wiki), then one line per bank and the macro average over the
+// development banks, each weighing the same: a change is judged on all of them at once.
 //
-//   npm run eval -- [--bank FILE] [--wiki DIR] [--results FILE] [--verbose] [--json]
+//   npm run eval -- [--bank FILE] [--wiki DIR] [--dev DIR] [--results FILE] [--verbose] [--json]
 //
 // --bank FILE      JSONL bank, ours or eval-dev's (see bank.ts); default eval/questions.jsonl
 //                  (--questions is an alias)
 // --wiki DIR       default examples/wiki
+// --dev DIR        the development banks when no bank is named; default ../shared/eval-dev
 // --results FILE   one line per question, as `wiki-steward ask --json --questions` prints it
-//                  (the bank line's fields, then the trace): score.mjs reads it
+//                  (the bank line's fields, then the trace): score.mjs reads it (one bank only)
 // --verbose        list the misses: terms, top 5 candidates, pages read and cited
 // --json           the figures as JSON instead of tables
 // Exits 0 whether or not the targets are met.
+import { existsSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { askQuestion, openAskSession } from '../src/answer/ask.js';
 import { openWorkspace } from '../src/config/workspace.js';
 import { type BankQuestion, firstExpectedRank, isExpected, loadBank } from './bank.js';
 import { buildBaseline } from './baseline.js';
 import { type QuestionResult, type Ratio, type Row, type Target, candidatePaths, citedPages, isFlagged, rowsOf, targetsOf, typesOf } from './figures.js';
+import { type BankSummary, macroOf, summaryOf } from './summary.js';
 
 const args = process.argv.slice(2);
-const flag = (names: string[], fallback: string): string => {
+const given = (names: string[]): string | undefined => {
   const at = args.findIndex((a) => names.includes(a));
-  return at >= 0 && args[at + 1] ? args[at + 1]! : fallback;
+  return at >= 0 && args[at + 1] ? args[at + 1]! : undefined;
 };
-const bankFile = flag(['--bank', '--questions'], 'eval/questions.jsonl');
-const wiki = flag(['--wiki'], 'examples/wiki');
-const resultsFile = flag(['--results'], '');
+const OUR_BANK = { name: 'ours', bank: 'eval/questions.jsonl', wiki: 'examples/wiki' };
+const bankFlag = given(['--bank', '--questions']);
+const wikiFlag = given(['--wiki']);
+const devDir = given(['--dev']) ?? '../shared/eval-dev';
+const resultsFile = given(['--results']) ?? '';
 const verbose = args.includes('--verbose');
 const asJson = args.includes('--json');
 
-async function runBank(bank: readonly BankQuestion[]) {
+interface BankSpec {
+  name: string;
+  bank: string;
+  wiki: string;
+}
+
+/** The development banks under `dir`: each folder holding questions.jsonl and wiki/, by name. */
+function devBanks(dir: string): BankSpec[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(path.join(dir, e.name, 'questions.jsonl')) && existsSync(path.join(dir, e.name, 'wiki')))
+    .map((e) => ({ name: e.name, bank: path.join(dir, e.name, 'questions.jsonl'), wiki: path.join(dir, e.name, 'wiki') }))
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+async function runBank(bank: readonly BankQuestion[], wiki: string) {
   const session = await openAskSession(await openWorkspace({ cwd: process.cwd(), wikiFlag: wiki }));
   if (!session.catalog) throw new Error(`no wiki found at ${wiki}`);
   const baseline = await buildBaseline(session.catalog);
@@ -138,56 +162,122 @@ function missLines(rs: readonly QuestionResult[]): string[] {
     ]);
 }
 
-// ---- main
-
-const bank = await loadBank(bankFile);
-const run = await runBank(bank);
-const { results } = run;
-if (resultsFile) await writeFile(resultsFile, results.map((r) => `${JSON.stringify({ ...r.q.raw, ...r.trace })}\n`).join(''));
-const rows = rowsOf(results);
-const targets = targetsOf(rows);
-const msPerQuestion = Math.round((results.reduce((s, r) => s + r.ms, 0) / Math.max(1, results.length)) * 10) / 10;
-const branchMix = { cold: 0, inline: 0, explore: 0, ...countBy(results.map((r) => r.trace.branch)) };
-const outcomes = outcomesOf(results);
-
-if (asJson) {
-  if (verbose) console.error(missLines(results).join('\n'));
-  console.log(
-    JSON.stringify(
-      {
-        bank: bankFile,
-        wiki,
-        questions: results.length,
-        pages: run.pages,
-        ms_per_question: msPerQuestion,
-        load_ms: run.loadMs,
-        lunr_build_ms: run.lunrBuildMs,
-        branch_mix: branchMix,
-        outcomes,
-        rows,
-        targets,
-      },
-      null,
-      2,
-    ),
+const summaryTable = (lines: readonly BankSummary[]) => {
+  const r = (x: number | null) => (x === null ? '-' : x.toFixed(2));
+  const mix = (b: BankSummary) => [b.branch_mix.cold, b.branch_mix.inline, b.branch_mix.explore].map((x) => x.toFixed(2)).join('/');
+  return table(
+    [
+      'bank',
+      'n',
+      'ans+cited',
+      'read',
+      'read@5',
+      'cited',
+      'cite.prec',
+      'flagged',
+      'para.read',
+      'R@1',
+      'R@5',
+      'R@10',
+      'lunr R@1',
+      'R@5',
+      'R@10',
+      'med.read',
+      'cold/inl/expl',
+    ],
+    lines.map((b) => [
+      b.bank,
+      String(b.questions),
+      r(b.answered_cited),
+      r(b.read),
+      r(b.read_top5),
+      r(b.cited),
+      r(b.citation_precision),
+      r(b.flagged),
+      r(b.paraphrase_read),
+      r(b.recall.at1),
+      r(b.recall.at5),
+      r(b.recall.at10),
+      r(b.lunr_recall.at1),
+      r(b.lunr_recall.at5),
+      r(b.lunr_recall.at10),
+      b.median_pages_read === null ? '-' : String(b.median_pages_read),
+      mix(b),
+    ]),
+    lines.length > 2 ? [lines.length - 2] : [],
   );
-} else {
-  if (verbose) console.log(`misses:\n${missLines(results).join('\n')}\n`);
-  console.log(`bank ${bankFile}: ${results.length} questions (${rows[1]!.questions} covered, ${rows[2]!.questions} uncovered) on ${wiki} (${run.pages} pages)`);
+};
+
+/** One bank: asked, scored, printed (or returned as JSON); its summary line. */
+async function evaluate(spec: BankSpec, results: string): Promise<{ json: object; summary: BankSummary }> {
+  const bank = await loadBank(spec.bank);
+  const run = await runBank(bank, spec.wiki);
+  const { results: answered } = run;
+  if (results) await writeFile(results, answered.map((r) => `${JSON.stringify({ ...r.q.raw, ...r.trace })}\n`).join(''));
+  const rows = rowsOf(answered);
+  const targets = targetsOf(rows);
+  const msPerQuestion = Math.round((answered.reduce((s, r) => s + r.ms, 0) / Math.max(1, answered.length)) * 10) / 10;
+  const branchMix = { cold: 0, inline: 0, explore: 0, ...countBy(answered.map((r) => r.trace.branch)) };
+  const outcomes = outcomesOf(answered);
+  const summary = summaryOf(spec.name, run.pages, rows, branchMix);
+  const json = {
+    bank: spec.bank,
+    wiki: spec.wiki,
+    questions: answered.length,
+    pages: run.pages,
+    ms_per_question: msPerQuestion,
+    load_ms: run.loadMs,
+    lunr_build_ms: run.lunrBuildMs,
+    branch_mix: branchMix,
+    outcomes,
+    rows,
+    targets,
+  };
+  if (asJson) {
+    if (verbose) console.error(missLines(answered).join('\n'));
+    return { json, summary };
+  }
+  if (verbose) console.log(`misses:\n${missLines(answered).join('\n')}\n`);
   console.log(
-    `ms per question ${msPerQuestion} (load ${run.loadMs} ms, lunr index ${run.lunrBuildMs} ms); branch mix cold/inline/explore ${branchMix.cold} / ${branchMix.inline} / ${branchMix.explore}\n`,
+    `bank ${spec.bank}: ${answered.length} questions (${rows[1]!.questions} covered, ${rows[2]!.questions} uncovered) on ${spec.wiki} (${run.pages} pages)`,
+  );
+  console.log(
+    `ms per question ${msPerQuestion} (load ${run.loadMs} ms, lunr index ${run.lunrBuildMs} ms); ` +
+      `branch mix cold/inline/explore ${branchMix.cold} / ${branchMix.inline} / ${branchMix.explore}\n`,
   );
   console.log(`${answersTable(rows)}\n`);
   console.log(`recall@k: the first expected page's position among our candidates, and in lunr 2.3.9's ranking\n${rankingTable(rows)}\n`);
-  console.log(
-    `outcomes per type:\n${Object.entries(outcomes)
-      .map(
-        ([t, o]) =>
-          `  ${t}: ${Object.entries(o)
-            .map(([k, v]) => `${k}=${v}`)
-            .join(' ')}`,
-      )
-      .join('\n')}\n`,
+  const perType = Object.entries(outcomes).map(
+    ([t, o]) =>
+      `  ${t}: ${Object.entries(o)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')}`,
   );
-  console.log(targetsTable(targets));
+  console.log(`outcomes per type:\n${perType.join('\n')}\n`);
+  console.log(`${targetsTable(targets)}\n`);
+  return { json, summary };
+}
+
+// ---- main
+
+if (bankFlag !== undefined || wikiFlag !== undefined) {
+  const spec = { name: path.basename(path.dirname(bankFlag ?? OUR_BANK.bank)), bank: bankFlag ?? OUR_BANK.bank, wiki: wikiFlag ?? OUR_BANK.wiki };
+  const { json } = await evaluate(spec, resultsFile);
+  if (asJson) console.log(JSON.stringify(json, null, 2));
+} else {
+  if (resultsFile) throw new Error("--results writes one bank's results: name the bank with --bank (and its --wiki)");
+  const dev = devBanks(devDir);
+  if (dev.length === 0) console.error(`no development banks under ${devDir} (each DIR/NAME/questions.jsonl with DIR/NAME/wiki/): ours only`);
+  const ours = await evaluate(OUR_BANK, '');
+  const devRuns = [];
+  for (const spec of dev) devRuns.push(await evaluate(spec, ''));
+  const devSummaries = devRuns.map((r) => r.summary);
+  const macro = devSummaries.length > 0 ? macroOf(devSummaries) : undefined;
+  if (asJson) {
+    const banks = [ours, ...devRuns].map((r) => r.json);
+    console.log(JSON.stringify({ banks, summary: [ours.summary, ...devSummaries], macro: macro ?? null }, null, 2));
+  } else {
+    console.log('every bank, side by side (macro: the mean over the development banks, each weighing the same)');
+    console.log(summaryTable([ours.summary, ...devSummaries, ...(macro ? [macro] : [])]));
+  }
 }
