@@ -57183,14 +57183,15 @@ function expandTerms(catalog, question, terms, extraStopwords) {
   }
   const questionWords = ` ${foldedWords(question).join(" ")} `;
   const asks = (phrase) => questionWords.includes(` ${foldedWords(phrase).join(" ")} `);
+  const stop = stopwordSet(extraStopwords);
+  const writtenAcronyms = acronymsWritten(question);
   for (const [acronym, longForms] of catalog.acronyms) {
-    if (questionWords.includes(` ${acronym} `)) for (const long of longForms) add(long, `the wiki spells out '${acronym.toUpperCase()}' as '${long}'`);
+    if (writtenAcronyms.has(acronym)) for (const long of longForms) add(long, `the wiki spells out '${acronym.toUpperCase()}' as '${long}'`);
     else {
       const asked2 = longForms.find(asks);
       if (asked2) add(acronym.toUpperCase(), `the wiki's acronym for '${asked2}'`);
     }
   }
-  const stop = stopwordSet(extraStopwords);
   const asked = new Set(contentWords(question, stop));
   const phrases = vocabularyPhrases(catalog, extraStopwords);
   const starting = [...asked].flatMap((w2) => phrases.byFirstWord.get(w2) ?? []).sort((a, b3) => a.order - b3.order);
@@ -57199,6 +57200,18 @@ function expandTerms(catalog, question, terms, extraStopwords) {
     add(entry.title, `${kind} "${phrase}" of ${entry.path}`, entry.path);
   }
   return adder.added;
+}
+var QUESTION_WORD = /[\p{L}\p{N}&]+(?:-[\p{L}\p{N}&]+)*/gu;
+var WRITTEN_AS_ACRONYM = /^[\p{Lu}][\p{Lu}\p{N}&]+s?$/u;
+function acronymsWritten(question) {
+  const out = /* @__PURE__ */ new Set();
+  for (const [word] of question.matchAll(QUESTION_WORD)) {
+    if (word.includes("-")) continue;
+    if (!WRITTEN_AS_ACRONYM.test(word)) continue;
+    const key = foldedWords(word.replace(/s$/, "")).join(" ");
+    if (key !== "") out.add(key);
+  }
+  return out;
 }
 function orientedFiles(catalog, candidates) {
   const files = catalog.layout.tree.files;

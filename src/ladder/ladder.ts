@@ -309,14 +309,15 @@ function expandTerms(catalog: WikiCatalog, question: string, terms: readonly Sig
   // reaches pages that only use the acronym.
   const questionWords = ` ${foldedWords(question).join(' ')} `;
   const asks = (phrase: string) => questionWords.includes(` ${foldedWords(phrase).join(' ')} `);
+  const stop = stopwordSet(extraStopwords);
+  const writtenAcronyms = acronymsWritten(question);
   for (const [acronym, longForms] of catalog.acronyms) {
-    if (questionWords.includes(` ${acronym} `)) for (const long of longForms) add(long, `the wiki spells out '${acronym.toUpperCase()}' as '${long}'`);
+    if (writtenAcronyms.has(acronym)) for (const long of longForms) add(long, `the wiki spells out '${acronym.toUpperCase()}' as '${long}'`);
     else {
       const asked = longForms.find(asks);
       if (asked) add(acronym.toUpperCase(), `the wiki's acronym for '${asked}'`);
     }
   }
-  const stop = stopwordSet(extraStopwords);
   const asked = new Set(contentWords(question, stop));
   const phrases = vocabularyPhrases(catalog, extraStopwords);
   // Only phrases that start with a word of the question can be wholly in it.
@@ -327,6 +328,26 @@ function expandTerms(catalog: WikiCatalog, question: string, terms: readonly Sig
     add(entry.title, `${kind} "${phrase}" of ${entry.path}`, entry.path);
   }
   return adder.added;
+}
+
+/** A whole word of the question, hyphenated words kept whole: "goal-setting" is one word, not "set". */
+const QUESTION_WORD = /[\p{L}\p{N}&]+(?:-[\p{L}\p{N}&]+)*/gu;
+const WRITTEN_AS_ACRONYM = /^[\p{Lu}][\p{Lu}\p{N}&]+s?$/u;
+
+/**
+ * The question's words written as acronyms (capitals, "API", "FPSOs"), folded as acronym keys are.
+ * An ordinary word is never read as one: "for" is not FOR, "set" in "goals people set" not SET;
+ * measured on every bank, lowercase acronyms ("ltcr") reached no expected page that capitals miss.
+ */
+function acronymsWritten(question: string): Set<string> {
+  const out = new Set<string>();
+  for (const [word] of question.matchAll(QUESTION_WORD)) {
+    if (word.includes('-')) continue;
+    if (!WRITTEN_AS_ACRONYM.test(word)) continue;
+    const key = foldedWords(word.replace(/s$/, '')).join(' ');
+    if (key !== '') out.add(key);
+  }
+  return out;
 }
 
 /**

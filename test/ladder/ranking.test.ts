@@ -178,6 +178,18 @@ describe('the wiki’s own vocabulary', () => {
     expect(trace.candidates.map((c) => c.path)).toContain('concepts/hydrogen-damage.md');
   });
 
+  it('only a word written as an acronym stands for one: not a lowercase word, nor part of a hyphenated word', async () => {
+    const files = {
+      'concepts/rating.md': page({ title: 'Rating training', type: 'concepts', body: 'Frame-of-reference training (FOR) aligns raters.' }),
+      'concepts/exchange.md': page({ title: 'Exchange', type: 'concepts', body: 'Social exchange theory (SET) explains reciprocity at work.' }),
+      ...filler('misc', 4),
+    };
+    const ordinary = await ask(files, 'What works for goal-setting when people set goals?');
+    expect(ordinary.signal_terms.filter((t) => t.kind === 'expanded' && /spells out/.test(t.via ?? ''))).toEqual([]);
+    const written = await ask(files, 'How does SET explain reciprocity?');
+    expect(written.signal_terms.find((t) => t.kind === 'expanded')).toMatchObject({ term: 'social exchange theory', via: expect.stringContaining("'SET'") });
+  });
+
   it('headings do not add other pages’ titles to the signal terms', async () => {
     const trace = await ask(
       {
