@@ -56178,10 +56178,6 @@ function extractSignalTerms(question, extraStopwords = []) {
       groups2.slice(0, -2).find((g2) => typeof g2 === "string")
     )
   );
-  rest = rest.replace(new RegExp(`(?<![\\p{L}\\p{N}])['"\u2018\u201C](\\p{Lu})['"\u2019\u201D][ \\t]+(\\p{L}+)`, "gu"), (_3, letter, word) => {
-    terms.push({ term: `${letter} ${word}`, kind: "quoted" });
-    return " . ";
-  });
   const tokens = rest.split(/\s+/).filter(Boolean);
   let sentenceStart = true;
   let phrase = [];

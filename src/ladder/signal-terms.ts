@@ -287,11 +287,6 @@ export function extractSignalTerms(question: string, extraStopwords: readonly st
       groups.slice(0, -2).find((g): g is string => typeof g === 'string'),
     ),
   );
-  // A quoted letter names a grade or class together with the word after it: an 'E' rating.
-  rest = rest.replace(/(?<![\p{L}\p{N}])['"‘“](\p{Lu})['"’”][ \t]+(\p{L}+)/gu, (_, letter: string, word: string) => {
-    terms.push({ term: `${letter} ${word}`, kind: 'quoted' });
-    return ' . ';
-  });
 
   const tokens = rest.split(/\s+/).filter(Boolean);
   let sentenceStart = true;
