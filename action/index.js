@@ -52814,6 +52814,23 @@ var GitCommandManager = class {
       return void 0;
     }
   }
+  /**
+   * Files under this folder whose text is not HEAD's: modified, staged, deleted, untracked or
+   * ignored, relative to this folder. A commit names the text read only when none of it is here.
+   */
+  async changedHere() {
+    const prefix = (await this.git.revparse(["--show-prefix"])).trim();
+    const status = await this.git.raw(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored=matching", "--", "."]);
+    const changed = /* @__PURE__ */ new Set();
+    const fields = status.split("\0");
+    for (let i = 0; i < fields.length; i++) {
+      const entry = fields[i];
+      if (entry.length < 4) continue;
+      const paths = /^[RC]/.test(entry) ? [entry.slice(3), fields[++i] ?? ""] : [entry.slice(3)];
+      for (const p2 of paths) if (p2.startsWith(prefix)) changed.add(p2.slice(prefix.length));
+    }
+    return changed;
+  }
   async topLevel() {
     return (await this.git.revparse(["--show-toplevel"])).trim();
   }
@@ -57946,10 +57963,13 @@ var offlineProviders = () => ({
 async function openAskSession(workspace, providers = offlineProviders()) {
   const started = performance.now();
   const catalog = workspace.wikiRoot ? await loadCatalog(await loadFileTree(workspace.wikiRoot), workspace.config) : void 0;
-  const commit = workspace.wikiRoot ? await new GitCommandManager(workspace.wikiRoot).headCommit() ?? null : null;
+  const git = workspace.wikiRoot ? new GitCommandManager(workspace.wikiRoot) : void 0;
+  const commit = await git?.headCommit() ?? null;
+  const changed = git && commit ? await git.changedHere() : /* @__PURE__ */ new Set();
   return {
     catalog,
     commit,
+    changed,
     loadMs: Math.round(performance.now() - started),
     ladder: ladderOptionsOf(workspace.config),
     providers,
@@ -58084,6 +58104,14 @@ async function askQuestion(session, asked, options2 = {}) {
       ...draft.fault ? { provider_fault: draft.fault } : {},
       ...providerTally(session, callsBefore)
     });
+    const uncommitted = draft.read.filter((p2) => session.changed.has(p2));
+    if (uncommitted.length > 0 && trace.wiki.commit) {
+      const named = uncommitted.slice(0, 3).join(", ") + (uncommitted.length > 3 ? ` and ${uncommitted.length - 3} more` : "");
+      trace.notes.push(
+        `Pages read are not as commit ${trace.wiki.commit.slice(0, 7)} holds them (changed or not committed: ${named}), so no commit is named for this answer.`
+      );
+      trace.wiki.commit = null;
+    }
     trace.answer = renderAnswer(
       {
         outcome,

@@ -19,6 +19,8 @@ import { type WikiCitationRenderer, plainCitation, renderAnswer } from './render
 export interface AskSession {
   catalog: WikiCatalog | undefined;
   commit: string | null;
+  /** Wiki pages whose text is not the commit's (changed, untracked, ignored): a trace that read one names no commit. */
+  changed: ReadonlySet<string>;
   loadMs: number;
   ladder: LadderOptions;
   providers: Providers;
@@ -72,10 +74,13 @@ export const offlineProviders = (): Providers => ({
 export async function openAskSession(workspace: Workspace, providers: Providers = offlineProviders()): Promise<AskSession> {
   const started = performance.now();
   const catalog = workspace.wikiRoot ? await loadCatalog(await loadFileTree(workspace.wikiRoot), workspace.config) : undefined;
-  const commit = workspace.wikiRoot ? ((await new GitCommandManager(workspace.wikiRoot).headCommit()) ?? null) : null;
+  const git = workspace.wikiRoot ? new GitCommandManager(workspace.wikiRoot) : undefined;
+  const commit = (await git?.headCommit()) ?? null;
+  const changed = git && commit ? await git.changedHere() : new Set<string>();
   return {
     catalog,
     commit,
+    changed,
     loadMs: Math.round(performance.now() - started),
     ladder: ladderOptionsOf(workspace.config),
     providers,
@@ -227,6 +232,14 @@ export async function askQuestion(session: AskSession, asked: string, options: A
       ...(draft.fault ? { provider_fault: draft.fault } : {}),
       ...providerTally(session, callsBefore),
     });
+    const uncommitted = draft.read.filter((p) => session.changed.has(p));
+    if (uncommitted.length > 0 && trace.wiki.commit) {
+      const named = uncommitted.slice(0, 3).join(', ') + (uncommitted.length > 3 ? ` and ${uncommitted.length - 3} more` : '');
+      trace.notes.push(
+        `Pages read are not as commit ${trace.wiki.commit.slice(0, 7)} holds them (changed or not committed: ${named}), so no commit is named for this answer.`,
+      );
+      trace.wiki.commit = null;
+    }
     trace.answer = renderAnswer(
       {
         outcome,

@@ -42,6 +42,25 @@ export class GitCommandManager {
     }
   }
 
+  /**
+   * Files under this folder whose text is not HEAD's: modified, staged, deleted, untracked or
+   * ignored, relative to this folder. A commit names the text read only when none of it is here.
+   */
+  async changedHere(): Promise<Set<string>> {
+    const prefix = (await this.git.revparse(['--show-prefix'])).trim();
+    const status = await this.git.raw(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignored=matching', '--', '.']);
+    const changed = new Set<string>();
+    const fields = status.split('\0');
+    for (let i = 0; i < fields.length; i++) {
+      const entry = fields[i]!;
+      if (entry.length < 4) continue;
+      // A rename or copy is followed by the path it came from: both differ from HEAD.
+      const paths = /^[RC]/.test(entry) ? [entry.slice(3), fields[++i] ?? ''] : [entry.slice(3)];
+      for (const p of paths) if (p.startsWith(prefix)) changed.add(p.slice(prefix.length));
+    }
+    return changed;
+  }
+
   async topLevel(): Promise<string> {
     return (await this.git.revparse(['--show-toplevel'])).trim();
   }
