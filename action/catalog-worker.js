@@ -7743,7 +7743,7 @@ var AcronymCollector = class {
     for (const m of text.matchAll(DEFINITION)) {
       const acronym = m[1];
       const before = text.slice(Math.max(0, m.index - LOOK_BACK), m.index);
-      const clause = before.slice(Math.max(before.lastIndexOf("\n"), before.search(/[.;:!?(\][][^.;:!?(\][]*$/)) + 1);
+      const clause = before.slice(Math.max(before.lastIndexOf("\n"), before.search(/[.;:!?(\][|][^.;:!?(\][|]*$/)) + 1);
       const longForm = longFormOf(acronym, clause);
       if (!longForm) continue;
       const key = foldedWords(acronym.replace(/s$/, "")).join(" ");

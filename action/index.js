@@ -54484,7 +54484,7 @@ var AcronymCollector = class {
     for (const m2 of text.matchAll(DEFINITION)) {
       const acronym = m2[1];
       const before = text.slice(Math.max(0, m2.index - LOOK_BACK), m2.index);
-      const clause = before.slice(Math.max(before.lastIndexOf("\n"), before.search(/[.;:!?(\][][^.;:!?(\][]*$/)) + 1);
+      const clause = before.slice(Math.max(before.lastIndexOf("\n"), before.search(/[.;:!?(\][|][^.;:!?(\][|]*$/)) + 1);
       const longForm = longFormOf(acronym, clause);
       if (!longForm) continue;
       const key = foldedWords(acronym.replace(/s$/, "")).join(" ");

@@ -50,8 +50,9 @@ export class AcronymCollector {
     for (const m of text.matchAll(DEFINITION)) {
       const acronym = m[1]!;
       const before = text.slice(Math.max(0, m.index - LOOK_BACK), m.index);
-      // The long form is the end of the same line and clause: never across a line or sentence break.
-      const clause = before.slice(Math.max(before.lastIndexOf('\n'), before.search(/[.;:!?(\][][^.;:!?(\][]*$/)) + 1);
+      // The long form is the end of the same line and clause: never across a line or sentence break,
+      // nor a pipe (a table cell's edge, or a wikilink's target before the text it shows).
+      const clause = before.slice(Math.max(before.lastIndexOf('\n'), before.search(/[.;:!?(\][|][^.;:!?(\][|]*$/)) + 1);
       const longForm = longFormOf(acronym, clause);
       if (!longForm) continue;
       const key = foldedWords(acronym.replace(/s$/, '')).join(' ');

@@ -158,6 +158,10 @@ describe('the wiki’s own vocabulary', () => {
     const collector = new AcronymCollector();
     collector.add('The long-term corrosion rate (LTCR) governs.\nSee [link](x.md) (PR).');
     expect([...collector.result()]).toEqual([['ltcr', ['long-term corrosion rate']]]);
+    // A wikilink's target never joins the long form of the text it shows, nor a table cell its neighbour's.
+    const piped = new AcronymCollector();
+    piped.add('Add [[Frame-of-Reference Training|frame-of-reference (FOR) rater training]].\n| Social exchange | theory (ST) |');
+    expect([...piped.result()]).toEqual([['for', ['frame-of-reference']]]);
   });
 
   it('a question using the acronym reaches the page written with the long form, and the trace says where the term came from', async () => {
