@@ -29,6 +29,10 @@ import {
   traceOf,
   visible,
   writesOf,
+  type QuestionIssue,
+  type RepoRole,
+  asker as askerOn,
+  questionIssue,
 } from './harness.js';
 import {
   REPO,
@@ -109,22 +113,9 @@ async function run(
   return { ...result, requests: gh.requests.slice(from) };
 }
 
-function asker(login: string, role: 'admin' | 'maintain' | 'write' | 'triage' | 'read'): string {
-  gh.state.setPermission(login, role);
-  return login;
-}
-
-function issue(number: number, title: string, opts: { body?: string; user?: string; labels?: string[]; locked?: boolean; pull_request?: boolean } = {}) {
-  return gh.state.addIssue({
-    number,
-    title,
-    body: opts.body ?? '',
-    user: opts.user ?? 'alice',
-    labels: opts.labels ?? ['question'],
-    locked: opts.locked,
-    pull_request: opts.pull_request,
-  });
-}
+/** The harness's helpers on this file's emulator (`gh` changes with every test). */
+const asker = (login: string, role?: RepoRole) => askerOn(gh, login, role);
+const issue = (number: number, title: string, opts?: QuestionIssue) => questionIssue(gh, number, title, opts);
 
 const labelsOf = (n: number) => [...gh.state.issue(n).labels].sort();
 

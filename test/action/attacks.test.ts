@@ -23,6 +23,10 @@ import {
   seededRepo,
   traceOf,
   visible,
+  type QuestionIssue,
+  type RepoRole,
+  asker as askerOn,
+  questionIssue,
 } from './harness.js';
 import { COMMENT, COMMENTS, COMMENT_REACTION, COMMENT_REACTIONS, PULLS, REFS, REPO, SERVER } from './routes.js';
 
@@ -77,14 +81,9 @@ function expectExit(r: RunResult, code: number): void {
   expect(r.code, `exit ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`).toBe(code);
 }
 
-function asker(login: string, role: 'triage' | 'write' | 'maintain' = 'triage'): string {
-  gh.state.setPermission(login, role);
-  return login;
-}
-
-function issue(number: number, title: string, opts: { body?: string; user?: string; labels?: string[] } = {}) {
-  return gh.state.addIssue({ number, title, body: opts.body ?? '', user: opts.user ?? 'alice', labels: opts.labels ?? ['question'] });
-}
+/** The harness's helpers on this file's emulator (`gh` changes with every test). */
+const asker = (login: string, role?: RepoRole) => askerOn(gh, login, role);
+const issue = (number: number, title: string, opts?: QuestionIssue) => questionIssue(gh, number, title, opts);
 
 /** Comments on issue n written by `login` (the steward by default). */
 const commentsBy = (n: number, login = STEWARD) => gh.state.commentsOn(n).filter((c) => c.user === login);

@@ -303,6 +303,35 @@ export async function seededRepo(
   return { gh, ws: await checkout(gh.gitDir()) };
 }
 
+export type RepoRole = 'admin' | 'maintain' | 'write' | 'triage' | 'read';
+
+/** Gives `login` a role on the emulated repository; returns the login, for the issue or comment it writes. */
+export function asker(gh: GitHubEmulator, login: string, role: RepoRole = 'triage'): string {
+  gh.state.setPermission(login, role);
+  return login;
+}
+
+export interface QuestionIssue {
+  body?: string;
+  user?: string;
+  labels?: string[];
+  locked?: boolean;
+  pull_request?: boolean;
+}
+
+/** An issue on the emulated repository, by alice with the trigger label unless told otherwise. */
+export function questionIssue(gh: GitHubEmulator, number: number, title: string, opts: QuestionIssue = {}) {
+  return gh.state.addIssue({
+    number,
+    title,
+    body: opts.body ?? '',
+    user: opts.user ?? 'alice',
+    labels: opts.labels ?? ['question'],
+    locked: opts.locked,
+    pull_request: opts.pull_request,
+  });
+}
+
 /** After each test: every response the emulator gave matched GitHub's schemas; then it stops. */
 export async function closeChecked(gh: GitHubEmulator): Promise<void> {
   expectAllResponsesValid(gh.requests);

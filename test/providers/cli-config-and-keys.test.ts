@@ -83,48 +83,23 @@ describe('keys never leave the process', () => {
 
   // runBuiltCli skips the back-off between retries (WIKI_STEWARD_TEST_WAIT_SCALE=0).
   const allKeys = { ...KEYS };
+  /** `ask` arguments through OpenAI with Tavily, or through Anthropic with Brave: between them, every provider. */
+  const viaOpenAiAndTavily = (question: string) => [
+    ...['ask', ...wikiArgs, '--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '--llm-model', 'gpt-test'],
+    ...['--web', 'tavily', '--web-base-url', tavily.url, question],
+  ];
+  const viaAnthropicAndBrave = (question: string) => [
+    ...['ask', ...wikiArgs, '--llm', 'anthropic', '--llm-base-url', anthropic.url, '--llm-model', 'claude-test'],
+    ...['--web', 'brave', '--web-base-url', brave.url, question],
+  ];
 
   it('built CLI, every provider answering: keys only in the request headers, nowhere in the output', async () => {
     openai.setFallback(readerStep);
     anthropic.setFallback(readerStep);
     // Side by side: each run is its own process, each request its own record.
     const runs = await Promise.all([
-      runBuiltCli(
-        [
-          'ask',
-          ...wikiArgs,
-          '--llm',
-          'openai',
-          '--llm-base-url',
-          `${openai.url}/v1`,
-          '--llm-model',
-          'gpt-test',
-          '--web',
-          'tavily',
-          '--web-base-url',
-          tavily.url,
-          INSTALL_QUESTION,
-        ],
-        allKeys,
-      ),
-      runBuiltCli(
-        [
-          'ask',
-          ...wikiArgs,
-          '--llm',
-          'anthropic',
-          '--llm-base-url',
-          anthropic.url,
-          '--llm-model',
-          'claude-test',
-          '--web',
-          'brave',
-          '--web-base-url',
-          brave.url,
-          'What is the capital of Australia?',
-        ],
-        allKeys,
-      ),
+      runBuiltCli(viaOpenAiAndTavily(INSTALL_QUESTION), allKeys),
+      runBuiltCli(viaAnthropicAndBrave('What is the capital of Australia?'), allKeys),
       // The markdown rendering (no --json), with the folded trace.
       runBuiltCli(
         [
@@ -172,42 +147,8 @@ describe('keys never leave the process', () => {
     anthropic.setFallback({ error: 'overloaded' });
     brave.setFallback({ error: 'rate_limited' });
     const [a, b] = await Promise.all([
-      runBuiltCli(
-        [
-          'ask',
-          ...wikiArgs,
-          '--llm',
-          'openai',
-          '--llm-base-url',
-          `${openai.url}/v1`,
-          '--llm-model',
-          'gpt-test',
-          '--web',
-          'tavily',
-          '--web-base-url',
-          tavily.url,
-          'How do I set `--max-citations` for the offline answerer?',
-        ],
-        allKeys,
-      ),
-      runBuiltCli(
-        [
-          'ask',
-          ...wikiArgs,
-          '--llm',
-          'anthropic',
-          '--llm-base-url',
-          anthropic.url,
-          '--llm-model',
-          'claude-test',
-          '--web',
-          'brave',
-          '--web-base-url',
-          brave.url,
-          'How do I set `--max-citations` for the offline answerer?',
-        ],
-        allKeys,
-      ),
+      runBuiltCli(viaOpenAiAndTavily('How do I set `--max-citations` for the offline answerer?'), allKeys),
+      runBuiltCli(viaAnthropicAndBrave('How do I set `--max-citations` for the offline answerer?'), allKeys),
     ]);
     for (const run of [a, b]) {
       expect(run.code, run.stderr).toBe(0);
