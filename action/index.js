@@ -52815,13 +52815,24 @@ var GitCommandManager = class {
     }
   }
   /**
-   * Files under this folder whose text is not HEAD's: modified, staged, deleted, untracked or
-   * ignored, relative to this folder. A commit names the text read only when none of it is here.
+   * The commit HEAD points at (undefined outside a repository or before the first commit), and the
+   * files under this folder whose text is not that commit's: modified, staged, deleted, untracked
+   * or ignored, relative to this folder. A commit names the text read only when none of it is
+   * here. Two git processes: one `rev-parse` for the folder's place and HEAD, one `status`.
    */
-  async changedHere() {
-    const prefix = (await this.git.revparse(["--show-prefix"])).trim();
-    const status = await this.git.raw(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored=matching", "--", "."]);
+  async headState() {
+    let prefix = "";
+    let commit;
+    try {
+      const [place = "", head = ""] = (await this.git.raw(["rev-parse", "--show-prefix", "--verify", "--quiet", "HEAD"])).split("\n");
+      prefix = place.trim();
+      commit = /^[0-9a-f]{40,64}$/.test(head.trim()) ? head.trim() : void 0;
+    } catch {
+      commit = void 0;
+    }
     const changed = /* @__PURE__ */ new Set();
+    if (commit === void 0) return { commit, changed };
+    const status = await this.git.raw(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored=matching", "--", "."]);
     const fields = status.split("\0");
     for (let i = 0; i < fields.length; i++) {
       const entry = fields[i];
@@ -52829,7 +52840,7 @@ var GitCommandManager = class {
       const paths = /^[RC]/.test(entry) ? [entry.slice(3), fields[++i] ?? ""] : [entry.slice(3)];
       for (const p2 of paths) if (p2.startsWith(prefix)) changed.add(p2.slice(prefix.length));
     }
-    return changed;
+    return { commit, changed };
   }
   async topLevel() {
     return (await this.git.revparse(["--show-toplevel"])).trim();
@@ -57964,12 +57975,11 @@ async function openAskSession(workspace, providers = offlineProviders()) {
   const started = performance.now();
   const catalog = workspace.wikiRoot ? await loadCatalog(await loadFileTree(workspace.wikiRoot), workspace.config) : void 0;
   const git = workspace.wikiRoot ? new GitCommandManager(workspace.wikiRoot) : void 0;
-  const commit = await git?.headCommit() ?? null;
-  const changed = git && commit ? await git.changedHere() : /* @__PURE__ */ new Set();
+  const head = await git?.headState();
   return {
     catalog,
-    commit,
-    changed,
+    commit: head?.commit ?? null,
+    changed: head?.changed ?? /* @__PURE__ */ new Set(),
     loadMs: Math.round(performance.now() - started),
     ladder: ladderOptionsOf(workspace.config),
     providers,

@@ -75,12 +75,11 @@ export async function openAskSession(workspace: Workspace, providers: Providers 
   const started = performance.now();
   const catalog = workspace.wikiRoot ? await loadCatalog(await loadFileTree(workspace.wikiRoot), workspace.config) : undefined;
   const git = workspace.wikiRoot ? new GitCommandManager(workspace.wikiRoot) : undefined;
-  const commit = (await git?.headCommit()) ?? null;
-  const changed = git && commit ? await git.changedHere() : new Set<string>();
+  const head = await git?.headState();
   return {
     catalog,
-    commit,
-    changed,
+    commit: head?.commit ?? null,
+    changed: head?.changed ?? new Set<string>(),
     loadMs: Math.round(performance.now() - started),
     ladder: ladderOptionsOf(workspace.config),
     providers,

@@ -43,13 +43,24 @@ export class GitCommandManager {
   }
 
   /**
-   * Files under this folder whose text is not HEAD's: modified, staged, deleted, untracked or
-   * ignored, relative to this folder. A commit names the text read only when none of it is here.
+   * The commit HEAD points at (undefined outside a repository or before the first commit), and the
+   * files under this folder whose text is not that commit's: modified, staged, deleted, untracked
+   * or ignored, relative to this folder. A commit names the text read only when none of it is
+   * here. Two git processes: one `rev-parse` for the folder's place and HEAD, one `status`.
    */
-  async changedHere(): Promise<Set<string>> {
-    const prefix = (await this.git.revparse(['--show-prefix'])).trim();
-    const status = await this.git.raw(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignored=matching', '--', '.']);
+  async headState(): Promise<{ commit: string | undefined; changed: Set<string> }> {
+    let prefix = '';
+    let commit: string | undefined;
+    try {
+      const [place = '', head = ''] = (await this.git.raw(['rev-parse', '--show-prefix', '--verify', '--quiet', 'HEAD'])).split('\n');
+      prefix = place.trim();
+      commit = /^[0-9a-f]{40,64}$/.test(head.trim()) ? head.trim() : undefined;
+    } catch {
+      commit = undefined;
+    }
     const changed = new Set<string>();
+    if (commit === undefined) return { commit, changed };
+    const status = await this.git.raw(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignored=matching', '--', '.']);
     const fields = status.split('\0');
     for (let i = 0; i < fields.length; i++) {
       const entry = fields[i]!;
@@ -58,7 +69,7 @@ export class GitCommandManager {
       const paths = /^[RC]/.test(entry) ? [entry.slice(3), fields[++i] ?? ''] : [entry.slice(3)];
       for (const p of paths) if (p.startsWith(prefix)) changed.add(p.slice(prefix.length));
     }
-    return changed;
+    return { commit, changed };
   }
 
   async topLevel(): Promise<string> {

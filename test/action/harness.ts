@@ -22,6 +22,7 @@ import {
   isGraphqlQuery,
   startGitHubEmulator,
 } from '../github-emulator/emulator.js';
+import { GitRepo } from '../github-emulator/git-repo.js';
 import { expectAllResponsesValid } from '../github-emulator/openapi-validate.js';
 import { runAction } from '../../src/action/run-action.js';
 import { runCli as runCliInProcess } from '../helpers/cli-in-process.js';
@@ -123,10 +124,15 @@ export async function makeWorkspace(extra: Record<string, string | null> = {}, o
  */
 export async function checkout(gitDir: string, ref = 'main'): Promise<Workspace> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'ws-clone-'));
-  await git(dir, 'clone', '-q', gitDir, '.');
-  if (/^[0-9a-f]{40}$/.test(ref)) await git(dir, '-c', 'advice.detachedHead=false', 'checkout', '-q', ref);
-  else await git(dir, 'checkout', '-q', '-B', ref, `origin/${ref}`);
-  const sha = (await git(dir, 'rev-parse', 'HEAD')).stdout.trim();
+  if (/^[0-9a-f]{40}$/.test(ref)) {
+    await git(dir, 'clone', '-q', '--no-checkout', gitDir, '.');
+    await git(dir, '-c', 'advice.detachedHead=false', 'checkout', '-q', ref);
+    return { dir, sha: ref };
+  }
+  // The branch's commit, read from the emulated repository as its refs are read (no git process).
+  const sha = GitRepo.at(gitDir).refSha(`refs/heads/${ref}`);
+  if (sha === null) throw new Error(`checkout: the emulated repository has no branch ${ref}`);
+  await git(dir, 'clone', '-q', '--branch', ref, gitDir, '.');
   return { dir, sha };
 }
 

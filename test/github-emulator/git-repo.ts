@@ -1,15 +1,17 @@
 // A real git repository behind one emulated GitHub repository: a bare repository in a temporary
-// directory, driven with git plumbing (`hash-object`, `mktree`, `commit-tree`, `update-ref`,
-// `cat-file`, `merge-tree --write-tree`), so every sha the emulator hands out is a real object id
+// directory, in git's own on-disk format, so every sha the emulator hands out is a real object id
 // and tests can run any git command against `dir`.
 //
-// Calls are synchronous (spawnSync): a request is answered atomically, as GitHub does, and test
-// helpers such as `state.fileAt(...)` can be used inside `expect(...)`. Each spawn takes a few
-// milliseconds, which adds up over an Action test's hundreds of requests, so spawns are saved where
-// that cannot change an answer: objects are immutable, so what is read from them by full sha is
-// remembered (bounded); refs are read from the files git keeps them in (loose files under refs/,
-// then packed-refs) on every call, never cached, so a `git push` into `dir` is seen at once; blobs
-// and trees written together go to git in one `hash-object --stdin-paths` and one `mktree --batch`.
+// Calls are synchronous: a request is answered atomically, as GitHub does, and test helpers such as
+// `state.fileAt(...)` can be used inside `expect(...)`. A spawn from a test worker costs more than
+// the request it serves (the worker's whole memory is mapped into the child), so what git's files
+// backend does simply is done here: objects are written and read as loose objects
+// (./loose-objects.ts; what git packed is read through git), and an ordinary loose ref is moved or
+// deleted under its `.lock` file as git does it. Git itself does the history (`rev-list`,
+// `merge-base`), diffs and merges (`merge-tree --write-tree`), and every case the fast paths leave
+// aside (a packed ref to delete, a symbolic ref, an identity git would clean up). Answers about
+// objects named by full sha are remembered (bounded); refs are read from the files git keeps them
+// in on every call, never cached, so a `git push` into `dir` is seen at once.
 // A new repository is a copy of one made by `git init` once per process, and a seed directory's
 // objects are written by git once per content (its files' names, sizes and times) and copied after.
 // Git is run with the system and global configuration switched off (no signing hooks,
@@ -17,9 +19,25 @@
 // git hook cannot leak GIT_DIR or GIT_INDEX_FILE into the emulator.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  rmdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { devNull, tmpdir } from 'node:os';
 import path from 'node:path';
+import { constants as zlibConstants, inflateSync } from 'node:zlib';
+import { objectId, parseTree, readLooseObject, treeObject, writeLooseObject } from './loose-objects.js';
 
 export type GitObjectType = 'blob' | 'tree' | 'commit' | 'tag';
 
@@ -85,6 +103,9 @@ export class GitInputError extends Error {
   }
 }
 
+/** Thrown inside GitRepo when an object it would read here is not stored loose: git answers instead. */
+class NotLoose extends Error {}
+
 const SHA_RE = /^[0-9a-f]{40}$/;
 /** A revision that names an object by full sha (optionally `<sha>:<path>`): what it means never changes. */
 const IMMUTABLE_REV = /^[0-9a-f]{40}(:|$)/;
@@ -92,22 +113,6 @@ const IMMUTABLE_REV = /^[0-9a-f]{40}(:|$)/;
 const BAD_LOOSE_REF = /(^|\/)\.|\.lock(\/|$)|\.\.|@\{|[\x00-\x20\x7f~^:?*[\\]|\.$/;
 /** Mode strings whose value git's mktree reads (octal digits only); `writeLeaves` computes tree ids only for these. */
 const OCTAL_MODE = /^0*[0-7]{1,7}$/;
-
-/** Git's object id (SHA-1 repositories): sha1 of "<type> <size>\0<content>". */
-function objectId(type: GitObjectType, content: Buffer): string {
-  return createHash('sha1').update(`${type} ${content.length}\0`).update(content).digest('hex');
-}
-
-/** A tree object as git's mktree writes it: entries sorted as git sorts them (a directory as "name/"), "<octal mode> <name>\0<raw sha>". */
-function treeObject(entries: Array<{ mode: string; sha: string; name: string }>): Buffer {
-  const parsed = entries.map((e) => {
-    const mode = Number.parseInt(e.mode, 8);
-    const isDir = (mode & 0o170000) === 0o040000;
-    return { mode, sha: e.sha, name: Buffer.from(e.name, 'utf8'), key: Buffer.from(isDir ? `${e.name}/` : e.name, 'utf8') };
-  });
-  parsed.sort((a, b) => Buffer.compare(a.key, b.key));
-  return Buffer.concat(parsed.flatMap((e) => [Buffer.from(`${e.mode.toString(8)} `), e.name, Buffer.from([0]), Buffer.from(e.sha, 'hex')]));
-}
 
 /** One tree's entries as `git mktree -z` reads them. */
 function mktreeInput(entries: Array<{ mode: string; type: string; sha: string; name: string }>): string {
@@ -177,6 +182,23 @@ export function gitVersion(): [number, number] {
   return [Number(m[1]), Number(m[2])];
 }
 
+/**
+ * True when git would write this name and address as they are. Git's ident code drops '<', '>' and
+ * line breaks anywhere and "crud" (control characters, space, `,:;"\\'`) at either end, and
+ * refuses an empty name; such identities are left to git itself.
+ */
+function identWrittenAsGiven(i: GitIdent): boolean {
+  const crud = /^[\x00-\x20,:;<>"\\']|[\x00-\x20,:;<>"\\']$/;
+  return i.name !== '' && !/[<>\n]/.test(i.name + i.email) && !crud.test(i.name) && (i.email === '' || !crud.test(i.email)) && /^[+-]\d{4}$/.test(i.tz);
+}
+
+/** A commit object's header lines, each ending in a line break: tree, parents, author, committer. */
+function commitHeader(tree: string, parents: string[], author: GitIdent, committer: GitIdent): string {
+  return [`tree ${tree}`, ...parents.map((p) => `parent ${p}`), `author ${identLine(author)}`, `committer ${identLine(committer)}`]
+    .map((l) => `${l}\n`)
+    .join('');
+}
+
 /** Formats an ident line value: "Name <email> 1700000000 +0000". */
 function identLine(i: GitIdent): string {
   return `${i.name} <${i.email}> ${i.time} ${i.tz}`;
@@ -236,12 +258,17 @@ function directoryFingerprint(dir: string): string {
   return hash.digest('hex');
 }
 
+/** check-ref-format's verdict by name. */
+const validRefNames = new Map<string, boolean>();
+
 /** Seed directories already written as git objects: fingerprint → the repository holding them and their tree. */
 const seededTrees = new Map<string, { objects: string; tree: string }>();
 
 export class GitRepo {
   /** Types of objects known to exist (git wrote them or reported them); a missing object is never remembered, since a push may add it. */
   private readonly types = new Lru<GitObjectType>(100_000);
+  /** Sizes of blobs read for `lsTree`, by sha. */
+  private readonly blobSizes = new Lru<number>(100_000);
   /** Answers to queries about objects named by full sha (see `ask`), by arguments, weighed in bytes. */
   private readonly answers = new Lru<{ status: number; stdout: Buffer }>(64 * 1024 * 1024, (a) => a.stdout.length + 100);
 
@@ -249,6 +276,11 @@ export class GitRepo {
     /** The bare repository (GIT_DIR). */
     readonly dir: string,
   ) {}
+
+  /** The repository at `dir`, as the emulator made it (for test helpers that read its refs). */
+  static at(dir: string): GitRepo {
+    return new GitRepo(dir);
+  }
 
   /** Creates a bare repository whose HEAD points at `defaultBranch`. */
   static init(dir: string, defaultBranch: string): GitRepo {
@@ -315,10 +347,46 @@ export class GitRepo {
     return `${allowFail ? 'allow-fail' : 'strict'}\0${args.join('\0')}`;
   }
 
-  /** Records the content of an object this repository just wrote, so reading it back needs no spawn. */
-  private rememberContent(type: 'blob' | 'commit', sha: string, content: Buffer): void {
-    this.types.set(sha, type);
-    this.answers.set(GitRepo.answerKey(['cat-file', type, sha], false), { status: 0, stdout: content });
+  private get objects(): string {
+    return path.join(this.dir, 'objects');
+  }
+
+  /** The object when it is stored loose (read in this process); undefined when only git can say (packed, or missing). */
+  private loose(sha: string): { type: GitObjectType; content: Buffer } | undefined {
+    const found = readLooseObject(this.objects, sha);
+    if (found) this.types.set(sha, found.type);
+    return found;
+  }
+
+  /** `git cat-file <type> <sha>`: a loose object read here, anything else (a packed object, a wrong type, a missing one) from git. */
+  private content(type: GitObjectType, sha: string): Buffer {
+    const found = SHA_RE.test(sha) ? this.loose(sha) : undefined;
+    if (found?.type === type) return found.content;
+    return this.ask([sha], ['cat-file', type, sha]).stdout;
+  }
+
+  /** A tree's entries, read loose, or a `NotLoose` throw: the caller then asks git. */
+  private looseTree(sha: string): ReturnType<typeof parseTree> {
+    const found = this.loose(sha);
+    if (found?.type !== 'tree') throw new NotLoose();
+    return parseTree(found.content);
+  }
+
+  /** A loose blob's size, from the first bytes of its object (its header); a `NotLoose` throw otherwise. */
+  private looseBlobSize(sha: string): number {
+    const known = this.blobSizes.get(sha);
+    if (known !== undefined) return known;
+    let stored: Buffer;
+    try {
+      stored = readFileSync(path.join(this.objects, sha.slice(0, 2), sha.slice(2)));
+    } catch {
+      throw new NotLoose();
+    }
+    const head = inflateSync(stored.subarray(0, 64), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString('latin1');
+    const m = /^blob (\d+)\0/.exec(head);
+    if (!m) throw new NotLoose();
+    this.blobSizes.set(sha, Number(m[1]));
+    return Number(m[1]);
   }
 
   // -- objects -------------------------------------------------------------------------------
@@ -334,7 +402,7 @@ export class GitRepo {
     const found = new Map<string, GitObjectType>();
     const unknown: string[] = [];
     for (const sha of new Set(shas)) {
-      const type = this.types.get(sha);
+      const type = this.types.get(sha) ?? this.loose(sha)?.type;
       if (type) found.set(sha, type);
       else unknown.push(sha);
     }
@@ -354,45 +422,30 @@ export class GitRepo {
     return this.writeBlobs([typeof content === 'string' ? Buffer.from(content, 'utf8') : content])[0] as string;
   }
 
-  /**
-   * Writes blobs with a single `git hash-object`. Their ids are computed here first, so blobs known
-   * to exist are not written again; git's ids for the others must be the same.
-   */
+  /** Writes blobs as loose objects (those known to exist are not written again); returns their ids. */
   private writeBlobs(blobs: Buffer[]): string[] {
-    const shas = blobs.map((b) => objectId('blob', b));
-    const pending = new Map<string, Buffer>();
-    blobs.forEach((b, i) => {
-      const sha = shas[i] as string;
-      if (this.types.get(sha) !== 'blob') pending.set(sha, Buffer.from(b));
+    return blobs.map((blob) => {
+      const known = objectId('blob', blob);
+      if (this.types.get(known) === 'blob') return known;
+      const sha = writeLooseObject(this.objects, 'blob', blob);
+      this.types.set(sha, 'blob');
+      return sha;
     });
-    if (pending.size === 0) return shas;
-    // --stdin-paths takes any number of blobs in one process, but only from files.
-    const scratch = mkdtempSync(path.join(tmpdir(), 'gh-emulator-blobs-'));
-    try {
-      const files = [...pending.values()].map((content, i) => {
-        const file = path.join(scratch, String(i));
-        writeFileSync(file, content);
-        return file;
-      });
-      const written = this.text(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: files.map((f) => `${f}\n`).join('') })
-        .split('\n')
-        .filter(Boolean);
-      const expected = [...pending.keys()];
-      if (written.join(' ') !== expected.join(' ')) throw new Error(`git hash-object wrote ${written.join(', ')}, expected ${expected.join(', ')}`);
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
-    }
-    for (const [sha, content] of pending) this.rememberContent('blob', sha, content);
-    return shas;
   }
 
   readBlob(sha: string): Buffer {
-    // A copy: the remembered answer is shared by every later read.
-    return Buffer.from(this.ask([sha], ['cat-file', 'blob', sha]).stdout);
+    // A copy: an answer git gave is remembered and shared by every later read.
+    return Buffer.from(this.content('blob', sha));
   }
 
   /** Entries of a tree (one level, or every blob/submodule below it when recursive), with blob sizes. */
   lsTree(treeish: string, opts: { recursive?: boolean; showTrees?: boolean; path?: string } = {}): TreeEntry[] {
+    try {
+      const listed = this.lsTreeLoose(treeish, opts);
+      if (listed) return listed;
+    } catch (err) {
+      if (!(err instanceof NotLoose)) throw err;
+    }
     const args = ['ls-tree', '-z', '-l', '--full-tree'];
     if (opts.recursive) args.push('-r');
     if (opts.recursive && opts.showTrees) args.push('-t');
@@ -415,8 +468,76 @@ export class GitRepo {
     return entries;
   }
 
+  /**
+   * `lsTree` answered from loose objects, for a full sha (optionally `<sha>:<path>`) and, with
+   * `path`, the one entry at exactly that path (what ls-tree prints for a plain path, not
+   * recursive). Undefined for anything else; a `NotLoose` throw when an object is not loose.
+   */
+  private lsTreeLoose(treeish: string, opts: { recursive?: boolean; showTrees?: boolean; path?: string }): TreeEntry[] | undefined {
+    const named = /^([0-9a-f]{40})(?::(.+))?$/.exec(treeish);
+    const plainPath = (p: string) => p.split('/').every((part) => part !== '' && part !== '.' && part !== '..' && !/[*?[\\]/.test(part));
+    if (!named || (named[2] !== undefined && !plainPath(named[2]))) return undefined;
+    if (opts.path !== undefined && (opts.recursive || !plainPath(opts.path))) return undefined;
+    const start = this.loose(named[1] as string);
+    if (start === undefined) throw new NotLoose();
+    let tree = start.type === 'commit' ? /^tree ([0-9a-f]{40})\n/.exec(start.content.toString('latin1'))?.[1] : start.type === 'tree' ? named[1] : undefined;
+    if (tree === undefined) return undefined;
+    const entry = (e: ReturnType<typeof parseTree>[number], full: string): TreeEntry => ({
+      // ls-tree prints the mode as six octal digits.
+      mode: Number.parseInt(e.mode, 8).toString(8).padStart(6, '0'),
+      type: e.type,
+      sha: e.sha,
+      path: full,
+      ...(e.type === 'blob' ? { size: this.looseBlobSize(e.sha) } : {}),
+    });
+    /** The entry at `rel` below `root`, or undefined when there is none. */
+    const at = (root: string, rel: string): ReturnType<typeof parseTree>[number] | undefined => {
+      const parts = rel.split('/');
+      let found: ReturnType<typeof parseTree>[number] | undefined;
+      let current: string | undefined = root;
+      for (const part of parts) {
+        if (current === undefined) return undefined;
+        found = this.looseTree(current).find((e) => e.name === part);
+        current = found?.type === 'tree' ? found.sha : undefined;
+      }
+      return found;
+    };
+    if (named[2] !== undefined) {
+      const sub = at(tree, named[2]);
+      // git fails on a path that is not a tree: let it say so.
+      if (sub?.type !== 'tree') return undefined;
+      tree = sub.sha;
+    }
+    if (opts.path !== undefined) {
+      const found = at(tree, opts.path);
+      return found ? [entry(found, opts.path)] : [];
+    }
+    const out: TreeEntry[] = [];
+    const walk = (sha: string, prefix: string): void => {
+      for (const e of this.looseTree(sha)) {
+        const full = `${prefix}${e.name}`;
+        if (e.type === 'tree' && opts.recursive) {
+          if (opts.showTrees) out.push(entry(e, full));
+          walk(e.sha, `${full}/`);
+        } else {
+          out.push(entry(e, full));
+        }
+      }
+    };
+    walk(tree, '');
+    return out;
+  }
+
   /** Writes one tree level (entries' paths are plain names). */
   mktree(entries: Array<{ mode: string; type: string; sha: string; name: string }>): string {
+    // The type git's mktree checks each entry's mode against (it refuses a mismatch: let it say so).
+    const modeType = (mode: string) =>
+      (Number.parseInt(mode, 8) & 0o170000) === 0o040000 ? 'tree' : (Number.parseInt(mode, 8) & 0o170000) === 0o160000 ? 'commit' : 'blob';
+    if (entries.every((e) => OCTAL_MODE.test(e.mode) && modeType(e.mode) === e.type)) {
+      const written = writeLooseObject(this.objects, 'tree', treeObject(entries));
+      this.types.set(written, 'tree');
+      return written;
+    }
     const sha = this.text(['mktree', '-z', '--missing'], { input: mktreeInput(entries) }).trim();
     this.types.set(sha, 'tree');
     return sha;
@@ -501,33 +622,18 @@ export class GitRepo {
       }
       dir.files.set(parts[parts.length - 1] ?? '', leaf);
     }
-    // Each tree's id is computed here, so its parent can be written in the same `mktree --batch`.
     // A mode that is not plain octal digits goes to git alone: its id is whatever git makes of it.
-    const trees = new Map<string, string>();
     const write = (dir: Dir): string => {
       const entries: Array<{ mode: string; type: string; sha: string; name: string }> = [];
       for (const [name, leaf] of dir.files) entries.push({ ...leaf, name });
       for (const [name, sub] of dir.dirs) entries.push({ mode: '040000', type: 'tree', sha: write(sub), name });
-      if (!entries.every((e) => OCTAL_MODE.test(e.mode))) return this.mktree(entries);
-      const sha = objectId('tree', treeObject(entries));
-      if (this.types.get(sha) !== 'tree') trees.set(sha, mktreeInput(entries));
-      return sha;
+      return this.mktree(entries);
     };
-    const rootSha = write(root);
-    if (trees.size > 0) {
-      // With --batch each tree ends with an empty record; that also ends the last one, so an empty tree is written too.
-      const written = this.text(['mktree', '-z', '--missing', '--batch'], { input: [...trees.values()].map((t) => `${t}\0`).join('') })
-        .split('\n')
-        .filter(Boolean);
-      const expected = [...trees.keys()];
-      if (written.join(' ') !== expected.join(' ')) throw new Error(`git mktree wrote ${written.join(', ')}, expected ${expected.join(', ')}`);
-      for (const sha of expected) this.types.set(sha, 'tree');
-    }
-    return rootSha;
+    return write(root);
   }
 
   readCommit(sha: string): ParsedCommit {
-    const raw = this.ask([sha], ['cat-file', 'commit', sha]).stdout.toString('utf8');
+    const raw = this.content('commit', sha).toString('utf8');
     const split = raw.indexOf('\n\n');
     const head = split < 0 ? raw : raw.slice(0, split);
     const message = (split < 0 ? '' : raw.slice(split + 2)).replace(/\n$/, '');
@@ -577,10 +683,15 @@ export class GitRepo {
 
   /** `git commit-tree`: an unsigned commit with the given identities (the message gets git's trailing newline). */
   commitTree(tree: string, parents: string[], message: string, author: GitIdent, committer: GitIdent): string {
+    const body = message.endsWith('\n') ? message : `${message}\n`;
+    if (identWrittenAsGiven(author) && identWrittenAsGiven(committer) && !body.includes('\0')) {
+      return this.writeCommitObject(`${commitHeader(tree, parents, author, committer)}\n${body}`);
+    }
+    // Git cleans such names and addresses its own way: let it write the commit.
     const args = ['commit-tree', '--no-gpg-sign', tree];
     for (const p of parents) args.push('-p', p);
     const sha = this.text(args, {
-      input: message.endsWith('\n') ? message : `${message}\n`,
+      input: body,
       env: {
         GIT_AUTHOR_NAME: author.name,
         GIT_AUTHOR_EMAIL: author.email,
@@ -599,15 +710,15 @@ export class GitRepo {
    * payload) and returns the armored signature. Returns the sha.
    */
   writeSignedCommit(tree: string, parents: string[], message: string, author: GitIdent, committer: GitIdent, sign: (payload: string) => string): string {
-    const head = [`tree ${tree}`, ...parents.map((p) => `parent ${p}`), `author ${identLine(author)}`, `committer ${identLine(committer)}`];
+    const head = commitHeader(tree, parents, author, committer);
     const body = message.endsWith('\n') ? message : `${message}\n`;
-    const payload = `${head.join('\n')}\n\n${body}`;
-    const signature = sign(payload);
-    const sig = `gpgsig ${signature.split('\n').join('\n ')}`;
-    const object = `${head.join('\n')}\n${sig}\n\n${body}`;
-    const sha = this.text(['hash-object', '-t', 'commit', '-w', '--stdin'], { input: object }).trim();
-    // hash-object stores the bytes as given: they are what `cat-file commit` answers.
-    this.rememberContent('commit', sha, Buffer.from(object, 'utf8'));
+    const signature = sign(`${head}\n${body}`);
+    return this.writeCommitObject(`${head}gpgsig ${signature.split('\n').join('\n ')}\n\n${body}`);
+  }
+
+  private writeCommitObject(object: string): string {
+    const sha = writeLooseObject(this.objects, 'commit', Buffer.from(object, 'utf8'));
+    this.types.set(sha, 'commit');
     return sha;
   }
 
@@ -698,20 +809,110 @@ export class GitRepo {
   }
 
   isValidRefName(fullRef: string): boolean {
-    return this.run(['check-ref-format', fullRef], { allowFail: true }).status === 0;
+    // A name's validity is a property of the name (and of git's version): asked once per process.
+    let valid = validRefNames.get(fullRef);
+    if (valid === undefined) {
+      valid = this.run(['check-ref-format', fullRef], { allowFail: true }).status === 0;
+      validRefNames.set(fullRef, valid);
+    }
+    return valid;
   }
 
-  /** Atomically sets a ref; with `oldSha` the update only happens when the ref still has that value ('' = must not exist). */
+  /**
+   * Atomically sets a ref; with `oldSha` the update only happens when the ref still has that value
+   * ('' = must not exist). Done here as git's files backend does it (a `<ref>.lock` file created
+   * exclusively, checked, then renamed over the ref) when the ref is an ordinary loose one; git
+   * does the rest (a symbolic ref, a name a directory or another ref stands in the way of).
+   */
   updateRef(fullRef: string, sha: string, oldSha?: string): boolean {
+    const done = this.updateLooseRef(fullRef, sha, oldSha);
+    if (done !== undefined) return done;
     const args = ['update-ref', '-m', 'github-emulator', fullRef, sha];
     if (oldSha !== undefined) args.push(oldSha === '' ? '0'.repeat(40) : oldSha);
     return this.run(args, { allowFail: true }).status === 0;
   }
 
   deleteRef(fullRef: string, oldSha?: string): boolean {
+    const done = this.updateLooseRef(fullRef, null, oldSha);
+    if (done !== undefined) return done;
     const args = ['update-ref', '-d', fullRef];
     if (oldSha !== undefined) args.push(oldSha);
     return this.run(args, { allowFail: true }).status === 0;
+  }
+
+  /**
+   * `updateRef` (or, with `sha` null, `deleteRef`) on a loose ref; undefined when git must do it:
+   * the name is not plain, the ref is symbolic or packed (a delete rewrites packed-refs), or a file
+   * or directory is in the way. A ref whose name is a prefix folder of another's (or the reverse)
+   * is refused, as git refuses it.
+   */
+  private updateLooseRef(fullRef: string, sha: string | null, oldSha: string | undefined): boolean | undefined {
+    if (!/^refs\/[\w./-]+$/.test(fullRef) || !this.isValidRefName(fullRef)) return undefined;
+    if (sha !== null && (!SHA_RE.test(sha) || this.objectType(sha) === null)) return undefined;
+    const file = path.join(this.dir, fullRef);
+    const refs = this.readRefs();
+    if ([...refs.keys()].some((name) => name.startsWith(`${fullRef}/`) || fullRef.startsWith(`${name}/`))) return false;
+    const lock = `${file}.lock`;
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+    } catch {
+      return undefined;
+    }
+    try {
+      closeSync(openSync(lock, 'wx'));
+    } catch (err) {
+      // Another writer holds the lock: git fails the same way.
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      return undefined;
+    }
+    try {
+      let loose: string | undefined;
+      try {
+        loose = readFileSync(file, 'utf8');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
+      }
+      if (loose !== undefined && !SHA_RE.test(loose.trim())) return undefined;
+      const packed = this.readRefs().get(fullRef);
+      // Deleting a ref that is not there: done, unless it had to have a value.
+      if (sha === null && loose === undefined) return packed === undefined ? oldSha === undefined : undefined;
+      const current = loose?.trim() ?? packed;
+      if (oldSha !== undefined && (oldSha === '' ? current !== undefined : current !== oldSha)) return false;
+      if (sha === null) {
+        if (packed !== undefined && this.packedRefNames().has(fullRef)) return undefined;
+        rmSync(file);
+        rmSync(lock);
+        this.removeEmptyRefFolders(path.dirname(fullRef));
+        return true;
+      }
+      writeFileSync(lock, `${sha}\n`);
+      renameSync(lock, file);
+      return true;
+    } finally {
+      rmSync(lock, { force: true });
+    }
+  }
+
+  /** Names listed in packed-refs. */
+  private packedRefNames(): Set<string> {
+    let text = '';
+    try {
+      text = readFileSync(path.join(this.dir, 'packed-refs'), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    return new Set([...text.matchAll(/^[0-9a-f]{40} (refs\/\S+)$/gm)].map((m) => m[1] as string));
+  }
+
+  /** After a delete, the ref's folders that are now empty go, as git removes them (never refs/ or its first level). */
+  private removeEmptyRefFolders(folder: string): void {
+    for (let rel = folder; rel.split('/').length > 2; rel = path.posix.dirname(rel)) {
+      try {
+        rmdirSync(path.join(this.dir, rel));
+      } catch {
+        return;
+      }
+    }
   }
 
   /** Resolves a branch, tag or (abbreviated) commit sha to a commit sha, or null. No revision syntax (`~`, `^`, `..`). */
@@ -752,7 +953,7 @@ export class GitRepo {
       const type = this.objectType(current);
       if (type === 'commit') return current;
       if (type !== 'tag') return null;
-      const target = /^object ([0-9a-f]{40})\n/.exec(this.ask([current], ['cat-file', 'tag', current]).stdout.toString('utf8'))?.[1];
+      const target = /^object ([0-9a-f]{40})\n/.exec(this.content('tag', current).toString('utf8'))?.[1];
       if (!target) return null;
       current = target;
     }
