@@ -9,9 +9,11 @@ export default defineConfig({
     // limit sits far above any test's time on a loaded 2-core machine (`npm run test:loaded`), and
     // only a hang reaches it.
     testTimeout: 300_000,
-    // Most test time is spent waiting on spawned git and node processes and on local servers, not
-    // on the CPU: four files at a time keep a 2-core machine busy (vitest's default is cores − 1).
-    maxWorkers: 4,
+    // Much test time is spent waiting on spawned git and node processes and on local servers, so
+    // more files than cores run at once (vitest's default is cores − 1). Measured on 2 cores with
+    // the static checks beside the suite: 3 workers 175 s, 2 workers 184 s, 4 workers 190–198 s
+    // (a fourth worker adds its own module graph and makes every spawn fork more memory).
+    maxWorkers: 3,
     // Test files share a worker's loaded modules (vitest's `isolate: false`): importing the project
     // afresh for each of ~80 files cost a fifth of the suite's CPU. It is safe because no test
     // changes shared state: none writes process.env or process.cwd() (in-process runs take an env
