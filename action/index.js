@@ -57673,7 +57673,7 @@ function weighTerms(terms) {
     return { term, pattern: termPattern(term.term), strict, weight: common2 ? base * COMMON_SHARE : base, required: isOwnTerm(term) && !common2 };
   });
 }
-function judgeCoverage(terms, judgedPages) {
+function judgeCoverage(terms, judgedPages, otherPagesRead = []) {
   const required = terms.filter((w2) => w2.required);
   const found = required.filter((w2) => judgedPages.some((p2) => textHasTerm(p2, w2.pattern, w2.strict)));
   const missing = required.filter((w2) => !found.includes(w2));
@@ -57681,7 +57681,8 @@ function judgeCoverage(terms, judgedPages) {
   return {
     covered: judgedPages.length > 0 && missing.every((w2) => !w2.strict) && missing.length <= tolerated,
     found: found.map((w2) => w2.term.term),
-    missing: missing.map((w2) => w2.term.term)
+    missing: missing.map((w2) => w2.term.term),
+    elsewhere: missing.filter((w2) => otherPagesRead.some((p2) => textHasTerm(p2, w2.pattern, w2.strict))).map((w2) => w2.term.term)
   };
 }
 var PREPARED_PAGE_LIMIT = 2e4;
@@ -57775,13 +57776,15 @@ var OfflineAnswerer = class {
       citations: [{ path: s.path, lines: [s.start, s.end], quote: s.quote }],
       section: { path: s.path, heading: s.section.heading, line: s.section.line }
     }));
-    const judged = [.../* @__PURE__ */ new Set([...picked.map((x3) => x3.sentence.path), ...read.slice(0, COVER_RANKS)])].map((path9) => pages.get(path9).folded);
-    const coverage = judgeCoverage(terms, judged);
+    const judgedPaths = /* @__PURE__ */ new Set([...picked.map((x3) => x3.sentence.path), ...read.slice(0, COVER_RANKS)]);
+    const folded = (paths) => paths.map((path9) => pages.get(path9).folded);
+    const coverage = judgeCoverage(terms, folded([...judgedPaths]), folded(read.filter((path9) => !judgedPaths.has(path9))));
     return {
       claims,
       covered: read.length > 0 && claims.length > 0 && coverage.covered,
       found: coverage.found,
       missing: coverage.missing,
+      missingElsewhere: coverage.elsewhere,
       read,
       unread,
       missingAre: "terms"
@@ -57886,10 +57889,13 @@ function renderAnswer(input, wiki = plainCitation) {
     }
   }
   if (input.missing.length > 0 && input.branch !== "unconfigured") {
-    const where2 = input.outcome === "answered" ? "Not in the best-matching pages" : "Not in the wiki";
-    const missing = input.missing.map((m2) => m2.includes(" ") && m2.length > 40 ? m2.replace(/\s+/g, " ") : inlineCode(m2));
+    const elsewhere = new Set(input.outcome === "answered" ? input.missing : input.missingElsewhere ?? []);
+    const show = (terms) => terms.map((m2) => m2.includes(" ") && m2.length > 40 ? m2.replace(/\s+/g, " ") : inlineCode(m2)).join(", ");
+    const absent = input.missing.filter((m2) => !elsewhere.has(m2));
+    const notBest = input.missing.filter((m2) => elsewhere.has(m2));
     out.push("");
-    out.push(`**${where2}:** ${missing.join(", ")}.`);
+    if (absent.length > 0) out.push(`**Not in the wiki:** ${show(absent)}.`);
+    if (notBest.length > 0) out.push(`**Not in the best-matching pages:** ${show(notBest)}.`);
   }
   if (input.askedBefore && input.askedBefore.length > 0) {
     out.push("");
@@ -58129,6 +58135,7 @@ async function askQuestion(session, asked, options2 = {}) {
         claims: wiki.claims,
         webClaims: checkedWeb.claims,
         missing: draft.missing,
+        missingElsewhere: draft.missingElsewhere ?? [],
         terms,
         notes: trace.notes,
         askedBefore: ladder.askedBefore

@@ -36,6 +36,8 @@ export interface DraftAnswer {
   /** Terms or claims the pages read do cover, and do not. */
   found: string[];
   missing: string[];
+  /** Of `missing`, what another page read does hold (offline terms): absent from the best-matching pages, not from the wiki. */
+  missingElsewhere?: string[];
   /** Pages actually read, and candidates left unread with why. */
   read: string[];
   unread: Array<{ path: string; reason: string }>;

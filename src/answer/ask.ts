@@ -246,6 +246,7 @@ export async function askQuestion(session: AskSession, asked: string, options: A
         claims: wiki.claims,
         webClaims: checkedWeb.claims,
         missing: draft.missing,
+        missingElsewhere: draft.missingElsewhere ?? [],
         terms,
         notes: trace.notes,
         askedBefore: ladder.askedBefore,

@@ -101,6 +101,8 @@ export interface Coverage {
   covered: boolean;
   found: string[];
   missing: string[];
+  /** Of `missing`, the terms some other page read does hold: not in the best-matching pages, but not absent from the wiki either. */
+  elsewhere: string[];
 }
 
 /**
@@ -109,7 +111,7 @@ export interface Coverage {
  * there; of the ordinary words, one in three (rounded down) may be missing, since questions word
  * things differently from pages. `missing` lists exactly the required terms absent from them.
  */
-export function judgeCoverage(terms: readonly WeightedTerm[], judgedPages: readonly FoldedText[]): Coverage {
+export function judgeCoverage(terms: readonly WeightedTerm[], judgedPages: readonly FoldedText[], otherPagesRead: readonly FoldedText[] = []): Coverage {
   const required = terms.filter((w) => w.required);
   const found = required.filter((w) => judgedPages.some((p) => textHasTerm(p, w.pattern, w.strict)));
   const missing = required.filter((w) => !found.includes(w));
@@ -118,6 +120,7 @@ export function judgeCoverage(terms: readonly WeightedTerm[], judgedPages: reado
     covered: judgedPages.length > 0 && missing.every((w) => !w.strict) && missing.length <= tolerated,
     found: found.map((w) => w.term.term),
     missing: missing.map((w) => w.term.term),
+    elsewhere: missing.filter((w) => otherPagesRead.some((p) => textHasTerm(p, w.pattern, w.strict))).map((w) => w.term.term),
   };
 }
 
@@ -289,13 +292,15 @@ export class OfflineAnswerer implements Answerer {
     }));
     // Coverage is judged on the pages quoted and the best-ranked few: what those pages state, whether
     // or not the answer needed a quote from each.
-    const judged = [...new Set([...picked.map((x) => x.sentence.path), ...read.slice(0, COVER_RANKS)])].map((path) => pages.get(path)!.folded);
-    const coverage = judgeCoverage(terms, judged);
+    const judgedPaths = new Set([...picked.map((x) => x.sentence.path), ...read.slice(0, COVER_RANKS)]);
+    const folded = (paths: readonly string[]) => paths.map((path) => pages.get(path)!.folded);
+    const coverage = judgeCoverage(terms, folded([...judgedPaths]), folded(read.filter((path) => !judgedPaths.has(path))));
     return {
       claims,
       covered: read.length > 0 && claims.length > 0 && coverage.covered,
       found: coverage.found,
       missing: coverage.missing,
+      missingElsewhere: coverage.elsewhere,
       read,
       unread,
       missingAre: 'terms',

@@ -30,6 +30,8 @@ export interface RenderInput {
   /** Open captures of this question: asked before, still waiting for an answer. */
   askedBefore?: readonly string[];
   missing: readonly string[];
+  /** Of `missing`, what another page read holds: listed as not in the best-matching pages, never as not in the wiki. */
+  missingElsewhere?: readonly string[];
   /** Terms the ladder looked for, for the cold explanation. */
   terms: readonly string[];
   error?: string;
@@ -67,13 +69,17 @@ export function renderAnswer(input: RenderInput, wiki: WikiCitationRenderer = pl
       out.push(`**Read more:** ${readMore.join('; ')}.`);
     }
   }
-  // Exactly the trace's `missing`. An answered question may still miss an ordinary word or two
-  // (the coverage rule tolerates them): those are absent from the best-matching pages, not from the wiki.
+  // Together exactly the trace's `missing`. "Not in the wiki" names only what no page read holds;
+  // the rest (every missing term of an answered question, which the coverage rule tolerates, and a
+  // gap's terms that another page read holds) is absent from the best-matching pages, not from the wiki.
   if (input.missing.length > 0 && input.branch !== 'unconfigured') {
-    const where = input.outcome === 'answered' ? 'Not in the best-matching pages' : 'Not in the wiki';
-    const missing = input.missing.map((m) => (m.includes(' ') && m.length > 40 ? m.replace(/\s+/g, ' ') : inlineCode(m)));
+    const elsewhere = new Set(input.outcome === 'answered' ? input.missing : (input.missingElsewhere ?? []));
+    const show = (terms: readonly string[]) => terms.map((m) => (m.includes(' ') && m.length > 40 ? m.replace(/\s+/g, ' ') : inlineCode(m))).join(', ');
+    const absent = input.missing.filter((m) => !elsewhere.has(m));
+    const notBest = input.missing.filter((m) => elsewhere.has(m));
     out.push('');
-    out.push(`**${where}:** ${missing.join(', ')}.`);
+    if (absent.length > 0) out.push(`**Not in the wiki:** ${show(absent)}.`);
+    if (notBest.length > 0) out.push(`**Not in the best-matching pages:** ${show(notBest)}.`);
   }
   if (input.askedBefore && input.askedBefore.length > 0) {
     out.push('');

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerRequest, Claim } from '../../src/answer/answerer.js';
 import { enforceCiteContract } from '../../src/answer/cite-contract.js';
-import { OFFLINE_READ_BUDGET, OfflineAnswerer, tiedWithBest } from '../../src/answer/offline-answerer.js';
+import { OFFLINE_READ_BUDGET, OfflineAnswerer, judgeCoverage, tiedWithBest, weighTerms } from '../../src/answer/offline-answerer.js';
+import { foldText } from '../../src/ladder/text-match.js';
 import { renderAnswer } from '../../src/answer/render.js';
 import type { SignalTerm } from '../../src/ladder/signal-terms.js';
 import type { WikiCitation } from '../../src/answer/trace.js';
@@ -259,5 +260,22 @@ describe('offline answerer', () => {
         ]),
       ),
     ).toBe(1);
+  });
+});
+
+describe('judgeCoverage', () => {
+  const terms = weighTerms([
+    { term: 'rotate', kind: 'word' },
+    { term: 'keys', kind: 'word' },
+    { term: 'quarterly', kind: 'word' },
+    { term: '--max-citations', kind: 'identifier' },
+  ]);
+  it('says which missing terms another page read holds: those are not absent from the wiki', () => {
+    const judged = [foldText('Rotate the keys with the admin console.')];
+    const others = [foldText('Reports are sent quarterly.'), foldText('Nothing else here.')];
+    const coverage = judgeCoverage(terms, judged, others);
+    expect(coverage).toMatchObject({ covered: false, found: ['rotate', 'keys'], missing: ['quarterly', '--max-citations'], elsewhere: ['quarterly'] });
+    // Without other pages read, nothing is elsewhere.
+    expect(judgeCoverage(terms, judged).elsewhere).toEqual([]);
   });
 });

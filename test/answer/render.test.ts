@@ -37,6 +37,10 @@ describe('renderAnswer', () => {
     expect(renderAnswer(input({ outcome: 'gap', missing: ['--max-citations', 'rotate'] }))).toMatch(/\*\*Not in the wiki:\*\* `--max-citations`, `rotate`\.$/);
     // Answered with an ordinary word the coverage rule tolerates: absent from the pages quoted, not from the wiki.
     expect(renderAnswer(input({ missing: ['long'] }))).toMatch(/\*\*Not in the best-matching pages:\*\* `long`\.$/);
+    // A gap's term that another page read holds is not "not in the wiki": it is not in the best-matching pages.
+    const gap = renderAnswer(input({ outcome: 'gap', missing: ['--max-citations', 'quarterly'], missingElsewhere: ['quarterly'] }));
+    expect(gap).toMatch(/\*\*Not in the wiki:\*\* `--max-citations`\.\n\*\*Not in the best-matching pages:\*\* `quarterly`\.$/);
+    expect(renderAnswer(input({ outcome: 'gap', missing: ['quarterly'], missingElsewhere: ['quarterly'] }))).not.toContain('Not in the wiki');
   });
 
   it('says so when matching pages answer nothing', () => {
