@@ -57459,6 +57459,12 @@ function isPointer(raw, readable) {
   const own = wordCount(readableText(withoutLinks(raw)));
   return own <= POINTER_WORDS || /(?:^|[,;:(—–-]\s*)see\b/i.test(readable);
 }
+var POINTER_TAIL = /\s*(?:;|\s[—–-])\s*see\b/i;
+function withoutPointerTail(raw) {
+  const tail = POINTER_TAIL.exec(raw);
+  if (!tail || linksIn(raw.slice(tail.index)).length === 0 || linksIn(raw.slice(0, tail.index)).length > 0) return raw;
+  return raw.slice(0, tail.index);
+}
 function sentenceSpans(joined, item) {
   const code = codeSpans(joined);
   const spans = [];
@@ -57512,7 +57518,7 @@ function splitSentences(path9, text) {
     };
     const prose = block.kind !== "item";
     sentenceSpans(joined, block.kind === "item").forEach(([a, b3], k2) => {
-      const raw = joined.slice(a, b3).trim();
+      const raw = withoutPointerTail(joined.slice(a, b3).trim());
       const start = a + (joined.slice(a, b3).length - joined.slice(a, b3).trimStart().length);
       const sentenceText = readableText(raw);
       const commandAlone = wordCount(replaceCodeSpans(sentenceText, () => " ")) < 2;

@@ -125,6 +125,20 @@ function isPointer(raw: string, readable: string): boolean {
   return own <= POINTER_WORDS || /(?:^|[,;:(—–-]\s*)see\b/i.test(readable);
 }
 
+/** "; see [X]", " — see [X]": after a semicolon or a dash, a pointer added to a statement. */
+const POINTER_TAIL = /\s*(?:;|\s[—–-])\s*see\b/i;
+
+/**
+ * "Mesh decimation reduces triangle count; see [X] and [Y].": the statement, without the pointer
+ * that follows it, when the pointer holds the links and the statement none (then the statement is
+ * what the sentence says, and it is quoted alone).
+ */
+function withoutPointerTail(raw: string): string {
+  const tail = POINTER_TAIL.exec(raw);
+  if (!tail || linksIn(raw.slice(tail.index)).length === 0 || linksIn(raw.slice(0, tail.index)).length > 0) return raw;
+  return raw.slice(0, tail.index);
+}
+
 /** Where each sentence of a block starts and ends in the block's joined text. */
 function sentenceSpans(joined: string, item: boolean): Array<[number, number]> {
   const code = codeSpans(joined);
@@ -183,7 +197,7 @@ export function splitSentences(path: string, text: string): PageSentences {
     };
     const prose = block.kind !== 'item';
     sentenceSpans(joined, block.kind === 'item').forEach(([a, b], k) => {
-      const raw = joined.slice(a, b).trim();
+      const raw = withoutPointerTail(joined.slice(a, b).trim());
       const start = a + (joined.slice(a, b).length - joined.slice(a, b).trimStart().length);
       const sentenceText = readableText(raw);
       // Too short to state anything, a command alone (nothing but code), a list's introduction, or a pointer to another page.

@@ -155,3 +155,27 @@ describe('splitSentences', () => {
     ]);
   });
 });
+
+describe('a pointer after a statement', () => {
+  it('quotes the statement a semicolon or dash separates from "see [links]", and drops a sentence that only points', () => {
+    const text = [
+      '---\ntitle: Mesh Decimation\n---',
+      'Mesh decimation reduces triangle count; see [Heading First](/how-to/h1-first.md) and [code](`not/a/link.md`).',
+      '',
+      'Level of detail swaps meshes by distance — see [LOD](lod.md).',
+      '',
+      'For the import steps, see [Importing](importing.md).',
+      '',
+      'Baked normals keep detail; see the [[Normal Maps]] page, and [[Baking]] for why.',
+    ].join('\n');
+    const page = splitSentences('3d/mesh.md', text);
+    expect(page.sentences.map((s) => s.text)).toEqual([
+      'Mesh decimation reduces triangle count',
+      'Level of detail swaps meshes by distance',
+      'Baked normals keep detail',
+    ]);
+    // The quote is on the cited line, as the cite contract requires.
+    const lines = text.split('\n');
+    for (const s of page.sentences) expect(quoteHolds(lines, [s.start, s.end], s.quote)).toBe(true);
+  });
+});
