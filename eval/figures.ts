@@ -18,6 +18,8 @@ export interface QuestionResult {
   /** lunr's ranking for the question, best first. */
   baseline: string[];
   ms: number;
+  /** Why the verdict contradicts its own answer (./contradictions.ts), if it does. */
+  contradiction?: string;
 }
 
 export interface Ratio {
@@ -45,6 +47,8 @@ export interface Row {
   /** Covered questions answered with an expected page among the citations: what the asker feels. */
   answered_cited: Ratio;
   flagged: Ratio;
+  /** Questions (covered or not) whose verdict its own answer contradicts. */
+  contradictions: Ratio;
   median_pages_read: number | null;
   median_pages_cited: number | null;
   recall: Recall;
@@ -92,6 +96,7 @@ export function rowOf(scope: string, rs: readonly QuestionResult[]): Row {
     answered: ratio(answeredCovered.length, covered.length),
     answered_cited: share(covered, (r) => r.trace.outcome === 'answered' && citedPages(r.trace).some((p) => isExpected(r.q, p))),
     flagged: share(uncovered, (r) => isFlagged(r.trace)),
+    contradictions: share(rs, (r) => r.contradiction !== undefined),
     median_pages_read: median(rs.map((r) => readPages(r.trace).length)),
     median_pages_cited: median(rs.map((r) => citedPages(r.trace).length)),
     recall: recallOf(covered, (r) => candidatePaths(r.trace)),

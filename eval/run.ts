@@ -24,6 +24,7 @@ import { askQuestion, openAskSession } from '../src/answer/ask.js';
 import { openWorkspace } from '../src/config/workspace.js';
 import { type BankQuestion, firstExpectedRank, isExpected, loadBank } from './bank.js';
 import { buildBaseline } from './baseline.js';
+import { contradictionOf } from './contradictions.js';
 import { type QuestionResult, type Ratio, type Row, type Target, candidatePaths, citedPages, isFlagged, rowsOf, targetsOf, typesOf } from './figures.js';
 import { type BankSummary, macroOf, summaryOf } from './summary.js';
 
@@ -60,11 +61,13 @@ async function runBank(bank: readonly BankQuestion[], wiki: string) {
   if (!session.catalog) throw new Error(`no wiki found at ${wiki}`);
   const baseline = await buildBaseline(session.catalog);
   const results: QuestionResult[] = [];
+  const titles = new Map(session.catalog.entries.map((e) => [e.path, e.title]));
   for (const q of bank) {
     const started = performance.now();
     const trace = await askQuestion(session, q.question, { id: q.raw.id });
     const ms = performance.now() - started;
-    results.push({ q, trace, baseline: baseline.rank(q.question), ms });
+    const contradiction = contradictionOf(trace, await session.catalog.readPages(trace.read), titles);
+    results.push({ q, trace, baseline: baseline.rank(q.question), ms, ...(contradiction ? { contradiction } : {}) });
   }
   return { results, pages: session.catalog.entries.length, loadMs: session.loadMs, lunrBuildMs: baseline.buildMs };
 }
@@ -175,6 +178,7 @@ const summaryTable = (lines: readonly BankSummary[]) => {
       'cited',
       'cite.prec',
       'flagged',
+      'contra.',
       'para.read',
       'R@1',
       'R@5',
@@ -194,6 +198,7 @@ const summaryTable = (lines: readonly BankSummary[]) => {
       r(b.cited),
       r(b.citation_precision),
       r(b.flagged),
+      String(b.contradictions),
       r(b.paraphrase_read),
       r(b.recall.at1),
       r(b.recall.at5),
@@ -254,6 +259,8 @@ async function evaluate(spec: BankSpec, results: string): Promise<{ json: object
         .join(' ')}`,
   );
   console.log(`outcomes per type:\n${perType.join('\n')}\n`);
+  const contradicted = answered.filter((r) => r.contradiction !== undefined);
+  if (contradicted.length > 0) console.log(`contradictions:\n${contradicted.map((r) => `  ${r.q.raw.id ?? '?'}: ${r.contradiction}`).join('\n')}\n`);
   console.log(`${targetsTable(targets)}\n`);
   return { json, summary };
 }

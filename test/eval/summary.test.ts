@@ -12,6 +12,7 @@ const bank = (name: string, questions: number, answeredCited: number, paraphrase
   cited: 0.7,
   citation_precision: 0.6,
   flagged: 0.5,
+  contradictions: 2,
   paraphrase_read: paraphraseRead,
   recall: { at1: 0.4, at5: 0.6, at10: 0.8 },
   lunr_recall: { at1: 0.3, at5: 0.5, at10: 0.7 },
@@ -27,6 +28,8 @@ describe('macroOf', () => {
     expect(macro.branch_mix).toEqual({ cold: 0, inline: 0.25, explore: 0.75 });
     expect(macro.questions).toBe(1010);
     expect(macro.bank).toBe('macro (2 banks)');
+    // A count, summed: the target is none on any bank.
+    expect(macro.contradictions).toBe(4);
   });
 
   it('leaves a bank without a figure out of that figure only', () => {
