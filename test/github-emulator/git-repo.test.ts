@@ -7,6 +7,7 @@ import { devNull, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type GitIdent, GitRepo } from './git-repo.js';
+import { looseObjectHeader, writeLooseObject } from './loose-objects.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -119,5 +120,18 @@ describe('the emulator repository writes what git writes', () => {
     expect(r.updateRef('refs/heads/capture', first, '')).toBe(true);
     git(r, ['fsck', '--strict', '--no-dangling']);
     expect(git(r, ['for-each-ref', '--format=%(refname) %(objectname)'])).toBe(`refs/heads/capture ${first}\n`);
+  });
+});
+
+describe('loose objects', () => {
+  it('reads an object’s header even when its deflate stream opens with a block’s code tables', () => {
+    const r = repo();
+    const objects = path.join(r.dir, 'objects');
+    // Varied text makes zlib open with a dynamic block, whose code tables come before any byte of the header.
+    const text = Buffer.from(Array.from({ length: 400 }, (_, i) => `line ${i * 7919} ${(i * 104729).toString(36)} ${'xyzq'.repeat(i % 5)}`).join('\n'));
+    const sha = writeLooseObject(objects, 'blob', text);
+    expect(looseObjectHeader(objects, sha)).toEqual({ type: 'blob', size: text.length });
+    expect(git(r, ['cat-file', '-s', sha]).trim()).toBe(String(text.length));
+    expect(looseObjectHeader(objects, '0'.repeat(40))).toBeUndefined();
   });
 });

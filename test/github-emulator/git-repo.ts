@@ -36,8 +36,7 @@ import {
 } from 'node:fs';
 import { devNull, tmpdir } from 'node:os';
 import path from 'node:path';
-import { constants as zlibConstants, inflateSync } from 'node:zlib';
-import { objectId, parseTree, readLooseObject, treeObject, writeLooseObject } from './loose-objects.js';
+import { looseObjectHeader, objectId, parseTree, readLooseObject, treeObject, typeOfMode, writeLooseObject } from './loose-objects.js';
 
 export type GitObjectType = 'blob' | 'tree' | 'commit' | 'tag';
 
@@ -372,21 +371,14 @@ export class GitRepo {
     return parseTree(found.content);
   }
 
-  /** A loose blob's size, from the first bytes of its object (its header); a `NotLoose` throw otherwise. */
+  /** A loose blob's size, from its object's header; a `NotLoose` throw otherwise. */
   private looseBlobSize(sha: string): number {
     const known = this.blobSizes.get(sha);
     if (known !== undefined) return known;
-    let stored: Buffer;
-    try {
-      stored = readFileSync(path.join(this.objects, sha.slice(0, 2), sha.slice(2)));
-    } catch {
-      throw new NotLoose();
-    }
-    const head = inflateSync(stored.subarray(0, 64), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString('latin1');
-    const m = /^blob (\d+)\0/.exec(head);
-    if (!m) throw new NotLoose();
-    this.blobSizes.set(sha, Number(m[1]));
-    return Number(m[1]);
+    const header = looseObjectHeader(this.objects, sha);
+    if (header?.type !== 'blob') throw new NotLoose();
+    this.blobSizes.set(sha, header.size);
+    return header.size;
   }
 
   // -- objects -------------------------------------------------------------------------------
@@ -422,11 +414,9 @@ export class GitRepo {
     return this.writeBlobs([typeof content === 'string' ? Buffer.from(content, 'utf8') : content])[0] as string;
   }
 
-  /** Writes blobs as loose objects (those known to exist are not written again); returns their ids. */
+  /** Writes blobs as loose objects (one already there is not written again); returns their ids. */
   private writeBlobs(blobs: Buffer[]): string[] {
     return blobs.map((blob) => {
-      const known = objectId('blob', blob);
-      if (this.types.get(known) === 'blob') return known;
       const sha = writeLooseObject(this.objects, 'blob', blob);
       this.types.set(sha, 'blob');
       return sha;
@@ -530,10 +520,8 @@ export class GitRepo {
 
   /** Writes one tree level (entries' paths are plain names). */
   mktree(entries: Array<{ mode: string; type: string; sha: string; name: string }>): string {
-    // The type git's mktree checks each entry's mode against (it refuses a mismatch: let it say so).
-    const modeType = (mode: string) =>
-      (Number.parseInt(mode, 8) & 0o170000) === 0o040000 ? 'tree' : (Number.parseInt(mode, 8) & 0o170000) === 0o160000 ? 'commit' : 'blob';
-    if (entries.every((e) => OCTAL_MODE.test(e.mode) && modeType(e.mode) === e.type)) {
+    // git's mktree refuses an entry whose type is not its mode's: let it say so.
+    if (entries.every((e) => OCTAL_MODE.test(e.mode) && typeOfMode(e.mode) === e.type)) {
       const written = writeLooseObject(this.objects, 'tree', treeObject(entries));
       this.types.set(written, 'tree');
       return written;
@@ -756,18 +744,7 @@ export class GitRepo {
       }
     };
     walk('refs');
-    const packed = new Map<string, string>();
-    let packedRefs = '';
-    try {
-      packedRefs = readFileSync(path.join(this.dir, 'packed-refs'), 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    for (const line of packedRefs.split('\n')) {
-      // "<sha> <name>"; the "# pack-refs with:" header and "^<sha>" peeled lines do not match.
-      const m = /^([0-9a-f]{40}) (refs\/.+)$/.exec(line);
-      if (m) packed.set(m[2] as string, m[1] as string);
-    }
+    const packed = this.packedRefs();
     // Git follows at most 5 symbolic refs (SYMREF_MAXDEPTH).
     const resolve = (name: string, depth: number): string | undefined => {
       const content = loose.has(name) ? loose.get(name) : packed.get(name);
@@ -873,13 +850,13 @@ export class GitRepo {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
       }
       if (loose !== undefined && !SHA_RE.test(loose.trim())) return undefined;
-      const packed = this.readRefs().get(fullRef);
+      const packed = this.packedRefs().get(fullRef);
       // Deleting a ref that is not there: done, unless it had to have a value.
       if (sha === null && loose === undefined) return packed === undefined ? oldSha === undefined : undefined;
       const current = loose?.trim() ?? packed;
       if (oldSha !== undefined && (oldSha === '' ? current !== undefined : current !== oldSha)) return false;
       if (sha === null) {
-        if (packed !== undefined && this.packedRefNames().has(fullRef)) return undefined;
+        if (packed !== undefined) return undefined;
         rmSync(file);
         rmSync(lock);
         this.removeEmptyRefFolders(path.dirname(fullRef));
@@ -893,15 +870,16 @@ export class GitRepo {
     }
   }
 
-  /** Names listed in packed-refs. */
-  private packedRefNames(): Set<string> {
+  /** The refs packed-refs lists, by name. */
+  private packedRefs(): Map<string, string> {
     let text = '';
     try {
       text = readFileSync(path.join(this.dir, 'packed-refs'), 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
-    return new Set([...text.matchAll(/^[0-9a-f]{40} (refs\/\S+)$/gm)].map((m) => m[1] as string));
+    // "<sha> <name>"; the "# pack-refs with:" header and "^<sha>" peeled lines do not match.
+    return new Map([...text.matchAll(/^([0-9a-f]{40}) (refs\/.+)$/gm)].map((m) => [m[2] as string, m[1] as string]));
   }
 
   /** After a delete, the ref's folders that are now empty go, as git removes them (never refs/ or its first level). */

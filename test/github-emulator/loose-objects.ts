@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { deflateSync, inflateSync } from 'node:zlib';
+import { constants as zlibConstants, deflateSync, inflateSync } from 'node:zlib';
 
 export type LooseObjectType = 'blob' | 'tree' | 'commit' | 'tag';
 
@@ -69,6 +69,39 @@ export function readLooseObject(objectsDir: string, sha: string): { type: LooseO
   return { type: type as LooseObjectType, content };
 }
 
+/** Compressed bytes inflated to read an object's header: more than a deflate block's code tables take. */
+const HEADER_PREFIX_BYTES = 1024;
+
+/**
+ * A loose object's type and size, from its header alone (the first bytes, inflated as far as they
+ * go), or undefined when it is not stored loose.
+ */
+export function looseObjectHeader(objectsDir: string, sha: string): { type: LooseObjectType; size: number } | undefined {
+  let stored: Buffer;
+  try {
+    stored = readFileSync(objectPath(objectsDir, sha));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  // A deflate stream can open with a block's code tables (a few hundred bytes at most) before the
+  // first byte it decodes; the whole object is inflated only if a prefix does not reach the header.
+  let m: RegExpExecArray | null = null;
+  for (const length of [HEADER_PREFIX_BYTES, stored.length]) {
+    const head = inflateSync(stored.subarray(0, length), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).subarray(0, 32).toString('latin1');
+    m = /^(blob|tree|commit|tag) (\d+)\0/.exec(head);
+    if (m || length >= stored.length) break;
+  }
+  if (!m) throw new Error(`corrupt loose object ${sha} in ${objectsDir}`);
+  return { type: m[1] as LooseObjectType, size: Number(m[2]) };
+}
+
+/** The type of object a tree entry's mode names, as git reads it: a directory, a submodule's commit, else a blob. */
+export function typeOfMode(mode: string): 'blob' | 'tree' | 'commit' {
+  const bits = Number.parseInt(mode, 8) & 0o170000;
+  return bits === 0o040000 ? 'tree' : bits === 0o160000 ? 'commit' : 'blob';
+}
+
 export interface RawTreeEntry {
   /** The mode as stored, without leading zeros ("100644", "40000", "160000"). */
   mode: string;
@@ -86,10 +119,9 @@ export function parseTree(content: Buffer): RawTreeEntry[] {
     const nul = content.indexOf(0, space);
     if (space < 0 || nul < 0 || nul + 21 > content.length) throw new Error('corrupt tree object');
     const mode = content.subarray(at, space).toString('latin1');
-    const bits = Number.parseInt(mode, 8) & 0o170000;
     entries.push({
       mode,
-      type: bits === 0o040000 ? 'tree' : bits === 0o160000 ? 'commit' : 'blob',
+      type: typeOfMode(mode),
       name: content.subarray(space + 1, nul).toString('utf8'),
       sha: content.subarray(nul + 1, nul + 21).toString('hex'),
     });
