@@ -4,7 +4,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Answerer } from '../../src/answer/answerer.js';
+import { askQuestion, offlineProviders, openAskSession } from '../../src/answer/ask.js';
 import { textHasTerm } from '../../src/answer/passages.js';
+import { openWorkspace } from '../../src/config/workspace.js';
 import { foldText, termPattern } from '../../src/ladder/text-match.js';
 import type { Trace, WikiCitation } from '../../src/answer/trace.js';
 import { runCli } from '../helpers/cli-in-process.js';
@@ -81,5 +84,36 @@ describe('the "Not in the wiki" line', () => {
     expect(sawAnsweredClean).toBe(true);
     expect(sawAnsweredTolerating).toBe(true);
     expect(sawGap).toBe(true);
+  });
+});
+
+describe('the answer’s "Not in" lines come from the answerer’s verdict', () => {
+  it('a missing term the answerer found in another page read is not said to be absent from the wiki', async () => {
+    const wiki = await makeWiki({
+      'concepts/cache.md': page({ title: 'Fetch cache', type: 'concepts', body: 'The cache keys join the tenant and the address.' }),
+    });
+    const quote = 'The cache keys join the tenant and the address.';
+    const lines = (await readFile(path.join(wiki, 'concepts/cache.md'), 'utf8')).split('\n');
+    const line = lines.indexOf(quote) + 1;
+    // A stand-in answerer with a fixed verdict: what ask.ts makes of it is under test.
+    const answerer: Answerer = {
+      name: 'stand-in',
+      answer: async (request) => ({
+        claims: [{ text: quote, citations: [{ path: 'concepts/cache.md', lines: [line, line], quote }] }],
+        covered: false,
+        found: ['cache'],
+        missing: ['quarterly', 'fiscal'],
+        missingElsewhere: ['quarterly'],
+        read: [...request.pages.keys()],
+        unread: [],
+        missingAre: 'terms',
+      }),
+    };
+    const session = await openAskSession(await openWorkspace({ cwd: wiki, wikiFlag: wiki }), { ...offlineProviders(), answerer });
+    const trace = await askQuestion(session, 'Do cache keys rotate quarterly with the fiscal tenant?');
+    expect(trace.outcome).toBe('gap');
+    expect(trace.missing).toEqual(['quarterly', 'fiscal']);
+    expect(listedAs(trace.answer, 'the wiki')).toEqual(['fiscal']);
+    expect(listedAs(trace.answer, 'the best-matching pages')).toEqual(['quarterly']);
   });
 });

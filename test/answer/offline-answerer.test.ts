@@ -133,6 +133,27 @@ describe('offline answerer', () => {
     for (const line of quotes) expect(line).not.toMatch(/\[\[|\]\(|\||\*\*/);
   });
 
+  it('says which missing words another page read holds, and the answer names only the rest as not in the wiki', async () => {
+    const pages: Record<string, string> = {};
+    for (let i = 1; i <= 4; i++) pages[`concepts/cache-${i}.md`] = pageOf(`Cache ${i}`, '', `Cache keys of kind ${i} rotate with the tenant.`);
+    // Beyond the pages coverage is judged on, and only in a heading (never quoted): read, not quoted.
+    pages['concepts/calendar.md'] = pageOf('Calendar', '', '## Quarterly', '', 'The calendar lists the release dates.');
+    const draft = await ask('Do cache keys rotate quarterly with the fiscal tenant?', words('cache', 'keys', 'rotate', 'quarterly', 'fiscal', 'tenant'), pages);
+    expect(draft.read).toContain('concepts/calendar.md');
+    expect(draft.missing).toEqual(expect.arrayContaining(['quarterly', 'fiscal']));
+    expect(draft.missingElsewhere).toEqual(['quarterly']);
+    const answer = renderAnswer({
+      outcome: 'gap',
+      branch: 'explore',
+      claims: draft.claims,
+      missing: draft.missing,
+      missingElsewhere: draft.missingElsewhere,
+      terms: [],
+    });
+    expect(answer).toMatch(/\*\*Not in the wiki:\*\* `fiscal`\./);
+    expect(answer).toMatch(/\*\*Not in the best-matching pages:\*\* `quarterly`\./);
+  });
+
   it('reads candidates in rank order up to the page budget and lists the rest as unread, with why', async () => {
     const pages: Record<string, string> = {};
     for (let i = 1; i <= OFFLINE_READ_BUDGET + 2; i++)
