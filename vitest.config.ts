@@ -1,3 +1,4 @@
+import { devNull } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -20,6 +21,9 @@ export default defineConfig({
     // object and a cwd), and spies are undone after every test (`restoreMocks`).
     isolate: false,
     restoreMocks: true,
+    // Git run in-process (the CLI and the Action under test) reads no developer's global or system
+    // config, as every git a test spawns does (test/helpers/git-repo.ts).
+    env: { GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: devNull },
     hookTimeout: 300_000,
     // The JSON report lets .ci/run print one plain "N passed, N failed" line at the end.
     reporters: ['default', ['json', { outputFile: '.test-results/vitest.json' }]],

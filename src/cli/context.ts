@@ -13,6 +13,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** What provider waits run on. */
   clock: Clock;
+  /** The CLI script an installed hook runs: the script now running (process.argv[1]) unless given. */
+  cliScript?: string;
 }
 
 export const processIo = (): CliIo => ({

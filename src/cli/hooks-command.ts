@@ -8,11 +8,11 @@ import { formatText } from '../report/diagnostics-format.js';
 import { hasErrors } from '../wiki/diagnostics.js';
 import { type CliIo, EXIT, openCliWorkspace } from './context.js';
 
-/** The CLI script now running: what the hook will call. */
-const runningCli = (): string => realpathSync(process.argv[1] ?? '');
+/** The CLI script the hook will call: the one now running, unless the caller names another. */
+const hookedCli = (io: CliIo): string => realpathSync(io.cliScript ?? process.argv[1] ?? '');
 
 export async function hooksInstallCommand(io: CliIo): Promise<number> {
-  const result = await installHook(new GitCommandManager(io.cwd), { node: process.execPath, cli: runningCli() });
+  const result = await installHook(new GitCommandManager(io.cwd), { node: process.execPath, cli: hookedCli(io) });
   const shown = (p: string) => path.relative(io.cwd, p) || p;
   switch (result.outcome) {
     case 'manager': {

@@ -13,6 +13,8 @@ export interface InProcessOptions {
   columns?: number;
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
+  /** The CLI script a hook installed by this run calls (see CliIo.cliScript). */
+  cliScript?: string;
 }
 
 export async function runCli(args: string[], cwd: string, options: InProcessOptions = {}): Promise<CliRun> {
@@ -23,6 +25,7 @@ export async function runCli(args: string[], cwd: string, options: InProcessOpti
     ...(options.columns !== undefined ? { columns: options.columns } : {}),
     env: options.env ?? process.env,
     clock: options.clock ?? systemClock,
+    ...(options.cliScript !== undefined ? { cliScript: options.cliScript } : {}),
     stdout: (t) => (stdout += t.endsWith('\n') ? t : `${t}\n`),
     stderr: (t) => (stderr += t.endsWith('\n') ? t : `${t}\n`),
   });

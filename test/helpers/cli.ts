@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
-import { type RunResult, run } from './git-repo.js';
+import { runCli as runInProcess } from './cli-in-process.js';
+import { type RunResult, isolatedGitEnv, run } from './git-repo.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DIST = path.join(PROJECT_ROOT, 'dist');
@@ -67,4 +68,15 @@ export function cli(args: readonly string[], cwd: string): RunResult {
   const r = runCli(args, cwd);
   if (r.status !== 0) throw new Error(`wiki-steward ${args.join(' ')} exited ${r.status}:\n${r.stdout}${r.stderr}`);
   return r;
+}
+
+/**
+ * `wiki-steward ...args` run in this process in place of the built CLI, with the same isolated
+ * environment: a hook it installs names the built CLI, so git still runs the real executable on
+ * every commit. For set-up, and for commands a test judges by what they wrote; a test about the
+ * built CLI itself uses runCli. Never throws on a non-zero exit.
+ */
+export async function runAsBuilt(args: string[], cwd: string): Promise<RunResult> {
+  const r = await runInProcess(args, cwd, { env: isolatedGitEnv(), cliScript: builtCli() });
+  return { status: r.code, stdout: r.stdout, stderr: r.stderr };
 }

@@ -1,7 +1,9 @@
 // Real git repositories in temp folders, for tests that need git itself (hooks, staging, commits).
 // Every git process runs with an isolated environment: no global or system config is read (so a
 // developer's core.hooksPath or commit.gpgsign cannot leak in), nothing global is ever written, and
-// the identity comes from environment variables.
+// the identity comes from environment variables. Git's automatic housekeeping after a commit
+// (`gc --auto`, `maintenance run --auto`, one more process each time) is off: these repositories
+// live for one test.
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -22,6 +24,11 @@ export function isolatedGitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv
     ...env,
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: os.devNull,
+    GIT_CONFIG_COUNT: '2',
+    GIT_CONFIG_KEY_0: 'gc.auto',
+    GIT_CONFIG_VALUE_0: '0',
+    GIT_CONFIG_KEY_1: 'maintenance.auto',
+    GIT_CONFIG_VALUE_1: 'false',
     GIT_AUTHOR_NAME: 'Wiki Tester',
     GIT_AUTHOR_EMAIL: 'tester@example.com',
     GIT_COMMITTER_NAME: 'Wiki Tester',

@@ -1,9 +1,9 @@
 // A git repository holding a small valid wiki with fresh index files, committed: the starting
 // point of the hook tests. A test file that starts many tests from the same repository prepares it
-// once (wikiRepoTemplate: the built CLI's `index`, and `hooks install` when asked) and gives each
-// test a copy of it, byte for byte, instead of spawning the CLI again for every test.
+// once (wikiRepoTemplate: `index`, and `hooks install` when asked, run in-process as the built CLI
+// would run them) and gives each test a copy of it, byte for byte.
 import { cpSync } from 'node:fs';
-import { cli } from './cli.js';
+import { runAsBuilt } from './cli.js';
 import { type GitRepo, TempDirs, createRepo, openRepo } from './git-repo.js';
 import { sampleWiki } from './wiki-pages.js';
 
@@ -21,17 +21,18 @@ export async function createWikiRepo(dirs: TempDirs, options: WikiRepoOptions = 
   const wikiDir = options.wikiDir ?? '';
   const wiki = Object.fromEntries(Object.entries(sampleWiki()).map(([rel, text]) => [inWiki(wikiDir, rel), text]));
   const repo = await createRepo(dirs, { ...wiki, ...options.files });
-  cli(['index'], repo.root);
+  const indexed = await runAsBuilt(['index'], repo.root);
+  if (indexed.status !== 0) throw new Error(`wiki-steward index exited ${indexed.status}:\n${indexed.stdout}${indexed.stderr}`);
   repo.git('add', '--all');
   repo.git('commit', '--quiet', '--no-verify', '-m', 'initial wiki');
   return repo;
 }
 
-/** `wiki-steward hooks install` in the repository; returns the CLI's result. */
-export const installHooks = (repo: GitRepo) => cli(['hooks', 'install'], repo.root);
+/** `wiki-steward hooks install` in the repository (in-process; the hook names the built CLI); returns the CLI's result. */
+export const installHooks = (repo: GitRepo) => runAsBuilt(['hooks', 'install'], repo.root);
 
 export interface TemplateOptions extends WikiRepoOptions {
-  /** Whether the prepared repository has the pre-commit hook installed (by the built CLI). */
+  /** Whether the prepared repository has the pre-commit hook installed (calling the built CLI). */
   hooks?: boolean;
   /** Anything else the prepared repository needs, done once (in the template) before it is copied. */
   arrange?: (repo: GitRepo) => void;
@@ -55,7 +56,7 @@ export function wikiRepoTemplate(options: TemplateOptions = {}): WikiRepoTemplat
   let prepared: Promise<GitRepo> | undefined;
   const prepare = async (): Promise<GitRepo> => {
     const repo = await createWikiRepo(own, options);
-    if (options.hooks) installHooks(repo);
+    if (options.hooks) await installHooks(repo);
     options.arrange?.(repo);
     return repo;
   };

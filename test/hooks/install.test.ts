@@ -1,10 +1,12 @@
 // `wiki-steward hooks install | uninstall` against real repositories, with git itself running the
 // installed hook on real commits. Each test starts from a copy of a repository prepared once for
-// the file (see wikiRepoTemplate); every install and uninstall a test is about runs the built CLI.
+// the file (see wikiRepoTemplate). The first test runs `hooks install` through the built CLI; the
+// rest run install and uninstall in-process as that CLI would (runAsBuilt: the hook they write names
+// the built CLI), and every commit runs the built CLI through the hook, as git runs it.
 import { accessSync, chmodSync, constants, readFileSync, readdirSync, realpathSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { builtCli, cli } from '../helpers/cli.js';
+import { builtCli, runAsBuilt, runCli } from '../helpers/cli.js';
 import { type GitRepo, TempDirs } from '../helpers/git-repo.js';
 import { wikiPage } from '../helpers/wiki-pages.js';
 import { installHooks, wikiRepoTemplate } from '../helpers/wiki-repo.js';
@@ -55,7 +57,8 @@ const modeOf = (file: string): number => statSync(file).mode & 0o777;
 describe('hooks install', () => {
   it('writes an executable pre-commit hook into .git/hooks that calls the built CLI by path', async () => {
     const repo = await plain.copy(dirs);
-    const result = installHooks(repo);
+    const result = runCli(['hooks', 'install'], repo.root);
+    expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toContain('pre-commit hook installed');
 
     const hook = path.join(hooksDirOf(repo), 'pre-commit');
@@ -79,7 +82,7 @@ describe('hooks install', () => {
     utimesSync(hook, new Date(written - 60_000), new Date(written - 60_000));
     const stamped = statSync(hook).mtimeMs;
 
-    const again = installHooks(repo);
+    const again = await installHooks(repo);
     expect(again.stderr).toContain('pre-commit hook already installed');
     expect(again.stderr).not.toContain('updated');
     expect(again.stderr).not.toContain('existing hook');
@@ -96,7 +99,7 @@ describe('hooks install', () => {
     const current = readFileSync(hook, 'utf8');
     writeFileSync(hook, current.replace(realpathSync(builtCli()), '/opt/old/wiki-steward/dist/cli.js'));
 
-    const again = installHooks(repo);
+    const again = await installHooks(repo);
     expect(again.stderr).toContain('pre-commit hook updated');
     expect(readFileSync(hook, 'utf8')).toBe(current);
   });
@@ -104,7 +107,7 @@ describe('hooks install', () => {
   it('respects core.hooksPath: the hook lands in that folder, and git runs it from there', async () => {
     const repo = await plain.copy(dirs);
     repo.git('config', 'core.hooksPath', '.githooks');
-    const result = installHooks(repo);
+    const result = await installHooks(repo);
     expect(result.stderr).toContain(path.join('.githooks', 'pre-commit'));
 
     const hook = path.join(repo.root, '.githooks', 'pre-commit');
@@ -127,7 +130,7 @@ describe('hooks install', () => {
     const ran = path.join(repo.root, '.git', 'existing-hook-ran');
     writeExistingHook(repo, `echo ran >> '${ran}'`);
 
-    const result = installHooks(repo);
+    const result = await installHooks(repo);
     expect(result.stderr).toContain('installed (the existing hook runs first)');
     expect(preCommitFiles(hooksDirOf(repo))).toEqual(['pre-commit', 'pre-commit.wiki-steward-chained']);
 
@@ -142,7 +145,7 @@ describe('hooks install', () => {
   it('chains an existing hook that fails: the commit is still blocked', async () => {
     const repo = await plain.copy(dirs);
     writeExistingHook(repo, "echo 'existing hook says no' >&2\nexit 3");
-    installHooks(repo);
+    await installHooks(repo);
 
     stageValidPage(repo);
     const before = repo.head();
@@ -155,8 +158,8 @@ describe('hooks install', () => {
   it('a second install over a chained hook keeps the chain as it is', async () => {
     const repo = await plain.copy(dirs);
     const original = writeExistingHook(repo, 'exit 0');
-    installHooks(repo);
-    const again = installHooks(repo);
+    await installHooks(repo);
+    const again = await installHooks(repo);
     expect(again.stderr).toContain('pre-commit hook already installed');
     expect(preCommitFiles(hooksDirOf(repo))).toEqual(['pre-commit', 'pre-commit.wiki-steward-chained']);
     expect(readFileSync(path.join(hooksDirOf(repo), 'pre-commit.wiki-steward-chained'), 'utf8')).toBe(original);
@@ -167,7 +170,7 @@ describe('hooks uninstall', () => {
   it('removes our hook when it chained nothing', async () => {
     // Installed as the first test installs it.
     const repo = await hooked.copy(dirs);
-    const result = cli(['hooks', 'uninstall'], repo.root);
+    const result = await runAsBuilt(['hooks', 'uninstall'], repo.root);
     expect(result.stderr).toContain('pre-commit hook removed');
     expect(preCommitFiles(hooksDirOf(repo))).toEqual([]);
 
@@ -181,9 +184,9 @@ describe('hooks uninstall', () => {
     const repo = await plain.copy(dirs);
     const ran = path.join(repo.root, '.git', 'existing-hook-ran');
     const original = writeExistingHook(repo, `echo ran >> '${ran}'`);
-    installHooks(repo);
+    await installHooks(repo);
 
-    const result = cli(['hooks', 'uninstall'], repo.root);
+    const result = await runAsBuilt(['hooks', 'uninstall'], repo.root);
     expect(result.stderr).toContain('the hook it chained is back in place');
     const hook = path.join(hooksDirOf(repo), 'pre-commit');
     expect(preCommitFiles(hooksDirOf(repo))).toEqual(['pre-commit']);
@@ -200,7 +203,7 @@ describe('hooks uninstall', () => {
   it('leaves a hook it did not install alone', async () => {
     const repo = await plain.copy(dirs);
     const original = writeExistingHook(repo, 'exit 0');
-    const result = cli(['hooks', 'uninstall'], repo.root);
+    const result = await runAsBuilt(['hooks', 'uninstall'], repo.root);
     expect(result.stderr).toContain('not installed; nothing to do');
     expect(readFileSync(path.join(hooksDirOf(repo), 'pre-commit'), 'utf8')).toBe(original);
   });
@@ -217,7 +220,7 @@ describe('a disabled (non-executable) existing hook', () => {
     stageValidPage(repo, 'Before Install');
     expect(repo.commit('before install').status).toBe(0);
 
-    const result = installHooks(repo);
+    const result = await installHooks(repo);
     expect(result.stderr).toContain('not executable');
     const chained = path.join(hooksDirOf(repo), 'pre-commit.wiki-steward-chained');
     expect(modeOf(chained)).toBe(0o644);
@@ -238,9 +241,9 @@ describe('a disabled (non-executable) existing hook', () => {
   it('uninstall restores it byte for byte with its mode 644: commits are not blocked by it', async () => {
     const repo = await plain.copy(dirs);
     const original = writeExistingHook(repo, 'exit 1', 0o644);
-    installHooks(repo);
+    await installHooks(repo);
 
-    const result = cli(['hooks', 'uninstall'], repo.root);
+    const result = await runAsBuilt(['hooks', 'uninstall'], repo.root);
     expect(result.stderr).toContain('the hook it chained is back in place');
     const hook = path.join(hooksDirOf(repo), 'pre-commit');
     expect(preCommitFiles(hooksDirOf(repo))).toEqual(['pre-commit']);
@@ -255,9 +258,9 @@ describe('a disabled (non-executable) existing hook', () => {
   it('an executable hook with an unusual mode (700) comes back with that mode', async () => {
     const repo = await plain.copy(dirs);
     writeExistingHook(repo, 'exit 0', 0o700);
-    installHooks(repo);
+    await installHooks(repo);
     expect(modeOf(path.join(hooksDirOf(repo), 'pre-commit.wiki-steward-chained'))).toBe(0o700);
-    cli(['hooks', 'uninstall'], repo.root);
+    await runAsBuilt(['hooks', 'uninstall'], repo.root);
     expect(modeOf(path.join(hooksDirOf(repo), 'pre-commit'))).toBe(0o700);
   });
 });

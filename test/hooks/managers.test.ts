@@ -2,13 +2,13 @@
 // that dispatches on its own file name, and a hooks folder shared with other repositories. In each
 // case the other tool's guard must keep working exactly as before: nothing is installed, renamed or
 // rewritten, and the line to add to that tool's config is printed instead. Each test starts from a
-// copy of a repository prepared once for the file (see wikiRepoTemplate); every install and
-// uninstall runs the built CLI.
+// copy of a repository prepared once for the file (see wikiRepoTemplate); install and uninstall run
+// in-process as the built CLI would (runAsBuilt), and the commits run the real hooks through git.
 import { chmodSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { hookScript } from '../../src/hooks/install.js';
-import { PROJECT_ROOT, builtCli, cli, runCli } from '../helpers/cli.js';
+import { PROJECT_ROOT, builtCli, runAsBuilt } from '../helpers/cli.js';
 import { type GitRepo, TempDirs } from '../helpers/git-repo.js';
 import { wikiPage } from '../helpers/wiki-pages.js';
 import { createWikiRepo, wikiRepoTemplate } from '../helpers/wiki-repo.js';
@@ -131,7 +131,7 @@ describe('hooks install with husky', () => {
     const files = snapshot(repo.root, '.husky');
     const hooksPath = repo.git('config', 'core.hooksPath');
 
-    const install = runCli(['hooks', 'install'], repo.root);
+    const install = await runAsBuilt(['hooks', 'install'], repo.root);
     expect(install.status, install.stderr).toBe(0);
     expect(install.stderr).toContain('husky');
     expect(install.stderr).toContain('.husky/pre-commit');
@@ -156,7 +156,7 @@ describe('hooks install with husky', () => {
     symlinkSync(PROJECT_ROOT, path.join(repo.root, 'node_modules', 'wiki-steward'));
     symlinkSync('../wiki-steward/dist/cli.js', path.join(repo.root, 'node_modules', '.bin', 'wiki-steward'));
     huskyLayout(repo, '');
-    const printed = cli(['hooks', 'install'], repo.root).stdout.trim();
+    const printed = (await runAsBuilt(['hooks', 'install'], repo.root)).stdout.trim();
     expect(printed).toBe(COMMAND);
     expect(hookFilesIn(path.join(repo.root, '.husky', '_'))).toEqual(['pre-commit']);
     writeFileSync(path.join(repo.root, '.husky', 'pre-commit'), `${printed}\n`);
@@ -188,7 +188,7 @@ describe('hooks install with husky', () => {
     const repo = await plain.copy(dirs);
     arrange(repo);
     const before = snapshot(repo.root);
-    const install = runCli(['hooks', 'install'], repo.root);
+    const install = await runAsBuilt(['hooks', 'install'], repo.root);
     expect(install.status, install.stderr).toBe(0);
     expect(install.stderr).toContain(target);
     expect(install.stdout.trim()).toBe(COMMAND);
@@ -214,12 +214,12 @@ describe('hooks install with husky', () => {
     stageValidPage(repo);
     const before = snapshot(repo.root, '.husky');
 
-    const install = runCli(['hooks', 'install'], repo.root);
+    const install = await runAsBuilt(['hooks', 'install'], repo.root);
     expect(install.status, install.stderr).toBe(0);
     expect(install.stderr).toContain("'wiki-steward hooks uninstall' removes it");
     expect(snapshot(repo.root, '.husky')).toEqual(before);
 
-    const uninstall = runCli(['hooks', 'uninstall'], repo.root);
+    const uninstall = await runAsBuilt(['hooks', 'uninstall'], repo.root);
     expect(uninstall.stderr).toContain('the hook it chained is back in place');
     expect(hookFilesIn(underscore)).toEqual(['pre-commit']);
     expect(readFileSync(path.join(underscore, 'pre-commit'), 'utf8')).toBe(stub);
@@ -232,7 +232,7 @@ describe('hooks install with husky', () => {
     const repo = await plain.copy(dirs);
     huskyLayout(repo, 'exit 1\n');
     const before = snapshot(repo.root);
-    const result = runCli(['hooks', 'uninstall'], repo.root);
+    const result = await runAsBuilt(['hooks', 'uninstall'], repo.root);
     expect(result.status).toBe(0);
     expect(result.stderr).toContain('not installed');
     expect(snapshot(repo.root)).toEqual(before);
@@ -249,7 +249,7 @@ describe('hooks install with lefthook', () => {
       writeFileSync(path.join(repo.root, '.git', 'hooks', 'pre-commit'), LEFTHOOK_SCRIPT, { mode: 0o755 });
       const before = snapshot(repo.root);
 
-      const install = runCli(['hooks', 'install'], repo.root);
+      const install = await runAsBuilt(['hooks', 'install'], repo.root);
       expect(install.status, install.stderr).toBe(0);
       expect(install.stderr).toContain('lefthook');
       expect(install.stderr).toContain(configName);
@@ -264,7 +264,7 @@ describe('hooks install with lefthook', () => {
     const repo = await plain.copy(dirs);
     writeFileSync(path.join(repo.root, '.git', 'hooks', 'pre-commit'), LEFTHOOK_SCRIPT, { mode: 0o755 });
     const before = snapshot(repo.root);
-    const install = runCli(['hooks', 'install'], repo.root);
+    const install = await runAsBuilt(['hooks', 'install'], repo.root);
     expect(install.status, install.stderr).toBe(0);
     expect(install.stderr).toContain('lefthook');
     expect(snapshot(repo.root)).toEqual(before);
@@ -279,7 +279,7 @@ describe('hooks install with the pre-commit framework', () => {
     writeFileSync(path.join(repo.root, '.git', 'hooks', 'pre-commit'), PRE_COMMIT_FRAMEWORK_SCRIPT, { mode: 0o755 });
     const before = snapshot(repo.root);
 
-    const install = runCli(['hooks', 'install'], repo.root);
+    const install = await runAsBuilt(['hooks', 'install'], repo.root);
     expect(install.status, install.stderr).toBe(0);
     expect(install.stderr).toContain('pre-commit framework');
     expect(install.stderr).toContain('.pre-commit-config.yaml');
@@ -296,7 +296,7 @@ describe('hooks install with the pre-commit framework', () => {
   it('detects the config before the framework installed its hook: no hook written anywhere', async () => {
     const repo = await plain.copy(dirs);
     repo.write({ '.pre-commit-config.yaml': 'repos: []\n' });
-    const install = runCli(['hooks', 'install'], repo.root);
+    const install = await runAsBuilt(['hooks', 'install'], repo.root);
     expect(install.status, install.stderr).toBe(0);
     expect(install.stderr).toContain('pre-commit framework');
     expect(hookFilesIn(path.join(repo.root, '.git', 'hooks'))).toEqual([]);
@@ -312,7 +312,7 @@ describe('hooks install next to hooks it must not move', () => {
     writeFileSync(path.join(repo.root, '.git', 'hooks', 'pre-commit'), dispatcher, { mode: 0o755 });
     const before = snapshot(repo.root);
 
-    const install = runCli(['hooks', 'install'], repo.root);
+    const install = await runAsBuilt(['hooks', 'install'], repo.root);
     expect(install.status, install.stderr).toBe(0);
     expect(install.stderr).toContain('its own file name');
     expect(install.stdout.trim()).toContain('hooks pre-commit');
@@ -330,7 +330,7 @@ describe('hooks install next to hooks it must not move', () => {
     writeFileSync(path.join(shared, 'pre-commit'), theirs, { mode: 0o755 });
     repo.git('config', 'core.hooksPath', shared);
 
-    const install = runCli(['hooks', 'install'], repo.root);
+    const install = await runAsBuilt(['hooks', 'install'], repo.root);
     expect(install.status, install.stderr).toBe(0);
     expect(install.stderr).toContain('outside this repository');
     expect(readdirSync(shared)).toEqual(['pre-commit']);

@@ -185,7 +185,7 @@ describe('named rules', () => {
 
   it('the hook and the Action validate job give the same verdicts as validate', async () => {
     const repo = await createWikiRepo(dirs, { files: { [CONFIG]: 'validate:\n  rules:\n    timestamps: warn\n' } });
-    installHooks(repo);
+    await installHooks(repo);
     const bad = wikiPage({ category: 'concepts', title: 'Broken Date', created: '2026-04-24' });
     repo.write({ 'concepts/broken-date.md': bad });
     repo.git('add', 'concepts/broken-date.md');
