@@ -47,15 +47,20 @@ export function writeLooseObject(objectsDir: string, type: LooseObjectType, cont
   return sha;
 }
 
-/** A loose object's type and content, or undefined when it is not stored loose (packed, or missing). */
-export function readLooseObject(objectsDir: string, sha: string): { type: LooseObjectType; content: Buffer } | undefined {
-  let stored: Buffer;
+/** The compressed bytes of a loose object, or undefined when none is stored loose (packed, or missing). */
+function storedObject(objectsDir: string, sha: string): Buffer | undefined {
   try {
-    stored = readFileSync(objectPath(objectsDir, sha));
+    return readFileSync(objectPath(objectsDir, sha));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
+}
+
+/** A loose object's type and content, or undefined when it is not stored loose (packed, or missing). */
+export function readLooseObject(objectsDir: string, sha: string): { type: LooseObjectType; content: Buffer } | undefined {
+  const stored = storedObject(objectsDir, sha);
+  if (!stored) return undefined;
   const raw = inflateSync(stored);
   const nul = raw.indexOf(0);
   const [type, size] = raw
@@ -77,13 +82,8 @@ const HEADER_PREFIX_BYTES = 1024;
  * go), or undefined when it is not stored loose.
  */
 export function looseObjectHeader(objectsDir: string, sha: string): { type: LooseObjectType; size: number } | undefined {
-  let stored: Buffer;
-  try {
-    stored = readFileSync(objectPath(objectsDir, sha));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
+  const stored = storedObject(objectsDir, sha);
+  if (!stored) return undefined;
   // A deflate stream can open with a block's code tables (a few hundred bytes at most) before the
   // first byte it decodes; the whole object is inflated only if a prefix does not reach the header.
   let m: RegExpExecArray | null = null;
