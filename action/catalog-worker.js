@@ -7675,6 +7675,20 @@ function stemmer(value) {
   return result;
 }
 
+// src/ladder/tuning.ts
+var registry = /* @__PURE__ */ new Map();
+function defineKnobs(module2, knobs, changed) {
+  const existing = [...registry.values()].find((r) => r.info.id.startsWith(`${module2}.`));
+  if (existing) return existing.live;
+  const live = {};
+  for (const [name, knob] of Object.entries(knobs)) {
+    live[name] = knob.value;
+    const info = { id: `${module2}.${name}`, means: knob.means, value: knob.value, off: knob.off };
+    registry.set(info.id, { info, live, name, ...changed ? { changed } : {} });
+  }
+  return live;
+}
+
 // src/ladder/text-match.ts
 var WORD = /[\p{L}\p{N}]+/gu;
 var ASCII_WORD = /^[a-z]+$/;
@@ -7690,18 +7704,29 @@ var BRITISH_ENDINGS = [
   [/yse(s|d)?$/, "yze$1"],
   [/ysing$/, "yzing"]
 ];
-var americanSpelling = (word) => BRITISH_ENDINGS.reduce((w, [ending, american]) => w.replace(ending, american), word);
+var americanSpelling = (word) => FOLDING.BRITISH_SPELLING ? BRITISH_ENDINGS.reduce((w, [ending, american]) => w.replace(ending, american), word) : word;
+var FOLDED = /* @__PURE__ */ new Map();
+var FOLDING = defineKnobs(
+  "ladder/text-match",
+  {
+    STEMMING: { value: true, off: false, means: "English words folded by the Porter stemmer" },
+    BRITISH_SPELLING: { value: true, off: false, means: "British spellings folded to American before stemming" }
+  },
+  () => {
+    STEMS.clear();
+    FOLDED.clear();
+  }
+);
 function foldWord(word) {
   if (word.length <= 2 || !ASCII_WORD.test(word)) return word;
   let stem = STEMS.get(word);
   if (stem === void 0) {
-    stem = stemmer(americanSpelling(word));
+    stem = FOLDING.STEMMING ? stemmer(americanSpelling(word)) : americanSpelling(word);
     if (STEMS.size < STEM_CACHE_LIMIT) STEMS.set(word, stem);
   }
   return stem;
 }
 var lowerWords = (text) => normalize(text).match(ASCII_TEXT.test(text) ? ASCII_WORDS : WORD) ?? [];
-var FOLDED = /* @__PURE__ */ new Map();
 var FOLDED_TEXT_LIMIT = 120;
 function foldedWords(text) {
   if (text.length > FOLDED_TEXT_LIMIT) return lowerWords(text).map(foldWord);
@@ -7715,8 +7740,10 @@ function foldedWords(text) {
 
 // src/ladder/acronyms.ts
 var DEFINITION = /\(([\p{Lu}][\p{Lu}\p{N}&]{1,9}s?)\)/gu;
-var LOOK_BACK = 120;
-var MAX_EXPANSIONS = 3;
+var ACRONYMS = defineKnobs("ladder/acronyms", {
+  LOOK_BACK: { value: 120, off: 1e5, means: "characters before the parenthesis where the long form may start" },
+  MAX_EXPANSIONS: { value: 3, off: Number.POSITIVE_INFINITY, means: "an acronym the wiki spells out in more ways than this is not trusted" }
+});
 function longFormOf(acronym, before) {
   const letters = acronym.replace(/s$/, "").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
   const words = before.trim().split(/[ \t]+/);
@@ -7742,7 +7769,7 @@ var AcronymCollector = class {
   add(text) {
     for (const m of text.matchAll(DEFINITION)) {
       const acronym = m[1];
-      const before = text.slice(Math.max(0, m.index - LOOK_BACK), m.index);
+      const before = text.slice(Math.max(0, m.index - ACRONYMS.LOOK_BACK), m.index);
       const clause = before.slice(Math.max(before.lastIndexOf("\n"), before.search(/[.;:!?(\][|][^.;:!?(\][|]*$/)) + 1);
       const longForm = longFormOf(acronym, clause);
       if (!longForm) continue;
@@ -7772,7 +7799,7 @@ var AcronymCollector = class {
   /** Folded acronym → the long forms the wiki gives it, as first written (one per folded form). */
   result() {
     const out = /* @__PURE__ */ new Map();
-    for (const [key, forms] of this.found) if (forms.size <= MAX_EXPANSIONS) out.set(key, [...forms.values()]);
+    for (const [key, forms] of this.found) if (forms.size <= ACRONYMS.MAX_EXPANSIONS) out.set(key, [...forms.values()]);
     return out;
   }
 };
@@ -7917,12 +7944,23 @@ var WordIds = class {
 // src/ladder/relevance.ts
 var FIELDS = ["title", "aliases", "tags", "summary", "headings", "links", "body"];
 var SHORT_FIELDS = FIELDS.filter((field) => field !== "body");
-var FIELD_WEIGHTS = { title: 6, aliases: 5, tags: 3, summary: 3, headings: 2, links: 2, body: 1 };
-var LENGTH_NORMALISATION = { title: 0.3, aliases: 0.3, tags: 0.2, summary: 0.5, headings: 0.5, links: 0.5, body: 0.75 };
-var K1 = 2;
+var evenly = (value) => Object.fromEntries(FIELDS.map((field) => [field, value]));
+var BM25F = defineKnobs("ladder/relevance", {
+  FIELD_WEIGHTS: {
+    value: { title: 6, aliases: 5, tags: 3, summary: 3, headings: 2, links: 2, body: 1 },
+    off: evenly(1),
+    means: "field weights (title 6, aliases 5, tags and summary 3, headings and links 2, body 1)"
+  },
+  LENGTH_NORMALISATION: {
+    value: { title: 0.3, aliases: 0.3, tags: 0.2, summary: 0.5, headings: 0.5, links: 0.5, body: 0.75 },
+    off: evenly(0.75),
+    means: "BM25's b per field (short fields barely normalised)"
+  },
+  K1: { value: 2, off: 1.2, means: "BM25's k1 over the summed fields" }
+});
 var RelevanceCounter = class {
   /**
-   * `stopwords` (the ladder's BUILTIN_STOPWORDS) are counted in lengths, never indexed. Passed in
+   * `stopwords` (the ladder's builtinStopwords()) are counted in lengths, never indexed. Passed in
    * so the catalog's worker bundle leaves out the stopword lists' module (300 KB of the Action's
    * size budget) and takes the words in its start-up data.
    */
@@ -8023,8 +8061,8 @@ var RelevanceCounter = class {
     });
     const average = (total) => n === 0 ? 1 : Math.max(1, total / n);
     const shareOf = (field, length, averageLength) => {
-      const b = LENGTH_NORMALISATION[field];
-      return FIELD_WEIGHTS[field] / (1 - b + b * length / averageLength);
+      const b = BM25F.LENGTH_NORMALISATION[field];
+      return BM25F.FIELD_WEIGHTS[field] / (1 - b + b * length / averageLength);
     };
     const shortAverages = short.map((f) => average(f.lengths.reduce((sum, length) => sum + length, 0)));
     const bodyAverage = average(pages.reduce((sum, page) => sum + page.body.length, 0));
@@ -8114,7 +8152,7 @@ function relevanceIndex(n, wordIds, postings) {
         const w = weight * idf(word);
         for (let k = from; k < to; k++) {
           const pf = pseudoFrequencies[k];
-          sums.add(entries[k], w * pf / (K1 + pf));
+          sums.add(entries[k], w * pf / (BM25F.K1 + pf));
         }
       }
       const scores = /* @__PURE__ */ new Map();
@@ -8163,12 +8201,14 @@ function readPageFacts(path2, text, counter, acronyms, resolveWikilink) {
     openCapture: isOpenCapture(path2, data)
   };
 }
-var SUMMARY_LIMIT = 200;
+var PAGE_FACTS = defineKnobs("ladder/page-facts", {
+  SUMMARY_LIMIT: { value: 200, off: Number.POSITIVE_INFINITY, means: "characters of a page's first block taken as its summary when it has none" }
+});
 function bodySummary(text, blocks) {
   const description = upstreamDescription(text);
   if (!atxHeading(description)) return description;
   const first = blocks.find((block) => block.kind !== "heading");
-  return first ? first.text.replace(/\s+/g, " ").trim().slice(0, SUMMARY_LIMIT) : description;
+  return first ? first.text.replace(/\s+/g, " ").trim().slice(0, PAGE_FACTS.SUMMARY_LIMIT) : description;
 }
 async function readChunkFacts(read, resolveWikilink, stopwords2) {
   const counter = new RelevanceCounter(stopwords2);

@@ -54040,6 +54040,20 @@ function stemmer(value) {
   return result;
 }
 
+// src/ladder/tuning.ts
+var registry = /* @__PURE__ */ new Map();
+function defineKnobs(module2, knobs, changed) {
+  const existing = [...registry.values()].find((r2) => r2.info.id.startsWith(`${module2}.`));
+  if (existing) return existing.live;
+  const live = {};
+  for (const [name, knob] of Object.entries(knobs)) {
+    live[name] = knob.value;
+    const info = { id: `${module2}.${name}`, means: knob.means, value: knob.value, off: knob.off };
+    registry.set(info.id, { info, live, name, ...changed ? { changed } : {} });
+  }
+  return live;
+}
+
 // src/ladder/text-match.ts
 var WORD = /[\p{L}\p{N}]+/gu;
 var ASCII_WORD = /^[a-z]+$/;
@@ -54056,18 +54070,29 @@ var BRITISH_ENDINGS = [
   [/yse(s|d)?$/, "yze$1"],
   [/ysing$/, "yzing"]
 ];
-var americanSpelling = (word) => BRITISH_ENDINGS.reduce((w2, [ending, american]) => w2.replace(ending, american), word);
+var americanSpelling = (word) => FOLDING.BRITISH_SPELLING ? BRITISH_ENDINGS.reduce((w2, [ending, american]) => w2.replace(ending, american), word) : word;
+var FOLDED = /* @__PURE__ */ new Map();
+var FOLDING = defineKnobs(
+  "ladder/text-match",
+  {
+    STEMMING: { value: true, off: false, means: "English words folded by the Porter stemmer" },
+    BRITISH_SPELLING: { value: true, off: false, means: "British spellings folded to American before stemming" }
+  },
+  () => {
+    STEMS.clear();
+    FOLDED.clear();
+  }
+);
 function foldWord(word) {
   if (word.length <= 2 || !ASCII_WORD.test(word)) return word;
   let stem = STEMS.get(word);
   if (stem === void 0) {
-    stem = stemmer(americanSpelling(word));
+    stem = FOLDING.STEMMING ? stemmer(americanSpelling(word)) : americanSpelling(word);
     if (STEMS.size < STEM_CACHE_LIMIT) STEMS.set(word, stem);
   }
   return stem;
 }
 var lowerWords = (text) => normalize(text).match(ASCII_TEXT.test(text) ? ASCII_WORDS : WORD) ?? [];
-var FOLDED = /* @__PURE__ */ new Map();
 var FOLDED_TEXT_LIMIT = 120;
 function foldedWords(text) {
   if (text.length > FOLDED_TEXT_LIMIT) return lowerWords(text).map(foldWord);
@@ -54250,12 +54275,23 @@ var WordIds = class {
 // src/ladder/relevance.ts
 var FIELDS = ["title", "aliases", "tags", "summary", "headings", "links", "body"];
 var SHORT_FIELDS = FIELDS.filter((field) => field !== "body");
-var FIELD_WEIGHTS = { title: 6, aliases: 5, tags: 3, summary: 3, headings: 2, links: 2, body: 1 };
-var LENGTH_NORMALISATION = { title: 0.3, aliases: 0.3, tags: 0.2, summary: 0.5, headings: 0.5, links: 0.5, body: 0.75 };
-var K1 = 2;
+var evenly = (value) => Object.fromEntries(FIELDS.map((field) => [field, value]));
+var BM25F = defineKnobs("ladder/relevance", {
+  FIELD_WEIGHTS: {
+    value: { title: 6, aliases: 5, tags: 3, summary: 3, headings: 2, links: 2, body: 1 },
+    off: evenly(1),
+    means: "field weights (title 6, aliases 5, tags and summary 3, headings and links 2, body 1)"
+  },
+  LENGTH_NORMALISATION: {
+    value: { title: 0.3, aliases: 0.3, tags: 0.2, summary: 0.5, headings: 0.5, links: 0.5, body: 0.75 },
+    off: evenly(0.75),
+    means: "BM25's b per field (short fields barely normalised)"
+  },
+  K1: { value: 2, off: 1.2, means: "BM25's k1 over the summed fields" }
+});
 var RelevanceCounter = class {
   /**
-   * `stopwords` (the ladder's BUILTIN_STOPWORDS) are counted in lengths, never indexed. Passed in
+   * `stopwords` (the ladder's builtinStopwords()) are counted in lengths, never indexed. Passed in
    * so the catalog's worker bundle leaves out the stopword lists' module (300 KB of the Action's
    * size budget) and takes the words in its start-up data.
    */
@@ -54356,8 +54392,8 @@ var RelevanceCounter = class {
     });
     const average = (total) => n === 0 ? 1 : Math.max(1, total / n);
     const shareOf = (field, length, averageLength) => {
-      const b3 = LENGTH_NORMALISATION[field];
-      return FIELD_WEIGHTS[field] / (1 - b3 + b3 * length / averageLength);
+      const b3 = BM25F.LENGTH_NORMALISATION[field];
+      return BM25F.FIELD_WEIGHTS[field] / (1 - b3 + b3 * length / averageLength);
     };
     const shortAverages = short.map((f3) => average(f3.lengths.reduce((sum, length) => sum + length, 0)));
     const bodyAverage = average(pages.reduce((sum, page) => sum + page.body.length, 0));
@@ -54447,7 +54483,7 @@ function relevanceIndex(n, wordIds, postings) {
         const w2 = weight * idf(word);
         for (let k2 = from; k2 < to2; k2++) {
           const pf = pseudoFrequencies[k2];
-          sums.add(entries[k2], w2 * pf / (K1 + pf));
+          sums.add(entries[k2], w2 * pf / (BM25F.K1 + pf));
         }
       }
       const scores = /* @__PURE__ */ new Map();
@@ -54467,8 +54503,10 @@ function relevanceIndex(n, wordIds, postings) {
 
 // src/ladder/acronyms.ts
 var DEFINITION = /\(([\p{Lu}][\p{Lu}\p{N}&]{1,9}s?)\)/gu;
-var LOOK_BACK = 120;
-var MAX_EXPANSIONS = 3;
+var ACRONYMS = defineKnobs("ladder/acronyms", {
+  LOOK_BACK: { value: 120, off: 1e5, means: "characters before the parenthesis where the long form may start" },
+  MAX_EXPANSIONS: { value: 3, off: Number.POSITIVE_INFINITY, means: "an acronym the wiki spells out in more ways than this is not trusted" }
+});
 function longFormOf(acronym, before) {
   const letters = acronym.replace(/s$/, "").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
   const words = before.trim().split(/[ \t]+/);
@@ -54494,7 +54532,7 @@ var AcronymCollector = class {
   add(text) {
     for (const m2 of text.matchAll(DEFINITION)) {
       const acronym = m2[1];
-      const before = text.slice(Math.max(0, m2.index - LOOK_BACK), m2.index);
+      const before = text.slice(Math.max(0, m2.index - ACRONYMS.LOOK_BACK), m2.index);
       const clause = before.slice(Math.max(before.lastIndexOf("\n"), before.search(/[.;:!?(\][|][^.;:!?(\][|]*$/)) + 1);
       const longForm = longFormOf(acronym, clause);
       if (!longForm) continue;
@@ -54524,7 +54562,7 @@ var AcronymCollector = class {
   /** Folded acronym → the long forms the wiki gives it, as first written (one per folded form). */
   result() {
     const out = /* @__PURE__ */ new Map();
-    for (const [key, forms] of this.found) if (forms.size <= MAX_EXPANSIONS) out.set(key, [...forms.values()]);
+    for (const [key, forms] of this.found) if (forms.size <= ACRONYMS.MAX_EXPANSIONS) out.set(key, [...forms.values()]);
     return out;
   }
 };
@@ -56165,10 +56203,25 @@ var QUESTION_WORDS = [
   "a",
   "an"
 ];
-var BUILTIN_STOPWORDS = /* @__PURE__ */ new Set([...eng, ...QUESTION_WORDS, ...deu, ...fra, ...spa, ...ita, ...por, ...nld]);
+var LIBRARY_STOPWORDS = [...eng, ...deu, ...fra, ...spa, ...ita, ...por, ...nld];
+var WITH_QUESTION_WORDS = /* @__PURE__ */ new Set([...eng, ...QUESTION_WORDS, ...LIBRARY_STOPWORDS]);
+var WITHOUT_QUESTION_WORDS = new Set(LIBRARY_STOPWORDS);
+var TERMS = defineKnobs("ladder/signal-terms", {
+  QUESTION_WORDS: { value: true, off: false, means: "question words and fillers are stopwords beside the libraries' lists" },
+  CONTRACTIONS: { value: true, off: false, means: "a contraction of a stopword is a stopword (we're, shouldn't)" },
+  MAX_EXACT_WORDS: { value: 3, off: Number.POSITIVE_INFINITY, means: "code spans and quotes up to this many words are kept whole" },
+  VERSIONS: { value: true, off: false, means: "version numbers are terms of their own" },
+  NUMBER_NAMERS: { value: true, off: false, means: "a short number with the word that names it is an identifier (exit code 7)" },
+  HYPHENATED_WORDS: { value: true, off: false, means: "lowercase hyphenated words are ordinary words, not identifiers" },
+  IDENTIFIERS: { value: true, off: false, means: "tokens with digits or inner punctuation are identifiers" },
+  ACRONYMS: { value: true, off: false, means: "all-capital words are names" },
+  PROPER_NOUNS: { value: true, off: false, means: "runs of capitalised words not at a sentence start are names" },
+  DESIGNATIONS: { value: true, off: false, means: "a name with a number or code (API RP 581) is a term of its own" },
+  ABBREVIATIONS: { value: true, off: false, means: '"e.g." and "i.e." are grammar, not identifiers' }
+});
+var builtinStopwords = () => TERMS.QUESTION_WORDS ? WITH_QUESTION_WORDS : WITHOUT_QUESTION_WORDS;
 var CONTRACTION = /['’](?:s|re|ve|ll|d|m)$|n['’]t$/;
 var TRIM = /^[\s([{"'“‘«<]+|(?:['’]s)?[\s)\]}"'”’»>,.;:!?]*$/g;
-var MAX_EXACT_WORDS = 3;
 var NUMBER_NAMERS = /* @__PURE__ */ new Set(["code", "status", "error", "exit", "http", "port", "version", "v", "step", "rule", "issue", "pr", "#"]);
 var compoundPart = new RegExp("^(?:\\p{Lu}|\\p{Lu}?\\p{Ll}+)$", "u");
 var isHyphenatedWords = (token) => {
@@ -56178,6 +56231,7 @@ var isHyphenatedWords = (token) => {
 var VERSION9 = /^v?(\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.-]+)?)$/i;
 var IDENTIFIER = new RegExp("^(?:--?|\\.|@)\\S|\\S[-_./@:]\\S|\\p{N}.*\\p{L}|\\p{L}.*\\p{N}|^\\d{3,}$|\\d\\p{No}", "u");
 var ACRONYM = /^[A-Z]{2,}s?$/;
+var ABBREVIATION = new RegExp("^(?:\\p{Ll}\\.){2,}$|^(?:\\p{Ll}\\.)+\\p{Ll}$", "u");
 var CAPITALISED = new RegExp("^\\p{Lu}[\\p{L}\\p{M}'\u2019]*$", "u");
 var SENTENCE_END = /[.!?:;]$/;
 var HAN_OR_KANA = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
@@ -56189,12 +56243,12 @@ function splitJapanese(word) {
 function extractSignalTerms(question, extraStopwords = []) {
   const terms = [];
   const dropped = [];
-  const stopwords = /* @__PURE__ */ new Set([...BUILTIN_STOPWORDS, ...extraStopwords.map((w2) => w2.toLowerCase())]);
+  const stopwords = /* @__PURE__ */ new Set([...builtinStopwords(), ...extraStopwords.map((w2) => w2.toLowerCase())]);
   let rest = question;
   const exact = (kind, written) => {
     const text = written?.trim();
     if (!text) return " . ";
-    if (text.split(/\s+/).length > MAX_EXACT_WORDS) return ` ${text.replaceAll("`", " ")} . `;
+    if (text.split(/\s+/).length > TERMS.MAX_EXACT_WORDS) return ` ${text.replaceAll("`", " ")} . `;
     terms.push({ term: text, kind });
     return " . ";
   };
@@ -56222,23 +56276,26 @@ function extractSignalTerms(question, extraStopwords = []) {
       closePhrase();
       continue;
     }
-    const version2 = VERSION9.exec(token);
+    const version2 = TERMS.VERSIONS ? VERSION9.exec(token) : null;
     if (version2) {
       closePhrase();
       terms.push({ term: version2[1], kind: "version" });
-    } else if (/^\d{1,2}$/.test(token) && NUMBER_NAMERS.has((tokens[i - 1] ?? "").replace(TRIM, "").toLowerCase())) {
+    } else if (TERMS.NUMBER_NAMERS && /^\d{1,2}$/.test(token) && NUMBER_NAMERS.has((tokens[i - 1] ?? "").replace(TRIM, "").toLowerCase())) {
       closePhrase();
       terms.push({ term: `${(tokens[i - 1] ?? "").replace(TRIM, "")} ${token}`, kind: "identifier" });
-    } else if (isHyphenatedWords(token)) {
+    } else if (TERMS.ABBREVIATIONS && ABBREVIATION.test(raw.replace(/[,;:!?)\]]+$/, ""))) {
+      closePhrase();
+      dropped.push({ term: token, reason: "abbreviation" });
+    } else if (TERMS.HYPHENATED_WORDS && isHyphenatedWords(token)) {
       closePhrase();
       addWord(token);
-    } else if (IDENTIFIER.test(token)) {
+    } else if (TERMS.IDENTIFIERS && IDENTIFIER.test(token)) {
       closePhrase();
       terms.push({ term: token.replace(/^-+/, ""), kind: "identifier" });
-    } else if (ACRONYM.test(token)) {
+    } else if (TERMS.ACRONYMS && ACRONYM.test(token)) {
       closePhrase();
       terms.push({ term: token, kind: "proper-noun" });
-    } else if (CAPITALISED.test(token) && !stopwords.has(token.toLowerCase())) {
+    } else if (TERMS.PROPER_NOUNS && CAPITALISED.test(token) && !stopwords.has(token.toLowerCase())) {
       const next = tokens[i + 1]?.replace(TRIM, "") ?? "";
       if (!atStart || phrase.length > 0 || !sentenceStart && CAPITALISED.test(next) && !stopwords.has(next.toLowerCase())) {
         phrase.push(token);
@@ -56250,7 +56307,7 @@ function extractSignalTerms(question, extraStopwords = []) {
     if (sentenceStart) closePhrase();
   }
   closePhrase();
-  terms.push(...designations(question, stopwords));
+  if (TERMS.DESIGNATIONS) terms.push(...designations(question, stopwords));
   function addWord(word) {
     if (HAN_OR_KANA.test(word) && [...word].length < 2) {
       dropped.push({ term: word, reason: "single character" });
@@ -56258,7 +56315,7 @@ function extractSignalTerms(question, extraStopwords = []) {
     }
     const lower2 = word.toLowerCase().replace(/^['’-]+|['’-]+$/g, "");
     if (lower2 === "") return;
-    if (stopwords.has(lower2) || stopwords.has(lower2.replace(CONTRACTION, ""))) dropped.push({ term: lower2, reason: "stopword" });
+    if (stopwords.has(lower2) || TERMS.CONTRACTIONS && stopwords.has(lower2.replace(CONTRACTION, ""))) dropped.push({ term: lower2, reason: "stopword" });
     else if (/^\d+$/.test(lower2)) dropped.push({ term: lower2, reason: "bare number" });
     else if ([...lower2].length < 2) dropped.push({ term: lower2, reason: "single character" });
     else terms.push({ term: lower2, kind: "word" });
@@ -56779,12 +56836,14 @@ function readPageFacts(path9, text, counter, acronyms, resolveWikilink) {
     openCapture: isOpenCapture(path9, data)
   };
 }
-var SUMMARY_LIMIT = 200;
+var PAGE_FACTS = defineKnobs("ladder/page-facts", {
+  SUMMARY_LIMIT: { value: 200, off: Number.POSITIVE_INFINITY, means: "characters of a page's first block taken as its summary when it has none" }
+});
 function bodySummary(text, blocks) {
   const description = upstreamDescription(text);
   if (!atxHeading(description)) return description;
   const first = blocks.find((block) => block.kind !== "heading");
-  return first ? first.text.replace(/\s+/g, " ").trim().slice(0, SUMMARY_LIMIT) : description;
+  return first ? first.text.replace(/\s+/g, " ").trim().slice(0, PAGE_FACTS.SUMMARY_LIMIT) : description;
 }
 async function readChunkFacts(read, resolveWikilink, stopwords) {
   const counter = new RelevanceCounter(stopwords);
@@ -56805,10 +56864,10 @@ var WORKERS_ENV = "WIKI_STEWARD_CATALOG_WORKERS";
 var WORKER_URL = new URL("./catalog-worker.js", import.meta.url);
 async function readCatalogPages(tree, pages, resolveWikilink) {
   const workers = workerCount(tree, pages.length);
-  const readHere = (paths) => readChunkFacts((visit) => readPages(tree, paths, visit), resolveWikilink, BUILTIN_STOPWORDS);
+  const readHere = (paths) => readChunkFacts((visit) => readPages(tree, paths, visit), resolveWikilink, builtinStopwords());
   if (workers === 0) return [await readHere(pages)];
   const mainShare = Math.round(pages.length * MAIN_THREAD_SHARE / (workers + MAIN_THREAD_SHARE));
-  const stopwords = [...BUILTIN_STOPWORDS];
+  const stopwords = [...builtinStopwords()];
   const pending = splitInto(pages.slice(mainShare), workers).map(
     (paths) => inWorker({ root: tree.root, paths, allPages: pages, stopwords }).catch((error) => {
       process.emitWarning(`catalog worker failed (${error.message}); reading its ${paths.length} pages on the main thread`);
@@ -56866,7 +56925,7 @@ async function loadCatalog(tree, config) {
   const layout = layoutOf(tree, config);
   const indexFiles = [...tree.files].filter(isIndexFilePath).sort((a, b3) => a === "index.md" ? -1 : b3 === "index.md" ? 1 : comparePathParts(a, b3));
   const facts = /* @__PURE__ */ new Map();
-  const counter = new RelevanceCounter(BUILTIN_STOPWORDS);
+  const counter = new RelevanceCounter(builtinStopwords());
   const acronymCollector = new AcronymCollector();
   const indexTexts = /* @__PURE__ */ new Map();
   const unreadable = [];
@@ -57048,20 +57107,31 @@ function findCandidates(catalog, terms) {
 }
 
 // src/ladder/ladder.ts
-var ALWAYS_SPECIFIC = 3;
-var BODY_CANDIDATES = 5;
-var BODY_SCORE_FLOOR = 0.5;
-var WEIGHT = { strict: 1.5, word: 1, expanded: 0.6, feedback: 0.1 };
-var TITLE_NAME_BONUS = 0.3;
-var FEEDBACK_PAGES = 3;
-var FEEDBACK_WORDS = 4;
-var weightOf = (term) => term.kind === "feedback" ? WEIGHT.feedback : isRewording(term) ? WEIGHT.expanded : STRICT_KINDS.has(term.kind) ? WEIGHT.strict : WEIGHT.word;
+var LADDER = defineKnobs("ladder/ladder", {
+  ALWAYS_SPECIFIC: { value: 3, off: 0, means: "terms on at most this many pages are never too common" },
+  BODY_CANDIDATES: { value: 5, off: 0, means: "at most this many pages join the candidates by their body alone" },
+  BODY_SCORE_FLOOR: { value: 0.5, off: 0, means: "a body candidate scores at least this share of the best page's score" },
+  STRICT_WEIGHT: { value: 1.5, off: 1, means: "ranking weight of names, identifiers, versions, code and quotes" },
+  EXPANDED_WEIGHT: { value: 0.6, off: 1, means: "ranking weight of the wiki's vocabulary and proposed terms" },
+  BODY_EVIDENCE: { value: 2, off: 0, means: "distinct words of the question a page holds to join by its body or lend feedback" },
+  FEEDBACK_WEIGHT: { value: 0.1, off: 1, means: "ranking weight of feedback words" },
+  TITLE_NAME_BONUS: { value: 0.3, off: 0, means: "bonus per unit of rarity for a term a title holds whole" },
+  FEEDBACK_PAGES: { value: 3, off: 0, means: "pseudo-relevance feedback: words from the best few pages of a first pass" },
+  FEEDBACK_WORDS: { value: 4, off: 0, means: "pseudo-relevance feedback: at most this many words" },
+  FEEDBACK_AGREEMENT: { value: true, off: false, means: "a feedback word must come from two of those pages (or the only one)" },
+  RAREST_OPENS_GATE: { value: true, off: false, means: "a question of only common words lets its rarest open the gate" },
+  UNKNOWN_SUBJECT: { value: true, off: false, means: "names no page holds: no body candidates from ordinary words" },
+  TAG_SYNONYMS: { value: true, off: false, means: "schema.md's tag synonyms expand terms" },
+  ACRONYM_EXPANSION: { value: true, off: false, means: "acronyms the wiki spells out expand to their long form and back" },
+  PHRASE_EXPANSION: { value: true, off: false, means: "an alias or link text wholly in the question adds its page's title" }
+});
+var weightOf = (term) => term.kind === "feedback" ? LADDER.FEEDBACK_WEIGHT : isRewording(term) ? LADDER.EXPANDED_WEIGHT : STRICT_KINDS.has(term.kind) ? LADDER.STRICT_WEIGHT : 1;
 var branchOf = (count, inlineMax) => count === 0 ? "cold" : count <= inlineMax ? "inline" : "explore";
 function runLadder(catalog, question, options2, proposed) {
   const { terms: extracted, dropped } = extractSignalTerms(question, options2.stopwords);
   extracted.push(...proposedTerms(extracted, proposed));
   const n = catalog.entries.length;
-  const limit = Math.max(ALWAYS_SPECIFIC, Math.floor(options2.commonTermRatio * n));
+  const limit = Math.max(LADDER.ALWAYS_SPECIFIC, Math.floor(options2.commonTermRatio * n));
   const common2 = /* @__PURE__ */ new Map();
   for (const t2 of extracted) {
     if (STRICT_KINDS.has(t2.kind)) continue;
@@ -57072,7 +57142,7 @@ function runLadder(catalog, question, options2, proposed) {
       t2.note = `too common to name pages here: matches ${pages} of ${n} pages (limit ${limit}); ranked by its rarity`;
     }
   }
-  if (common2.size === extracted.length && extracted.length > 0) {
+  if (LADDER.RAREST_OPENS_GATE && common2.size === extracted.length && extracted.length > 0) {
     const rarest = [...common2].reduce((a, b3) => b3[1] < a[1] ? b3 : a)[0];
     delete rarest.gate;
     delete rarest.note;
@@ -57114,18 +57184,18 @@ function rankCandidates(catalog, gate, scores, terms) {
   const named = (c3) => [...new Set(c3.matched.filter((m2) => m2.field === "title").map((m2) => m2.term))].reduce((sum, term) => sum + (naming.get(term) ?? 0), 0);
   const ranked = gate.map((c3) => ({
     ...c3,
-    score: (scores.get(catalog.indexOf(c3.path)) ?? 0) + TITLE_NAME_BONUS * named(c3),
+    score: (scores.get(catalog.indexOf(c3.path)) ?? 0) + LADDER.TITLE_NAME_BONUS * named(c3),
     source: "gate"
   }));
+  const inGate = new Set(gate.map((c3) => c3.path));
   let best = 0;
   for (const score of scores.values()) best = Math.max(best, score);
   for (const c3 of ranked) best = Math.max(best, c3.score);
-  const inGate = new Set(gate.map((c3) => c3.path));
-  const above = [...scores].filter(([entry, score]) => score >= BODY_SCORE_FLOOR * best && !inGate.has(catalog.entries[entry].path));
+  const above = [...scores].filter(([entry, score]) => score >= LADDER.BODY_SCORE_FLOOR * best && !inGate.has(catalog.entries[entry].path));
   const names = terms.filter((t2) => STRICT_KINDS.has(t2.kind)).map((t2) => foldedWords(t2.term)).filter((w2) => w2.length > 0);
-  const unknownSubject = names.length > 0 && !names.some((name) => catalog.relevance.anyPageHoldsAll(name));
+  const unknownSubject = LADDER.UNKNOWN_SUBJECT && names.length > 0 && !names.some((name) => catalog.relevance.anyPageHoldsAll(name));
   const enough = hasEvidence(catalog, terms);
-  const body = unknownSubject ? [] : above.sort((a, b3) => b3[1] - a[1] || a[0] - b3[0]).filter(([entry]) => enough(entry)).slice(0, BODY_CANDIDATES);
+  const body = unknownSubject ? [] : above.sort((a, b3) => b3[1] - a[1] || a[0] - b3[0]).filter(([entry]) => enough(entry)).slice(0, LADDER.BODY_CANDIDATES);
   for (const [entry, score] of body) {
     const page = catalog.entries[entry];
     const matched = terms.filter((t2) => {
@@ -57147,16 +57217,16 @@ function topScores(scores, k2) {
   }
   return top;
 }
-var BODY_EVIDENCE = 2;
 function hasEvidence(catalog, terms) {
   const own = [...new Set(terms.filter(isOwnTerm).flatMap((t2) => foldedWords(t2.term)))];
-  const needed = Math.min(BODY_EVIDENCE, own.length);
+  const needed = Math.min(LADDER.BODY_EVIDENCE, own.length);
   return (entry) => catalog.relevance.wordsIn(entry, own).length >= needed;
 }
 function feedbackTerms(catalog, scores, terms, extraStopwords, limit) {
+  if (LADDER.FEEDBACK_PAGES === 0) return [];
   const named = pagesNaming(catalog);
   const enough = hasEvidence(catalog, terms);
-  const top = topScores(scores, FEEDBACK_PAGES).filter(([entry]) => enough(entry));
+  const top = topScores(scores, LADDER.FEEDBACK_PAGES).filter(([entry]) => enough(entry));
   if (top.length === 0) return [];
   const best = top[0][1];
   const asked = new Set(terms.flatMap((t2) => foldedWords(t2.term)));
@@ -57176,7 +57246,7 @@ function feedbackTerms(catalog, scores, terms, extraStopwords, limit) {
       strength.set(folded, s);
     }
   }
-  return [...strength.values()].filter((s) => s.pages.size >= 2 || top.length === 1).sort((a, b3) => b3.value - a.value || (a.word < b3.word ? -1 : 1)).slice(0, FEEDBACK_WORDS).map((s) => ({ term: s.word, kind: "feedback", via: `pseudo-relevance feedback from ${[...s.pages].join(", ")}` }));
+  return [...strength.values()].filter((s) => !LADDER.FEEDBACK_AGREEMENT || s.pages.size >= 2 || top.length === 1).sort((a, b3) => b3.value - a.value || (a.word < b3.word ? -1 : 1)).slice(0, LADDER.FEEDBACK_WORDS).map((s) => ({ term: s.word, kind: "feedback", via: `pseudo-relevance feedback from ${[...s.pages].join(", ")}` }));
 }
 var termKey = (text) => foldedWords(text).join(" ");
 function termAdder(terms) {
@@ -57201,7 +57271,7 @@ function proposedTerms(terms, proposed) {
 function expandTerms(catalog, question, terms, extraStopwords) {
   const adder = termAdder(terms);
   const add = (term, via, page) => adder.add({ term, kind: "expanded", via, ...page ? { page } : {} });
-  for (const [a, b3] of catalog.schema?.synonyms ?? []) {
+  for (const [a, b3] of LADDER.TAG_SYNONYMS ? catalog.schema?.synonyms ?? [] : []) {
     if (adder.has(a)) add(b3, `schema.md tag synonym of '${a}'`);
     else if (adder.has(b3)) add(a, `schema.md tag synonym of '${b3}'`);
   }
@@ -57209,7 +57279,7 @@ function expandTerms(catalog, question, terms, extraStopwords) {
   const asks = (phrase) => questionWords.includes(` ${foldedWords(phrase).join(" ")} `);
   const stop = stopwordSet(extraStopwords);
   const writtenAcronyms = acronymsWritten(question);
-  for (const [acronym, longForms] of catalog.acronyms) {
+  for (const [acronym, longForms] of LADDER.ACRONYM_EXPANSION ? catalog.acronyms : []) {
     if (writtenAcronyms.has(acronym)) for (const long of longForms) add(long, `the wiki spells out '${acronym.toUpperCase()}' as '${long}'`);
     else {
       const asked2 = longForms.find(asks);
@@ -57218,9 +57288,9 @@ function expandTerms(catalog, question, terms, extraStopwords) {
   }
   const asked = new Set(contentWords(question, stop));
   const phrases = vocabularyPhrases(catalog, extraStopwords);
-  const starting = [...asked].flatMap((w2) => phrases.byFirstWord.get(w2) ?? []).sort((a, b3) => a.order - b3.order);
+  const starting = [...LADDER.PHRASE_EXPANSION ? asked : []].flatMap((w2) => phrases.byFirstWord.get(w2) ?? []).sort((a, b3) => a.order - b3.order);
   for (const { entry, phrase, kind, words, key } of starting) {
-    if (phrases.pagesWith.get(key) > ALWAYS_SPECIFIC || !words.every((w2) => asked.has(w2))) continue;
+    if (phrases.pagesWith.get(key) > LADDER.ALWAYS_SPECIFIC || !words.every((w2) => asked.has(w2))) continue;
     add(entry.title, `${kind} "${phrase}" of ${entry.path}`, entry.path);
   }
   return adder.added;
@@ -57254,11 +57324,14 @@ function orientedFiles(catalog, candidates) {
   }
   return oriented;
 }
-var stopwordSets = /* @__PURE__ */ new Map();
+var stopwordSets = /* @__PURE__ */ new WeakMap();
 function stopwordSet(extra) {
+  const builtin = builtinStopwords();
+  let byExtra = stopwordSets.get(builtin);
+  if (!byExtra) stopwordSets.set(builtin, byExtra = /* @__PURE__ */ new Map());
   const key = extra.join("\0");
-  let set2 = stopwordSets.get(key);
-  if (!set2) stopwordSets.set(key, set2 = /* @__PURE__ */ new Set([...BUILTIN_STOPWORDS, ...extra.map((w2) => w2.toLowerCase())]));
+  let set2 = byExtra.get(key);
+  if (!set2) byExtra.set(key, set2 = /* @__PURE__ */ new Set([...builtin, ...extra.map((w2) => w2.toLowerCase())]));
   return set2;
 }
 var contentWords = (text, stop) => foldedWords(text.replace(/[\p{L}\p{N}']+/gu, (w2) => stop.has(w2.toLowerCase()) ? " " : w2));
@@ -57432,7 +57505,7 @@ var REFERENCE_LABEL = /^(?:sources?|references?|refs?|see also|related(?: pages|
 var TIMESTAMP = /^[[(]?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?[\])]?(?=$|[\s\-–—:|])/;
 var LABEL_PAIR = /(?:\*\*|__)[^*_\n]{1,40}:(?:\*\*|__)/g;
 var BOUNDARY = /[.!?][)\]"'”’*_]*\s+(?=[\p{Lu}\p{N}`*_"“‘'([<])/gu;
-var ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|vs|cf|approx|ca|fig|figs|eq|eqs|sec|vol|al|dr|mr|mrs|ms|inc|ltd|corp|jr|sr|incl|resp|u\.s)$/iu;
+var ABBREVIATION2 = /(?:^|[\s(])(?:e\.g|i\.e|vs|cf|approx|ca|fig|figs|eq|eqs|sec|vol|al|dr|mr|mrs|ms|inc|ltd|corp|jr|sr|incl|resp|u\.s)$/iu;
 var INITIAL = new RegExp("(?:^|[\\s(])\\p{Lu}$", "u");
 var wordCount = (text) => (text.match(/[\p{L}\p{N}]+/gu) ?? []).length;
 function linkShare(raw, total) {
@@ -57473,7 +57546,7 @@ function sentenceSpans(joined, item) {
     const cut2 = m2.index + m2[0].trimEnd().length;
     if (code.some(({ start, end }) => m2.index >= start && m2.index < end)) continue;
     const word = pyRStrip(joined.slice(from, m2.index), "*_`");
-    if (joined[m2.index] === "." && (ABBREVIATION.test(word) || INITIAL.test(word))) continue;
+    if (joined[m2.index] === "." && (ABBREVIATION2.test(word) || INITIAL.test(word))) continue;
     spans.push([from, cut2]);
     from = m2.index + m2[0].length;
   }
@@ -57647,45 +57720,66 @@ function checkWebCitation(url, context3, violations) {
 var clip = (s) => s.length > 120 ? `${s.slice(0, 117)}...` : s;
 
 // src/answer/offline-answerer.ts
-var OFFLINE_READ_BUDGET = 10;
-var MAX_CLAIMS = 4;
-var MAX_CITED_PAGES = 5;
-var MIN_CLAIMS = 2;
-var STRICT_WEIGHT = 3;
-var WORD_WEIGHT = 1;
-var EXPANDED_WEIGHT = 0.5;
-var COMMON_SHARE = 0.5;
-var HEADING_SHARE = 0.5;
-var LEAD_BONUS = 0.5;
-var DEFINITION_BONUS = 0.75;
+var ANSWERER = defineKnobs("answer/offline-answerer", {
+  OFFLINE_READ_BUDGET: {
+    value: 10,
+    off: Number.POSITIVE_INFINITY,
+    means: "pages read per question, best-ranked first: those that answer and a few that add missing terms"
+  },
+  MAX_CLAIMS: { value: 4, off: Number.POSITIVE_INFINITY, means: "quotes per answer: one lead and a few that add what it lacks" },
+  MAX_CITED_PAGES: { value: 5, off: Number.POSITIVE_INFINITY, means: "pages quoted per answer (more is a reading list)" },
+  MIN_CLAIMS: { value: 2, off: 0, means: "a one-quote answer is topped up from the lead quote's section" },
+  STRICT_WEIGHT: { value: 3, off: 1, means: "weight of a name or identifier against an ordinary word" },
+  EXPANDED_WEIGHT: { value: 0.5, off: 1, means: "weight of terms the ladder added (a page title, a tag synonym)" },
+  COMMON_SHARE: { value: 0.5, off: 1, means: "a term too common to open the gate counts at this share" },
+  HEADING_SHARE: {
+    value: 0.5,
+    off: 0,
+    means: "share of a term the sentence's heading or page title carries (a title's name counts at it even when repeated)"
+  },
+  LEAD_BONUS: { value: 0.5, off: 0, means: "bonus for the page's lead (first prose sentence, bold lead, summary)" },
+  DEFINITION_BONUS: { value: 0.75, off: 0, means: '"What is X?" prefers the sentence "X is a \u2026" / "X means \u2026"' },
+  DEFINITION_REACH: { value: 15, off: Number.POSITIVE_INFINITY, means: "the defining word comes within this many words of the sentence's start" },
+  PHRASE_BONUS: { value: 0.5, off: 0, means: "bonus per pair of the question's words side by side in its order" },
+  MIN_RELEVANCE: { value: 1, off: 0, means: "least relevance for a sentence to be quoted (one ordinary word)" },
+  NEW_PAGE_RELEVANCE: { value: 2, off: 0, means: "least relevance for a sentence to bring a new page into the answer" },
+  COVER_RANKS: {
+    value: 3,
+    off: Number.POSITIVE_INFINITY,
+    means: "another page is quoted, and coverage judged, only among the best-ranked few and the pages quoted"
+  },
+  NEW_PAGE_GAIN: { value: 2, off: 0, means: "another page is quoted only when it adds this much the answer lacks" },
+  RANK_DISCOUNT: { value: 0.1, off: 0, means: "a lower-ranked page must add this much more per rank to win a quote" },
+  TIE_SHARE: { value: 0.96, off: Number.POSITIVE_INFINITY, means: "pages within this share of the best page's score each lend a quote" },
+  WORDS_PER_TOLERATED_MISS: {
+    value: 3,
+    off: Number.POSITIVE_INFINITY,
+    means: "of the ordinary words, one in this many may be missing and the question still covered"
+  },
+  SPECIFIC_TERMS_REQUIRED: { value: true, off: false, means: "every specific term must be in the pages judged for the question to be covered" },
+  HELD_SPECIFIC_TERMS: { value: true, off: false, means: "a specific term its page holds in code or tables counts as said by citing the page" },
+  ROWS_NEVER_LEAD: { value: true, off: false, means: "a table row neither leads nor brings a page of its own into the answer" },
+  TITLED_PAGE_LEAD: { value: true, off: false, means: "with no sentence fit to quote, the lead of the first page holding a term" }
+});
 var DEFINITION_QUESTION = /^\s*(?:what|who)(?:'s|’s|\s+(?:is|are|was|were)\b)|^\s*define\b|\bwhat\b.*\b(?:mean|stand for)\b|\bmeaning of\b/i;
-var PHRASE_BONUS = 0.5;
-var MIN_RELEVANCE = 1;
-var NEW_PAGE_RELEVANCE = 2;
-var COVER_RANKS = 3;
-var NEW_PAGE_GAIN = 2;
-var RANK_DISCOUNT = 0.1;
-var TIE_SHARE = 0.96;
-var WORDS_PER_TOLERATED_MISS = 3;
 var COPULAS = new Set(["is", "are", "was", "were"].map(foldWord));
 var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the", "one"]);
 var DEFINING_VERBS = new Set(["means", "refers", "stands", "denotes"].map(foldWord));
-var DEFINITION_REACH = 15;
 function weighTerms(terms) {
   return terms.filter((term) => term.kind !== "feedback").map((term) => {
     const strict = STRICT_KINDS.has(term.kind);
     const common2 = term.gate === false;
-    const base = isRewording(term) ? EXPANDED_WEIGHT : strict ? STRICT_WEIGHT : WORD_WEIGHT;
-    return { term, pattern: termPattern(term.term), strict, weight: common2 ? base * COMMON_SHARE : base, required: isOwnTerm(term) && !common2 };
+    const base = isRewording(term) ? ANSWERER.EXPANDED_WEIGHT : strict ? ANSWERER.STRICT_WEIGHT : 1;
+    return { term, pattern: termPattern(term.term), strict, weight: common2 ? base * ANSWERER.COMMON_SHARE : base, required: isOwnTerm(term) && !common2 };
   });
 }
 function judgeCoverage(terms, judgedPages, otherPagesRead = []) {
   const required = terms.filter((w2) => w2.required);
   const found = required.filter((w2) => judgedPages.some((p2) => textHasTerm(p2, w2.pattern, w2.strict)));
   const missing = required.filter((w2) => !found.includes(w2));
-  const tolerated = Math.floor(required.filter((w2) => !w2.strict).length / WORDS_PER_TOLERATED_MISS);
+  const tolerated = Math.floor(required.filter((w2) => !w2.strict).length / ANSWERER.WORDS_PER_TOLERATED_MISS);
   return {
-    covered: judgedPages.length > 0 && missing.every((w2) => !w2.strict) && missing.length <= tolerated,
+    covered: judgedPages.length > 0 && (!ANSWERER.SPECIFIC_TERMS_REQUIRED || missing.every((w2) => !w2.strict)) && missing.length <= tolerated,
     found: found.map((w2) => w2.term.term),
     missing: missing.map((w2) => w2.term.term),
     elsewhere: missing.filter((w2) => otherPagesRead.some((p2) => textHasTerm(p2, w2.pattern, w2.strict))).map((w2) => w2.term.term)
@@ -57706,14 +57800,14 @@ function scoreSentence(sentence, terms, rank = 0, definitional = false, held = [
     const inHeading = ownHeading && !subject && has(sentence.section.folded, k2);
     if (inSentence) present.push(k2);
     if (subject) titled.push(k2);
-    relevance += inSentence ? t2.weight : inTitle || inHeading ? HEADING_SHARE * t2.weight : 0;
-    score += (subject || inTitle && !said ? HEADING_SHARE * t2.weight : said ? t2.weight : 0) + (inHeading ? HEADING_SHARE * t2.weight : 0);
+    relevance += inSentence ? t2.weight : inTitle || inHeading ? ANSWERER.HEADING_SHARE * t2.weight : 0;
+    score += (subject || inTitle && !said ? ANSWERER.HEADING_SHARE * t2.weight : said ? t2.weight : 0) + (inHeading ? ANSWERER.HEADING_SHARE * t2.weight : 0);
   });
-  score += PHRASE_BONUS * phrases.filter((p2) => sentence.folded.joined.includes(p2)).length;
-  score += (sentence.lead ? LEAD_BONUS : 0) + (definitional && defines(
+  score += ANSWERER.PHRASE_BONUS * phrases.filter((p2) => sentence.folded.joined.includes(p2)).length;
+  score += (sentence.lead ? ANSWERER.LEAD_BONUS : 0) + (definitional && defines(
     sentence,
     present.map((k2) => terms[k2])
-  ) ? DEFINITION_BONUS : 0);
+  ) ? ANSWERER.DEFINITION_BONUS : 0);
   return { sentence, rank, present, titled, held, relevance, score };
 }
 function termLookup(terms) {
@@ -57738,7 +57832,7 @@ function questionPhrases(question, terms) {
   return [...phrases];
 }
 function defines(sentence, present) {
-  const words = sentence.folded.words.slice(0, DEFINITION_REACH + 1);
+  const words = sentence.folded.words.slice(0, ANSWERER.DEFINITION_REACH + 1);
   const at2 = words.findIndex((w2, i) => i > 0 && (DEFINING_VERBS.has(w2) || COPULAS.has(w2) && ARTICLES.has(words[i + 1] ?? "")));
   if (at2 < 0) return false;
   const opening = foldText(words.slice(0, at2).join(" "));
@@ -57757,8 +57851,8 @@ var OfflineAnswerer = class {
   }
   async answer(request2) {
     const ranked = [...request2.pages.keys()];
-    const read = ranked.slice(0, OFFLINE_READ_BUDGET);
-    const unread = ranked.slice(OFFLINE_READ_BUDGET).map((path9) => ({ path: path9, reason: `beyond the offline read budget of ${OFFLINE_READ_BUDGET} pages` }));
+    const read = ranked.slice(0, ANSWERER.OFFLINE_READ_BUDGET);
+    const unread = ranked.slice(ANSWERER.OFFLINE_READ_BUDGET).map((path9) => ({ path: path9, reason: `beyond the offline read budget of ${ANSWERER.OFFLINE_READ_BUDGET} pages` }));
     const terms = weighTerms(request2.terms);
     const pages = new Map(read.map((path9) => [path9, this.prepare(path9, request2.pages.get(path9))]));
     const definitional = DEFINITION_QUESTION.test(request2.question);
@@ -57766,12 +57860,12 @@ var OfflineAnswerer = class {
     const has = termLookup(terms);
     const scored = read.flatMap((path9, rank) => {
       const page = pages.get(path9);
-      const held = terms.flatMap((t2, k2) => t2.strict && textHasTerm(page.folded, t2.pattern, t2.strict) ? [k2] : []);
+      const held = terms.flatMap((t2, k2) => ANSWERER.HELD_SPECIFIC_TERMS && t2.strict && textHasTerm(page.folded, t2.pattern, t2.strict) ? [k2] : []);
       return page.page.sentences.map((s) => scoreSentence(s, terms, rank, definitional, held, phrases, has));
     });
     const holds = (s) => quoteHolds(pages.get(s.path).lines, [s.start, s.end], s.quote);
     const picked = pickSentences(scored, terms, holds, tiedWithBest(read, request2.scores));
-    if (picked.length === 0) {
+    if (ANSWERER.TITLED_PAGE_LEAD && picked.length === 0) {
       const named = read.find((path9) => terms.some((w2) => w2.required && textHasTerm(pages.get(path9).folded, w2.pattern, w2.strict)));
       const own = scored.filter((x3) => x3.sentence.path === named && holds(x3.sentence));
       const opening = own.find((x3) => x3.sentence.lead) ?? own[0];
@@ -57782,7 +57876,7 @@ var OfflineAnswerer = class {
       citations: [{ path: s.path, lines: [s.start, s.end], quote: s.quote }],
       section: { path: s.path, heading: s.section.heading, line: s.section.line }
     }));
-    const judgedPaths = /* @__PURE__ */ new Set([...picked.map((x3) => x3.sentence.path), ...read.slice(0, COVER_RANKS)]);
+    const judgedPaths = /* @__PURE__ */ new Set([...picked.map((x3) => x3.sentence.path), ...read.slice(0, ANSWERER.COVER_RANKS)]);
     const folded = (paths) => paths.map((path9) => pages.get(path9).folded);
     const coverage = judgeCoverage(terms, folded([...judgedPaths]), folded(read.filter((path9) => !judgedPaths.has(path9))));
     return {
@@ -57801,11 +57895,11 @@ function tiedWithBest(read, scores) {
   const best = scores?.get(read[0] ?? "");
   if (!scores || best === void 0 || best <= 0) return 1;
   let tied = 1;
-  while (tied < read.length && (scores.get(read[tied]) ?? 0) >= TIE_SHARE * best) tied++;
+  while (tied < read.length && (scores.get(read[tied]) ?? 0) >= ANSWERER.TIE_SHARE * best) tied++;
   return tied;
 }
 function pickSentences(scored, terms, holds = () => true, tied = 1) {
-  const eligible = scored.filter((x3) => x3.relevance >= MIN_RELEVANCE);
+  const eligible = scored.filter((x3) => x3.relevance >= ANSWERER.MIN_RELEVANCE);
   const checked = /* @__PURE__ */ new Map();
   const quotable = (x3) => {
     let ok = checked.get(x3);
@@ -57825,34 +57919,34 @@ function pickSentences(scored, terms, holds = () => true, tied = 1) {
     texts.add(x3.sentence.text);
     for (const k2 of [...x3.present, ...x3.titled, ...x3.held]) quoted.add(k2);
   };
-  const open = (x3) => !picked.includes(x3) && !texts.has(x3.sentence.text) && (pages.has(x3.sentence.path) || pages.size < MAX_CITED_PAGES && x3.relevance >= NEW_PAGE_RELEVANCE && !x3.sentence.row);
+  const open = (x3) => !picked.includes(x3) && !texts.has(x3.sentence.text) && (pages.has(x3.sentence.path) || pages.size < ANSWERER.MAX_CITED_PAGES && x3.relevance >= ANSWERER.NEW_PAGE_RELEVANCE && !(ANSWERER.ROWS_NEVER_LEAD && x3.sentence.row));
   for (const rank of [...new Set(eligible.map((x3) => x3.rank))].sort((a, b3) => a - b3)) {
-    const best = bestQuotable(eligible.filter((x3) => x3.rank === rank && !x3.sentence.row));
+    const best = bestQuotable(eligible.filter((x3) => x3.rank === rank && !(ANSWERER.ROWS_NEVER_LEAD && x3.sentence.row)));
     if (!best) continue;
     take(best);
     break;
   }
   if (picked.length === 0) return picked;
   const lead = picked[0];
-  for (let rank = 0; rank < tied && picked.length < MAX_CLAIMS; rank++) {
+  for (let rank = 0; rank < tied && picked.length < ANSWERER.MAX_CLAIMS; rank++) {
     const best = bestQuotable(eligible.filter((x3) => x3.rank === rank && !pages.has(x3.sentence.path) && open(x3)));
     if (best) take(best);
   }
-  while (picked.length < MAX_CLAIMS) {
+  while (picked.length < ANSWERER.MAX_CLAIMS) {
     const valued = [];
     for (const x3 of eligible) {
       if (!open(x3)) continue;
       const gain = [.../* @__PURE__ */ new Set([...x3.present, ...x3.held])].reduce((sum, k2) => sum + (quoted.has(k2) ? 0 : terms[k2].weight), 0);
-      if (gain < MIN_RELEVANCE - 1e-9) continue;
-      if (!pages.has(x3.sentence.path) && (x3.rank >= COVER_RANKS || gain < NEW_PAGE_GAIN - 1e-9)) continue;
-      valued.push({ x: x3, value: gain / (1 + RANK_DISCOUNT * x3.rank) });
+      if (gain < ANSWERER.MIN_RELEVANCE - 1e-9) continue;
+      if (!pages.has(x3.sentence.path) && (x3.rank >= ANSWERER.COVER_RANKS || gain < ANSWERER.NEW_PAGE_GAIN - 1e-9)) continue;
+      valued.push({ x: x3, value: gain / (1 + ANSWERER.RANK_DISCOUNT * x3.rank) });
     }
     valued.sort((a, b3) => Math.abs(a.value - b3.value) > 1e-9 ? b3.value - a.value : byBetter(a.x, b3.x));
     const best = valued.find((v2) => quotable(v2.x))?.x;
     if (!best) break;
     take(best);
   }
-  while (picked.length < MIN_CLAIMS) {
+  while (picked.length < ANSWERER.MIN_CLAIMS) {
     const near = bestQuotable(eligible.filter((x3) => x3.sentence.section === lead.sentence.section && open(x3)));
     if (!near) break;
     take(near);

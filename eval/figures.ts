@@ -10,6 +10,8 @@
 // equal on every row). Pages are counted by path; eval-dev has no two pages with one file stem, so
 // path and slug counts agree.
 import { type Trace, isWikiCitation } from '../src/answer/trace.js';
+import { builtinStopwords } from '../src/ladder/signal-terms.js';
+import { foldWord, lowerWords } from '../src/ladder/text-match.js';
 import { type BankQuestion, firstExpectedRank, isExpected, normalisePath } from './bank.js';
 
 export interface QuestionResult {
@@ -49,6 +51,8 @@ export interface Row {
   flagged: Ratio;
   /** Questions (covered or not) whose verdict its own answer contradicts. */
   contradictions: Ratio;
+  /** Of the answered & cited answers, the mean share of the bank's gold facts their quotes state (goldFactShare). */
+  gold_facts: Ratio;
   median_pages_read: number | null;
   median_pages_cited: number | null;
   recall: Recall;
@@ -59,6 +63,38 @@ export const citedPages = (t: Trace): string[] => [...new Set(t.citations.filter
 export const readPages = (t: Trace): string[] => [...new Set(t.read.map(normalisePath))];
 export const candidatePaths = (t: Trace): string[] => t.candidates.map((c) => c.path);
 export const isFlagged = (t: Trace): boolean => t.outcome === 'gap' || t.outcome === 'cold';
+
+/** Content words of a text: folded, stopwords and bare numbers left out. */
+const contentWords = (text: string): Set<string> =>
+  new Set(
+    lowerWords(text)
+      .filter((w) => !builtinStopwords().has(w) && !/^\d+$/.test(w))
+      .map(foldWord),
+  );
+
+/**
+ * The gold-fact proxy: the share of a question's gold facts (written with the bank, never shown to
+ * the steward) that its quotes state, a fact counting as stated when half its content words are in
+ * the quotes. A lexical proxy for "would the asker learn what they asked", read beside the rates.
+ */
+export function goldFactShare(r: QuestionResult): number | null {
+  const facts = Array.isArray(r.q.raw.gold_facts) ? r.q.raw.gold_facts.filter((f): f is string => typeof f === 'string') : [];
+  if (facts.length === 0) return null;
+  const quoted = contentWords(r.trace.citations.flatMap((c) => (isWikiCitation(c) ? [c.quote] : [])).join(' '));
+  const stated = facts.filter((fact) => {
+    const words = [...contentWords(fact)];
+    return words.length > 0 && words.filter((w) => quoted.has(w)).length * 2 >= words.length;
+  });
+  return stated.length / facts.length;
+}
+
+function goldFacts(rs: readonly QuestionResult[]): Ratio {
+  const shares = rs.map(goldFactShare).filter((x): x is number => x !== null);
+  return ratio(
+    shares.reduce((s, x) => s + x, 0),
+    shares.length,
+  );
+}
 
 const ratio = (n: number, of: number): Ratio => ({ n, of, rate: of === 0 ? null : n / of });
 const share = (rs: readonly QuestionResult[], test: (r: QuestionResult) => boolean): Ratio => ratio(rs.filter(test).length, rs.length);
@@ -97,6 +133,7 @@ export function rowOf(scope: string, rs: readonly QuestionResult[]): Row {
     answered_cited: share(covered, (r) => r.trace.outcome === 'answered' && citedPages(r.trace).some((p) => isExpected(r.q, p))),
     flagged: share(uncovered, (r) => isFlagged(r.trace)),
     contradictions: share(rs, (r) => r.contradiction !== undefined),
+    gold_facts: goldFacts(covered.filter((r) => r.trace.outcome === 'answered' && citedPages(r.trace).some((p) => isExpected(r.q, p)))),
     median_pages_read: median(rs.map((r) => readPages(r.trace).length)),
     median_pages_cited: median(rs.map((r) => citedPages(r.trace).length)),
     recall: recallOf(covered, (r) => candidatePaths(r.trace)),

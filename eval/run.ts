@@ -7,6 +7,8 @@
 // development banks, each weighing the same: a change is judged on all of them at once.
 //
 //   npm run eval -- [--bank FILE] [--wiki DIR] [--dev DIR] [--results FILE] [--verbose] [--json]
+//   npm run eval -- --ablate [--dev DIR] [--only ID,ID…]
+//   npm run eval -- --sweep ID=V,V,… [--dev DIR]
 //
 // --bank FILE      JSONL bank, ours or eval-dev's (see bank.ts); default eval/questions.jsonl
 //                  (--questions is an alias)
@@ -16,6 +18,11 @@
 //                  (the bank line's fields, then the trace): score.mjs reads it (one bank only)
 // --verbose        list the misses: terms, top 5 candidates, pages read and cited
 // --json           the figures as JSON instead of tables
+// --ablate         every knob of the ladder and the answerer off in turn, on the development banks:
+//                  the table and verdicts go to eval/ABLATIONS.md (see ablate.ts); --only names knobs
+//                  (their ids, comma-separated) to print instead, leaving the file alone
+// --sweep ID=V,…   one numeric knob at each value, on the development banks: every figure per bank,
+//                  then leave one out (the value two banks choose, and what it loses on the third)
 // Exits 0 whether or not the targets are met.
 import { existsSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -23,7 +30,8 @@ import path from 'node:path';
 import { askQuestion, openAskSession } from '../src/answer/ask.js';
 import { openWorkspace } from '../src/config/workspace.js';
 import { type BankQuestion, firstExpectedRank, isExpected, loadBank } from './bank.js';
-import { buildBaseline } from './baseline.js';
+import { ablate, ablationTable, sweep } from './ablate.js';
+import { type Baseline, buildBaseline } from './baseline.js';
 import { contradictionOf } from './contradictions.js';
 import { type QuestionResult, type Ratio, type Row, type Target, candidatePaths, citedPages, isFlagged, rowsOf, targetsOf, typesOf } from './figures.js';
 import { type BankSummary, macroOf, summaryOf } from './summary.js';
@@ -56,10 +64,10 @@ function devBanks(dir: string): BankSpec[] {
     .sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
-async function runBank(bank: readonly BankQuestion[], wiki: string) {
+async function runBank(bank: readonly BankQuestion[], wiki: string, lunrOf?: Baseline) {
   const session = await openAskSession(await openWorkspace({ cwd: process.cwd(), wikiFlag: wiki }));
   if (!session.catalog) throw new Error(`no wiki found at ${wiki}`);
-  const baseline = await buildBaseline(session.catalog);
+  const baseline = lunrOf ?? (await buildBaseline(session.catalog));
   const results: QuestionResult[] = [];
   const titles = new Map(session.catalog.entries.map((e) => [e.path, e.title]));
   for (const q of bank) {
@@ -69,7 +77,7 @@ async function runBank(bank: readonly BankQuestion[], wiki: string) {
     const contradiction = contradictionOf(trace, await session.catalog.readPages(trace.read), titles);
     results.push({ q, trace, baseline: baseline.rank(q.question), ms, ...(contradiction ? { contradiction } : {}) });
   }
-  return { results, pages: session.catalog.entries.length, loadMs: session.loadMs, lunrBuildMs: baseline.buildMs };
+  return { results, baseline, pages: session.catalog.entries.length, loadMs: session.loadMs, lunrBuildMs: baseline.buildMs };
 }
 
 // ---- printing
@@ -179,6 +187,7 @@ const summaryTable = (lines: readonly BankSummary[]) => {
       'cite.prec',
       'flagged',
       'contra.',
+      'gold',
       'para.read',
       'R@1',
       'R@5',
@@ -199,6 +208,7 @@ const summaryTable = (lines: readonly BankSummary[]) => {
       r(b.citation_precision),
       r(b.flagged),
       String(b.contradictions),
+      r(b.gold_facts),
       r(b.paraphrase_read),
       r(b.recall.at1),
       r(b.recall.at5),
@@ -267,7 +277,37 @@ async function evaluate(spec: BankSpec, results: string): Promise<{ json: object
 
 // ---- main
 
-if (bankFlag !== undefined || wikiFlag !== undefined) {
+if (args.includes('--ablate') || given(['--sweep'])) {
+  const dev = devBanks(devDir);
+  if (dev.length === 0) throw new Error(`--ablate and --sweep need the development banks: none under ${devDir}`);
+  const only = given(['--only'])?.split(',') ?? [];
+  const banks = await Promise.all(dev.map((spec) => loadBank(spec.bank)));
+  // lunr's ranking does not move with our knobs: built once per bank.
+  const lunrs: Baseline[] = [];
+  const askBanks = async () => {
+    const out = [];
+    for (const [i, spec] of dev.entries()) {
+      const run = await runBank(banks[i]!, spec.wiki, lunrs[i]);
+      lunrs[i] = run.baseline;
+      out.push(run.results);
+    }
+    return out;
+  };
+  const names = dev.map((d) => d.name);
+  const swept = given(['--sweep']);
+  if (swept) {
+    const [id, values] = swept.split('=');
+    const numbers = (values ?? '').split(',').map(Number);
+    if (!id || numbers.length === 0 || numbers.some(Number.isNaN)) throw new Error(`--sweep wants ID=V,V,… (numbers), not ${swept}`);
+    console.log(await sweep(names, askBanks, id, numbers));
+    process.exit(0);
+  }
+  const started = performance.now();
+  const { base, rows } = await ablate(names, askBanks, only, (line) => console.error(`${((performance.now() - started) / 1000).toFixed(0)} s  ${line}`));
+  const text = ablationTable(names, base, rows, 'npm run eval -- --ablate');
+  if (only.length > 0) console.log(text);
+  else await writeFile('eval/ABLATIONS.md', text);
+} else if (bankFlag !== undefined || wikiFlag !== undefined) {
   const spec = { name: path.basename(path.dirname(bankFlag ?? OUR_BANK.bank)), bank: bankFlag ?? OUR_BANK.bank, wiki: wikiFlag ?? OUR_BANK.wiki };
   const { json } = await evaluate(spec, resultsFile);
   if (asJson) console.log(JSON.stringify(json, null, 2));

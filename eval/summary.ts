@@ -14,6 +14,8 @@ export interface BankSummary {
   flagged: number | null;
   /** Questions whose verdict their own answer contradicts (a count: the target is 0). */
   contradictions: number;
+  /** The gold-fact proxy over answered & cited answers (figures.ts goldFactShare). */
+  gold_facts: number | null;
   paraphrase_read: number | null;
   recall: { at1: number | null; at5: number | null; at10: number | null };
   lunr_recall: { at1: number | null; at5: number | null; at10: number | null };
@@ -39,6 +41,7 @@ export function summaryOf(bank: string, pages: number, rows: readonly Row[], bra
     citation_precision: rateOf(overall.citation_precision),
     flagged: rateOf(overall.flagged),
     contradictions: overall.contradictions.n,
+    gold_facts: rateOf(overall.gold_facts),
     paraphrase_read: rateOf(paraphrase?.expected_read),
     recall: { at1: overall.recall.at1.rate, at5: overall.recall.at5.rate, at10: overall.recall.at10.rate },
     lunr_recall: { at1: overall.lunr_recall.at1.rate, at5: overall.lunr_recall.at5.rate, at10: overall.lunr_recall.at10.rate },
@@ -66,6 +69,7 @@ export function macroOf(banks: readonly BankSummary[]): BankSummary {
     citation_precision: of((b) => b.citation_precision),
     flagged: of((b) => b.flagged),
     contradictions: banks.reduce((s, b) => s + b.contradictions, 0),
+    gold_facts: of((b) => b.gold_facts),
     paraphrase_read: of((b) => b.paraphrase_read),
     recall: { at1: of((b) => b.recall.at1), at5: of((b) => b.recall.at5), at10: of((b) => b.recall.at10) },
     lunr_recall: { at1: of((b) => b.lunr_recall.at1), at5: of((b) => b.lunr_recall.at5), at10: of((b) => b.lunr_recall.at10) },

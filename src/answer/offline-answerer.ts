@@ -9,68 +9,61 @@ import type { AnswerRequest, Answerer, Claim, DraftAnswer } from './answerer.js'
 import { quoteHolds } from './cite-contract.js';
 import { type PageSentences, type Sentence, splitSentences, textHasTerm } from './passages.js';
 import type { Section } from './sections.js';
+import { defineKnobs } from '../ladder/tuning.js';
 
 /**
- * Pages read per question, best-ranked first: enough for the pages that answer (the ladder ranks
- * them first) and a few more that add missing terms; the rest are listed as unread.
+ * The answerer's constants and rules (see tuning.ts). Term weights count an ordinary word of the
+ * question as 1.
  */
-export const OFFLINE_READ_BUDGET = 10;
-/** Quotes per answer: one lead claim and a few that add what it lacks; more reads as a dump. */
-const MAX_CLAIMS = 4;
-/** Pages quoted per answer: an answer drawn from more pages is a reading list, not an answer. */
-const MAX_CITED_PAGES = 5;
-/** A one-quote answer is topped up from the lead quote's section, to give the quote its context. */
-const MIN_CLAIMS = 2;
-/** Term weights: a specific name or identifier says far more than an everyday word. */
-const STRICT_WEIGHT = 3;
-const WORD_WEIGHT = 1;
-/** Terms the ladder added (a page title, a tag synonym) find pages; they say less about a sentence. */
-const EXPANDED_WEIGHT = 0.5;
-/** A term too common in this wiki to open the gate still counts, at half weight. */
-const COMMON_SHARE = 0.5;
-/**
- * A sentence under a heading (or on a page titled) with the question's terms is about them even
- * when it does not repeat them; a name the page's title carries counts at this share even when a
- * sentence repeats it, so on the page about "API 570" the sentence about corrosion rates beats
- * the one that says "API 570".
- */
-const HEADING_SHARE = 0.5;
-/** The page's lead (first prose sentence, bold lead, summary opening) is where the writer says what matters. */
-const LEAD_BONUS = 0.5;
-/** "What is X?" asks for "X is …": the sentence that defines a term of the question states the asked-for fact. */
-const DEFINITION_BONUS = 0.75;
+export const ANSWERER = defineKnobs('answer/offline-answerer', {
+  OFFLINE_READ_BUDGET: {
+    value: 10,
+    off: Number.POSITIVE_INFINITY,
+    means: 'pages read per question, best-ranked first: those that answer and a few that add missing terms',
+  },
+  MAX_CLAIMS: { value: 4, off: Number.POSITIVE_INFINITY, means: 'quotes per answer: one lead and a few that add what it lacks' },
+  MAX_CITED_PAGES: { value: 5, off: Number.POSITIVE_INFINITY, means: 'pages quoted per answer (more is a reading list)' },
+  MIN_CLAIMS: { value: 2, off: 0, means: "a one-quote answer is topped up from the lead quote's section" },
+  STRICT_WEIGHT: { value: 3, off: 1, means: 'weight of a name or identifier against an ordinary word' },
+  EXPANDED_WEIGHT: { value: 0.5, off: 1, means: 'weight of terms the ladder added (a page title, a tag synonym)' },
+  COMMON_SHARE: { value: 0.5, off: 1, means: 'a term too common to open the gate counts at this share' },
+  HEADING_SHARE: {
+    value: 0.5,
+    off: 0,
+    means: "share of a term the sentence's heading or page title carries (a title's name counts at it even when repeated)",
+  },
+  LEAD_BONUS: { value: 0.5, off: 0, means: "bonus for the page's lead (first prose sentence, bold lead, summary)" },
+  DEFINITION_BONUS: { value: 0.75, off: 0, means: '"What is X?" prefers the sentence "X is a …" / "X means …"' },
+  DEFINITION_REACH: { value: 15, off: Number.POSITIVE_INFINITY, means: "the defining word comes within this many words of the sentence's start" },
+  PHRASE_BONUS: { value: 0.5, off: 0, means: "bonus per pair of the question's words side by side in its order" },
+  MIN_RELEVANCE: { value: 1, off: 0, means: 'least relevance for a sentence to be quoted (one ordinary word)' },
+  NEW_PAGE_RELEVANCE: { value: 2, off: 0, means: 'least relevance for a sentence to bring a new page into the answer' },
+  COVER_RANKS: {
+    value: 3,
+    off: Number.POSITIVE_INFINITY,
+    means: 'another page is quoted, and coverage judged, only among the best-ranked few and the pages quoted',
+  },
+  NEW_PAGE_GAIN: { value: 2, off: 0, means: 'another page is quoted only when it adds this much the answer lacks' },
+  RANK_DISCOUNT: { value: 0.1, off: 0, means: 'a lower-ranked page must add this much more per rank to win a quote' },
+  TIE_SHARE: { value: 0.96, off: Number.POSITIVE_INFINITY, means: "pages within this share of the best page's score each lend a quote" },
+  WORDS_PER_TOLERATED_MISS: {
+    value: 3,
+    off: Number.POSITIVE_INFINITY,
+    means: 'of the ordinary words, one in this many may be missing and the question still covered',
+  },
+  SPECIFIC_TERMS_REQUIRED: { value: true, off: false, means: 'every specific term must be in the pages judged for the question to be covered' },
+  HELD_SPECIFIC_TERMS: { value: true, off: false, means: 'a specific term its page holds in code or tables counts as said by citing the page' },
+  ROWS_NEVER_LEAD: { value: true, off: false, means: 'a table row neither leads nor brings a page of its own into the answer' },
+  TITLED_PAGE_LEAD: { value: true, off: false, means: 'with no sentence fit to quote, the lead of the first page holding a term' },
+});
+
 /** Questions that ask what something is or means. */
 const DEFINITION_QUESTION = /^\s*(?:what|who)(?:'s|’s|\s+(?:is|are|was|were)\b)|^\s*define\b|\bwhat\b.*\b(?:mean|stand for)\b|\bmeaning of\b/i;
-/** Two of the question's words side by side, in its order ("corrosion rates" → "corrosion rate"): the sentence says what was asked, not its words apart. */
-const PHRASE_BONUS = 0.5;
-/** Least relevance (term weights, heading share) for a sentence to be quoted: one ordinary word. */
-const MIN_RELEVANCE = 1;
-/** A page not yet quoted joins the answer only with a sentence this relevant: two ordinary words or one specific term, not one stray word. */
-const NEW_PAGE_RELEVANCE = 2;
-/**
- * Another page is quoted only from the best-ranked few, and only when it adds this much the answer
- * lacks (two ordinary words or one specific term); coverage is judged on those few pages too.
- * Citing whatever shares a word made answers that cite three pages to be right about one.
- */
-const COVER_RANKS = 3;
-const NEW_PAGE_GAIN = 2;
-/** A sentence from a lower-ranked page must add this much more per rank to win a quote. */
-const RANK_DISCOUNT = 0.1;
-/**
- * Pages scoring within this share of the best page's score are a tie the ranking cannot break: each
- * is quoted beside the lead (its best sentence), rather than only the page that won by a hair.
- * Measured on both banks: any share from 0.95 to 0.98 gives the same figures within one question.
- */
-const TIE_SHARE = 0.96;
-/** Of the ordinary words, one in this many (rounded down) may be missing (see judgeCoverage). */
-const WORDS_PER_TOLERATED_MISS = 3;
 /** "X is a/an/the …", "X are the …": a copula and an article after a question term make a definition… */
 const COPULAS = new Set(['is', 'are', 'was', 'were'].map(foldWord));
 const ARTICLES = new Set(['a', 'an', 'the', 'one']);
 /** …as do "X means / refers to / stands for / denotes …". */
 const DEFINING_VERBS = new Set(['means', 'refers', 'stands', 'denotes'].map(foldWord));
-/** The defining word must come within this many words of the sentence's start. */
-const DEFINITION_REACH = 15;
 
 export interface WeightedTerm {
   term: SignalTerm;
@@ -92,8 +85,8 @@ export function weighTerms(terms: readonly SignalTerm[]): WeightedTerm[] {
     .map((term) => {
       const strict = STRICT_KINDS.has(term.kind);
       const common = term.gate === false;
-      const base = isRewording(term) ? EXPANDED_WEIGHT : strict ? STRICT_WEIGHT : WORD_WEIGHT;
-      return { term, pattern: termPattern(term.term), strict, weight: common ? base * COMMON_SHARE : base, required: isOwnTerm(term) && !common };
+      const base = isRewording(term) ? ANSWERER.EXPANDED_WEIGHT : strict ? ANSWERER.STRICT_WEIGHT : 1;
+      return { term, pattern: termPattern(term.term), strict, weight: common ? base * ANSWERER.COMMON_SHARE : base, required: isOwnTerm(term) && !common };
     });
 }
 
@@ -115,9 +108,9 @@ export function judgeCoverage(terms: readonly WeightedTerm[], judgedPages: reado
   const required = terms.filter((w) => w.required);
   const found = required.filter((w) => judgedPages.some((p) => textHasTerm(p, w.pattern, w.strict)));
   const missing = required.filter((w) => !found.includes(w));
-  const tolerated = Math.floor(required.filter((w) => !w.strict).length / WORDS_PER_TOLERATED_MISS);
+  const tolerated = Math.floor(required.filter((w) => !w.strict).length / ANSWERER.WORDS_PER_TOLERATED_MISS);
   return {
-    covered: judgedPages.length > 0 && missing.every((w) => !w.strict) && missing.length <= tolerated,
+    covered: judgedPages.length > 0 && (!ANSWERER.SPECIFIC_TERMS_REQUIRED || missing.every((w) => !w.strict)) && missing.length <= tolerated,
     found: found.map((w) => w.term.term),
     missing: missing.map((w) => w.term.term),
     elsewhere: missing.filter((w) => otherPagesRead.some((p) => textHasTerm(p, w.pattern, w.strict))).map((w) => w.term.term),
@@ -190,18 +183,18 @@ export function scoreSentence(
     const inHeading = ownHeading && !subject && has(sentence.section.folded, k);
     if (inSentence) present.push(k);
     if (subject) titled.push(k);
-    relevance += inSentence ? t.weight : inTitle || inHeading ? HEADING_SHARE * t.weight : 0;
-    score += (subject || (inTitle && !said) ? HEADING_SHARE * t.weight : said ? t.weight : 0) + (inHeading ? HEADING_SHARE * t.weight : 0);
+    relevance += inSentence ? t.weight : inTitle || inHeading ? ANSWERER.HEADING_SHARE * t.weight : 0;
+    score += (subject || (inTitle && !said) ? ANSWERER.HEADING_SHARE * t.weight : said ? t.weight : 0) + (inHeading ? ANSWERER.HEADING_SHARE * t.weight : 0);
   });
-  score += PHRASE_BONUS * phrases.filter((p) => sentence.folded.joined.includes(p)).length;
+  score += ANSWERER.PHRASE_BONUS * phrases.filter((p) => sentence.folded.joined.includes(p)).length;
   score +=
-    (sentence.lead ? LEAD_BONUS : 0) +
+    (sentence.lead ? ANSWERER.LEAD_BONUS : 0) +
     (definitional &&
     defines(
       sentence,
       present.map((k) => terms[k]!),
     )
-      ? DEFINITION_BONUS
+      ? ANSWERER.DEFINITION_BONUS
       : 0);
   return { sentence, rank, present, titled, held, relevance, score };
 }
@@ -242,7 +235,7 @@ export function questionPhrases(question: string, terms: readonly WeightedTerm[]
 
 /** "GRPO (Group Relative Policy Optimization) is a …": a term the sentence contains comes before an early defining word. */
 function defines(sentence: Sentence, present: readonly WeightedTerm[]): boolean {
-  const words = sentence.folded.words.slice(0, DEFINITION_REACH + 1);
+  const words = sentence.folded.words.slice(0, ANSWERER.DEFINITION_REACH + 1);
   const at = words.findIndex((w, i) => i > 0 && (DEFINING_VERBS.has(w) || (COPULAS.has(w) && ARTICLES.has(words[i + 1] ?? ''))));
   if (at < 0) return false;
   const opening = foldText(words.slice(0, at).join(' '));
@@ -264,8 +257,10 @@ export class OfflineAnswerer implements Answerer {
 
   async answer(request: AnswerRequest): Promise<DraftAnswer> {
     const ranked = [...request.pages.keys()];
-    const read = ranked.slice(0, OFFLINE_READ_BUDGET);
-    const unread = ranked.slice(OFFLINE_READ_BUDGET).map((path) => ({ path, reason: `beyond the offline read budget of ${OFFLINE_READ_BUDGET} pages` }));
+    const read = ranked.slice(0, ANSWERER.OFFLINE_READ_BUDGET);
+    const unread = ranked
+      .slice(ANSWERER.OFFLINE_READ_BUDGET)
+      .map((path) => ({ path, reason: `beyond the offline read budget of ${ANSWERER.OFFLINE_READ_BUDGET} pages` }));
     const terms = weighTerms(request.terms);
     const pages = new Map(read.map((path) => [path, this.prepare(path, request.pages.get(path)!)]));
     const definitional = DEFINITION_QUESTION.test(request.question);
@@ -273,13 +268,13 @@ export class OfflineAnswerer implements Answerer {
     const has = termLookup(terms);
     const scored = read.flatMap((path, rank) => {
       const page = pages.get(path)!;
-      const held = terms.flatMap((t, k) => (t.strict && textHasTerm(page.folded, t.pattern, t.strict) ? [k] : []));
+      const held = terms.flatMap((t, k) => (ANSWERER.HELD_SPECIFIC_TERMS && t.strict && textHasTerm(page.folded, t.pattern, t.strict) ? [k] : []));
       return page.page.sentences.map((s) => scoreSentence(s, terms, rank, definitional, held, phrases, has));
     });
     const holds = (s: Sentence) => quoteHolds(pages.get(s.path)!.lines, [s.start, s.end], s.quote);
     const picked = pickSentences(scored, terms, holds, tiedWithBest(read, request.scores));
     // A page found by its title alone: its lead is what it says about the subject.
-    if (picked.length === 0) {
+    if (ANSWERER.TITLED_PAGE_LEAD && picked.length === 0) {
       const named = read.find((path) => terms.some((w) => w.required && textHasTerm(pages.get(path)!.folded, w.pattern, w.strict)));
       const own = scored.filter((x) => x.sentence.path === named && holds(x.sentence));
       const opening = own.find((x) => x.sentence.lead) ?? own[0];
@@ -292,7 +287,7 @@ export class OfflineAnswerer implements Answerer {
     }));
     // Coverage is judged on the pages quoted and the best-ranked few: what those pages state, whether
     // or not the answer needed a quote from each.
-    const judgedPaths = new Set([...picked.map((x) => x.sentence.path), ...read.slice(0, COVER_RANKS)]);
+    const judgedPaths = new Set([...picked.map((x) => x.sentence.path), ...read.slice(0, ANSWERER.COVER_RANKS)]);
     const folded = (paths: readonly string[]) => paths.map((path) => pages.get(path)!.folded);
     const coverage = judgeCoverage(terms, folded([...judgedPaths]), folded(read.filter((path) => !judgedPaths.has(path))));
     return {
@@ -313,13 +308,13 @@ export function tiedWithBest(read: readonly string[], scores: ReadonlyMap<string
   const best = scores?.get(read[0] ?? '');
   if (!scores || best === undefined || best <= 0) return 1;
   let tied = 1;
-  while (tied < read.length && (scores.get(read[tied]!) ?? 0) >= TIE_SHARE * best) tied++;
+  while (tied < read.length && (scores.get(read[tied]!) ?? 0) >= ANSWERER.TIE_SHARE * best) tied++;
   return tied;
 }
 
 /**
  * The quotes, most relevant first: the best sentence of the best-ranked page that speaks to the
- * question, then the best sentence of each other page among the first `tied` (see TIE_SHARE), then
+ * question, then the best sentence of each other page among the first `tied` (see ANSWERER.TIE_SHARE), then
  * a greedy cover (each pick the sentence adding the most weight of terms not yet quoted, or of
  * specific terms its page holds in code or tables, a lower-ranked page discounted; a page is
  * quoted only when it adds a term), then, for a one-quote answer, the next best sentence of the
@@ -331,7 +326,7 @@ export function pickSentences(
   holds: (s: Sentence) => boolean = () => true,
   tied = 1,
 ): ScoredSentence[] {
-  const eligible = scored.filter((x) => x.relevance >= MIN_RELEVANCE);
+  const eligible = scored.filter((x) => x.relevance >= ANSWERER.MIN_RELEVANCE);
   const checked = new Map<ScoredSentence, boolean>();
   const quotable = (x: ScoredSentence) => {
     let ok = checked.get(x);
@@ -366,11 +361,12 @@ export function pickSentences(
   const open = (x: ScoredSentence) =>
     !picked.includes(x) &&
     !texts.has(x.sentence.text) &&
-    (pages.has(x.sentence.path) || (pages.size < MAX_CITED_PAGES && x.relevance >= NEW_PAGE_RELEVANCE && !x.sentence.row));
+    (pages.has(x.sentence.path) ||
+      (pages.size < ANSWERER.MAX_CITED_PAGES && x.relevance >= ANSWERER.NEW_PAGE_RELEVANCE && !(ANSWERER.ROWS_NEVER_LEAD && x.sentence.row)));
 
   // The lead claim: the best sentence of the best-ranked page that speaks to the question.
   for (const rank of [...new Set(eligible.map((x) => x.rank))].sort((a, b) => a - b)) {
-    const best = bestQuotable(eligible.filter((x) => x.rank === rank && !x.sentence.row));
+    const best = bestQuotable(eligible.filter((x) => x.rank === rank && !(ANSWERER.ROWS_NEVER_LEAD && x.sentence.row)));
     if (!best) continue;
     take(best);
     break;
@@ -379,20 +375,20 @@ export function pickSentences(
   const lead = picked[0]!;
 
   // Pages tied with the best: each says its best sentence, when it has one fit to join the answer.
-  for (let rank = 0; rank < tied && picked.length < MAX_CLAIMS; rank++) {
+  for (let rank = 0; rank < tied && picked.length < ANSWERER.MAX_CLAIMS; rank++) {
     const best = bestQuotable(eligible.filter((x) => x.rank === rank && !pages.has(x.sentence.path) && open(x)));
     if (best) take(best);
   }
   // Greedy cover: new terms first, by the value each adds (equal values: the better sentence).
-  while (picked.length < MAX_CLAIMS) {
+  while (picked.length < ANSWERER.MAX_CLAIMS) {
     const valued: Array<{ x: ScoredSentence; value: number }> = [];
     for (const x of eligible) {
       if (!open(x)) continue;
       const gain = [...new Set([...x.present, ...x.held])].reduce((sum, k) => sum + (quoted.has(k) ? 0 : terms[k]!.weight), 0);
-      if (gain < MIN_RELEVANCE - 1e-9) continue;
+      if (gain < ANSWERER.MIN_RELEVANCE - 1e-9) continue;
       // Another page joins only from the top of the ranking, and only for what the answer lacks.
-      if (!pages.has(x.sentence.path) && (x.rank >= COVER_RANKS || gain < NEW_PAGE_GAIN - 1e-9)) continue;
-      valued.push({ x, value: gain / (1 + RANK_DISCOUNT * x.rank) });
+      if (!pages.has(x.sentence.path) && (x.rank >= ANSWERER.COVER_RANKS || gain < ANSWERER.NEW_PAGE_GAIN - 1e-9)) continue;
+      valued.push({ x, value: gain / (1 + ANSWERER.RANK_DISCOUNT * x.rank) });
     }
     valued.sort((a, b) => (Math.abs(a.value - b.value) > 1e-9 ? b.value - a.value : byBetter(a.x, b.x)));
     const best = valued.find((v) => quotable(v.x))?.x;
@@ -400,7 +396,7 @@ export function pickSentences(
     take(best);
   }
   // A lone quote gets company from its own section: the sentences around it give it context.
-  while (picked.length < MIN_CLAIMS) {
+  while (picked.length < ANSWERER.MIN_CLAIMS) {
     const near = bestQuotable(eligible.filter((x) => x.sentence.section === lead.sentence.section && open(x)));
     if (!near) break;
     take(near);

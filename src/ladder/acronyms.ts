@@ -4,12 +4,13 @@
 // the parenthesis, each letter of the acronym must appear, in order, in the words before it, and
 // its first letter must start a word.
 import { foldedWords } from './text-match.js';
+import { defineKnobs } from './tuning.js';
 
 const DEFINITION = /\(([\p{Lu}][\p{Lu}\p{N}&]{1,9}s?)\)/gu;
-/** How far back from the parenthesis the long form may start. */
-const LOOK_BACK = 120;
-/** Pages defining one acronym differently beyond this are not trusted for it. */
-const MAX_EXPANSIONS = 3;
+const ACRONYMS = defineKnobs('ladder/acronyms', {
+  LOOK_BACK: { value: 120, off: 100_000, means: 'characters before the parenthesis where the long form may start' },
+  MAX_EXPANSIONS: { value: 3, off: Number.POSITIVE_INFINITY, means: 'an acronym the wiki spells out in more ways than this is not trusted' },
+});
 
 /** The words before an acronym that spell it, or undefined. */
 export function longFormOf(acronym: string, before: string): string | undefined {
@@ -49,7 +50,7 @@ export class AcronymCollector {
   add(text: string): void {
     for (const m of text.matchAll(DEFINITION)) {
       const acronym = m[1]!;
-      const before = text.slice(Math.max(0, m.index - LOOK_BACK), m.index);
+      const before = text.slice(Math.max(0, m.index - ACRONYMS.LOOK_BACK), m.index);
       // The long form is the end of the same line and clause: never across a line or sentence break,
       // nor a pipe (a table cell's edge, or a wikilink's target before the text it shows).
       const clause = before.slice(Math.max(before.lastIndexOf('\n'), before.search(/[.;:!?(\][|][^.;:!?(\][|]*$/)) + 1);
@@ -85,7 +86,7 @@ export class AcronymCollector {
   /** Folded acronym → the long forms the wiki gives it, as first written (one per folded form). */
   result(): Map<string, string[]> {
     const out = new Map<string, string[]>();
-    for (const [key, forms] of this.found) if (forms.size <= MAX_EXPANSIONS) out.set(key, [...forms.values()]);
+    for (const [key, forms] of this.found) if (forms.size <= ACRONYMS.MAX_EXPANSIONS) out.set(key, [...forms.values()]);
     return out;
   }
 }

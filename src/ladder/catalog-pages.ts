@@ -11,7 +11,7 @@ import { type WikiTree } from '../wiki/tree.js';
 import { type WikilinkResolver } from '../wiki/wikilinks.js';
 import type { CatalogWorkerData } from './catalog-worker.js';
 import { type ChunkFacts, readChunkFacts } from './page-facts.js';
-import { BUILTIN_STOPWORDS } from './signal-terms.js';
+import { builtinStopwords } from './signal-terms.js';
 
 /**
  * Pages per chunk at least, so a worker's start-up (~0.1–0.3 s to load its bundle, then cold code)
@@ -47,10 +47,10 @@ const WORKER_URL = new URL('./catalog-worker.js', import.meta.url);
 /** The pages' facts, chunk by chunk in page order. */
 export async function readCatalogPages(tree: WikiTree, pages: readonly string[], resolveWikilink: WikilinkResolver): Promise<ChunkFacts[]> {
   const workers = workerCount(tree, pages.length);
-  const readHere = (paths: readonly string[]) => readChunkFacts((visit) => readPages(tree, paths, visit), resolveWikilink, BUILTIN_STOPWORDS);
+  const readHere = (paths: readonly string[]) => readChunkFacts((visit) => readPages(tree, paths, visit), resolveWikilink, builtinStopwords());
   if (workers === 0) return [await readHere(pages)];
   const mainShare = Math.round((pages.length * MAIN_THREAD_SHARE) / (workers + MAIN_THREAD_SHARE));
-  const stopwords = [...BUILTIN_STOPWORDS];
+  const stopwords = [...builtinStopwords()];
   // Workers start first; the main thread reads the first chunk while they read the rest.
   const pending = splitInto(pages.slice(mainShare), workers).map((paths) =>
     inWorker({ root: tree.root, paths, allPages: pages, stopwords }).catch((error: unknown) => {

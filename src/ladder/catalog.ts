@@ -12,7 +12,7 @@ import { type FileText, type WikiTree } from '../wiki/tree.js';
 import { wikilinkResolver } from '../wiki/wikilinks.js';
 import { type RelevanceIndex, RelevanceCounter } from './relevance.js';
 import { AcronymCollector } from './acronyms.js';
-import { BUILTIN_STOPWORDS } from './signal-terms.js';
+import { builtinStopwords } from './signal-terms.js';
 import { readCatalogPages } from './catalog-pages.js';
 import { type PageFacts } from './page-facts.js';
 import { lowerBound } from './sorted-search.js';
@@ -86,7 +86,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
   const layout = layoutOf(tree, config);
   const indexFiles = [...tree.files].filter(isIndexFilePath).sort((a, b) => (a === 'index.md' ? -1 : b === 'index.md' ? 1 : comparePathParts(a, b)));
   const facts = new Map<string, PageFacts>();
-  const counter = new RelevanceCounter(BUILTIN_STOPWORDS);
+  const counter = new RelevanceCounter(builtinStopwords());
   const acronymCollector = new AcronymCollector();
   const indexTexts = new Map<string, string>();
   const unreadable: WikiCatalog['unreadable'] = [];

@@ -4,13 +4,14 @@
 //
 // The seed's gate (a term in a title, tag or summary) still makes candidates and is still counted
 // (`seedBranch`). A question in everyday words rarely meets the wiki's title words, so the page body
-// may also make candidates: at most BODY_CANDIDATES pages the fielded relevance score ranks highest,
-// each above a floor relative to the best score. Every candidate, however found, is ranked by that
+// may also make candidates: at most LADDER.BODY_CANDIDATES pages the fielded relevance score ranks
+// highest, each above a floor relative to the best score. Every candidate, however found, is ranked by that
 // score, best first, and the branch comes from the size of the union.
-import { BUILTIN_STOPWORDS, type DroppedTerm, STRICT_KINDS, type SignalTerm, extractSignalTerms, isOwnTerm, isRewording } from './signal-terms.js';
+import { type DroppedTerm, STRICT_KINDS, type SignalTerm, builtinStopwords, extractSignalTerms, isOwnTerm, isRewording } from './signal-terms.js';
 import type { WikiCatalog, WikiEntry } from './catalog.js';
 import { type Candidate, type TermMatch, compareGateCandidates, documentFrequency, findCandidates } from './candidates.js';
 import { foldWord, foldedWords, lowerWords, termPattern } from './text-match.js';
+import { defineKnobs } from './tuning.js';
 
 export type Branch = 'inline' | 'explore' | 'cold' | 'unconfigured';
 
@@ -44,26 +45,32 @@ export interface LadderResult {
   seedBranch: Exclude<Branch, 'unconfigured'>;
 }
 
-/** Terms matching at most this many pages are never "too common", however small the wiki. */
-const ALWAYS_SPECIFIC = 3;
-/** At most this many pages join the candidates through their body alone. */
-export const BODY_CANDIDATES = 5;
-/** A body candidate must score at least this share of the best page's score. */
-export const BODY_SCORE_FLOOR = 0.5;
 /**
- * Ranking weight of a query word by where it came from: the question's own words count fully,
- * names and identifiers a little more; the wiki's vocabulary and feedback from the best pages count
- * less, so they reorder pages without outvoting the question.
+ * The ladder's constants and rules. Weights rank a query word by where it came from: the question's
+ * own words count fully, names and identifiers a little more; the wiki's vocabulary and feedback
+ * from the best pages count less, so they reorder pages without outvoting the question.
  */
-const WEIGHT = { strict: 1.5, word: 1, expanded: 0.6, feedback: 0.1 } as const;
-/** How much a term held whole by a title adds, per unit of its words' rarity. */
-const TITLE_NAME_BONUS = 0.3;
-/** Pseudo-relevance feedback: words from the short fields of the best few pages of a first pass. */
-const FEEDBACK_PAGES = 3;
-const FEEDBACK_WORDS = 4;
+export const LADDER = defineKnobs('ladder/ladder', {
+  ALWAYS_SPECIFIC: { value: 3, off: 0, means: 'terms on at most this many pages are never too common' },
+  BODY_CANDIDATES: { value: 5, off: 0, means: 'at most this many pages join the candidates by their body alone' },
+  BODY_SCORE_FLOOR: { value: 0.5, off: 0, means: "a body candidate scores at least this share of the best page's score" },
+  STRICT_WEIGHT: { value: 1.5, off: 1, means: 'ranking weight of names, identifiers, versions, code and quotes' },
+  EXPANDED_WEIGHT: { value: 0.6, off: 1, means: "ranking weight of the wiki's vocabulary and proposed terms" },
+  BODY_EVIDENCE: { value: 2, off: 0, means: 'distinct words of the question a page holds to join by its body or lend feedback' },
+  FEEDBACK_WEIGHT: { value: 0.1, off: 1, means: 'ranking weight of feedback words' },
+  TITLE_NAME_BONUS: { value: 0.3, off: 0, means: 'bonus per unit of rarity for a term a title holds whole' },
+  FEEDBACK_PAGES: { value: 3, off: 0, means: 'pseudo-relevance feedback: words from the best few pages of a first pass' },
+  FEEDBACK_WORDS: { value: 4, off: 0, means: 'pseudo-relevance feedback: at most this many words' },
+  FEEDBACK_AGREEMENT: { value: true, off: false, means: 'a feedback word must come from two of those pages (or the only one)' },
+  RAREST_OPENS_GATE: { value: true, off: false, means: 'a question of only common words lets its rarest open the gate' },
+  UNKNOWN_SUBJECT: { value: true, off: false, means: 'names no page holds: no body candidates from ordinary words' },
+  TAG_SYNONYMS: { value: true, off: false, means: "schema.md's tag synonyms expand terms" },
+  ACRONYM_EXPANSION: { value: true, off: false, means: 'acronyms the wiki spells out expand to their long form and back' },
+  PHRASE_EXPANSION: { value: true, off: false, means: "an alias or link text wholly in the question adds its page's title" },
+});
 
 const weightOf = (term: SignalTerm): number =>
-  term.kind === 'feedback' ? WEIGHT.feedback : isRewording(term) ? WEIGHT.expanded : STRICT_KINDS.has(term.kind) ? WEIGHT.strict : WEIGHT.word;
+  term.kind === 'feedback' ? LADDER.FEEDBACK_WEIGHT : isRewording(term) ? LADDER.EXPANDED_WEIGHT : STRICT_KINDS.has(term.kind) ? LADDER.STRICT_WEIGHT : 1;
 
 const branchOf = (count: number, inlineMax: number): Exclude<Branch, 'unconfigured'> => (count === 0 ? 'cold' : count <= inlineMax ? 'inline' : 'explore');
 
@@ -82,7 +89,7 @@ export function runLadder(catalog: WikiCatalog, question: string, options: Ladde
   // Names, identifiers, versions and quotes are the question's subject: never too common. An
   // ordinary word on a large share of the pages names none of them: it stays in the ranking, where
   // its rarity weighs it, but does not open the gate.
-  const limit = Math.max(ALWAYS_SPECIFIC, Math.floor(options.commonTermRatio * n));
+  const limit = Math.max(LADDER.ALWAYS_SPECIFIC, Math.floor(options.commonTermRatio * n));
   // Pages each common word matches (strict kinds are never counted: they are never too common).
   const common = new Map<SignalTerm, number>();
   for (const t of extracted) {
@@ -95,7 +102,7 @@ export function runLadder(catalog: WikiCatalog, question: string, options: Ladde
     }
   }
   // A question made only of common words lets its rarest one open the gate rather than asking nothing.
-  if (common.size === extracted.length && extracted.length > 0) {
+  if (LADDER.RAREST_OPENS_GATE && common.size === extracted.length && extracted.length > 0) {
     const rarest = [...common].reduce((a, b) => (b[1] < a[1] ? b : a))[0];
     delete rarest.gate;
     delete rarest.note;
@@ -151,14 +158,14 @@ function rankCandidates(
     [...new Set(c.matched.filter((m) => m.field === 'title').map((m) => m.term))].reduce((sum, term) => sum + (naming.get(term) ?? 0), 0);
   const ranked: RankedCandidate[] = gate.map((c) => ({
     ...c,
-    score: (scores.get(catalog.indexOf(c.path)) ?? 0) + TITLE_NAME_BONUS * named(c),
+    score: (scores.get(catalog.indexOf(c.path)) ?? 0) + LADDER.TITLE_NAME_BONUS * named(c),
     source: 'gate',
   }));
+  const inGate = new Set(gate.map((c) => c.path));
   let best = 0;
   for (const score of scores.values()) best = Math.max(best, score);
   for (const c of ranked) best = Math.max(best, c.score);
-  const inGate = new Set(gate.map((c) => c.path));
-  const above = [...scores].filter(([entry, score]) => score >= BODY_SCORE_FLOOR * best && !inGate.has(catalog.entries[entry]!.path));
+  const above = [...scores].filter(([entry, score]) => score >= LADDER.BODY_SCORE_FLOOR * best && !inGate.has(catalog.entries[entry]!.path));
   // A question that names things (names, identifiers, versions, code, quotes) none of which any
   // page mentions is about something this wiki does not know: sharing ordinary words with it
   // ("database", "servers") does not make a page a candidate.
@@ -166,14 +173,14 @@ function rankCandidates(
     .filter((t) => STRICT_KINDS.has(t.kind))
     .map((t) => foldedWords(t.term))
     .filter((w) => w.length > 0);
-  const unknownSubject = names.length > 0 && !names.some((name) => catalog.relevance.anyPageHoldsAll(name));
+  const unknownSubject = LADDER.UNKNOWN_SUBJECT && names.length > 0 && !names.some((name) => catalog.relevance.anyPageHoldsAll(name));
   const enough = hasEvidence(catalog, terms);
   const body = unknownSubject
     ? []
     : above
         .sort((a, b) => b[1] - a[1] || a[0] - b[0])
         .filter(([entry]) => enough(entry))
-        .slice(0, BODY_CANDIDATES);
+        .slice(0, LADDER.BODY_CANDIDATES);
   for (const [entry, score] of body) {
     const page = catalog.entries[entry]!;
     // The terms the page holds, as the trace names them (every word of the term, in any field).
@@ -202,17 +209,14 @@ function topScores(scores: ReadonlyMap<number, number>, k: number): Array<[numbe
   return top;
 }
 
-/** Distinct words of the question itself a page must hold to join by its body or feed feedback. */
-const BODY_EVIDENCE = 2;
-
 /**
  * One ordinary word in common ("home") is no evidence that a page is about the question: a page
- * joins by its body, or lends feedback words, only when it holds BODY_EVIDENCE of the question's own
+ * joins by its body, or lends feedback words, only when it holds LADDER.BODY_EVIDENCE of the question's own
  * words (all of them when the question has fewer).
  */
 function hasEvidence(catalog: WikiCatalog, terms: readonly SignalTerm[]): (entry: number) => boolean {
   const own = [...new Set(terms.filter(isOwnTerm).flatMap((t) => foldedWords(t.term)))];
-  const needed = Math.min(BODY_EVIDENCE, own.length);
+  const needed = Math.min(LADDER.BODY_EVIDENCE, own.length);
   return (entry) => catalog.relevance.wordsIn(entry, own).length >= needed;
 }
 
@@ -229,9 +233,10 @@ function feedbackTerms(
   extraStopwords: readonly string[],
   limit: number,
 ): SignalTerm[] {
+  if (LADDER.FEEDBACK_PAGES === 0) return [];
   const named = pagesNaming(catalog);
   const enough = hasEvidence(catalog, terms);
-  const top = topScores(scores, FEEDBACK_PAGES).filter(([entry]) => enough(entry));
+  const top = topScores(scores, LADDER.FEEDBACK_PAGES).filter(([entry]) => enough(entry));
   if (top.length === 0) return [];
   const best = top[0]![1];
   const asked = new Set(terms.flatMap((t) => foldedWords(t.term)));
@@ -254,9 +259,9 @@ function feedbackTerms(
     }
   }
   return [...strength.values()]
-    .filter((s) => s.pages.size >= 2 || top.length === 1)
+    .filter((s) => !LADDER.FEEDBACK_AGREEMENT || s.pages.size >= 2 || top.length === 1)
     .sort((a, b) => b.value - a.value || (a.word < b.word ? -1 : 1))
-    .slice(0, FEEDBACK_WORDS)
+    .slice(0, LADDER.FEEDBACK_WORDS)
     .map((s) => ({ term: s.word, kind: 'feedback' as const, via: `pseudo-relevance feedback from ${[...s.pages].join(', ')}` }));
 }
 
@@ -301,7 +306,7 @@ function proposedTerms(terms: readonly SignalTerm[], proposed: ProposedTerms | u
 function expandTerms(catalog: WikiCatalog, question: string, terms: readonly SignalTerm[], extraStopwords: readonly string[]): SignalTerm[] {
   const adder = termAdder(terms);
   const add = (term: string, via: string, page?: string) => adder.add({ term, kind: 'expanded', via, ...(page ? { page } : {}) });
-  for (const [a, b] of catalog.schema?.synonyms ?? []) {
+  for (const [a, b] of LADDER.TAG_SYNONYMS ? (catalog.schema?.synonyms ?? []) : []) {
     if (adder.has(a)) add(b, `schema.md tag synonym of '${a}'`);
     else if (adder.has(b)) add(a, `schema.md tag synonym of '${b}'`);
   }
@@ -311,7 +316,7 @@ function expandTerms(catalog: WikiCatalog, question: string, terms: readonly Sig
   const asks = (phrase: string) => questionWords.includes(` ${foldedWords(phrase).join(' ')} `);
   const stop = stopwordSet(extraStopwords);
   const writtenAcronyms = acronymsWritten(question);
-  for (const [acronym, longForms] of catalog.acronyms) {
+  for (const [acronym, longForms] of LADDER.ACRONYM_EXPANSION ? catalog.acronyms : []) {
     if (writtenAcronyms.has(acronym)) for (const long of longForms) add(long, `the wiki spells out '${acronym.toUpperCase()}' as '${long}'`);
     else {
       const asked = longForms.find(asks);
@@ -321,10 +326,10 @@ function expandTerms(catalog: WikiCatalog, question: string, terms: readonly Sig
   const asked = new Set(contentWords(question, stop));
   const phrases = vocabularyPhrases(catalog, extraStopwords);
   // Only phrases that start with a word of the question can be wholly in it.
-  const starting = [...asked].flatMap((w) => phrases.byFirstWord.get(w) ?? []).sort((a, b) => a.order - b.order);
+  const starting = [...(LADDER.PHRASE_EXPANSION ? asked : [])].flatMap((w) => phrases.byFirstWord.get(w) ?? []).sort((a, b) => a.order - b.order);
   for (const { entry, phrase, kind, words, key } of starting) {
     // A phrase many pages share ("Failure modes" as a heading everywhere) names none of them.
-    if (phrases.pagesWith.get(key)! > ALWAYS_SPECIFIC || !words.every((w) => asked.has(w))) continue;
+    if (phrases.pagesWith.get(key)! > LADDER.ALWAYS_SPECIFIC || !words.every((w) => asked.has(w))) continue;
     add(entry.title, `${kind} "${phrase}" of ${entry.path}`, entry.path);
   }
   return adder.added;
@@ -373,11 +378,14 @@ function orientedFiles(catalog: WikiCatalog, candidates: readonly Candidate[]): 
   return oriented;
 }
 
-const stopwordSets = new Map<string, Set<string>>();
+const stopwordSets = new WeakMap<ReadonlySet<string>, Map<string, Set<string>>>();
 function stopwordSet(extra: readonly string[]): Set<string> {
+  const builtin = builtinStopwords();
+  let byExtra = stopwordSets.get(builtin);
+  if (!byExtra) stopwordSets.set(builtin, (byExtra = new Map()));
   const key = extra.join('\u0000');
-  let set = stopwordSets.get(key);
-  if (!set) stopwordSets.set(key, (set = new Set([...BUILTIN_STOPWORDS, ...extra.map((w) => w.toLowerCase())])));
+  let set = byExtra.get(key);
+  if (!set) byExtra.set(key, (set = new Set([...builtin, ...extra.map((w) => w.toLowerCase())])));
   return set;
 }
 

@@ -16,6 +16,7 @@ import { resolveWikiPath } from '../wiki/wiki-path.js';
 import { type WikilinkResolver } from '../wiki/wikilinks.js';
 import { type AcronymFindings, AcronymCollector } from './acronyms.js';
 import { type BodyCounts, RelevanceCounter } from './relevance.js';
+import { defineKnobs } from './tuning.js';
 
 export interface PageFacts {
   title: string;
@@ -63,14 +64,16 @@ export function readPageFacts(path: string, text: string, counter: RelevanceCoun
   };
 }
 
-const SUMMARY_LIMIT = 200;
+const PAGE_FACTS = defineKnobs('ladder/page-facts', {
+  SUMMARY_LIMIT: { value: 200, off: Number.POSITIVE_INFINITY, means: "characters of a page's first block taken as its summary when it has none" },
+});
 
 /** Upstream's one-line summary; when that is the page's leading heading, which says nothing new, the first block after it. */
 function bodySummary(text: string, blocks: readonly Block[]): string {
   const description = upstreamDescription(text);
   if (!atxHeading(description)) return description;
   const first = blocks.find((block) => block.kind !== 'heading');
-  return first ? first.text.replace(/\s+/g, ' ').trim().slice(0, SUMMARY_LIMIT) : description;
+  return first ? first.text.replace(/\s+/g, ' ').trim().slice(0, PAGE_FACTS.SUMMARY_LIMIT) : description;
 }
 
 /** Pages read on their own (a chunk of the catalog's pages), with their own counter and collector. */

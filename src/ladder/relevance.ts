@@ -5,6 +5,7 @@
 // postings of its own words.
 import { foldWord } from './text-match.js';
 import { lowerBound } from './sorted-search.js';
+import { defineKnobs } from './tuning.js';
 import { WordIds, withRoomFor } from './word-ids.js';
 
 export const FIELDS = ['title', 'aliases', 'tags', 'summary', 'headings', 'links', 'body'] as const;
@@ -12,22 +13,31 @@ export type Field = (typeof FIELDS)[number];
 type ShortField = Exclude<Field, 'body'>;
 const SHORT_FIELDS = FIELDS.filter((field): field is ShortField => field !== 'body');
 
+const evenly = (value: number): Readonly<Record<Field, number>> => Object.fromEntries(FIELDS.map((field) => [field, value])) as Record<Field, number>;
 /**
- * How much one occurrence in each field counts against one in the body. A title or alias names the
- * page; tags and link texts are what others call it; headings and summary say what it covers.
+ * FIELD_WEIGHTS: how much one occurrence in each field counts against one in the body. A title or
+ * alias names the page; tags and link texts are what others call it; headings and summary say what
+ * it covers.
+ * LENGTH_NORMALISATION: BM25's b per field: long bodies are not better for being long, while titles
+ * and tags are short by nature and barely normalised.
+ * K1: BM25's saturation: the tenth mention of a word adds little over the third. Higher than the
+ * textbook 1.2 because fields are summed first: a word in the title and the body should not
+ * saturate at once.
+ * Off, each is stock BM25's choice (every field alike, b 0.75, k1 1.2).
  */
-export const FIELD_WEIGHTS: Readonly<Record<Field, number>> = { title: 6, aliases: 5, tags: 3, summary: 3, headings: 2, links: 2, body: 1 };
-/**
- * Length normalisation per field (BM25's b): long bodies are not better for being long, while
- * titles and tags are short by nature and barely normalised.
- */
-const LENGTH_NORMALISATION: Readonly<Record<Field, number>> = { title: 0.3, aliases: 0.3, tags: 0.2, summary: 0.5, headings: 0.5, links: 0.5, body: 0.75 };
-/**
- * BM25's saturation: the tenth mention of a word adds little over the third. Higher than the
- * textbook 1.2 because fields are summed first: a word in the title and the body should not saturate
- * at once (measured on both banks: recall@5 and @10 rise, @1 holds).
- */
-const K1 = 2;
+const BM25F = defineKnobs('ladder/relevance', {
+  FIELD_WEIGHTS: {
+    value: { title: 6, aliases: 5, tags: 3, summary: 3, headings: 2, links: 2, body: 1 } as Readonly<Record<Field, number>>,
+    off: evenly(1),
+    means: 'field weights (title 6, aliases 5, tags and summary 3, headings and links 2, body 1)',
+  },
+  LENGTH_NORMALISATION: {
+    value: { title: 0.3, aliases: 0.3, tags: 0.2, summary: 0.5, headings: 0.5, links: 0.5, body: 0.75 } as Readonly<Record<Field, number>>,
+    off: evenly(0.75),
+    means: "BM25's b per field (short fields barely normalised)",
+  },
+  K1: { value: 2, off: 1.2, means: "BM25's k1 over the summed fields" },
+});
 
 /**
  * Every (word, page) posting, grouped by folded word id (compressed rows): the pages holding word w
@@ -69,7 +79,7 @@ export interface BodyCounts {
  */
 export class RelevanceCounter {
   /**
-   * `stopwords` (the ladder's BUILTIN_STOPWORDS) are counted in lengths, never indexed. Passed in
+   * `stopwords` (the ladder's builtinStopwords()) are counted in lengths, never indexed. Passed in
    * so the catalog's worker bundle leaves out the stopword lists' module (300 KB of the Action's
    * size budget) and takes the words in its start-up data.
    */
@@ -178,8 +188,8 @@ export class RelevanceCounter {
     });
     const average = (total: number) => (n === 0 ? 1 : Math.max(1, total / n));
     const shareOf = (field: Field, length: number, averageLength: number) => {
-      const b = LENGTH_NORMALISATION[field];
-      return FIELD_WEIGHTS[field] / (1 - b + (b * length) / averageLength);
+      const b = BM25F.LENGTH_NORMALISATION[field];
+      return BM25F.FIELD_WEIGHTS[field] / (1 - b + (b * length) / averageLength);
     };
     const shortAverages = short.map((f) => average(f.lengths.reduce((sum, length) => sum + length, 0)));
     const bodyAverage = average(pages.reduce((sum, page) => sum + page.body.length, 0));
@@ -285,7 +295,7 @@ function relevanceIndex(n: number, wordIds: ReadonlyMap<string, number>, posting
         const w = weight * idf(word);
         for (let k = from; k < to; k++) {
           const pf = pseudoFrequencies[k]!;
-          sums.add(entries[k]!, (w * pf) / (K1 + pf));
+          sums.add(entries[k]!, (w * pf) / (BM25F.K1 + pf));
         }
       }
       const scores = new Map<number, number>();

@@ -17,6 +17,7 @@
 import { deu, eng, fra, ita, nld, por, spa } from 'stopword';
 import { replaceCodeSpans } from '../markdown/code.js';
 import { foldedWords } from './text-match.js';
+import { defineKnobs } from './tuning.js';
 
 export type TermKind = 'code' | 'quoted' | 'version' | 'identifier' | 'proper-noun' | 'word' | 'expanded' | 'proposed' | 'feedback';
 
@@ -219,12 +220,31 @@ const QUESTION_WORDS = [
   'an',
 ];
 // English first; the other lists cover wikis and questions written in the common European languages.
-export const BUILTIN_STOPWORDS: ReadonlySet<string> = new Set([...eng, ...QUESTION_WORDS, ...deu, ...fra, ...spa, ...ita, ...por, ...nld]);
+const LIBRARY_STOPWORDS = [...eng, ...deu, ...fra, ...spa, ...ita, ...por, ...nld];
+const WITH_QUESTION_WORDS: ReadonlySet<string> = new Set([...eng, ...QUESTION_WORDS, ...LIBRARY_STOPWORDS]);
+const WITHOUT_QUESTION_WORDS: ReadonlySet<string> = new Set(LIBRARY_STOPWORDS);
+
+/** The rules of term extraction, each of which the eval can turn off (see tuning.ts). */
+const TERMS = defineKnobs('ladder/signal-terms', {
+  QUESTION_WORDS: { value: true, off: false, means: "question words and fillers are stopwords beside the libraries' lists" },
+  CONTRACTIONS: { value: true, off: false, means: "a contraction of a stopword is a stopword (we're, shouldn't)" },
+  MAX_EXACT_WORDS: { value: 3, off: Number.POSITIVE_INFINITY, means: 'code spans and quotes up to this many words are kept whole' },
+  VERSIONS: { value: true, off: false, means: 'version numbers are terms of their own' },
+  NUMBER_NAMERS: { value: true, off: false, means: 'a short number with the word that names it is an identifier (exit code 7)' },
+  HYPHENATED_WORDS: { value: true, off: false, means: 'lowercase hyphenated words are ordinary words, not identifiers' },
+  IDENTIFIERS: { value: true, off: false, means: 'tokens with digits or inner punctuation are identifiers' },
+  ACRONYMS: { value: true, off: false, means: 'all-capital words are names' },
+  PROPER_NOUNS: { value: true, off: false, means: 'runs of capitalised words not at a sentence start are names' },
+  DESIGNATIONS: { value: true, off: false, means: 'a name with a number or code (API RP 581) is a term of its own' },
+  ABBREVIATIONS: { value: true, off: false, means: '"e.g." and "i.e." are grammar, not identifiers' },
+});
+
+/** The built-in stopwords: the libraries' lists and the question words. */
+export const builtinStopwords = (): ReadonlySet<string> => (TERMS.QUESTION_WORDS ? WITH_QUESTION_WORDS : WITHOUT_QUESTION_WORDS);
 
 /** An English contraction's ending: "we're", "they've", "shouldn't" are stopwords as "we", "they", "should" are. */
 const CONTRACTION = /['’](?:s|re|ve|ll|d|m)$|n['’]t$/;
 const TRIM = /^[\s([{"'“‘«<]+|(?:['’]s)?[\s)\]}"'”’»>,.;:!?]*$/g;
-const MAX_EXACT_WORDS = 3;
 /** Words after which a short number is an identifier: `exit code 7`, `HTTP 404`, `port 8080`. */
 const NUMBER_NAMERS = new Set(['code', 'status', 'error', 'exit', 'http', 'port', 'version', 'v', 'step', 'rule', 'issue', 'pr', '#']);
 /**
@@ -240,6 +260,8 @@ const isHyphenatedWords = (token: string): boolean => {
 const VERSION = /^v?(\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.-]+)?)$/i;
 const IDENTIFIER = /^(?:--?|\.|@)\S|\S[-_./@:]\S|\p{N}.*\p{L}|\p{L}.*\p{N}|^\d{3,}$|\d\p{No}/u;
 const ACRONYM = /^[A-Z]{2,}s?$/;
+/** A lowercase abbreviation written with dots ("e.g.", "i.e."): grammar, not an identifier. */
+const ABBREVIATION = /^(?:\p{Ll}\.){2,}$|^(?:\p{Ll}\.)+\p{Ll}$/u;
 /** A capitalised word, or a name with inner capitals (`GitHub`, `SearXNG`, `OpenAI`). */
 const CAPITALISED = /^\p{Lu}[\p{L}\p{M}'’]*$/u;
 const SENTENCE_END = /[.!?:;]$/;
@@ -266,7 +288,7 @@ export interface ExtractedTerms {
 export function extractSignalTerms(question: string, extraStopwords: readonly string[] = []): ExtractedTerms {
   const terms: SignalTerm[] = [];
   const dropped: DroppedTerm[] = [];
-  const stopwords = new Set([...BUILTIN_STOPWORDS, ...extraStopwords.map((w) => w.toLowerCase())]);
+  const stopwords = new Set([...builtinStopwords(), ...extraStopwords.map((w) => w.toLowerCase())]);
   let rest = question;
   // A long code span or quote is usually a pasted message with run-specific parts (paths,
   // counts): its words are read like the rest of the question instead of as one exact phrase (the
@@ -274,7 +296,7 @@ export function extractSignalTerms(question: string, extraStopwords: readonly st
   const exact = (kind: TermKind, written: string | undefined): string => {
     const text = written?.trim();
     if (!text) return ' . ';
-    if (text.split(/\s+/).length > MAX_EXACT_WORDS) return ` ${text.replaceAll('`', ' ')} . `;
+    if (text.split(/\s+/).length > TERMS.MAX_EXACT_WORDS) return ` ${text.replaceAll('`', ' ')} . `;
     terms.push({ term: text, kind });
     return ' . ';
   };
@@ -304,25 +326,28 @@ export function extractSignalTerms(question: string, extraStopwords: readonly st
       closePhrase();
       continue;
     }
-    const version = VERSION.exec(token);
+    const version = TERMS.VERSIONS ? VERSION.exec(token) : null;
     if (version) {
       closePhrase();
       terms.push({ term: version[1]!, kind: 'version' });
-    } else if (/^\d{1,2}$/.test(token) && NUMBER_NAMERS.has((tokens[i - 1] ?? '').replace(TRIM, '').toLowerCase())) {
+    } else if (TERMS.NUMBER_NAMERS && /^\d{1,2}$/.test(token) && NUMBER_NAMERS.has((tokens[i - 1] ?? '').replace(TRIM, '').toLowerCase())) {
       // A short number means something only with its name: "code 7", not every 7 on a page.
       closePhrase();
       terms.push({ term: `${(tokens[i - 1] ?? '').replace(TRIM, '')} ${token}`, kind: 'identifier' });
-    } else if (isHyphenatedWords(token)) {
+    } else if (TERMS.ABBREVIATIONS && ABBREVIATION.test(raw.replace(/[,;:!?)\]]+$/, ''))) {
+      closePhrase();
+      dropped.push({ term: token, reason: 'abbreviation' });
+    } else if (TERMS.HYPHENATED_WORDS && isHyphenatedWords(token)) {
       // `read-only`, `pre-commit`: ordinary words joined, matched as a phrase but not strict.
       closePhrase();
       addWord(token);
-    } else if (IDENTIFIER.test(token)) {
+    } else if (TERMS.IDENTIFIERS && IDENTIFIER.test(token)) {
       closePhrase();
       terms.push({ term: token.replace(/^-+/, ''), kind: 'identifier' });
-    } else if (ACRONYM.test(token)) {
+    } else if (TERMS.ACRONYMS && ACRONYM.test(token)) {
       closePhrase();
       terms.push({ term: token, kind: 'proper-noun' });
-    } else if (CAPITALISED.test(token) && !stopwords.has(token.toLowerCase())) {
+    } else if (TERMS.PROPER_NOUNS && CAPITALISED.test(token) && !stopwords.has(token.toLowerCase())) {
       const next = tokens[i + 1]?.replace(TRIM, '') ?? '';
       // A capital at a sentence start is grammar, not a name, unless a capitalised word follows.
       if (!atStart || phrase.length > 0 || (!sentenceStart && CAPITALISED.test(next) && !stopwords.has(next.toLowerCase()))) {
@@ -335,7 +360,7 @@ export function extractSignalTerms(question: string, extraStopwords: readonly st
     if (sentenceStart) closePhrase();
   }
   closePhrase();
-  terms.push(...designations(question, stopwords));
+  if (TERMS.DESIGNATIONS) terms.push(...designations(question, stopwords));
 
   function addWord(word: string): void {
     if (HAN_OR_KANA.test(word) && [...word].length < 2) {
@@ -344,7 +369,7 @@ export function extractSignalTerms(question: string, extraStopwords: readonly st
     }
     const lower = word.toLowerCase().replace(/^['’-]+|['’-]+$/g, '');
     if (lower === '') return;
-    if (stopwords.has(lower) || stopwords.has(lower.replace(CONTRACTION, ''))) dropped.push({ term: lower, reason: 'stopword' });
+    if (stopwords.has(lower) || (TERMS.CONTRACTIONS && stopwords.has(lower.replace(CONTRACTION, '')))) dropped.push({ term: lower, reason: 'stopword' });
     else if (/^\d+$/.test(lower)) dropped.push({ term: lower, reason: 'bare number' });
     else if ([...lower].length < 2) dropped.push({ term: lower, reason: 'single character' });
     else terms.push({ term: lower, kind: 'word' });

@@ -3,6 +3,7 @@
 // "hook" meet). Words in other scripts are compared as written; runs of CJK ideographs, which have
 // no spaces between words, match anywhere inside a field.
 import { stemmer } from 'stemmer';
+import { defineKnobs } from './tuning.js';
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const ASCII_WORD = /^[a-z]+$/;
@@ -30,14 +31,28 @@ const BRITISH_ENDINGS: ReadonlyArray<[RegExp, string]> = [
   [/yse(s|d)?$/, 'yze$1'],
   [/ysing$/, 'yzing'],
 ];
-const americanSpelling = (word: string): string => BRITISH_ENDINGS.reduce((w, [ending, american]) => w.replace(ending, american), word);
+const americanSpelling = (word: string): string =>
+  FOLDING.BRITISH_SPELLING ? BRITISH_ENDINGS.reduce((w, [ending, american]) => w.replace(ending, american), word) : word;
+
+const FOLDED = new Map<string, readonly string[]>();
+const FOLDING = defineKnobs(
+  'ladder/text-match',
+  {
+    STEMMING: { value: true, off: false, means: 'English words folded by the Porter stemmer' },
+    BRITISH_SPELLING: { value: true, off: false, means: 'British spellings folded to American before stemming' },
+  },
+  () => {
+    STEMS.clear();
+    FOLDED.clear();
+  },
+);
 
 /** Folds one lowercased word: Porter stem for English words (memoised), as written otherwise. */
 export function foldWord(word: string): string {
   if (word.length <= 2 || !ASCII_WORD.test(word)) return word;
   let stem = STEMS.get(word);
   if (stem === undefined) {
-    stem = stemmer(americanSpelling(word));
+    stem = FOLDING.STEMMING ? stemmer(americanSpelling(word)) : americanSpelling(word);
     if (STEMS.size < STEM_CACHE_LIMIT) STEMS.set(word, stem);
   }
   return stem;
@@ -46,7 +61,6 @@ export function foldWord(word: string): string {
 /** The lowercased words of a text, in order: runs of letters and digits, NFKC-normalised. */
 export const lowerWords = (text: string): string[] => normalize(text).match(ASCII_TEXT.test(text) ? ASCII_WORDS : WORD) ?? [];
 
-const FOLDED = new Map<string, readonly string[]>();
 /** Short texts (terms, tags, titles) are folded again and again: their words are memoised. */
 const FOLDED_TEXT_LIMIT = 120;
 

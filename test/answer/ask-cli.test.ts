@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { OFFLINE_READ_BUDGET } from '../../src/answer/offline-answerer.js';
+import { ANSWERER } from '../../src/answer/offline-answerer.js';
 import type { Trace } from '../../src/answer/trace.js';
 import { runCli } from '../helpers/cli-in-process.js';
 import { makeWiki, page } from '../helpers/wiki-fixture.js';
@@ -40,8 +40,8 @@ describe('wiki-steward ask', () => {
     expect(explore.branch).toBe('explore');
     // Offline, candidates are read best first up to the read budget; the rest are listed unread.
     const paths = explore.candidates.map((c) => c.path);
-    expect(explore.read).toEqual(paths.slice(0, OFFLINE_READ_BUDGET));
-    expect(explore.unread.map((u) => u.path)).toEqual(paths.slice(OFFLINE_READ_BUDGET));
+    expect(explore.read).toEqual(paths.slice(0, ANSWERER.OFFLINE_READ_BUDGET));
+    expect(explore.unread.map((u) => u.path)).toEqual(paths.slice(ANSWERER.OFFLINE_READ_BUDGET));
   });
 
   it('cuts a very long question at a word for the search, and says where', async () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerRequest, Claim } from '../../src/answer/answerer.js';
 import { enforceCiteContract } from '../../src/answer/cite-contract.js';
-import { OFFLINE_READ_BUDGET, OfflineAnswerer, judgeCoverage, tiedWithBest, weighTerms } from '../../src/answer/offline-answerer.js';
+import { ANSWERER, OfflineAnswerer, judgeCoverage, tiedWithBest, weighTerms } from '../../src/answer/offline-answerer.js';
 import { foldText } from '../../src/ladder/text-match.js';
 import { renderAnswer } from '../../src/answer/render.js';
 import type { SignalTerm } from '../../src/ladder/signal-terms.js';
@@ -156,10 +156,10 @@ describe('offline answerer', () => {
 
   it('reads candidates in rank order up to the page budget and lists the rest as unread, with why', async () => {
     const pages: Record<string, string> = {};
-    for (let i = 1; i <= OFFLINE_READ_BUDGET + 2; i++)
+    for (let i = 1; i <= ANSWERER.OFFLINE_READ_BUDGET + 2; i++)
       pages[`concepts/widget-${i}.md`] = pageOf(`Widget ${i}`, '', `Widget number ${i} spins the gasket clockwise.`);
     const draft = await ask('Which widget spins the gasket?', words('widget', 'gasket'), pages);
-    expect(OFFLINE_READ_BUDGET).toBe(10);
+    expect(ANSWERER.OFFLINE_READ_BUDGET).toBe(10);
     expect(draft.read).toEqual(Object.keys(pages).slice(0, 10));
     expect(draft.unread).toEqual([
       { path: 'concepts/widget-11.md', reason: 'beyond the offline read budget of 10 pages' },

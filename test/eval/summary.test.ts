@@ -12,6 +12,7 @@ const bank = (name: string, questions: number, answeredCited: number, paraphrase
   cited: 0.7,
   citation_precision: 0.6,
   flagged: 0.5,
+  gold_facts: 0.5,
   contradictions: 2,
   paraphrase_read: paraphraseRead,
   recall: { at1: 0.4, at5: 0.6, at10: 0.8 },

@@ -4,14 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { AcronymCollector } from '../../src/ladder/acronyms.js';
 import { readPageFacts } from '../../src/ladder/page-facts.js';
 import { RelevanceCounter } from '../../src/ladder/relevance.js';
-import { BUILTIN_STOPWORDS } from '../../src/ladder/signal-terms.js';
+import { builtinStopwords } from '../../src/ladder/signal-terms.js';
 import { wikilinkResolver } from '../../src/wiki/wikilinks.js';
 
 const facts = (body: string) =>
   readPageFacts(
     'concepts/p.md',
     `---\ntitle: P\n---\n${body}`,
-    new RelevanceCounter(BUILTIN_STOPWORDS),
+    new RelevanceCounter(builtinStopwords()),
     new AcronymCollector(),
     wikilinkResolver(['concepts/p.md', 'concepts/q.md']),
   );

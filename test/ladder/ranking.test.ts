@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { askQuestion, openAskSession } from '../../src/answer/ask.js';
 import { openWorkspace } from '../../src/config/workspace.js';
 import { AcronymCollector, longFormOf } from '../../src/ladder/acronyms.js';
-import { BODY_CANDIDATES } from '../../src/ladder/ladder.js';
+import { LADDER } from '../../src/ladder/ladder.js';
 import type { Trace } from '../../src/answer/trace.js';
 import { makeWiki, page } from '../helpers/wiki-fixture.js';
 
@@ -87,7 +87,7 @@ describe('ranking that reads the body', () => {
     expect(titled(await ask(files, 'Which api is it?'))).toEqual([]);
   });
 
-  it(`at most ${BODY_CANDIDATES} pages join through their body alone`, async () => {
+  it(`at most ${LADDER.BODY_CANDIDATES} pages join through their body alone`, async () => {
     const files = Object.fromEntries(
       Array.from({ length: 12 }, (_, i) => [
         `notes/n${i}.md`,
@@ -95,7 +95,7 @@ describe('ranking that reads the body', () => {
       ]),
     );
     const trace = await ask(files, 'why do gaskets leak at flanges?');
-    expect(trace.candidates.filter((c) => c.source === 'body').length).toBeLessThanOrEqual(BODY_CANDIDATES);
+    expect(trace.candidates.filter((c) => c.source === 'body').length).toBeLessThanOrEqual(LADDER.BODY_CANDIDATES);
     expect(trace.candidates.length).toBeGreaterThan(0);
   });
 

@@ -24,6 +24,25 @@ describe('signal-term extraction', () => {
     ],
   ])('%s', (question, expected) => expect(terms(question)).toEqual(expected));
 
+  it('drops "e.g." and "i.e." as abbreviations, not identifiers a page must hold, keeping dotted names', () => {
+    const { terms: kept, dropped } = extractSignalTerms('Can I wrap a buffer, e.g. a file, i.e. seekable, in node.js or U.S. law?');
+    expect(kept.map((t) => `${t.term}:${t.kind}`)).toEqual([
+      'wrap:word',
+      'buffer:word',
+      'file:word',
+      'seekable:word',
+      'node.js:identifier',
+      'U.S:identifier',
+      'law:word',
+    ]);
+    expect(dropped).toEqual(
+      expect.arrayContaining([
+        { term: 'e.g', reason: 'abbreviation' },
+        { term: 'i.e', reason: 'abbreviation' },
+      ]),
+    );
+  });
+
   it('reads a long pasted message word by word instead of as one exact phrase', () => {
     expect(terms('CI fails with `3 of 7 index files are stale`')).toEqual(['CI:proper-noun', 'fails:word', 'index:word', 'files:word', 'stale:word']);
   });
