@@ -7677,10 +7677,12 @@ function stemmer(value) {
 
 // src/ladder/tuning.ts
 var registry = /* @__PURE__ */ new Map();
+var modules = /* @__PURE__ */ new Map();
 function defineKnobs(module2, knobs, changed) {
-  const existing = [...registry.values()].find((r) => r.info.id.startsWith(`${module2}.`));
-  if (existing) return existing.live;
+  const existing = modules.get(module2);
+  if (existing) return existing;
   const live = {};
+  modules.set(module2, live);
   for (const [name, knob] of Object.entries(knobs)) {
     live[name] = knob.value;
     const info = { id: `${module2}.${name}`, means: knob.means, value: knob.value, off: knob.off };

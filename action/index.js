@@ -54042,10 +54042,12 @@ function stemmer(value) {
 
 // src/ladder/tuning.ts
 var registry = /* @__PURE__ */ new Map();
+var modules = /* @__PURE__ */ new Map();
 function defineKnobs(module2, knobs, changed) {
-  const existing = [...registry.values()].find((r2) => r2.info.id.startsWith(`${module2}.`));
-  if (existing) return existing.live;
+  const existing = modules.get(module2);
+  if (existing) return existing;
   const live = {};
+  modules.set(module2, live);
   for (const [name, knob] of Object.entries(knobs)) {
     live[name] = knob.value;
     const info = { id: `${module2}.${name}`, means: knob.means, value: knob.value, off: knob.off };
@@ -56231,7 +56233,7 @@ var isHyphenatedWords = (token) => {
 var VERSION9 = /^v?(\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.-]+)?)$/i;
 var IDENTIFIER = new RegExp("^(?:--?|\\.|@)\\S|\\S[-_./@:]\\S|\\p{N}.*\\p{L}|\\p{L}.*\\p{N}|^\\d{3,}$|\\d\\p{No}", "u");
 var ACRONYM = /^[A-Z]{2,}s?$/;
-var ABBREVIATION = new RegExp("^(?:\\p{Ll}\\.){2,}$|^(?:\\p{Ll}\\.)+\\p{Ll}$", "u");
+var ABBREVIATION = new RegExp("^(?:\\p{Ll}\\.)+\\p{Ll}$", "u");
 var CAPITALISED = new RegExp("^\\p{Lu}[\\p{L}\\p{M}'\u2019]*$", "u");
 var SENTENCE_END = /[.!?:;]$/;
 var HAN_OR_KANA = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
@@ -56283,7 +56285,7 @@ function extractSignalTerms(question, extraStopwords = []) {
     } else if (TERMS.NUMBER_NAMERS && /^\d{1,2}$/.test(token) && NUMBER_NAMERS.has((tokens[i - 1] ?? "").replace(TRIM, "").toLowerCase())) {
       closePhrase();
       terms.push({ term: `${(tokens[i - 1] ?? "").replace(TRIM, "")} ${token}`, kind: "identifier" });
-    } else if (TERMS.ABBREVIATIONS && ABBREVIATION.test(raw.replace(/[,;:!?)\]]+$/, ""))) {
+    } else if (TERMS.ABBREVIATIONS && ABBREVIATION.test(token)) {
       closePhrase();
       dropped.push({ term: token, reason: "abbreviation" });
     } else if (TERMS.HYPHENATED_WORDS && isHyphenatedWords(token)) {
@@ -57732,6 +57734,9 @@ var ANSWERER = defineKnobs("answer/offline-answerer", {
   STRICT_WEIGHT: { value: 3, off: 1, means: "weight of a name or identifier against an ordinary word" },
   EXPANDED_WEIGHT: { value: 0.5, off: 1, means: "weight of terms the ladder added (a page title, a tag synonym)" },
   COMMON_SHARE: { value: 0.5, off: 1, means: "a term too common to open the gate counts at this share" },
+  // A sentence under a heading (or on a page titled) with the question's terms is about them even
+  // when it does not repeat them; on the page about "API 570" the sentence about corrosion rates
+  // beats the one that says "API 570".
   HEADING_SHARE: {
     value: 0.5,
     off: 0,
@@ -57743,6 +57748,7 @@ var ANSWERER = defineKnobs("answer/offline-answerer", {
   PHRASE_BONUS: { value: 0.5, off: 0, means: "bonus per pair of the question's words side by side in its order" },
   MIN_RELEVANCE: { value: 1, off: 0, means: "least relevance for a sentence to be quoted (one ordinary word)" },
   NEW_PAGE_RELEVANCE: { value: 2, off: 0, means: "least relevance for a sentence to bring a new page into the answer" },
+  // Citing whatever shares a word made answers that cite three pages to be right about one.
   COVER_RANKS: {
     value: 3,
     off: Number.POSITIVE_INFINITY,
@@ -57750,6 +57756,10 @@ var ANSWERER = defineKnobs("answer/offline-answerer", {
   },
   NEW_PAGE_GAIN: { value: 2, off: 0, means: "another page is quoted only when it adds this much the answer lacks" },
   RANK_DISCOUNT: { value: 0.1, off: 0, means: "a lower-ranked page must add this much more per rank to win a quote" },
+  // A tie the ranking cannot break: each tied page is quoted beside the lead rather than only the
+  // page that won by a hair. Any share from 0.90 to 0.98 moves answered & cited by at most 2 on a
+  // bank, and 0.90 costs 2–6 of citation precision
+  // (`npm run eval -- --sweep answer/offline-answerer.TIE_SHARE=0.9,0.94,0.96,0.98`).
   TIE_SHARE: { value: 0.96, off: Number.POSITIVE_INFINITY, means: "pages within this share of the best page's score each lend a quote" },
   WORDS_PER_TOLERATED_MISS: {
     value: 3,
@@ -57919,9 +57929,10 @@ function pickSentences(scored, terms, holds = () => true, tied = 1) {
     texts.add(x3.sentence.text);
     for (const k2 of [...x3.present, ...x3.titled, ...x3.held]) quoted.add(k2);
   };
-  const open = (x3) => !picked.includes(x3) && !texts.has(x3.sentence.text) && (pages.has(x3.sentence.path) || pages.size < ANSWERER.MAX_CITED_PAGES && x3.relevance >= ANSWERER.NEW_PAGE_RELEVANCE && !(ANSWERER.ROWS_NEVER_LEAD && x3.sentence.row));
+  const barredRow = (x3) => ANSWERER.ROWS_NEVER_LEAD && x3.sentence.row;
+  const open = (x3) => !picked.includes(x3) && !texts.has(x3.sentence.text) && (pages.has(x3.sentence.path) || pages.size < ANSWERER.MAX_CITED_PAGES && x3.relevance >= ANSWERER.NEW_PAGE_RELEVANCE && !barredRow(x3));
   for (const rank of [...new Set(eligible.map((x3) => x3.rank))].sort((a, b3) => a - b3)) {
-    const best = bestQuotable(eligible.filter((x3) => x3.rank === rank && !(ANSWERER.ROWS_NEVER_LEAD && x3.sentence.row)));
+    const best = bestQuotable(eligible.filter((x3) => x3.rank === rank && !barredRow(x3)));
     if (!best) continue;
     take(best);
     break;

@@ -10,7 +10,7 @@
 // gold-fact proxy as the sum of its shares), so a change of 2 means two askers.
 import { type KnobInfo, allKnobs, withKnobs, withKnobsOff } from '../src/ladder/tuning.js';
 import type { QuestionResult, Row } from './figures.js';
-import { rowsOf } from './figures.js';
+import { rowOf } from './figures.js';
 
 /** The figures a knob is judged on, each read from a bank's overall row as a count of questions. */
 export const ABLATION_FIGURES: ReadonlyArray<{ name: string; count: (row: Row, covered: number) => number }> = [
@@ -30,7 +30,7 @@ const answerSeen = (r: QuestionResult): string => JSON.stringify([r.trace.outcom
 
 /** A bank's figures, in ABLATION_FIGURES order. */
 export function figuresOf(results: readonly QuestionResult[]): number[] {
-  const overall = rowsOf(results)[0]!;
+  const overall = rowOf('overall', results);
   const covered = results.filter((r) => !r.q.uncovered).length;
   return ABLATION_FIGURES.map((f) => f.count(overall, covered));
 }
@@ -91,6 +91,9 @@ export const NOT_KNOBS: Readonly<Record<string, string>> = {
   'answer/offline-answerer.PREPARED_PAGE_LIMIT': 'mechanics: how many prepared pages a session keeps',
 };
 
+/** The mean over the banks of one figure's gains. */
+const macroGain = (gains: readonly (readonly number[])[], figure: number): number => gains.reduce((s, g) => s + g[figure]!, 0) / gains.length;
+
 /** Questions' worth a knob must earn (on the macro) and may cost (on any bank). */
 const MARGIN = 2;
 
@@ -112,7 +115,7 @@ export interface Verdict {
 
 export function verdictOf(gains: readonly (readonly number[])[], banks: readonly string[], changed?: readonly number[]): Verdict {
   if (changed && changed.every((n) => n < MEASURED)) return { keep: true, why: `unmeasured: changes ${changed.reduce((s, n) => s + n, 0)} answers in all` };
-  const macro = ABLATION_FIGURES.map((_, f) => gains.reduce((s, g) => s + g[f]!, 0) / gains.length);
+  const macro = ABLATION_FIGURES.map((_, f) => macroGain(gains, f));
   const hurts = gains.flatMap((g, b) => g.flatMap((gain, f) => (gain < -MARGIN ? [`${banks[b]} ${ABLATION_FIGURES[f]!.name} ${fmt(gain)}`] : [])));
   if (hurts.length > 0) return { keep: false, why: `hurts: ${hurts.join(', ')}` };
   const earns = macro.flatMap((m, f) => (m >= MARGIN ? [`${ABLATION_FIGURES[f]!.name} ${fmt(m)}`] : []));
@@ -153,10 +156,7 @@ export function ablationTable(banks: readonly string[], base: readonly (readonly
   const head = ['knob', 'value → off', 'answers changed', ...ABLATION_FIGURES.map((f) => f.name), 'verdict'];
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
   const body = rows.map(({ knob, gains, changed }) => {
-    const cells = ABLATION_FIGURES.map((_, f) => {
-      const macro = gains.reduce((s, g) => s + g[f]!, 0) / gains.length;
-      return `${fmt(macro)} (${gains.map((g) => fmt(g[f]!)).join(' / ')})`;
-    });
+    const cells = ABLATION_FIGURES.map((_, f) => `${fmt(macroGain(gains, f))} (${gains.map((g) => fmt(g[f]!)).join(' / ')})`);
     const verdict = verdictOf(gains, banks, changed);
     return line([
       `\`${knob.id}\`: ${knob.means}`,

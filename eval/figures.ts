@@ -65,12 +65,14 @@ export const candidatePaths = (t: Trace): string[] => t.candidates.map((c) => c.
 export const isFlagged = (t: Trace): boolean => t.outcome === 'gap' || t.outcome === 'cold';
 
 /** Content words of a text: folded, stopwords and bare numbers left out. */
-const contentWords = (text: string): Set<string> =>
-  new Set(
+function contentWords(text: string): Set<string> {
+  const stopwords = builtinStopwords();
+  return new Set(
     lowerWords(text)
-      .filter((w) => !builtinStopwords().has(w) && !/^\d+$/.test(w))
+      .filter((w) => !stopwords.has(w) && !/^\d+$/.test(w))
       .map(foldWord),
   );
+}
 
 /**
  * The gold-fact proxy: the share of a question's gold facts (written with the bank, never shown to

@@ -300,13 +300,13 @@ if (args.includes('--ablate') || given(['--sweep'])) {
     const numbers = (values ?? '').split(',').map(Number);
     if (!id || numbers.length === 0 || numbers.some(Number.isNaN)) throw new Error(`--sweep wants ID=V,V,… (numbers), not ${swept}`);
     console.log(await sweep(names, askBanks, id, numbers));
-    process.exit(0);
+  } else {
+    const started = performance.now();
+    const { base, rows } = await ablate(names, askBanks, only, (line) => console.error(`${((performance.now() - started) / 1000).toFixed(0)} s  ${line}`));
+    const text = ablationTable(names, base, rows, 'npm run eval -- --ablate');
+    if (only.length > 0) console.log(text);
+    else await writeFile('eval/ABLATIONS.md', text);
   }
-  const started = performance.now();
-  const { base, rows } = await ablate(names, askBanks, only, (line) => console.error(`${((performance.now() - started) / 1000).toFixed(0)} s  ${line}`));
-  const text = ablationTable(names, base, rows, 'npm run eval -- --ablate');
-  if (only.length > 0) console.log(text);
-  else await writeFile('eval/ABLATIONS.md', text);
 } else if (bankFlag !== undefined || wikiFlag !== undefined) {
   const spec = { name: path.basename(path.dirname(bankFlag ?? OUR_BANK.bank)), bank: bankFlag ?? OUR_BANK.bank, wiki: wikiFlag ?? OUR_BANK.wiki };
   const { json } = await evaluate(spec, resultsFile);

@@ -261,7 +261,7 @@ const VERSION = /^v?(\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.-]+)?)$/i;
 const IDENTIFIER = /^(?:--?|\.|@)\S|\S[-_./@:]\S|\p{N}.*\p{L}|\p{L}.*\p{N}|^\d{3,}$|\d\p{No}/u;
 const ACRONYM = /^[A-Z]{2,}s?$/;
 /** A lowercase abbreviation written with dots ("e.g.", "i.e."): grammar, not an identifier. */
-const ABBREVIATION = /^(?:\p{Ll}\.){2,}$|^(?:\p{Ll}\.)+\p{Ll}$/u;
+const ABBREVIATION = /^(?:\p{Ll}\.)+\p{Ll}$/u;
 /** A capitalised word, or a name with inner capitals (`GitHub`, `SearXNG`, `OpenAI`). */
 const CAPITALISED = /^\p{Lu}[\p{L}\p{M}'’]*$/u;
 const SENTENCE_END = /[.!?:;]$/;
@@ -334,7 +334,7 @@ export function extractSignalTerms(question: string, extraStopwords: readonly st
       // A short number means something only with its name: "code 7", not every 7 on a page.
       closePhrase();
       terms.push({ term: `${(tokens[i - 1] ?? '').replace(TRIM, '')} ${token}`, kind: 'identifier' });
-    } else if (TERMS.ABBREVIATIONS && ABBREVIATION.test(raw.replace(/[,;:!?)\]]+$/, ''))) {
+    } else if (TERMS.ABBREVIATIONS && ABBREVIATION.test(token)) {
       closePhrase();
       dropped.push({ term: token, reason: 'abbreviation' });
     } else if (TERMS.HYPHENATED_WORDS && isHyphenatedWords(token)) {

@@ -33,6 +33,8 @@ interface Registered {
 }
 
 const registry = new Map<string, Registered>();
+/** Each declaring module's live values, by module name. */
+const modules = new Map<string, Record<string, unknown>>();
 
 type Values<D> = { readonly [N in keyof D]: D[N] extends Knob<infer T> ? T : never };
 
@@ -41,9 +43,10 @@ type Values<D> = { readonly [N in keyof D]: D[N] extends Knob<infer T> ? T : nev
  * Declaring the same module twice (a module loaded twice) keeps the first: both read one object.
  */
 export function defineKnobs<const D extends Record<string, Knob<unknown>>>(module: string, knobs: D, changed?: () => void): Values<D> {
-  const existing = [...registry.values()].find((r) => r.info.id.startsWith(`${module}.`));
-  if (existing) return existing.live as Values<D>;
+  const existing = modules.get(module);
+  if (existing) return existing as Values<D>;
   const live: Record<string, unknown> = {};
+  modules.set(module, live);
   for (const [name, knob] of Object.entries(knobs)) {
     live[name] = knob.value;
     const info = { id: `${module}.${name}`, means: knob.means, value: knob.value, off: knob.off };
@@ -67,15 +70,15 @@ export async function withKnobs<T>(settings: ReadonlyMap<string, unknown>, work:
     if (!knob) throw new Error(`no knob named ${id} (known: ${[...registry.keys()].join(', ')})`);
     return { knob, value };
   });
-  const set = (value: (k: Registered, wanted: unknown) => unknown) => {
-    for (const { knob, value: wanted } of knobs) knob.live[knob.name] = value(knob, wanted);
+  const set = (value: (k: (typeof knobs)[number]) => unknown) => {
+    for (const k of knobs) k.knob.live[k.knob.name] = value(k);
     for (const changed of new Set(knobs.map(({ knob }) => knob.changed))) changed?.();
   };
-  set((_, wanted) => wanted);
+  set((k) => k.value);
   try {
     return await work();
   } finally {
-    set((knob) => knob.info.value);
+    set((k) => k.knob.info.value);
   }
 }
 

@@ -18,12 +18,11 @@ const sources = [
     .map((f) => `src/ladder/${f}`),
   'src/answer/offline-answerer.ts',
 ];
-/** `ladder/ladder.NAME` for each module-level `const NAME` in upper case that is not a knob set. */
-function moduleConstants(file: string): string[] {
-  const module = file.replace(/^src\//, '').replace(/\.ts$/, '');
-  const text = readFileSync(path.join(root, file), 'utf8');
+/** `module.NAME` for each module-level `const NAME` in upper case in `text` that is not a set of knobs. */
+function constantsIn(module: string, text: string): string[] {
   return [...text.matchAll(/^(?:export )?const ([A-Z][A-Z0-9_]*)\b(?![^\n]*= defineKnobs\()/gm)].map((m) => `${module}.${m[1]}`);
 }
+const moduleConstants = (file: string): string[] => constantsIn(file.replace(/^src\//, '').replace(/\.ts$/, ''), readFileSync(path.join(root, file), 'utf8'));
 
 describe('the ablation table', () => {
   const table = readFileSync(path.join(root, 'eval/ABLATIONS.md'), 'utf8');
@@ -45,9 +44,8 @@ describe('the ablation table', () => {
   });
 
   it('finds a module-level constant that is neither (the scan itself works)', () => {
-    const text = "const KEPT = 1;\nexport const SHOWN = 2;\nconst TUNED = defineKnobs('x/y', {});\n  const INNER = 3;\n";
-    const found = [...text.matchAll(/^(?:export )?const ([A-Z][A-Z0-9_]*)\b(?![^\n]*= defineKnobs\()/gm)].map((m) => m[1]);
-    expect(found).toEqual(['KEPT', 'SHOWN']);
+    const text = "const KEPT = 1;\nexport const SHOWN = 2;\nconst TUNED = defineKnobs('x/y', {});\n  const INNER = 3;\nconst lower = 4;\n";
+    expect(constantsIn('x/y', text)).toEqual(['x/y.KEPT', 'x/y.SHOWN']);
   });
 });
 
