@@ -6,7 +6,7 @@
 // DIR/*/questions.jsonl over DIR/*/wiki), then one line per bank and the macro average over the
 // development banks, each weighing the same: a change is judged on all of them at once.
 //
-//   npm run eval -- [--bank FILE] [--wiki DIR] [--dev DIR] [--results FILE] [--verbose] [--json]
+//   npm run eval -- [--bank FILE] [--wiki DIR] [--dev DIR] [--results FILE] [--verbose] [--json] [--proposed]
 //   npm run eval -- --ablate [--dev DIR] [--only ID,ID…]
 //   npm run eval -- --sweep ID=V,V,… [--dev DIR]
 //
@@ -18,6 +18,8 @@
 //                  (the bank line's fields, then the trace): score.mjs reads it (one bank only)
 // --verbose        list the misses: terms, top 5 candidates, pages read and cited
 // --json           the figures as JSON instead of tables
+// --proposed       (all banks) then every bank again with each question's terms proposed by a model
+//                  stand-in over the OpenAI chat protocol (proposals.ts), reported apart
 // --ablate         every knob of the ladder and the answerer off in turn, on the development banks:
 //                  the table and verdicts go to eval/ABLATIONS.md (see ablate.ts); --only names knobs
 //                  (their ids, comma-separated) to print instead, leaving the file alone
@@ -34,7 +36,8 @@ import { ablate, ablationTable, sweep } from './ablate.js';
 import { type Baseline, buildBaseline } from './baseline.js';
 import { contradictionOf } from './contradictions.js';
 import { type QuestionResult, type Ratio, type Row, type Target, candidatePaths, citedPages, isFlagged, rowsOf, targetsOf, typesOf } from './figures.js';
-import { type BankSummary, macroOf, summaryOf } from './summary.js';
+import { startProposals } from './proposals.js';
+import { type BankSummary, branchesOf, macroOf, summaryOf } from './summary.js';
 
 const args = process.argv.slice(2);
 const given = (names: string[]): string | undefined => {
@@ -48,6 +51,7 @@ const devDir = given(['--dev']) ?? '../shared/eval-dev';
 const resultsFile = given(['--results']) ?? '';
 const verbose = args.includes('--verbose');
 const asJson = args.includes('--json');
+const withProposals = args.includes('--proposed');
 
 interface BankSpec {
   name: string;
@@ -64,20 +68,44 @@ function devBanks(dir: string): BankSpec[] {
     .sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
-async function runBank(bank: readonly BankQuestion[], wiki: string, lunrOf?: Baseline) {
-  const session = await openAskSession(await openWorkspace({ cwd: process.cwd(), wikiFlag: wiki }));
-  if (!session.catalog) throw new Error(`no wiki found at ${wiki}`);
-  const baseline = lunrOf ?? (await buildBaseline(session.catalog));
+/**
+ * Asks a bank on a wiki; with `proposals`, each question's terms are first proposed by the model
+ * stand-in (proposals.ts) and the problems its requests had are returned.
+ */
+async function runBank(bank: readonly BankQuestion[], wiki: string, lunrOf?: Baseline, proposals = false) {
+  const opened = await openAskSession(await openWorkspace({ cwd: process.cwd(), wikiFlag: wiki }));
+  if (!opened.catalog) throw new Error(`no wiki found at ${wiki}`);
+  const catalog = opened.catalog;
+  const baseline = lunrOf ?? (await buildBaseline(catalog));
   const results: QuestionResult[] = [];
-  const titles = new Map(session.catalog.entries.map((e) => [e.path, e.title]));
-  for (const q of bank) {
-    const started = performance.now();
-    const trace = await askQuestion(session, q.question, { id: q.raw.id });
-    const ms = performance.now() - started;
-    const contradiction = contradictionOf(trace, await session.catalog.readPages(trace.read), titles);
-    results.push({ q, trace, baseline: baseline.rank(q.question), ms, ...(contradiction ? { contradiction } : {}) });
+  const titles = new Map(catalog.entries.map((e) => [e.path, e.title]));
+  const proposer = proposals ? await startProposals(baseline, titles) : undefined;
+  const session = proposer ? { ...opened, providers: proposer.providers } : opened;
+  try {
+    for (const q of bank) {
+      const started = performance.now();
+      const trace = await askQuestion(session, q.question, { id: q.raw.id });
+      const ms = performance.now() - started;
+      const contradiction = contradictionOf(trace, await catalog.readPages(trace.read), titles);
+      results.push({ q, trace, baseline: baseline.rank(q.question), ms, ...(contradiction ? { contradiction } : {}) });
+    }
+  } finally {
+    await proposer?.close();
   }
-  return { results, baseline, pages: session.catalog.entries.length, loadMs: session.loadMs, lunrBuildMs: baseline.buildMs };
+  const protocolProblems = proposer?.problems() ?? [];
+  return { results, baseline, pages: catalog.entries.length, loadMs: session.loadMs, lunrBuildMs: baseline.buildMs, protocolProblems };
+}
+
+/** Every bank again with the stand-in's proposed terms: one summary line each, and the macro average. */
+async function proposedSummaries(specs: readonly BankSpec[]): Promise<{ lines: BankSummary[]; problems: string[] }> {
+  const lines: BankSummary[] = [];
+  const problems: string[] = [];
+  for (const spec of specs) {
+    const run = await runBank(await loadBank(spec.bank), spec.wiki, undefined, true);
+    lines.push(summaryOf(spec.name, run.pages, rowsOf(run.results), branchesOf(run.results)));
+    problems.push(...run.protocolProblems.map((p) => `${spec.name}: ${p}`));
+  }
+  return { lines, problems };
 }
 
 // ---- printing
@@ -197,6 +225,7 @@ const summaryTable = (lines: readonly BankSummary[]) => {
       'R@10',
       'med.read',
       'cold/inl/expl',
+      'cov.inline',
     ],
     lines.map((b) => [
       b.bank,
@@ -218,6 +247,7 @@ const summaryTable = (lines: readonly BankSummary[]) => {
       r(b.lunr_recall.at10),
       b.median_pages_read === null ? '-' : String(b.median_pages_read),
       mix(b),
+      r(b.covered_inline),
     ]),
     lines.length > 2 ? [lines.length - 2] : [],
   );
@@ -232,9 +262,10 @@ async function evaluate(spec: BankSpec, results: string): Promise<{ json: object
   const rows = rowsOf(answered);
   const targets = targetsOf(rows);
   const msPerQuestion = Math.round((answered.reduce((s, r) => s + r.ms, 0) / Math.max(1, answered.length)) * 10) / 10;
-  const branchMix = { cold: 0, inline: 0, explore: 0, ...countBy(answered.map((r) => r.trace.branch)) };
+  const branches = branchesOf(answered);
+  const branchMix = { cold: branches.cold, inline: branches.inline, explore: branches.explore };
   const outcomes = outcomesOf(answered);
-  const summary = summaryOf(spec.name, run.pages, rows, branchMix);
+  const summary = summaryOf(spec.name, run.pages, rows, branches);
   const json = {
     bank: spec.bank,
     wiki: spec.wiki,
@@ -320,11 +351,22 @@ if (args.includes('--ablate') || given(['--sweep'])) {
   for (const spec of dev) devRuns.push(await evaluate(spec, ''));
   const devSummaries = devRuns.map((r) => r.summary);
   const macro = devSummaries.length > 0 ? macroOf(devSummaries) : undefined;
+  const proposed = withProposals ? await proposedSummaries([OUR_BANK, ...dev]) : undefined;
+  const proposedMacro = proposed && proposed.lines.length > 1 ? macroOf(proposed.lines.slice(1)) : undefined;
   if (asJson) {
     const banks = [ours, ...devRuns].map((r) => r.json);
-    console.log(JSON.stringify({ banks, summary: [ours.summary, ...devSummaries], macro: macro ?? null }, null, 2));
+    const apart = proposed ? { proposed: { summary: proposed.lines, macro: proposedMacro ?? null, protocol_problems: proposed.problems } } : {};
+    console.log(JSON.stringify({ banks, summary: [ours.summary, ...devSummaries], macro: macro ?? null, ...apart }, null, 2));
   } else {
     console.log('every bank, side by side (macro: the mean over the development banks, each weighing the same)');
     console.log(summaryTable([ours.summary, ...devSummaries, ...(macro ? [macro] : [])]));
+    if (proposed) {
+      console.log(
+        "\nthe same, with each question's terms first proposed by the model stand-in (eval/proposals.ts: the titles of lunr's first pages, " +
+          'over the OpenAI chat protocol); apart from the offline figures, never toward a target',
+      );
+      console.log(summaryTable([...proposed.lines, ...(proposedMacro ? [proposedMacro] : [])]));
+      console.log(`stand-in requests that did not fit the protocol: ${proposed.problems.length === 0 ? 'none' : proposed.problems.join('; ')}`);
+    }
   }
 }

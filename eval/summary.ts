@@ -1,6 +1,6 @@
 // One line per bank and the macro average over the development banks, each bank weighing the same:
 // the figures a change to the ladder or the answerer is judged by, side by side with lunr's.
-import type { Ratio, Row } from './figures.js';
+import type { QuestionResult, Ratio, Row } from './figures.js';
 
 export interface BankSummary {
   bank: string;
@@ -22,11 +22,32 @@ export interface BankSummary {
   median_pages_read: number | null;
   /** Shares of all questions by branch. */
   branch_mix: { cold: number; inline: number; explore: number };
+  /** Share of the covered questions that take the inline branch (1–5 candidates). */
+  covered_inline: number | null;
+}
+
+/** Questions per branch, and the share of the covered ones that go inline. */
+export interface Branches {
+  cold: number;
+  inline: number;
+  explore: number;
+  coveredInline: number | null;
+}
+
+export function branchesOf(results: readonly QuestionResult[]): Branches {
+  const count = (branch: string) => results.filter((r) => r.trace.branch === branch).length;
+  const covered = results.filter((r) => !r.q.uncovered);
+  return {
+    cold: count('cold'),
+    inline: count('inline'),
+    explore: count('explore'),
+    coveredInline: covered.length === 0 ? null : covered.filter((r) => r.trace.branch === 'inline').length / covered.length,
+  };
 }
 
 const rateOf = (r: Ratio | undefined): number | null => r?.rate ?? null;
 
-export function summaryOf(bank: string, pages: number, rows: readonly Row[], branches: { cold: number; inline: number; explore: number }): BankSummary {
+export function summaryOf(bank: string, pages: number, rows: readonly Row[], branches: Branches): BankSummary {
   const overall = rows[0]!;
   const paraphrase = rows.slice(3).find((r) => r.scope === 'paraphrase');
   const total = Math.max(1, branches.cold + branches.inline + branches.explore);
@@ -47,6 +68,7 @@ export function summaryOf(bank: string, pages: number, rows: readonly Row[], bra
     lunr_recall: { at1: overall.lunr_recall.at1.rate, at5: overall.lunr_recall.at5.rate, at10: overall.lunr_recall.at10.rate },
     median_pages_read: overall.median_pages_read,
     branch_mix: { cold: branches.cold / total, inline: branches.inline / total, explore: branches.explore / total },
+    covered_inline: branches.coveredInline,
   };
 }
 
@@ -79,5 +101,6 @@ export function macroOf(banks: readonly BankSummary[]): BankSummary {
       inline: of((b) => b.branch_mix.inline) ?? 0,
       explore: of((b) => b.branch_mix.explore) ?? 0,
     },
+    covered_inline: of((b) => b.covered_inline),
   };
 }

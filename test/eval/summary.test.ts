@@ -19,6 +19,7 @@ const bank = (name: string, questions: number, answeredCited: number, paraphrase
   lunr_recall: { at1: 0.3, at5: 0.5, at10: 0.7 },
   median_pages_read: 10,
   branch_mix: { cold: mix[0], inline: mix[1], explore: mix[2] },
+  covered_inline: mix[1],
 });
 
 describe('macroOf', () => {
@@ -27,6 +28,7 @@ describe('macroOf', () => {
     expect(macro.answered_cited).toBeCloseTo(0.6);
     expect(macro.paraphrase_read).toBeCloseTo(0.6);
     expect(macro.branch_mix).toEqual({ cold: 0, inline: 0.25, explore: 0.75 });
+    expect(macro.covered_inline).toBeCloseTo(0.25);
     expect(macro.questions).toBe(1010);
     expect(macro.bank).toBe('macro (2 banks)');
     // A count, summed: the target is none on any bank.

@@ -9,7 +9,7 @@
 // (or a body half-way) HELD until the test releases it or the client goes away. Nothing here waits
 // on real time: a test drives a client's time-out with its own clock, and `arrived(n)` tells it
 // when the n-th request is in (and being held), `settled()` when every request has been dealt with.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -62,7 +62,10 @@ export interface Canonical {
   errors: Record<string, CannedResponse> & { invalid_request: CannedResponse };
 }
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/providers');
+// Beside this file under test/, or under test/ from a bundle one folder below the project root
+// (scripts/run-ts.mjs bundles the eval, which starts a stand-in, into .bench/).
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const FIXTURES = [path.resolve(HERE, '../fixtures/providers'), path.resolve(HERE, '../test/fixtures/providers')].find((dir) => existsSync(dir))!;
 
 export function loadCanonical(provider: ProviderName): Canonical {
   return JSON.parse(readFileSync(path.join(FIXTURES, `${provider}.json`), 'utf8')) as Canonical;
