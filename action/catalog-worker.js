@@ -7947,16 +7947,12 @@ var WordIds = class {
 var FIELDS = ["title", "aliases", "tags", "summary", "headings", "links", "body"];
 var SHORT_FIELDS = FIELDS.filter((field) => field !== "body");
 var evenly = (value) => Object.fromEntries(FIELDS.map((field) => [field, value]));
+var LENGTH_NORMALISATION = 0.75;
 var BM25F = defineKnobs("ladder/relevance", {
   FIELD_WEIGHTS: {
     value: { title: 6, aliases: 5, tags: 3, summary: 3, headings: 2, links: 2, body: 1 },
     off: evenly(1),
     means: "field weights (title 6, aliases 5, tags and summary 3, headings and links 2, body 1)"
-  },
-  LENGTH_NORMALISATION: {
-    value: { title: 0.3, aliases: 0.3, tags: 0.2, summary: 0.5, headings: 0.5, links: 0.5, body: 0.75 },
-    off: evenly(0.75),
-    means: "BM25's b per field (short fields barely normalised)"
   },
   K1: { value: 2, off: 1.2, means: "BM25's k1 over the summed fields" }
 });
@@ -8062,10 +8058,7 @@ var RelevanceCounter = class {
       return counted;
     });
     const average = (total) => n === 0 ? 1 : Math.max(1, total / n);
-    const shareOf = (field, length, averageLength) => {
-      const b = BM25F.LENGTH_NORMALISATION[field];
-      return BM25F.FIELD_WEIGHTS[field] / (1 - b + b * length / averageLength);
-    };
+    const shareOf = (field, length, averageLength) => BM25F.FIELD_WEIGHTS[field] / (1 - LENGTH_NORMALISATION + LENGTH_NORMALISATION * length / averageLength);
     const shortAverages = short.map((f) => average(f.lengths.reduce((sum, length) => sum + length, 0)));
     const bodyAverage = average(pages.reduce((sum, page) => sum + page.body.length, 0));
     const vocabularySize = this.foldedWordsById.length;

@@ -54278,16 +54278,12 @@ var WordIds = class {
 var FIELDS = ["title", "aliases", "tags", "summary", "headings", "links", "body"];
 var SHORT_FIELDS = FIELDS.filter((field) => field !== "body");
 var evenly = (value) => Object.fromEntries(FIELDS.map((field) => [field, value]));
+var LENGTH_NORMALISATION = 0.75;
 var BM25F = defineKnobs("ladder/relevance", {
   FIELD_WEIGHTS: {
     value: { title: 6, aliases: 5, tags: 3, summary: 3, headings: 2, links: 2, body: 1 },
     off: evenly(1),
     means: "field weights (title 6, aliases 5, tags and summary 3, headings and links 2, body 1)"
-  },
-  LENGTH_NORMALISATION: {
-    value: { title: 0.3, aliases: 0.3, tags: 0.2, summary: 0.5, headings: 0.5, links: 0.5, body: 0.75 },
-    off: evenly(0.75),
-    means: "BM25's b per field (short fields barely normalised)"
   },
   K1: { value: 2, off: 1.2, means: "BM25's k1 over the summed fields" }
 });
@@ -54393,10 +54389,7 @@ var RelevanceCounter = class {
       return counted;
     });
     const average = (total) => n === 0 ? 1 : Math.max(1, total / n);
-    const shareOf = (field, length, averageLength) => {
-      const b3 = BM25F.LENGTH_NORMALISATION[field];
-      return BM25F.FIELD_WEIGHTS[field] / (1 - b3 + b3 * length / averageLength);
-    };
+    const shareOf = (field, length, averageLength) => BM25F.FIELD_WEIGHTS[field] / (1 - LENGTH_NORMALISATION + LENGTH_NORMALISATION * length / averageLength);
     const shortAverages = short.map((f3) => average(f3.lengths.reduce((sum, length) => sum + length, 0)));
     const bodyAverage = average(pages.reduce((sum, page) => sum + page.body.length, 0));
     const vocabularySize = this.foldedWordsById.length;
@@ -57730,10 +57723,7 @@ var ANSWERER = defineKnobs("answer/offline-answerer", {
   },
   MAX_CLAIMS: { value: 4, off: Number.POSITIVE_INFINITY, means: "quotes per answer: one lead and a few that add what it lacks" },
   MAX_CITED_PAGES: { value: 5, off: Number.POSITIVE_INFINITY, means: "pages quoted per answer (more is a reading list)" },
-  MIN_CLAIMS: { value: 2, off: 0, means: "a one-quote answer is topped up from the lead quote's section" },
-  STRICT_WEIGHT: { value: 3, off: 1, means: "weight of a name or identifier against an ordinary word" },
   EXPANDED_WEIGHT: { value: 0.5, off: 1, means: "weight of terms the ladder added (a page title, a tag synonym)" },
-  COMMON_SHARE: { value: 0.5, off: 1, means: "a term too common to open the gate counts at this share" },
   // A sentence under a heading (or on a page titled) with the question's terms is about them even
   // when it does not repeat them; on the page about "API 570" the sentence about corrosion rates
   // beats the one that says "API 570".
@@ -57743,8 +57733,6 @@ var ANSWERER = defineKnobs("answer/offline-answerer", {
     means: "share of a term the sentence's heading or page title carries (a title's name counts at it even when repeated)"
   },
   LEAD_BONUS: { value: 0.5, off: 0, means: "bonus for the page's lead (first prose sentence, bold lead, summary)" },
-  DEFINITION_BONUS: { value: 0.75, off: 0, means: '"What is X?" prefers the sentence "X is a \u2026" / "X means \u2026"' },
-  DEFINITION_REACH: { value: 15, off: Number.POSITIVE_INFINITY, means: "the defining word comes within this many words of the sentence's start" },
   PHRASE_BONUS: { value: 0.5, off: 0, means: "bonus per pair of the question's words side by side in its order" },
   MIN_RELEVANCE: { value: 1, off: 0, means: "least relevance for a sentence to be quoted (one ordinary word)" },
   NEW_PAGE_RELEVANCE: { value: 2, off: 0, means: "least relevance for a sentence to bring a new page into the answer" },
@@ -57771,16 +57759,11 @@ var ANSWERER = defineKnobs("answer/offline-answerer", {
   ROWS_NEVER_LEAD: { value: true, off: false, means: "a table row neither leads nor brings a page of its own into the answer" },
   TITLED_PAGE_LEAD: { value: true, off: false, means: "with no sentence fit to quote, the lead of the first page holding a term" }
 });
-var DEFINITION_QUESTION = /^\s*(?:what|who)(?:'s|’s|\s+(?:is|are|was|were)\b)|^\s*define\b|\bwhat\b.*\b(?:mean|stand for)\b|\bmeaning of\b/i;
-var COPULAS = new Set(["is", "are", "was", "were"].map(foldWord));
-var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the", "one"]);
-var DEFINING_VERBS = new Set(["means", "refers", "stands", "denotes"].map(foldWord));
 function weighTerms(terms) {
   return terms.filter((term) => term.kind !== "feedback").map((term) => {
     const strict = STRICT_KINDS.has(term.kind);
     const common2 = term.gate === false;
-    const base = isRewording(term) ? ANSWERER.EXPANDED_WEIGHT : strict ? ANSWERER.STRICT_WEIGHT : 1;
-    return { term, pattern: termPattern(term.term), strict, weight: common2 ? base * ANSWERER.COMMON_SHARE : base, required: isOwnTerm(term) && !common2 };
+    return { term, pattern: termPattern(term.term), strict, weight: isRewording(term) ? ANSWERER.EXPANDED_WEIGHT : 1, required: isOwnTerm(term) && !common2 };
   });
 }
 function judgeCoverage(terms, judgedPages, otherPagesRead = []) {
@@ -57796,7 +57779,7 @@ function judgeCoverage(terms, judgedPages, otherPagesRead = []) {
   };
 }
 var PREPARED_PAGE_LIMIT = 2e4;
-function scoreSentence(sentence, terms, rank = 0, definitional = false, held = [], phrases = [], has = termLookup(terms)) {
+function scoreSentence(sentence, terms, rank = 0, held = [], phrases = [], has = termLookup(terms)) {
   const present = [];
   const titled = [];
   let relevance = 0;
@@ -57814,10 +57797,7 @@ function scoreSentence(sentence, terms, rank = 0, definitional = false, held = [
     score += (subject || inTitle && !said ? ANSWERER.HEADING_SHARE * t2.weight : said ? t2.weight : 0) + (inHeading ? ANSWERER.HEADING_SHARE * t2.weight : 0);
   });
   score += ANSWERER.PHRASE_BONUS * phrases.filter((p2) => sentence.folded.joined.includes(p2)).length;
-  score += (sentence.lead ? ANSWERER.LEAD_BONUS : 0) + (definitional && defines(
-    sentence,
-    present.map((k2) => terms[k2])
-  ) ? ANSWERER.DEFINITION_BONUS : 0);
+  if (sentence.lead) score += ANSWERER.LEAD_BONUS;
   return { sentence, rank, present, titled, held, relevance, score };
 }
 function termLookup(terms) {
@@ -57841,13 +57821,6 @@ function questionPhrases(question, terms) {
   }
   return [...phrases];
 }
-function defines(sentence, present) {
-  const words = sentence.folded.words.slice(0, ANSWERER.DEFINITION_REACH + 1);
-  const at2 = words.findIndex((w2, i) => i > 0 && (DEFINING_VERBS.has(w2) || COPULAS.has(w2) && ARTICLES.has(words[i + 1] ?? "")));
-  if (at2 < 0) return false;
-  const opening = foldText(words.slice(0, at2).join(" "));
-  return present.some((t2) => t2.required && textHasTerm(opening, t2.pattern, false));
-}
 var OfflineAnswerer = class {
   name = "offline";
   prepared = /* @__PURE__ */ new Map();
@@ -57865,13 +57838,12 @@ var OfflineAnswerer = class {
     const unread = ranked.slice(ANSWERER.OFFLINE_READ_BUDGET).map((path9) => ({ path: path9, reason: `beyond the offline read budget of ${ANSWERER.OFFLINE_READ_BUDGET} pages` }));
     const terms = weighTerms(request2.terms);
     const pages = new Map(read.map((path9) => [path9, this.prepare(path9, request2.pages.get(path9))]));
-    const definitional = DEFINITION_QUESTION.test(request2.question);
     const phrases = questionPhrases(request2.question, terms);
     const has = termLookup(terms);
     const scored = read.flatMap((path9, rank) => {
       const page = pages.get(path9);
       const held = terms.flatMap((t2, k2) => ANSWERER.HELD_SPECIFIC_TERMS && t2.strict && textHasTerm(page.folded, t2.pattern, t2.strict) ? [k2] : []);
-      return page.page.sentences.map((s) => scoreSentence(s, terms, rank, definitional, held, phrases, has));
+      return page.page.sentences.map((s) => scoreSentence(s, terms, rank, held, phrases, has));
     });
     const holds = (s) => quoteHolds(pages.get(s.path).lines, [s.start, s.end], s.quote);
     const picked = pickSentences(scored, terms, holds, tiedWithBest(read, request2.scores));
@@ -57956,11 +57928,6 @@ function pickSentences(scored, terms, holds = () => true, tied = 1) {
     const best = valued.find((v2) => quotable(v2.x))?.x;
     if (!best) break;
     take(best);
-  }
-  while (picked.length < ANSWERER.MIN_CLAIMS) {
-    const near = bestQuotable(eligible.filter((x3) => x3.sentence.section === lead.sentence.section && open(x3)));
-    if (!near) break;
-    take(near);
   }
   const rest = picked.slice(1).sort((a, b3) => better(a, b3) ? -1 : better(b3, a) ? 1 : 0);
   const sections = [];

@@ -75,6 +75,7 @@ export const NOT_KNOBS: Readonly<Record<string, string>> = {
   'ladder/word-ids.WORD_RUN': 'mechanics: the same words as `ladder/text-match.WORD`, counted without strings',
   'ladder/word-ids.WORD_CHAR': 'mechanics: the same words as `ladder/text-match.WORD`, counted without strings',
   'ladder/word-ids.ASCII_WORD_CHAR': 'mechanics: the same words as `ladder/text-match.WORD`, counted without strings',
+  'ladder/relevance.LENGTH_NORMALISATION': "definition: stock BM25's b in every field (per-field values earned nothing)",
   'ladder/relevance.FIELDS': 'definition: the fields a page is scored on (their weights are a knob)',
   'ladder/relevance.SHORT_FIELDS': 'definition: the fields other than the body',
   'ladder/candidates.KEPT_MATCHES': 'mechanics: a memory bound on matches kept per question, far above any wiki measured',
@@ -84,10 +85,6 @@ export const NOT_KNOBS: Readonly<Record<string, string>> = {
   'ladder/catalog-pages.WORKERS_ENV': 'mechanics: the variable that forces worker threads on or off',
   'ladder/catalog-pages.WORKER_URL': "mechanics: the worker thread's module",
   'ladder/catalog.PAGE_TEXT_CACHE_CHARS': 'mechanics: how much page text a session keeps in memory',
-  'answer/offline-answerer.DEFINITION_QUESTION': 'part of `answer/offline-answerer.DEFINITION_BONUS`: a question asking what something is',
-  'answer/offline-answerer.COPULAS': 'part of `answer/offline-answerer.DEFINITION_BONUS`: "X is a …"',
-  'answer/offline-answerer.ARTICLES': 'part of `answer/offline-answerer.DEFINITION_BONUS`: "X is a …"',
-  'answer/offline-answerer.DEFINING_VERBS': 'part of `answer/offline-answerer.DEFINITION_BONUS`: "X means …"',
   'answer/offline-answerer.PREPARED_PAGE_LIMIT': 'mechanics: how many prepared pages a session keeps',
 };
 
@@ -197,6 +194,51 @@ export function ablationTable(banks: readonly string[], base: readonly (readonly
 }
 
 /** One value of a swept knob: each bank's figures with the knob at it. */
+/**
+ * What turning a set of knobs off costs, against the figures with all on (per bank, per figure):
+ * each macro figure (over the first `macroBanks` banks) that loses MARGIN questions or more, and
+ * each bank's figure that loses more than MARGIN. Empty when the set can go.
+ */
+export function costsOfGoing(
+  base: readonly (readonly number[])[],
+  off: readonly (readonly number[])[],
+  banks: readonly string[],
+  macroBanks: number,
+): string[] {
+  const costs = base.map((b, i) => b.map((x, f) => x - off[i]![f]!));
+  const macro = ABLATION_FIGURES.map((_, f) => macroGain(costs.slice(0, macroBanks), f));
+  return [
+    ...macro.flatMap((m, f) => (m >= MARGIN ? [`macro ${ABLATION_FIGURES[f]!.name} ${fmt(-m)}`] : [])),
+    ...costs.flatMap((c, b) => c.flatMap((cost, f) => (cost > MARGIN ? [`${banks[b]} ${ABLATION_FIGURES[f]!.name} ${fmt(-cost)}`] : []))),
+  ];
+}
+
+/**
+ * Backward elimination: the knobs one ablation at a time calls idle can still matter together. Each
+ * candidate in turn is turned off with those already let go, and goes too when the whole set still
+ * costs the macro under MARGIN questions on every figure and no bank (the guard banks, such as our
+ * own, included) more than MARGIN on any. Returns the knobs that can go together and, for each one
+ * kept, what it would cost.
+ */
+export async function prune(
+  banks: readonly string[],
+  macroBanks: number,
+  askBanks: () => Promise<QuestionResult[][]>,
+  candidates: readonly string[],
+  progress: (line: string) => void = () => {},
+): Promise<{ gone: string[]; kept: Array<{ id: string; why: string }> }> {
+  const base = (await askBanks()).map(figuresOf);
+  const gone: string[] = [];
+  const kept: Array<{ id: string; why: string }> = [];
+  for (const id of candidates) {
+    const why = costsOfGoing(base, (await withKnobsOff([...gone, id], askBanks)).map(figuresOf), banks, macroBanks);
+    if (why.length === 0) gone.push(id);
+    else kept.push({ id, why: why.join(', ') });
+    progress(`${id}: ${why.length === 0 ? 'goes' : `stays (with ${gone.length} gone, off costs ${why.join(', ')})`}`);
+  }
+  return { gone, kept };
+}
+
 export interface SweepPoint {
   value: number;
   figures: number[][];

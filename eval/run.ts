@@ -9,6 +9,7 @@
 //   npm run eval -- [--bank FILE] [--wiki DIR] [--dev DIR] [--results FILE] [--verbose] [--json] [--proposed]
 //   npm run eval -- --ablate [--dev DIR] [--only ID,ID…]
 //   npm run eval -- --sweep ID=V,V,… [--dev DIR]
+//   npm run eval -- --prune ID,ID,… [--dev DIR]
 //
 // --bank FILE      JSONL bank, ours or eval-dev's (see bank.ts); default eval/questions.jsonl
 //                  (--questions is an alias)
@@ -25,6 +26,9 @@
 //                  (their ids, comma-separated) to print instead, leaving the file alone
 // --sweep ID=V,…   one numeric knob at each value, on the development banks: every figure per bank,
 //                  then leave one out (the value two banks choose, and what it loses on the third)
+// --prune ID,…     backward elimination: each knob in turn off with those already gone, kept out
+//                  when the set still costs the macro under 2 questions on every figure and no bank
+//                  (our own included) more than 2 on any; prints the knobs that can go together
 // Exits 0 whether or not the targets are met.
 import { existsSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -32,7 +36,7 @@ import path from 'node:path';
 import { askQuestion, openAskSession } from '../src/answer/ask.js';
 import { openWorkspace } from '../src/config/workspace.js';
 import { type BankQuestion, firstExpectedRank, isExpected, loadBank } from './bank.js';
-import { ablate, ablationTable, sweep } from './ablate.js';
+import { ablate, ablationTable, prune, sweep } from './ablate.js';
 import { type Baseline, buildBaseline } from './baseline.js';
 import { contradictionOf } from './contradictions.js';
 import { type QuestionResult, type Ratio, type Row, type Target, candidatePaths, citedPages, isFlagged, rowsOf, targetsOf, typesOf } from './figures.js';
@@ -308,22 +312,40 @@ async function evaluate(spec: BankSpec, results: string): Promise<{ json: object
 
 // ---- main
 
-if (args.includes('--ablate') || given(['--sweep'])) {
-  const dev = devBanks(devDir);
-  if (dev.length === 0) throw new Error(`--ablate and --sweep need the development banks: none under ${devDir}`);
-  const only = given(['--only'])?.split(',') ?? [];
-  const banks = await Promise.all(dev.map((spec) => loadBank(spec.bank)));
-  // lunr's ranking does not move with our knobs: built once per bank.
+/** Asks every bank again each time it is called (knobs may have changed); lunr, which no knob moves, is built once per bank. */
+async function bankAsker(specs: readonly BankSpec[]): Promise<() => Promise<QuestionResult[][]>> {
+  const banks = await Promise.all(specs.map((spec) => loadBank(spec.bank)));
   const lunrs: Baseline[] = [];
-  const askBanks = async () => {
+  return async () => {
     const out = [];
-    for (const [i, spec] of dev.entries()) {
+    for (const [i, spec] of specs.entries()) {
       const run = await runBank(banks[i]!, spec.wiki, lunrs[i]);
       lunrs[i] = run.baseline;
       out.push(run.results);
     }
     return out;
   };
+}
+
+if (given(['--prune'])) {
+  // Backward elimination over the named knobs, on the development banks with our bank as a guard.
+  const specs = [...devBanks(devDir), OUR_BANK];
+  const askBanks = await bankAsker(specs);
+  const started = performance.now();
+  const { gone, kept } = await prune(
+    specs.map((s) => s.name),
+    specs.length - 1,
+    askBanks,
+    given(['--prune'])!.split(','),
+    (line) => console.error(`${((performance.now() - started) / 1000).toFixed(0)} s  ${line}`),
+  );
+  console.log(`can go together: ${gone.join(', ') || 'none'}`);
+  for (const k of kept) console.log(`stays: ${k.id} (${k.why})`);
+} else if (args.includes('--ablate') || given(['--sweep'])) {
+  const dev = devBanks(devDir);
+  if (dev.length === 0) throw new Error(`--ablate and --sweep need the development banks: none under ${devDir}`);
+  const only = given(['--only'])?.split(',') ?? [];
+  const askBanks = await bankAsker(dev);
   const names = dev.map((d) => d.name);
   const swept = given(['--sweep']);
   if (swept) {

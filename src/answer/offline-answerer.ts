@@ -4,7 +4,7 @@
 // sentence of the best-ranked page that speaks to the question, then sentences that add terms not
 // yet quoted. Coverage is decided deterministically on the pages quoted (`judgeCoverage`).
 import { type SignalTerm, STRICT_KINDS, isOwnTerm, isRewording } from '../ladder/signal-terms.js';
-import { type FoldedText, foldText, foldWord, foldedWords, termPattern } from '../ladder/text-match.js';
+import { type FoldedText, foldText, foldedWords, termPattern } from '../ladder/text-match.js';
 import type { AnswerRequest, Answerer, Claim, DraftAnswer } from './answerer.js';
 import { quoteHolds } from './cite-contract.js';
 import { type PageSentences, type Sentence, splitSentences, textHasTerm } from './passages.js';
@@ -23,10 +23,7 @@ export const ANSWERER = defineKnobs('answer/offline-answerer', {
   },
   MAX_CLAIMS: { value: 4, off: Number.POSITIVE_INFINITY, means: 'quotes per answer: one lead and a few that add what it lacks' },
   MAX_CITED_PAGES: { value: 5, off: Number.POSITIVE_INFINITY, means: 'pages quoted per answer (more is a reading list)' },
-  MIN_CLAIMS: { value: 2, off: 0, means: "a one-quote answer is topped up from the lead quote's section" },
-  STRICT_WEIGHT: { value: 3, off: 1, means: 'weight of a name or identifier against an ordinary word' },
   EXPANDED_WEIGHT: { value: 0.5, off: 1, means: 'weight of terms the ladder added (a page title, a tag synonym)' },
-  COMMON_SHARE: { value: 0.5, off: 1, means: 'a term too common to open the gate counts at this share' },
   // A sentence under a heading (or on a page titled) with the question's terms is about them even
   // when it does not repeat them; on the page about "API 570" the sentence about corrosion rates
   // beats the one that says "API 570".
@@ -36,8 +33,6 @@ export const ANSWERER = defineKnobs('answer/offline-answerer', {
     means: "share of a term the sentence's heading or page title carries (a title's name counts at it even when repeated)",
   },
   LEAD_BONUS: { value: 0.5, off: 0, means: "bonus for the page's lead (first prose sentence, bold lead, summary)" },
-  DEFINITION_BONUS: { value: 0.75, off: 0, means: '"What is X?" prefers the sentence "X is a …" / "X means …"' },
-  DEFINITION_REACH: { value: 15, off: Number.POSITIVE_INFINITY, means: "the defining word comes within this many words of the sentence's start" },
   PHRASE_BONUS: { value: 0.5, off: 0, means: "bonus per pair of the question's words side by side in its order" },
   MIN_RELEVANCE: { value: 1, off: 0, means: 'least relevance for a sentence to be quoted (one ordinary word)' },
   NEW_PAGE_RELEVANCE: { value: 2, off: 0, means: 'least relevance for a sentence to bring a new page into the answer' },
@@ -65,14 +60,6 @@ export const ANSWERER = defineKnobs('answer/offline-answerer', {
   TITLED_PAGE_LEAD: { value: true, off: false, means: 'with no sentence fit to quote, the lead of the first page holding a term' },
 });
 
-/** Questions that ask what something is or means. */
-const DEFINITION_QUESTION = /^\s*(?:what|who)(?:'s|’s|\s+(?:is|are|was|were)\b)|^\s*define\b|\bwhat\b.*\b(?:mean|stand for)\b|\bmeaning of\b/i;
-/** "X is a/an/the …", "X are the …": a copula and an article after a question term make a definition… */
-const COPULAS = new Set(['is', 'are', 'was', 'were'].map(foldWord));
-const ARTICLES = new Set(['a', 'an', 'the', 'one']);
-/** …as do "X means / refers to / stands for / denotes …". */
-const DEFINING_VERBS = new Set(['means', 'refers', 'stands', 'denotes'].map(foldWord));
-
 export interface WeightedTerm {
   term: SignalTerm;
   pattern: ReturnType<typeof termPattern>;
@@ -93,8 +80,7 @@ export function weighTerms(terms: readonly SignalTerm[]): WeightedTerm[] {
     .map((term) => {
       const strict = STRICT_KINDS.has(term.kind);
       const common = term.gate === false;
-      const base = isRewording(term) ? ANSWERER.EXPANDED_WEIGHT : strict ? ANSWERER.STRICT_WEIGHT : 1;
-      return { term, pattern: termPattern(term.term), strict, weight: common ? base * ANSWERER.COMMON_SHARE : base, required: isOwnTerm(term) && !common };
+      return { term, pattern: termPattern(term.term), strict, weight: isRewording(term) ? ANSWERER.EXPANDED_WEIGHT : 1, required: isOwnTerm(term) && !common };
     });
 }
 
@@ -161,13 +147,12 @@ export interface ScoredSentence {
  * sentence to quote?): the weight of the distinct terms it contains, except that a name the page's
  * title carries counts at the heading share only, whether or not the sentence repeats it (the page
  * is about it: the sentence that adds the rest of the question wins); plus the heading share of
- * the terms its own section heading adds; plus the phrase, lead and definition bonuses.
+ * the terms its own section heading adds; plus the phrase and lead bonuses.
  */
 export function scoreSentence(
   sentence: Sentence,
   terms: readonly WeightedTerm[],
   rank = 0,
-  definitional = false,
   held: number[] = [],
   phrases: readonly string[] = [],
   has: TermLookup = termLookup(terms),
@@ -195,15 +180,7 @@ export function scoreSentence(
     score += (subject || (inTitle && !said) ? ANSWERER.HEADING_SHARE * t.weight : said ? t.weight : 0) + (inHeading ? ANSWERER.HEADING_SHARE * t.weight : 0);
   });
   score += ANSWERER.PHRASE_BONUS * phrases.filter((p) => sentence.folded.joined.includes(p)).length;
-  score +=
-    (sentence.lead ? ANSWERER.LEAD_BONUS : 0) +
-    (definitional &&
-    defines(
-      sentence,
-      present.map((k) => terms[k]!),
-    )
-      ? ANSWERER.DEFINITION_BONUS
-      : 0);
+  if (sentence.lead) score += ANSWERER.LEAD_BONUS;
   return { sentence, rank, present, titled, held, relevance, score };
 }
 
@@ -241,15 +218,6 @@ export function questionPhrases(question: string, terms: readonly WeightedTerm[]
   return [...phrases];
 }
 
-/** "GRPO (Group Relative Policy Optimization) is a …": a term the sentence contains comes before an early defining word. */
-function defines(sentence: Sentence, present: readonly WeightedTerm[]): boolean {
-  const words = sentence.folded.words.slice(0, ANSWERER.DEFINITION_REACH + 1);
-  const at = words.findIndex((w, i) => i > 0 && (DEFINING_VERBS.has(w) || (COPULAS.has(w) && ARTICLES.has(words[i + 1] ?? ''))));
-  if (at < 0) return false;
-  const opening = foldText(words.slice(0, at).join(' '));
-  return present.some((t) => t.required && textHasTerm(opening, t.pattern, false));
-}
-
 export class OfflineAnswerer implements Answerer {
   readonly name = 'offline';
   private readonly prepared = new Map<string, PreparedPage>();
@@ -271,13 +239,12 @@ export class OfflineAnswerer implements Answerer {
       .map((path) => ({ path, reason: `beyond the offline read budget of ${ANSWERER.OFFLINE_READ_BUDGET} pages` }));
     const terms = weighTerms(request.terms);
     const pages = new Map(read.map((path) => [path, this.prepare(path, request.pages.get(path)!)]));
-    const definitional = DEFINITION_QUESTION.test(request.question);
     const phrases = questionPhrases(request.question, terms);
     const has = termLookup(terms);
     const scored = read.flatMap((path, rank) => {
       const page = pages.get(path)!;
       const held = terms.flatMap((t, k) => (ANSWERER.HELD_SPECIFIC_TERMS && t.strict && textHasTerm(page.folded, t.pattern, t.strict) ? [k] : []));
-      return page.page.sentences.map((s) => scoreSentence(s, terms, rank, definitional, held, phrases, has));
+      return page.page.sentences.map((s) => scoreSentence(s, terms, rank, held, phrases, has));
     });
     const holds = (s: Sentence) => quoteHolds(pages.get(s.path)!.lines, [s.start, s.end], s.quote);
     const picked = pickSentences(scored, terms, holds, tiedWithBest(read, request.scores));
@@ -402,12 +369,6 @@ export function pickSentences(
     const best = valued.find((v) => quotable(v.x))?.x;
     if (!best) break;
     take(best);
-  }
-  // A lone quote gets company from its own section: the sentences around it give it context.
-  while (picked.length < ANSWERER.MIN_CLAIMS) {
-    const near = bestQuotable(eligible.filter((x) => x.sentence.section === lead.sentence.section && open(x)));
-    if (!near) break;
-    take(near);
   }
   // The lead first; then the rest, most relevant first, section by section (the lead's own section
   // first), sentences of one section in page order so that neighbours read as the page wrote them.

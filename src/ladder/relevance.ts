@@ -18,23 +18,20 @@ const evenly = (value: number): Readonly<Record<Field, number>> => Object.fromEn
  * FIELD_WEIGHTS: how much one occurrence in each field counts against one in the body. A title or
  * alias names the page; tags and link texts are what others call it; headings and summary say what
  * it covers.
- * LENGTH_NORMALISATION: BM25's b per field: long bodies are not better for being long, while titles
- * and tags are short by nature and barely normalised.
  * K1: BM25's saturation: the tenth mention of a word adds little over the third. Higher than the
  * textbook 1.2 because fields are summed first: a word in the title and the body should not
  * saturate at once.
- * Off, each is stock BM25's choice (every field alike, b 0.75, k1 1.2).
+ * Off, each is stock BM25's choice (every field alike, k1 1.2). Length normalisation is stock BM25's
+ * b, 0.75, in every field: per-field values earned nothing on the development banks (eval/ABLATIONS.md).
  */
+/** BM25's b: how much a field's length beyond the average lowers each of its words' weight. */
+const LENGTH_NORMALISATION = 0.75;
+
 const BM25F = defineKnobs('ladder/relevance', {
   FIELD_WEIGHTS: {
     value: { title: 6, aliases: 5, tags: 3, summary: 3, headings: 2, links: 2, body: 1 } as Readonly<Record<Field, number>>,
     off: evenly(1),
     means: 'field weights (title 6, aliases 5, tags and summary 3, headings and links 2, body 1)',
-  },
-  LENGTH_NORMALISATION: {
-    value: { title: 0.3, aliases: 0.3, tags: 0.2, summary: 0.5, headings: 0.5, links: 0.5, body: 0.75 } as Readonly<Record<Field, number>>,
-    off: evenly(0.75),
-    means: "BM25's b per field (short fields barely normalised)",
   },
   K1: { value: 2, off: 1.2, means: "BM25's k1 over the summed fields" },
 });
@@ -187,10 +184,8 @@ export class RelevanceCounter {
       return counted;
     });
     const average = (total: number) => (n === 0 ? 1 : Math.max(1, total / n));
-    const shareOf = (field: Field, length: number, averageLength: number) => {
-      const b = BM25F.LENGTH_NORMALISATION[field];
-      return BM25F.FIELD_WEIGHTS[field] / (1 - b + (b * length) / averageLength);
-    };
+    const shareOf = (field: Field, length: number, averageLength: number) =>
+      BM25F.FIELD_WEIGHTS[field] / (1 - LENGTH_NORMALISATION + (LENGTH_NORMALISATION * length) / averageLength);
     const shortAverages = short.map((f) => average(f.lengths.reduce((sum, length) => sum + length, 0)));
     const bodyAverage = average(pages.reduce((sum, page) => sum + page.body.length, 0));
     // Postings come out page by page (a dense scratch array sums each word's fields), then a

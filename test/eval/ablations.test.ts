@@ -5,7 +5,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NOT_KNOBS, ablationTable, leaveOneOut, verdictOf } from '../../eval/ablate.js';
+import { NOT_KNOBS, ablationTable, costsOfGoing, leaveOneOut, verdictOf } from '../../eval/ablate.js';
 import { ANSWERER } from '../../src/answer/offline-answerer.js';
 import { LADDER } from '../../src/ladder/ladder.js';
 import { allKnobs, defineKnobs, withKnobsOff } from '../../src/ladder/tuning.js';
@@ -77,6 +77,22 @@ describe('knobs', () => {
     defineKnobs('test/memo', { FLAG: { value: true, off: false, means: 'a test knob' } }, () => told++);
     await withKnobsOff(['test/memo.FLAG'], async () => expect(told).toBe(1));
     expect(told).toBe(2);
+  });
+});
+
+describe('backward elimination', () => {
+  const figures = (ansCited: number, r1 = 0) => [0, 0, 0, ansCited, 0, 0, 0, r1, 0];
+  const base = [figures(80, 70), figures(60, 60), figures(50, 50), figures(40, 40)];
+  const banks = ['a', 'b', 'c', 'ours'];
+
+  it('lets a set go that costs the macro under 2 questions and no bank more than 2', () => {
+    expect(costsOfGoing(base, [figures(78, 70), figures(61, 60), figures(50, 49), figures(38, 40)], banks, 3)).toEqual([]);
+  });
+  it('keeps a set whose macro cost reaches 2 on any figure', () => {
+    expect(costsOfGoing(base, [figures(78, 70), figures(58, 60), figures(48, 50), base[3]!], banks, 3)).toEqual(['macro ans+cited -2']);
+  });
+  it('keeps a set that costs any one bank more than 2, the guard bank outside the macro included', () => {
+    expect(costsOfGoing(base, [base[0]!, base[1]!, base[2]!, figures(37, 40)], banks, 3)).toEqual(['ours ans+cited -3']);
   });
 });
 
