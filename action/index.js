@@ -53829,11 +53829,11 @@ var BlockReader = class {
     const header = line.includes("|") && isTableRule(this.line(i + 1));
     if (isPipedRow(line) || this.inTable && line.includes("|")) return this.emit(header ? "table-header" : "table-row", line.trim(), n, 0);
     if (item !== void 0) return this.start("item", item.trim(), n);
-    const quoted = quoteContent(line)?.trim();
-    if (quoted !== void 0) {
-      if (quoted === "") this.close();
-      else if (this.open?.kind === "quote") this.open.lines.push(quoted);
-      else this.start("quote", quoted, n);
+    const quoted2 = quoteContent(line)?.trim();
+    if (quoted2 !== void 0) {
+      if (quoted2 === "") this.close();
+      else if (this.open?.kind === "quote") this.open.lines.push(quoted2);
+      else this.start("quote", quoted2, n);
       return;
     }
     if (header && !this.open) return this.emit("table-header", line.trim(), n, 0);
@@ -57627,6 +57627,12 @@ function textHasTerm(folded, pattern, strict) {
 
 // src/answer/cite-contract.ts
 var TRAINING_DATA_FLAG = "(from training data; not in wiki)";
+var MIN_QUOTE_CONTENT_WORDS = 2;
+function quoteSaysSomething(quote) {
+  const stopwords = builtinStopwords();
+  const content = new Set(lowerWords(quote).filter((w2) => !stopwords.has(w2) && !/^\d$/.test(w2)));
+  return content.size >= MIN_QUOTE_CONTENT_WORDS;
+}
 function enforceCiteContract(claims, context3) {
   const violations = [];
   const kept = [];
@@ -57670,6 +57676,10 @@ function checkWikiCitation(citation, context3, linesOf, violations) {
     violations.push({ rule: "quote-too-long", detail: `${citation.path}: a quote must be one or two lines`, action: "dropped" });
     return void 0;
   }
+  if (!quoteSaysSomething(quote)) {
+    violations.push({ rule: "quote-without-words", detail: `${citation.path}: the quote says nothing of its own: ${clip(citation.quote)}`, action: "dropped" });
+    return void 0;
+  }
   const lines = linesOf(citation.path);
   const [start, end] = citation.lines;
   if (quoteAt(lines, start, end, quote)) return true;
@@ -57705,7 +57715,7 @@ function readableLines(lines, start, last) {
 }
 function quoteHolds(pageLines, lines, quote) {
   const q3 = comparableQuote(quote);
-  return q3 !== "" && quote.split("\n").length <= MAX_QUOTE_LINES && quoteAt(pageLines, lines[0], lines[1], q3);
+  return q3 !== "" && quote.split("\n").length <= MAX_QUOTE_LINES && quoteSaysSomething(q3) && quoteAt(pageLines, lines[0], lines[1], q3);
 }
 function checkWebCitation(url, context3, violations) {
   if (context3.searchUrls.has(url)) return true;
@@ -57892,14 +57902,14 @@ function pickSentences(scored, terms, holds = () => true, tied = 1) {
   const byBetter = (a, b3) => better(a, b3) ? -1 : better(b3, a) ? 1 : 0;
   const bestQuotable = (candidates) => candidates.sort(byBetter).find(quotable);
   const picked = [];
-  const quoted = /* @__PURE__ */ new Set();
+  const quoted2 = /* @__PURE__ */ new Set();
   const pages = /* @__PURE__ */ new Set();
   const texts = /* @__PURE__ */ new Set();
   const take = (x3) => {
     picked.push(x3);
     pages.add(x3.sentence.path);
     texts.add(x3.sentence.text);
-    for (const k2 of [...x3.present, ...x3.titled, ...x3.held]) quoted.add(k2);
+    for (const k2 of [...x3.present, ...x3.titled, ...x3.held]) quoted2.add(k2);
   };
   const barredRow = (x3) => ANSWERER.ROWS_NEVER_LEAD && x3.sentence.row;
   const open = (x3) => !picked.includes(x3) && !texts.has(x3.sentence.text) && (pages.has(x3.sentence.path) || pages.size < ANSWERER.MAX_CITED_PAGES && x3.relevance >= ANSWERER.NEW_PAGE_RELEVANCE && !barredRow(x3));
@@ -57919,7 +57929,7 @@ function pickSentences(scored, terms, holds = () => true, tied = 1) {
     const valued = [];
     for (const x3 of eligible) {
       if (!open(x3)) continue;
-      const gain = [.../* @__PURE__ */ new Set([...x3.present, ...x3.held])].reduce((sum, k2) => sum + (quoted.has(k2) ? 0 : terms[k2].weight), 0);
+      const gain = [.../* @__PURE__ */ new Set([...x3.present, ...x3.held])].reduce((sum, k2) => sum + (quoted2.has(k2) ? 0 : terms[k2].weight), 0);
       if (gain < ANSWERER.MIN_RELEVANCE - 1e-9) continue;
       if (!pages.has(x3.sentence.path) && (x3.rank >= ANSWERER.COVER_RANKS || gain < ANSWERER.NEW_PAGE_GAIN - 1e-9)) continue;
       valued.push({ x: x3, value: gain / (1 + ANSWERER.RANK_DISCOUNT * x3.rank) });
@@ -57935,11 +57945,41 @@ function pickSentences(scored, terms, holds = () => true, tied = 1) {
   return [lead, ...sections.flatMap((section) => rest.filter((x3) => x3.sentence.section === section).sort((a, b3) => a.sentence.order - b3.sentence.order))];
 }
 
+// src/markdown/inert.ts
+var inertText = (text) => text.replace(/<(?=[A-Za-z/!?])/g, "&lt;").replace(/!\[/g, "[");
+var LINK_BREAKERS = /[()<>[\]\s"'`\\]/g;
+function safeWebUrl(url) {
+  let parsed;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return void 0;
+  }
+  if (parsed.protocol !== "https:" || parsed.username !== "" || parsed.password !== "") return void 0;
+  return parsed.href.replace(LINK_BREAKERS, (c3) => `%${c3.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+}
+function webLink(title, url) {
+  const text = inertText(title.replace(/[[\]\\]/g, "")).replace(/\s+/g, " ").trim() || "link";
+  const href = safeWebUrl(url);
+  return href ? `[${text}](${href})` : text;
+}
+
 // src/answer/render.ts
 var plainCitation = (c3) => `${inlineCode(c3.path)} ${c3.lines[0] === c3.lines[1] ? `line ${c3.lines[0]}` : `lines ${c3.lines[0]}-${c3.lines[1]}`}`;
 var MAX_HEADING_CHARS = 120;
 var clipHeading = (heading) => heading.length > MAX_HEADING_CHARS ? `${atWord(heading, MAX_HEADING_CHARS)}${ELISION}` : heading;
-var renderCitation = (c3, wiki) => isWikiCitation(c3) ? wiki(c3) : `[${c3.title.replace(/[[\]]/g, "")}](${c3.url})`;
+var renderCitation = (c3, wiki) => isWikiCitation(c3) ? wiki(c3) : webLink(c3.title, c3.url);
+var quoted = (text) => `\u201C${inertText(readableText(unlinkPageLinks(text)))}\u201D`;
+function claimLines(claim, wiki) {
+  const cited = claim.citations.filter(isWikiCitation);
+  const others = claim.citations.filter((c3) => !isWikiCitation(c3)).map((c3) => renderCitation(c3, wiki));
+  const tail = (list) => list.length > 0 ? ` \u2014 ${list.join(", ")}` : "";
+  if (cited.length === 0) return [`- ${inertText(claim.text)}${tail(others)}`];
+  const own = readableText(unlinkPageLinks(claim.text));
+  if (cited.length === 1 && own === readableText(unlinkPageLinks(cited[0].quote)))
+    return [`- ${quoted(cited[0].quote)}${tail([wiki(cited[0]), ...others])}`];
+  return [`- ${inertText(own)} (the answerer's words)${tail(others)}`, ...cited.map((c3) => `  - ${quoted(c3.quote)} \u2014 ${wiki(c3)}`)];
+}
 var unlinkPageLinks = (text) => text.replace(/!?\[([^[\]]*)\]\((?!https?:)(?:[^()]|\([^()]*\))*\)/g, "$1");
 function renderAnswer(input, wiki = plainCitation) {
   const out = [];
@@ -57955,10 +57995,7 @@ function renderAnswer(input, wiki = plainCitation) {
   } else if (input.claims.length > 0) {
     out.push(input.outcome === "answered" ? "From the wiki:" : "The wiki covers part of this:");
     out.push("");
-    for (const claim of input.claims) {
-      const quoted = claim.citations.some(isWikiCitation) ? `\u201C${readableText(unlinkPageLinks(claim.text))}\u201D` : claim.text;
-      out.push(`- ${quoted}${claim.citations.length > 0 ? ` \u2014 ${claim.citations.map((c3) => renderCitation(c3, wiki)).join(", ")}` : ""}`);
-    }
+    for (const claim of input.claims) out.push(...claimLines(claim, wiki));
     const sections = input.sections ?? sectionsOf(input.claims);
     if (sections.length > 0) {
       const readMore = sections.map((s) => `${clipHeading(s.heading) || s.path} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`);
@@ -57968,7 +58005,7 @@ function renderAnswer(input, wiki = plainCitation) {
   }
   if (input.missing.length > 0 && input.branch !== "unconfigured") {
     const elsewhere = new Set(input.outcome === "answered" ? input.missing : input.missingElsewhere ?? []);
-    const show = (terms) => terms.map((m2) => m2.includes(" ") && m2.length > 40 ? m2.replace(/\s+/g, " ") : inlineCode(m2)).join(", ");
+    const show = (terms) => terms.map((m2) => m2.includes(" ") && m2.length > 40 ? inertText(m2.replace(/\s+/g, " ")) : inlineCode(m2)).join(", ");
     const absent = input.missing.filter((m2) => !elsewhere.has(m2));
     const notBest = input.missing.filter((m2) => elsewhere.has(m2));
     out.push("");
@@ -57983,7 +58020,7 @@ function renderAnswer(input, wiki = plainCitation) {
   }
   if (input.webClaims && input.webClaims.length > 0) {
     out.push("", "**From the web** (not in the wiki; the capture records it):", "");
-    for (const claim of input.webClaims) out.push(`- ${claim.text} \u2014 ${claim.citations.map((c3) => renderCitation(c3, wiki)).join(", ")}`);
+    for (const claim of input.webClaims) out.push(...claimLines(claim, wiki));
   }
   for (const note of input.notes ?? []) out.push("", `_Note: ${note}_`);
   return out.join("\n").trim();
@@ -57999,6 +58036,7 @@ function sectionsOf(claims) {
   return sections;
 }
 var termNote = (t2) => t2.via ? ` (${t2.kind === "feedback" ? "feedback " : t2.kind === "proposed" ? "" : "from "}${t2.via.replace(/^pseudo-relevance feedback /, "")})` : t2.gate === false ? " (too common to open the gate)" : "";
+var searchOutcome = (w2) => w2.error ? `failed: ${inertText(w2.error)}` : `${w2.results} results`;
 var SUMMARY_ITEMS = 25;
 function coverageLine(coverage, list) {
   const missing = list(coverage.missing.map(inlineCode));
@@ -58024,8 +58062,9 @@ function traceSummary(trace) {
     `- Read: ${list(trace.read.map(inlineCode))}`,
     ...trace.unread.length > 0 ? [`- Not read: ${list(trace.unread.map((u2) => `${inlineCode(u2.path)} (${u2.reason})`))}`] : [],
     `- Coverage: ${coverageLine(trace.coverage, list)}`,
-    ...trace.violations.length > 0 ? [`- Cite contract: ${list(trace.violations.map((v2) => `${v2.rule} (${v2.action}): ${v2.detail}`))}`] : [],
-    ...trace.web_searches.length > 0 ? [`- Web searches: ${list(trace.web_searches.map((w2) => `${w2.provider} "${w2.query}" \u2192 ${w2.error ? `failed: ${w2.error}` : `${w2.results} results`}`))}`] : [],
+    // A violation's detail and a search query repeat what a model or the asker wrote: inert text.
+    ...trace.violations.length > 0 ? [`- Cite contract: ${list(trace.violations.map((v2) => `${v2.rule} (${v2.action}): ${inertText(v2.detail)}`))}`] : [],
+    ...trace.web_searches.length > 0 ? [`- Web searches: ${list(trace.web_searches.map((w2) => `${w2.provider} "${inertText(w2.query)}" \u2192 ${searchOutcome(w2)}`))}`] : [],
     ...trace.provider_calls.length > 0 ? [`- Provider calls: ${trace.provider_calls.length} (${retries} retries), tokens ${trace.tokens.input} in / ${trace.tokens.output} out`] : [],
     `- Timings: load ${trace.timings_ms.load} ms, ladder ${trace.timings_ms.ladder} ms, answer ${trace.timings_ms.answer} ms`
   ];
@@ -58273,10 +58312,9 @@ function clipQuery(query, maxWords, maxChars) {
   return out || query.slice(0, maxChars);
 }
 var clean = (s) => typeof s === "string" ? s.replace(/<[^<>]+>/g, "").replace(/\s+/g, " ").trim() : "";
-var isHttpUrl = (u2) => typeof u2 === "string" && /^https?:\/\//i.test(u2);
 function results(provider, items, pick) {
   if (!Array.isArray(items)) throw new ProviderError(provider, "the reply has no results list", "malformed", true);
-  return items.filter((i) => typeof i === "object" && i !== null).map(pick).filter((r2) => isHttpUrl(r2.url) && r2.title !== "");
+  return items.filter((i) => typeof i === "object" && i !== null).map(pick).filter((r2) => safeWebUrl(r2.url) !== void 0 && r2.title !== "");
 }
 var TavilySearch = class {
   constructor(http, baseUrl2, apiKey) {
@@ -59109,11 +59147,11 @@ _[${what} cut here: ${text.length - limit} more characters not shown]_`;
 function renderComment(parts) {
   const { trace } = parts;
   const question = postableVisible(trace.question.slice(0, QUOTED_QUESTION_LIMIT));
-  const quoted = question.split("\n").map((l3) => `> ${l3}`).join("\n");
+  const quoted2 = question.split("\n").map((l3) => `> ${l3}`).join("\n");
   const questionCut = trace.question.length > QUOTED_QUESTION_LIMIT ? `
 
 _[Question cut here: ${trace.question.length - QUOTED_QUESTION_LIMIT} more characters not shown]_` : "";
-  const head = `${quoted}${questionCut}
+  const head = `${quoted2}${questionCut}
 
 `;
   const details = cut(["<details><summary>How this was answered</summary>", "", ...traceSummary(trace).map(postableVisible), ""].join("\n"), DETAILS_LIMIT, "Trace") + "\n\n</details>";
@@ -59315,7 +59353,7 @@ function captureTitle(question) {
   return clean2.length > TITLE_LIMIT ? `${clean2.slice(0, TITLE_LIMIT - 1).trimEnd()}\u2026` : clean2;
 }
 var unlink = unlinkPageLinks;
-var inert = (text) => text.replace(/<(?=[A-Za-z/!?])/g, "&lt;").replace(/!\[/g, "[");
+var inert = inertText;
 var lineRange = (c3) => c3.lines[0] === c3.lines[1] ? `line ${c3.lines[0]}` : `lines ${c3.lines[0]}-${c3.lines[1]}`;
 var wikiCitations = (t2) => t2.citations.filter(isWikiCitation);
 var webCitations = (t2) => t2.citations.filter((c3) => !isWikiCitation(c3));
@@ -59340,7 +59378,7 @@ function bodySections(input, wikiLink) {
     "",
     "## What the wiki had",
     "",
-    ...had.length > 0 ? had.map((c3) => `- \u201C${quote(c3.quote)}\u201D \u2014 ${wikiLink(c3)}`) : ["Nothing: no page matched this question."],
+    ...had.length > 0 ? had.map((c3) => `- \u201C${inert(quote(c3.quote))}\u201D \u2014 ${wikiLink(c3)}`) : ["Nothing: no page matched this question."],
     "",
     "## What was missing",
     "",
@@ -59348,7 +59386,7 @@ function bodySections(input, wikiLink) {
     "",
     "## From the web",
     "",
-    ...web.length > 0 ? web.map((c3) => `- [${c3.title.replace(/[[\]]/g, "")}](${c3.url})`) : ["No web search was made (no provider configured) or it found nothing."],
+    ...web.length > 0 ? web.map((c3) => `- ${webLink(c3.title, c3.url)}`) : ["No web search was made (no provider configured) or it found nothing."],
     "",
     "## Answer given",
     "",
@@ -59653,7 +59691,8 @@ function prBody(o2, marker) {
     "",
     "### Question",
     "",
-    ...q3.split("\n").map((l3) => `> ${l3}`),
+    // The asker's words, as the capture page has them: no HTML, no images.
+    ...q3.split("\n").map((l3) => `> ${inertText(l3)}`),
     "",
     "### The answer given",
     "",

@@ -4,14 +4,30 @@
 // carries the training-data flag. Quote and page are compared as readable text (`readableText`:
 // links as their text, emphasis dropped, whitespace squashed), so a quote may be written as the
 // reader sees it. A cited range longer than two lines is a sentence cited whole: the quote must
-// then be found in its first two lines (a trailing "…" marks where it stops). Violations are
+// then be found in its first two lines (a trailing "…" marks where it stops), and it must carry a
+// few words of its own ("the" at a real line proves nothing). Violations are
 // repaired or the claim is dropped; both are reported.
 import { type Citation, type CiteViolation, type WikiCitation, isWikiCitation } from './trace.js';
 import type { Claim } from './answerer.js';
 import { readableText } from '../markdown/readable-text.js';
 import { MAX_QUOTE_LINES } from './passages.js';
+import { builtinStopwords } from '../ladder/signal-terms.js';
+import { lowerWords } from '../ladder/text-match.js';
 
 export const TRAINING_DATA_FLAG = '(from training data; not in wiki)';
+
+/**
+ * A quote proves something only when it says something: at least this many distinct words that are
+ * not stopwords. "the" at a real line is in the page, and proves nothing about the claim beside it.
+ */
+export const MIN_QUOTE_CONTENT_WORDS = 2;
+
+/** Whether a quote (as readable text) carries enough words of its own to be evidence. */
+export function quoteSaysSomething(quote: string): boolean {
+  const stopwords = builtinStopwords();
+  const content = new Set(lowerWords(quote).filter((w) => !stopwords.has(w) && !/^\d$/.test(w)));
+  return content.size >= MIN_QUOTE_CONTENT_WORDS;
+}
 
 export interface CiteContext {
   /** Pages read in this run: path → full text. */
@@ -78,6 +94,10 @@ function checkWikiCitation(
     violations.push({ rule: 'quote-too-long', detail: `${citation.path}: a quote must be one or two lines`, action: 'dropped' });
     return undefined;
   }
+  if (!quoteSaysSomething(quote)) {
+    violations.push({ rule: 'quote-without-words', detail: `${citation.path}: the quote says nothing of its own: ${clip(citation.quote)}`, action: 'dropped' });
+    return undefined;
+  }
   const lines = linesOf(citation.path);
   const [start, end] = citation.lines;
   if (quoteAt(lines, start, end, quote)) return true;
@@ -129,7 +149,7 @@ function readableLines(lines: readonly string[], start: number, last: number): s
 /** The check the contract makes, for answerers that want to know before they answer. */
 export function quoteHolds(pageLines: readonly string[], lines: readonly [number, number], quote: string): boolean {
   const q = comparableQuote(quote);
-  return q !== '' && quote.split('\n').length <= MAX_QUOTE_LINES && quoteAt(pageLines, lines[0], lines[1], q);
+  return q !== '' && quote.split('\n').length <= MAX_QUOTE_LINES && quoteSaysSomething(q) && quoteAt(pageLines, lines[0], lines[1], q);
 }
 
 function checkWebCitation(url: string, context: CiteContext, violations: CiteViolation[]): true | undefined {

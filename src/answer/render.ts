@@ -2,6 +2,7 @@
 // citation looks: the CLI shows the wiki-relative path and lines, the Action a permalink.
 import type { Branch } from '../ladder/ladder.js';
 import { inlineCode } from '../markdown/code.js';
+import { inertText, webLink } from '../markdown/inert.js';
 import { readableText } from '../markdown/readable-text.js';
 import { type Citation, type Outcome, type Trace, type WikiCitation, isWikiCitation } from './trace.js';
 import type { Claim, SectionRef } from './answerer.js';
@@ -16,7 +17,26 @@ export const plainCitation: WikiCitationRenderer = (c) =>
 const MAX_HEADING_CHARS = 120;
 const clipHeading = (heading: string): string => (heading.length > MAX_HEADING_CHARS ? `${atWord(heading, MAX_HEADING_CHARS)}${ELISION}` : heading);
 
-const renderCitation = (c: Citation, wiki: WikiCitationRenderer): string => (isWikiCitation(c) ? wiki(c) : `[${c.title.replace(/[[\]]/g, '')}](${c.url})`);
+const renderCitation = (c: Citation, wiki: WikiCitationRenderer): string => (isWikiCitation(c) ? wiki(c) : webLink(c.title, c.url));
+
+/** A page's text as quoted: readable text (no link targets, emphasis or table pipes), never markup. */
+const quoted = (text: string): string => `“${inertText(readableText(unlinkPageLinks(text)))}”`;
+
+/**
+ * One claim as a bullet. What is shown in quotation marks is only ever a quote the cite contract
+ * verified at its lines; an answerer's own wording (a model's) is shown apart, as its words, with
+ * its evidence under it. Words nobody quoted (uncited, from the web) are inert text.
+ */
+function claimLines(claim: Claim, wiki: WikiCitationRenderer): string[] {
+  const cited = claim.citations.filter(isWikiCitation);
+  const others = claim.citations.filter((c) => !isWikiCitation(c)).map((c) => renderCitation(c, wiki));
+  const tail = (list: readonly string[]) => (list.length > 0 ? ` — ${list.join(', ')}` : '');
+  if (cited.length === 0) return [`- ${inertText(claim.text)}${tail(others)}`];
+  const own = readableText(unlinkPageLinks(claim.text));
+  if (cited.length === 1 && own === readableText(unlinkPageLinks(cited[0]!.quote)))
+    return [`- ${quoted(cited[0]!.quote)}${tail([wiki(cited[0]!), ...others])}`];
+  return [`- ${inertText(own)} (the answerer's words)${tail(others)}`, ...cited.map((c) => `  - ${quoted(c.quote)} — ${wiki(c)}`)];
+}
 
 export interface RenderInput {
   outcome: Outcome;
@@ -57,11 +77,7 @@ export function renderAnswer(input: RenderInput, wiki: WikiCitationRenderer = pl
   } else if (input.claims.length > 0) {
     out.push(input.outcome === 'answered' ? 'From the wiki:' : 'The wiki covers part of this:');
     out.push('');
-    for (const claim of input.claims) {
-      // Quotes read as text: no wikilinks, link targets, emphasis marks or table pipes.
-      const quoted = claim.citations.some(isWikiCitation) ? `“${readableText(unlinkPageLinks(claim.text))}”` : claim.text;
-      out.push(`- ${quoted}${claim.citations.length > 0 ? ` — ${claim.citations.map((c) => renderCitation(c, wiki)).join(', ')}` : ''}`);
-    }
+    for (const claim of input.claims) out.push(...claimLines(claim, wiki));
     const sections = input.sections ?? sectionsOf(input.claims);
     if (sections.length > 0) {
       const readMore = sections.map((s) => `${clipHeading(s.heading) || s.path} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`);
@@ -74,7 +90,8 @@ export function renderAnswer(input: RenderInput, wiki: WikiCitationRenderer = pl
   // gap's terms that another page read holds) is absent from the best-matching pages, not from the wiki.
   if (input.missing.length > 0 && input.branch !== 'unconfigured') {
     const elsewhere = new Set(input.outcome === 'answered' ? input.missing : (input.missingElsewhere ?? []));
-    const show = (terms: readonly string[]) => terms.map((m) => (m.includes(' ') && m.length > 40 ? m.replace(/\s+/g, ' ') : inlineCode(m))).join(', ');
+    const show = (terms: readonly string[]) =>
+      terms.map((m) => (m.includes(' ') && m.length > 40 ? inertText(m.replace(/\s+/g, ' ')) : inlineCode(m))).join(', ');
     const absent = input.missing.filter((m) => !elsewhere.has(m));
     const notBest = input.missing.filter((m) => elsewhere.has(m));
     out.push('');
@@ -90,7 +107,7 @@ export function renderAnswer(input: RenderInput, wiki: WikiCitationRenderer = pl
   }
   if (input.webClaims && input.webClaims.length > 0) {
     out.push('', '**From the web** (not in the wiki; the capture records it):', '');
-    for (const claim of input.webClaims) out.push(`- ${claim.text} — ${claim.citations.map((c) => renderCitation(c, wiki)).join(', ')}`);
+    for (const claim of input.webClaims) out.push(...claimLines(claim, wiki));
   }
   for (const note of input.notes ?? []) out.push('', `_Note: ${note}_`);
   return out.join('\n').trim();
@@ -115,6 +132,8 @@ const termNote = (t: Trace['signal_terms'][number]): string =>
     : t.gate === false
       ? ' (too common to open the gate)'
       : '';
+
+const searchOutcome = (w: Trace['web_searches'][number]): string => (w.error ? `failed: ${inertText(w.error)}` : `${w.results} results`);
 
 /** The trace as the bullet list of the folded "How this was answered" section. */
 const SUMMARY_ITEMS = 25;
@@ -150,9 +169,10 @@ export function traceSummary(trace: Trace): string[] {
     `- Read: ${list(trace.read.map(inlineCode))}`,
     ...(trace.unread.length > 0 ? [`- Not read: ${list(trace.unread.map((u) => `${inlineCode(u.path)} (${u.reason})`))}`] : []),
     `- Coverage: ${coverageLine(trace.coverage, list)}`,
-    ...(trace.violations.length > 0 ? [`- Cite contract: ${list(trace.violations.map((v) => `${v.rule} (${v.action}): ${v.detail}`))}`] : []),
+    // A violation's detail and a search query repeat what a model or the asker wrote: inert text.
+    ...(trace.violations.length > 0 ? [`- Cite contract: ${list(trace.violations.map((v) => `${v.rule} (${v.action}): ${inertText(v.detail)}`))}`] : []),
     ...(trace.web_searches.length > 0
-      ? [`- Web searches: ${list(trace.web_searches.map((w) => `${w.provider} "${w.query}" → ${w.error ? `failed: ${w.error}` : `${w.results} results`}`))}`]
+      ? [`- Web searches: ${list(trace.web_searches.map((w) => `${w.provider} "${inertText(w.query)}" → ${searchOutcome(w)}`))}`]
       : []),
     ...(trace.provider_calls.length > 0
       ? [`- Provider calls: ${trace.provider_calls.length} (${retries} retries), tokens ${trace.tokens.input} in / ${trace.tokens.output} out`]

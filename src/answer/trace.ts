@@ -25,7 +25,7 @@ export type Citation = WikiCitation | WebCitation;
 export const isWikiCitation = (c: Citation): c is WikiCitation => 'path' in c;
 
 export interface CiteViolation {
-  rule: 'page-not-read' | 'quote-not-in-page' | 'quote-too-long' | 'url-not-from-search' | 'uncited-claim';
+  rule: 'page-not-read' | 'quote-not-in-page' | 'quote-too-long' | 'quote-without-words' | 'url-not-from-search' | 'uncited-claim';
   detail: string;
   /** What was done about it. */
   action: 'repaired' | 'dropped';

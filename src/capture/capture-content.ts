@@ -10,6 +10,7 @@ import { type Trace, type WebCitation, type WikiCitation, isWikiCitation } from 
 import { pyFormatFixed2 } from '../wiki/python-compat.js';
 import { unlinkPageLinks } from '../answer/render.js';
 import { inlineCode } from '../markdown/code.js';
+import { inertText, webLink } from '../markdown/inert.js';
 
 export interface CaptureSource {
   /** Where the question was asked, e.g. the issue URL; absent for local captures. */
@@ -46,10 +47,11 @@ export function captureTitle(question: string): string {
 
 const unlink = unlinkPageLinks;
 /**
- * The asker's words as they are committed to the wiki: no HTML and no images, which a page would
- * load for every reader (a tracking pixel in a question becomes one in the merged page).
+ * The asker's words, the pages' and the providers' as they are committed to the wiki: no HTML and
+ * no images, which a page would load for every reader (a tracking pixel in a question becomes one
+ * in the merged page).
  */
-const inert = (text: string): string => text.replace(/<(?=[A-Za-z/!?])/g, '&lt;').replace(/!\[/g, '[');
+const inert = inertText;
 
 const lineRange = (c: WikiCitation): string => (c.lines[0] === c.lines[1] ? `line ${c.lines[0]}` : `lines ${c.lines[0]}-${c.lines[1]}`);
 const wikiCitations = (t: Trace) => t.citations.filter(isWikiCitation);
@@ -86,7 +88,7 @@ function bodySections(input: CaptureInput, wikiLink: (c: WikiCitation) => string
     '',
     '## What the wiki had',
     '',
-    ...(had.length > 0 ? had.map((c) => `- “${quote(c.quote)}” — ${wikiLink(c)}`) : ['Nothing: no page matched this question.']),
+    ...(had.length > 0 ? had.map((c) => `- “${inert(quote(c.quote))}” — ${wikiLink(c)}`) : ['Nothing: no page matched this question.']),
     '',
     '## What was missing',
     '',
@@ -94,9 +96,7 @@ function bodySections(input: CaptureInput, wikiLink: (c: WikiCitation) => string
     '',
     '## From the web',
     '',
-    ...(web.length > 0
-      ? web.map((c) => `- [${c.title.replace(/[[\]]/g, '')}](${c.url})`)
-      : ['No web search was made (no provider configured) or it found nothing.']),
+    ...(web.length > 0 ? web.map((c) => `- ${webLink(c.title, c.url)}`) : ['No web search was made (no provider configured) or it found nothing.']),
     '',
     '## Answer given',
     '',

@@ -22,6 +22,7 @@ import { commitFiles, refSha, setBranch } from '../github/git-data.js';
 import type { StewardIdentity } from '../github/identity.js';
 import type { StewardText } from '../github/posted-text.js';
 import { createComment, createPull, updatePull } from '../github/writes-text.js';
+import { inertText } from '../markdown/inert.js';
 
 export const CAPTURE_BRANCH_PREFIX = 'wiki-steward/capture/';
 const CAPTURE_MARKER = /<!-- wiki-steward:capture key=([\w-]+) issue=(\d+) page=(\S+) commit=([0-9a-f]{40}) -->/g;
@@ -121,7 +122,8 @@ function prBody(o: CapturePrOptions, marker: CaptureMarker): StewardText {
     '',
     '### Question',
     '',
-    ...q.split('\n').map((l) => `> ${l}`),
+    // The asker's words, as the capture page has them: no HTML, no images.
+    ...q.split('\n').map((l) => `> ${inertText(l)}`),
     '',
     '### The answer given',
     '',

@@ -1,5 +1,6 @@
 // Web search for steps D and F behind one interface; each provider speaks its own API.
 import { JsonHttpClient, ProviderError, endpoint } from '../net/http-json.js';
+import { safeWebUrl } from '../markdown/inert.js';
 
 export interface WebResult {
   title: string;
@@ -35,14 +36,16 @@ const clean = (s: unknown): string =>
         .replace(/\s+/g, ' ')
         .trim()
     : '';
-const isHttpUrl = (u: unknown): u is string => typeof u === 'string' && /^https?:\/\//i.test(u);
 
 function results(provider: string, items: unknown, pick: (item: Record<string, unknown>) => WebResult): WebResult[] {
   if (!Array.isArray(items)) throw new ProviderError(provider, 'the reply has no results list', 'malformed', true);
-  return items
-    .filter((i): i is Record<string, unknown> => typeof i === 'object' && i !== null)
-    .map(pick)
-    .filter((r) => isHttpUrl(r.url) && r.title !== '');
+  return (
+    items
+      .filter((i): i is Record<string, unknown> => typeof i === 'object' && i !== null)
+      .map(pick)
+      // Only https URLs that parse are cited: a result's URL is written into comments and pages.
+      .filter((r) => safeWebUrl(r.url) !== undefined && r.title !== '')
+  );
 }
 
 /** Tavily: `POST {base}/search` with a bearer key; results carry `title`, `url`, `content`. */

@@ -9,7 +9,7 @@ const page = [
   '---',
   'The hook validates staged pages.',
   'It regenerates index files',
-  'and stages them.',
+  'and stages their pages.',
   '',
   'Skip it with --no-verify.',
 ].join('\n');
@@ -18,7 +18,7 @@ const wiki = (quote: string, lines: [number, number], path = 'how-to/hooks.md'):
 
 describe('cite contract', () => {
   it('passes a quote that occurs at the cited lines, whitespace-normalised', () => {
-    const claim = wiki('It regenerates index files   and stages them.', [5, 6]);
+    const claim = wiki('It regenerates index files   and stages their pages.', [5, 6]);
     expect(enforceCiteContract([claim], context)).toEqual({ claims: [claim], violations: [] });
   });
 
@@ -51,7 +51,7 @@ describe('cite contract', () => {
   });
 
   it('repairs a long range whose first two lines do not hold the quote to the tightest span', () => {
-    const { claims, violations } = enforceCiteContract([wiki('and stages them.', [4, 8])], context);
+    const { claims, violations } = enforceCiteContract([wiki('and stages their pages.', [4, 8])], context);
     expect(claims[0]!.citations[0]).toMatchObject({ lines: [6, 6] });
     expect(violations).toEqual([{ rule: 'quote-not-in-page', detail: 'how-to/hooks.md: quote is at lines 6-6, not 4-8', action: 'repaired' }]);
   });

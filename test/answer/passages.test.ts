@@ -48,10 +48,10 @@ describe('splitSentences', () => {
   });
 
   it('quotes a sentence on one unbroken line of a megabyte by its first words, which the cite contract finds on the page', () => {
-    const text = pageOf('Long', '', `The ${'very '.repeat(200_000)}long sentence ends here.`);
+    const text = pageOf('Long', '', `The ${'river runs '.repeat(100_000)}long sentence ends here.`);
     const [sentence] = splitSentences('concepts/long.md', text).sentences;
     expect(sentence!.quote.length).toBeLessThanOrEqual(MAX_QUOTE_CHARS + 1);
-    expect(sentence!.quote).toMatch(/^The very very .* very…$/);
+    expect(sentence!.quote).toMatch(/^The river runs river .* (?:river|runs)…$/);
     expect(quoteHolds(text.split('\n'), [sentence!.start, sentence!.end], sentence!.quote)).toBe(true);
   });
 

@@ -54,7 +54,9 @@ describe('renderAnswer', () => {
       text: 'See [[runbooks/deploy|the deploy runbook]] and [approvals](approvals.md).',
       citations: [{ path: 'a.md', lines: [1, 1], quote: 'x' }],
     };
-    expect(renderAnswer(input({ claims: [raw] }))).toContain('“See the deploy runbook and approvals.”');
+    const answer = renderAnswer(input({ claims: [raw] }));
+    expect(answer).toContain("- See the deploy runbook and approvals. (the answerer's words)");
+    expect(answer).not.toMatch(/\[\[|\]\(/);
   });
 });
 
