@@ -44868,10 +44868,17 @@ var JsonHttpClient = class {
           method: req.method,
           headers: { accept: "application/json", ...req.body !== void 0 ? { "content-type": "application/json" } : {}, ...headers },
           ...req.body !== void 0 ? { body: JSON.stringify(req.body) } : {},
+          // A redirect is never followed: fetch would resend the key headers and the body (pages of
+          // the wiki) to wherever it points.
+          redirect: "manual",
           signal
         });
-        text = await response.text();
+        text = await readCapped(response, MAX_RESPONSE_BYTES);
       } catch (error) {
+        if (error instanceof ResponseTooLarge) {
+          record("error", attempt);
+          throw this.error(req.provider, error.message, "malformed", false);
+        }
         const timedOut = error.name === "TimeoutError" || signal.aborted && signal.reason?.name === "TimeoutError";
         if (attempt < this.policy.retries) {
           await this.sleep(this.backoff(attempt));
@@ -44883,6 +44890,16 @@ var JsonHttpClient = class {
           timedOut ? `no answer within ${this.policy.timeoutMs} ms (after ${attempt + 1} attempts)` : `network error after ${attempt + 1} attempts: ${error.message}`,
           timedOut ? "timeout" : "network-error",
           true
+        );
+      }
+      if (response.status >= 300 && response.status < 400) {
+        record(response.status, attempt);
+        const to2 = redirectTarget(response.headers.get("location"), url);
+        throw this.error(
+          req.provider,
+          `HTTP ${response.status}: redirected to ${to2}; redirects are not followed (the key and the request would go with it): set the provider's base URL to where it answers`,
+          response.status,
+          false
         );
       }
       let body;
@@ -44926,6 +44943,35 @@ var JsonHttpClient = class {
     return Math.min(this.policy.maxDelayMs, exponential / 2 + Math.random() * (exponential / 2));
   }
 };
+var MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+var ResponseTooLarge = class extends Error {
+};
+async function readCapped(response, limit) {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks = [];
+  let size = 0;
+  for (; ; ) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new ResponseTooLarge(`the reply body passed ${limit} bytes and was not read further`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+function redirectTarget(location, from) {
+  if (!location) return "nowhere (no location)";
+  try {
+    const to2 = new URL(location, from);
+    return `${to2.origin}${to2.pathname}`;
+  } catch {
+    return "an address that does not parse";
+  }
+}
 var endpoint = (base, path9) => new URL(path9, base.endsWith("/") ? base : `${base}/`);
 
 // src/github/identity.ts

@@ -213,11 +213,18 @@ export class JsonHttpClient {
           method: req.method,
           headers: { accept: 'application/json', ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
           ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
+          // A redirect is never followed: fetch would resend the key headers and the body (pages of
+          // the wiki) to wherever it points.
+          redirect: 'manual',
           signal,
         });
         // The body is read under the same timeout: a server that stalls mid-body is a timeout too.
-        text = await response.text();
+        text = await readCapped(response, MAX_RESPONSE_BYTES);
       } catch (error) {
+        if (error instanceof ResponseTooLarge) {
+          record('error', attempt);
+          throw this.error(req.provider, error.message, 'malformed', false);
+        }
         // The attempt's own signal tells a time-out from a network fault, wherever the abort landed.
         const timedOut = (error as Error).name === 'TimeoutError' || (signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError');
         if (attempt < this.policy.retries) {
@@ -232,6 +239,17 @@ export class JsonHttpClient {
             : `network error after ${attempt + 1} attempts: ${(error as Error).message}`,
           timedOut ? 'timeout' : 'network-error',
           true,
+        );
+      }
+      if (response.status >= 300 && response.status < 400) {
+        record(response.status, attempt);
+        const to = redirectTarget(response.headers.get('location'), url);
+        throw this.error(
+          req.provider,
+          `HTTP ${response.status}: redirected to ${to}; redirects are not followed (the key and the request would go with it): ` +
+            "set the provider's base URL to where it answers",
+          response.status,
+          false,
         );
       }
       let body: unknown;
@@ -275,6 +293,45 @@ export class JsonHttpClient {
   private backoff(attempt: number): number {
     const exponential = this.policy.baseDelayMs * 2 ** attempt;
     return Math.min(this.policy.maxDelayMs, exponential / 2 + Math.random() * (exponential / 2));
+  }
+}
+
+/**
+ * The most a provider's reply body may hold. The longest real answer (a model's reply of a few
+ * thousand tokens, a page of search results) is tens of kilobytes; an endless body is cut here
+ * instead of being buffered until the time-out.
+ */
+export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+class ResponseTooLarge extends Error {}
+
+/** The body as text, or ResponseTooLarge once it passes `limit` bytes (the rest is not read). */
+async function readCapped(response: Response, limit: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new ResponseTooLarge(`the reply body passed ${limit} bytes and was not read further`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Where a redirect points, as origin and path (never its query, which may carry anything). */
+function redirectTarget(location: string | null, from: URL): string {
+  if (!location) return 'nowhere (no location)';
+  try {
+    const to = new URL(location, from);
+    return `${to.origin}${to.pathname}`;
+  } catch {
+    return 'an address that does not parse';
   }
 }
 

@@ -44,7 +44,7 @@ function expectOfflineFallback(
 
 /**
  * A watch on fetch: resolves once the client has its `count`-th response's headers and is reading
- * its body (has called text()), whatever the body then does.
+ * its body (has taken the body's reader), whatever the body then does.
  */
 function watchBodyReads(): (count: number) => Promise<void> {
   const realFetch = globalThis.fetch;
@@ -52,16 +52,18 @@ function watchBodyReads(): (count: number) => Promise<void> {
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (...args: Parameters<typeof fetch>) => {
     const response = await realFetch(...args);
-    const text = response.text.bind(response);
-    Object.defineProperty(response, 'text', {
+    const body = response.body;
+    if (!body) return response;
+    const getReader = body.getReader.bind(body);
+    Object.defineProperty(body, 'getReader', {
       value: () => {
-        const read = text();
+        const reader = getReader();
         reading++;
         for (const w of waiters.filter((w) => reading >= w.count)) {
           waiters.splice(waiters.indexOf(w), 1);
           w.resolve();
         }
-        return read;
+        return reader;
       },
     });
     return response;
