@@ -2,7 +2,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ANSWERERS, SEARCH_PROVIDERS } from '../config/config.js';
 import type { AskCommandOptions, AskFormat } from './ask-command.js';
-import { type CliIo, EXIT, processIo } from './context.js';
+import { type CliIo, EXIT, processIo, terminalSafe } from './context.js';
 import { DIAGNOSTIC_FORMATS, type DiagnosticFormat } from '../report/diagnostics-format.js';
 
 export const VERSION = '0.1.0';
@@ -127,7 +127,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
 }
 
 /** Runs the CLI and returns its exit code; errors become messages, never stack traces. */
-export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argv: string[], rawIo: CliIo = processIo()): Promise<number> {
+  const io = terminalSafe(rawIo);
   let code: number = EXIT.ok;
   const program = buildProgram(io, (c) => (code = c));
   try {

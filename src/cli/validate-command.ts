@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { requireWikiRoot } from '../config/workspace.js';
-import { changedPages } from '../jobs/validate.js';
+import { validateChangedSince } from '../jobs/validate.js';
 import { type DiagnosticFormat, formatSummary, formatText, summarizeDiagnostics, toJsonRecords } from '../report/diagnostics-format.js';
 import { hasErrors } from '../wiki/diagnostics.js';
 import { openWikiLayout } from '../wiki/open.js';
@@ -28,12 +28,11 @@ export async function validateCommand(io: CliIo, options: ValidateOptions): Prom
     io.stdout(await suggestValidateConfig(layout));
     return EXIT.ok;
   }
-  const only = options.changedSince
-    ? await changedPages(workspace, options.changedSince, layout.pages)
-    : options.paths.length > 0
-      ? selectPages(options.paths, io.cwd, wikiRoot, [...layout.pages, ...layout.unsafeNames], layout.tree.files)
-      : undefined;
-  const { diagnostics, checked } = await validateWiki(layout, only, workspace.config.validate);
+  const only = options.paths.length > 0 ? selectPages(options.paths, io.cwd, wikiRoot, [...layout.pages, ...layout.unsafeNames], layout.tree.files) : undefined;
+  // A change is checked as the Action checks a pull request: its pages, and the pages its deletions break.
+  const { diagnostics, checked } = options.changedSince
+    ? await validateChangedSince(workspace, layout, options.changedSince)
+    : await validateWiki(layout, only, workspace.config.validate);
   const paths = { wikiRoot, repoRoot: workspace.repoRoot, cwd: io.cwd };
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const summary = `${plural(checked.length, 'page')} checked: ${plural(errors, 'error')}, ${plural(diagnostics.length - errors, 'warning')}`;

@@ -98,6 +98,24 @@ export class GitCommandManager {
     return out.split('\0').filter(Boolean);
   }
 
+  /** Files the commits since `base` (merge base…HEAD) delete, and those they move (from → to). */
+  async removedSince(base: string): Promise<{ deleted: string[]; renamed: Map<string, string> }> {
+    const fields = (await this.git.raw(['diff', '--name-status', '-M', '-z', '--diff-filter=DR', `${base}...HEAD`])).split('\0');
+    const deleted: string[] = [];
+    const renamed = new Map<string, string>();
+    for (let at = 0; at < fields.length && fields[at] !== '';) {
+      const status = fields[at]!;
+      if (status.startsWith('R')) {
+        renamed.set(fields[at + 1]!, fields[at + 2]!);
+        at += 3;
+      } else {
+        deleted.push(fields[at + 1]!);
+        at += 2;
+      }
+    }
+    return { deleted, renamed };
+  }
+
   /** Every staged regular file under `prefix` (repository-relative folder, '' for all). */
   async stagedEntries(prefix: string): Promise<StagedEntry[]> {
     const out = await this.git.raw(['ls-files', '--stage', '-z', '--', prefix === '' ? '.' : prefix]);

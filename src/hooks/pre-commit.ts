@@ -14,7 +14,7 @@ import { validateWiki } from '../wiki/validator.js';
 import { writeWikiFileAtomically } from '../wiki/write-files.js';
 import type { GitCommandManager, StagedEntry } from '../git/git-command-manager.js';
 import { partialCommitRealIndex, stageInRealIndexToo } from './partial-commit.js';
-import { explainRemovals, pagesBrokenByRemovals, removedTargets } from './removed-targets.js';
+import { explainRemovals, pagesBrokenByRemovals, removedTargets } from '../wiki/removed-targets.js';
 import { loadStagedTree } from './staged-tree.js';
 
 export interface PreCommitResult {

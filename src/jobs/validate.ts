@@ -10,7 +10,9 @@ import { type IndexFilePlan, affectedIndexDirs, outdatedIndexFiles, planIndexFil
 import { workspaceIndexProvenance } from '../wiki/index-provenance.js';
 import { openWikiLayout } from '../wiki/open.js';
 import { applyRules } from '../wiki/rules.js';
-import { validateWiki } from '../wiki/validator.js';
+import { type WikiValidation, validateWiki } from '../wiki/validator.js';
+import type { WikiLayout } from '../wiki/layout.js';
+import { explainRemovals, pagesBrokenByRemovals, removedSince } from '../wiki/removed-targets.js';
 import type { Reporter } from './reporter.js';
 
 /** Pages of the wiki changed since `base`, so a wiki with old faults can adopt the check gradually. */
@@ -18,6 +20,32 @@ export async function changedPages(workspace: Workspace, base: string, pages: re
   const changed = await new GitCommandManager(workspace.repoRoot).changedSince(base);
   const inWiki = new Set(changed.map((p) => wikiPathOf(workspace, p)).filter((p): p is string => p !== undefined));
   return pages.filter((p) => inWiki.has(p));
+}
+
+export interface ChangeValidation extends WikiValidation {
+  /** The pages changed since the base (those validated in full). */
+  changed: string[];
+  /** Pages the change did not touch that link to or cite a file it deletes or moves away. */
+  brokenByRemovals: string[];
+}
+
+/**
+ * What a change since `base` (a pull request's base) can break: its changed pages in full, and the
+ * pages elsewhere that link to or cite a file it deletes or moves away, as the pre-commit hook
+ * checks them. Throws when `base` is not in the checkout.
+ */
+export async function validateChangedSince(workspace: Workspace, layout: WikiLayout, base: string): Promise<ChangeValidation> {
+  const git = new GitCommandManager(workspace.repoRoot);
+  const changed = await changedPages(workspace, base, layout.pages);
+  const removed = await removedSince(git, workspace, layout.tree, base);
+  const { diagnostics, checked } = await validateWiki(layout, changed, workspace.config.validate);
+  const broken = await pagesBrokenByRemovals(git, workspace, layout, removed, new Set(checked), 'this pull request');
+  return {
+    changed,
+    checked,
+    diagnostics: [...explainRemovals(diagnostics, removed, 'this pull request'), ...broken],
+    brokenByRemovals: [...new Set(broken.map((d) => d.path))],
+  };
 }
 
 /** Stale or missing index files (the rule of `outdatedIndexFiles`), as error diagnostics. */
@@ -47,10 +75,10 @@ export async function validateCheckout(
 ): Promise<void> {
   const wikiRoot = requireWikiRoot(workspace);
   const layout = await openWikiLayout(wikiRoot, workspace.config);
-  let only: string[] | undefined;
+  let change: ChangeValidation | undefined;
   if (options.changedSince) {
     try {
-      only = await changedPages(workspace, options.changedSince, layout.pages);
+      change = await validateChangedSince(workspace, layout, options.changedSince);
     } catch {
       reporter.notice(
         `the pull request's base ${options.changedSince.slice(0, 12)} is not in the checkout ` +
@@ -58,8 +86,8 @@ export async function validateCheckout(
       );
     }
   }
-  const { diagnostics, checked } = await validateWiki(layout, only, workspace.config.validate);
-  // The same provenance as `index`: a generated file edited by hand is not called stale.
+  const only = change?.changed;
+  const { diagnostics, checked } = change ?? (await validateWiki(layout, undefined, workspace.config.validate));
   const plans = await planIndexFiles(layout, {
     policy: workspace.config.indexes,
     provenance: workspaceIndexProvenance(workspace),
@@ -69,7 +97,8 @@ export async function validateCheckout(
   await reporter.annotate(all, { wikiRoot, repoRoot: workspace.repoRoot, cwd: options.cwd });
   const errors = all.filter((d) => d.severity === 'error');
   const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
-  const scope = `${count(checked.length, only ? 'changed page' : 'page')} checked`;
+  const alsoBroken = change?.brokenByRemovals.length ? `, and ${count(change.brokenByRemovals.length, 'page')} linking to what it deletes or moves` : '';
+  const scope = `${count(checked.length, only ? 'changed page' : 'page')} checked${alsoBroken}`;
   await reporter.summary(
     [
       '## wiki-steward: validate',

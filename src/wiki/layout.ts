@@ -37,7 +37,7 @@ const UNSAFE_CHARACTERS = /[\p{Cc}\u2028\u2029]/gu;
 export const isUnsafeName = (relPath: string): boolean => UNSAFE_CHARACTER.test(relPath);
 
 const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
-const escapeCharacter = (ch: string): string => SHORT_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+export const escapeCharacter = (ch: string): string => SHORT_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /** The path with control characters escaped as in a JSON string (`a\nb.md`), safe on one line. */
 export const escapeUnsafeName = (relPath: string): string => relPath.replace(UNSAFE_CHARACTERS, escapeCharacter);

@@ -10,14 +10,48 @@ export async function writeWikiFileAtomically(wikiRoot: string, relPath: string,
   const safe = resolveWikiPath('', relPath);
   if (safe === undefined || safe === '' || safe !== relPath) throw new Error(`refusing to write outside the wiki root: ${relPath}`);
   const target = path.join(wikiRoot, safe);
-  await mkdir(path.dirname(target), { recursive: true });
+  await makeDirsNotThroughLinks(wikiRoot, safe.split('/').slice(0, -1));
+  if ((await lstatOrUndefined(target))?.isSymbolicLink()) throw new LinkedPathError(target);
   const temp = `${target}.wiki-steward-${process.pid}.tmp`;
   try {
-    await writeFile(temp, content);
+    // 'wx': a temp name someone planted (a link, a file) is never written through.
+    await rm(temp, { force: true });
+    await writeFile(temp, content, { flag: 'wx' });
     await rename(temp, target);
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
+  }
+}
+
+/** A write refused because a component of its path is a symbolic link. */
+export class LinkedPathError extends Error {
+  constructor(readonly linked: string) {
+    super(`refusing to write through the symbolic link ${linked}: the steward writes only into real folders of the wiki`);
+  }
+}
+
+const lstatOrUndefined = (p: string) =>
+  lstat(p).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+
+/**
+ * The wiki root and each folder below it down to the target's, made one at a time: none may be a
+ * symbolic link (a `queries` linked outside the repository, or onto `concepts`, would receive the
+ * write), and none may be a file.
+ */
+async function makeDirsNotThroughLinks(wikiRoot: string, dirs: readonly string[]): Promise<void> {
+  let dir = wikiRoot;
+  for (const part of ['', ...dirs]) {
+    dir = path.join(dir, part);
+    const stat = await lstatOrUndefined(dir);
+    if (stat?.isSymbolicLink()) throw new LinkedPathError(dir);
+    if (stat && !stat.isDirectory()) throw new Error(`cannot write into ${dir}: it is a file, not a folder`);
+    // The root may be new with its parents (a first capture); below it, one folder at a time.
+    if (!stat)
+      await mkdir(dir, { recursive: part === '' }).catch((error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? undefined : Promise.reject(error)));
   }
 }
 

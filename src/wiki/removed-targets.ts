@@ -1,13 +1,14 @@
-// Files a commit deletes or moves away break the pages that link to them or cite them as sources,
-// although none of those pages is staged. They are found in the staged tree (one `git grep --cached`
-// for the names that went away, then the validator on the pages it finds) and reported like broken
-// links in staged pages, saying which deletion or move broke them.
+// Files a commit (or a pull request) deletes or moves away break the pages that link to them or cite
+// them as sources, although none of those pages changed. They are found in the staged tree (one
+// `git grep --cached` for the names that went away, then the validator on the pages it finds; in a
+// checkout the index is HEAD's tree) and reported like broken links in changed pages, saying which
+// deletion or move broke them. The pre-commit hook and the validate job both ask.
 import { type Workspace, wikiPathOf } from '../config/workspace.js';
-import { type Diagnostic, cutValue } from '../wiki/diagnostics.js';
-import { type WikiLayout, parentDir } from '../wiki/layout.js';
-import type { WikiTree } from '../wiki/tree.js';
-import { isIndexFile, validatePage } from '../wiki/validator.js';
-import { resolveWikiPath } from '../wiki/wiki-path.js';
+import { type Diagnostic, cutValue } from './diagnostics.js';
+import { type WikiLayout, parentDir } from './layout.js';
+import type { WikiTree } from './tree.js';
+import { isIndexFile, validatePage } from './validator.js';
+import { resolveWikiPath } from './wiki-path.js';
 import type { GitCommandManager } from '../git/git-command-manager.js';
 
 /** Wiki-relative path of each file or folder the commit takes away → where it moved, when it did. */
@@ -24,14 +25,32 @@ export async function removedTargets(
   changed: readonly string[],
 ): Promise<RemovedTargets> {
   const gone = changed.filter((p) => !tree.files.has(p) && !isIndexFile(p));
-  const removed = new Map<string, string | undefined>();
-  if (gone.length === 0) return removed;
+  return gone.length === 0 ? new Map() : withEmptiedFolders(tree, gone, wikiMoves(workspace, await git.stagedRenames()));
+}
+
+/** What the commits since `base` (a pull request's base) delete or move away, and folders left empty by them. */
+export async function removedSince(git: GitCommandManager, workspace: Pick<Workspace, 'wikiPrefix'>, tree: WikiTree, base: string): Promise<RemovedTargets> {
+  const { deleted, renamed } = await git.removedSince(base);
+  const moves = wikiMoves(workspace, renamed);
+  const gone = [...deleted.map((p) => wikiPathOf(workspace, p)), ...moves.keys()].filter(
+    (p): p is string => p !== undefined && !tree.files.has(p) && !isIndexFile(p),
+  );
+  return withEmptiedFolders(tree, gone, moves);
+}
+
+/** Renames (repository-relative, from → to) as wiki-relative paths, both ends in the wiki. */
+function wikiMoves(workspace: Pick<Workspace, 'wikiPrefix'>, renames: ReadonlyMap<string, string>): Map<string, string> {
   const moves = new Map<string, string>();
-  for (const [from, to] of await git.stagedRenames()) {
+  for (const [from, to] of renames) {
     const a = wikiPathOf(workspace, from);
     const b = wikiPathOf(workspace, to);
     if (a !== undefined && b !== undefined) moves.set(a, b);
   }
+  return moves;
+}
+
+function withEmptiedFolders(tree: WikiTree, gone: readonly string[], moves: ReadonlyMap<string, string>): RemovedTargets {
+  const removed = new Map<string, string | undefined>();
   for (const file of gone) {
     removed.set(file, moves.get(file));
     for (let dir = parentDir(file); dir !== '' && !tree.dirs.has(dir) && !removed.has(dir); dir = parentDir(dir)) removed.set(dir, undefined);
@@ -55,25 +74,28 @@ function targetOf(d: Diagnostic): { target: string; shown: string } | undefined 
   return undefined;
 }
 
-const why = (target: string, removed: RemovedTargets): string => {
+/** Who took the target away, as a message names it. */
+export type RemovedBy = 'this commit' | 'this pull request';
+
+const why = (target: string, removed: RemovedTargets, by: RemovedBy): string => {
   const to = removed.get(target);
-  return to === undefined ? `this commit deletes ${target}` : `this commit moves ${target} to ${to}`;
+  return to === undefined ? `${by} deletes ${target}` : `${by} moves ${target} to ${to}`;
 };
 
 /** The diagnostic again, its message saying which deletion or move broke it; undefined when none did. */
-function explained(d: Diagnostic, removed: RemovedTargets): Diagnostic | undefined {
+function explained(d: Diagnostic, removed: RemovedTargets, by: RemovedBy): Diagnostic | undefined {
   const pointed = targetOf(d);
   if (pointed === undefined || !removed.has(pointed.target)) return undefined;
   const message =
     d.code === 'broken-link'
-      ? `broken markdown link: ${cutValue(pointed.shown)} (${why(pointed.target, removed)})`
-      : `${d.message} (${why(pointed.target, removed)})`;
+      ? `broken markdown link: ${cutValue(pointed.shown)} (${why(pointed.target, removed, by)})`
+      : `${d.message} (${why(pointed.target, removed, by)})`;
   return { ...d, message };
 }
 
 /** Diagnostics of staged pages, those broken by a deletion or move in this commit saying so. */
-export const explainRemovals = (diagnostics: readonly Diagnostic[], removed: RemovedTargets): Diagnostic[] =>
-  removed.size === 0 ? [...diagnostics] : diagnostics.map((d) => explained(d, removed) ?? d);
+export const explainRemovals = (diagnostics: readonly Diagnostic[], removed: RemovedTargets, by: RemovedBy = 'this commit'): Diagnostic[] =>
+  removed.size === 0 ? [...diagnostics] : diagnostics.map((d) => explained(d, removed, by) ?? d);
 
 /**
  * Pages of the staged tree, outside `skip` (the pages validated already), that link to or cite
@@ -85,6 +107,7 @@ export async function pagesBrokenByRemovals(
   layout: WikiLayout,
   removed: RemovedTargets,
   skip: ReadonlySet<string>,
+  by: RemovedBy = 'this commit',
 ): Promise<Diagnostic[]> {
   if (removed.size === 0) return [];
   // Any link to a path holds its last part: search for those, then let the validator judge.
@@ -97,7 +120,7 @@ export async function pagesBrokenByRemovals(
   await layout.tree.readEach(candidates, (path, read) => {
     if (!read.ok) return;
     for (const d of validatePage(layout, { path, text: read.text })) {
-      const broken = explained(d, removed);
+      const broken = explained(d, removed, by);
       if (broken) out.push(broken);
     }
   });
