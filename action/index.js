@@ -682,10 +682,10 @@ var require_errors = __commonJS({
     };
     var kHTTPParserError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_HTTP_PARSER");
     var HTTPParserError = class extends Error {
-      constructor(message, code, data) {
+      constructor(message, code3, data) {
         super(message);
         this.name = "HTTPParserError";
-        this.code = code ? `HPE_${code}` : void 0;
+        this.code = code3 ? `HPE_${code3}` : void 0;
         this.data = data ? data.toString() : void 0;
       }
       static [Symbol.hasInstance](instance) {
@@ -708,12 +708,12 @@ var require_errors = __commonJS({
     };
     var kRequestRetryError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_REQ_RETRY");
     var RequestRetryError = class extends UndiciError {
-      constructor(message, code, { headers, data }) {
+      constructor(message, code3, { headers, data }) {
         super(message);
         this.name = "RequestRetryError";
         this.message = message || "Request retry error";
         this.code = "UND_ERR_REQ_RETRY";
-        this.statusCode = code;
+        this.statusCode = code3;
         this.data = data;
         this.headers = headers;
       }
@@ -724,12 +724,12 @@ var require_errors = __commonJS({
     };
     var kResponseError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_RESPONSE");
     var ResponseError3 = class extends UndiciError {
-      constructor(message, code, { headers, data }) {
+      constructor(message, code3, { headers, data }) {
         super(message);
         this.name = "ResponseError";
         this.message = message || "Response error";
         this.code = "UND_ERR_RESPONSE";
-        this.statusCode = code;
+        this.statusCode = code3;
         this.data = data;
         this.headers = headers;
       }
@@ -939,8 +939,8 @@ var require_tree = __commonJS({
         if (index === void 0 || index >= key.length) {
           throw new TypeError("Unreachable");
         }
-        const code = this.code = key.charCodeAt(index);
-        if (code > 127) {
+        const code3 = this.code = key.charCodeAt(index);
+        if (code3 > 127) {
           throw new TypeError("key must be ascii string");
         }
         if (key.length !== ++index) {
@@ -961,11 +961,11 @@ var require_tree = __commonJS({
         let index = 0;
         let node = this;
         while (true) {
-          const code = key.charCodeAt(index);
-          if (code > 127) {
+          const code3 = key.charCodeAt(index);
+          if (code3 > 127) {
             throw new TypeError("key must be ascii string");
           }
-          if (node.code === code) {
+          if (node.code === code3) {
             if (length === ++index) {
               node.value = value;
               break;
@@ -975,7 +975,7 @@ var require_tree = __commonJS({
               node.middle = new _TstNode(key, value, index);
               break;
             }
-          } else if (node.code < code) {
+          } else if (node.code < code3) {
             if (node.left !== null) {
               node = node.left;
             } else {
@@ -999,19 +999,19 @@ var require_tree = __commonJS({
         let index = 0;
         let node = this;
         while (node !== null && index < keylength) {
-          let code = key[index];
-          if (code <= 90 && code >= 65) {
-            code |= 32;
+          let code3 = key[index];
+          if (code3 <= 90 && code3 >= 65) {
+            code3 |= 32;
           }
           while (node !== null) {
-            if (code === node.code) {
+            if (code3 === node.code) {
               if (keylength === ++index) {
                 return node;
               }
               node = node.middle;
               break;
             }
-            node = node.code < code ? node.left : node.right;
+            node = node.code < code3 ? node.left : node.right;
           }
         }
         return null;
@@ -1718,11 +1718,11 @@ var require_diagnostics = __commonJS({
         websocketDebuglog("connection opened %s%s", address, port ? `:${port}` : "");
       });
       diagnosticsChannel.channel("undici:websocket:close").subscribe((evt) => {
-        const { websocket, code, reason } = evt;
+        const { websocket, code: code3, reason } = evt;
         websocketDebuglog(
           "closed connection to %s - %s %s",
           websocket.url,
-          code,
+          code3,
           reason
         );
       });
@@ -4210,9 +4210,9 @@ var require_util2 = __commonJS({
     }
     function isValidEncodedURL(url) {
       for (let i = 0; i < url.length; ++i) {
-        const code = url.charCodeAt(i);
-        if (code > 126 || // Non-US-ASCII + DEL
-        code < 32) {
+        const code3 = url.charCodeAt(i);
+        if (code3 > 126 || // Non-US-ASCII + DEL
+        code3 < 32) {
           return false;
         }
       }
@@ -4803,8 +4803,8 @@ var require_util2 = __commonJS({
       }
       const rangeStart = collectASequenceOfCodePoints(
         (char) => {
-          const code = char.charCodeAt(0);
-          return code >= 48 && code <= 57;
+          const code3 = char.charCodeAt(0);
+          return code3 >= 48 && code3 <= 57;
         },
         data,
         position
@@ -4830,8 +4830,8 @@ var require_util2 = __commonJS({
       }
       const rangeEnd = collectASequenceOfCodePoints(
         (char) => {
-          const code = char.charCodeAt(0);
-          return code >= 48 && code <= 57;
+          const code3 = char.charCodeAt(0);
+          return code3 >= 48 && code3 <= 57;
         },
         data,
         position
@@ -7122,9 +7122,9 @@ var require_client_h2 = __commonJS({
       this[kSocket][kError] = err;
       this[kClient][kOnError](err);
     }
-    function onHttp2FrameError(type2, code, id) {
+    function onHttp2FrameError(type2, code3, id) {
       if (id === 0) {
-        const err = new InformationalError(`HTTP/2: "frameError" received - type ${type2}, code ${code}`);
+        const err = new InformationalError(`HTTP/2: "frameError" received - type ${type2}, code ${code3}`);
         this[kSocket][kError] = err;
         this[kClient][kOnError](err);
       }
@@ -7134,8 +7134,8 @@ var require_client_h2 = __commonJS({
       this.destroy(err);
       util2.destroy(this[kSocket], err);
     }
-    function onHTTP2GoAway(code) {
-      const err = this[kError] || new SocketError(`HTTP/2: "GOAWAY" frame received with code ${code}`, util2.getSocketInfo(this));
+    function onHTTP2GoAway(code3) {
+      const err = this[kError] || new SocketError(`HTTP/2: "GOAWAY" frame received with code ${code3}`, util2.getSocketInfo(this));
       const client = this[kClient];
       client[kSocket] = null;
       client[kHTTPContext] = null;
@@ -7340,8 +7340,8 @@ var require_client_h2 = __commonJS({
       stream.once("error", function(err) {
         abort(err);
       });
-      stream.once("frameError", (type2, code) => {
-        abort(new InformationalError(`HTTP/2: "frameError" received - type ${type2}, code ${code}`));
+      stream.once("frameError", (type2, code3) => {
+        abort(new InformationalError(`HTTP/2: "frameError" received - type ${type2}, code ${code3}`));
       });
       return true;
       function writeBodyH2() {
@@ -9279,7 +9279,7 @@ var require_retry_handler = __commonJS({
         if (this.handler.onBodySent) return this.handler.onBodySent(chunk);
       }
       static [kRetryHandlerDefaultRetry](err, { state, opts }, cb) {
-        const { statusCode, code, headers } = err;
+        const { statusCode, code: code3, headers } = err;
         const { method, retryOptions } = opts;
         const {
           maxRetries,
@@ -9291,7 +9291,7 @@ var require_retry_handler = __commonJS({
           methods
         } = retryOptions;
         const { counter } = state;
-        if (code && code !== "UND_ERR_REQ_RETRY" && !errorCodes.includes(code)) {
+        if (code3 && code3 !== "UND_ERR_REQ_RETRY" && !errorCodes.includes(code3)) {
           cb(err);
           return;
         }
@@ -11329,11 +11329,11 @@ var require_pluralizer = __commonJS({
         this.singular = singular;
         this.plural = plural;
       }
-      pluralize(count) {
-        const one = count === 1;
+      pluralize(count2) {
+        const one = count2 === 1;
         const keys = one ? singulars : plurals;
         const noun = one ? this.singular : this.plural;
-        return { ...keys, count, noun };
+        return { ...keys, count: count2, noun };
       }
     };
   }
@@ -12034,8 +12034,8 @@ var require_headers = __commonJS({
     var util2 = __require("node:util");
     var kHeadersMap = /* @__PURE__ */ Symbol("headers map");
     var kHeadersSortedMap = /* @__PURE__ */ Symbol("headers map sorted");
-    function isHTTPWhiteSpaceCharCode(code) {
-      return code === 10 || code === 13 || code === 9 || code === 32;
+    function isHTTPWhiteSpaceCharCode(code3) {
+      return code3 === 10 || code3 === 13 || code3 === 9 || code3 === 32;
     }
     function headerValueNormalize(potentialValue) {
       let i = 0;
@@ -16190,8 +16190,8 @@ var require_util6 = __commonJS({
     "use strict";
     function isCTLExcludingHtab(value) {
       for (let i = 0; i < value.length; ++i) {
-        const code = value.charCodeAt(i);
-        if (code >= 0 && code <= 8 || code >= 10 && code <= 31 || code === 127) {
+        const code3 = value.charCodeAt(i);
+        if (code3 >= 0 && code3 <= 8 || code3 >= 10 && code3 <= 31 || code3 === 127) {
           return true;
         }
       }
@@ -16199,26 +16199,26 @@ var require_util6 = __commonJS({
     }
     function validateCookieName(name) {
       for (let i = 0; i < name.length; ++i) {
-        const code = name.charCodeAt(i);
-        if (code < 33 || // exclude CTLs (0-31), SP and HT
-        code > 126 || // exclude non-ascii and DEL
-        code === 34 || // "
-        code === 40 || // (
-        code === 41 || // )
-        code === 60 || // <
-        code === 62 || // >
-        code === 64 || // @
-        code === 44 || // ,
-        code === 59 || // ;
-        code === 58 || // :
-        code === 92 || // \
-        code === 47 || // /
-        code === 91 || // [
-        code === 93 || // ]
-        code === 63 || // ?
-        code === 61 || // =
-        code === 123 || // {
-        code === 125) {
+        const code3 = name.charCodeAt(i);
+        if (code3 < 33 || // exclude CTLs (0-31), SP and HT
+        code3 > 126 || // exclude non-ascii and DEL
+        code3 === 34 || // "
+        code3 === 40 || // (
+        code3 === 41 || // )
+        code3 === 60 || // <
+        code3 === 62 || // >
+        code3 === 64 || // @
+        code3 === 44 || // ,
+        code3 === 59 || // ;
+        code3 === 58 || // :
+        code3 === 92 || // \
+        code3 === 47 || // /
+        code3 === 91 || // [
+        code3 === 93 || // ]
+        code3 === 63 || // ?
+        code3 === 61 || // =
+        code3 === 123 || // {
+        code3 === 125) {
           throw new Error("Invalid cookie name");
         }
       }
@@ -16234,31 +16234,31 @@ var require_util6 = __commonJS({
         ++i;
       }
       while (i < len) {
-        const code = value.charCodeAt(i++);
-        if (code < 33 || // exclude CTLs (0-31)
-        code > 126 || // non-ascii and DEL (127)
-        code === 34 || // "
-        code === 44 || // ,
-        code === 59 || // ;
-        code === 92) {
+        const code3 = value.charCodeAt(i++);
+        if (code3 < 33 || // exclude CTLs (0-31)
+        code3 > 126 || // non-ascii and DEL (127)
+        code3 === 34 || // "
+        code3 === 44 || // ,
+        code3 === 59 || // ;
+        code3 === 92) {
           throw new Error("Invalid cookie value");
         }
       }
     }
     function validateCookiePath(path9) {
       for (let i = 0; i < path9.length; ++i) {
-        const code = path9.charCodeAt(i);
-        if (code < 32 || // exclude CTLs (0-31)
-        code > 126 || // exclude DEL and non-ascii
-        code === 59) {
+        const code3 = path9.charCodeAt(i);
+        if (code3 < 32 || // exclude CTLs (0-31)
+        code3 > 126 || // exclude DEL and non-ascii
+        code3 === 59) {
           throw new Error("Invalid cookie path");
         }
       }
     }
-    function isLetterOrDigit(code) {
-      return code >= 48 && code <= 57 || // 0-9
-      code >= 65 && code <= 90 || // A-Z
-      code >= 97 && code <= 122;
+    function isLetterOrDigit(code3) {
+      return code3 >= 48 && code3 <= 57 || // 0-9
+      code3 >= 65 && code3 <= 90 || // A-Z
+      code3 >= 97 && code3 <= 122;
     }
     function validateCookieDomain(domain) {
       if (domain === " ") {
@@ -16269,8 +16269,8 @@ var require_util6 = __commonJS({
       }
       let labelLength = 0;
       for (let i = 0; i < domain.length; ++i) {
-        const code = domain.charCodeAt(i);
-        if (code === 46) {
+        const code3 = domain.charCodeAt(i);
+        if (code3 === 46) {
           if (labelLength === 0) {
             throw new Error("Invalid cookie domain");
           }
@@ -16280,10 +16280,10 @@ var require_util6 = __commonJS({
           labelLength = 0;
           continue;
         }
-        if (labelLength === 0 && !isLetterOrDigit(code)) {
+        if (labelLength === 0 && !isLetterOrDigit(code3)) {
           throw new Error("Invalid cookie domain");
         }
-        if (!isLetterOrDigit(code) && code !== 45) {
+        if (!isLetterOrDigit(code3) && code3 !== 45) {
           throw new Error("Invalid cookie domain");
         }
         if (++labelLength > 63) {
@@ -17057,37 +17057,37 @@ var require_util7 = __commonJS({
         return false;
       }
       for (let i = 0; i < protocol.length; ++i) {
-        const code = protocol.charCodeAt(i);
-        if (code < 33 || // CTL, contains SP (0x20) and HT (0x09)
-        code > 126 || code === 34 || // "
-        code === 40 || // (
-        code === 41 || // )
-        code === 44 || // ,
-        code === 47 || // /
-        code === 58 || // :
-        code === 59 || // ;
-        code === 60 || // <
-        code === 61 || // =
-        code === 62 || // >
-        code === 63 || // ?
-        code === 64 || // @
-        code === 91 || // [
-        code === 92 || // \
-        code === 93 || // ]
-        code === 123 || // {
-        code === 125) {
+        const code3 = protocol.charCodeAt(i);
+        if (code3 < 33 || // CTL, contains SP (0x20) and HT (0x09)
+        code3 > 126 || code3 === 34 || // "
+        code3 === 40 || // (
+        code3 === 41 || // )
+        code3 === 44 || // ,
+        code3 === 47 || // /
+        code3 === 58 || // :
+        code3 === 59 || // ;
+        code3 === 60 || // <
+        code3 === 61 || // =
+        code3 === 62 || // >
+        code3 === 63 || // ?
+        code3 === 64 || // @
+        code3 === 91 || // [
+        code3 === 92 || // \
+        code3 === 93 || // ]
+        code3 === 123 || // {
+        code3 === 125) {
           return false;
         }
       }
       return true;
     }
-    function isValidStatusCode(code) {
-      if (code >= 1e3 && code < 1015) {
-        return code !== 1004 && // reserved
-        code !== 1005 && // "MUST NOT be set as a status code"
-        code !== 1006;
+    function isValidStatusCode(code3) {
+      if (code3 >= 1e3 && code3 < 1015) {
+        return code3 !== 1004 && // reserved
+        code3 !== 1005 && // "MUST NOT be set as a status code"
+        code3 !== 1006;
       }
-      return code >= 3e3 && code <= 4999;
+      return code3 >= 3e3 && code3 <= 4999;
     }
     function failWebsocketConnection(ws2, reason) {
       const { [kController]: controller, [kResponse]: response } = ws2;
@@ -17356,7 +17356,7 @@ var require_connection = __commonJS({
       });
       return controller;
     }
-    function closeWebSocketConnection(ws2, code, reason, reasonByteLength) {
+    function closeWebSocketConnection(ws2, code3, reason, reasonByteLength) {
       if (isClosing(ws2) || isClosed(ws2)) {
       } else if (!isEstablished(ws2)) {
         failWebsocketConnection(ws2, "Connection was closed before it was established.");
@@ -17364,12 +17364,12 @@ var require_connection = __commonJS({
       } else if (ws2[kSentClose] === sentCloseFrameState.NOT_SENT) {
         ws2[kSentClose] = sentCloseFrameState.PROCESSING;
         const frame = new WebsocketFrameSend();
-        if (code !== void 0 && reason === void 0) {
+        if (code3 !== void 0 && reason === void 0) {
           frame.frameData = Buffer.allocUnsafe(2);
-          frame.frameData.writeUInt16BE(code, 0);
-        } else if (code !== void 0 && reason !== void 0) {
+          frame.frameData.writeUInt16BE(code3, 0);
+        } else if (code3 !== void 0 && reason !== void 0) {
           frame.frameData = Buffer.allocUnsafe(2 + reasonByteLength);
-          frame.frameData.writeUInt16BE(code, 0);
+          frame.frameData.writeUInt16BE(code3, 0);
           frame.frameData.write(reason, 2, "utf-8");
         } else {
           frame.frameData = emptyBuffer;
@@ -17394,25 +17394,25 @@ var require_connection = __commonJS({
       response.socket.off("close", onSocketClose);
       response.socket.off("error", onSocketError);
       const wasClean = ws2[kSentClose] === sentCloseFrameState.SENT && ws2[kReceivedClose];
-      let code = 1005;
+      let code3 = 1005;
       let reason = "";
       const result = ws2[kByteParser].closingInfo;
       if (result && !result.error) {
-        code = result.code ?? 1005;
+        code3 = result.code ?? 1005;
         reason = result.reason;
       } else if (!ws2[kReceivedClose]) {
-        code = 1006;
+        code3 = 1006;
       }
       ws2[kReadyState] = states.CLOSED;
       fireEvent("close", ws2, (type2, init) => new CloseEvent(type2, init), {
         wasClean,
-        code,
+        code: code3,
         reason
       });
       if (channels.close.hasSubscribers) {
         channels.close.publish({
           websocket: ws2,
-          code,
+          code: code3,
           reason
         });
       }
@@ -17537,8 +17537,8 @@ var require_receiver = __commonJS({
     var { closeWebSocketConnection } = require_connection();
     var { PerMessageDeflate } = require_permessage_deflate();
     var { MessageSizeExceededError } = require_errors();
-    function failWebsocketConnectionWithCode(ws2, code, reason) {
-      closeWebSocketConnection(ws2, code, reason, Buffer.byteLength(reason));
+    function failWebsocketConnectionWithCode(ws2, code3, reason) {
+      closeWebSocketConnection(ws2, code3, reason, Buffer.byteLength(reason));
       failWebsocketConnection(ws2, reason);
     }
     var ByteParser = class extends Writable2 {
@@ -17725,8 +17725,8 @@ var require_receiver = __commonJS({
                   this.#info.fin,
                   (error, data) => {
                     if (error) {
-                      const code = error instanceof MessageSizeExceededError ? 1009 : 1007;
-                      failWebsocketConnectionWithCode(this.ws, code, error.message);
+                      const code3 = error instanceof MessageSizeExceededError ? 1009 : 1007;
+                      failWebsocketConnectionWithCode(this.ws, code3, error.message);
                       return;
                     }
                     if (!this.writeFragments(data)) {
@@ -17812,11 +17812,11 @@ var require_receiver = __commonJS({
       }
       parseCloseBody(data) {
         assert(data.length !== 1);
-        let code;
+        let code3;
         if (data.length >= 2) {
-          code = data.readUInt16BE(0);
+          code3 = data.readUInt16BE(0);
         }
-        if (code !== void 0 && !isValidStatusCode(code)) {
+        if (code3 !== void 0 && !isValidStatusCode(code3)) {
           return { code: 1002, reason: "Invalid status code", error: true };
         }
         let reason = data.subarray(2);
@@ -17828,7 +17828,7 @@ var require_receiver = __commonJS({
         } catch {
           return { code: 1007, reason: "Invalid UTF-8", error: true };
         }
-        return { code, reason, error: false };
+        return { code: code3, reason, error: false };
       }
       /**
        * Parses control frames.
@@ -17843,8 +17843,8 @@ var require_receiver = __commonJS({
           }
           this.#info.closeInfo = this.parseCloseBody(body);
           if (this.#info.closeInfo.error) {
-            const { code, reason } = this.#info.closeInfo;
-            closeWebSocketConnection(this.ws, code, reason, reason.length);
+            const { code: code3, reason } = this.#info.closeInfo;
+            closeWebSocketConnection(this.ws, code3, reason, reason.length);
             failWebsocketConnection(this.ws, reason);
             return false;
           }
@@ -18082,17 +18082,17 @@ var require_websocket = __commonJS({
        * @param {number|undefined} code
        * @param {string|undefined} reason
        */
-      close(code = void 0, reason = void 0) {
+      close(code3 = void 0, reason = void 0) {
         webidl.brandCheck(this, _WebSocket);
         const prefix = "WebSocket.close";
-        if (code !== void 0) {
-          code = webidl.converters["unsigned short"](code, prefix, "code", { clamp: true });
+        if (code3 !== void 0) {
+          code3 = webidl.converters["unsigned short"](code3, prefix, "code", { clamp: true });
         }
         if (reason !== void 0) {
           reason = webidl.converters.USVString(reason, prefix, "reason");
         }
-        if (code !== void 0) {
-          if (code !== 1e3 && (code < 3e3 || code > 4999)) {
+        if (code3 !== void 0) {
+          if (code3 !== 1e3 && (code3 < 3e3 || code3 > 4999)) {
             throw new DOMException("invalid code", "InvalidAccessError");
           }
         }
@@ -18106,7 +18106,7 @@ var require_websocket = __commonJS({
             );
           }
         }
-        closeWebSocketConnection(this, code, reason, reasonByteLength);
+        closeWebSocketConnection(this, code3, reason, reasonByteLength);
       }
       /**
        * @see https://websockets.spec.whatwg.org/#dom-websocket-send
@@ -18352,15 +18352,15 @@ var require_websocket = __commonJS({
     }
     function onParserError(err) {
       let message;
-      let code;
+      let code3;
       if (err instanceof CloseEvent) {
         message = err.reason;
-        code = err.code;
+        code3 = err.code;
       } else {
         message = err.message;
       }
       fireEvent("error", this, () => new ErrorEvent("error", { error: err, message }));
-      closeWebSocketConnection(this, code);
+      closeWebSocketConnection(this, code3);
     }
     module2.exports = {
       WebSocket: WebSocket2
@@ -18752,15 +18752,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count) {
-        while (count > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count2) {
+        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count < remaining) {
-            this.linePos += count;
-            count = 0;
+          if (count2 < remaining) {
+            this.linePos += count2;
+            count2 = 0;
           } else {
-            count -= remaining;
+            count2 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -19994,12 +19994,12 @@ var require_dist = __commonJS({
         index = skipOWS(header, index + 1, len);
         const keyStart = index;
         while (index < len) {
-          const code = header.charCodeAt(index);
-          if (code === stopChar)
+          const code3 = header.charCodeAt(index);
+          if (code3 === stopChar)
             break parameter;
-          if (code === SEMI)
+          if (code3 === SEMI)
             continue parameter;
-          if (code === EQ) {
+          if (code3 === EQ) {
             const keyEnd = trailingOWS(header, keyStart, index);
             const key = header.slice(keyStart, keyEnd).toLowerCase();
             index = skipOWS(header, index + 1, len);
@@ -20007,18 +20007,18 @@ var require_dist = __commonJS({
               index++;
               let value = "";
               while (index < len) {
-                const code2 = header.charCodeAt(index++);
-                if (code2 === DQUOTE) {
+                const code4 = header.charCodeAt(index++);
+                if (code4 === DQUOTE) {
                   index = skipValue(header, index, len, stopChar);
                   if (parameters[key] === void 0)
                     parameters[key] = value;
                   break;
                 }
-                if (code2 === BSLASH && index < len) {
+                if (code4 === BSLASH && index < len) {
                   value += header[index++];
                   continue;
                 }
-                value += String.fromCharCode(code2);
+                value += String.fromCharCode(code4);
               }
               continue parameter;
             }
@@ -20037,8 +20037,8 @@ var require_dist = __commonJS({
     }
     function skipValue(str3, index, len, stopChar) {
       while (index < len) {
-        const code = str3.charCodeAt(index);
-        if (code === SEMI || code === stopChar)
+        const code3 = str3.charCodeAt(index);
+        if (code3 === SEMI || code3 === stopChar)
           break;
         index++;
       }
@@ -25420,9 +25420,9 @@ var require_common2 = __commonJS({
       }
       return target;
     }
-    function repeat(string, count) {
+    function repeat(string, count2) {
       var result = "", cycle;
-      for (cycle = 0; cycle < count; cycle += 1) {
+      for (cycle = 0; cycle < count2; cycle += 1) {
         result += string;
       }
       return result;
@@ -26159,11 +26159,11 @@ var require_binary = __commonJS({
     var BASE64_MAP = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\n\r";
     function resolveYamlBinary(data) {
       if (data === null) return false;
-      var code, idx, bitlen = 0, max = data.length, map2 = BASE64_MAP;
+      var code3, idx, bitlen = 0, max = data.length, map2 = BASE64_MAP;
       for (idx = 0; idx < max; idx++) {
-        code = map2.indexOf(data.charAt(idx));
-        if (code > 64) continue;
-        if (code < 0) return false;
+        code3 = map2.indexOf(data.charAt(idx));
+        if (code3 > 64) continue;
+        if (code3 < 0) return false;
         bitlen += 6;
       }
       return bitlen % 8 === 0;
@@ -26817,11 +26817,11 @@ var require_loader = __commonJS({
       }
       return false;
     }
-    function writeFoldedLines(state, count) {
-      if (count === 1) {
+    function writeFoldedLines(state, count2) {
+      if (count2 === 1) {
         state.result += " ";
-      } else if (count > 1) {
-        state.result += common2.repeat("\n", count - 1);
+      } else if (count2 > 1) {
+        state.result += common2.repeat("\n", count2 - 1);
       }
     }
     function readPlainScalar(state, nodeIndent, withinFlowCollection) {
@@ -27821,7 +27821,7 @@ var require_dumper = __commonJS({
       var hasFoldableLine = false;
       var shouldTrackWidth = lineWidth !== -1;
       var previousLineBreak = -1;
-      var plain = isPlainSafeFirst(string.charCodeAt(0)) && !isWhitespace(string.charCodeAt(string.length - 1));
+      var plain2 = isPlainSafeFirst(string.charCodeAt(0)) && !isWhitespace(string.charCodeAt(string.length - 1));
       if (singleLineOnly) {
         for (i = 0; i < string.length; i++) {
           char = string.charCodeAt(i);
@@ -27829,7 +27829,7 @@ var require_dumper = __commonJS({
             return STYLE_DOUBLE;
           }
           prev_char = i > 0 ? string.charCodeAt(i - 1) : null;
-          plain = plain && isPlainSafe(char, prev_char);
+          plain2 = plain2 && isPlainSafe(char, prev_char);
         }
       } else {
         for (i = 0; i < string.length; i++) {
@@ -27845,12 +27845,12 @@ var require_dumper = __commonJS({
             return STYLE_DOUBLE;
           }
           prev_char = i > 0 ? string.charCodeAt(i - 1) : null;
-          plain = plain && isPlainSafe(char, prev_char);
+          plain2 = plain2 && isPlainSafe(char, prev_char);
         }
         hasFoldableLine = hasFoldableLine || shouldTrackWidth && (i - previousLineBreak - 1 > lineWidth && string[previousLineBreak + 1] !== " ");
       }
       if (!hasLineBreak && !hasFoldableLine) {
-        return plain && !testAmbiguousType(string) ? STYLE_PLAIN : STYLE_SINGLE;
+        return plain2 && !testAmbiguousType(string) ? STYLE_PLAIN : STYLE_SINGLE;
       }
       if (indentPerLevel > 9 && needIndentIndicator(string)) {
         return STYLE_DOUBLE;
@@ -27889,9 +27889,9 @@ var require_dumper = __commonJS({
     }
     function blockHeader(string, indentPerLevel) {
       var indentIndicator = needIndentIndicator(string) ? String(indentPerLevel) : "";
-      var clip2 = string[string.length - 1] === "\n";
-      var keep = clip2 && (string[string.length - 2] === "\n" || string === "\n");
-      var chomp = keep ? "+" : clip2 ? "" : "-";
+      var clip3 = string[string.length - 1] === "\n";
+      var keep = clip3 && (string[string.length - 2] === "\n" || string === "\n");
+      var chomp = keep ? "+" : clip3 ? "" : "-";
       return indentIndicator + chomp + "\n";
     }
     function dropEndingNewline(string) {
@@ -28684,9 +28684,9 @@ var require_messages = __commonJS({
       ErrorCodes4.serverErrorEnd = -32e3;
     })(ErrorCodes3 || (exports2.ErrorCodes = ErrorCodes3 = {}));
     var ResponseError3 = class _ResponseError extends Error {
-      constructor(code, message, data) {
+      constructor(code3, message, data) {
         super(message);
-        this.code = is2.number(code) ? code : ErrorCodes3.UnknownErrorCode;
+        this.code = is2.number(code3) ? code3 : ErrorCodes3.UnknownErrorCode;
         this.data = data;
         Object.setPrototypeOf(this, _ResponseError.prototype);
       }
@@ -29894,8 +29894,8 @@ var require_messageWriter = __commonJS({
       get onError() {
         return this.errorEmitter.event;
       }
-      fireError(error, message, count) {
-        this.errorEmitter.fire([this.asError(error), message, count]);
+      fireError(error, message, count2) {
+        this.errorEmitter.fire([this.asError(error), message, count2]);
       }
       get onClose() {
         return this.closeEmitter.event;
@@ -30255,9 +30255,9 @@ var require_connection2 = __commonJS({
       ConnectionErrors2[ConnectionErrors2["AlreadyListening"] = 3] = "AlreadyListening";
     })(ConnectionErrors || (exports2.ConnectionErrors = ConnectionErrors = {}));
     var ConnectionError2 = class _ConnectionError extends Error {
-      constructor(code, message) {
+      constructor(code3, message) {
         super(message);
-        this.code = code;
+        this.code = code3;
         Object.setPrototypeOf(this, _ConnectionError.prototype);
       }
     };
@@ -34878,9 +34878,9 @@ var CanvasError, Canvas;
 var init_canvas = __esm({
   "node_modules/@github/copilot-sdk/dist/canvas.js"() {
     CanvasError = class _CanvasError extends Error {
-      constructor(code, message) {
+      constructor(code3, message) {
         super(message);
-        this.code = code;
+        this.code = code3;
         this.name = "CanvasError";
       }
       code;
@@ -35085,8 +35085,8 @@ function createSessionFsAdapter(provider) {
 }
 function toSessionFsError(err) {
   const e = err;
-  const code = e.code === "ENOENT" ? "ENOENT" : "UNKNOWN";
-  return { code, message: e.message ?? String(err) };
+  const code3 = e.code === "ENOENT" ? "ENOENT" : "UNKNOWN";
+  return { code: code3, message: e.message ?? String(err) };
 }
 function toSqliteTransactionError(err) {
   if (err instanceof SessionFsSqliteTransactionFailure) {
@@ -35157,7 +35157,7 @@ function createCopilotRequestAdapter(handler2, getServerRpc) {
     }
   };
 }
-async function finalize(exchange, status, message, code) {
+async function finalize(exchange, status, message, code3) {
   if (exchange.finished) {
     return;
   }
@@ -35165,7 +35165,7 @@ async function finalize(exchange, status, message, code) {
     if (!exchange.started) {
       await exchange.startResponse({ status, headers: {} });
     }
-    await exchange.errorResponse({ message, code });
+    await exchange.errorResponse({ message, code: code3 });
   } catch {
   }
 }
@@ -35959,9 +35959,9 @@ var init_factory = __esm({
       "agent"
     ];
     FactoryResumeError = class extends Error {
-      constructor(code, message) {
+      constructor(code3, message) {
         super(message);
-        this.code = code;
+        this.code = code3;
         this.name = "FactoryResumeError";
       }
       code;
@@ -36115,9 +36115,9 @@ function isToolResultObject(value) {
 }
 function toCanvasRpcError(error) {
   if (error instanceof import_node.ResponseError) return error;
-  const code = error instanceof CanvasError ? error.code : "canvas_handler_error";
+  const code3 = error instanceof CanvasError ? error.code : "canvas_handler_error";
   const message = error instanceof Error ? error.message : String(error);
-  return new import_node.ResponseError(import_node.ErrorCodes.InternalError, message, { code, message });
+  return new import_node.ResponseError(import_node.ErrorCodes.InternalError, message, { code: code3, message });
 }
 function strictJsonValidationError(context3, category, message, path9) {
   return new import_node.ResponseError(import_node.ErrorCodes.InternalError, message, {
@@ -36446,9 +36446,9 @@ var init_session = __esm({
             });
           } catch (error) {
             if (error instanceof import_node.ResponseError && typeof error.data === "object" && error.data !== null) {
-              const code = error.data.code;
-              if (isFactoryResumeErrorCode(code)) {
-                throw new FactoryResumeError(code, error.message);
+              const code3 = error.data.code;
+              if (isFactoryResumeErrorCode(code3)) {
+                throw new FactoryResumeError(code3, error.message);
               }
             }
             throw error;
@@ -40899,7 +40899,7 @@ stderr: ${stderrOutput}`
             }
           });
           this.processExitPromise = new Promise((_3, rejectProcessExit) => {
-            this.cliProcess.on("exit", (code) => {
+            this.cliProcess.on("exit", (code3) => {
               if (this.messageWriter) {
                 this.messageWriter.suppressWriteErrors = true;
               }
@@ -40907,32 +40907,32 @@ stderr: ${stderrOutput}`
               if (stderrOutput) {
                 rejectProcessExit(
                   new Error(
-                    `CLI server exited with code ${code}
+                    `CLI server exited with code ${code3}
 stderr: ${stderrOutput}`
                   )
                 );
               } else {
                 rejectProcessExit(
-                  new Error(`CLI server exited unexpectedly with code ${code}`)
+                  new Error(`CLI server exited unexpectedly with code ${code3}`)
                 );
               }
             });
           });
           this.processExitPromise.catch(() => {
           });
-          this.cliProcess.on("close", (code) => {
+          this.cliProcess.on("close", (code3) => {
             if (!resolved) {
               resolved = true;
               const stderrOutput = this.stderrBuffer.trim();
               if (stderrOutput) {
                 reject(
                   new Error(
-                    `CLI server exited with code ${code}
+                    `CLI server exited with code ${code3}
 stderr: ${stderrOutput}`
                   )
                 );
               } else {
-                reject(new Error(`CLI server exited with code ${code}`));
+                reject(new Error(`CLI server exited with code ${code3}`));
               }
             }
           });
@@ -41376,9 +41376,9 @@ function requireCommon() {
     }
     return target;
   }
-  function repeat(string, count) {
+  function repeat(string, count2) {
     let result = "";
-    for (let cycle = 0; cycle < count; cycle += 1) {
+    for (let cycle = 0; cycle < count2; cycle += 1) {
       result += string;
     }
     return result;
@@ -42116,9 +42116,9 @@ function requireBinary() {
     const max = data.length;
     const map2 = BASE64_MAP;
     for (let idx = 0; idx < max; idx++) {
-      const code = map2.indexOf(data.charAt(idx));
-      if (code > 64) continue;
-      if (code < 0) return false;
+      const code3 = map2.indexOf(data.charAt(idx));
+      if (code3 > 64) continue;
+      if (code3 < 0) return false;
       bitlen += 6;
     }
     return bitlen % 8 === 0;
@@ -42746,11 +42746,11 @@ function requireLoader() {
     }
     return false;
   }
-  function writeFoldedLines(state, count) {
-    if (count === 1) {
+  function writeFoldedLines(state, count2) {
+    if (count2 === 1) {
       state.result += " ";
-    } else if (count > 1) {
-      state.result += common2.repeat("\n", count - 1);
+    } else if (count2 > 1) {
+      state.result += common2.repeat("\n", count2 - 1);
     }
   }
   function readPlainScalar(state, nodeIndent, withinFlowCollection) {
@@ -43921,14 +43921,14 @@ function requireDumper() {
     let hasFoldableLine = false;
     const shouldTrackWidth = lineWidth !== -1;
     let previousLineBreak = -1;
-    let plain = isPlainSafeFirst(codePointAt(string, 0)) && isPlainSafeLast(codePointAt(string, string.length - 1));
+    let plain2 = isPlainSafeFirst(codePointAt(string, 0)) && isPlainSafeLast(codePointAt(string, string.length - 1));
     if (singleLineOnly || forceQuotes) {
       for (i = 0; i < string.length; char >= 65536 ? i += 2 : i++) {
         char = codePointAt(string, i);
         if (!isPrintable2(char)) {
           return STYLE_DOUBLE;
         }
-        plain = plain && isPlainSafe(char, prevChar, inblock);
+        plain2 = plain2 && isPlainSafe(char, prevChar, inblock);
         prevChar = char;
       }
     } else {
@@ -43944,13 +43944,13 @@ function requireDumper() {
         } else if (!isPrintable2(char)) {
           return STYLE_DOUBLE;
         }
-        plain = plain && isPlainSafe(char, prevChar, inblock);
+        plain2 = plain2 && isPlainSafe(char, prevChar, inblock);
         prevChar = char;
       }
       hasFoldableLine = hasFoldableLine || shouldTrackWidth && (i - previousLineBreak - 1 > lineWidth && string[previousLineBreak + 1] !== " ");
     }
     if (!hasLineBreak && !hasFoldableLine) {
-      if (plain && !forceQuotes && !testAmbiguousType(string)) {
+      if (plain2 && !forceQuotes && !testAmbiguousType(string)) {
         return STYLE_PLAIN;
       }
       return quotingType === QUOTING_TYPE_DOUBLE ? STYLE_DOUBLE : STYLE_SINGLE;
@@ -44007,9 +44007,9 @@ function requireDumper() {
   }
   function blockHeader(string, indentPerLevel) {
     const indentIndicator = needIndentIndicator(string) ? String(indentPerLevel) : "";
-    const clip2 = string[string.length - 1] === "\n";
-    const keep = clip2 && (string[string.length - 2] === "\n" || string === "\n");
-    const chomp = keep ? "+" : clip2 ? "" : "-";
+    const clip3 = string[string.length - 1] === "\n";
+    const keep = clip3 && (string[string.length - 2] === "\n" || string === "\n");
+    const chomp = keep ? "+" : clip3 ? "" : "-";
     return indentIndicator + chomp + "\n";
   }
   function dropEndingNewline(string) {
@@ -52909,6 +52909,23 @@ var GitCommandManager = class {
     const out = await this.git.raw(["diff", "--name-only", "--no-renames", "--diff-filter=ACMRT", "-z", `${base}...HEAD`]);
     return out.split("\0").filter(Boolean);
   }
+  /** Files the commits since `base` (merge base…HEAD) delete, and those they move (from → to). */
+  async removedSince(base) {
+    const fields = (await this.git.raw(["diff", "--name-status", "-M", "-z", "--diff-filter=DR", `${base}...HEAD`])).split("\0");
+    const deleted = [];
+    const renamed = /* @__PURE__ */ new Map();
+    for (let at2 = 0; at2 < fields.length && fields[at2] !== ""; ) {
+      const status = fields[at2];
+      if (status.startsWith("R")) {
+        renamed.set(fields[at2 + 1], fields[at2 + 2]);
+        at2 += 3;
+      } else {
+        deleted.push(fields[at2 + 1]);
+        at2 += 2;
+      }
+    }
+    return { deleted, renamed };
+  }
   /** Every staged regular file under `prefix` (repository-relative folder, '' for all). */
   async stagedEntries(prefix) {
     const out = await this.git.raw(["ls-files", "--stage", "-z", "--", prefix === "" ? "." : prefix]);
@@ -53023,7 +53040,7 @@ var GitCommandManager = class {
       child.stdin.on("error", () => void 0);
       child.on(
         "close",
-        (code) => code !== null && ok.includes(code) ? resolve3(Buffer.concat(chunks)) : reject(new Error(`git ${args.find((a) => !a.startsWith("-"))} failed (${code}): ${stderr.trim()}`))
+        (code3) => code3 !== null && ok.includes(code3) ? resolve3(Buffer.concat(chunks)) : reject(new Error(`git ${args.find((a) => !a.startsWith("-"))} failed (${code3}): ${stderr.trim()}`))
       );
       child.stdin.end(input);
     });
@@ -53091,11 +53108,11 @@ var GitCommandManager = class {
         if (!done) reject(error);
         done = true;
       });
-      child.on("close", (code) => {
+      child.on("close", (code3) => {
         if (done) return;
-        if (code !== 0) {
+        if (code3 !== 0) {
           done = true;
-          reject(new Error(`git log failed (${code}): ${stderr.trim()}`));
+          reject(new Error(`git log failed (${code3}): ${stderr.trim()}`));
           return;
         }
         take(pending);
@@ -53795,12 +53812,12 @@ function isThematicBreak(line) {
   const { columns, end } = indentation(line);
   const marker = line[end];
   if (columns > MAX_MARKER_INDENT || marker !== "-" && marker !== "*" && marker !== "_") return false;
-  let count = 0;
+  let count2 = 0;
   for (let k2 = end; k2 < line.length; k2++) {
-    if (line[k2] === marker) count++;
+    if (line[k2] === marker) count2++;
     else if (line[k2] !== " " && line[k2] !== "	") return false;
   }
-  return count >= 3;
+  return count2 >= 3;
 }
 var TABLE_RULE_TRIMMED = /^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$/;
 var isTableRule = (line) => line.includes("|") && TABLE_RULE_TRIMMED.test(line.trim());
@@ -54552,8 +54569,8 @@ function longFormOf(acronym, before) {
   const letters = acronym.replace(/s$/, "").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
   const words = before.trim().split(/[ \t]+/);
   const maxWords = Math.min(letters.length + 5, letters.length * 2);
-  for (let count = 1; count <= Math.min(words.length, maxWords); count++) {
-    const candidate = words.slice(words.length - count).join(" ");
+  for (let count2 = 1; count2 <= Math.min(words.length, maxWords); count2++) {
+    const candidate = words.slice(words.length - count2).join(" ");
     if (spells(letters, candidate.toLowerCase())) return candidate;
   }
   return void 0;
@@ -56464,7 +56481,7 @@ function upstreamBodyStart(text) {
 }
 var FENCED_CODE = /```[\s\S]*?```/g;
 var INLINE_CODE = /`[^`\n]+`/g;
-var blank2 = (code) => code.replace(/[^\n]/g, " ");
+var blank2 = (code3) => code3.replace(/[^\n]/g, " ");
 var blankCodeAsUpstream = (body) => body.includes("`") ? body.replace(FENCED_CODE, blank2).replace(INLINE_CODE, blank2) : body;
 function upstreamBodyLinks(text) {
   const start = upstreamBodyStart(text);
@@ -56481,9 +56498,9 @@ function upstreamBodyLinks(text) {
   });
 }
 var DESCRIPTION_LIMIT = 200;
-function codePointPrefix(text, count) {
+function codePointPrefix(text, count2) {
   let at2 = 0;
-  for (let k2 = 0; k2 < count; k2++) {
+  for (let k2 = 0; k2 < count2; k2++) {
     if (at2 >= text.length) return void 0;
     at2 += text.codePointAt(at2) > 65535 ? 2 : 1;
   }
@@ -56495,8 +56512,8 @@ function upstreamDescription(text) {
   const body = pyStrip(text.slice(close + CLOSER.length));
   const blankLine = body.indexOf("\n\n");
   const paragraph = pyStrip((blankLine < 0 ? body : body.slice(0, blankLine)).replaceAll("\n", " "));
-  const cut2 = codePointPrefix(paragraph, DESCRIPTION_LIMIT);
-  return cut2 === void 0 ? paragraph : `${cut2}...`;
+  const cut = codePointPrefix(paragraph, DESCRIPTION_LIMIT);
+  return cut === void 0 ? paragraph : `${cut}...`;
 }
 
 // src/wiki/frontmatter.ts
@@ -56935,16 +56952,16 @@ function workersFor(pages, cores, forced) {
   if (given !== void 0 && /^\d+$/.test(given)) return Math.min(Number(given), MAX_CHUNKS - 1, Math.max(0, pages - 1));
   return Math.max(0, Math.min(cores, MAX_CHUNKS, Math.floor(pages / MIN_PAGES_PER_CHUNK)) - 1);
 }
-function splitInto(items, count) {
-  const size = Math.ceil(items.length / count);
-  return Array.from({ length: count }, (_3, i) => items.slice(i * size, (i + 1) * size)).filter((chunk) => chunk.length > 0);
+function splitInto(items, count2) {
+  const size = Math.ceil(items.length / count2);
+  return Array.from({ length: count2 }, (_3, i) => items.slice(i * size, (i + 1) * size)).filter((chunk) => chunk.length > 0);
 }
 function inWorker(data) {
   return new Promise((resolve3, reject) => {
     const worker = new Worker(WORKER_URL, { workerData: data });
     worker.once("message", resolve3);
     worker.once("error", reject);
-    worker.once("exit", (code) => reject(new Error(`exited with code ${code} before reporting`)));
+    worker.once("exit", (code3) => reject(new Error(`exited with code ${code3} before reporting`)));
   });
 }
 
@@ -57167,7 +57184,7 @@ var LADDER = defineKnobs("ladder/ladder", {
   PHRASE_EXPANSION: { value: true, off: false, means: "an alias or link text wholly in the question adds its page's title" }
 });
 var weightOf = (term) => term.kind === "feedback" ? LADDER.FEEDBACK_WEIGHT : isRewording(term) ? LADDER.EXPANDED_WEIGHT : STRICT_KINDS.has(term.kind) ? LADDER.STRICT_WEIGHT : 1;
-var branchOf = (count, inlineMax) => count === 0 ? "cold" : count <= inlineMax ? "inline" : "explore";
+var branchOf = (count2, inlineMax) => count2 === 0 ? "cold" : count2 <= inlineMax ? "inline" : "explore";
 function runLadder(catalog, question, options2, proposed) {
   const { terms: extracted, dropped } = extractSignalTerms(question, options2.stopwords);
   extracted.push(...proposedTerms(extracted, proposed));
@@ -57447,12 +57464,12 @@ function lineText(line) {
   return text.trim().slice(1, -1).split(/(?<!\\)\|/).map((cell2) => cell2.trim()).filter((cell2) => cell2 !== "").join(" \xB7 ");
 }
 function readableText(text) {
-  const code = [];
+  const code3 = [];
   const escaped = [];
-  let s = replaceCodeSpans(text, (span) => `\0${code.push(span.replace(/\s+/g, " ")) - 1}\0`).replace(ESCAPED_PUNCTUATION, (escape) => `${escaped.push(escape) - 1}`);
+  let s = replaceCodeSpans(text, (span) => `\0${code3.push(span.replace(/\s+/g, " ")) - 1}\0`).replace(ESCAPED_PUNCTUATION, (escape) => `${escaped.push(escape) - 1}`);
   s = s.split("\n").map(lineText).join("\n");
   s = withoutDelimited(withoutDelimited(s, "<!--", "-->"), "%%", "%%").replace(/<((?:https?|mailto):[^<>\s]+)>/gi, "$1").replace(/<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?\/?>/g, " ").replace(/!\[\[[^[\]]*\]\]/g, " ").replace(/\[\[([^[\]|]*?)(?:\|([^[\]]*))?\]\](?:\([^()\s]*\))?/g, (_m, target, alias) => wikilinkText(target, alias)).replace(/!\[([^[\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, "$1").replace(/\[([^[\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, "$1").replace(/\[\^[^[\]\s]+\]/g, "").replace(/\[([^[\]]+)\]\[[^[\]]*\]/g, "$1").replace(/\*\*(?=\S)([\s\S]*?\S)\*\*/g, "$1").replace(/(?<!\w)__(?=\S)([\s\S]*?\S)__(?!\w)/g, "$1").replace(/~~(?=\S)([\s\S]*?\S)~~/g, "$1").replace(/(?<!\*)\*(?=[^\s*])([^*]*?[^\s*])\*(?!\*)/g, "$1").replace(/(?<![\w_])_(?=[^\s_])([^_]*?[^\s_])_(?![\w_])/g, "$1").replace(/==(?=[^\s=])([^=]*?[^\s=])==/g, "$1").replace(/\*\*|(?<![\w_])__|__(?![\w_])|~~/g, "").replace(/&nbsp;|&#160;/g, " ");
-  s = s.replace(CODE_PLACEHOLDER, (_m, i) => code[Number(i)]).replace(ESCAPE_PLACEHOLDER, (_m, i) => escaped[Number(i)]);
+  s = s.replace(CODE_PLACEHOLDER, (_m, i) => code3[Number(i)]).replace(ESCAPE_PLACEHOLDER, (_m, i) => escaped[Number(i)]);
   return s.replace(/\s+/g, " ").trim();
 }
 function withoutDelimited(text, opening, closing) {
@@ -57490,14 +57507,14 @@ var REFERENCE_HEADING = new RegExp(String.raw`^(?:${POINTER_HEADING_WORDS.join("
 var SUMMARY_HEADING = /^(?:summary|overview|tl;?\s?dr|in short|in brief|abstract|at a glance|key (?:points|takeaways?)|definition)\b/i;
 var stripNumbering = (heading) => heading.replace(new RegExp("^[\\s\\d.)\xA7-]*(?=\\p{L})", "u"), "").replace(/^[^\p{L}\p{N}]+/u, "");
 function makeSection(heading, line, level) {
-  const plain = stripNumbering(heading);
+  const plain2 = stripNumbering(heading);
   return {
     heading,
     line,
     level,
     folded: foldText(heading),
-    reference: level > 0 && REFERENCE_HEADING.test(plain),
-    summary: level > 0 && SUMMARY_HEADING.test(plain)
+    reference: level > 0 && REFERENCE_HEADING.test(plain2),
+    summary: level > 0 && SUMMARY_HEADING.test(plain2)
   };
 }
 function frontmatterTitle(block) {
@@ -57580,15 +57597,15 @@ function withoutPointerTail(raw) {
   return raw.slice(0, tail.index);
 }
 function sentenceSpans(joined, item) {
-  const code = codeSpans(joined);
+  const code3 = codeSpans(joined);
   const spans = [];
   let from = 0;
   for (const m2 of joined.matchAll(BOUNDARY)) {
-    const cut2 = m2.index + m2[0].trimEnd().length;
-    if (code.some(({ start, end }) => m2.index >= start && m2.index < end)) continue;
+    const cut = m2.index + m2[0].trimEnd().length;
+    if (code3.some(({ start, end }) => m2.index >= start && m2.index < end)) continue;
     const word = pyRStrip(joined.slice(from, m2.index), "*_`");
     if (joined[m2.index] === "." && (ABBREVIATION2.test(word) || INITIAL.test(word))) continue;
-    spans.push([from, cut2]);
+    spans.push([from, cut]);
     from = m2.index + m2[0].length;
   }
   spans.push([from, joined.length]);
@@ -57641,8 +57658,8 @@ function splitSentences(path9, text) {
       const last = lineAt(start + raw.length - 1);
       let quote = sentenceText;
       if (last - first + 1 > MAX_QUOTE_LINES) {
-        const cut2 = lineStarts[first + MAX_QUOTE_LINES] - 1;
-        quote = elided(readableText(joined.slice(start, cut2)));
+        const cut = lineStarts[first + MAX_QUOTE_LINES] - 1;
+        quote = elided(readableText(joined.slice(start, cut)));
       }
       if (quote.length > MAX_QUOTE_CHARS) quote = elided(atWord(quote, MAX_QUOTE_CHARS));
       const boldLead = k2 === 0 && block.kind === "paragraph" && /^(?:\*\*|__)/.test(raw);
@@ -57991,6 +58008,98 @@ function pickSentences(scored, terms, holds = () => true, tied = 1) {
   return [lead, ...sections.flatMap((section) => rest.filter((x3) => x3.sentence.section === section).sort((a, b3) => a.sentence.order - b3.sentence.order))];
 }
 
+// src/markdown/bound.ts
+var ELLIPSIS = "\u2026";
+var atCodePoint = (text, at2) => {
+  const c3 = text.charCodeAt(at2 - 1);
+  return at2 > 0 && at2 < text.length && c3 >= 55296 && c3 <= 56319 ? at2 - 1 : at2;
+};
+function clip2(text, max) {
+  if (text.length <= max) return text;
+  const room = Math.max(0, max - ELLIPSIS.length);
+  let at2 = room;
+  for (let k2 = room; k2 > room * 0.7 && k2 > 0; k2--) {
+    if (/\s/.test(text[k2])) {
+      at2 = k2;
+      break;
+    }
+  }
+  return `${text.slice(0, atCodePoint(text, at2)).trimEnd()}${ELLIPSIS}`;
+}
+var andMore = (left, what) => `${ELLIPSIS} and ${left} more${what ? ` ${what}` : ""}`;
+function firstOf(items, max, chars) {
+  const shown2 = [];
+  let used = 0;
+  for (const item of items) {
+    if (shown2.length >= max) break;
+    if (chars) {
+      const length = chars.length(item);
+      if (shown2.length > 0 && used + length > chars.budget) break;
+      used += length;
+    }
+    shown2.push(item);
+  }
+  return { shown: shown2, left: items.length - shown2.length };
+}
+function boundedList(items, max, what) {
+  const { shown: shown2, left } = firstOf(items, max);
+  return left > 0 ? [...shown2, andMore(left, what)] : shown2;
+}
+var LOOK_BACK = 4e3;
+function safeCutOffset(text, max) {
+  if (max >= text.length) return text.length;
+  if (max <= 0) return 0;
+  const from = Math.max(0, max - LOOK_BACK);
+  const unsafe = unsafeRanges(text, from, max);
+  const inside = (at3) => unsafe.some((r2) => r2.start < at3 && at3 < r2.end);
+  const enclosing = (at3) => unsafe.find((r2) => r2.start < at3 && at3 < r2.end);
+  for (let at3 = text.lastIndexOf("\n", max - 1); at3 >= from && at3 > 0; at3 = text.lastIndexOf("\n", at3 - 1)) {
+    if (!inside(at3)) return at3;
+  }
+  for (let at3 = max; at3 > from; at3--) {
+    if (/\s/.test(text[at3]) && !inside(at3)) return at3;
+  }
+  let at2 = atCodePoint(text, max);
+  for (let r2 = enclosing(at2); r2; r2 = enclosing(at2)) at2 = r2.start;
+  return at2;
+}
+function unsafeRanges(text, from, to2) {
+  const ranges = [];
+  for (let start = 0; start < to2; ) {
+    const end = fencedBlockEnd(text, start);
+    if (end !== void 0 && end > from) ranges.push({ start, end });
+    const next = text.indexOf("\n", end ?? start);
+    if (next < 0) break;
+    start = next + 1;
+  }
+  for (const span of codeSpans(text)) if (span.end > from && span.start < to2) ranges.push(span);
+  const comment = text.lastIndexOf("<!--", to2);
+  if (comment >= 0) {
+    const close = text.indexOf("-->", comment + 4);
+    if (close < 0 || close + 3 > from) ranges.push({ start: comment, end: close < 0 ? text.length : close + 3 });
+  }
+  const lineStart = Math.max(0, text.lastIndexOf("\n", from) + 1, from - LOOK_BACK);
+  const lineEnd3 = text.indexOf("\n", to2);
+  const near = text.slice(lineStart, Math.min(lineEnd3 < 0 ? text.length : lineEnd3, to2 + LOOK_BACK));
+  for (const m2 of near.matchAll(/!?\[[^\]\n]*\]\([^)\n]*\)|<[A-Za-z/!?][^<>\n]*>|https?:\/\/[^\s<>]+/g)) {
+    ranges.push({ start: lineStart + m2.index, end: lineStart + m2.index + m2[0].length });
+  }
+  return ranges;
+}
+var openDetails = (text) => (text.match(/<details\b/gi)?.length ?? 0) - (text.match(/<\/details>/gi)?.length ?? 0);
+var CLOSE_DETAILS = "\n\n</details>";
+var cutHere = (what) => (left) => `_[${what} cut here: ${left.toLocaleString("en-US")} more characters not shown]_`;
+function cutMarkdown(text, limit, note = cutHere("Text")) {
+  if (text.length <= limit) return text;
+  const reserve = note(text.length).length + 2;
+  if (limit < reserve) return "";
+  const closers = (text.slice(0, limit).match(/<details\b/gi)?.length ?? 0) * CLOSE_DETAILS.length;
+  const at2 = safeCutOffset(text, Math.max(0, limit - reserve - closers));
+  const kept = text.slice(0, at2).trimEnd();
+  const tail = `${kept === "" ? "" : "\n\n"}${note(text.length - kept.length)}${CLOSE_DETAILS.repeat(Math.max(0, openDetails(kept)))}`;
+  return `${kept}${tail}`;
+}
+
 // src/markdown/inert.ts
 var inertText = (text) => text.replace(/<(?=[A-Za-z/!?])/g, "&lt;").replace(/!\[/g, "[");
 var LINK_BREAKERS = /[()<>[\]\s"'`\\]/g;
@@ -58011,31 +58120,51 @@ function webLink(title, url) {
 }
 
 // src/answer/render.ts
+var SHOWN_CITATIONS = 5;
+var READ_MORE_SECTIONS = 10;
+var SHOWN_TERMS = 25;
+var TERM_CHARS = 200;
+var shownTerms = (terms) => boundedList(
+  terms.map((m2) => m2.includes(" ") && m2.length > 40 ? inertText(clip2(m2.replace(/\s+/g, " "), TERM_CHARS)) : inlineCode(clip2(m2, TERM_CHARS))),
+  SHOWN_TERMS
+).join(", ");
 var plainCitation = (c3) => `${inlineCode(c3.path)} ${c3.lines[0] === c3.lines[1] ? `line ${c3.lines[0]}` : `lines ${c3.lines[0]}-${c3.lines[1]}`}`;
 var MAX_HEADING_CHARS = 120;
 var clipHeading = (heading) => heading.length > MAX_HEADING_CHARS ? `${atWord(heading, MAX_HEADING_CHARS)}${ELISION}` : heading;
 var renderCitation = (c3, wiki) => isWikiCitation(c3) ? wiki(c3) : webLink(c3.title, c3.url);
 var quoted = (text) => `\u201C${inertText(readableText(unlinkPageLinks(text)))}\u201D`;
 function claimLines(claim, wiki) {
-  const cited = claim.citations.filter(isWikiCitation);
-  const others = claim.citations.filter((c3) => !isWikiCitation(c3)).map((c3) => renderCitation(c3, wiki));
+  const { shown: cited, left: moreCited } = firstOf(claim.citations.filter(isWikiCitation), SHOWN_CITATIONS);
+  const others = boundedList(
+    claim.citations.filter((c3) => !isWikiCitation(c3)).map((c3) => renderCitation(c3, wiki)),
+    SHOWN_CITATIONS
+  );
   const tail = (list) => list.length > 0 ? ` \u2014 ${list.join(", ")}` : "";
   if (cited.length === 0) return [`- ${inertText(claim.text)}${tail(others)}`];
   const own = readableText(unlinkPageLinks(claim.text));
-  if (cited.length === 1 && own === readableText(unlinkPageLinks(cited[0].quote)))
+  if (cited.length === 1 && moreCited === 0 && own === readableText(unlinkPageLinks(cited[0].quote)))
     return [`- ${quoted(cited[0].quote)}${tail([wiki(cited[0]), ...others])}`];
-  return [`- ${inertText(own)} (the answerer's words)${tail(others)}`, ...cited.map((c3) => `  - ${quoted(c3.quote)} \u2014 ${wiki(c3)}`)];
+  return [
+    `- ${inertText(own)} (the answerer's words)${tail(others)}`,
+    ...cited.map((c3) => `  - ${quoted(c3.quote)} \u2014 ${wiki(c3)}`),
+    ...moreCited > 0 ? [`  - ${andMore(moreCited, "citations")}`] : []
+  ];
 }
 var unlinkPageLinks = (text) => text.replace(/!?\[([^[\]]*)\]\((?!https?:)(?:[^()]|\([^()]*\))*\)/g, "$1");
 function renderAnswer(input, wiki = plainCitation) {
   const out = [];
   if (input.outcome === "error") {
-    out.push(`This question could not be answered now: ${input.error ?? "unknown error"}.`);
+    out.push(`This question could not be answered now: ${inertText(clip2(input.error ?? "unknown error", 1e3))}.`);
     return out.join("\n");
   }
   if (input.branch === "unconfigured") out.push("No wiki is configured or found in this repository, so there is nothing to answer from yet.");
   else if (input.outcome === "cold") {
-    out.push(`The wiki has no page that matches this question${input.terms.length > 0 ? ` (looked for: ${input.terms.map(inlineCode).join(", ")})` : ""}.`);
+    out.push(
+      `The wiki has no page that matches this question${input.terms.length > 0 ? ` (looked for: ${boundedList(
+        input.terms.map((t2) => inlineCode(clip2(t2, TERM_CHARS))),
+        SHOWN_TERMS
+      ).join(", ")})` : ""}.`
+    );
   } else if (input.claims.length === 0) {
     out.push("The wiki has pages that match this question, but none of them answers it.");
   } else if (input.claims.length > 0) {
@@ -58044,14 +58173,15 @@ function renderAnswer(input, wiki = plainCitation) {
     for (const claim of input.claims) out.push(...claimLines(claim, wiki));
     const sections = input.sections ?? sectionsOf(input.claims);
     if (sections.length > 0) {
-      const readMore = sections.map((s) => `${clipHeading(s.heading) || s.path} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`);
+      const { shown: first, left } = firstOf(sections, READ_MORE_SECTIONS);
+      const readMore = first.map((s) => `${clipHeading(s.heading) || s.path} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`);
       out.push("");
-      out.push(`**Read more:** ${readMore.join("; ")}.`);
+      out.push(`**Read more:** ${[...readMore, ...left > 0 ? [andMore(left, "sections")] : []].join("; ")}.`);
     }
   }
   if (input.missing.length > 0 && input.branch !== "unconfigured") {
     const elsewhere = new Set(input.outcome === "answered" ? input.missing : input.missingElsewhere ?? []);
-    const show = (terms) => terms.map((m2) => m2.includes(" ") && m2.length > 40 ? inertText(m2.replace(/\s+/g, " ")) : inlineCode(m2)).join(", ");
+    const show = shownTerms;
     const absent = input.missing.filter((m2) => !elsewhere.has(m2));
     const notBest = input.missing.filter((m2) => elsewhere.has(m2));
     out.push("");
@@ -58061,7 +58191,10 @@ function renderAnswer(input, wiki = plainCitation) {
   if (input.askedBefore && input.askedBefore.length > 0) {
     out.push("");
     out.push(
-      `**Asked before, still open:** ${input.askedBefore.map(inlineCode).join(", ")} (a capture waiting for a reviewer's answer; it counts once the answer is written and its \`captured_by\` line deleted).`
+      `**Asked before, still open:** ${boundedList(
+        input.askedBefore.map((p2) => inlineCode(clip2(p2, TERM_CHARS))),
+        SHOWN_TERMS
+      ).join(", ")} (a capture waiting for a reviewer's answer; it counts once the answer is written and its \`captured_by\` line deleted).`
     );
   }
   if (input.webClaims && input.webClaims.length > 0) {
@@ -58081,36 +58214,43 @@ function sectionsOf(claims) {
   }
   return sections;
 }
-var termNote = (t2) => t2.via ? ` (${t2.kind === "feedback" ? "feedback " : t2.kind === "proposed" ? "" : "from "}${t2.via.replace(/^pseudo-relevance feedback /, "")})` : t2.gate === false ? " (too common to open the gate)" : "";
-var searchOutcome = (w2) => w2.error ? `failed: ${inertText(w2.error)}` : `${w2.results} results`;
+var ITEM_CHARS = 200;
+var shown = (text, max = ITEM_CHARS) => inertText(clip2(text.replace(/\s+/g, " "), max));
+var code = (text, max = ITEM_CHARS) => inlineCode(clip2(text, max));
+var termNote = (t2) => t2.via ? ` (${t2.kind === "feedback" ? "feedback " : t2.kind === "proposed" ? "" : "from "}${shown(t2.via.replace(/^pseudo-relevance feedback /, ""), 100)})` : t2.gate === false ? " (too common to open the gate)" : "";
+var searchOutcome = (w2) => w2.error ? `failed: ${shown(w2.error)}` : `${w2.results} results`;
 var SUMMARY_ITEMS = 25;
-function coverageLine(coverage, list) {
-  const missing = list(coverage.missing.map(inlineCode));
+function summaryList(items, show, max = SUMMARY_ITEMS) {
+  if (items.length === 0) return "none";
+  const { shown: first, left } = firstOf(items, max);
+  return [...first.map(show), ...left > 0 ? [andMore(left)] : []].join(", ");
+}
+function coverageLine(coverage) {
+  const missing = summaryList(coverage.missing, (m2) => code(m2));
   if (!coverage.covered) return `not covered; missing ${missing}`;
   return coverage.missing.length === 0 ? "covered, nothing missing" : `covered; not in the best-matching pages (within tolerance): ${missing}`;
 }
 function traceSummary(trace) {
-  const list = (items) => items.length === 0 ? "none" : items.length <= SUMMARY_ITEMS ? items.join(", ") : `${items.slice(0, SUMMARY_ITEMS).join(", ")} and ${items.length - SUMMARY_ITEMS} more`;
+  const list = summaryList;
   const seedGate = trace.seed_branch && trace.seed_branch !== trace.branch ? ` (the seed's gate alone: ${trace.seed_branch})` : "";
   const candidate = (c3) => {
-    const matched = [...new Set(c3.matched.map((m2) => `${m2.term}\u2192${m2.field}`))].join("; ").replace(/\s+/g, " ");
-    return `${inlineCode(c3.path)}${c3.source === "body" ? " (body)" : ""} [${matched}]`;
+    const matched = [...new Set(c3.matched.map((m2) => `${m2.term}\u2192${m2.field}`))].join("; ");
+    return `${code(c3.path)}${c3.source === "body" ? " (body)" : ""} [${shown(matched)}]`;
   };
-  const moreCandidates = trace.candidates.length > 20 ? ` and ${trace.candidates.length - 20} more` : "";
   const retries = trace.provider_calls.reduce((n, c3) => n + c3.retries, 0);
   return [
-    `- Branch: **${trace.branch}**${seedGate}, outcome **${trace.outcome}** (answerer: ${trace.answerer})`,
-    `- Oriented on: ${list(trace.oriented.map(inlineCode))}`,
-    `- Signal terms: ${list(trace.signal_terms.map((t2) => `${inlineCode(t2.term)}${termNote(t2)}`))}`,
-    ...trace.dropped_terms.length > 0 ? [`- Dropped: ${list(trace.dropped_terms.map((t2) => `${inlineCode(t2.term)} (${t2.reason})`))}`] : [],
-    `- Candidates (${trace.candidates.length}, best first): ${list(trace.candidates.slice(0, 20).map(candidate))}${moreCandidates}`,
-    ...trace.asked_before && trace.asked_before.length > 0 ? [`- Asked before, still open: ${list(trace.asked_before.map(inlineCode))}`] : [],
-    `- Read: ${list(trace.read.map(inlineCode))}`,
-    ...trace.unread.length > 0 ? [`- Not read: ${list(trace.unread.map((u2) => `${inlineCode(u2.path)} (${u2.reason})`))}`] : [],
-    `- Coverage: ${coverageLine(trace.coverage, list)}`,
+    `- Branch: **${trace.branch}**${seedGate}, outcome **${trace.outcome}** (answerer: ${shown(trace.answerer, 100)})`,
+    `- Oriented on: ${list(trace.oriented, (p2) => code(p2))}`,
+    `- Signal terms: ${list(trace.signal_terms, (t2) => `${code(t2.term)}${termNote(t2)}`)}`,
+    ...trace.dropped_terms.length > 0 ? [`- Dropped: ${list(trace.dropped_terms, (t2) => `${code(t2.term)} (${shown(t2.reason)})`)}`] : [],
+    `- Candidates (${trace.candidates.length}, best first): ${list(trace.candidates, candidate, 20)}`,
+    ...trace.asked_before && trace.asked_before.length > 0 ? [`- Asked before, still open: ${list(trace.asked_before, (p2) => code(p2))}`] : [],
+    `- Read: ${list(trace.read, (p2) => code(p2))}`,
+    ...trace.unread.length > 0 ? [`- Not read: ${list(trace.unread, (u2) => `${code(u2.path)} (${shown(u2.reason)})`)}`] : [],
+    `- Coverage: ${coverageLine(trace.coverage)}`,
     // A violation's detail and a search query repeat what a model or the asker wrote: inert text.
-    ...trace.violations.length > 0 ? [`- Cite contract: ${list(trace.violations.map((v2) => `${v2.rule} (${v2.action}): ${inertText(v2.detail)}`))}`] : [],
-    ...trace.web_searches.length > 0 ? [`- Web searches: ${list(trace.web_searches.map((w2) => `${w2.provider} "${inertText(w2.query)}" \u2192 ${searchOutcome(w2)}`))}`] : [],
+    ...trace.violations.length > 0 ? [`- Cite contract: ${list(trace.violations, (v2) => `${v2.rule} (${v2.action}): ${shown(v2.detail)}`)}`] : [],
+    ...trace.web_searches.length > 0 ? [`- Web searches: ${list(trace.web_searches, (w2) => `${shown(w2.provider, 40)} "${shown(w2.query)}" \u2192 ${searchOutcome(w2)}`)}`] : [],
     ...trace.provider_calls.length > 0 ? [`- Provider calls: ${trace.provider_calls.length} (${retries} retries), tokens ${trace.tokens.input} in / ${trace.tokens.output} out`] : [],
     `- Timings: load ${trace.timings_ms.load} ms, ladder ${trace.timings_ms.ladder} ms, answer ${trace.timings_ms.answer} ms`
   ];
@@ -58373,13 +58513,13 @@ var TavilySearch = class {
   apiKey;
   name = "tavily";
   static DEFAULT_BASE_URL = "https://api.tavily.com";
-  async search(query, count) {
+  async search(query, count2) {
     const { body } = await this.http.request({
       provider: this.name,
       method: "POST",
       url: endpoint(this.baseUrl, "search"),
       headers: { authorization: `Bearer ${this.apiKey}` },
-      body: { query, max_results: count, search_depth: "basic", include_answer: false, include_raw_content: false }
+      body: { query, max_results: count2, search_depth: "basic", include_answer: false, include_raw_content: false }
     });
     return results(this.name, body.results, (r2) => ({ title: clean(r2.title), url: String(r2.url), snippet: clean(r2.content) }));
   }
@@ -58395,10 +58535,10 @@ var BraveSearch = class {
   apiKey;
   name = "brave";
   static DEFAULT_BASE_URL = "https://api.search.brave.com";
-  async search(query, count) {
+  async search(query, count2) {
     const url = endpoint(this.baseUrl, "res/v1/web/search");
     url.searchParams.set("q", clipQuery(query, BRAVE_MAX_WORDS, BRAVE_MAX_CHARS));
-    url.searchParams.set("count", String(count));
+    url.searchParams.set("count", String(count2));
     const { body } = await this.http.request({ provider: this.name, method: "GET", url, headers: { "x-subscription-token": this.apiKey } });
     const web = body.web;
     return results(this.name, web?.results ?? [], (r2) => ({ title: clean(r2.title), url: String(r2.url), snippet: clean(r2.description) }));
@@ -58412,7 +58552,7 @@ var SearxngSearch = class {
   http;
   baseUrl;
   name = "searxng";
-  async search(query, count) {
+  async search(query, count2) {
     const url = endpoint(this.baseUrl, "search");
     url.searchParams.set("q", query);
     url.searchParams.set("format", "json");
@@ -58422,7 +58562,7 @@ var SearxngSearch = class {
         title: clean(r2.title),
         url: String(r2.url),
         snippet: clean(r2.content)
-      })).slice(0, count);
+      })).slice(0, count2);
     } catch (error) {
       if (error instanceof ProviderError && error.status === 403) {
         throw new ProviderError(this.name, `${error.message} (enable the json format under search.formats in the instance's settings.yml)`, 403, false);
@@ -58549,6 +58689,8 @@ function parseProposedTerms(text) {
   const seen = /* @__PURE__ */ new Set();
   return usable.filter((t2) => !seen.has(t2.toLowerCase()) && seen.add(t2.toLowerCase())).slice(0, MAX_PROPOSED_TERMS);
 }
+var MAX_MODEL_CLAIMS = 40;
+var MAX_MODEL_UNCOVERED = 20;
 var isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
 function parseJsonReply(text) {
   try {
@@ -58566,7 +58708,7 @@ function parseModelAnswer(text) {
   if (typeof d2.covered !== "boolean") return '"covered" must be true or false';
   if (!Array.isArray(d2.uncovered) || !d2.uncovered.every((u2) => typeof u2 === "string")) return '"uncovered" must be an array of strings';
   const claims = [];
-  for (const [i, raw] of d2.claims.entries()) {
+  for (const [i, raw] of d2.claims.slice(0, MAX_MODEL_CLAIMS).entries()) {
     const c3 = isObject(raw) ? raw : {};
     if (typeof c3.text !== "string" || !Array.isArray(c3.citations)) return `claims[${i}] needs "text" and "citations"`;
     const citations = [];
@@ -58579,7 +58721,21 @@ function parseModelAnswer(text) {
     }
     claims.push({ text: c3.text, citations });
   }
-  return { claims, covered: d2.covered, uncovered: d2.uncovered };
+  const uncovered = d2.uncovered;
+  const leftOut = { claims: d2.claims.length - claims.length, uncovered: Math.max(0, uncovered.length - MAX_MODEL_UNCOVERED) };
+  return {
+    claims,
+    covered: d2.covered,
+    uncovered: uncovered.slice(0, MAX_MODEL_UNCOVERED),
+    ...leftOut.claims > 0 || leftOut.uncovered > 0 ? { leftOut } : {}
+  };
+}
+function leftOutNote(leftOut) {
+  const parts = [
+    ...leftOut.claims > 0 ? [`${leftOut.claims} claim(s) past the first ${MAX_MODEL_CLAIMS} of a reply`] : [],
+    ...leftOut.uncovered > 0 ? [`${leftOut.uncovered} "uncovered" entr${leftOut.uncovered === 1 ? "y" : "ies"} past the first ${MAX_MODEL_UNCOVERED}`] : []
+  ];
+  return parts.length > 0 ? [`The model's reply was longer than an answer takes: ${parts.join(" and ")} were left out.`] : [];
 }
 function toSchemaShape(answer) {
   return {
@@ -58615,8 +58771,10 @@ var ModelAnswerer = class {
   maxOutputTokens;
   name;
   spent = { tokens: 0, calls: 0 };
+  leftOut = { claims: 0, uncovered: 0 };
   async answer(request2) {
     this.spent = { tokens: 0, calls: 0 };
+    this.leftOut = { claims: 0, uncovered: 0 };
     const ranked = [...request2.pages];
     const unread = [];
     let pages = ranked.slice(0, this.budget.pages);
@@ -58636,6 +58794,10 @@ var ModelAnswerer = class {
     const result = request2.branch === "explore" && pages.length > this.budget.batchPages ? await this.explore(request2.question, pages) : await this.ask(`${questionBlock(request2.question)}
 
 ${pages.map(([p2, t2]) => pageBlock(p2, t2)).join("\n\n")}`);
+    const notes = [
+      ...unread.length > 0 ? [`${unread.length} candidate page(s) were not read: the model budget cut the list (see the trace).`] : [],
+      ...leftOutNote(this.leftOut)
+    ];
     return {
       claims: result.claims,
       covered: result.covered && result.claims.length > 0,
@@ -58644,7 +58806,7 @@ ${pages.map(([p2, t2]) => pageBlock(p2, t2)).join("\n\n")}`);
       read: pages.map(([p2]) => p2),
       unread,
       missingAre: "claims",
-      ...unread.length > 0 ? { notes: [`${unread.length} candidate page(s) were not read: the model budget cut the list (see the trace).`] } : {}
+      ...notes.length > 0 ? { notes } : {}
     };
   }
   /**
@@ -58687,6 +58849,8 @@ Merge them into one answer: keep every wiki-specific claim, decision and contrad
   async ask(user) {
     const parsed = await this.completeChecked(user, parseModelAnswer, (text) => this.call(text));
     if (typeof parsed === "string") throw new ProviderError(this.model.provider, `malformed answer ${parsed}`, "malformed", false);
+    this.leftOut.claims += parsed.leftOut?.claims ?? 0;
+    this.leftOut.uncovered += parsed.leftOut?.uncovered ?? 0;
     return parsed;
   }
   /** A reply parsed by `parse`, asking once more with what was wrong when it does not fit; else why not. */
@@ -58811,11 +58975,11 @@ function isExecutable(file) {
     return false;
   }
 }
-function firstBytes(file, count) {
+function firstBytes(file, count2) {
   const fd = openSync2(file, "r");
   try {
-    const buffer = Buffer.alloc(count);
-    return buffer.toString("latin1", 0, readSync(fd, buffer, 0, count, 0));
+    const buffer = Buffer.alloc(count2);
+    return buffer.toString("latin1", 0, readSync(fd, buffer, 0, count2, 0));
   } finally {
     closeSync2(fd);
   }
@@ -59143,14 +59307,30 @@ async function orOnFault(work, instead) {
   }
 }
 
+// src/github/answer-signature.ts
+function workflowRunUrl(env, serverUrl, repo) {
+  if (!env.GITHUB_RUN_ID) return void 0;
+  const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? "1");
+  return `${serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${env.GITHUB_RUN_ID}${attempt > 1 ? `/attempts/${attempt}` : ""}`;
+}
+var SIGNATURE_START = "<sub>Answered by wiki-steward";
+function answerSignature(trace, o2) {
+  const name = trace.answerer.replace(/[\s`<>[\]]+/g, " ").trim().slice(0, 100);
+  const answerer = trace.provider_fault ? `offline answerer, standing in for ${name}` : `${name} answerer`;
+  const commit = trace.wiki.commit;
+  const wiki = commit ? `from the wiki at [\`${commit.slice(0, 7)}\`](${o2.serverUrl}/${o2.repo.owner}/${o2.repo.repo}/tree/${commit})` : "from a wiki with no commit recorded";
+  const run = o2.runUrl ? ` \xB7 [workflow run](${o2.runUrl})` : "";
+  return `${SIGNATURE_START} (${answerer}) ${wiki}${run} \xB7 Helpful? React with \u{1F44D} or \u{1F44E}.</sub>`;
+}
+
 // src/github/posted-text.ts
 function neutralizeMentions(text) {
-  const code = codeSpans(text);
+  const code3 = codeSpans(text);
   let k2 = 0;
   return text.replace(/(^|[^\w])@(?=[A-Za-z0-9])/g, (match, before, offset) => {
     const at2 = offset + before.length;
-    while (k2 < code.length && code[k2].end <= at2) k2++;
-    return k2 < code.length && code[k2].start < at2 ? match : `${before}@\u2060`;
+    while (k2 < code3.length && code3[k2].end <= at2) k2++;
+    return k2 < code3.length && code3[k2].start < at2 ? match : `${before}@\u2060`;
   });
 }
 var neutralizeClosingKeywords = (text) => text.replace(/\b(close[sd]?|fix(?:e[sd])?|resolve[sd]?)(?=:?[ \t]+(?:[\w.-]+\/[\w.-]+)?#\d)/gi, "$1\u2060");
@@ -59165,9 +59345,25 @@ function postable(content) {
   const visible = postableVisible(text);
   return markers.length === 0 ? visible : `${visible}${visible === "" ? "" : "\n"}${markers.join("\n")}`;
 }
+var BODY_LIMIT = 65536;
+var limitNote = (limit) => (left) => `_[Cut here to stay within GitHub's ${limit.toLocaleString("en-US")}-character limit: ${left.toLocaleString("en-US")} more characters not shown]_`;
+function postableBody(content, limit = BODY_LIMIT) {
+  const { text, markers = [] } = typeof content === "string" ? { text: content } : content;
+  const trailer = markers.reduce((n, m2) => n + m2.length + 1, 0);
+  if (trailer > limit) throw new Error(`the steward's markers alone are ${trailer} characters, over the ${limit}-character limit of a body`);
+  return postable({ text: cutMarkdown(postableVisible(text), limit - trailer, limitNote(limit)), markers });
+}
+function fitVisible(parts, room) {
+  const texts = parts.map((p2) => postableVisible(typeof p2 === "string" ? p2 : p2.flexible));
+  const fixed = texts.reduce((n, t2, i) => typeof parts[i] === "string" ? n + t2.length : n, 0) + 2 * Math.max(0, parts.length - 1);
+  return texts.map((t2, i) => {
+    const part = parts[i];
+    return typeof part === "string" ? t2 : cutMarkdown(t2, Math.max(0, room - fixed), cutHere(part.what));
+  }).filter((t2) => t2 !== "").join("\n\n");
+}
 
 // src/github/answer-comment.ts
-var COMMENT_LIMIT = 65536;
+var COMMENT_LIMIT = BODY_LIMIT;
 var MARKER_PREFIX = "<!-- wiki-steward:answer ";
 var TRACE_PREFIX = "<!-- wiki-steward:trace ";
 var QUOTED_QUESTION_LIMIT = 2e3;
@@ -59187,9 +59383,22 @@ function traceFromComment(body) {
     return void 0;
   }
 }
-var cut = (text, limit, what) => text.length <= limit ? text : `${text.slice(0, limit)}
-
-_[${what} cut here: ${text.length - limit} more characters not shown]_`;
+function answerWithNote(body, note) {
+  const trailer = TRAILER.exec(body);
+  if (!trailer || trailer[2] === void 0) return void 0;
+  const text = lfLineBreaks(body.slice(0, trailer.index)).trimEnd();
+  const line = postableVisible(note);
+  if (text.includes(line)) return void 0;
+  const lines = text.split("\n");
+  const signature = lines.at(-1)?.startsWith(SIGNATURE_START) ? lines.pop() : void 0;
+  const markers = [markerFor(trailer[1]), `${TRACE_PREFIX}${trailer[2]} -->`];
+  const withLine = (answer) => ({ text: [answer.trimEnd(), "", line, ...signature ? ["", signature] : []].join("\n"), markers });
+  const noted = withLine(lines.join("\n"));
+  if (postable(noted).length <= COMMENT_LIMIT) return noted;
+  return withLine(lines.join("\n").replace(DETAILS, "_[How this was answered: left out to make room for the note below]_"));
+}
+var DETAILS = /<details><summary>How this was answered<\/summary>[\s\S]*?\n<\/details>/;
+var TRACE_LIMIT = 16e3;
 function renderComment(parts) {
   const { trace } = parts;
   const question = postableVisible(trace.question.slice(0, QUOTED_QUESTION_LIMIT));
@@ -59197,47 +59406,56 @@ function renderComment(parts) {
   const questionCut = trace.question.length > QUOTED_QUESTION_LIMIT ? `
 
 _[Question cut here: ${trace.question.length - QUOTED_QUESTION_LIMIT} more characters not shown]_` : "";
-  const head = `${quoted2}${questionCut}
+  const summary = cutMarkdown(traceSummary(trace).map(postableVisible).join("\n"), DETAILS_LIMIT, cutHere("Trace"));
+  const details = `<details><summary>How this was answered</summary>
 
-`;
-  const details = cut(["<details><summary>How this was answered</summary>", "", ...traceSummary(trace).map(postableVisible), ""].join("\n"), DETAILS_LIMIT, "Trace") + "\n\n</details>";
-  const footer = postableVisible([...parts.footer ?? [], ...parts.signature ? ["", parts.signature] : []].join("\n"));
+${summary}
+
+</details>`;
+  const footer = [...parts.footer ?? [], ...parts.signature ? ["", parts.signature] : []].join("\n").replace(/^\n+/, "");
   const marker = markerFor(parts.key);
-  let traceJson = `${TRACE_PREFIX}${commentSafeJson(trace)} -->`;
-  const fixed = head.length + details.length + footer.length + marker.length + 16;
-  if (fixed + traceJson.length + parts.answer.length > COMMENT_LIMIT) {
-    traceJson = `${TRACE_PREFIX}${commentSafeJson(slimTrace(trace))} -->`;
+  const traceJson = postedTraceMarker(trace, parts.answer.length);
+  const room = COMMENT_LIMIT - marker.length - traceJson.length - 2;
+  const text = fitVisible([`${quoted2}${questionCut}`, { flexible: parts.answer, what: "Answer" }, details, footer], room);
+  return { text, markers: [marker, traceJson] };
+}
+var TRACE_STEPS = [
+  { items: 25, chars: 300, question: 4e3 },
+  { items: 10, chars: 120, question: 1e3 },
+  { items: 3, chars: 60, question: 300 }
+];
+function postedTraceMarker(trace, answerLength) {
+  const marker = (t2) => `${TRACE_PREFIX}${commentSafeJson(t2)} -->`;
+  const whole = marker(trace);
+  if (whole.length <= TRACE_LIMIT && whole.length + answerLength < COMMENT_LIMIT / 2) return whole;
+  const withoutAnswer = marker({ ...trace, answer: "" });
+  if (withoutAnswer.length <= TRACE_LIMIT) return withoutAnswer;
+  let last = withoutAnswer;
+  for (const step5 of TRACE_STEPS) {
+    last = marker(shortenedTrace(trace, step5));
+    if (last.length <= TRACE_LIMIT) return last;
   }
-  if (fixed + traceJson.length > COMMENT_LIMIT / 2)
-    traceJson = `${TRACE_PREFIX}${commentSafeJson(slimTrace({ ...trace, question: trace.question.slice(0, 500) }, true))} -->`;
-  const room = COMMENT_LIMIT - fixed - traceJson.length - 200;
-  const answer = cut(postableVisible(parts.answer), Math.max(1e3, room), "Answer");
-  return { text: [head + answer, "", details, footer].filter((s) => s !== "").join("\n"), markers: [marker, traceJson] };
+  return last;
 }
-function slimTrace(trace, minimal = false) {
-  return {
-    ...trace,
-    answer: "",
-    candidates: trace.candidates.slice(0, minimal ? 5 : 25),
-    read: trace.read.slice(0, minimal ? 10 : 50),
-    dropped_terms: minimal ? [] : trace.dropped_terms.slice(0, 20),
-    provider_calls: minimal ? [] : trace.provider_calls.slice(0, 20)
+function shortenedTrace(trace, o2) {
+  const omitted = {};
+  const shorten = (value, key) => {
+    if (typeof value === "string") return clip2(value, o2.chars);
+    if (Array.isArray(value)) {
+      if (value.length > o2.items) omitted[key] = (omitted[key] ?? 0) + value.length - o2.items;
+      return value.slice(0, o2.items).map((v2) => shorten(v2, `${key}[]`));
+    }
+    if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k2, v2]) => [k2, shorten(v2, key ? `${key}.${k2}` : k2)]));
+    return value;
   };
-}
-
-// src/github/answer-signature.ts
-function workflowRunUrl(env, serverUrl, repo) {
-  if (!env.GITHUB_RUN_ID) return void 0;
-  const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? "1");
-  return `${serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${env.GITHUB_RUN_ID}${attempt > 1 ? `/attempts/${attempt}` : ""}`;
-}
-function answerSignature(trace, o2) {
-  const name = trace.answerer.replace(/[\s`<>[\]]+/g, " ").trim().slice(0, 100);
-  const answerer = trace.provider_fault ? `offline answerer, standing in for ${name}` : `${name} answerer`;
-  const commit = trace.wiki.commit;
-  const wiki = commit ? `from the wiki at [\`${commit.slice(0, 7)}\`](${o2.serverUrl}/${o2.repo.owner}/${o2.repo.repo}/tree/${commit})` : "from a wiki with no commit recorded";
-  const run = o2.runUrl ? ` \xB7 [workflow run](${o2.runUrl})` : "";
-  return `<sub>Answered by wiki-steward (${answerer}) ${wiki}${run} \xB7 Helpful? React with \u{1F44D} or \u{1F44E}.</sub>`;
+  const { question, answer: _answer, wiki, ...rest } = trace;
+  return {
+    ...shorten(rest, ""),
+    question: clip2(question, o2.question),
+    wiki,
+    answer: "",
+    omitted
+  };
 }
 
 // src/wiki/index-files.ts
@@ -59312,12 +59530,12 @@ async function planIndexFiles(layout, options2) {
   });
   const listed = (pages) => pages.filter((p2) => summaries.get(p2) !== null);
   const preview = async (below) => {
-    let shown = listed(below.slice(0, PREVIEW_TITLES));
-    for (let read = PREVIEW_TITLES; shown.length < PREVIEW_TITLES && read < below.length; read += PREVIEW_TITLES) {
+    let shown2 = listed(below.slice(0, PREVIEW_TITLES));
+    for (let read = PREVIEW_TITLES; shown2.length < PREVIEW_TITLES && read < below.length; read += PREVIEW_TITLES) {
       await summarize(below.slice(read, read + PREVIEW_TITLES));
-      shown = listed(below.slice(0, read + PREVIEW_TITLES)).slice(0, PREVIEW_TITLES);
+      shown2 = listed(below.slice(0, read + PREVIEW_TITLES)).slice(0, PREVIEW_TITLES);
     }
-    return shown.map((p2) => summaries.get(p2).title);
+    return shown2.map((p2) => summaries.get(p2).title);
   };
   const plans = [];
   const plan = (indexPath, expected, entries) => {
@@ -59400,6 +59618,11 @@ function captureTitle(question) {
 }
 var unlink = unlinkPageLinks;
 var inert = inertText;
+var CAPTURE_LIST = 25;
+var QUOTE_CHARS = 600;
+var TERM_CHARS2 = 200;
+var ANSWER_CHARS = 3e4;
+var asItem = (line) => line.startsWith("- ") ? line : `- ${line}`;
 var lineRange = (c3) => c3.lines[0] === c3.lines[1] ? `line ${c3.lines[0]}` : `lines ${c3.lines[0]}-${c3.lines[1]}`;
 var wikiCitations = (t2) => t2.citations.filter(isWikiCitation);
 var webCitations = (t2) => t2.citations.filter((c3) => !isWikiCitation(c3));
@@ -59424,19 +59647,28 @@ function bodySections(input, wikiLink) {
     "",
     "## What the wiki had",
     "",
-    ...had.length > 0 ? had.map((c3) => `- \u201C${inert(quote(c3.quote))}\u201D \u2014 ${wikiLink(c3)}`) : ["Nothing: no page matched this question."],
+    ...had.length > 0 ? boundedList(
+      had.map((c3) => `- \u201C${inert(clip2(quote(c3.quote), QUOTE_CHARS))}\u201D \u2014 ${wikiLink(c3)}`),
+      CAPTURE_LIST
+    ).map(asItem) : ["Nothing: no page matched this question."],
     "",
     "## What was missing",
     "",
-    ...trace.missing.length > 0 ? trace.missing.map((m2) => `- ${inlineCode(m2)}`) : ["- The pages read did not cover every claim of an answer."],
+    ...trace.missing.length > 0 ? boundedList(
+      trace.missing.map((m2) => `- ${inlineCode(clip2(m2, TERM_CHARS2))}`),
+      CAPTURE_LIST
+    ).map(asItem) : ["- The pages read did not cover every claim of an answer."],
     "",
     "## From the web",
     "",
-    ...web.length > 0 ? web.map((c3) => `- ${webLink(c3.title, c3.url)}`) : ["No web search was made (no provider configured) or it found nothing."],
+    ...web.length > 0 ? boundedList(
+      web.map((c3) => `- ${webLink(clip2(c3.title, TERM_CHARS2), c3.url)}`),
+      CAPTURE_LIST
+    ).map(asItem) : ["No web search was made (no provider configured) or it found nothing."],
     "",
     "## Answer given",
     "",
-    unlink(trace.answer),
+    cutMarkdown(unlink(trace.answer), ANSWER_CHARS, cutHere("Answer")),
     "",
     `Captured by wiki-steward${fromSource} (branch \`${trace.branch}\`, outcome \`${trace.outcome}\`).`
   ];
@@ -59619,7 +59851,7 @@ async function setBranch(github, writes, repo, branch, sha, exists, force) {
 // src/github/writes-text.ts
 var where = (repo) => `/repos/${repo.owner}/${repo.repo}`;
 async function createComment(github, writes, repo, issueNumber, content, note) {
-  const body = postable(content);
+  const body = postableBody(content);
   return writes.run(
     `POST ${where(repo)}/issues/${issueNumber}/comments (${note ?? `${body.length} characters`})`,
     async () => (await github.rest.issues.createComment({ ...repo, issue_number: issueNumber, body })).data.html_url,
@@ -59627,7 +59859,7 @@ async function createComment(github, writes, repo, issueNumber, content, note) {
   );
 }
 async function updateComment(github, writes, repo, commentId, content) {
-  const body = postable(content);
+  const body = postableBody(content);
   await writes.run(
     `PATCH ${where(repo)}/issues/comments/${commentId} (${body.length} characters)`,
     () => github.rest.issues.updateComment({ ...repo, comment_id: commentId, body }),
@@ -59636,7 +59868,7 @@ async function updateComment(github, writes, repo, commentId, content) {
 }
 async function createIssue(github, writes, repo, o2) {
   const title = postable(o2.title);
-  const body = postable(o2.body);
+  const body = postableBody(o2.body);
   return writes.run(
     `POST ${where(repo)}/issues (${title})`,
     async () => (await github.rest.issues.create({ ...repo, title, body, labels: o2.labels })).data.html_url,
@@ -59644,7 +59876,7 @@ async function createIssue(github, writes, repo, o2) {
   );
 }
 async function updateIssueBody(github, writes, repo, issueNumber, content, note) {
-  const body = postable(content);
+  const body = postableBody(content);
   await writes.run(
     `PATCH ${where(repo)}/issues/${issueNumber} (${note})`,
     () => github.rest.issues.update({ ...repo, issue_number: issueNumber, body }),
@@ -59653,7 +59885,7 @@ async function updateIssueBody(github, writes, repo, issueNumber, content, note)
 }
 async function createPull(github, writes, repo, o2) {
   const title = postable(o2.title);
-  const body = postable(o2.body);
+  const body = postableBody(o2.body);
   return writes.run(
     `POST ${where(repo)}/pulls (${o2.head} \u2192 ${o2.base})`,
     async () => {
@@ -59673,7 +59905,7 @@ async function createPull(github, writes, repo, o2) {
 async function updatePull(github, writes, repo, pullNumber, o2, note) {
   const fields = {
     ...o2.title !== void 0 ? { title: postable(o2.title) } : {},
-    ...o2.body !== void 0 ? { body: postable(o2.body) } : {},
+    ...o2.body !== void 0 ? { body: postableBody(o2.body) } : {},
     ...o2.state !== void 0 ? { state: o2.state } : {}
   };
   await writes.run(
@@ -59725,29 +59957,38 @@ var PullRequestsForbiddenError = class extends Error {
     );
   }
 };
+var MISSING_TERMS = 25;
+var TERM_CHARS3 = 200;
 function prBody(o2, marker) {
   const q3 = o2.trace.question.length > QUOTED_QUESTION_LIMIT ? `${o2.trace.question.slice(0, QUOTED_QUESTION_LIMIT)}\u2026` : o2.trace.question;
   const missed = o2.trace.outcome === "cold" ? "had no page for" : "covered only part of";
   const startsWiki = o2.plan.bootstrap ? " and starts the wiki (`schema.md`, `index.md`)" : "";
   const withIndexes = o2.plan.files.size > 1 ? " with its regenerated index files" : "";
-  const text = [
-    `Captures the gap from #${o2.question.issueNumber}.`,
-    "",
-    `The wiki ${missed} this question, so this adds \`${marker.page}\`${startsWiki}${withIndexes}. Edit it into a real page, set \`rated_by: human\` when you have checked it, and merge.`,
-    "",
-    "### Question",
-    "",
-    // The asker's words, as the capture page has them: no HTML, no images.
-    ...q3.split("\n").map((l3) => `> ${inertText(l3)}`),
-    "",
-    "### The answer given",
-    "",
-    o2.answer,
-    "",
-    `What was missing: ${o2.trace.missing.length > 0 ? o2.trace.missing.map((m2) => `\`${m2.replaceAll("`", "'")}\``).join(", ") : "a full answer"}.`,
-    ""
-  ].join("\n");
-  return { text, markers: [markerText(marker)] };
+  const missing = boundedList(
+    o2.trace.missing.map((m2) => inlineCode(clip2(m2, TERM_CHARS3))),
+    MISSING_TERMS
+  );
+  const markers = [markerText(marker)];
+  const text = fitVisible(
+    [
+      [
+        `Captures the gap from #${o2.question.issueNumber}.`,
+        "",
+        `The wiki ${missed} this question, so this adds \`${marker.page}\`${startsWiki}${withIndexes}. Edit it into a real page, set \`rated_by: human\` when you have checked it, and merge.`,
+        "",
+        "### Question",
+        "",
+        // The asker's words, as the capture page has them: no HTML, no images.
+        ...q3.split("\n").map((l3) => `> ${inertText(l3)}`),
+        "",
+        "### The answer given"
+      ].join("\n"),
+      { flexible: o2.answer, what: "Answer" },
+      `What was missing: ${missing.length > 0 ? missing.join(", ") : "a full answer"}.`
+    ],
+    BODY_LIMIT - markers.reduce((n, m2) => n + m2.length + 1, 0)
+  );
+  return { text, markers };
 }
 async function openCapturePr(o2) {
   const { github, writes, repo } = o2;
@@ -59855,16 +60096,29 @@ async function rebuildCapturePrs(github, writes, repo, o2) {
 var closedMarker = (pr2) => `<!-- wiki-steward:capture-closed pr=${pr2} -->`;
 async function handleClosedCapture(github, writes, repo, pull, o2) {
   const { serverUrl, reporter } = o2;
-  const marker = readCaptureMarker(pull.body);
-  await deleteBranch(github, writes, repo, pull.branch);
-  if (!marker) {
-    reporter.info(`Capture PR #${pull.number} has no steward marker: branch deleted, nothing to reply.`);
+  const notOurs = (why2) => {
+    reporter.info(`PR #${pull.number} (${pull.branch}) ${why2}: not the steward's capture PR, so its branch is kept and nothing is replied.`);
     return void 0;
+  };
+  const fullName = `${repo.owner}/${repo.repo}`;
+  if (pull.headRepo?.toLowerCase() !== fullName.toLowerCase()) {
+    return notOurs(`comes from ${pull.headRepo ?? "a repository that no longer exists"}, not from ${fullName}`);
   }
+  const marker = readCaptureMarker(pull.body);
+  if (!marker) return notOurs("has no steward marker");
+  const markedBranch = captureBranch({ issueNumber: marker.issueNumber, ...commentOfKey(marker.key) });
+  if (markedBranch !== pull.branch) return notOurs(`carries a marker for ${markedBranch}`);
   const identity = await o2.identity();
-  if (pull.author !== void 0 && !identity.owns({ login: pull.author })) {
-    reporter.info(`Capture PR #${pull.number} was opened by ${pull.author}, not by the steward (${identity.describe()}): branch deleted, nothing to reply.`);
-    return void 0;
+  if (!identity.owns({ login: pull.author })) return notOurs(`was opened by ${pull.author ?? "nobody known"}, not by the steward (${identity.describe()})`);
+  const others = (await github.paginate(github.rest.pulls.list, { ...repo, state: "open", head: `${repo.owner}:${pull.branch}`, per_page: 100 })).filter(
+    (p2) => p2.number !== pull.number
+  );
+  if (others.length > 0) {
+    reporter.info(
+      `Capture PR #${pull.number} closed; its branch ${pull.branch} is kept: open PR ${others.map((p2) => `#${p2.number}`).join(", ")} still uses it.`
+    );
+  } else {
+    await deleteBranch(github, writes, repo, pull.branch);
   }
   const pageUrl = `${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? "HEAD"}/${marker.page.split("/").map(encodeURIComponent).join("/")}`;
   const text = pull.merged ? `The capture page for this question is in the wiki: [\`${marker.page}\`](${pageUrl}) was merged in #${pull.number}. It records the question as asked and still open: once a reviewer writes the answer on that page and deletes its \`captured_by\` line, the wiki covers it and asking again is answered from it.` : `The capture pull request #${pull.number} was closed without merging, so the wiki still does not cover this question.`;
@@ -59879,6 +60133,10 @@ async function handleClosedCapture(github, writes, repo, pull, o2) {
     `capture #${pull.number} ${pull.merged ? "merged" : "closed"}`
   );
 }
+var commentOfKey = (key) => {
+  const m2 = /^comment-(\d+)$/.exec(key);
+  return m2 ? { commentId: Number(m2[1]) } : {};
+};
 async function deleteBranch(github, writes, repo, branch) {
   await writes.run(
     `DELETE /repos/${repo.owner}/${repo.repo}/git/refs/heads/${branch}`,
@@ -59895,10 +60153,10 @@ async function deleteBranch(github, writes, repo, branch) {
 async function findAnswerComment(github, repo, issueNumber, key, identity) {
   const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: issueNumber, per_page: 100 });
   const mine = comments.find((c3) => identity.owns(c3.user) && markerKey(c3.body ?? "") === key);
-  return mine ? { id: mine.id, url: mine.html_url } : void 0;
+  return mine ? { id: mine.id, url: mine.html_url, body: mine.body ?? "" } : void 0;
 }
-async function upsertAnswerComment(github, writes, repo, o2, body) {
-  const existing = await findAnswerComment(github, repo, o2.issueNumber, o2.key, o2.identity);
+async function upsertAnswerComment(github, writes, repo, o2, body, found) {
+  const existing = found === void 0 ? await findAnswerComment(github, repo, o2.issueNumber, o2.key, o2.identity) : found;
   if (existing) {
     await updateComment(github, writes, repo, existing.id, body);
     return { url: existing.url, created: false };
@@ -60045,10 +60303,7 @@ async function answerQuestion(ctx, question) {
   const permission = await mayAsk(ctx.github, ctx.repo, question.asker.login, config.ask.minPermission);
   if (!permission.allowed) {
     ctx.reporter.info(`Not answering: @${question.asker.login} has role '${permission.role}', below min-permission '${config.ask.minPermission}'.`);
-    if (config.ask.refusal === "comment") {
-      const text = `Thanks for the question. wiki-steward answers questions from people with ${config.ask.minPermission} access or more; a maintainer can ask for you by adding the \`${config.labels.trigger}\` label.`;
-      await upsertAnswerComment(ctx.github, writes, ctx.repo, where2, { text, markers: [markerFor(question.key)] });
-    }
+    if (config.ask.refusal === "comment") await refuse2(ctx, writes, question, where2);
     return { skipped: "permission" };
   }
   const seen = await acknowledge(ctx.github, writes, ctx.repo, question, ctx.reporter);
@@ -60058,6 +60313,20 @@ async function answerQuestion(ctx, question) {
     await seen.failed();
     throw error;
   }
+}
+async function refuse2(ctx, writes, question, where2) {
+  const { config } = ctx.workspace;
+  const label = `\`${config.labels.trigger}\``;
+  const existing = await findAnswerComment(ctx.github, ctx.repo, question.issueNumber, question.key, where2.identity);
+  if (existing && traceFromComment(existing.body)) {
+    const note = `**The question has changed since this answer**, and the change is not answered: wiki-steward answers questions from people with ${config.ask.minPermission} access or more, and the answer above is to the question as a maintainer approved it. A maintainer can have it answered anew by adding the ${label} label again (remove it, then add it back).`;
+    const noted = answerWithNote(existing.body, note);
+    if (noted) await updateComment(ctx.github, writes, ctx.repo, existing.id, noted);
+    ctx.reporter.info(`The answer given before stays${noted ? ", with a line saying the change needs the label again" : ""}: ${existing.url}`);
+    return;
+  }
+  const text = `Thanks for the question. wiki-steward answers questions from people with ${config.ask.minPermission} access or more; a maintainer can ask for you by adding the ${label} label.`;
+  await upsertAnswerComment(ctx.github, writes, ctx.repo, where2, { text, markers: [markerFor(question.key)] }, existing ?? null);
 }
 async function answerAcknowledged(ctx, question, { writes, where: where2, seen }) {
   const workspace = ctx.workspace;
@@ -60188,11 +60457,11 @@ var ISO_UTC = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
 var MAX_PATH_PARTS = 5;
 var isIndexFile = (relPath) => relPath === ROOT_INDEX || relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
 function reporterFor(path9, out) {
-  const add = (severity) => (rule, code, message, options2 = {}) => {
+  const add = (severity) => (rule, code3, message, options2 = {}) => {
     out.push({
       severity,
       rule,
-      code,
+      code: code3,
       path: path9,
       line: options2.line ?? 1,
       message,
@@ -60256,13 +60525,13 @@ function validatePage(layout, page) {
 function checkType(layout, path9, data, report, at2) {
   if (!("type" in data)) return;
   const type2 = data.type;
-  const shown = cutValue(pyStr(type2));
+  const shown2 = cutValue(pyStr(type2));
   const first = path9.split("/")[0];
   if (typeof type2 !== "string" || !layout.categories.includes(type2)) {
     report.error(
       "type-category",
       "type-not-category",
-      `type '${shown}' is not one of the wiki's categories (${layout.categories.join(", ") || "none"})`,
+      `type '${shown2}' is not one of the wiki's categories (${layout.categories.join(", ") || "none"})`,
       at2("type")
     );
   }
@@ -60270,7 +60539,7 @@ function checkType(layout, path9, data, report, at2) {
     report.error(
       "type-category",
       "type-path-mismatch",
-      `type '${shown}' does not match the page's category folder '${first}'; set 'type: ${first}' or move the page`,
+      `type '${shown2}' does not match the page's category folder '${first}'; set 'type: ${first}' or move the page`,
       at2("type")
     );
   }
@@ -60399,8 +60668,8 @@ function checkWikilinks(layout, page, report) {
     if (!lines[i].includes("[[")) continue;
     for (const link of findWikilinks(lines[i])) {
       if (resolve3(link.target) !== void 0) continue;
-      const why = ambiguous(layout, link.target) ? "more than one page fits it" : "no page fits it";
-      report.error("wikilink", "broken-wikilink", `broken wikilink: [[${cutValue(link.target)}]] (${why})`, { field: link.target, line: start.line + i });
+      const why2 = ambiguous(layout, link.target) ? "more than one page fits it" : "no page fits it";
+      report.error("wikilink", "broken-wikilink", `broken wikilink: [[${cutValue(link.target)}]] (${why2})`, { field: link.target, line: start.line + i });
     }
   }
 }
@@ -60591,7 +60860,10 @@ function buildDigest(input) {
   };
 }
 var LIST_LIMIT = 20;
-var more = (n) => n > LIST_LIMIT ? [`- \u2026 and ${n - LIST_LIMIT} more`] : [];
+var more = (n) => n > LIST_LIMIT ? [`- ${andMore(n - LIST_LIMIT)}`] : [];
+var FIELD_CHARS = 200;
+var code2 = (text, max = FIELD_CHARS) => inlineCode(clip2(text, max));
+var plain = (text, max = FIELD_CHARS) => inertText(clip2(text.replace(/\s+/g, " ").trim(), max));
 function renderDigest(r2, title) {
   const lines = [`# ${title}`, "", `Period ${r2.period.label} (${r2.period.start.slice(0, 10)} to ${r2.period.end.slice(0, 10)}, UTC).`, ""];
   lines.push(
@@ -60613,24 +60885,35 @@ function renderDigest(r2, title) {
   if (r2.asked === 0) lines.push("No questions were asked this period.");
   else if (r2.unansweredTopics.length === 0) lines.push("Every question this period was answered from the wiki.");
   for (const g2 of r2.unansweredTopics.slice(0, LIST_LIMIT)) {
-    const asks = g2.questions.map((q3) => `#${q3.issueNumber}`).join(", ");
+    const asks = boundedList(
+      g2.questions.map((q3) => `#${q3.issueNumber}`),
+      LIST_LIMIT
+    ).join(", ");
     const capture = g2.capture ? `, capture #${g2.capture.number}` : "";
-    lines.push(`- **${g2.terms.join(", ") || "no terms"}** \u2014 asked ${g2.questions.length}\xD7 (${asks})${capture}: \u201C${g2.questions[0].question.slice(0, 140)}\u201D`);
+    const terms = g2.terms.map((t2) => code2(t2, 60)).join(", ");
+    lines.push(`- **${terms || "no terms"}** \u2014 asked ${g2.questions.length}\xD7 (${asks})${capture}: \u201C${plain(g2.questions[0].question, 140)}\u201D`);
   }
   lines.push(...more(r2.unansweredTopics.length), "", "## Capture pull requests", "");
   lines.push(r2.openCaptures.length === 0 ? "No capture pull request is open." : `${r2.openCaptures.length} open, oldest first:`);
-  for (const c3 of r2.openCaptures.slice(0, LIST_LIMIT)) lines.push(`- #${c3.number} (${c3.ageDays} days) ${c3.title}`);
+  for (const c3 of r2.openCaptures.slice(0, LIST_LIMIT)) lines.push(`- #${c3.number} (${c3.ageDays} days) ${plain(c3.title)}`);
   lines.push(...more(r2.openCaptures.length));
-  if (r2.mergedCaptures.length > 0) lines.push("", `Merged this period: ${r2.mergedCaptures.map((c3) => `#${c3.number}`).join(", ")}.`);
+  if (r2.mergedCaptures.length > 0)
+    lines.push(
+      "",
+      `Merged this period: ${boundedList(
+        r2.mergedCaptures.map((c3) => `#${c3.number}`),
+        LIST_LIMIT * 5
+      ).join(", ")}.`
+    );
   lines.push("", "## Reader feedback", "", `\u{1F44D} ${r2.feedback.up} \xB7 \u{1F44E} ${r2.feedback.down} on answers this period.`);
-  for (const d2 of r2.feedback.mostDownvoted) lines.push(`- \u{1F44E} ${d2.down} / \u{1F44D} ${d2.up}: [${d2.question.slice(0, 100).replace(/[[\]]/g, "")}](${d2.url})`);
-  if (r2.mostCited.length > 0) lines.push("", "## Most cited pages", "", ...r2.mostCited.map((c3) => `- \`${c3.path}\` (${c3.citations})`));
+  for (const d2 of r2.feedback.mostDownvoted) lines.push(`- \u{1F44E} ${d2.down} / \u{1F44D} ${d2.up}: [${plain(d2.question.replace(/[[\]\\]/g, ""), 100)}](${d2.url})`);
+  if (r2.mostCited.length > 0) lines.push("", "## Most cited pages", "", ...r2.mostCited.map((c3) => `- ${code2(c3.path)} (${c3.citations})`));
   if (r2.oldestAskedAbout.length > 0)
     lines.push(
       "",
       "## Most asked-about pages, oldest first",
       "",
-      ...r2.oldestAskedAbout.map((p2) => `- \`${p2.path}\` \u2014 updated ${p2.updated.slice(0, 10)}, asked about ${p2.asked}\xD7`)
+      ...r2.oldestAskedAbout.map((p2) => `- ${code2(p2.path)} \u2014 updated ${plain(p2.updated.slice(0, 10))}, asked about ${p2.asked}\xD7`)
     );
   const h3 = r2.health;
   if (h3) {
@@ -60644,15 +60927,19 @@ function renderDigest(r2, title) {
     const section = (name, items, show) => {
       lines.push(`- **${name}**: ${items.length}`);
       for (const x3 of items.slice(0, LIST_LIMIT)) lines.push(`  - ${show(x3)}`);
-      if (items.length > LIST_LIMIT) lines.push(`  - \u2026 and ${items.length - LIST_LIMIT} more`);
+      if (items.length > LIST_LIMIT) lines.push(`  - ${andMore(items.length - LIST_LIMIT)}`);
     };
-    section("Invalid pages", h3.invalid, (x3) => `\`${x3.path}\`: ${x3.messages.slice(0, 2).join("; ")}`);
-    section("Broken links", h3.brokenLinks, (x3) => `\`${x3.path}\` line ${x3.line} \u2192 ${inlineCode(x3.target)}`);
-    section("Orphan pages (no inbound link)", h3.orphans, (x3) => `\`${x3}\``);
-    section("Stale pages", h3.stale, (x3) => `\`${x3.path}\` (updated ${x3.updated.slice(0, 10)})`);
-    section("Low-quality pages (overall < 3.0, not rated by a person)", h3.lowQuality, (x3) => `\`${x3.path}\` (${x3.overall})`);
-    section("Index files over 8 KB", h3.oversizedIndexes, (x3) => `\`${x3.path}\` (${x3.bytes} bytes)`);
-    section("Pages deeper than the cap", h3.tooDeep, (x3) => `\`${x3}\``);
+    section(
+      "Invalid pages",
+      h3.invalid,
+      (x3) => `${code2(x3.path)}: ${x3.messages.slice(0, 2).map((m2) => plain(m2)).join("; ")}`
+    );
+    section("Broken links", h3.brokenLinks, (x3) => `${code2(x3.path)} line ${x3.line} \u2192 ${code2(x3.target)}`);
+    section("Orphan pages (no inbound link)", h3.orphans, (x3) => code2(x3));
+    section("Stale pages", h3.stale, (x3) => `${code2(x3.path)} (updated ${plain(x3.updated.slice(0, 10))})`);
+    section("Low-quality pages (overall < 3.0, not rated by a person)", h3.lowQuality, (x3) => `${code2(x3.path)} (${plain(String(x3.overall), 20)})`);
+    section("Index files over 8 KB", h3.oversizedIndexes, (x3) => `${code2(x3.path)} (${x3.bytes} bytes)`);
+    section("Pages deeper than the cap", h3.tooDeep, (x3) => code2(x3));
   }
   return lines.join("\n");
 }
@@ -60697,14 +60984,11 @@ async function runDigest(workspace, o2) {
   const existing = (await github.paginate(github.rest.issues.listForRepo, { ...repo, labels: config.labels.digest, state: "all", per_page: 100 })).find(
     (i) => !i.pull_request && i.title === title
   );
-  const body = markdown.length > 65e3 ? `${markdown.slice(0, 64900)}
-
-_[Digest cut here: ${markdown.length - 64900} more characters in the job summary]_` : markdown;
   if (existing) {
-    await updateIssueBody(github, writes, repo, existing.number, body, title);
+    await updateIssueBody(github, writes, repo, existing.number, markdown, title);
     return { report, markdown, issueUrl: existing.html_url };
   }
-  const url = await createIssue(github, writes, repo, { title, body, labels: [config.labels.digest] });
+  const url = await createIssue(github, writes, repo, { title, body: markdown, labels: [config.labels.digest] });
   return { report, markdown, issueUrl: url };
 }
 
@@ -60913,11 +61197,117 @@ ${staleList}`;
   return result;
 }
 
+// src/wiki/removed-targets.ts
+async function removedSince(git, workspace, tree, base) {
+  const { deleted, renamed } = await git.removedSince(base);
+  const moves = wikiMoves(workspace, renamed);
+  const gone = [...deleted.map((p2) => wikiPathOf(workspace, p2)), ...moves.keys()].filter(
+    (p2) => p2 !== void 0 && !tree.files.has(p2) && !isIndexFile(p2)
+  );
+  return withEmptiedFolders(tree, gone, moves);
+}
+function wikiMoves(workspace, renames) {
+  const moves = /* @__PURE__ */ new Map();
+  for (const [from, to2] of renames) {
+    const a = wikiPathOf(workspace, from);
+    const b3 = wikiPathOf(workspace, to2);
+    if (a !== void 0 && b3 !== void 0) moves.set(a, b3);
+  }
+  return moves;
+}
+function withEmptiedFolders(tree, gone, moves) {
+  const removed = /* @__PURE__ */ new Map();
+  for (const file of gone) {
+    removed.set(file, moves.get(file));
+    for (let dir = parentDir(file); dir !== "" && !tree.dirs.has(dir) && !removed.has(dir); dir = parentDir(dir)) removed.set(dir, void 0);
+  }
+  return removed;
+}
+function targetOf(d2) {
+  if (d2.code === "broken-link" && d2.field !== void 0) {
+    const link = d2.field.split("#")[0];
+    const target = resolveWikiPath(link.startsWith("/") ? "" : parentDir(d2.path), link);
+    return target === void 0 ? void 0 : { target, shown: d2.field };
+  }
+  if (d2.code === "missing-source") {
+    const source = d2.target ?? d2.message.slice(d2.message.indexOf(": ") + 2);
+    const target = source.startsWith("/") ? void 0 : resolveWikiPath("", source);
+    return target === void 0 ? void 0 : { target, shown: source };
+  }
+  return void 0;
+}
+var why = (target, removed, by) => {
+  const to2 = removed.get(target);
+  return to2 === void 0 ? `${by} deletes ${target}` : `${by} moves ${target} to ${to2}`;
+};
+function explained(d2, removed, by) {
+  const pointed = targetOf(d2);
+  if (pointed === void 0 || !removed.has(pointed.target)) return void 0;
+  const message = d2.code === "broken-link" ? `broken markdown link: ${cutValue(pointed.shown)} (${why(pointed.target, removed, by)})` : `${d2.message} (${why(pointed.target, removed, by)})`;
+  return { ...d2, message };
+}
+var explainRemovals = (diagnostics, removed, by = "this commit") => removed.size === 0 ? [...diagnostics] : diagnostics.map((d2) => explained(d2, removed, by) ?? d2);
+async function pagesBrokenByRemovals(git, workspace, layout, removed, skip, by = "this commit") {
+  if (removed.size === 0) return [];
+  const names = [...removed.keys()].map((p2) => p2.slice(p2.lastIndexOf("/") + 1));
+  const pages = new Set(layout.pages);
+  const candidates = (await git.stagedFilesContaining(names, workspace.wikiPrefix)).map((p2) => wikiPathOf(workspace, p2)).filter((p2) => p2 !== void 0 && pages.has(p2) && !skip.has(p2) && !isIndexFile(p2));
+  const out = [];
+  await layout.tree.readEach(candidates, (path9, read) => {
+    if (!read.ok) return;
+    for (const d2 of validatePage(layout, { path: path9, text: read.text })) {
+      const broken = explained(d2, removed, by);
+      if (broken) out.push(broken);
+    }
+  });
+  return out;
+}
+
+// src/report/diagnostics-format.ts
+import path8 from "node:path";
+var toPosix = (p2) => p2.split(path8.sep).join("/");
+var displayPath = (d2, from, paths) => toPosix(path8.relative(from, path8.join(paths.wikiRoot, d2.path))) || ".";
+var count = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+var SUMMARY_ROWS = 300;
+var SUMMARY_TABLE_CHARS = 6e4;
+var CELL_CHARS = 300;
+var cell = (text) => inertText(clip2(text.replace(/\s+/g, " ").trim(), CELL_CHARS)).replace(/\|/g, "\\|");
+function validateSummary(o2) {
+  const row = (d2) => `| ${cell(d2.path)} | ${d2.line} | ${cell(d2.message)} |`;
+  const { shown: shown2, left } = firstOf(o2.diagnostics, SUMMARY_ROWS, { budget: SUMMARY_TABLE_CHARS, length: (d2) => row(d2).length + 1 });
+  const table = o2.diagnostics.length === 0 ? [] : [
+    "| File | Line | Fault |",
+    "|---|---|---|",
+    ...shown2.map(row),
+    ...left > 0 ? ["", `${andMore(left, left === 1 ? "fault" : "faults")}: the annotations and \`wiki-steward validate\` list every one.`] : []
+  ];
+  return [
+    "## wiki-steward: validate",
+    "",
+    `${o2.scope} in ${inlineCode(o2.folder)}: ${count(o2.errors, "error")}, ${count(o2.diagnostics.length - o2.errors, "warning")}.`,
+    "",
+    ...table
+  ].join("\n");
+}
+
 // src/jobs/validate.ts
 async function changedPages(workspace, base, pages) {
   const changed = await new GitCommandManager(workspace.repoRoot).changedSince(base);
   const inWiki = new Set(changed.map((p2) => wikiPathOf(workspace, p2)).filter((p2) => p2 !== void 0));
   return pages.filter((p2) => inWiki.has(p2));
+}
+async function validateChangedSince(workspace, layout, base) {
+  const git = new GitCommandManager(workspace.repoRoot);
+  const changed = await changedPages(workspace, base, layout.pages);
+  const removed = await removedSince(git, workspace, layout.tree, base);
+  const { diagnostics, checked } = await validateWiki(layout, changed, workspace.config.validate);
+  const broken = await pagesBrokenByRemovals(git, workspace, layout, removed, new Set(checked), "this pull request");
+  return {
+    changed,
+    checked,
+    diagnostics: [...explainRemovals(diagnostics, removed, "this pull request"), ...broken],
+    brokenByRemovals: [...new Set(broken.map((d2) => d2.path))]
+  };
 }
 var staleIndexDiagnostics = (plans, handled = /* @__PURE__ */ new Set()) => outdatedIndexFiles(plans).filter((p2) => !handled.has(p2.path)).map((p2) => ({
   severity: "error",
@@ -60927,21 +61317,21 @@ var staleIndexDiagnostics = (plans, handled = /* @__PURE__ */ new Set()) => outd
   line: 1,
   message: `index file is ${p2.status === "missing" ? "missing" : "stale"}: run 'wiki-steward index' and commit the result`
 }));
-var cell = (text) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 async function validateCheckout(workspace, reporter, options2) {
   const wikiRoot = requireWikiRoot(workspace);
   const layout = await openWikiLayout(wikiRoot, workspace.config);
-  let only;
+  let change;
   if (options2.changedSince) {
     try {
-      only = await changedPages(workspace, options2.changedSince, layout.pages);
+      change = await validateChangedSince(workspace, layout, options2.changedSince);
     } catch {
       reporter.notice(
         `the pull request's base ${options2.changedSince.slice(0, 12)} is not in the checkout (use actions/checkout with fetch-depth: 0): validating the whole wiki`
       );
     }
   }
-  const { diagnostics, checked } = await validateWiki(layout, only, workspace.config.validate);
+  const only = change?.changed;
+  const { diagnostics, checked } = change ?? await validateWiki(layout, void 0, workspace.config.validate);
   const plans = await planIndexFiles(layout, {
     policy: workspace.config.indexes,
     provenance: workspaceIndexProvenance(workspace),
@@ -60950,24 +61340,12 @@ async function validateCheckout(workspace, reporter, options2) {
   const all = applyRules([...diagnostics, ...staleIndexDiagnostics(plans, options2.indexFilesHandled)], workspace.config.validate);
   await reporter.annotate(all, { wikiRoot, repoRoot: workspace.repoRoot, cwd: options2.cwd });
   const errors = all.filter((d2) => d2.severity === "error");
-  const count = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
-  const scope = `${count(checked.length, only ? "changed page" : "page")} checked`;
-  await reporter.summary(
-    [
-      "## wiki-steward: validate",
-      "",
-      `${scope} in \`${workspace.wikiPrefix || "."}\`: ${count(errors.length, "error")}, ${count(all.length - errors.length, "warning")}.`,
-      "",
-      ...all.length > 0 ? ["| File | Line | Fault |", "|---|---|---|", ...all.map((d2) => `| ${cell(d2.path)} | ${d2.line} | ${cell(d2.message)} |`)] : []
-    ].join("\n")
-  );
+  const count2 = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
+  const alsoBroken = change?.brokenByRemovals.length ? `, and ${count2(change.brokenByRemovals.length, "page")} linking to what it deletes or moves` : "";
+  const scope = `${count2(checked.length, only ? "changed page" : "page")} checked${alsoBroken}`;
+  await reporter.summary(validateSummary({ scope, folder: workspace.wikiPrefix || ".", errors: errors.length, diagnostics: all }));
   if (hasErrors(all)) reporter.fail(`${errors.length} wiki errors in ${new Set(errors.map((d2) => d2.path)).size} files`);
 }
-
-// src/report/diagnostics-format.ts
-import path8 from "node:path";
-var toPosix = (p2) => p2.split(path8.sep).join("/");
-var displayPath = (d2, from, paths) => toPosix(path8.relative(from, path8.join(paths.wikiRoot, d2.path))) || ".";
 
 // src/github/workflow-commands.ts
 var escapeData = (text) => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
@@ -60998,7 +61376,8 @@ function actionsReporter(step5) {
     notice: (message) => step5.command("notice", message),
     warning: (message) => step5.command("warning", message),
     secret: (value) => step5.command("add-mask", value),
-    summary: (markdown) => step5.appendSummary(postable(markdown)),
+    // Each summary within GitHub's body limit too: a step's summaries share GitHub's 1 MiB.
+    summary: (markdown) => step5.appendSummary(postableBody(markdown)),
     annotate: async (diagnostics, paths) => {
       for (const line of annotationLines(diagnostics, paths)) step5.info(line);
     },
@@ -61051,7 +61430,8 @@ function workForEvent(eventName, payload, triggers) {
           mergeCommitSha: pull.merge_commit_sha ?? null,
           body: pull.body ?? "",
           branch,
-          ...pull.user?.login ? { author: pull.user.login } : {}
+          ...pull.user?.login ? { author: pull.user.login } : {},
+          ...pull.head?.repo?.full_name ? { headRepo: pull.head.repo.full_name } : {}
         }
       };
     }
@@ -61078,7 +61458,7 @@ function issueWork(payload, triggers) {
   if (stripped === void 0 && !labelled) {
     return { kind: "skip", reason: `issue #${issue.number} has neither the '${triggers.triggerLabel}' label nor a '${triggers.command}' title` };
   }
-  const asker = action === "labeled" ? payload.sender : issue.user;
+  const asker = action === "labeled" || action === "edited" ? payload.sender ?? issue.user : issue.user;
   const questionTitle = stripped ?? title;
   const body = visibleMarkdown(issue.body ?? "").trim();
   return {

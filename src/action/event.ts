@@ -31,7 +31,7 @@ interface PullRequestPayload {
   merge_commit_sha?: string | null;
   body?: string | null;
   user?: GitHubUser | null;
-  head?: { ref?: string };
+  head?: { ref?: string; repo?: { full_name?: string } | null };
   base?: { sha?: string; ref?: string };
 }
 
@@ -97,8 +97,9 @@ export function workForEvent(eventName: string, payload: EventPayload, triggers:
   if (eventName === 'pull_request' || eventName === 'pull_request_target') {
     const pull = payload.pull_request;
     const branch = pull?.head?.ref ?? '';
-    // The steward's own capture PRs are handled when they close: these events come from its own
-    // work, and only questions are refused to bots.
+    // A PR named like a capture branch is handled when it closes (these events come from the
+    // steward's own work, and only questions are refused to bots); the job checks that it is the
+    // steward's own, from this repository, before it deletes or replies anything.
     if (payload.action === 'closed' && pull && branch.startsWith(CAPTURE_BRANCH_PREFIX)) {
       return {
         kind: 'capture-closed',
@@ -109,6 +110,7 @@ export function workForEvent(eventName: string, payload: EventPayload, triggers:
           body: pull.body ?? '',
           branch,
           ...(pull.user?.login ? { author: pull.user.login } : {}),
+          ...(pull.head?.repo?.full_name ? { headRepo: pull.head.repo.full_name } : {}),
         },
       };
     }
@@ -136,7 +138,10 @@ function issueWork(payload: EventPayload, triggers: Triggers): Work {
   if (stripped === undefined && !labelled) {
     return { kind: 'skip', reason: `issue #${issue.number} has neither the '${triggers.triggerLabel}' label nor a '${triggers.command}' title` };
   }
-  const asker = action === 'labeled' ? payload.sender : issue.user;
+  // Who answers for the question as it now reads: whoever added the trigger label (a maintainer
+  // approving an outsider's question), whoever made the edit (the author, or a maintainer editing
+  // it: theirs is answered anew, the author's is not once the author is below min-permission).
+  const asker = action === 'labeled' || action === 'edited' ? (payload.sender ?? issue.user) : issue.user;
   const questionTitle = stripped ?? title;
   const body = visibleMarkdown(issue.body ?? '').trim();
   return {

@@ -76,4 +76,10 @@ export interface Trace {
   /** The answer as markdown, citations as wiki-relative paths with line ranges. */
   answer: string;
   timings_ms: { load: number; ladder: number; answer: number };
+  /**
+   * Only in a trace posted shortened (an answer comment's hidden trace, when the whole one would not
+   * fit): how many entries each list lost, by its path (`unread`, `candidates[].matched`); its
+   * strings may be clipped with "…" too.
+   */
+  omitted?: Record<string, number>;
 }

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { type Trace, type WebCitation, type WikiCitation, isWikiCitation } from '../answer/trace.js';
 import { pyFormatFixed2 } from '../wiki/python-compat.js';
 import { unlinkPageLinks } from '../answer/render.js';
+import { boundedList, clip, cutHere, cutMarkdown } from '../markdown/bound.js';
 import { inlineCode } from '../markdown/code.js';
 import { inertText, webLink } from '../markdown/inert.js';
 
@@ -53,6 +54,19 @@ const unlink = unlinkPageLinks;
  */
 const inert = inertText;
 
+/**
+ * A capture page stays a page a reader (and the wiki search) takes in: each list shows its first
+ * CAPTURE_LIST entries and "… and K more", a quote or term is clipped, and the answer given is cut
+ * (with a note) past ANSWER_CHARS. With a model's claims capped too, a capture stays well under
+ * GitHub's 65,536 characters.
+ */
+export const CAPTURE_LIST = 25;
+const QUOTE_CHARS = 600;
+const TERM_CHARS = 200;
+const ANSWER_CHARS = 30_000;
+/** The "… and K more" line of a bulleted list as a bullet too. */
+const asItem = (line: string): string => (line.startsWith('- ') ? line : `- ${line}`);
+
 const lineRange = (c: WikiCitation): string => (c.lines[0] === c.lines[1] ? `line ${c.lines[0]}` : `lines ${c.lines[0]}-${c.lines[1]}`);
 const wikiCitations = (t: Trace) => t.citations.filter(isWikiCitation);
 const webCitations = (t: Trace) => t.citations.filter((c): c is WebCitation => !isWikiCitation(c));
@@ -88,19 +102,34 @@ function bodySections(input: CaptureInput, wikiLink: (c: WikiCitation) => string
     '',
     '## What the wiki had',
     '',
-    ...(had.length > 0 ? had.map((c) => `- “${inert(quote(c.quote))}” — ${wikiLink(c)}`) : ['Nothing: no page matched this question.']),
+    ...(had.length > 0
+      ? boundedList(
+          had.map((c) => `- “${inert(clip(quote(c.quote), QUOTE_CHARS))}” — ${wikiLink(c)}`),
+          CAPTURE_LIST,
+        ).map(asItem)
+      : ['Nothing: no page matched this question.']),
     '',
     '## What was missing',
     '',
-    ...(trace.missing.length > 0 ? trace.missing.map((m) => `- ${inlineCode(m)}`) : ['- The pages read did not cover every claim of an answer.']),
+    ...(trace.missing.length > 0
+      ? boundedList(
+          trace.missing.map((m) => `- ${inlineCode(clip(m, TERM_CHARS))}`),
+          CAPTURE_LIST,
+        ).map(asItem)
+      : ['- The pages read did not cover every claim of an answer.']),
     '',
     '## From the web',
     '',
-    ...(web.length > 0 ? web.map((c) => `- ${webLink(c.title, c.url)}`) : ['No web search was made (no provider configured) or it found nothing.']),
+    ...(web.length > 0
+      ? boundedList(
+          web.map((c) => `- ${webLink(clip(c.title, TERM_CHARS), c.url)}`),
+          CAPTURE_LIST,
+        ).map(asItem)
+      : ['No web search was made (no provider configured) or it found nothing.']),
     '',
     '## Answer given',
     '',
-    unlink(trace.answer),
+    cutMarkdown(unlink(trace.answer), ANSWER_CHARS, cutHere('Answer')),
     '',
     `Captured by wiki-steward${fromSource} (branch \`${trace.branch}\`, outcome \`${trace.outcome}\`).`,
   ];

@@ -4,7 +4,9 @@
 import { foldedWords } from '../ladder/text-match.js';
 import type { Outcome, Trace } from '../answer/trace.js';
 import { isWikiCitation } from '../answer/trace.js';
+import { andMore, boundedList, clip } from '../markdown/bound.js';
 import { inlineCode } from '../markdown/code.js';
+import { inertText } from '../markdown/inert.js';
 import type { Period } from './period.js';
 import { CATEGORY_LIMIT, type WikiHealth } from './wiki-health.js';
 
@@ -136,7 +138,15 @@ export function buildDigest(input: DigestInput): DigestReport {
 }
 
 const LIST_LIMIT = 20;
-const more = (n: number) => (n > LIST_LIMIT ? [`- … and ${n - LIST_LIMIT} more`] : []);
+const more = (n: number) => (n > LIST_LIMIT ? [`- ${andMore(n - LIST_LIMIT)}`] : []);
+/** The characters of one field a list item shows (a title, a question, a validator message). */
+const FIELD_CHARS = 200;
+
+// What the digest repeats was written by askers, pages and pull request authors: a question term
+// kept whole from a code span (`![p](https://…)`, `<img …>`) is code here too, a question, a title
+// or a validator's message (which quotes frontmatter) is inert text, and each is clipped.
+const code = (text: string, max = FIELD_CHARS): string => inlineCode(clip(text, max));
+const plain = (text: string, max = FIELD_CHARS): string => inertText(clip(text.replace(/\s+/g, ' ').trim(), max));
 
 /** The report as the digest issue's markdown (and the job summary, and the CLI's output). */
 export function renderDigest(r: DigestReport, title: string): string {
@@ -160,24 +170,35 @@ export function renderDigest(r: DigestReport, title: string): string {
   if (r.asked === 0) lines.push('No questions were asked this period.');
   else if (r.unansweredTopics.length === 0) lines.push('Every question this period was answered from the wiki.');
   for (const g of r.unansweredTopics.slice(0, LIST_LIMIT)) {
-    const asks = g.questions.map((q) => `#${q.issueNumber}`).join(', ');
+    const asks = boundedList(
+      g.questions.map((q) => `#${q.issueNumber}`),
+      LIST_LIMIT,
+    ).join(', ');
     const capture = g.capture ? `, capture #${g.capture.number}` : '';
-    lines.push(`- **${g.terms.join(', ') || 'no terms'}** — asked ${g.questions.length}× (${asks})${capture}: “${g.questions[0]!.question.slice(0, 140)}”`);
+    const terms = g.terms.map((t) => code(t, 60)).join(', ');
+    lines.push(`- **${terms || 'no terms'}** — asked ${g.questions.length}× (${asks})${capture}: “${plain(g.questions[0]!.question, 140)}”`);
   }
   lines.push(...more(r.unansweredTopics.length), '', '## Capture pull requests', '');
   lines.push(r.openCaptures.length === 0 ? 'No capture pull request is open.' : `${r.openCaptures.length} open, oldest first:`);
-  for (const c of r.openCaptures.slice(0, LIST_LIMIT)) lines.push(`- #${c.number} (${c.ageDays} days) ${c.title}`);
+  for (const c of r.openCaptures.slice(0, LIST_LIMIT)) lines.push(`- #${c.number} (${c.ageDays} days) ${plain(c.title)}`);
   lines.push(...more(r.openCaptures.length));
-  if (r.mergedCaptures.length > 0) lines.push('', `Merged this period: ${r.mergedCaptures.map((c) => `#${c.number}`).join(', ')}.`);
+  if (r.mergedCaptures.length > 0)
+    lines.push(
+      '',
+      `Merged this period: ${boundedList(
+        r.mergedCaptures.map((c) => `#${c.number}`),
+        LIST_LIMIT * 5,
+      ).join(', ')}.`,
+    );
   lines.push('', '## Reader feedback', '', `👍 ${r.feedback.up} · 👎 ${r.feedback.down} on answers this period.`);
-  for (const d of r.feedback.mostDownvoted) lines.push(`- 👎 ${d.down} / 👍 ${d.up}: [${d.question.slice(0, 100).replace(/[[\]]/g, '')}](${d.url})`);
-  if (r.mostCited.length > 0) lines.push('', '## Most cited pages', '', ...r.mostCited.map((c) => `- \`${c.path}\` (${c.citations})`));
+  for (const d of r.feedback.mostDownvoted) lines.push(`- 👎 ${d.down} / 👍 ${d.up}: [${plain(d.question.replace(/[[\]\\]/g, ''), 100)}](${d.url})`);
+  if (r.mostCited.length > 0) lines.push('', '## Most cited pages', '', ...r.mostCited.map((c) => `- ${code(c.path)} (${c.citations})`));
   if (r.oldestAskedAbout.length > 0)
     lines.push(
       '',
       '## Most asked-about pages, oldest first',
       '',
-      ...r.oldestAskedAbout.map((p) => `- \`${p.path}\` — updated ${p.updated.slice(0, 10)}, asked about ${p.asked}×`),
+      ...r.oldestAskedAbout.map((p) => `- ${code(p.path)} — updated ${plain(p.updated.slice(0, 10))}, asked about ${p.asked}×`),
     );
   const h = r.health;
   if (h) {
@@ -191,16 +212,25 @@ export function renderDigest(r: DigestReport, title: string): string {
     const section = <T>(name: string, items: readonly T[], show: (x: T) => string) => {
       lines.push(`- **${name}**: ${items.length}`);
       for (const x of items.slice(0, LIST_LIMIT)) lines.push(`  - ${show(x)}`);
-      if (items.length > LIST_LIMIT) lines.push(`  - … and ${items.length - LIST_LIMIT} more`);
+      if (items.length > LIST_LIMIT) lines.push(`  - ${andMore(items.length - LIST_LIMIT)}`);
     };
-    section('Invalid pages', h.invalid, (x) => `\`${x.path}\`: ${x.messages.slice(0, 2).join('; ')}`);
+    // A validator's message quotes the page's own values: inert text, clipped.
+    section(
+      'Invalid pages',
+      h.invalid,
+      (x) =>
+        `${code(x.path)}: ${x.messages
+          .slice(0, 2)
+          .map((m) => plain(m))
+          .join('; ')}`,
+    );
     // A link's target is page text: one inline code span, whatever backticks it holds.
-    section('Broken links', h.brokenLinks, (x) => `\`${x.path}\` line ${x.line} → ${inlineCode(x.target)}`);
-    section('Orphan pages (no inbound link)', h.orphans, (x) => `\`${x}\``);
-    section('Stale pages', h.stale, (x) => `\`${x.path}\` (updated ${x.updated.slice(0, 10)})`);
-    section('Low-quality pages (overall < 3.0, not rated by a person)', h.lowQuality, (x) => `\`${x.path}\` (${x.overall})`);
-    section('Index files over 8 KB', h.oversizedIndexes, (x) => `\`${x.path}\` (${x.bytes} bytes)`);
-    section('Pages deeper than the cap', h.tooDeep, (x) => `\`${x}\``);
+    section('Broken links', h.brokenLinks, (x) => `${code(x.path)} line ${x.line} → ${code(x.target)}`);
+    section('Orphan pages (no inbound link)', h.orphans, (x) => code(x));
+    section('Stale pages', h.stale, (x) => `${code(x.path)} (updated ${plain(x.updated.slice(0, 10))})`);
+    section('Low-quality pages (overall < 3.0, not rated by a person)', h.lowQuality, (x) => `${code(x.path)} (${plain(String(x.overall), 20)})`);
+    section('Index files over 8 KB', h.oversizedIndexes, (x) => `${code(x.path)} (${x.bytes} bytes)`);
+    section('Pages deeper than the cap', h.tooDeep, (x) => code(x));
   }
   return lines.join('\n');
 }

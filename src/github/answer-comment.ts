@@ -1,13 +1,18 @@
 // The answer comment: the answer with permalink citations, a folded "How this was answered"
 // section, and a hidden trailer — the marker that identifies the question, then the trace as JSON
-// for the digest. It always fits GitHub's 65,536-character limit: long parts are cut with a visible
-// note. Only the trailer counts: markers anywhere else (quoted by an asker, copied from a page) are
-// neutralised when the comment is posted (posted-text.ts) and never read back.
+// for the digest. It always fits GitHub's 65,536-character limit: every list of the folded trace
+// shows its first entries and "… and K more", the answer is cut at a safe place with a visible
+// note, and the trace JSON is shortened (its `omitted` counts what each list lost). Only the
+// trailer counts: markers anywhere else (quoted by an asker, copied from a page) are neutralised
+// when the comment is posted (posted-text.ts) and never read back.
 import { traceSummary } from '../answer/render.js';
 import type { Trace } from '../answer/trace.js';
-import { type StewardText, postableVisible } from './posted-text.js';
+import { clip, cutHere, cutMarkdown } from '../markdown/bound.js';
+import { lfLineBreaks } from '../markdown/body.js';
+import { SIGNATURE_START } from './answer-signature.js';
+import { BODY_LIMIT, type StewardText, fitVisible, postable, postableVisible } from './posted-text.js';
 
-export const COMMENT_LIMIT = 65_536;
+export const COMMENT_LIMIT = BODY_LIMIT;
 const MARKER_PREFIX = '<!-- wiki-steward:answer ';
 const TRACE_PREFIX = '<!-- wiki-steward:trace ';
 /** The longest echo of the question quoted at the top of the comment (the search limit is QUESTION_SEARCH_LIMIT). */
@@ -38,6 +43,30 @@ export function traceFromComment(body: string): Trace | undefined {
   }
 }
 
+/**
+ * An answer comment the steward posted (its body as GitHub holds it), with one more visible line
+ * just above the signature; the answer and its trailer are kept as they are (an answer that leaves
+ * no room for the line loses its folded "How this was answered" section, which the trace keeps).
+ * Undefined when the comment is no answer (a refusal has no trace) or already carries the line.
+ */
+export function answerWithNote(body: string, note: string): StewardText | undefined {
+  const trailer = TRAILER.exec(body);
+  if (!trailer || trailer[2] === undefined) return undefined;
+  const text = lfLineBreaks(body.slice(0, trailer.index)).trimEnd();
+  const line = postableVisible(note);
+  if (text.includes(line)) return undefined;
+  const lines = text.split('\n');
+  const signature = lines.at(-1)?.startsWith(SIGNATURE_START) ? lines.pop()! : undefined;
+  const markers = [markerFor(trailer[1]!), `${TRACE_PREFIX}${trailer[2]} -->`];
+  const withLine = (answer: string): StewardText => ({ text: [answer.trimEnd(), '', line, ...(signature ? ['', signature] : [])].join('\n'), markers });
+  const noted = withLine(lines.join('\n'));
+  if (postable(noted).length <= COMMENT_LIMIT) return noted;
+  return withLine(lines.join('\n').replace(DETAILS, '_[How this was answered: left out to make room for the note below]_'));
+}
+
+/** The folded "How this was answered" section of an answer comment. */
+const DETAILS = /<details><summary>How this was answered<\/summary>[\s\S]*?\n<\/details>/;
+
 export interface CommentParts {
   key: string;
   trace: Trace;
@@ -49,8 +78,8 @@ export interface CommentParts {
   signature?: string;
 }
 
-const cut = (text: string, limit: number, what: string): string =>
-  text.length <= limit ? text : `${text.slice(0, limit)}\n\n_[${what} cut here: ${text.length - limit} more characters not shown]_`;
+/** The most characters of the hidden trace JSON: the digest reads its outcome, terms, top candidates and citations. */
+export const TRACE_LIMIT = 16_000;
 
 /** The comment as posted: visible text (neutralised here already, so the length budget holds) and its trailer. */
 export function renderComment(parts: CommentParts): StewardText {
@@ -64,33 +93,62 @@ export function renderComment(parts: CommentParts): StewardText {
     trace.question.length > QUOTED_QUESTION_LIMIT
       ? `\n\n_[Question cut here: ${trace.question.length - QUOTED_QUESTION_LIMIT} more characters not shown]_`
       : '';
-  const head = `${quoted}${questionCut}\n\n`;
-  const details =
-    cut(['<details><summary>How this was answered</summary>', '', ...traceSummary(trace).map(postableVisible), ''].join('\n'), DETAILS_LIMIT, 'Trace') +
-    '\n\n</details>';
-  const footer = postableVisible([...(parts.footer ?? []), ...(parts.signature ? ['', parts.signature] : [])].join('\n'));
+  // Each line neutralised on its own: a backtick in one list item pairs with none in another.
+  const summary = cutMarkdown(traceSummary(trace).map(postableVisible).join('\n'), DETAILS_LIMIT, cutHere('Trace'));
+  const details = `<details><summary>How this was answered</summary>\n\n${summary}\n\n</details>`;
+  const footer = [...(parts.footer ?? []), ...(parts.signature ? ['', parts.signature] : [])].join('\n').replace(/^\n+/, '');
   const marker = markerFor(parts.key);
-  // The trace JSON is what the digest reads: slimmed first when space runs short, dropped last.
-  let traceJson = `${TRACE_PREFIX}${commentSafeJson(trace)} -->`;
-  const fixed = head.length + details.length + footer.length + marker.length + 16;
-  if (fixed + traceJson.length + parts.answer.length > COMMENT_LIMIT) {
-    traceJson = `${TRACE_PREFIX}${commentSafeJson(slimTrace(trace))} -->`;
-  }
-  if (fixed + traceJson.length > COMMENT_LIMIT / 2)
-    traceJson = `${TRACE_PREFIX}${commentSafeJson(slimTrace({ ...trace, question: trace.question.slice(0, 500) }, true))} -->`;
-  const room = COMMENT_LIMIT - fixed - traceJson.length - 200;
-  const answer = cut(postableVisible(parts.answer), Math.max(1000, room), 'Answer');
-  return { text: [head + answer, '', details, footer].filter((s) => s !== '').join('\n'), markers: [marker, traceJson] };
+  // The trace JSON is what the digest reads: whole when it is small, its lists shortened when not.
+  const traceJson = postedTraceMarker(trace, parts.answer.length);
+  const room = COMMENT_LIMIT - marker.length - traceJson.length - 2;
+  const text = fitVisible([`${quoted}${questionCut}`, { flexible: parts.answer, what: 'Answer' }, details, footer], room);
+  return { text, markers: [marker, traceJson] };
 }
 
-/** The trace without its bulk: few candidates, no answer text (the comment shows it). */
-function slimTrace(trace: Trace, minimal = false): Trace {
+/** How short each list and string of the posted trace gets, step by step until its JSON fits TRACE_LIMIT. */
+const TRACE_STEPS = [
+  { items: 25, chars: 300, question: 4_000 },
+  { items: 10, chars: 120, question: 1_000 },
+  { items: 3, chars: 60, question: 300 },
+] as const;
+
+/**
+ * The trace marker: the whole trace when it fits (with the answer, unless the comment needs the
+ * room), else a copy with every list cut to its first entries and every string clipped; its
+ * `omitted` says how many entries each list lost, so nothing is cut silently.
+ */
+function postedTraceMarker(trace: Trace, answerLength: number): string {
+  const marker = (t: Trace) => `${TRACE_PREFIX}${commentSafeJson(t)} -->`;
+  const whole = marker(trace);
+  if (whole.length <= TRACE_LIMIT && whole.length + answerLength < COMMENT_LIMIT / 2) return whole;
+  const withoutAnswer = marker({ ...trace, answer: '' });
+  if (withoutAnswer.length <= TRACE_LIMIT) return withoutAnswer;
+  let last = withoutAnswer;
+  for (const step of TRACE_STEPS) {
+    last = marker(shortenedTrace(trace, step));
+    if (last.length <= TRACE_LIMIT) return last;
+  }
+  return last;
+}
+
+/** Every list of the trace (nested ones too) cut to `items` entries, every string clipped to `chars` (the question to its own bound). */
+function shortenedTrace(trace: Trace, o: { items: number; chars: number; question: number }): Trace {
+  const omitted: Record<string, number> = {};
+  const shorten = (value: unknown, key: string): unknown => {
+    if (typeof value === 'string') return clip(value, o.chars);
+    if (Array.isArray(value)) {
+      if (value.length > o.items) omitted[key] = (omitted[key] ?? 0) + value.length - o.items;
+      return value.slice(0, o.items).map((v) => shorten(v, `${key}[]`));
+    }
+    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shorten(v, key ? `${key}.${k}` : k)]));
+    return value;
+  };
+  const { question, answer: _answer, wiki, ...rest } = trace;
   return {
-    ...trace,
+    ...(shorten(rest, '') as Omit<Trace, 'question' | 'answer' | 'wiki'>),
+    question: clip(question, o.question),
+    wiki,
     answer: '',
-    candidates: trace.candidates.slice(0, minimal ? 5 : 25),
-    read: trace.read.slice(0, minimal ? 10 : 50),
-    dropped_terms: minimal ? [] : trace.dropped_terms.slice(0, 20),
-    provider_calls: minimal ? [] : trace.provider_calls.slice(0, 20),
+    omitted,
   };
 }

@@ -15,6 +15,9 @@ export function workflowRunUrl(env: NodeJS.ProcessEnv, serverUrl: string, repo: 
   return `${serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${env.GITHUB_RUN_ID}${attempt > 1 ? `/attempts/${attempt}` : ''}`;
 }
 
+/** How every signature line begins (an answer's last visible line is found by it). */
+export const SIGNATURE_START = '<sub>Answered by wiki-steward';
+
 export function answerSignature(
   trace: Pick<Trace, 'answerer' | 'provider_fault' | 'wiki'>,
   o: { serverUrl: string; repo: RepoRef; runUrl: string | undefined },
@@ -31,5 +34,5 @@ export function answerSignature(
     ? `from the wiki at [\`${commit.slice(0, 7)}\`](${o.serverUrl}/${o.repo.owner}/${o.repo.repo}/tree/${commit})`
     : 'from a wiki with no commit recorded';
   const run = o.runUrl ? ` · [workflow run](${o.runUrl})` : '';
-  return `<sub>Answered by wiki-steward (${answerer}) ${wiki}${run} · Helpful? React with 👍 or 👎.</sub>`;
+  return `${SIGNATURE_START} (${answerer}) ${wiki}${run} · Helpful? React with 👍 or 👎.</sub>`;
 }

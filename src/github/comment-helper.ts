@@ -13,6 +13,8 @@ import { createComment, updateComment } from './writes-text.js';
 export interface ExistingComment {
   id: number;
   url: string;
+  /** The comment as GitHub holds it (visible text, then the trailer). */
+  body: string;
 }
 
 export async function findAnswerComment(
@@ -24,7 +26,7 @@ export async function findAnswerComment(
 ): Promise<ExistingComment | undefined> {
   const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: issueNumber, per_page: 100 });
   const mine = comments.find((c) => identity.owns(c.user) && markerKey(c.body ?? '') === key);
-  return mine ? { id: mine.id, url: mine.html_url } : undefined;
+  return mine ? { id: mine.id, url: mine.html_url, body: mine.body ?? '' } : undefined;
 }
 
 export async function upsertAnswerComment(
@@ -33,8 +35,10 @@ export async function upsertAnswerComment(
   repo: RepoRef,
   o: { issueNumber: number; key: string; identity: StewardIdentity },
   body: StewardText,
+  /** The comment, when the caller has just looked it up (null: it has none). */
+  found?: ExistingComment | null,
 ): Promise<{ url: string; created: boolean }> {
-  const existing = await findAnswerComment(github, repo, o.issueNumber, o.key, o.identity);
+  const existing = found === undefined ? await findAnswerComment(github, repo, o.issueNumber, o.key, o.identity) : found;
   if (existing) {
     await updateComment(github, writes, repo, existing.id, body);
     return { url: existing.url, created: false };

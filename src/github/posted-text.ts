@@ -11,6 +11,10 @@
 //     hidden markers (`<!-- wiki-steward:… -->`) or hide the rest of the text;
 //   - the steward's own markers are appended after that, untouched, as the text's trailer: the
 //     only place the steward reads markers back from.
+// A body (not a title) also stays within GitHub's 65,536 characters (`postableBody`): the visible
+// text is cut at a safe place with a note saying how much was left out (markdown/bound.ts), and
+// the markers are kept whole. Callers bound each field first, so that cut is a last resort.
+import { type CutNote, cutHere, cutMarkdown } from '../markdown/bound.js';
 import { lfLineBreaks } from '../markdown/body.js';
 import { codeSpans } from '../markdown/code.js';
 
@@ -59,4 +63,41 @@ export function postable(content: string | StewardText): string {
   }
   const visible = postableVisible(text);
   return markers.length === 0 ? visible : `${visible}${visible === '' ? '' : '\n'}${markers.join('\n')}`;
+}
+
+/** GitHub's limit for an issue, pull request or comment body (and the steward's for a job summary it writes). */
+export const BODY_LIMIT = 65_536;
+
+const limitNote =
+  (limit: number): CutNote =>
+  (left) =>
+    `_[Cut here to stay within GitHub's ${limit.toLocaleString('en-US')}-character limit: ${left.toLocaleString('en-US')} more characters not shown]_`;
+
+/**
+ * A body as posted (`postable`) and at most `limit` characters: the markers whole, the visible text
+ * cut at a safe place before them when it does not fit, with a note. Visible text a caller has
+ * already made postable (postableVisible is idempotent) keeps the length the caller measured.
+ */
+export function postableBody(content: string | StewardText, limit = BODY_LIMIT): string {
+  const { text, markers = [] } = typeof content === 'string' ? { text: content } : content;
+  const trailer = markers.reduce((n, m) => n + m.length + 1, 0);
+  if (trailer > limit) throw new Error(`the steward's markers alone are ${trailer} characters, over the ${limit}-character limit of a body`);
+  return postable({ text: cutMarkdown(postableVisible(text), limit - trailer, limitNote(limit)), markers });
+}
+
+/**
+ * Visible text that fits `room` characters once postable: the parts neutralised and joined by blank
+ * lines, every part whole but the one marked `{ flexible }`, which is cut (with its own note) to
+ * what the others leave. The fixed parts are bounded by their callers.
+ */
+export function fitVisible(parts: ReadonlyArray<string | { flexible: string; what: string }>, room: number): string {
+  const texts = parts.map((p) => postableVisible(typeof p === 'string' ? p : p.flexible));
+  const fixed = texts.reduce((n, t, i) => (typeof parts[i] === 'string' ? n + t.length : n), 0) + 2 * Math.max(0, parts.length - 1);
+  return texts
+    .map((t, i) => {
+      const part = parts[i]!;
+      return typeof part === 'string' ? t : cutMarkdown(t, Math.max(0, room - fixed), cutHere(part.what));
+    })
+    .filter((t) => t !== '')
+    .join('\n\n');
 }

@@ -1,9 +1,10 @@
 // Every write that carries text people read — comments, issues, pull requests — goes through these
-// helpers, and each one passes its title and body through `postable` (posted-text.ts): mentions
-// and HTML comment openers neutralised, the steward's own markers appended as the trailer. Nothing
+// helpers, and each one passes its title through `postable` and its body through `postableBody`
+// (posted-text.ts): mentions and HTML comment openers neutralised, the steward's own markers
+// appended as the trailer, the body within GitHub's 65,536 characters. Nothing
 // else in src/ calls the octokit methods behind them (test/action/write-boundary.test.ts checks).
 import type { GitHubClient, RepoRef } from './octokit.js';
-import { type StewardText, postable } from './posted-text.js';
+import { type StewardText, postable, postableBody } from './posted-text.js';
 import type { RepoWrites } from './repo-writes.js';
 
 type Text = string | StewardText;
@@ -19,7 +20,7 @@ export async function createComment(
   content: Text,
   note?: string,
 ): Promise<string> {
-  const body = postable(content);
+  const body = postableBody(content);
   return writes.run(
     `POST ${where(repo)}/issues/${issueNumber}/comments (${note ?? `${body.length} characters`})`,
     async () => (await github.rest.issues.createComment({ ...repo, issue_number: issueNumber, body })).data.html_url,
@@ -28,7 +29,7 @@ export async function createComment(
 }
 
 export async function updateComment(github: GitHubClient, writes: RepoWrites, repo: RepoRef, commentId: number, content: Text): Promise<void> {
-  const body = postable(content);
+  const body = postableBody(content);
   await writes.run(
     `PATCH ${where(repo)}/issues/comments/${commentId} (${body.length} characters)`,
     () => github.rest.issues.updateComment({ ...repo, comment_id: commentId, body }),
@@ -44,7 +45,7 @@ export async function createIssue(
   o: { title: string; body: Text; labels: string[] },
 ): Promise<string> {
   const title = postable(o.title);
-  const body = postable(o.body);
+  const body = postableBody(o.body);
   return writes.run(
     `POST ${where(repo)}/issues (${title})`,
     async () => (await github.rest.issues.create({ ...repo, title, body, labels: o.labels })).data.html_url,
@@ -60,7 +61,7 @@ export async function updateIssueBody(
   content: Text,
   note: string,
 ): Promise<void> {
-  const body = postable(content);
+  const body = postableBody(content);
   await writes.run(
     `PATCH ${where(repo)}/issues/${issueNumber} (${note})`,
     () => github.rest.issues.update({ ...repo, issue_number: issueNumber, body }),
@@ -76,7 +77,7 @@ export async function createPull(
   o: { title: string; head: string; base: string; body: Text; draft?: boolean },
 ): Promise<{ html_url: string; number: number }> {
   const title = postable(o.title);
-  const body = postable(o.body);
+  const body = postableBody(o.body);
   return writes.run(
     `POST ${where(repo)}/pulls (${o.head} → ${o.base})`,
     async () => {
@@ -104,7 +105,7 @@ export async function updatePull(
 ): Promise<void> {
   const fields = {
     ...(o.title !== undefined ? { title: postable(o.title) } : {}),
-    ...(o.body !== undefined ? { body: postable(o.body) } : {}),
+    ...(o.body !== undefined ? { body: postableBody(o.body) } : {}),
     ...(o.state !== undefined ? { state: o.state } : {}),
   };
   await writes.run(

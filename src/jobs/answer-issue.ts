@@ -9,13 +9,13 @@ import { createProviders, providerOptions } from '../answer/providers.js';
 import type { WikiCitationRenderer } from '../answer/render.js';
 import { repoPathOf, type Workspace } from '../config/workspace.js';
 import type { Trace } from '../answer/trace.js';
-import { markerFor, renderComment } from '../github/answer-comment.js';
+import { answerWithNote, markerFor, renderComment, traceFromComment } from '../github/answer-comment.js';
 import { answerSignature, workflowRunUrl } from '../github/answer-signature.js';
 import { capturesOutcome, planCapture } from '../capture/capture-plan.js';
 import { type CapturePrResult, PullRequestsForbiddenError, TwinRunError, deleteBranch, openCapturePr } from './capture-pr.js';
-import { commentExists, upsertAnswerComment } from '../github/comment-helper.js';
+import { commentExists, findAnswerComment, upsertAnswerComment } from '../github/comment-helper.js';
 import type { StewardIdentity } from '../github/identity.js';
-import { updatePull } from '../github/writes-text.js';
+import { updateComment, updatePull } from '../github/writes-text.js';
 import { type Question, isBot } from './question.js';
 import { setOutcomeLabel } from '../github/label-helper.js';
 import type { GitHubClient } from '../github/octokit.js';
@@ -92,12 +92,7 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
   const permission = await mayAsk(ctx.github, ctx.repo, question.asker.login, config.ask.minPermission);
   if (!permission.allowed) {
     ctx.reporter.info(`Not answering: @${question.asker.login} has role '${permission.role}', below min-permission '${config.ask.minPermission}'.`);
-    if (config.ask.refusal === 'comment') {
-      const text =
-        `Thanks for the question. wiki-steward answers questions from people with ${config.ask.minPermission} access or more; ` +
-        `a maintainer can ask for you by adding the \`${config.labels.trigger}\` label.`;
-      await upsertAnswerComment(ctx.github, writes, ctx.repo, where, { text, markers: [markerFor(question.key)] });
-    }
+    if (config.ask.refusal === 'comment') await refuse(ctx, writes, question, where);
     return { skipped: 'permission' };
   }
 
@@ -110,6 +105,31 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
     await seen.failed();
     throw error;
   }
+}
+
+/**
+ * The refusal for an asker below `min-permission`: one short comment. A question already answered
+ * (a maintainer approved it by adding the trigger label) keeps its answer, which gains one line: the
+ * change is not answered until a maintainer adds the label again.
+ */
+async function refuse(ctx: AnswerContext, writes: RepoWrites, question: Question, where: Parameters<typeof upsertAnswerComment>[3]): Promise<void> {
+  const { config } = ctx.workspace;
+  const label = `\`${config.labels.trigger}\``;
+  const existing = await findAnswerComment(ctx.github, ctx.repo, question.issueNumber, question.key, where.identity);
+  if (existing && traceFromComment(existing.body)) {
+    const note =
+      `**The question has changed since this answer**, and the change is not answered: wiki-steward answers questions from people with ` +
+      `${config.ask.minPermission} access or more, and the answer above is to the question as a maintainer approved it. ` +
+      `A maintainer can have it answered anew by adding the ${label} label again (remove it, then add it back).`;
+    const noted = answerWithNote(existing.body, note);
+    if (noted) await updateComment(ctx.github, writes, ctx.repo, existing.id, noted);
+    ctx.reporter.info(`The answer given before stays${noted ? ', with a line saying the change needs the label again' : ''}: ${existing.url}`);
+    return;
+  }
+  const text =
+    `Thanks for the question. wiki-steward answers questions from people with ${config.ask.minPermission} access or more; ` +
+    `a maintainer can ask for you by adding the ${label} label.`;
+  await upsertAnswerComment(ctx.github, writes, ctx.repo, where, { text, markers: [markerFor(question.key)] }, existing ?? null);
 }
 
 /** The answer itself, once the question is acknowledged: `seen` is settled when the comment is posted. */

@@ -20,8 +20,10 @@ import { GitHubWriteError, type RepoWrites } from '../github/repo-writes.js';
 import { QUOTED_QUESTION_LIMIT } from '../github/answer-comment.js';
 import { commitFiles, refSha, setBranch } from '../github/git-data.js';
 import type { StewardIdentity } from '../github/identity.js';
-import type { StewardText } from '../github/posted-text.js';
+import { BODY_LIMIT, type StewardText, fitVisible } from '../github/posted-text.js';
 import { createComment, createPull, updatePull } from '../github/writes-text.js';
+import { boundedList, clip } from '../markdown/bound.js';
+import { inlineCode } from '../markdown/code.js';
 import { inertText } from '../markdown/inert.js';
 
 export const CAPTURE_BRANCH_PREFIX = 'wiki-steward/capture/';
@@ -109,30 +111,42 @@ export interface CapturePrOptions {
 export type CapturePrResult =
   { status: 'opened' | 'updated'; url: string; number: number; branch: string } | { status: 'human-edited'; url: string; number: number; branch: string };
 
+/** Terms named in "What was missing", and the characters of each. */
+const MISSING_TERMS = 25;
+const TERM_CHARS = 200;
+
+/** The PR body within GitHub's limit: everything whole but the answer, which is cut (with a note) to the room the rest leaves. */
 function prBody(o: CapturePrOptions, marker: CaptureMarker): StewardText {
   const q = o.trace.question.length > QUOTED_QUESTION_LIMIT ? `${o.trace.question.slice(0, QUOTED_QUESTION_LIMIT)}…` : o.trace.question;
   const missed = o.trace.outcome === 'cold' ? 'had no page for' : 'covered only part of';
   const startsWiki = o.plan.bootstrap ? ' and starts the wiki (`schema.md`, `index.md`)' : '';
   const withIndexes = o.plan.files.size > 1 ? ' with its regenerated index files' : '';
-  const text = [
-    `Captures the gap from #${o.question.issueNumber}.`,
-    '',
-    `The wiki ${missed} this question, so this adds \`${marker.page}\`${startsWiki}${withIndexes}. ` +
-      'Edit it into a real page, set `rated_by: human` when you have checked it, and merge.',
-    '',
-    '### Question',
-    '',
-    // The asker's words, as the capture page has them: no HTML, no images.
-    ...q.split('\n').map((l) => `> ${inertText(l)}`),
-    '',
-    '### The answer given',
-    '',
-    o.answer,
-    '',
-    `What was missing: ${o.trace.missing.length > 0 ? o.trace.missing.map((m) => `\`${m.replaceAll('`', "'")}\``).join(', ') : 'a full answer'}.`,
-    '',
-  ].join('\n');
-  return { text, markers: [markerText(marker)] };
+  const missing = boundedList(
+    o.trace.missing.map((m) => inlineCode(clip(m, TERM_CHARS))),
+    MISSING_TERMS,
+  );
+  const markers = [markerText(marker)];
+  const text = fitVisible(
+    [
+      [
+        `Captures the gap from #${o.question.issueNumber}.`,
+        '',
+        `The wiki ${missed} this question, so this adds \`${marker.page}\`${startsWiki}${withIndexes}. ` +
+          'Edit it into a real page, set `rated_by: human` when you have checked it, and merge.',
+        '',
+        '### Question',
+        '',
+        // The asker's words, as the capture page has them: no HTML, no images.
+        ...q.split('\n').map((l) => `> ${inertText(l)}`),
+        '',
+        '### The answer given',
+      ].join('\n'),
+      { flexible: o.answer, what: 'Answer' },
+      `What was missing: ${missing.length > 0 ? missing.join(', ') : 'a full answer'}.`,
+    ],
+    BODY_LIMIT - markers.reduce((n, m) => n + m.length + 1, 0),
+  );
+  return { text, markers };
 }
 
 export async function openCapturePr(o: CapturePrOptions): Promise<CapturePrResult> {
@@ -279,8 +293,12 @@ export async function rebuildCapturePrs(
 const closedMarker = (pr: number) => `<!-- wiki-steward:capture-closed pr=${pr} -->`;
 
 /**
- * A capture PR closed: its branch deleted and, for a PR the steward opened, one reply on the
- * question's issue (merged: the page's permalink). `identity` is asked only when there is a reply to make.
+ * A PR named like a capture branch closed. Only the steward's own capture PR counts: its marker
+ * names this very branch, the steward's identity opened it, and its head is a branch of this
+ * repository. Anyone can open a PR (from a fork, through `pull_request_target`, or from the
+ * steward's own branch) whose name and body look like one; such a PR deletes nothing and gets no
+ * reply. The steward's PR gets one reply on the question's issue (merged: the page's permalink),
+ * and its branch is deleted unless another open PR still has it as its head.
  */
 export async function handleClosedCapture(
   github: GitHubClient,
@@ -290,16 +308,32 @@ export async function handleClosedCapture(
   o: { serverUrl: string; reporter: Reporter; identity: () => Promise<StewardIdentity> },
 ): Promise<string | undefined> {
   const { serverUrl, reporter } = o;
-  const marker = readCaptureMarker(pull.body);
-  await deleteBranch(github, writes, repo, pull.branch);
-  if (!marker) {
-    reporter.info(`Capture PR #${pull.number} has no steward marker: branch deleted, nothing to reply.`);
+  const notOurs = (why: string) => {
+    reporter.info(`PR #${pull.number} (${pull.branch}) ${why}: not the steward's capture PR, so its branch is kept and nothing is replied.`);
     return undefined;
+  };
+  const fullName = `${repo.owner}/${repo.repo}`;
+  if (pull.headRepo?.toLowerCase() !== fullName.toLowerCase()) {
+    return notOurs(`comes from ${pull.headRepo ?? 'a repository that no longer exists'}, not from ${fullName}`);
   }
+  const marker = readCaptureMarker(pull.body);
+  if (!marker) return notOurs('has no steward marker');
+  const markedBranch = captureBranch({ issueNumber: marker.issueNumber, ...commentOfKey(marker.key) });
+  if (markedBranch !== pull.branch) return notOurs(`carries a marker for ${markedBranch}`);
   const identity = await o.identity();
-  if (pull.author !== undefined && !identity.owns({ login: pull.author })) {
-    reporter.info(`Capture PR #${pull.number} was opened by ${pull.author}, not by the steward (${identity.describe()}): branch deleted, nothing to reply.`);
-    return undefined;
+  if (!identity.owns({ login: pull.author })) return notOurs(`was opened by ${pull.author ?? 'nobody known'}, not by the steward (${identity.describe()})`);
+
+  // The branch is the steward's; another open PR on it (a re-asked question's new capture PR, or a
+  // person's PR from it) still needs it.
+  const others = (await github.paginate(github.rest.pulls.list, { ...repo, state: 'open', head: `${repo.owner}:${pull.branch}`, per_page: 100 })).filter(
+    (p) => p.number !== pull.number,
+  );
+  if (others.length > 0) {
+    reporter.info(
+      `Capture PR #${pull.number} closed; its branch ${pull.branch} is kept: open PR ${others.map((p) => `#${p.number}`).join(', ')} still uses it.`,
+    );
+  } else {
+    await deleteBranch(github, writes, repo, pull.branch);
   }
   const pageUrl = `${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? 'HEAD'}/${marker.page.split('/').map(encodeURIComponent).join('/')}`;
   const text = pull.merged
@@ -319,6 +353,12 @@ export async function handleClosedCapture(
     `capture #${pull.number} ${pull.merged ? 'merged' : 'closed'}`,
   );
 }
+
+/** The follow-up comment a capture marker's key names (`comment-<id>`), for its branch name. */
+const commentOfKey = (key: string): { commentId?: number } => {
+  const m = /^comment-(\d+)$/.exec(key);
+  return m ? { commentId: Number(m[1]) } : {};
+};
 
 export async function deleteBranch(github: GitHubClient, writes: RepoWrites, repo: RepoRef, branch: string): Promise<void> {
   await writes.run(

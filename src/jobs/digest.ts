@@ -93,12 +93,11 @@ export async function runDigest(
   const existing = (await github.paginate(github.rest.issues.listForRepo, { ...repo, labels: config.labels.digest, state: 'all', per_page: 100 })).find(
     (i) => !i.pull_request && i.title === title,
   );
-  const body =
-    markdown.length > 65_000 ? `${markdown.slice(0, 64_900)}\n\n_[Digest cut here: ${markdown.length - 64_900} more characters in the job summary]_` : markdown;
+  // Every list and field of the report is bounded (renderDigest); the write bounds the whole body too.
   if (existing) {
-    await updateIssueBody(github, writes, repo, existing.number, body, title);
+    await updateIssueBody(github, writes, repo, existing.number, markdown, title);
     return { report, markdown, issueUrl: existing.html_url };
   }
-  const url = await createIssue(github, writes, repo, { title, body, labels: [config.labels.digest] });
+  const url = await createIssue(github, writes, repo, { title, body: markdown, labels: [config.labels.digest] });
   return { report, markdown, issueUrl: url };
 }

@@ -16,21 +16,26 @@ export interface Question {
   /** Issue title and body, for context. */
   issueTitle: string;
   issueBody: string;
-  /** Who answers for the question: the author, or whoever added the trigger label. */
+  /** Who answers for the question: the author, whoever added the trigger label, or whoever edited the issue. */
   asker: GitHubUser;
   isPullRequest: boolean;
   locked: boolean;
 }
 
-/** A capture pull request the steward opened, now closed (merged or not). */
+/**
+ * A closed pull request whose branch is named like a capture branch (merged or not): the steward's
+ * own capture PR only when its author, its head repository and its marker say so.
+ */
 export interface ClosedCapture {
   number: number;
   merged: boolean;
   mergeCommitSha: string | null;
   body: string;
   branch: string;
-  /** Who opened it (from the event); only the steward's own capture PRs get a reply. */
+  /** Who opened it (from the event); only the steward's own capture PRs get a reply or lose their branch. */
   author?: string;
+  /** The head repository's `owner/name` (from the event; absent when that repository is gone). */
+  headRepo?: string;
 }
 
 /** Any bot (the steward included): questions from bots are never answered. */

@@ -1,8 +1,9 @@
 // Validation as a job, for the Action and `wiki-steward validate`: the pages a change touched (or
 // all), and stale or missing index files reported like faults. The Action annotates the exact
-// file and line (GitHub shows only the first 10 error annotations of a step, so the summary
-// carries the full list) and fails the check on errors; on a pull request only the pages it
-// changes are checked, so a wiki with old faults can adopt the check without fixing everything.
+// file and line (GitHub shows only the first 10 error annotations of a step, so the summary lists
+// them too, its first 300: report/diagnostics-format.ts) and fails the check on errors; on a pull
+// request only the pages it changes are checked, so a wiki with old faults can adopt the check
+// without fixing everything.
 import { type Workspace, requireWikiRoot, wikiPathOf } from '../config/workspace.js';
 import { GitCommandManager } from '../git/git-command-manager.js';
 import { type Diagnostic, hasErrors } from '../wiki/diagnostics.js';
@@ -13,6 +14,7 @@ import { applyRules } from '../wiki/rules.js';
 import { type WikiValidation, validateWiki } from '../wiki/validator.js';
 import type { WikiLayout } from '../wiki/layout.js';
 import { explainRemovals, pagesBrokenByRemovals, removedSince } from '../wiki/removed-targets.js';
+import { validateSummary } from '../report/diagnostics-format.js';
 import type { Reporter } from './reporter.js';
 
 /** Pages of the wiki changed since `base`, so a wiki with old faults can adopt the check gradually. */
@@ -61,8 +63,6 @@ export const staleIndexDiagnostics = (plans: readonly IndexFilePlan[], handled: 
       message: `index file is ${p.status === 'missing' ? 'missing' : 'stale'}: run 'wiki-steward index' and commit the result`,
     }));
 
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-
 /**
  * The Action's validation of its checkout. `indexFilesHandled`: index files (wiki-relative) a
  * maintain run has just refreshed on the branch, which this checkout, taken before that commit,
@@ -99,14 +99,6 @@ export async function validateCheckout(
   const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
   const alsoBroken = change?.brokenByRemovals.length ? `, and ${count(change.brokenByRemovals.length, 'page')} linking to what it deletes or moves` : '';
   const scope = `${count(checked.length, only ? 'changed page' : 'page')} checked${alsoBroken}`;
-  await reporter.summary(
-    [
-      '## wiki-steward: validate',
-      '',
-      `${scope} in \`${workspace.wikiPrefix || '.'}\`: ${count(errors.length, 'error')}, ${count(all.length - errors.length, 'warning')}.`,
-      '',
-      ...(all.length > 0 ? ['| File | Line | Fault |', '|---|---|---|', ...all.map((d) => `| ${cell(d.path)} | ${d.line} | ${cell(d.message)} |`)] : []),
-    ].join('\n'),
-  );
+  await reporter.summary(validateSummary({ scope, folder: workspace.wikiPrefix || '.', errors: errors.length, diagnostics: all }));
   if (hasErrors(all)) reporter.fail(`${errors.length} wiki errors in ${new Set(errors.map((d) => d.path)).size} files`);
 }

@@ -1,7 +1,11 @@
-// Diagnostics for people (`path:line: message [rule]`) and for programs (JSON); workflow annotations
-// are the GitHub adapter's (github/annotations.ts). Paths are shown relative to where they are read.
+// Diagnostics for people (`path:line: message [rule]`), for programs (JSON) and for the validate
+// job's summary (markdown, bounded and inert); workflow annotations are the GitHub adapter's
+// (github/annotations.ts). Paths are shown relative to where they are read.
 import path from 'node:path';
 import { VALIDATE_RULES, type ValidateRule } from '../config/config.js';
+import { andMore, clip, firstOf } from '../markdown/bound.js';
+import { inlineCode } from '../markdown/code.js';
+import { inertText } from '../markdown/inert.js';
 import type { Diagnostic } from '../wiki/diagnostics.js';
 import { parentDir } from '../wiki/layout.js';
 
@@ -72,5 +76,43 @@ export function formatSummary(summary: DiagnosticSummary): string {
     ...summary.rules.map((r) => `  ${r.rule.padEnd(ruleWidth)}  ${count(r.errors, 'error')}, ${count(r.warnings, 'warning')}`),
     `folders with the most findings:`,
     ...summary.folders.map((f) => `  ${f.folder.padEnd(folderWidth)}  ${count(f.findings, 'finding')}`),
+  ].join('\n');
+}
+
+/** Rows the validate job's summary table shows at most; the annotations and `wiki-steward validate` give every fault. */
+export const SUMMARY_ROWS = 300;
+/** The characters of the summary table's rows together, so the summary stays within GitHub's 65,536 characters. */
+const SUMMARY_TABLE_CHARS = 60_000;
+const CELL_CHARS = 300;
+
+/**
+ * One table cell: a path or a message is page text (a message quotes a frontmatter value), so it
+ * is clipped, inert (no HTML, no image: `![x](https://…)` or `<img …>` stays text) and on one line,
+ * its pipes escaped.
+ */
+const cell = (text: string): string => inertText(clip(text.replace(/\s+/g, ' ').trim(), CELL_CHARS)).replace(/\|/g, '\\|');
+
+/**
+ * The validate job's summary as markdown: what was checked, the counts, and a table of the faults,
+ * its first rows (at most SUMMARY_ROWS, within SUMMARY_TABLE_CHARS) and a line saying how many more.
+ */
+export function validateSummary(o: { scope: string; folder: string; errors: number; diagnostics: readonly Diagnostic[] }): string {
+  const row = (d: Diagnostic) => `| ${cell(d.path)} | ${d.line} | ${cell(d.message)} |`;
+  const { shown, left } = firstOf(o.diagnostics, SUMMARY_ROWS, { budget: SUMMARY_TABLE_CHARS, length: (d) => row(d).length + 1 });
+  const table =
+    o.diagnostics.length === 0
+      ? []
+      : [
+          '| File | Line | Fault |',
+          '|---|---|---|',
+          ...shown.map(row),
+          ...(left > 0 ? ['', `${andMore(left, left === 1 ? 'fault' : 'faults')}: the annotations and \`wiki-steward validate\` list every one.`] : []),
+        ];
+  return [
+    '## wiki-steward: validate',
+    '',
+    `${o.scope} in ${inlineCode(o.folder)}: ${count(o.errors, 'error')}, ${count(o.diagnostics.length - o.errors, 'warning')}.`,
+    '',
+    ...table,
   ].join('\n');
 }

@@ -348,6 +348,96 @@ describe('answer mode', () => {
     });
   });
 
+  describe("an outsider's question a maintainer approved by labelling it (issue 25, item 12)", () => {
+    const lastVisibleLine = (body: string) => at(visible(body).trimEnd().split('\n').slice(-1), 0);
+    const NOTE = 'A maintainer can have it answered anew by adding the `question` label again (remove it, then add it back).';
+
+    /** Issue 11 by an outsider (read access), labelled by a maintainer and answered. */
+    async function approved() {
+      asker('outsider', 'read');
+      asker('maint', 'maintain');
+      issue(11, 'Help', { user: 'outsider', body: COVERED, labels: [] });
+      gh.state.issue(11).labels.push(gh.state.ensureLabel('question').name);
+      const r = await run('issues', gh.events.issues('labeled', 11, { sender: 'maint', label: 'question' }));
+      expectExit(r, 0);
+      const answer = onlyComment(11);
+      expect(traceOf(answer.body)?.outcome).toBe('answered');
+      return answer;
+    }
+
+    /** The issue's body changed by `by` (the outsider unless told), and the `edited` event GitHub sends. */
+    function edit(body: string, by?: string) {
+      const from = gh.state.issue(11).body;
+      gh.state.issue(11).body = body;
+      return { ...gh.events.issues('edited', 11, by ? { sender: by } : {}), changes: { body: { from } } };
+    }
+
+    it('the outsider edits it: the answer stays as it was and gains one line saying the label is needed again; a second edit writes nothing', async () => {
+      const answer = await approved();
+      const before = visible(answer.body).trimEnd().split('\n');
+      const r = await run('issues', edit(`${COVERED} Also, how do I bake sourdough bread?`));
+      expectExit(r, 0);
+      expect(r.stdout).toContain("@outsider has role 'read', below min-permission 'triage'");
+      expect(writesOf(r.requests)).toEqual([`PATCH ${COMMENT} 200`]);
+      const kept = onlyComment(11);
+      expect(kept.id).toBe(answer.id);
+      expect(kept.body).not.toContain('Thanks for the question');
+      expect(kept.body).not.toContain('sourdough');
+      // The answer's every line, its signature last, and its trace, as they were; one line more above the signature.
+      const after = visible(kept.body).trimEnd().split('\n');
+      expect(after.slice(0, before.length - 1)).toEqual(before.slice(0, -1));
+      expect(lastVisibleLine(kept.body)).toBe(at(before, before.length - 1));
+      expect(lastVisibleLine(kept.body)).toMatch(/^<sub>Answered by wiki-steward/);
+      expect(after.filter((l) => l.includes(NOTE))).toHaveLength(1);
+      expect(after.filter((l) => l.includes(NOTE))[0]).toMatch(/^\*\*The question has changed since this answer\*\*/);
+      expect(traceOf(kept.body)).toEqual(traceOf(answer.body));
+      expect(kept.body).toMatch(/<!-- wiki-steward:answer key=issue-11 -->\n<!-- wiki-steward:trace [^\n]* -->$/);
+      expect(labelsOf(11)).toEqual(['question', 'wiki:answered']);
+
+      const again = await run('issues', edit(`${COVERED} And rye bread?`));
+      expectExit(again, 0);
+      expect(writesOf(again.requests)).toEqual([]);
+      expect(onlyComment(11).body).toBe(kept.body);
+    });
+
+    it('the label removed and added again by the maintainer: the edited question is answered anew', async () => {
+      const answer = await approved();
+      expectExit(await run('issues', edit(`${COVERED} I use the pre-commit framework.`)), 0);
+      expect(visible(onlyComment(11).body)).toContain(NOTE);
+      const issue11 = gh.state.issue(11);
+      issue11.labels.splice(issue11.labels.indexOf('question'), 1);
+      issue11.labels.push('question');
+      const r = await run('issues', gh.events.issues('labeled', 11, { sender: 'maint', label: 'question' }));
+      expectExit(r, 0);
+      expect(r.requests.filter((q) => q.route === PERMISSION).map((q) => q.params.username)).toEqual(['maint']);
+      const fresh = onlyComment(11);
+      expect(fresh.id).toBe(answer.id);
+      expect(traceOf(fresh.body)?.question).toContain('I use the pre-commit framework.');
+      expect(visible(fresh.body)).not.toContain(NOTE);
+      expect(lastVisibleLine(fresh.body)).toMatch(/^<sub>Answered by wiki-steward/);
+    });
+
+    it("the maintainer's own edit is answered anew", async () => {
+      const answer = await approved();
+      expectExit(await run('issues', edit(`${COVERED} I use the pre-commit framework.`)), 0);
+      const r = await run('issues', edit(`${COVERED} (edited by a maintainer: on macOS)`, 'maint'));
+      expectExit(r, 0);
+      expect(r.requests.filter((q) => q.route === PERMISSION).map((q) => q.params.username)).toEqual(['maint']);
+      const fresh = onlyComment(11);
+      expect(fresh.id).toBe(answer.id);
+      expect(traceOf(fresh.body)?.question).toContain('(edited by a maintainer: on macOS)');
+      expect(visible(fresh.body)).not.toContain(NOTE);
+    });
+
+    it('with refusal: silent, the outsider’s edit writes nothing and the answer stays', async () => {
+      const answer = await approved();
+      const r = await run('issues', edit(`${COVERED} Also, how do I bake sourdough bread?`), { inputs: { refusal: 'silent' } });
+      expectExit(r, 0);
+      expect(writesOf(r.requests)).toEqual([]);
+      expect(onlyComment(11).body).toBe(answer.body);
+    });
+  });
+
   describe('no writes', () => {
     it.each([
       { who: 'bot author (dependabot[bot], type Bot)', author: 'dependabot[bot]', sender: undefined },

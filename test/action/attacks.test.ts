@@ -28,7 +28,7 @@ import {
   asker as askerOn,
   questionIssue,
 } from './harness.js';
-import { COMMENT, COMMENTS, COMMENT_REACTION, COMMENT_REACTIONS, PULLS, REFS, REPO, SERVER } from './routes.js';
+import { COMMENT, COMMENTS, COMMENT_REACTION, COMMENT_REACTIONS, PULLS, REF, REFS, REPO, SERVER } from './routes.js';
 
 const COVERED = 'How do I install the pre-commit hook?';
 const COLD = 'How do I bake sourdough bread?';
@@ -310,6 +310,103 @@ describe('two runs at once on the same cold issue', () => {
     expect(visible(commentsBy(9)[0]!.body)).toContain(`${SERVER}/${REPO}/pull/${prs[0]!.number}`);
     expect(late.stdout).toMatch(/another run of this question got there first/);
     expect(late.stdout).not.toMatch(/^::error::/m);
+  });
+});
+
+describe('closing a PR named like a capture branch (issue 25, item 9)', () => {
+  /** Issue 2's cold question answered: the steward's capture PR on wiki-steward/capture/2, and its branch head. */
+  async function stewardCapture() {
+    await seed();
+    issue(2, COLD, { user: asker('alice') });
+    expectExit(await run('issues', gh.events.issues('opened', 2)), 0);
+    const pr = gh.state.pulls.find((p) => p.head === 'wiki-steward/capture/2')!;
+    expect(pr.user).toBe(STEWARD);
+    return { pr, sha: gh.state.branchHead(pr.head)! };
+  }
+
+  it("a fork PR named wiki-steward/capture/2 (pull_request_target) with a copy of the marker deletes nothing and gets no reply; the steward's own PR closing still deletes its branch", async () => {
+    const { pr, sha } = await stewardCapture();
+    // Mallory's fork has a branch of the same name; the emulator has no forks, so her PR's
+    // closed event is the steward PR's payload as GitHub would send it for hers.
+    const own = gh.events.pullRequest('closed', pr.number) as { pull_request: Record<string, any> };
+    const mallory = { login: 'mallory', type: 'User' };
+    const forkRepo = {
+      ...own.pull_request.head.repo,
+      full_name: 'mallory/wiki',
+      name: 'wiki',
+      fork: true,
+      owner: { ...own.pull_request.head.repo.owner, login: 'mallory' },
+    };
+    const fork = {
+      ...own,
+      number: 99,
+      pull_request: {
+        ...own.pull_request,
+        number: 99,
+        state: 'closed',
+        user: { ...own.pull_request.user, ...mallory },
+        head: { ...own.pull_request.head, label: 'mallory:wiki-steward/capture/2', user: { ...own.pull_request.head.user, ...mallory }, repo: forkRepo },
+      },
+      sender: { ...own.pull_request.user, ...mallory },
+    };
+    const r = await run('pull_request_target', fork);
+    expectExit(r, 0);
+    expect(writesOf(r.requests)).toEqual([]);
+    expect(r.stdout).toContain('comes from mallory/wiki, not from octo-org/wiki');
+    expect(gh.state.branchHead(pr.head)).toBe(sha);
+    expect(commentsBy(2)).toHaveLength(1);
+
+    // The steward's own capture PR closes: its branch is deleted and the asker is told.
+    gh.state.closeIssue(pr.issue, 'maya');
+    const closed = await run('pull_request', gh.events.pullRequest('closed', pr.number, { sender: 'maya' }));
+    expectExit(closed, 0);
+    expect(writesOf(closed.requests)).toEqual([`DELETE ${REF} 204`, `POST ${COMMENTS} 201`]);
+    expect(gh.state.branchHead(pr.head)).toBeUndefined();
+    expect(visible(commentsBy(2)[1]!.body)).toContain(`The capture pull request #${pr.number} was closed without merging`);
+  });
+
+  it("a second PR from the steward's branch, by another user, deletes nothing when it closes; the steward's PR keeps the branch while that PR is open", async () => {
+    const { pr, sha } = await stewardCapture();
+    // Bob (write access) opens his own PR from the steward's branch into another base, with the marker copied.
+    gh.state.git().updateRef('refs/heads/release', gh.state.branchHead('main')!, '');
+    asker('bob', 'write');
+    const bobs = gh.state.addPull({ head: pr.head, base: 'release', title: 'capture for release', user: 'bob', body: pr.body });
+    gh.state.closeIssue(bobs.issue, 'bob');
+    const r = await run('pull_request', gh.events.pullRequest('closed', bobs.number, { sender: 'bob' }));
+    expectExit(r, 0);
+    expect(writesOf(r.requests)).toEqual([]);
+    expect(r.stdout).toContain(`was opened by bob, not by the steward`);
+    expect(gh.state.branchHead(pr.head)).toBe(sha);
+    expect(pr.state).toBe('open');
+    expect(commentsBy(2)).toHaveLength(1);
+
+    // Bob opens another; the steward's PR closes while his is open: the reply, and the branch is kept.
+    const again = gh.state.addPull({ head: pr.head, base: 'release', title: 'capture for release, again', user: 'bob', body: 'for release' });
+    gh.state.closeIssue(pr.issue, 'maya');
+    const closed = await run('pull_request', gh.events.pullRequest('closed', pr.number, { sender: 'maya' }));
+    expectExit(closed, 0);
+    expect(writesOf(closed.requests)).toEqual([`POST ${COMMENTS} 201`]);
+    expect(closed.stdout).toContain(`open PR #${again.number} still uses it`);
+    expect(gh.state.branchHead(pr.head)).toBe(sha);
+    expect(gh.state.refreshPull(again).state).toBe('open');
+  });
+
+  it('a PR from this repository by another user, named like a capture branch and carrying a forged marker for it, deletes nothing', async () => {
+    await seed();
+    gh.state.commitFiles({ branch: 'wiki-steward/capture/3', files: { 'README.md': 'x\n' }, author: 'mallory' });
+    const sha = gh.state.branchHead('wiki-steward/capture/3')!;
+    asker('mallory', 'write');
+    const forged = gh.state.addPull({
+      head: 'wiki-steward/capture/3',
+      title: 'x',
+      user: 'mallory',
+      body: `<!-- wiki-steward:capture key=issue-3 issue=3 page=wiki%2Fqueries%2Fx.md commit=${sha} -->`,
+    });
+    gh.state.closeIssue(forged.issue, 'mallory');
+    const r = await run('pull_request', gh.events.pullRequest('closed', forged.number, { sender: 'mallory' }));
+    expectExit(r, 0);
+    expect(writesOf(r.requests)).toEqual([]);
+    expect(gh.state.branchHead('wiki-steward/capture/3')).toBe(sha);
   });
 });
 

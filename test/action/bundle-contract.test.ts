@@ -4,8 +4,9 @@
 // GITHUB_STEP_SUMMARY files) — and nothing but its exit code, its stdout and stderr, its file
 // commands and the requests that reached the GitHub emulator to show what it did.
 //
-// One run per job and event kind (answer on `issues`; `/wiki ask` on `issue_comment`; a capture
-// pull request `pull_request` closed; maintain on a push to main; the digest on `schedule`;
+// One run per job and event kind (answer on `issues`; an outsider's edit to a question a maintainer
+// approved, and a maintainer's edit; `/wiki ask` on `issue_comment`; a capture pull request
+// `pull_request` closed; maintain on a push to main; the digest on `schedule`;
 // validate on a push to another branch and on `pull_request`), and what only a real process
 // shows: the exit code and `::error::` of a failed step, a runner with no checkout, and the bundle
 // with no runner-filled inputs at all. Everything else runs in-process through the same entry
@@ -39,6 +40,7 @@ import {
   questionIssue,
 } from './harness.js';
 import {
+  COMMENT,
   COMMENTS,
   COMMENT_REACTION,
   COMMENT_REACTIONS,
@@ -163,6 +165,38 @@ describe('the committed bundle against the GitHub emulator', () => {
     expect(lines).toContain('wiki-steward: answer for issues');
     expect(lines.filter((l) => l.includes('ghs_test_token'))).toEqual(['::add-mask::ghs_test_token']);
     expect(r.stderr).toBe('');
+  });
+
+  it("an outsider's question a maintainer approved (`issues` labeled, in-process): the outsider's edit keeps the answer, which says the label is needed again; the maintainer's edit is answered anew", async () => {
+    asker('outsider', 'read');
+    asker('maint', 'maintain');
+    issue(2, 'Help', { user: 'outsider', body: COVERED, labels: ['question'] });
+    const labelled = gh.events.issues('labeled', 2, { sender: 'maint', label: 'question' });
+    expectExit(await runStep({ githubEnv: gh.env(), workspace: ws, eventName: 'issues', payload: labelled }), 0);
+    const answer = onlyComment(2);
+    expect(traceOf(answer.body)?.outcome).toBe('answered');
+    const edited = (body: string, sender?: string) => {
+      const from = gh.state.issue(2).body;
+      gh.state.issue(2).body = body;
+      return { ...gh.events.issues('edited', 2, sender ? { sender } : {}), changes: { body: { from } } };
+    };
+
+    const byOutsider = await run('issues', edited(`${COVERED} Also, how do I bake sourdough bread?`));
+    expectExit(byOutsider, 0);
+    expect(writesOf(byOutsider.requests)).toEqual([`PATCH ${COMMENT} 200`]);
+    const kept = onlyComment(2);
+    expect(kept.body).not.toContain('Thanks for the question');
+    expect(traceOf(kept.body)).toEqual(traceOf(answer.body));
+    expect(visible(kept.body)).toContain('A maintainer can have it answered anew by adding the `question` label again (remove it, then add it back).');
+    expect(visible(kept.body).startsWith(visible(answer.body).trimEnd().split('\n').slice(0, -1).join('\n'))).toBe(true);
+
+    const byMaintainer = await run('issues', edited(`${COVERED} (on macOS)`, 'maint'));
+    expectExit(byMaintainer, 0);
+    expect(byMaintainer.requests.filter((q) => q.route === PERMISSION).map((q) => q.params.username)).toEqual(['maint']);
+    const fresh = onlyComment(2);
+    expect(fresh.id).toBe(answer.id);
+    expect(traceOf(fresh.body)?.question).toContain('(on macOS)');
+    expect(visible(fresh.body)).not.toContain('adding the `question` label again');
   });
 
   it('`/wiki ask` (`issue_comment` created) on a pull request conversation answers there, keyed to the comment', async () => {

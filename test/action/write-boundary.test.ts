@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { markerFor, markerKey, renderComment, traceFromComment } from '../../src/github/answer-comment.js';
+import { COMMENT_LIMIT, answerWithNote, markerFor, markerKey, renderComment, traceFromComment } from '../../src/github/answer-comment.js';
 import { postable } from '../../src/github/posted-text.js';
 import type { Trace } from '../../src/answer/trace.js';
 import { visibleMarkdown } from '../../src/action/event.js';
@@ -28,12 +28,16 @@ describe('the write boundary', () => {
   it('only src/github/writes-text.ts posts comments, issues and pull requests', () => {
     const callers = sources.filter((s) => TEXT_WRITES.test(s.text)).map((s) => s.file);
     expect(callers).toEqual(['src/github/writes-text.ts']);
+    // Every body it sends is bounded to GitHub's 65,536 characters (titles are postable only).
+    const writes = sources.find((s) => s.file === 'src/github/writes-text.ts')!.text;
+    expect(writes).not.toMatch(/\bbody(?: =|:) postable\(/);
+    expect(writes.match(/\bbody(?: =|:) postableBody\(/g)).toHaveLength(6);
   });
 
-  it('only the Action reporter writes the job summary, through postable', () => {
+  it('only the Action reporter writes the job summary, through postableBody (neutralised and within the body limit)', () => {
     const callers = sources.filter((s) => SUMMARY_WRITES.test(s.text)).map((s) => s.file);
     expect(callers).toEqual(['src/action/actions-reporter.ts']);
-    expect(sources.find((s) => s.file === 'src/action/actions-reporter.ts')?.text).toMatch(/step\.appendSummary\(postable\(/);
+    expect(sources.find((s) => s.file === 'src/action/actions-reporter.ts')?.text).toMatch(/step\.appendSummary\(postableBody\(/);
     // The summary file itself is opened by the Step alone.
     expect(sources.filter((s) => SUMMARY_FILE.test(s.text)).map((s) => s.file)).toEqual(['src/action/step.ts']);
   });
@@ -117,6 +121,27 @@ describe('markers are read from the trailer only', () => {
     expect(markerKey(posted)).toBe('comment-5');
     expect(traceFromComment(posted)).toMatchObject({ question: full.question, outcome: 'answered' });
     expect(posted.match(/<!-- wiki-steward:/g)).toHaveLength(2);
+  });
+
+  it('an answer gains a note above its signature, its trailer kept; a refusal, or an answer that has the note, gains nothing; one with no room loses its folded trace', () => {
+    const sig = '<sub>Answered by wiki-steward (offline answerer) from a wiki with no commit recorded · Helpful? React with 👍 or 👎.</sub>';
+    const answer = `> q\r\n\r\nThe answer.\r\n\r\n<details><summary>How this was answered</summary>\r\n\r\n- Branch\r\n\r\n</details>\r\n\r\n${sig}\r\n${trailer('issue-1')}`;
+    const noted = answerWithNote(answer, 'Note with @maya.');
+    expect(noted?.text).toBe(
+      `> q\n\nThe answer.\n\n<details><summary>How this was answered</summary>\n\n- Branch\n\n</details>\n\nNote with @\u2060maya.\n\n${sig}`,
+    );
+    const posted = postable(noted!);
+    expect(markerKey(posted)).toBe('issue-1');
+    expect(traceFromComment(posted)).toEqual(trace);
+    expect(answerWithNote(posted, 'Note with @maya.')).toBeUndefined();
+    expect(answerWithNote(`Thanks for the question.\n${markerFor('issue-1')}`, 'Note.')).toBeUndefined();
+    const long = `> q\n\n${'x'.repeat(59_000)}\n\n<details><summary>How this was answered</summary>\n\n${'- y\n'.repeat(1_500)}\n</details>\n\n${sig}\n${trailer('issue-1')}`;
+    expect(long.length).toBeLessThan(COMMENT_LIMIT);
+    const cut = postable(answerWithNote(long, 'Note. '.repeat(60))!);
+    expect(cut.length).toBeLessThanOrEqual(COMMENT_LIMIT);
+    expect(cut).not.toContain('<details>');
+    expect(cut).toContain('_[How this was answered: left out to make room for the note below]_');
+    expect(traceFromComment(cut)).toEqual(trace);
   });
 
   it('a capture PR body: the last marker counts, and a rebuild rewrites only it', () => {

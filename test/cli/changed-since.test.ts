@@ -125,7 +125,11 @@ describe('action: validate on a pull request', () => {
     const result = await validateAction(repo, base);
     expect(result.status).toBe(1);
     for (const linker of ['first-linker', 'second-linker']) {
-      const line = repo.read(`wiki/concepts/${linker}.md`).split('\n').findIndex((l) => l.includes('(/concepts/target.md)')) + 1;
+      const line =
+        repo
+          .read(`wiki/concepts/${linker}.md`)
+          .split('\n')
+          .findIndex((l) => l.includes('(/concepts/target.md)')) + 1;
       expect(result.stdout).toContain(
         `::error title=wiki-steward broken-link,file=wiki/concepts/${linker}.md,line=${line}::broken markdown link: /concepts/target.md (this pull request deletes concepts/target.md)`,
       );

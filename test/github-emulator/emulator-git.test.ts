@@ -556,4 +556,20 @@ describe('git data, contents and pull requests (real git)', () => {
     const reopened = await octokit.rest.pulls.update({ ...R, pull_number: 3, state: 'open' });
     expect(reopened.data).toMatchObject({ state: 'open', mergeable: true });
   });
+
+  it("refuses a pull request body over GitHub's 65,536 characters with its 422, on create and on update", async () => {
+    emu.state.commitFiles({ branch: 'capture/long', files: { 'wiki/long.md': '# Long\n' }, message: 'add long' });
+    const tooLong = await failure(octokit.rest.pulls.create({ ...R, title: 'long', head: 'capture/long', base: 'main', body: 'x'.repeat(65_537) }));
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.response?.data).toMatchObject({
+      message: 'Validation Failed',
+      errors: [{ resource: 'Issue', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }],
+    });
+    expect(emu.state.pulls).toHaveLength(0);
+    const pr = await octokit.rest.pulls.create({ ...R, title: 'long', head: 'capture/long', base: 'main', body: 'y'.repeat(65_536) });
+    expect(pr.status).toBe(201);
+    expect((await failure(octokit.rest.pulls.update({ ...R, pull_number: pr.data.number, body: 'z'.repeat(65_537) }))).status).toBe(422);
+    expect((await failure(octokit.rest.issues.update({ ...R, issue_number: pr.data.number, body: 'z'.repeat(65_537) }))).status).toBe(422);
+    expect(emu.state.pulls[0]?.body).toBe('y'.repeat(65_536));
+  });
 });

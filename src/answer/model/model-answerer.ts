@@ -113,10 +113,20 @@ export function parseProposedTerms(text: string): string[] | string {
   return usable.filter((t) => !seen.has(t.toLowerCase()) && seen.add(t.toLowerCase())).slice(0, MAX_PROPOSED_TERMS);
 }
 
+/**
+ * Most claims taken from one model reply, and most "uncovered" entries: a real answer makes a few
+ * claims (the schema asks for terse ones), and each claim costs the posted answer a bullet and its
+ * citations, so a reply of hundreds could not be posted whole. The rest are left out, counted in a note.
+ */
+export const MAX_MODEL_CLAIMS = 40;
+export const MAX_MODEL_UNCOVERED = 20;
+
 interface ModelAnswer {
   claims: Claim[];
   covered: boolean;
   uncovered: string[];
+  /** Entries of the reply past MAX_MODEL_CLAIMS and MAX_MODEL_UNCOVERED, left out. */
+  leftOut?: { claims: number; uncovered: number };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -130,7 +140,7 @@ function parseJsonReply(text: string): { value: unknown } | string {
   }
 }
 
-/** Checks the reply's shape; returns the answer or a sentence saying what is wrong. */
+/** Checks the reply's shape; returns the answer (its first MAX_MODEL_CLAIMS claims, those checked) or a sentence saying what is wrong. */
 export function parseModelAnswer(text: string): ModelAnswer | string {
   const data = parseJsonReply(text);
   if (typeof data === 'string') return data;
@@ -140,7 +150,7 @@ export function parseModelAnswer(text: string): ModelAnswer | string {
   if (typeof d.covered !== 'boolean') return '"covered" must be true or false';
   if (!Array.isArray(d.uncovered) || !d.uncovered.every((u) => typeof u === 'string')) return '"uncovered" must be an array of strings';
   const claims: Claim[] = [];
-  for (const [i, raw] of d.claims.entries()) {
+  for (const [i, raw] of d.claims.slice(0, MAX_MODEL_CLAIMS).entries()) {
     const c = (isObject(raw) ? raw : {}) as { text?: unknown; citations?: unknown };
     if (typeof c.text !== 'string' || !Array.isArray(c.citations)) return `claims[${i}] needs "text" and "citations"`;
     const citations: Citation[] = [];
@@ -153,7 +163,23 @@ export function parseModelAnswer(text: string): ModelAnswer | string {
     }
     claims.push({ text: c.text, citations });
   }
-  return { claims, covered: d.covered, uncovered: d.uncovered as string[] };
+  const uncovered = d.uncovered as string[];
+  const leftOut = { claims: d.claims.length - claims.length, uncovered: Math.max(0, uncovered.length - MAX_MODEL_UNCOVERED) };
+  return {
+    claims,
+    covered: d.covered,
+    uncovered: uncovered.slice(0, MAX_MODEL_UNCOVERED),
+    ...(leftOut.claims > 0 || leftOut.uncovered > 0 ? { leftOut } : {}),
+  };
+}
+
+/** What was left out of the replies to one question, said in its notes. */
+function leftOutNote(leftOut: { claims: number; uncovered: number }): string[] {
+  const parts = [
+    ...(leftOut.claims > 0 ? [`${leftOut.claims} claim(s) past the first ${MAX_MODEL_CLAIMS} of a reply`] : []),
+    ...(leftOut.uncovered > 0 ? [`${leftOut.uncovered} "uncovered" entr${leftOut.uncovered === 1 ? 'y' : 'ies'} past the first ${MAX_MODEL_UNCOVERED}`] : []),
+  ];
+  return parts.length > 0 ? [`The model's reply was longer than an answer takes: ${parts.join(' and ')} were left out.`] : [];
 }
 
 /** An answer back in the schema's own shape (`start_line`/`end_line`), as the merge step must copy it. */
@@ -185,6 +211,7 @@ const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 export class ModelAnswerer implements Answerer {
   readonly name: string;
   private spent = { tokens: 0, calls: 0 };
+  private leftOut = { claims: 0, uncovered: 0 };
 
   constructor(
     private readonly model: ChatModel,
@@ -196,6 +223,7 @@ export class ModelAnswerer implements Answerer {
 
   async answer(request: AnswerRequest): Promise<DraftAnswer> {
     this.spent = { tokens: 0, calls: 0 };
+    this.leftOut = { claims: 0, uncovered: 0 };
     const ranked = [...request.pages];
     const unread: DraftAnswer['unread'] = [];
     let pages = ranked.slice(0, this.budget.pages);
@@ -218,6 +246,10 @@ export class ModelAnswerer implements Answerer {
       request.branch === 'explore' && pages.length > this.budget.batchPages
         ? await this.explore(request.question, pages)
         : await this.ask(`${questionBlock(request.question)}\n\n${pages.map(([p, t]) => pageBlock(p, t)).join('\n\n')}`);
+    const notes = [
+      ...(unread.length > 0 ? [`${unread.length} candidate page(s) were not read: the model budget cut the list (see the trace).`] : []),
+      ...leftOutNote(this.leftOut),
+    ];
     return {
       claims: result.claims,
       covered: result.covered && result.claims.length > 0,
@@ -226,7 +258,7 @@ export class ModelAnswerer implements Answerer {
       read: pages.map(([p]) => p),
       unread,
       missingAre: 'claims',
-      ...(unread.length > 0 ? { notes: [`${unread.length} candidate page(s) were not read: the model budget cut the list (see the trace).`] } : {}),
+      ...(notes.length > 0 ? { notes } : {}),
     };
   }
 
@@ -263,6 +295,8 @@ export class ModelAnswerer implements Answerer {
   private async ask(user: string): Promise<ModelAnswer> {
     const parsed = await this.completeChecked(user, parseModelAnswer, (text) => this.call(text));
     if (typeof parsed === 'string') throw new ProviderError(this.model.provider, `malformed answer ${parsed}`, 'malformed', false);
+    this.leftOut.claims += parsed.leftOut?.claims ?? 0;
+    this.leftOut.uncovered += parsed.leftOut?.uncovered ?? 0;
     return parsed;
   }
 
