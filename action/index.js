@@ -52909,6 +52909,23 @@ var GitCommandManager = class {
     const out = await this.git.raw(["diff", "--name-only", "--no-renames", "--diff-filter=ACMRT", "-z", `${base}...HEAD`]);
     return out.split("\0").filter(Boolean);
   }
+  /** Files the commits since `base` (merge base…HEAD) delete, and those they move (from → to). */
+  async removedSince(base) {
+    const fields = (await this.git.raw(["diff", "--name-status", "-M", "-z", "--diff-filter=DR", `${base}...HEAD`])).split("\0");
+    const deleted = [];
+    const renamed = /* @__PURE__ */ new Map();
+    for (let at2 = 0; at2 < fields.length && fields[at2] !== ""; ) {
+      const status = fields[at2];
+      if (status.startsWith("R")) {
+        renamed.set(fields[at2 + 1], fields[at2 + 2]);
+        at2 += 3;
+      } else {
+        deleted.push(fields[at2 + 1]);
+        at2 += 2;
+      }
+    }
+    return { deleted, renamed };
+  }
   /** Every staged regular file under `prefix` (repository-relative folder, '' for all). */
   async stagedEntries(prefix) {
     const out = await this.git.raw(["ls-files", "--stage", "-z", "--", prefix === "" ? "." : prefix]);
@@ -59174,12 +59191,26 @@ var QUOTED_QUESTION_LIMIT = 2e3;
 var DETAILS_LIMIT = 12e3;
 var commentSafeJson = (value) => JSON.stringify(value).replaceAll("--", "-\\u002d").replaceAll(">", "\\u003e").replaceAll("@", "\\u0040");
 var markerFor = (key) => `${MARKER_PREFIX}key=${key} -->`;
-var TRAILER = /(?:^|\r?\n)<!-- wiki-steward:answer key=([\w-]+) -->(?:\r?\n<!-- wiki-steward:trace ([^\r\n]*) -->)?\s*$/;
+var STAMP = String.raw`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z`;
+var TIMESTAMP2 = new RegExp(`^${STAMP}$`);
+function answerMarkers(key, editedAt) {
+  return [...editedAt !== void 0 && TIMESTAMP2.test(editedAt) ? [`<!-- wiki-steward:edit ${editedAt} -->`] : [], markerFor(key)];
+}
+var TRAILER = new RegExp(
+  String.raw`(?:^|\r?\n)(?:<!-- wiki-steward:edit (${STAMP}) -->\r?\n)?` + String.raw`<!-- wiki-steward:answer key=([\w-]+) -->(?:\r?\n<!-- wiki-steward:trace ([^\r\n]*) -->)?\s*$`
+);
 function markerKey(body) {
+  return TRAILER.exec(body)?.[2];
+}
+function editOfComment(body) {
   return TRAILER.exec(body)?.[1];
 }
+function isNewerEdit(mine, theirs) {
+  if (mine === void 0 || theirs === void 0) return false;
+  return Date.parse(mine) > Date.parse(theirs);
+}
 function traceFromComment(body) {
-  const json2 = TRAILER.exec(body)?.[2];
+  const json2 = TRAILER.exec(body)?.[3];
   if (json2 === void 0) return void 0;
   try {
     return JSON.parse(json2);
@@ -59202,9 +59233,9 @@ _[Question cut here: ${trace.question.length - QUOTED_QUESTION_LIMIT} more chara
 `;
   const details = cut(["<details><summary>How this was answered</summary>", "", ...traceSummary(trace).map(postableVisible), ""].join("\n"), DETAILS_LIMIT, "Trace") + "\n\n</details>";
   const footer = postableVisible([...parts.footer ?? [], ...parts.signature ? ["", parts.signature] : []].join("\n"));
-  const marker = markerFor(parts.key);
+  const markers = answerMarkers(parts.key, parts.editedAt);
   let traceJson = `${TRACE_PREFIX}${commentSafeJson(trace)} -->`;
-  const fixed = head.length + details.length + footer.length + marker.length + 16;
+  const fixed = head.length + details.length + footer.length + markers.join("\n").length + 16;
   if (fixed + traceJson.length + parts.answer.length > COMMENT_LIMIT) {
     traceJson = `${TRACE_PREFIX}${commentSafeJson(slimTrace(trace))} -->`;
   }
@@ -59212,7 +59243,7 @@ _[Question cut here: ${trace.question.length - QUOTED_QUESTION_LIMIT} more chara
     traceJson = `${TRACE_PREFIX}${commentSafeJson(slimTrace({ ...trace, question: trace.question.slice(0, 500) }, true))} -->`;
   const room = COMMENT_LIMIT - fixed - traceJson.length - 200;
   const answer = cut(postableVisible(parts.answer), Math.max(1e3, room), "Answer");
-  return { text: [head + answer, "", details, footer].filter((s) => s !== "").join("\n"), markers: [marker, traceJson] };
+  return { text: [head + answer, "", details, footer].filter((s) => s !== "").join("\n"), markers: [...markers, traceJson] };
 }
 function slimTrace(trace, minimal = false) {
   return {
@@ -59622,8 +59653,11 @@ async function createComment(github, writes, repo, issueNumber, content, note) {
   const body = postable(content);
   return writes.run(
     `POST ${where(repo)}/issues/${issueNumber}/comments (${note ?? `${body.length} characters`})`,
-    async () => (await github.rest.issues.createComment({ ...repo, issue_number: issueNumber, body })).data.html_url,
-    ""
+    async () => {
+      const { data } = await github.rest.issues.createComment({ ...repo, issue_number: issueNumber, body });
+      return { url: data.html_url, id: data.id };
+    },
+    { url: "", id: 0 }
   );
 }
 async function updateComment(github, writes, repo, commentId, content) {
@@ -59639,8 +59673,11 @@ async function createIssue(github, writes, repo, o2) {
   const body = postable(o2.body);
   return writes.run(
     `POST ${where(repo)}/issues (${title})`,
-    async () => (await github.rest.issues.create({ ...repo, title, body, labels: o2.labels })).data.html_url,
-    ""
+    async () => {
+      const { data } = await github.rest.issues.create({ ...repo, title, body, labels: o2.labels });
+      return { url: data.html_url, number: data.number };
+    },
+    { url: "", number: 0 }
   );
 }
 async function updateIssueBody(github, writes, repo, issueNumber, content, note) {
@@ -59648,6 +59685,13 @@ async function updateIssueBody(github, writes, repo, issueNumber, content, note)
   await writes.run(
     `PATCH ${where(repo)}/issues/${issueNumber} (${note})`,
     () => github.rest.issues.update({ ...repo, issue_number: issueNumber, body }),
+    void 0
+  );
+}
+async function closeIssueNotPlanned(github, writes, repo, issueNumber, note) {
+  await writes.run(
+    `PATCH ${where(repo)}/issues/${issueNumber} (close as not planned: ${note})`,
+    () => github.rest.issues.update({ ...repo, issue_number: issueNumber, state: "closed", state_reason: "not_planned" }),
     void 0
   );
 }
@@ -59870,7 +59914,7 @@ async function handleClosedCapture(github, writes, repo, pull, o2) {
   const text = pull.merged ? `The capture page for this question is in the wiki: [\`${marker.page}\`](${pageUrl}) was merged in #${pull.number}. It records the question as asked and still open: once a reviewer writes the answer on that page and deletes its \`captured_by\` line, the wiki covers it and asking again is answered from it.` : `The capture pull request #${pull.number} was closed without merging, so the wiki still does not cover this question.`;
   const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: marker.issueNumber, per_page: 100 });
   if (comments.some((c3) => identity.owns(c3.user) && (c3.body ?? "").trimEnd().endsWith(closedMarker(pull.number)))) return void 0;
-  return createComment(
+  const reply = await createComment(
     github,
     writes,
     repo,
@@ -59878,6 +59922,7 @@ async function handleClosedCapture(github, writes, repo, pull, o2) {
     { text, markers: [closedMarker(pull.number)] },
     `capture #${pull.number} ${pull.merged ? "merged" : "closed"}`
   );
+  return reply.url;
 }
 async function deleteBranch(github, writes, repo, branch) {
   await writes.run(
@@ -59892,10 +59937,12 @@ async function deleteBranch(github, writes, repo, branch) {
 }
 
 // src/github/comment-helper.ts
-async function findAnswerComment(github, repo, issueNumber, key, identity) {
+async function ownAnswerComments(github, repo, issueNumber, key, identity) {
   const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: issueNumber, per_page: 100 });
-  const mine = comments.find((c3) => identity.owns(c3.user) && markerKey(c3.body ?? "") === key);
-  return mine ? { id: mine.id, url: mine.html_url } : void 0;
+  return comments.filter((c3) => identity.owns(c3.user) && markerKey(c3.body ?? "") === key).map((c3) => ({ id: c3.id, url: c3.html_url, editedAt: editOfComment(c3.body ?? "") })).sort((a, b3) => a.id - b3.id);
+}
+async function findAnswerComment(github, repo, issueNumber, key, identity) {
+  return (await ownAnswerComments(github, repo, issueNumber, key, identity))[0];
 }
 async function upsertAnswerComment(github, writes, repo, o2, body) {
   const existing = await findAnswerComment(github, repo, o2.issueNumber, o2.key, o2.identity);
@@ -59903,7 +59950,37 @@ async function upsertAnswerComment(github, writes, repo, o2, body) {
     await updateComment(github, writes, repo, existing.id, body);
     return { url: existing.url, created: false };
   }
-  return { url: await createComment(github, writes, repo, o2.issueNumber, body), created: true };
+  const mine = await createComment(github, writes, repo, o2.issueNumber, body);
+  if (mine.id === 0) return { url: mine.url, created: true };
+  try {
+    return await converge(github, writes, repo, o2, body, { id: mine.id, url: mine.url, editedAt: o2.editedAt });
+  } catch (error) {
+    return { url: mine.url, created: true, problem: error instanceof Error ? error.message : String(error) };
+  }
+}
+async function converge(github, writes, repo, o2, body, mine) {
+  const listed = await ownAnswerComments(github, repo, o2.issueNumber, o2.key, o2.identity).catch((error) => {
+    throw new Error(`could not list the comments of #${o2.issueNumber} again: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  const all = listed.some((c3) => c3.id === mine.id) ? listed : [...listed, mine].sort((a, b3) => a.id - b3.id);
+  const kept = all[0];
+  const others = all.slice(1);
+  if (others.length === 0) return { url: mine.url, created: true };
+  const updated = kept.id !== mine.id && isNewerEdit(mine.editedAt, kept.editedAt);
+  if (updated) await updateComment(github, writes, repo, kept.id, body);
+  for (const other of others) await deleteComment(github, writes, repo, other.id);
+  return { url: kept.url, created: kept.id === mine.id, converged: { kept: kept.id, deleted: others.map((c3) => c3.id), updated } };
+}
+async function deleteComment(github, writes, repo, commentId) {
+  await writes.run(
+    `DELETE /repos/${repo.owner}/${repo.repo}/issues/comments/${commentId} (a twin run's answer comment)`,
+    async () => {
+      await github.rest.issues.deleteComment({ ...repo, comment_id: commentId }).catch((error) => {
+        if (error.status !== 404) throw error;
+      });
+    },
+    void 0
+  );
 }
 async function commentExists(github, repo, commentId) {
   return github.rest.issues.getComment({ ...repo, comment_id: commentId }).then(
@@ -59994,9 +60071,13 @@ async function acknowledge(github, writes, repo, subject, log) {
     const { data } = subject.commentId === void 0 ? await github.rest.reactions.createForIssue({ ...repo, issue_number: subject.issueNumber, content }) : await github.rest.reactions.createForIssueComment({ ...repo, comment_id: subject.commentId, content });
     return data.id;
   });
+  const gone = (error) => {
+    if (error.status !== 404) throw error;
+  };
   const remove = (reactionId) => courtesy(`remove ${EMOJI.eyes} from`, `DELETE ${path9}/${reactionId} (eyes)`, async () => {
-    if (subject.commentId === void 0) await github.rest.reactions.deleteForIssue({ ...repo, issue_number: subject.issueNumber, reaction_id: reactionId });
-    else await github.rest.reactions.deleteForIssueComment({ ...repo, comment_id: subject.commentId, reaction_id: reactionId });
+    if (subject.commentId === void 0)
+      await github.rest.reactions.deleteForIssue({ ...repo, issue_number: subject.issueNumber, reaction_id: reactionId }).catch(gone);
+    else await github.rest.reactions.deleteForIssueComment({ ...repo, comment_id: subject.commentId, reaction_id: reactionId }).catch(gone);
   });
   const eyes = await add("eyes");
   let settled = false;
@@ -60013,6 +60094,14 @@ async function acknowledge(github, writes, repo, subject, log) {
 async function withdrawCapture(github, writes, repo, capture) {
   await updatePull(github, writes, repo, capture.number, { state: "closed" }, "close").catch(() => void 0);
   await deleteBranch(github, writes, repo, capture.branch).catch(() => void 0);
+}
+function reportConvergence(reporter, posted) {
+  if (posted.problem) reporter.warning(`The answer is posted, but a twin run's answer comment may remain beside it: ${posted.problem}`);
+  const c3 = posted.converged;
+  if (!c3) return;
+  const deleted = c3.deleted.join(", ");
+  const what = posted.created ? `kept this run's comment ${c3.kept} (the oldest) and deleted ${deleted}` : c3.updated ? `kept comment ${c3.kept} (the oldest), put this run's answer (to a later edit of the question) in it, and deleted ${deleted}` : `kept comment ${c3.kept} (the oldest) with its answer (to the same or a later edit of the question), and deleted ${deleted}`;
+  reporter.info(`Another run of this question answered at the same time: ${what}.`);
 }
 function permalinkRenderer(serverUrl, repo, commit, workspace) {
   return (c3) => {
@@ -60041,13 +60130,16 @@ async function answerQuestion(ctx, question) {
   }
   const writes = new RepoWrites(ctx.dryRun, (message) => ctx.reporter.info(message));
   const { config } = ctx.workspace;
-  const where2 = { issueNumber: question.issueNumber, key: question.key, identity };
+  const where2 = { issueNumber: question.issueNumber, key: question.key, identity, editedAt: question.editedAt };
   const permission = await mayAsk(ctx.github, ctx.repo, question.asker.login, config.ask.minPermission);
   if (!permission.allowed) {
     ctx.reporter.info(`Not answering: @${question.asker.login} has role '${permission.role}', below min-permission '${config.ask.minPermission}'.`);
     if (config.ask.refusal === "comment") {
       const text = `Thanks for the question. wiki-steward answers questions from people with ${config.ask.minPermission} access or more; a maintainer can ask for you by adding the \`${config.labels.trigger}\` label.`;
-      await upsertAnswerComment(ctx.github, writes, ctx.repo, where2, { text, markers: [markerFor(question.key)] });
+      reportConvergence(
+        ctx.reporter,
+        await upsertAnswerComment(ctx.github, writes, ctx.repo, where2, { text, markers: answerMarkers(question.key, question.editedAt) })
+      );
     }
     return { skipped: "permission" };
   }
@@ -60127,10 +60219,12 @@ Two runs answered issue #${question.issueNumber} at once; ${opened.message}.`);
     );
   }
   const signature = answerSignature(trace, { serverUrl, repo: ctx.repo, runUrl: workflowRunUrl(ctx.env, serverUrl, ctx.repo) });
-  const body = renderComment({ key: question.key, trace, answer: trace.answer, footer, signature });
+  const body = renderComment({ key: question.key, editedAt: question.editedAt, trace, answer: trace.answer, footer, signature });
   let url;
   try {
-    ({ url } = await upsertAnswerComment(ctx.github, writes, ctx.repo, where2, body));
+    const posted = await upsertAnswerComment(ctx.github, writes, ctx.repo, where2, body);
+    reportConvergence(ctx.reporter, posted);
+    url = posted.url;
   } catch (error) {
     if (capture?.status === "opened") await withdrawCapture(ctx.github, writes, ctx.repo, capture);
     throw error;
@@ -60399,8 +60493,8 @@ function checkWikilinks(layout, page, report) {
     if (!lines[i].includes("[[")) continue;
     for (const link of findWikilinks(lines[i])) {
       if (resolve3(link.target) !== void 0) continue;
-      const why = ambiguous(layout, link.target) ? "more than one page fits it" : "no page fits it";
-      report.error("wikilink", "broken-wikilink", `broken wikilink: [[${cutValue(link.target)}]] (${why})`, { field: link.target, line: start.line + i });
+      const why2 = ambiguous(layout, link.target) ? "more than one page fits it" : "no page fits it";
+      report.error("wikilink", "broken-wikilink", `broken wikilink: [[${cutValue(link.target)}]] (${why2})`, { field: link.target, line: start.line + i });
     }
   }
 }
@@ -60659,6 +60753,14 @@ function renderDigest(r2, title) {
 
 // src/jobs/digest.ts
 var digestTitle = (period) => `wiki-steward digest ${period.label}`;
+var digestMarker = (period) => `<!-- wiki-steward:digest period=${period.label} -->`;
+function digestPeriodOf(body) {
+  return /(?:^|\r?\n)<!-- wiki-steward:digest period=(\d{4}-(?:W\d{2}|\d{2})) -->\s*$/.exec(body)?.[1];
+}
+async function digestIssues(github, repo, label, period, identity) {
+  const items = await github.paginate(github.rest.issues.listForRepo, { ...repo, labels: label, state: "all", per_page: 100 });
+  return items.filter((i) => !i.pull_request && identity.owns(i.user) && digestPeriodOf(i.body ?? "") === period.label).map((i) => ({ number: i.number, url: i.html_url, open: i.state === "open" })).sort((a, b3) => a.number - b3.number);
+}
 async function readRepoActivity(github, repo, period, config, identity) {
   const comments = await github.paginate(github.rest.issues.listCommentsForRepo, { ...repo, since: period.start.toISOString(), per_page: 100 });
   const answers = [];
@@ -60693,19 +60795,56 @@ async function runDigest(workspace, o2) {
   const report = buildDigest({ period, now, ...activity, health });
   const title = digestTitle(period);
   const markdown = renderDigest(report, title);
-  if (!github || !writes || !repo) return { report, markdown };
-  const existing = (await github.paginate(github.rest.issues.listForRepo, { ...repo, labels: config.labels.digest, state: "all", per_page: 100 })).find(
-    (i) => !i.pull_request && i.title === title
-  );
-  const body = markdown.length > 65e3 ? `${markdown.slice(0, 64900)}
+  if (!github || !writes || !repo || !identity) return { report, markdown };
+  const steward = await identity();
+  const label = config.labels.digest;
+  const existing = (await digestIssues(github, repo, label, period, steward))[0];
+  const text = markdown.length > 65e3 ? `${markdown.slice(0, 64900)}
 
 _[Digest cut here: ${markdown.length - 64900} more characters in the job summary]_` : markdown;
+  const body = { text, markers: [digestMarker(period)] };
   if (existing) {
     await updateIssueBody(github, writes, repo, existing.number, body, title);
-    return { report, markdown, issueUrl: existing.html_url };
+    return { report, markdown, issueUrl: existing.url };
   }
-  const url = await createIssue(github, writes, repo, { title, body, labels: [config.labels.digest] });
-  return { report, markdown, issueUrl: url };
+  const mine = await createIssue(github, writes, repo, { title, body, labels: [label] });
+  if (mine.number === 0) return { report, markdown, issueUrl: mine.url };
+  try {
+    const converged = await convergeDigest(github, writes, repo, { label, period, identity: steward }, { number: mine.number, url: mine.url, open: true });
+    return { report, markdown, ...converged };
+  } catch (error) {
+    return { report, markdown, issueUrl: mine.url, problem: error instanceof Error ? error.message : String(error) };
+  }
+}
+async function convergeDigest(github, writes, repo, o2, mine) {
+  const listed = await digestIssues(github, repo, o2.label, o2.period, o2.identity).catch((error) => {
+    throw new Error(`could not list the digest issues again: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  const all = listed.some((i) => i.number === mine.number) ? listed : [...listed, mine].sort((a, b3) => a.number - b3.number);
+  const kept = all[0];
+  const others = all.slice(1);
+  if (others.length === 0) return { issueUrl: mine.url };
+  const closed = [];
+  for (const other of others) {
+    if (other.number === mine.number) {
+      const text = `Closed: two digest runs opened an issue for ${o2.period.label} at the same time, and the older one, #${kept.number}, is kept.`;
+      await createComment(github, writes, repo, mine.number, text, `digest ${o2.period.label} kept in #${kept.number}`);
+    } else if (!other.open) continue;
+    await closeIssueNotPlanned(github, writes, repo, other.number, `digest ${o2.period.label} kept in #${kept.number}`);
+    closed.push(other.number);
+  }
+  return { issueUrl: kept.url, converged: { kept: kept.number, closed } };
+}
+function digestRaceLines(run) {
+  const lines = [];
+  if (run.problem)
+    lines.push({ text: `The digest issue is open, but a twin run's digest issue for the same period may remain beside it: ${run.problem}`, warning: true });
+  const c3 = run.converged;
+  if (c3) {
+    const closed = c3.closed.length === 0 ? "nothing left to close" : `closed ${c3.closed.map((n) => `#${n}`).join(", ")} as not planned`;
+    lines.push({ text: `Another digest run opened this period's issue at the same time: kept #${c3.kept} (the oldest), ${closed}.` });
+  }
+  return lines;
 }
 
 // src/wiki/index-provenance.ts
@@ -60913,11 +61052,90 @@ ${staleList}`;
   return result;
 }
 
+// src/wiki/removed-targets.ts
+async function removedSince(git, workspace, tree, base) {
+  const { deleted, renamed } = await git.removedSince(base);
+  const moves = wikiMoves(workspace, renamed);
+  const gone = [...deleted.map((p2) => wikiPathOf(workspace, p2)), ...moves.keys()].filter(
+    (p2) => p2 !== void 0 && !tree.files.has(p2) && !isIndexFile(p2)
+  );
+  return withEmptiedFolders(tree, gone, moves);
+}
+function wikiMoves(workspace, renames) {
+  const moves = /* @__PURE__ */ new Map();
+  for (const [from, to2] of renames) {
+    const a = wikiPathOf(workspace, from);
+    const b3 = wikiPathOf(workspace, to2);
+    if (a !== void 0 && b3 !== void 0) moves.set(a, b3);
+  }
+  return moves;
+}
+function withEmptiedFolders(tree, gone, moves) {
+  const removed = /* @__PURE__ */ new Map();
+  for (const file of gone) {
+    removed.set(file, moves.get(file));
+    for (let dir = parentDir(file); dir !== "" && !tree.dirs.has(dir) && !removed.has(dir); dir = parentDir(dir)) removed.set(dir, void 0);
+  }
+  return removed;
+}
+function targetOf(d2) {
+  if (d2.code === "broken-link" && d2.field !== void 0) {
+    const link = d2.field.split("#")[0];
+    const target = resolveWikiPath(link.startsWith("/") ? "" : parentDir(d2.path), link);
+    return target === void 0 ? void 0 : { target, shown: d2.field };
+  }
+  if (d2.code === "missing-source") {
+    const source = d2.target ?? d2.message.slice(d2.message.indexOf(": ") + 2);
+    const target = source.startsWith("/") ? void 0 : resolveWikiPath("", source);
+    return target === void 0 ? void 0 : { target, shown: source };
+  }
+  return void 0;
+}
+var why = (target, removed, by) => {
+  const to2 = removed.get(target);
+  return to2 === void 0 ? `${by} deletes ${target}` : `${by} moves ${target} to ${to2}`;
+};
+function explained(d2, removed, by) {
+  const pointed = targetOf(d2);
+  if (pointed === void 0 || !removed.has(pointed.target)) return void 0;
+  const message = d2.code === "broken-link" ? `broken markdown link: ${cutValue(pointed.shown)} (${why(pointed.target, removed, by)})` : `${d2.message} (${why(pointed.target, removed, by)})`;
+  return { ...d2, message };
+}
+var explainRemovals = (diagnostics, removed, by = "this commit") => removed.size === 0 ? [...diagnostics] : diagnostics.map((d2) => explained(d2, removed, by) ?? d2);
+async function pagesBrokenByRemovals(git, workspace, layout, removed, skip, by = "this commit") {
+  if (removed.size === 0) return [];
+  const names = [...removed.keys()].map((p2) => p2.slice(p2.lastIndexOf("/") + 1));
+  const pages = new Set(layout.pages);
+  const candidates = (await git.stagedFilesContaining(names, workspace.wikiPrefix)).map((p2) => wikiPathOf(workspace, p2)).filter((p2) => p2 !== void 0 && pages.has(p2) && !skip.has(p2) && !isIndexFile(p2));
+  const out = [];
+  await layout.tree.readEach(candidates, (path9, read) => {
+    if (!read.ok) return;
+    for (const d2 of validatePage(layout, { path: path9, text: read.text })) {
+      const broken = explained(d2, removed, by);
+      if (broken) out.push(broken);
+    }
+  });
+  return out;
+}
+
 // src/jobs/validate.ts
 async function changedPages(workspace, base, pages) {
   const changed = await new GitCommandManager(workspace.repoRoot).changedSince(base);
   const inWiki = new Set(changed.map((p2) => wikiPathOf(workspace, p2)).filter((p2) => p2 !== void 0));
   return pages.filter((p2) => inWiki.has(p2));
+}
+async function validateChangedSince(workspace, layout, base) {
+  const git = new GitCommandManager(workspace.repoRoot);
+  const changed = await changedPages(workspace, base, layout.pages);
+  const removed = await removedSince(git, workspace, layout.tree, base);
+  const { diagnostics, checked } = await validateWiki(layout, changed, workspace.config.validate);
+  const broken = await pagesBrokenByRemovals(git, workspace, layout, removed, new Set(checked), "this pull request");
+  return {
+    changed,
+    checked,
+    diagnostics: [...explainRemovals(diagnostics, removed, "this pull request"), ...broken],
+    brokenByRemovals: [...new Set(broken.map((d2) => d2.path))]
+  };
 }
 var staleIndexDiagnostics = (plans, handled = /* @__PURE__ */ new Set()) => outdatedIndexFiles(plans).filter((p2) => !handled.has(p2.path)).map((p2) => ({
   severity: "error",
@@ -60931,17 +61149,18 @@ var cell = (text) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 async function validateCheckout(workspace, reporter, options2) {
   const wikiRoot = requireWikiRoot(workspace);
   const layout = await openWikiLayout(wikiRoot, workspace.config);
-  let only;
+  let change;
   if (options2.changedSince) {
     try {
-      only = await changedPages(workspace, options2.changedSince, layout.pages);
+      change = await validateChangedSince(workspace, layout, options2.changedSince);
     } catch {
       reporter.notice(
         `the pull request's base ${options2.changedSince.slice(0, 12)} is not in the checkout (use actions/checkout with fetch-depth: 0): validating the whole wiki`
       );
     }
   }
-  const { diagnostics, checked } = await validateWiki(layout, only, workspace.config.validate);
+  const only = change?.changed;
+  const { diagnostics, checked } = change ?? await validateWiki(layout, void 0, workspace.config.validate);
   const plans = await planIndexFiles(layout, {
     policy: workspace.config.indexes,
     provenance: workspaceIndexProvenance(workspace),
@@ -60951,7 +61170,8 @@ async function validateCheckout(workspace, reporter, options2) {
   await reporter.annotate(all, { wikiRoot, repoRoot: workspace.repoRoot, cwd: options2.cwd });
   const errors = all.filter((d2) => d2.severity === "error");
   const count = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
-  const scope = `${count(checked.length, only ? "changed page" : "page")} checked`;
+  const alsoBroken = change?.brokenByRemovals.length ? `, and ${count(change.brokenByRemovals.length, "page")} linking to what it deletes or moves` : "";
+  const scope = `${count(checked.length, only ? "changed page" : "page")} checked${alsoBroken}`;
   await reporter.summary(
     [
       "## wiki-steward: validate",
@@ -61085,6 +61305,7 @@ function issueWork(payload, triggers) {
     kind: "answer",
     question: {
       key: `issue-${issue.number}`,
+      ...typeof issue.updated_at === "string" ? { editedAt: issue.updated_at } : {},
       issueNumber: issue.number,
       text: body ? `${questionTitle}
 
@@ -61280,6 +61501,10 @@ async function runStep(step5) {
     const now = env.WIKI_STEWARD_NOW ? new Date(env.WIKI_STEWARD_NOW) : /* @__PURE__ */ new Date();
     const period = reportedPeriod(config.digest.period, now, eventName === "schedule");
     const digest = await runDigest(workspace, { github, writes: writes(config.digest.maxWrites), repo: { owner, repo }, period, now, identity });
+    for (const line of digestRaceLines(digest)) {
+      if (line.warning) reporter.warning(line.text);
+      else reporter.info(line.text);
+    }
     await reporter.summary(digest.markdown);
     step5.setOutput("comment-url", digest.issueUrl ?? "");
     return;
