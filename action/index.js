@@ -59370,12 +59370,26 @@ var QUOTED_QUESTION_LIMIT = 2e3;
 var DETAILS_LIMIT = 12e3;
 var commentSafeJson = (value) => JSON.stringify(value).replaceAll("--", "-\\u002d").replaceAll(">", "\\u003e").replaceAll("@", "\\u0040");
 var markerFor = (key) => `${MARKER_PREFIX}key=${key} -->`;
-var TRAILER = /(?:^|\r?\n)<!-- wiki-steward:answer key=([\w-]+) -->(?:\r?\n<!-- wiki-steward:trace ([^\r\n]*) -->)?\s*$/;
+var STAMP = String.raw`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z`;
+var TIMESTAMP2 = new RegExp(`^${STAMP}$`);
+function answerMarkers(key, editedAt) {
+  return [...editedAt !== void 0 && TIMESTAMP2.test(editedAt) ? [`<!-- wiki-steward:edit ${editedAt} -->`] : [], markerFor(key)];
+}
+var TRAILER = new RegExp(
+  String.raw`(?:^|\r?\n)(?:<!-- wiki-steward:edit (${STAMP}) -->\r?\n)?` + String.raw`<!-- wiki-steward:answer key=([\w-]+) -->(?:\r?\n<!-- wiki-steward:trace ([^\r\n]*) -->)?\s*$`
+);
 function markerKey(body) {
+  return TRAILER.exec(body)?.[2];
+}
+function editOfComment(body) {
   return TRAILER.exec(body)?.[1];
 }
+function isNewerEdit(mine, theirs) {
+  if (mine === void 0 || theirs === void 0) return false;
+  return Date.parse(mine) > Date.parse(theirs);
+}
 function traceFromComment(body) {
-  const json2 = TRAILER.exec(body)?.[2];
+  const json2 = TRAILER.exec(body)?.[3];
   if (json2 === void 0) return void 0;
   try {
     return JSON.parse(json2);
@@ -59385,13 +59399,13 @@ function traceFromComment(body) {
 }
 function answerWithNote(body, note) {
   const trailer = TRAILER.exec(body);
-  if (!trailer || trailer[2] === void 0) return void 0;
+  if (!trailer || trailer[3] === void 0) return void 0;
   const text = lfLineBreaks(body.slice(0, trailer.index)).trimEnd();
   const line = postableVisible(note);
   if (text.includes(line)) return void 0;
   const lines = text.split("\n");
   const signature = lines.at(-1)?.startsWith(SIGNATURE_START) ? lines.pop() : void 0;
-  const markers = [markerFor(trailer[1]), `${TRACE_PREFIX}${trailer[2]} -->`];
+  const markers = [...answerMarkers(trailer[2], trailer[1]), `${TRACE_PREFIX}${trailer[3]} -->`];
   const withLine = (answer) => ({ text: [answer.trimEnd(), "", line, ...signature ? ["", signature] : []].join("\n"), markers });
   const noted = withLine(lines.join("\n"));
   if (postable(noted).length <= COMMENT_LIMIT) return noted;
@@ -59413,11 +59427,11 @@ ${summary}
 
 </details>`;
   const footer = [...parts.footer ?? [], ...parts.signature ? ["", parts.signature] : []].join("\n").replace(/^\n+/, "");
-  const marker = markerFor(parts.key);
+  const markers = answerMarkers(parts.key, parts.editedAt);
   const traceJson = postedTraceMarker(trace, parts.answer.length);
-  const room = COMMENT_LIMIT - marker.length - traceJson.length - 2;
+  const room = COMMENT_LIMIT - markers.join("\n").length - traceJson.length - 2;
   const text = fitVisible([`${quoted2}${questionCut}`, { flexible: parts.answer, what: "Answer" }, details, footer], room);
-  return { text, markers: [marker, traceJson] };
+  return { text, markers: [...markers, traceJson] };
 }
 var TRACE_STEPS = [
   { items: 25, chars: 300, question: 4e3 },
@@ -59854,8 +59868,11 @@ async function createComment(github, writes, repo, issueNumber, content, note) {
   const body = postableBody(content);
   return writes.run(
     `POST ${where(repo)}/issues/${issueNumber}/comments (${note ?? `${body.length} characters`})`,
-    async () => (await github.rest.issues.createComment({ ...repo, issue_number: issueNumber, body })).data.html_url,
-    ""
+    async () => {
+      const { data } = await github.rest.issues.createComment({ ...repo, issue_number: issueNumber, body });
+      return { url: data.html_url, id: data.id };
+    },
+    { url: "", id: 0 }
   );
 }
 async function updateComment(github, writes, repo, commentId, content) {
@@ -59871,8 +59888,11 @@ async function createIssue(github, writes, repo, o2) {
   const body = postableBody(o2.body);
   return writes.run(
     `POST ${where(repo)}/issues (${title})`,
-    async () => (await github.rest.issues.create({ ...repo, title, body, labels: o2.labels })).data.html_url,
-    ""
+    async () => {
+      const { data } = await github.rest.issues.create({ ...repo, title, body, labels: o2.labels });
+      return { url: data.html_url, number: data.number };
+    },
+    { url: "", number: 0 }
   );
 }
 async function updateIssueBody(github, writes, repo, issueNumber, content, note) {
@@ -59880,6 +59900,13 @@ async function updateIssueBody(github, writes, repo, issueNumber, content, note)
   await writes.run(
     `PATCH ${where(repo)}/issues/${issueNumber} (${note})`,
     () => github.rest.issues.update({ ...repo, issue_number: issueNumber, body }),
+    void 0
+  );
+}
+async function closeIssueNotPlanned(github, writes, repo, issueNumber, note) {
+  await writes.run(
+    `PATCH ${where(repo)}/issues/${issueNumber} (close as not planned: ${note})`,
+    () => github.rest.issues.update({ ...repo, issue_number: issueNumber, state: "closed", state_reason: "not_planned" }),
     void 0
   );
 }
@@ -60124,7 +60151,7 @@ async function handleClosedCapture(github, writes, repo, pull, o2) {
   const text = pull.merged ? `The capture page for this question is in the wiki: [\`${marker.page}\`](${pageUrl}) was merged in #${pull.number}. It records the question as asked and still open: once a reviewer writes the answer on that page and deletes its \`captured_by\` line, the wiki covers it and asking again is answered from it.` : `The capture pull request #${pull.number} was closed without merging, so the wiki still does not cover this question.`;
   const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: marker.issueNumber, per_page: 100 });
   if (comments.some((c3) => identity.owns(c3.user) && (c3.body ?? "").trimEnd().endsWith(closedMarker(pull.number)))) return void 0;
-  return createComment(
+  const reply = await createComment(
     github,
     writes,
     repo,
@@ -60132,6 +60159,7 @@ async function handleClosedCapture(github, writes, repo, pull, o2) {
     { text, markers: [closedMarker(pull.number)] },
     `capture #${pull.number} ${pull.merged ? "merged" : "closed"}`
   );
+  return reply.url;
 }
 var commentOfKey = (key) => {
   const m2 = /^comment-(\d+)$/.exec(key);
@@ -60150,10 +60178,12 @@ async function deleteBranch(github, writes, repo, branch) {
 }
 
 // src/github/comment-helper.ts
-async function findAnswerComment(github, repo, issueNumber, key, identity) {
+async function ownAnswerComments(github, repo, issueNumber, key, identity) {
   const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: issueNumber, per_page: 100 });
-  const mine = comments.find((c3) => identity.owns(c3.user) && markerKey(c3.body ?? "") === key);
-  return mine ? { id: mine.id, url: mine.html_url, body: mine.body ?? "" } : void 0;
+  return comments.filter((c3) => identity.owns(c3.user) && markerKey(c3.body ?? "") === key).map((c3) => ({ id: c3.id, url: c3.html_url, body: c3.body ?? "", editedAt: editOfComment(c3.body ?? "") })).sort((a, b3) => a.id - b3.id);
+}
+async function findAnswerComment(github, repo, issueNumber, key, identity) {
+  return (await ownAnswerComments(github, repo, issueNumber, key, identity))[0];
 }
 async function upsertAnswerComment(github, writes, repo, o2, body, found) {
   const existing = found === void 0 ? await findAnswerComment(github, repo, o2.issueNumber, o2.key, o2.identity) : found;
@@ -60161,7 +60191,37 @@ async function upsertAnswerComment(github, writes, repo, o2, body, found) {
     await updateComment(github, writes, repo, existing.id, body);
     return { url: existing.url, created: false };
   }
-  return { url: await createComment(github, writes, repo, o2.issueNumber, body), created: true };
+  const mine = await createComment(github, writes, repo, o2.issueNumber, body);
+  if (mine.id === 0) return { url: mine.url, created: true };
+  try {
+    return await converge(github, writes, repo, o2, body, { id: mine.id, url: mine.url, editedAt: o2.editedAt });
+  } catch (error) {
+    return { url: mine.url, created: true, problem: error instanceof Error ? error.message : String(error) };
+  }
+}
+async function converge(github, writes, repo, o2, body, mine) {
+  const listed = await ownAnswerComments(github, repo, o2.issueNumber, o2.key, o2.identity).catch((error) => {
+    throw new Error(`could not list the comments of #${o2.issueNumber} again: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  const all = listed.some((c3) => c3.id === mine.id) ? listed : [...listed, mine].sort((a, b3) => a.id - b3.id);
+  const kept = all[0];
+  const others = all.slice(1);
+  if (others.length === 0) return { url: mine.url, created: true };
+  const updated = kept.id !== mine.id && isNewerEdit(mine.editedAt, kept.editedAt);
+  if (updated) await updateComment(github, writes, repo, kept.id, body);
+  for (const other of others) await deleteComment(github, writes, repo, other.id);
+  return { url: kept.url, created: kept.id === mine.id, converged: { kept: kept.id, deleted: others.map((c3) => c3.id), updated } };
+}
+async function deleteComment(github, writes, repo, commentId) {
+  await writes.run(
+    `DELETE /repos/${repo.owner}/${repo.repo}/issues/comments/${commentId} (a twin run's answer comment)`,
+    async () => {
+      await github.rest.issues.deleteComment({ ...repo, comment_id: commentId }).catch((error) => {
+        if (error.status !== 404) throw error;
+      });
+    },
+    void 0
+  );
 }
 async function commentExists(github, repo, commentId) {
   return github.rest.issues.getComment({ ...repo, comment_id: commentId }).then(
@@ -60252,9 +60312,13 @@ async function acknowledge(github, writes, repo, subject, log) {
     const { data } = subject.commentId === void 0 ? await github.rest.reactions.createForIssue({ ...repo, issue_number: subject.issueNumber, content }) : await github.rest.reactions.createForIssueComment({ ...repo, comment_id: subject.commentId, content });
     return data.id;
   });
+  const gone = (error) => {
+    if (error.status !== 404) throw error;
+  };
   const remove = (reactionId) => courtesy(`remove ${EMOJI.eyes} from`, `DELETE ${path9}/${reactionId} (eyes)`, async () => {
-    if (subject.commentId === void 0) await github.rest.reactions.deleteForIssue({ ...repo, issue_number: subject.issueNumber, reaction_id: reactionId });
-    else await github.rest.reactions.deleteForIssueComment({ ...repo, comment_id: subject.commentId, reaction_id: reactionId });
+    if (subject.commentId === void 0)
+      await github.rest.reactions.deleteForIssue({ ...repo, issue_number: subject.issueNumber, reaction_id: reactionId }).catch(gone);
+    else await github.rest.reactions.deleteForIssueComment({ ...repo, comment_id: subject.commentId, reaction_id: reactionId }).catch(gone);
   });
   const eyes = await add("eyes");
   let settled = false;
@@ -60271,6 +60335,14 @@ async function acknowledge(github, writes, repo, subject, log) {
 async function withdrawCapture(github, writes, repo, capture) {
   await updatePull(github, writes, repo, capture.number, { state: "closed" }, "close").catch(() => void 0);
   await deleteBranch(github, writes, repo, capture.branch).catch(() => void 0);
+}
+function reportConvergence(reporter, posted) {
+  if (posted.problem) reporter.warning(`The answer is posted, but a twin run's answer comment may remain beside it: ${posted.problem}`);
+  const c3 = posted.converged;
+  if (!c3) return;
+  const deleted = c3.deleted.join(", ");
+  const what = posted.created ? `kept this run's comment ${c3.kept} (the oldest) and deleted ${deleted}` : c3.updated ? `kept comment ${c3.kept} (the oldest), put this run's answer (to a later edit of the question) in it, and deleted ${deleted}` : `kept comment ${c3.kept} (the oldest) with its answer (to the same or a later edit of the question), and deleted ${deleted}`;
+  reporter.info(`Another run of this question answered at the same time: ${what}.`);
 }
 function permalinkRenderer(serverUrl, repo, commit, workspace) {
   return (c3) => {
@@ -60299,7 +60371,7 @@ async function answerQuestion(ctx, question) {
   }
   const writes = new RepoWrites(ctx.dryRun, (message) => ctx.reporter.info(message));
   const { config } = ctx.workspace;
-  const where2 = { issueNumber: question.issueNumber, key: question.key, identity };
+  const where2 = { issueNumber: question.issueNumber, key: question.key, identity, editedAt: question.editedAt };
   const permission = await mayAsk(ctx.github, ctx.repo, question.asker.login, config.ask.minPermission);
   if (!permission.allowed) {
     ctx.reporter.info(`Not answering: @${question.asker.login} has role '${permission.role}', below min-permission '${config.ask.minPermission}'.`);
@@ -60326,7 +60398,10 @@ async function refuse2(ctx, writes, question, where2) {
     return;
   }
   const text = `Thanks for the question. wiki-steward answers questions from people with ${config.ask.minPermission} access or more; a maintainer can ask for you by adding the ${label} label.`;
-  await upsertAnswerComment(ctx.github, writes, ctx.repo, where2, { text, markers: [markerFor(question.key)] }, existing ?? null);
+  reportConvergence(
+    ctx.reporter,
+    await upsertAnswerComment(ctx.github, writes, ctx.repo, where2, { text, markers: answerMarkers(question.key, question.editedAt) }, existing ?? null)
+  );
 }
 async function answerAcknowledged(ctx, question, { writes, where: where2, seen }) {
   const workspace = ctx.workspace;
@@ -60396,10 +60471,12 @@ Two runs answered issue #${question.issueNumber} at once; ${opened.message}.`);
     );
   }
   const signature = answerSignature(trace, { serverUrl, repo: ctx.repo, runUrl: workflowRunUrl(ctx.env, serverUrl, ctx.repo) });
-  const body = renderComment({ key: question.key, trace, answer: trace.answer, footer, signature });
+  const body = renderComment({ key: question.key, editedAt: question.editedAt, trace, answer: trace.answer, footer, signature });
   let url;
   try {
-    ({ url } = await upsertAnswerComment(ctx.github, writes, ctx.repo, where2, body));
+    const posted = await upsertAnswerComment(ctx.github, writes, ctx.repo, where2, body);
+    reportConvergence(ctx.reporter, posted);
+    url = posted.url;
   } catch (error) {
     if (capture?.status === "opened") await withdrawCapture(ctx.github, writes, ctx.repo, capture);
     throw error;
@@ -60946,6 +61023,14 @@ function renderDigest(r2, title) {
 
 // src/jobs/digest.ts
 var digestTitle = (period) => `wiki-steward digest ${period.label}`;
+var digestMarker = (period) => `<!-- wiki-steward:digest period=${period.label} -->`;
+function digestPeriodOf(body) {
+  return /(?:^|\r?\n)<!-- wiki-steward:digest period=(\d{4}-(?:W\d{2}|\d{2})) -->\s*$/.exec(body)?.[1];
+}
+async function digestIssues(github, repo, label, period, identity) {
+  const items = await github.paginate(github.rest.issues.listForRepo, { ...repo, labels: label, state: "all", per_page: 100 });
+  return items.filter((i) => !i.pull_request && identity.owns(i.user) && digestPeriodOf(i.body ?? "") === period.label).map((i) => ({ number: i.number, url: i.html_url, open: i.state === "open" })).sort((a, b3) => a.number - b3.number);
+}
 async function readRepoActivity(github, repo, period, config, identity) {
   const comments = await github.paginate(github.rest.issues.listCommentsForRepo, { ...repo, since: period.start.toISOString(), per_page: 100 });
   const answers = [];
@@ -60980,16 +61065,53 @@ async function runDigest(workspace, o2) {
   const report = buildDigest({ period, now, ...activity, health });
   const title = digestTitle(period);
   const markdown = renderDigest(report, title);
-  if (!github || !writes || !repo) return { report, markdown };
-  const existing = (await github.paginate(github.rest.issues.listForRepo, { ...repo, labels: config.labels.digest, state: "all", per_page: 100 })).find(
-    (i) => !i.pull_request && i.title === title
-  );
+  if (!github || !writes || !repo || !identity) return { report, markdown };
+  const steward = await identity();
+  const label = config.labels.digest;
+  const existing = (await digestIssues(github, repo, label, period, steward))[0];
+  const body = { text: markdown, markers: [digestMarker(period)] };
   if (existing) {
-    await updateIssueBody(github, writes, repo, existing.number, markdown, title);
-    return { report, markdown, issueUrl: existing.html_url };
+    await updateIssueBody(github, writes, repo, existing.number, body, title);
+    return { report, markdown, issueUrl: existing.url };
   }
-  const url = await createIssue(github, writes, repo, { title, body: markdown, labels: [config.labels.digest] });
-  return { report, markdown, issueUrl: url };
+  const mine = await createIssue(github, writes, repo, { title, body, labels: [label] });
+  if (mine.number === 0) return { report, markdown, issueUrl: mine.url };
+  try {
+    const converged = await convergeDigest(github, writes, repo, { label, period, identity: steward }, { number: mine.number, url: mine.url, open: true });
+    return { report, markdown, ...converged };
+  } catch (error) {
+    return { report, markdown, issueUrl: mine.url, problem: error instanceof Error ? error.message : String(error) };
+  }
+}
+async function convergeDigest(github, writes, repo, o2, mine) {
+  const listed = await digestIssues(github, repo, o2.label, o2.period, o2.identity).catch((error) => {
+    throw new Error(`could not list the digest issues again: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  const all = listed.some((i) => i.number === mine.number) ? listed : [...listed, mine].sort((a, b3) => a.number - b3.number);
+  const kept = all[0];
+  const others = all.slice(1);
+  if (others.length === 0) return { issueUrl: mine.url };
+  const closed = [];
+  for (const other of others) {
+    if (other.number === mine.number) {
+      const text = `Closed: two digest runs opened an issue for ${o2.period.label} at the same time, and the older one, #${kept.number}, is kept.`;
+      await createComment(github, writes, repo, mine.number, text, `digest ${o2.period.label} kept in #${kept.number}`);
+    } else if (!other.open) continue;
+    await closeIssueNotPlanned(github, writes, repo, other.number, `digest ${o2.period.label} kept in #${kept.number}`);
+    closed.push(other.number);
+  }
+  return { issueUrl: kept.url, converged: { kept: kept.number, closed } };
+}
+function digestRaceLines(run) {
+  const lines = [];
+  if (run.problem)
+    lines.push({ text: `The digest issue is open, but a twin run's digest issue for the same period may remain beside it: ${run.problem}`, warning: true });
+  const c3 = run.converged;
+  if (c3) {
+    const closed = c3.closed.length === 0 ? "nothing left to close" : `closed ${c3.closed.map((n) => `#${n}`).join(", ")} as not planned`;
+    lines.push({ text: `Another digest run opened this period's issue at the same time: kept #${c3.kept} (the oldest), ${closed}.` });
+  }
+  return lines;
 }
 
 // src/wiki/index-provenance.ts
@@ -61465,6 +61587,7 @@ function issueWork(payload, triggers) {
     kind: "answer",
     question: {
       key: `issue-${issue.number}`,
+      ...typeof issue.updated_at === "string" ? { editedAt: issue.updated_at } : {},
       issueNumber: issue.number,
       text: body ? `${questionTitle}
 
@@ -61660,6 +61783,10 @@ async function runStep(step5) {
     const now = env.WIKI_STEWARD_NOW ? new Date(env.WIKI_STEWARD_NOW) : /* @__PURE__ */ new Date();
     const period = reportedPeriod(config.digest.period, now, eventName === "schedule");
     const digest = await runDigest(workspace, { github, writes: writes(config.digest.maxWrites), repo: { owner, repo }, period, now, identity });
+    for (const line of digestRaceLines(digest)) {
+      if (line.warning) reporter.warning(line.text);
+      else reporter.info(line.text);
+    }
     await reporter.summary(digest.markdown);
     step5.setOutput("comment-url", digest.issueUrl ?? "");
     return;

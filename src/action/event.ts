@@ -23,6 +23,7 @@ interface IssuePayload {
   labels?: Array<{ name: string } | string>;
   locked?: boolean;
   pull_request?: unknown;
+  updated_at?: string;
 }
 
 interface PullRequestPayload {
@@ -148,6 +149,7 @@ function issueWork(payload: EventPayload, triggers: Triggers): Work {
     kind: 'answer',
     question: {
       key: `issue-${issue.number}`,
+      ...(typeof issue.updated_at === 'string' ? { editedAt: issue.updated_at } : {}),
       issueNumber: issue.number,
       text: body ? `${questionTitle}\n\n${body}` : questionTitle,
       issueTitle: title,

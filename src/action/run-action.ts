@@ -13,7 +13,7 @@ import { createGitHubClient } from '../github/octokit.js';
 import { RepoWrites } from '../github/repo-writes.js';
 import { answerQuestion } from '../jobs/answer-issue.js';
 import { handleClosedCapture } from '../jobs/capture-pr.js';
-import { runDigest } from '../jobs/digest.js';
+import { digestRaceLines, runDigest } from '../jobs/digest.js';
 import { maintainWiki } from '../jobs/maintain.js';
 import { validateCheckout } from '../jobs/validate.js';
 import { actionsReporter } from './actions-reporter.js';
@@ -89,6 +89,10 @@ async function runStep(step: Step): Promise<void> {
     const now = env.WIKI_STEWARD_NOW ? new Date(env.WIKI_STEWARD_NOW) : new Date();
     const period = reportedPeriod(config.digest.period, now, eventName === 'schedule');
     const digest = await runDigest(workspace, { github, writes: writes(config.digest.maxWrites), repo: { owner, repo }, period, now, identity });
+    for (const line of digestRaceLines(digest)) {
+      if (line.warning) reporter.warning(line.text);
+      else reporter.info(line.text);
+    }
     await reporter.summary(digest.markdown);
     step.setOutput('comment-url', digest.issueUrl ?? '');
     return;

@@ -2,7 +2,7 @@ import { parsePeriod, reportedPeriod } from '../digest/period.js';
 import { createGitHubClient } from '../github/octokit.js';
 import { RepoWrites } from '../github/repo-writes.js';
 import { noWikiMessage } from '../config/workspace.js';
-import { runDigest } from '../jobs/digest.js';
+import { digestRaceLines, runDigest } from '../jobs/digest.js';
 import { type CliIo, EXIT, openCliWorkspace } from './context.js';
 
 export interface DigestOptions {
@@ -48,6 +48,7 @@ export async function digestCommand(io: CliIo, options: DigestOptions): Promise<
       ),
     );
   else io.stdout(run.markdown);
+  for (const line of digestRaceLines(run)) io.stderr(`wiki-steward: ${line.text}`);
   if (run.issueUrl) io.stderr(`digest issue: ${run.issueUrl}`);
   return EXIT.ok;
 }

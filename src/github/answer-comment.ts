@@ -1,5 +1,6 @@
 // The answer comment: the answer with permalink citations, a folded "How this was answered"
-// section, and a hidden trailer — the marker that identifies the question, then the trace as JSON
+// section, and a hidden trailer — for an issue's question the edit it answers (the issue's
+// `updated_at` in the event), the marker that identifies the question, then the trace as JSON
 // for the digest. It always fits GitHub's 65,536-character limit: every list of the folded trace
 // shows its first entries and "… and K more", the answer is cut at a safe place with a visible
 // note, and the trace JSON is shortened (its `omitted` counts what each list lost). Only the
@@ -24,17 +25,44 @@ const commentSafeJson = (value: unknown): string => JSON.stringify(value).replac
 
 export const markerFor = (key: string): string => `${MARKER_PREFIX}key=${key} -->`;
 
-/** The trailer the steward ends every answer comment with: its marker, then (for answers) the trace. */
-const TRAILER = /(?:^|\r?\n)<!-- wiki-steward:answer key=([\w-]+) -->(?:\r?\n<!-- wiki-steward:trace ([^\r\n]*) -->)?\s*$/;
+/** A GitHub timestamp (`2026-06-01T10:00:00Z`): the only thing the edit marker carries. */
+const STAMP = String.raw`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z`;
+const TIMESTAMP = new RegExp(`^${STAMP}$`);
+
+/**
+ * The markers that end an answer comment (or a refusal), before the trace: which edit of the
+ * question it answers when that is known (an issue's question: the issue's `updated_at` in the
+ * event; a `/wiki ask` comment is never asked again by an edit), then the question's marker.
+ */
+export function answerMarkers(key: string, editedAt?: string): string[] {
+  return [...(editedAt !== undefined && TIMESTAMP.test(editedAt) ? [`<!-- wiki-steward:edit ${editedAt} -->`] : []), markerFor(key)];
+}
+
+/** The trailer the steward ends every answer comment with: the edit (when known), its marker, then (for answers) the trace. */
+const TRAILER = new RegExp(
+  String.raw`(?:^|\r?\n)(?:<!-- wiki-steward:edit (${STAMP}) -->\r?\n)?` +
+    String.raw`<!-- wiki-steward:answer key=([\w-]+) -->(?:\r?\n<!-- wiki-steward:trace ([^\r\n]*) -->)?\s*$`,
+);
 
 /** The question key of a comment's trailing marker, if it ends like a steward comment. */
 export function markerKey(body: string): string | undefined {
+  return TRAILER.exec(body)?.[2];
+}
+
+/** Which edit of the question a comment's trailer says it answers (undefined: not said). */
+export function editOfComment(body: string): string | undefined {
   return TRAILER.exec(body)?.[1];
+}
+
+/** Whether an answer to the question as edited at `mine` is for a later edit than one to `theirs` (unknown on either side: no). */
+export function isNewerEdit(mine: string | undefined, theirs: string | undefined): boolean {
+  if (mine === undefined || theirs === undefined) return false;
+  return Date.parse(mine) > Date.parse(theirs);
 }
 
 /** The trace JSON of a comment's trailer (what the digest reads back); markers elsewhere do not count. */
 export function traceFromComment(body: string): Trace | undefined {
-  const json = TRAILER.exec(body)?.[2];
+  const json = TRAILER.exec(body)?.[3];
   if (json === undefined) return undefined;
   try {
     return JSON.parse(json) as Trace;
@@ -51,13 +79,13 @@ export function traceFromComment(body: string): Trace | undefined {
  */
 export function answerWithNote(body: string, note: string): StewardText | undefined {
   const trailer = TRAILER.exec(body);
-  if (!trailer || trailer[2] === undefined) return undefined;
+  if (!trailer || trailer[3] === undefined) return undefined;
   const text = lfLineBreaks(body.slice(0, trailer.index)).trimEnd();
   const line = postableVisible(note);
   if (text.includes(line)) return undefined;
   const lines = text.split('\n');
   const signature = lines.at(-1)?.startsWith(SIGNATURE_START) ? lines.pop()! : undefined;
-  const markers = [markerFor(trailer[1]!), `${TRACE_PREFIX}${trailer[2]} -->`];
+  const markers = [...answerMarkers(trailer[2]!, trailer[1]), `${TRACE_PREFIX}${trailer[3]} -->`];
   const withLine = (answer: string): StewardText => ({ text: [answer.trimEnd(), '', line, ...(signature ? ['', signature] : [])].join('\n'), markers });
   const noted = withLine(lines.join('\n'));
   if (postable(noted).length <= COMMENT_LIMIT) return noted;
@@ -69,6 +97,8 @@ const DETAILS = /<details><summary>How this was answered<\/summary>[\s\S]*?\n<\/
 
 export interface CommentParts {
   key: string;
+  /** Which edit of the question this answers (the issue's `updated_at` in the event), when known. */
+  editedAt?: string | undefined;
   trace: Trace;
   /** The answer markdown with permalink citations. */
   answer: string;
@@ -97,12 +127,12 @@ export function renderComment(parts: CommentParts): StewardText {
   const summary = cutMarkdown(traceSummary(trace).map(postableVisible).join('\n'), DETAILS_LIMIT, cutHere('Trace'));
   const details = `<details><summary>How this was answered</summary>\n\n${summary}\n\n</details>`;
   const footer = [...(parts.footer ?? []), ...(parts.signature ? ['', parts.signature] : [])].join('\n').replace(/^\n+/, '');
-  const marker = markerFor(parts.key);
+  const markers = answerMarkers(parts.key, parts.editedAt);
   // The trace JSON is what the digest reads: whole when it is small, its lists shortened when not.
   const traceJson = postedTraceMarker(trace, parts.answer.length);
-  const room = COMMENT_LIMIT - marker.length - traceJson.length - 2;
+  const room = COMMENT_LIMIT - markers.join('\n').length - traceJson.length - 2;
   const text = fitVisible([`${quoted}${questionCut}`, { flexible: parts.answer, what: 'Answer' }, details, footer], room);
-  return { text, markers: [marker, traceJson] };
+  return { text, markers: [...markers, traceJson] };
 }
 
 /** How short each list and string of the posted trace gets, step by step until its JSON fits TRACE_LIMIT. */

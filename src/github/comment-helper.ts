@@ -2,7 +2,17 @@
 // on re-runs and edits. A comment is the steward's only when the steward wrote it (its identity:
 // the token's account and the configured steward logins) AND it ends with the question's marker:
 // anyone can paste a marker, and other bots write comments too.
-import { markerKey } from './answer-comment.js';
+//
+// Two runs of one question at once (an issue opened with its label, an edit while the first answer
+// is being made; GitHub starts both, and nothing makes one wait) may both find no comment and
+// both create one. So a run that created its comment converges: it lists the comments again and
+// keeps the oldest of the steward's answer comments for the question (the lowest id: GitHub hands
+// ids out in creation order), deleting the others — its own too when it is not the oldest. Every
+// run that created one sees every older one when it lists again, so all agree which one stays.
+// A run whose comment is not the one kept puts its answer in the kept one only when it answers a
+// later edit of the question than the kept one says it does (answer-comment.ts, the edit marker);
+// otherwise the kept answer stands.
+import { editOfComment, isNewerEdit, markerKey } from './answer-comment.js';
 import type { StewardIdentity } from './identity.js';
 import type { GitHubClient } from './octokit.js';
 import type { RepoRef } from './octokit.js';
@@ -15,8 +25,28 @@ export interface ExistingComment {
   url: string;
   /** The comment as GitHub holds it (visible text, then the trailer). */
   body: string;
+  /** Which edit of the question it answers, when its trailer says. */
+  editedAt?: string | undefined;
 }
 
+/** Where the answer goes: the issue, the question's key, who the steward is, and which edit this run answers. */
+export interface AnswerPlace {
+  issueNumber: number;
+  key: string;
+  identity: StewardIdentity;
+  editedAt?: string | undefined;
+}
+
+/** The steward's own answer comments for `key` on the issue, oldest first. */
+async function ownAnswerComments(github: GitHubClient, repo: RepoRef, issueNumber: number, key: string, identity: StewardIdentity): Promise<ExistingComment[]> {
+  const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: issueNumber, per_page: 100 });
+  return comments
+    .filter((c) => identity.owns(c.user) && markerKey(c.body ?? '') === key)
+    .map((c) => ({ id: c.id, url: c.html_url, body: c.body ?? '', editedAt: editOfComment(c.body ?? '') }))
+    .sort((a, b) => a.id - b.id);
+}
+
+/** The question's answer comment: the oldest of the steward's own for `key`. */
 export async function findAnswerComment(
   github: GitHubClient,
   repo: RepoRef,
@@ -24,26 +54,88 @@ export async function findAnswerComment(
   key: string,
   identity: StewardIdentity,
 ): Promise<ExistingComment | undefined> {
-  const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: issueNumber, per_page: 100 });
-  const mine = comments.find((c) => identity.owns(c.user) && markerKey(c.body ?? '') === key);
-  return mine ? { id: mine.id, url: mine.html_url, body: mine.body ?? '' } : undefined;
+  return (await ownAnswerComments(github, repo, issueNumber, key, identity))[0];
+}
+
+/** What a run did when it found a twin run's comment beside the one it created. */
+export interface Convergence {
+  /** The comment that stays (the oldest). */
+  kept: number;
+  /** The steward's other answer comments for the question, deleted (this run's own among them when it was not the oldest). */
+  deleted: number[];
+  /** Whether this run put its answer in the kept comment (it answers a later edit). */
+  updated: boolean;
+}
+
+export interface UpsertResult {
+  /** The answer comment that stands. */
+  url: string;
+  created: boolean;
+  /** Set when another run's comment for the question was there too once this run had created its own. */
+  converged?: Convergence;
+  /** Why the run could not check for, or remove, a twin's comment (its own comment is posted). */
+  problem?: string;
 }
 
 export async function upsertAnswerComment(
   github: GitHubClient,
   writes: RepoWrites,
   repo: RepoRef,
-  o: { issueNumber: number; key: string; identity: StewardIdentity },
+  o: AnswerPlace,
   body: StewardText,
   /** The comment, when the caller has just looked it up (null: it has none). */
   found?: ExistingComment | null,
-): Promise<{ url: string; created: boolean }> {
+): Promise<UpsertResult> {
   const existing = found === undefined ? await findAnswerComment(github, repo, o.issueNumber, o.key, o.identity) : found;
   if (existing) {
     await updateComment(github, writes, repo, existing.id, body);
     return { url: existing.url, created: false };
   }
-  return { url: await createComment(github, writes, repo, o.issueNumber, body), created: true };
+  const mine = await createComment(github, writes, repo, o.issueNumber, body);
+  // A dry run created nothing, so there is nothing to converge.
+  if (mine.id === 0) return { url: mine.url, created: true };
+  try {
+    return await converge(github, writes, repo, o, body, { id: mine.id, url: mine.url, editedAt: o.editedAt });
+  } catch (error) {
+    return { url: mine.url, created: true, problem: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** After creating `mine`: keep the oldest of the steward's answer comments for the question, delete the rest. */
+async function converge(
+  github: GitHubClient,
+  writes: RepoWrites,
+  repo: RepoRef,
+  o: AnswerPlace,
+  body: StewardText,
+  mine: Omit<ExistingComment, 'body'>,
+): Promise<UpsertResult> {
+  const listed = await ownAnswerComments(github, repo, o.issueNumber, o.key, o.identity).catch((error: unknown) => {
+    throw new Error(`could not list the comments of #${o.issueNumber} again: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  // Our own counts even if the list does not show it yet (or a twin already deleted it as the younger one).
+  const all = listed.some((c) => c.id === mine.id) ? listed : [...listed, mine].sort((a, b) => a.id - b.id);
+  const kept = all[0]!;
+  const others = all.slice(1);
+  if (others.length === 0) return { url: mine.url, created: true };
+  const updated = kept.id !== mine.id && isNewerEdit(mine.editedAt, kept.editedAt);
+  // The kept comment gets the newer answer before this run's own goes, so that answer is never lost.
+  if (updated) await updateComment(github, writes, repo, kept.id, body);
+  for (const other of others) await deleteComment(github, writes, repo, other.id);
+  return { url: kept.url, created: kept.id === mine.id, converged: { kept: kept.id, deleted: others.map((c) => c.id), updated } };
+}
+
+/** Deletes one of the steward's comments; one already gone (a twin run deleted it first) is no error. */
+async function deleteComment(github: GitHubClient, writes: RepoWrites, repo: RepoRef, commentId: number): Promise<void> {
+  await writes.run(
+    `DELETE /repos/${repo.owner}/${repo.repo}/issues/comments/${commentId} (a twin run's answer comment)`,
+    async () => {
+      await github.rest.issues.deleteComment({ ...repo, comment_id: commentId }).catch((error: { status?: number }) => {
+        if (error.status !== 404) throw error;
+      });
+    },
+    undefined,
+  );
 }
 
 /** Whether a comment still exists (a `/wiki ask` comment may be deleted before its run). */

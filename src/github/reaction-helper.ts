@@ -48,10 +48,16 @@ export async function acknowledge(
           : await github.rest.reactions.createForIssueComment({ ...repo, comment_id: subject.commentId, content });
       return data.id;
     });
+  // A 👀 already gone is what removing it wants: a twin run of the question (the same account, so
+  // GitHub handed both runs the same reaction) or a person took it away first.
+  const gone = (error: { status?: number }) => {
+    if (error.status !== 404) throw error;
+  };
   const remove = (reactionId: number) =>
     courtesy(`remove ${EMOJI.eyes} from`, `DELETE ${path}/${reactionId} (eyes)`, async () => {
-      if (subject.commentId === undefined) await github.rest.reactions.deleteForIssue({ ...repo, issue_number: subject.issueNumber, reaction_id: reactionId });
-      else await github.rest.reactions.deleteForIssueComment({ ...repo, comment_id: subject.commentId, reaction_id: reactionId });
+      if (subject.commentId === undefined)
+        await github.rest.reactions.deleteForIssue({ ...repo, issue_number: subject.issueNumber, reaction_id: reactionId }).catch(gone);
+      else await github.rest.reactions.deleteForIssueComment({ ...repo, comment_id: subject.commentId, reaction_id: reactionId }).catch(gone);
     });
 
   // Undefined in a dry run or when GitHub refused: then there is no 👀 to take away.

@@ -11,7 +11,7 @@ type Text = string | StewardText;
 
 const where = (repo: RepoRef) => `/repos/${repo.owner}/${repo.repo}`;
 
-/** Posts a comment on an issue or pull request; its URL (empty in a dry run). */
+/** Posts a comment on an issue or pull request; its URL and id (empty and 0 in a dry run). */
 export async function createComment(
   github: GitHubClient,
   writes: RepoWrites,
@@ -19,12 +19,15 @@ export async function createComment(
   issueNumber: number,
   content: Text,
   note?: string,
-): Promise<string> {
+): Promise<{ url: string; id: number }> {
   const body = postableBody(content);
   return writes.run(
     `POST ${where(repo)}/issues/${issueNumber}/comments (${note ?? `${body.length} characters`})`,
-    async () => (await github.rest.issues.createComment({ ...repo, issue_number: issueNumber, body })).data.html_url,
-    '',
+    async () => {
+      const { data } = await github.rest.issues.createComment({ ...repo, issue_number: issueNumber, body });
+      return { url: data.html_url, id: data.id };
+    },
+    { url: '', id: 0 },
   );
 }
 
@@ -37,19 +40,22 @@ export async function updateComment(github: GitHubClient, writes: RepoWrites, re
   );
 }
 
-/** Opens an issue; its URL (empty in a dry run). */
+/** Opens an issue; its URL and number (empty and 0 in a dry run). */
 export async function createIssue(
   github: GitHubClient,
   writes: RepoWrites,
   repo: RepoRef,
   o: { title: string; body: Text; labels: string[] },
-): Promise<string> {
+): Promise<{ url: string; number: number }> {
   const title = postable(o.title);
   const body = postableBody(o.body);
   return writes.run(
     `POST ${where(repo)}/issues (${title})`,
-    async () => (await github.rest.issues.create({ ...repo, title, body, labels: o.labels })).data.html_url,
-    '',
+    async () => {
+      const { data } = await github.rest.issues.create({ ...repo, title, body, labels: o.labels });
+      return { url: data.html_url, number: data.number };
+    },
+    { url: '', number: 0 },
   );
 }
 
@@ -65,6 +71,15 @@ export async function updateIssueBody(
   await writes.run(
     `PATCH ${where(repo)}/issues/${issueNumber} (${note})`,
     () => github.rest.issues.update({ ...repo, issue_number: issueNumber, body }),
+    undefined,
+  );
+}
+
+/** Closes an issue as not planned (a duplicate the steward opened); it carries no text. */
+export async function closeIssueNotPlanned(github: GitHubClient, writes: RepoWrites, repo: RepoRef, issueNumber: number, note: string): Promise<void> {
+  await writes.run(
+    `PATCH ${where(repo)}/issues/${issueNumber} (close as not planned: ${note})`,
+    () => github.rest.issues.update({ ...repo, issue_number: issueNumber, state: 'closed', state_reason: 'not_planned' }),
     undefined,
   );
 }

@@ -3,17 +3,18 @@
 // request for a cold or gap outcome, and a summary; 👀 on the question while it is answered (😕 if
 // the run fails; reaction-helper.ts). The steward never answers itself (its identity:
 // the token's account and the configured steward logins) nor any other bot, edits only comments it
-// wrote, and a run that loses the race to a twin run of the same question leaves the work to it.
+// wrote, and a run that loses the race to a twin run of the same question leaves the work to it
+// (the capture branch or pull request) or converges on one comment with it (comment-helper.ts).
 import { type AskSession, askQuestion, openAskSession, questionWithContext } from '../answer/ask.js';
 import { createProviders, providerOptions } from '../answer/providers.js';
 import type { WikiCitationRenderer } from '../answer/render.js';
 import { repoPathOf, type Workspace } from '../config/workspace.js';
 import type { Trace } from '../answer/trace.js';
-import { answerWithNote, markerFor, renderComment, traceFromComment } from '../github/answer-comment.js';
+import { answerMarkers, answerWithNote, renderComment, traceFromComment } from '../github/answer-comment.js';
 import { answerSignature, workflowRunUrl } from '../github/answer-signature.js';
 import { capturesOutcome, planCapture } from '../capture/capture-plan.js';
 import { type CapturePrResult, PullRequestsForbiddenError, TwinRunError, deleteBranch, openCapturePr } from './capture-pr.js';
-import { commentExists, findAnswerComment, upsertAnswerComment } from '../github/comment-helper.js';
+import { type AnswerPlace, type UpsertResult, commentExists, findAnswerComment, upsertAnswerComment } from '../github/comment-helper.js';
 import type { StewardIdentity } from '../github/identity.js';
 import { updateComment, updatePull } from '../github/writes-text.js';
 import { type Question, isBot } from './question.js';
@@ -59,6 +60,20 @@ async function withdrawCapture(github: GitHubClient, writes: RepoWrites, repo: R
   await deleteBranch(github, writes, repo, capture.branch).catch(() => undefined);
 }
 
+/** Says what a run did about a twin run's comment beside its own (comment-helper.ts), or why it could not look. */
+function reportConvergence(reporter: Reporter, posted: UpsertResult): void {
+  if (posted.problem) reporter.warning(`The answer is posted, but a twin run's answer comment may remain beside it: ${posted.problem}`);
+  const c = posted.converged;
+  if (!c) return;
+  const deleted = c.deleted.join(', ');
+  const what = posted.created
+    ? `kept this run's comment ${c.kept} (the oldest) and deleted ${deleted}`
+    : c.updated
+      ? `kept comment ${c.kept} (the oldest), put this run's answer (to a later edit of the question) in it, and deleted ${deleted}`
+      : `kept comment ${c.kept} (the oldest) with its answer (to the same or a later edit of the question), and deleted ${deleted}`;
+  reporter.info(`Another run of this question answered at the same time: ${what}.`);
+}
+
 /** `$GITHUB_SERVER_URL/<repo>/blob/<sha>/<path>?plain=1#L<a>-L<b>`: line anchors work on markdown and on GHES. */
 export function permalinkRenderer(serverUrl: string, repo: RepoRef, commit: string, workspace: Pick<Workspace, 'wikiPrefix'>): WikiCitationRenderer {
   return (c) => {
@@ -88,7 +103,7 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
   }
   const writes = new RepoWrites(ctx.dryRun, (message) => ctx.reporter.info(message));
   const { config } = ctx.workspace;
-  const where = { issueNumber: question.issueNumber, key: question.key, identity };
+  const where: AnswerPlace = { issueNumber: question.issueNumber, key: question.key, identity, editedAt: question.editedAt };
   const permission = await mayAsk(ctx.github, ctx.repo, question.asker.login, config.ask.minPermission);
   if (!permission.allowed) {
     ctx.reporter.info(`Not answering: @${question.asker.login} has role '${permission.role}', below min-permission '${config.ask.minPermission}'.`);
@@ -112,7 +127,7 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
  * (a maintainer approved it by adding the trigger label) keeps its answer, which gains one line: the
  * change is not answered until a maintainer adds the label again.
  */
-async function refuse(ctx: AnswerContext, writes: RepoWrites, question: Question, where: Parameters<typeof upsertAnswerComment>[3]): Promise<void> {
+async function refuse(ctx: AnswerContext, writes: RepoWrites, question: Question, where: AnswerPlace): Promise<void> {
   const { config } = ctx.workspace;
   const label = `\`${config.labels.trigger}\``;
   const existing = await findAnswerComment(ctx.github, ctx.repo, question.issueNumber, question.key, where.identity);
@@ -129,14 +144,17 @@ async function refuse(ctx: AnswerContext, writes: RepoWrites, question: Question
   const text =
     `Thanks for the question. wiki-steward answers questions from people with ${config.ask.minPermission} access or more; ` +
     `a maintainer can ask for you by adding the ${label} label.`;
-  await upsertAnswerComment(ctx.github, writes, ctx.repo, where, { text, markers: [markerFor(question.key)] }, existing ?? null);
+  reportConvergence(
+    ctx.reporter,
+    await upsertAnswerComment(ctx.github, writes, ctx.repo, where, { text, markers: answerMarkers(question.key, question.editedAt) }, existing ?? null),
+  );
 }
 
 /** The answer itself, once the question is acknowledged: `seen` is settled when the comment is posted. */
 async function answerAcknowledged(
   ctx: AnswerContext,
   question: Question,
-  { writes, where, seen }: { writes: RepoWrites; where: Parameters<typeof upsertAnswerComment>[3]; seen: Acknowledgement },
+  { writes, where, seen }: { writes: RepoWrites; where: AnswerPlace; seen: Acknowledgement },
 ): Promise<AnswerResult> {
   const workspace = ctx.workspace;
   const { config } = workspace;
@@ -216,10 +234,12 @@ async function answerAcknowledged(
     );
   }
   const signature = answerSignature(trace, { serverUrl, repo: ctx.repo, runUrl: workflowRunUrl(ctx.env, serverUrl, ctx.repo) });
-  const body = renderComment({ key: question.key, trace, answer: trace.answer, footer, signature });
+  const body = renderComment({ key: question.key, editedAt: question.editedAt, trace, answer: trace.answer, footer, signature });
   let url: string;
   try {
-    ({ url } = await upsertAnswerComment(ctx.github, writes, ctx.repo, where, body));
+    const posted = await upsertAnswerComment(ctx.github, writes, ctx.repo, where, body);
+    reportConvergence(ctx.reporter, posted);
+    url = posted.url;
   } catch (error) {
     // No pull request without its comment link: a PR opened in this run is withdrawn.
     if (capture?.status === 'opened') await withdrawCapture(ctx.github, writes, ctx.repo, capture);

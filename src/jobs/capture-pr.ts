@@ -344,7 +344,7 @@ export async function handleClosedCapture(
   // A re-run of the same event must not reply twice: the steward's own reply ends with this marker.
   const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: marker.issueNumber, per_page: 100 });
   if (comments.some((c) => identity.owns(c.user) && (c.body ?? '').trimEnd().endsWith(closedMarker(pull.number)))) return undefined;
-  return createComment(
+  const reply = await createComment(
     github,
     writes,
     repo,
@@ -352,6 +352,7 @@ export async function handleClosedCapture(
     { text, markers: [closedMarker(pull.number)] },
     `capture #${pull.number} ${pull.merged ? 'merged' : 'closed'}`,
   );
+  return reply.url;
 }
 
 /** The follow-up comment a capture marker's key names (`comment-<id>`), for its branch name. */

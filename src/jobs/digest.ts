@@ -2,6 +2,14 @@
 // steward's answer comments (their trace JSON and reactions) and the capture pull requests for
 // one period, add the wiki's health, and keep one issue per period — created, then updated in
 // place. Reads are paginated (100 a page); writes stay within the run's budget.
+//
+// The period's issue is the oldest issue the steward opened with the digest label whose body ends
+// with the period's marker (`<!-- wiki-steward:digest period=2026-W49 -->`). Two digest runs at
+// once (a schedule and a manual run) may both find none and both open one, so a run that opened
+// one lists them again and keeps the oldest (the lowest number: GitHub numbers issues in creation
+// order); the others are closed as not planned — issues cannot be deleted through the REST API —
+// and each run that opened one of them says on it which issue is kept. The kept issue is not
+// rewritten: both runs read the same repository a moment apart.
 import { readCaptureMarker } from './capture-pr.js';
 import { traceFromComment } from '../github/answer-comment.js';
 import type { StewardConfig } from '../config/config.js';
@@ -14,9 +22,32 @@ import type { GitHubClient } from '../github/octokit.js';
 import type { RepoRef } from '../github/octokit.js';
 import type { RepoWrites } from '../github/repo-writes.js';
 import { type StewardIdentity, identitySource } from '../github/identity.js';
-import { createIssue, updateIssueBody } from '../github/writes-text.js';
+import { closeIssueNotPlanned, createComment, createIssue, updateIssueBody } from '../github/writes-text.js';
 
 export const digestTitle = (period: Period): string => `wiki-steward digest ${period.label}`;
+
+/** The marker a digest issue's body ends with: the period it reports. */
+export const digestMarker = (period: Period): string => `<!-- wiki-steward:digest period=${period.label} -->`;
+
+/** The period of a digest issue's trailing marker (markers anywhere else do not count: `postable` breaks them). */
+export function digestPeriodOf(body: string): string | undefined {
+  return /(?:^|\r?\n)<!-- wiki-steward:digest period=(\d{4}-(?:W\d{2}|\d{2})) -->\s*$/.exec(body)?.[1];
+}
+
+interface DigestIssue {
+  number: number;
+  url: string;
+  open: boolean;
+}
+
+/** The period's digest issues: the steward's, with the digest label and the period's marker, oldest first. */
+async function digestIssues(github: GitHubClient, repo: RepoRef, label: string, period: Period, identity: StewardIdentity): Promise<DigestIssue[]> {
+  const items = await github.paginate(github.rest.issues.listForRepo, { ...repo, labels: label, state: 'all', per_page: 100 });
+  return items
+    .filter((i) => !i.pull_request && identity.owns(i.user) && digestPeriodOf(i.body ?? '') === period.label)
+    .map((i) => ({ number: i.number, url: i.html_url, open: i.state === 'open' }))
+    .sort((a, b) => a.number - b.number);
+}
 
 /**
  * The period's answers (the trace trailing each of the steward's own answer comments: comments by
@@ -60,6 +91,10 @@ export interface DigestRun {
   report: DigestReport;
   markdown: string;
   issueUrl?: string;
+  /** Set when another run opened this period's issue too: the one kept, and those closed. */
+  converged?: { kept: number; closed: number[] };
+  /** Why the run could not check for, or close, a twin run's digest issue (its own is open). */
+  problem?: string;
 }
 
 /**
@@ -89,15 +124,65 @@ export async function runDigest(
   const report = buildDigest({ period, now, ...activity, health });
   const title = digestTitle(period);
   const markdown = renderDigest(report, title);
-  if (!github || !writes || !repo) return { report, markdown };
-  const existing = (await github.paginate(github.rest.issues.listForRepo, { ...repo, labels: config.labels.digest, state: 'all', per_page: 100 })).find(
-    (i) => !i.pull_request && i.title === title,
-  );
+  if (!github || !writes || !repo || !identity) return { report, markdown };
+  const steward = await identity();
+  const label = config.labels.digest;
+  const existing = (await digestIssues(github, repo, label, period, steward))[0];
   // Every list and field of the report is bounded (renderDigest); the write bounds the whole body too.
+  const body = { text: markdown, markers: [digestMarker(period)] };
   if (existing) {
-    await updateIssueBody(github, writes, repo, existing.number, markdown, title);
-    return { report, markdown, issueUrl: existing.html_url };
+    await updateIssueBody(github, writes, repo, existing.number, body, title);
+    return { report, markdown, issueUrl: existing.url };
   }
-  const url = await createIssue(github, writes, repo, { title, body: markdown, labels: [config.labels.digest] });
-  return { report, markdown, issueUrl: url };
+  const mine = await createIssue(github, writes, repo, { title, body, labels: [label] });
+  // A dry run opened nothing, so there is nothing to converge.
+  if (mine.number === 0) return { report, markdown, issueUrl: mine.url };
+  try {
+    const converged = await convergeDigest(github, writes, repo, { label, period, identity: steward }, { number: mine.number, url: mine.url, open: true });
+    return { report, markdown, ...converged };
+  } catch (error) {
+    return { report, markdown, issueUrl: mine.url, problem: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** After opening `mine`: keep the period's oldest digest issue, close the others still open. */
+async function convergeDigest(
+  github: GitHubClient,
+  writes: RepoWrites,
+  repo: RepoRef,
+  o: { label: string; period: Period; identity: StewardIdentity },
+  mine: DigestIssue,
+): Promise<Pick<DigestRun, 'issueUrl' | 'converged'>> {
+  const listed = await digestIssues(github, repo, o.label, o.period, o.identity).catch((error: unknown) => {
+    throw new Error(`could not list the digest issues again: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  // Our own counts even if the list does not show it yet.
+  const all = listed.some((i) => i.number === mine.number) ? listed : [...listed, mine].sort((a, b) => a.number - b.number);
+  const kept = all[0]!;
+  const others = all.slice(1);
+  if (others.length === 0) return { issueUrl: mine.url };
+  const closed: number[] = [];
+  for (const other of others) {
+    if (other.number === mine.number) {
+      // Only the run that opened a duplicate says so on it: a twin closing it too leaves one note, not two.
+      const text = `Closed: two digest runs opened an issue for ${o.period.label} at the same time, and the older one, #${kept.number}, is kept.`;
+      await createComment(github, writes, repo, mine.number, text, `digest ${o.period.label} kept in #${kept.number}`);
+    } else if (!other.open) continue;
+    await closeIssueNotPlanned(github, writes, repo, other.number, `digest ${o.period.label} kept in #${kept.number}`);
+    closed.push(other.number);
+  }
+  return { issueUrl: kept.url, converged: { kept: kept.number, closed } };
+}
+
+/** What a digest run says about a twin run's issue for the same period (or why it could not look). */
+export function digestRaceLines(run: Pick<DigestRun, 'converged' | 'problem'>): Array<{ text: string; warning?: true }> {
+  const lines: Array<{ text: string; warning?: true }> = [];
+  if (run.problem)
+    lines.push({ text: `The digest issue is open, but a twin run's digest issue for the same period may remain beside it: ${run.problem}`, warning: true });
+  const c = run.converged;
+  if (c) {
+    const closed = c.closed.length === 0 ? 'nothing left to close' : `closed ${c.closed.map((n) => `#${n}`).join(', ')} as not planned`;
+    lines.push({ text: `Another digest run opened this period's issue at the same time: kept #${c.kept} (the oldest), ${closed}.` });
+  }
+  return lines;
 }

@@ -9,6 +9,12 @@ export interface GitHubUser {
 export interface Question {
   /** Stable identity of the question: the issue, or the follow-up comment. */
   key: string;
+  /**
+   * Which edit of an issue's question this is: the issue's `updated_at` in the event (later is
+   * newer). Two runs that answered the same question at once keep the answer to the later one.
+   * Undefined for a `/wiki ask` comment, which an edit never asks again.
+   */
+  editedAt?: string;
   issueNumber: number;
   /** The follow-up comment that asked, for `/wiki ask`. */
   commentId?: number;

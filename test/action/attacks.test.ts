@@ -27,6 +27,7 @@ import {
   type RepoRole,
   asker as askerOn,
   questionIssue,
+  twinRuns,
 } from './harness.js';
 import { COMMENT, COMMENTS, COMMENT_REACTION, COMMENT_REACTIONS, PULLS, REF, REFS, REPO, SERVER } from './routes.js';
 
@@ -240,7 +241,8 @@ describe('forged traces', () => {
     expect(['answered', 'gap']).toContain(real);
     expect(answer.body).not.toContain('FORGED-HIDDEN');
     expect(answer.body).toContain('FORGED-QUOTED');
-    expect(markersIn(answer.body)).toEqual(['<!-- wiki-steward:answer', '<!-- wiki-steward:trace']);
+    // The steward's own trailer only: the edit it answers, the question's marker, the trace.
+    expect(markersIn(answer.body)).toEqual(['<!-- wiki-steward:edit', '<!-- wiki-steward:answer', '<!-- wiki-steward:trace']);
     gh.state.addComment({
       issue_number: 7,
       user: 'welcome-bot[bot]',
@@ -407,6 +409,109 @@ describe('closing a PR named like a capture branch (issue 25, item 9)', () => {
     expectExit(r, 0);
     expect(writesOf(r.requests)).toEqual([]);
     expect(gh.state.branchHead('wiki-steward/capture/3')).toBe(sha);
+  });
+});
+
+describe('two runs at once on one answered question (both find no comment, both create one)', () => {
+  const FIRST = COVERED;
+  const EDITED = 'How do I validate the wiki in CI?';
+  const questionOf = (c: { body: string }) => traceOf(c.body.slice(c.body.lastIndexOf('<!-- wiki-steward:trace')))?.question as string | undefined;
+  const lists = { method: 'GET', route: COMMENTS };
+  const creates = { method: 'POST', route: COMMENTS };
+
+  it.each([
+    {
+      name: 'opened and labeled at once (one edit), the held run creates second: it deletes its own comment',
+      mode: 'one after the other' as const,
+      held: 'opened',
+      other: 'labeled',
+      kept: FIRST,
+      updates: 0,
+      says: /kept comment \d+ \(the oldest\) with its answer \(to the same or a later edit of the question\), and deleted \d+\./,
+    },
+    {
+      name: 'the held run answers the newer edit: it deletes its own comment and puts its answer in the kept one',
+      mode: 'one after the other' as const,
+      held: 'edited',
+      other: 'opened',
+      kept: EDITED,
+      updates: 1,
+      says: /kept comment \d+ \(the oldest\), put this run's answer \(to a later edit of the question\) in it, and deleted \d+\./,
+    },
+    {
+      name: 'the held run answers the older edit: it deletes its own comment and leaves the kept one as it is',
+      mode: 'one after the other' as const,
+      held: 'opened',
+      other: 'edited',
+      kept: EDITED,
+      updates: 0,
+      says: /kept comment \d+ \(the oldest\) with its answer \(to the same or a later edit of the question\), and deleted \d+\./,
+    },
+    {
+      name: 'both list, then both create, then both list again and see both: both delete the younger (once gone, gone)',
+      mode: 'together' as const,
+      held: 'opened',
+      other: 'labeled',
+      kept: FIRST,
+      updates: 0,
+      says: /kept (?:this run's )?comment \d+ \(the oldest\)/,
+    },
+  ])('$name → one answer comment, both runs exit 0', async ({ mode, held, other, kept, updates, says }) => {
+    await seed();
+    asker('alice');
+    const record = issue(11, FIRST, { labels: ['question'] });
+    const opened = gh.events.issues('opened', 11);
+    const labeled = gh.events.issues('labeled', 11, { label: 'question', sender: 'alice' });
+    // A minute later the asker edits the question (GitHub stamps the edit in the issue's updated_at).
+    record.title = EDITED;
+    record.updated_at = new Date(Date.parse(record.updated_at) + 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const edited = gh.events.issues('edited', 11);
+    const payloads: Record<string, unknown> = { opened, labeled, edited };
+
+    const [first, second] = await twinRuns(
+      gh,
+      { read: lists, create: creates, mode },
+      () => run('issues', payloads[held]),
+      () => run('issues', payloads[other]),
+    );
+    expectExit(first, 0);
+    expectExit(second, 0);
+    const created = gh.requests.filter((r) => r.method === 'POST' && r.route === COMMENTS && r.status === 201);
+    expect(created, 'both runs created a comment').toHaveLength(2);
+    const answer = answerFor(11, 'issue-11');
+    expect(commentsBy(11)).toHaveLength(1);
+    // The oldest comment is the one kept.
+    expect(answer.id).toBe(Math.min(...created.map((r) => (r.responseBody as { id: number }).id)));
+    expect(questionOf(answer)).toBe(kept);
+    const deletes = gh.requests.filter((r) => r.method === 'DELETE' && r.route === COMMENT);
+    expect(deletes.filter((r) => r.status === 204)).toHaveLength(1);
+    expect(deletes.every((r) => r.params.comment_id !== String(answer.id))).toBe(true);
+    expect(gh.requests.filter((r) => r.method === 'PATCH' && r.route === COMMENT)).toHaveLength(updates);
+    // Both runs name the comment that stands.
+    const url = `${SERVER}/${REPO}/issues/11#issuecomment-${answer.id}`;
+    expect([first.outputs['comment-url'], second.outputs['comment-url']]).toEqual([url, url]);
+    expect(first.stdout).toMatch(new RegExp(`Another run of this question answered at the same time: ${says.source}`));
+    for (const r of [first, second]) expect(r.stdout).not.toMatch(/^::(?:error|warning)::/m);
+    // The twins shared one 👀 (one account): it is gone, and neither run warned about taking it away.
+    expect(gh.state.reactionsOnIssue(11)).toEqual([]);
+  });
+});
+
+describe('a run that cannot look for a twin after creating its comment', () => {
+  it('keeps its answer, warns that a twin comment may remain, and exits 0', async () => {
+    await seed();
+    asker('alice');
+    issue(12, COVERED);
+    // The first list (is there a comment?) answers; the second (after creating) fails for good.
+    gh.faults.push({ match: { method: 'GET', route: COMMENTS }, skip: 1, times: Infinity, status: 502 });
+    const r = await run('issues', gh.events.issues('opened', 12));
+    expectExit(r, 0);
+    const answer = answerFor(12, 'issue-12');
+    expect(r.outputs['comment-url']).toBe(`${SERVER}/${REPO}/issues/12#issuecomment-${answer.id}`);
+    expect(r.stdout).toMatch(
+      /^::warning::The answer is posted, but a twin run's answer comment may remain beside it: could not list the comments of #12 again: Bad Gateway/m,
+    );
+    expect(r.requests.filter((q) => q.method === 'DELETE' && q.route === COMMENT)).toEqual([]);
   });
 });
 

@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import yaml from 'js-yaml';
 import { expect } from 'vitest';
 import {
+  type FaultMatch,
   type GitHubEmulator,
   type GitHubEmulatorOptions,
   type RecordedRequest,
@@ -342,6 +343,73 @@ export function questionIssue(gh: GitHubEmulator, number: number, title: string,
 export async function closeChecked(gh: GitHubEmulator): Promise<void> {
   expectAllResponsesValid(gh.requests);
   await gh.close();
+}
+
+// -----------------------------------------------------------------------------------------------
+// Two runs at once, made deterministic with the emulator's held answers (events, never sleeps).
+
+/** A promise and the function that settles it: one run waits on an event in another. */
+export function signal(): { promise: Promise<void>; fire: () => void } {
+  let fire!: () => void;
+  const promise = new Promise<void>((resolve) => (fire = resolve));
+  return { promise, fire };
+}
+
+/** Settles once `n` have arrived (or `open()` is called); each arrival waits for it. */
+function gate(n: number): { arrive: () => Promise<void>; open: () => void } {
+  const all = signal();
+  let arrived = 0;
+  return {
+    arrive: () => {
+      if (++arrived >= n) all.fire();
+      return all.promise;
+    },
+    open: all.fire,
+  };
+}
+
+/**
+ * Two runs that both look for their comment or issue, both find none, and both create one:
+ * - `'one after the other'`: the first run's look (`read`) is answered as the state was when it
+ *   asked, but only once the second run's create has been handled; the second run starts when the
+ *   first run's look was handled. The second run's thing is the older one.
+ * - `'together'`: both looks are answered once both were handled, and both creates once both were
+ *   handled, so each run's next look sees both things.
+ * Nothing else is held. Should a run end early (a failure), everything held is let go, so a
+ * broken fix fails the test instead of hanging it.
+ */
+export async function twinRuns<R>(
+  gh: GitHubEmulator,
+  o: { read: FaultMatch; create: FaultMatch; mode: 'one after the other' | 'together' },
+  first: () => Promise<R>,
+  second: () => Promise<R>,
+): Promise<[R, R]> {
+  if (o.mode === 'together') {
+    const reads = gate(2);
+    const creates = gate(2);
+    gh.faults.hold({ match: o.read, times: 2, until: reads.arrive });
+    gh.faults.hold({ match: o.create, times: 2, until: creates.arrive });
+    const open = () => {
+      reads.open();
+      creates.open();
+    };
+    return Promise.all([first().finally(open), second().finally(open)]);
+  }
+  const firstRead = signal();
+  const secondCreated = signal();
+  gh.faults.hold({
+    match: o.read,
+    until: () => {
+      firstRead.fire();
+      return secondCreated.promise;
+    },
+  });
+  // The first create is the second run's: the first run cannot create before its look is answered.
+  gh.faults.hold({ match: o.create, until: () => secondCreated.fire() });
+  const a = first().finally(() => firstRead.fire());
+  await firstRead.promise;
+  const b = second().finally(() => secondCreated.fire());
+  return Promise.all([a, b]);
 }
 
 // -----------------------------------------------------------------------------------------------

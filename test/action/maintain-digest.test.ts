@@ -32,6 +32,7 @@ import {
   closeChecked,
   seededRepo,
   isWrite,
+  twinRuns,
 } from './harness.js';
 import { REPO, SERVER, ISSUES, ISSUE, COMMENTS, TREES, COMMITS, REFS, REF, PULLS, PULL } from './routes.js';
 
@@ -331,6 +332,62 @@ describe('digest periods and ordering', () => {
     expect(reported?.body ?? `no digest issue for ${lastWeek.label}; issues: ${titles.join(', ')}`).toContain(
       '2 questions asked: 1 answered, 0 gap, 1 cold, 0 error.',
     );
+  });
+});
+
+describe('two digest runs at once (both find no issue for the week, both open one)', () => {
+  const lists = { method: 'GET', route: ISSUES, query: { labels: 'wiki:digest' } };
+  const opens = { method: 'POST', route: ISSUES };
+
+  it.each([
+    { name: 'a manual run waits on a scheduled one', mode: 'one after the other' as const, held: 'workflow_dispatch', other: 'schedule', bothClose: false },
+    { name: 'a scheduled run waits on a manual one', mode: 'one after the other' as const, held: 'schedule', other: 'workflow_dispatch', bothClose: false },
+    { name: 'both look, both open, both look again and see both', mode: 'together' as const, held: 'schedule', other: 'workflow_dispatch', bothClose: true },
+  ])('$name → the older issue stays open, the other is closed as not planned with one note pointing at it', async ({ mode, held, other, bothClose }) => {
+    ask(1, COVERED);
+    await answer(1);
+    const payloads: Record<string, unknown> = { schedule, workflow_dispatch: {} };
+    const env = midWeek();
+    const [first, second] = await twinRuns(
+      gh,
+      { read: lists, create: opens, mode },
+      () => run(held, payloads[held], { env }),
+      () => run(other, payloads[other], { env }),
+    );
+    expectExit(first, 0);
+    expectExit(second, 0);
+    const week = isoWeek(new Date(env.WIKI_STEWARD_NOW!));
+    const issues = digestIssues().sort((a, b) => a.number - b.number);
+    expect(issues.map((i) => i.title)).toEqual([`wiki-steward digest ${week.label}`, `wiki-steward digest ${week.label}`]);
+    const [kept, duplicate] = [at(issues, 0), at(issues, 1)];
+    expect([kept.state, duplicate.state, duplicate.state_reason]).toEqual(['open', 'closed', 'not_planned']);
+    expect(kept.body).toContain('1 questions asked: 1 answered');
+    expect(kept.body?.endsWith(`<!-- wiki-steward:digest period=${week.label} -->`)).toBe(true);
+    // One note on the closed one, by the run that opened it; none on the kept one.
+    expect(gh.state.commentsOn(kept.number)).toEqual([]);
+    const notes = gh.state.commentsOn(duplicate.number);
+    expect(notes.map((c) => [c.user, visible(c.body)])).toEqual([
+      ['github-actions[bot]', `Closed: two digest runs opened an issue for ${week.label} at the same time, and the older one, #${kept.number}, is kept.`],
+    ]);
+    // Closed by the run that opened it, and by the other one too when its second look saw it open.
+    const closes = gh.requests.filter((r) => r.method === 'PATCH' && r.route === ISSUE);
+    expect(closes.length).toBeGreaterThanOrEqual(bothClose ? 2 : 1);
+    expect(closes.map((r) => [r.params.issue_number, r.body])).toEqual(
+      closes.map(() => [String(duplicate.number), { state: 'closed', state_reason: 'not_planned' }]),
+    );
+    // Both runs name the issue that stays; the one that opened the duplicate says what it did.
+    const url = `${SERVER}/${REPO}/issues/${kept.number}`;
+    expect([first.outputs['comment-url'], second.outputs['comment-url']]).toEqual([url, url]);
+    expect(first.stdout).toContain(
+      `Another digest run opened this period's issue at the same time: kept #${kept.number} (the oldest), closed #${duplicate.number} as not planned.`,
+    );
+    for (const r of [first, second]) expect(r.stdout).not.toMatch(/^::(?:error|warning)::/m);
+
+    // The next run finds the kept issue and updates it; the closed one stays as it is.
+    const again = await run('workflow_dispatch', {}, { env });
+    expectExit(again, 0);
+    expect(writesOf(again.requests)).toEqual([`PATCH ${ISSUE} 200`]);
+    expect(again.requests.find((q) => q.method === 'PATCH')?.params.issue_number).toBe(String(kept.number));
   });
 });
 

@@ -1,6 +1,7 @@
 // The acknowledgement helper on its own (in-process, against the GitHub emulator): what the bundle
 // tests cannot reach — the 😕 after an answer whose outcome is `error` is `failed()` with the
-// answer posted, the first settle wins, a dry run writes nothing — and a refused 😕.
+// answer posted, the first settle wins, a dry run writes nothing — a refused 😕, and a 👀 a twin
+// run took away first.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acknowledge } from '../../src/github/reaction-helper.js';
 import { RepoWrites } from '../../src/github/repo-writes.js';
@@ -63,6 +64,22 @@ describe('acknowledge', () => {
       'POST /repos/octo-org/wiki/issues/1/reactions (confused)',
     ]);
     expect(said).toEqual(writes.done.map((w) => `[dry-run] would ${w.describe}`));
+  });
+
+  it('two runs of one question at once share the 👀 (one account): whichever takes it away second is not warned', async () => {
+    const first = await acknowledge(octokit, new RepoWrites(false, noLog), repo, { issueNumber: 1 }, log);
+    const twin = await acknowledge(octokit, new RepoWrites(false, noLog), repo, { issueNumber: 1 }, log);
+    expect(onIssue(1)).toEqual(['github-actions[bot] eyes']);
+    await first.done();
+    await twin.done();
+    expect(onIssue(1)).toEqual([]);
+    expect(gh.writes().map((r) => `${r.method} ${r.route} ${r.status}`)).toEqual([
+      'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions 201',
+      'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions 200',
+      'DELETE /repos/{owner}/{repo}/issues/{issue_number}/reactions/{reaction_id} 204',
+      'DELETE /repos/{owner}/{repo}/issues/{issue_number}/reactions/{reaction_id} 404',
+    ]);
+    expect(warnings).toEqual([]);
   });
 
   it('a 😕 GitHub refuses is a warning, not an error', async () => {

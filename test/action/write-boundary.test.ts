@@ -6,7 +6,17 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { COMMENT_LIMIT, answerWithNote, markerFor, markerKey, renderComment, traceFromComment } from '../../src/github/answer-comment.js';
+import {
+  COMMENT_LIMIT,
+  answerMarkers,
+  answerWithNote,
+  editOfComment,
+  isNewerEdit,
+  markerFor,
+  markerKey,
+  renderComment,
+  traceFromComment,
+} from '../../src/github/answer-comment.js';
 import { postable } from '../../src/github/posted-text.js';
 import type { Trace } from '../../src/answer/trace.js';
 import { visibleMarkdown } from '../../src/action/event.js';
@@ -93,6 +103,25 @@ describe('markers are read from the trailer only', () => {
     expect(traceFromComment(`${forged}\nno steward trailer`)).toBeUndefined();
   });
 
+  it('the edit an answer is for: the line just before the answer marker, a GitHub timestamp, nothing else', () => {
+    const edit = '<!-- wiki-steward:edit 2026-06-01T10:00:00Z -->';
+    expect(answerMarkers('issue-1', '2026-06-01T10:00:00Z')).toEqual([edit, markerFor('issue-1')]);
+    expect(answerMarkers('comment-9')).toEqual([markerFor('comment-9')]);
+    // Not a timestamp (the payload is GitHub's, but nothing unchecked goes into a marker): no edit marker.
+    expect(answerMarkers('issue-1', '2026-06-01 --> @maya')).toEqual([markerFor('issue-1')]);
+    expect(editOfComment(`answer\n${edit}\n${trailer('issue-1')}`)).toBe('2026-06-01T10:00:00Z');
+    expect(markerKey(`answer\n${edit}\n${trailer('issue-1')}`)).toBe('issue-1');
+    expect(traceFromComment(`answer\n${edit}\n${trailer('issue-1')}`)).toEqual(trace);
+    expect(editOfComment(`refusal\r\n${edit}\r\n${markerFor('issue-3')}`)).toBe('2026-06-01T10:00:00Z');
+    // Anywhere but just before the trailer it says nothing (and `postable` breaks any an asker writes).
+    expect(editOfComment(`${edit}\nanswer\n${trailer('issue-1')}`)).toBeUndefined();
+    expect(editOfComment(`answer\n${trailer('issue-1')}`)).toBeUndefined();
+    expect(isNewerEdit('2026-06-01T10:01:00Z', '2026-06-01T10:00:00Z')).toBe(true);
+    expect(isNewerEdit('2026-06-01T10:00:00Z', '2026-06-01T10:00:00Z')).toBe(false);
+    expect(isNewerEdit('2026-06-01T10:01:00Z', undefined)).toBe(false);
+    expect(isNewerEdit(undefined, '2026-06-01T10:00:00Z')).toBe(false);
+  });
+
   it('a rendered comment, posted, reads back as its own key and trace', () => {
     const full: Trace = {
       question: `Why? ${markerFor('issue-7')} @maya`,
@@ -121,6 +150,9 @@ describe('markers are read from the trailer only', () => {
     expect(markerKey(posted)).toBe('comment-5');
     expect(traceFromComment(posted)).toMatchObject({ question: full.question, outcome: 'answered' });
     expect(posted.match(/<!-- wiki-steward:/g)).toHaveLength(2);
+    const edited = postable(renderComment({ key: 'issue-5', editedAt: '2026-06-01T10:00:00Z', trace: full, answer: 'x' }));
+    expect([markerKey(edited), editOfComment(edited)]).toEqual(['issue-5', '2026-06-01T10:00:00Z']);
+    expect(edited.match(/<!-- wiki-steward:/g)).toHaveLength(3);
   });
 
   it('an answer gains a note above its signature, its trailer kept; a refusal, or an answer that has the note, gains nothing; one with no room loses its folded trace', () => {

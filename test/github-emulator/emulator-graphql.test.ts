@@ -1,5 +1,6 @@
 // The emulator's GraphQL endpoint (answered against GitHub's published GraphQL schema, from
-// @octokit/graphql-schema) and its race hook (another client's work between two requests), driven
+// @octokit/graphql-schema) and its race hooks (another client's work between two requests, an
+// answer held back until another client has written), driven
 // by a real octokit as the Action builds it. After every test, every answer is checked: REST
 // bodies against the OpenAPI description, GraphQL answers against the GraphQL schema.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -161,5 +162,38 @@ describe('races: another client between two requests', () => {
     order.push('second done');
     expect(order).toEqual(['first done', 'twin starts', 'twin done', 'second done']);
     expect(emu.state.commentsOn(1).map((c) => c.body)).toEqual(['first', 'twin', 'second']);
+  });
+
+  it('holds an answer computed from the state of its time until the test releases it; the state moves on meanwhile', async () => {
+    emu = await startGitHubEmulator();
+    emu.state.addIssue({ number: 1, title: 'Q', user: 'alice' });
+    const { octokit } = createTestOctokit(emu.url);
+    const COMMENTS = '/repos/{owner}/{repo}/issues/{issue_number}/comments';
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const held: Array<{ status: number; route: string | null }> = [];
+    let heard!: () => void;
+    const listHandled = new Promise<void>((resolve) => (heard = resolve));
+    emu.faults.hold({
+      match: { method: 'GET', route: COMMENTS },
+      until: async (handled) => {
+        held.push({ status: handled.status, route: handled.route });
+        heard();
+        await released;
+      },
+    });
+    // Observing only: the create is handled (the state has the comment) before its client hears so.
+    let createdBeforeAnswer: number | undefined;
+    emu.faults.hold({ match: { method: 'POST', route: COMMENTS }, until: () => (createdBeforeAnswer = emu.state.commentsOn(1).length) });
+    const list = octokit.rest.issues.listComments({ ...R, issue_number: 1 });
+    await listHandled;
+    await octokit.rest.issues.createComment({ ...R, issue_number: 1, body: 'written while the list was held' });
+    expect(createdBeforeAnswer).toBe(1);
+    release();
+    // The held list was computed before the comment existed, and says so.
+    expect((await list).data).toEqual([]);
+    expect(held).toEqual([{ status: 200, route: COMMENTS }]);
+    // Once: the next list is not held, and sees the comment.
+    expect((await octokit.rest.issues.listComments({ ...R, issue_number: 1 })).data.map((c) => c.body)).toEqual(['written while the list was held']);
   });
 });

@@ -18,7 +18,7 @@
 // This file is the entry: it only re-exports the public API from the files that hold it (the file
 // map is in test/github-emulator/README.md, "Files"). Import from here.
 export { FaultList } from './faults.js';
-export type { ActiveFault, Fault, FaultMatch, Interleaving } from './faults.js';
+export type { ActiveFault, Fault, FaultMatch, HeldAnswer, Interleaving, MatchedRequest } from './faults.js';
 export { GRAPHQL_ROUTE, checkGraphqlResponse, isGraphqlQuery } from './graphql.js';
 export { HttpError, WEB_FLOW, signPayload, verifySignature } from './helpers.js';
 export { EventPayloads } from './payloads.js';

@@ -1,5 +1,7 @@
 // Fault injection: FaultList and its types (502s, secondary and primary rate limits, delays,
-// dropped connections on matching requests). Separate: the server consults it before anything else.
+// dropped connections on matching requests), and the two race hooks: another client's work just
+// before a request (`race`) and an answer held back until the test says (`hold`). Separate: the
+// server consults it before anything else, and again before it sends an answer.
 import { randomUUID } from 'node:crypto';
 import { DOCS } from './helpers.js';
 
@@ -12,6 +14,17 @@ export interface FaultMatch {
   route?: string;
   /** Extra predicate over the parsed JSON request body. */
   body?: (body: unknown) => boolean;
+  /** Query parameters the request must carry, each with exactly this value (others may be there too). */
+  query?: Record<string, string>;
+}
+
+/** What a match is tested against: the request as the server parsed it. */
+export interface MatchedRequest {
+  method: string;
+  path: string;
+  route: string | null;
+  body: unknown;
+  query?: Record<string, string>;
 }
 
 export interface Fault {
@@ -43,6 +56,23 @@ export interface Interleaving {
   run: () => unknown;
 }
 
+/**
+ * An answer held back: the matching request is handled as usual (its state change made, its answer
+ * computed from the state as it is then) and the answer is sent only once `until` has settled.
+ * Two clients that both read before either writes, made deterministic: hold the first one's read
+ * until the second one has written. `until` may return at once, to observe that a request was
+ * handled (the state holds its change) before its client sees the answer.
+ */
+export interface HeldAnswer {
+  match?: FaultMatch;
+  /** How many matching requests it holds (default 1). */
+  times?: number;
+  /** Let this many matching requests through first (default 0). */
+  skip?: number;
+  /** Awaited before the answer goes out; it gets the request and the status it is about to get. */
+  until: (handled: MatchedRequest & { status: number }) => unknown;
+}
+
 export interface ActiveFault extends Fault {
   /** How many requests this fault has answered so far. */
   hits: number;
@@ -56,6 +86,7 @@ const SECONDARY_RATE_LIMIT_MESSAGE =
 export class FaultList {
   private readonly list: ActiveFault[] = [];
   private readonly interleavings: Array<Interleaving & { hits: number; passed: number }> = [];
+  private readonly holds: Array<HeldAnswer & { hits: number; passed: number }> = [];
 
   constructor(private readonly clock: () => Date) {}
 
@@ -78,6 +109,7 @@ export class FaultList {
   clear(): void {
     this.list.length = 0;
     this.interleavings.length = 0;
+    this.holds.length = 0;
   }
 
   /**
@@ -90,7 +122,7 @@ export class FaultList {
   }
 
   /** Runs the interleavings that match this request (the server calls it first). */
-  async interleave(req: { method: string; path: string; route: string | null; body: unknown }): Promise<void> {
+  async interleave(req: MatchedRequest): Promise<void> {
     for (const i of this.interleavings) {
       if (i.hits >= (i.times ?? 1) || !matches(i.match, req)) continue;
       if (i.passed < (i.skip ?? 0)) {
@@ -99,6 +131,28 @@ export class FaultList {
       }
       i.hits++;
       await i.run();
+    }
+  }
+
+  /**
+   * Holds the answer to the next matching request until `until` settles (see HeldAnswer): the
+   * request has been handled, so its client waits with an answer that the state may since have
+   * outgrown — e.g. a list that says "no comment yet" while another run creates one.
+   */
+  hold(held: HeldAnswer): void {
+    this.holds.push({ ...held, hits: 0, passed: 0 });
+  }
+
+  /** Awaits the holds that match this handled request (the server calls it just before it answers). */
+  async release(handled: MatchedRequest & { status: number }): Promise<void> {
+    for (const h of this.holds) {
+      if (h.hits >= (h.times ?? 1) || !matches(h.match, handled)) continue;
+      if (h.passed < (h.skip ?? 0)) {
+        h.passed++;
+        continue;
+      }
+      h.hits++;
+      await h.until(handled);
     }
   }
 
@@ -155,7 +209,7 @@ export class FaultList {
   }
 
   /** Finds the fault that answers this request, counting the hit. */
-  take(req: { method: string; path: string; route: string | null; body: unknown }): ActiveFault | undefined {
+  take(req: MatchedRequest): ActiveFault | undefined {
     for (const f of this.list) {
       if (f.hits >= (f.times ?? 1)) continue;
       if (!matches(f.match, req)) continue;
@@ -170,7 +224,7 @@ export class FaultList {
   }
 }
 
-function matches(m: FaultMatch | undefined, req: { method: string; path: string; route: string | null; body: unknown }): boolean {
+function matches(m: FaultMatch | undefined, req: MatchedRequest): boolean {
   if (!m) return true;
   if (m.method !== undefined) {
     if (typeof m.method === 'string' ? m.method.toUpperCase() !== req.method : !m.method.test(req.method)) return false;
@@ -180,5 +234,6 @@ function matches(m: FaultMatch | undefined, req: { method: string; path: string;
   }
   if (m.route !== undefined && m.route !== req.route) return false;
   if (m.body && !m.body(req.body)) return false;
+  if (m.query && !Object.entries(m.query).every(([k, v]) => req.query?.[k] === v)) return false;
   return true;
 }

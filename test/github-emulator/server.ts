@@ -192,11 +192,17 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
       res.end(payload);
     };
 
+    // An answer computed from the state (not a fault): sent once any hold on it has settled.
+    const respond = async (status: number, body: unknown, extra: Record<string, string> = {}) => {
+      await faults.release({ method, path: pathname, route: record.route, body: parsed, query: record.query, status });
+      send(status, body, extra);
+    };
+
     // 0. Another client's work that lands just before this request (a race, made deterministic).
-    await faults.interleave({ method, path: pathname, route: record.route, body: parsed });
+    await faults.interleave({ method, path: pathname, route: record.route, body: parsed, query: record.query });
 
     // 1. Injected faults answer first.
-    const fault = faults.take({ method, path: pathname, route: record.route, body: parsed });
+    const fault = faults.take({ method, path: pathname, route: record.route, body: parsed, query: record.query });
     if (fault) {
       record.faulted = true;
       if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
@@ -226,7 +232,7 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
       if (graphql) {
         if (parseError) throw basicError(400, 'Problems parsing JSON', GRAPHQL_DOCS);
         const answer = await answerGraphql(parsed, { actor, serverUrl, now: clock() });
-        send(answer.status, answer.body, { 'x-ratelimit-resource': 'graphql' });
+        await respond(answer.status, answer.body, { 'x-ratelimit-resource': 'graphql' });
         return;
       }
 
@@ -275,13 +281,13 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
       }
 
       const reply = route.handler({ method, url, params, query: url.searchParams, body: parsed, actor, token, repo, route: route.template, docs });
-      send(reply.status, reply.body, reply.headers);
+      await respond(reply.status, reply.body, reply.headers);
     } catch (err) {
       if (err instanceof HttpError) {
-        send(err.status, err.body, err.headers);
+        await respond(err.status, err.body, err.headers);
         return;
       }
-      send(500, { message: `emulator error: ${err instanceof Error ? err.message : String(err)}`, documentation_url: DOCS, status: '500' });
+      await respond(500, { message: `emulator error: ${err instanceof Error ? err.message : String(err)}`, documentation_url: DOCS, status: '500' });
     }
   };
 
