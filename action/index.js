@@ -4169,7 +4169,7 @@ var require_webidl = __commonJS({
 var require_util2 = __commonJS({
   "node_modules/undici/lib/web/fetch/util.js"(exports2, module2) {
     "use strict";
-    var { Transform } = __require("node:stream");
+    var { Transform: Transform2 } = __require("node:stream");
     var zlib = __require("node:zlib");
     var { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = require_constants3();
     var { getGlobalOrigin } = require_global();
@@ -4857,7 +4857,7 @@ var require_util2 = __commonJS({
       contentRange += isomorphicEncode(`${fullLength}`);
       return contentRange;
     }
-    var InflateStream = class extends Transform {
+    var InflateStream = class extends Transform2 {
       #zlibOptions;
       /** @param {zlib.ZlibOptions} [zlibOptions] */
       constructor(zlibOptions) {
@@ -11343,13 +11343,13 @@ var require_pluralizer = __commonJS({
 var require_pending_interceptors_formatter = __commonJS({
   "node_modules/undici/lib/mock/pending-interceptors-formatter.js"(exports2, module2) {
     "use strict";
-    var { Transform } = __require("node:stream");
+    var { Transform: Transform2 } = __require("node:stream");
     var { Console } = __require("node:console");
     var PERSISTENT = process.versions.icu ? "\u2705" : "Y ";
     var NOT_PERSISTENT = process.versions.icu ? "\u274C" : "N ";
     module2.exports = class PendingInterceptorsFormatter {
       constructor({ disableColors } = {}) {
-        this.transform = new Transform({
+        this.transform = new Transform2({
           transform(chunk, _enc, cb) {
             cb(null, chunk);
           }
@@ -18400,7 +18400,7 @@ var require_eventsource_stream = __commonJS({
   "node_modules/undici/lib/web/eventsource/eventsource-stream.js"(exports2, module2) {
     "use strict";
     var buffer = __require("node:buffer");
-    var { Transform } = __require("node:stream");
+    var { Transform: Transform2 } = __require("node:stream");
     var { isASCIINumber, isValidLastEventId } = require_util8();
     var BOM = [239, 187, 191];
     var LF = 10;
@@ -18450,7 +18450,7 @@ var require_eventsource_stream = __commonJS({
       error.aborted = false;
       return error;
     }
-    var EventSourceStream = class extends Transform {
+    var EventSourceStream = class extends Transform2 {
       /**
        * @type {eventSourceSettings}
        */
@@ -41333,6 +41333,18 @@ var init_dist = __esm({
   }
 });
 
+// src/action/exit.ts
+function flushed(stream) {
+  return new Promise((resolve3) => {
+    if (!stream.writable) return resolve3();
+    stream.write("", () => resolve3());
+  });
+}
+async function endProcess(code3, streams = [process.stdout, process.stderr], exit = (c3) => process.exit(c3)) {
+  await Promise.all(streams.map(flushed));
+  exit(code3);
+}
+
 // src/action/run-action.ts
 import { existsSync as existsSync7, readFileSync as readFileSync3 } from "node:fs";
 
@@ -58950,11 +58962,250 @@ import { accessSync, closeSync as closeSync2, constants as constants2, mkdtempSy
 import { EventEmitter } from "node:events";
 import os3 from "node:os";
 import path4 from "node:path";
+
+// src/answer/model/copilot-wire.ts
+import { Transform } from "node:stream";
+var HEADER_END = Buffer.from("\r\n\r\n", "ascii");
+var WireFault = class extends ProviderError {
+  constructor(kind, message) {
+    const malformed = kind === "too-large" || kind === "no-length";
+    super("copilot", message, malformed ? "malformed" : "unavailable", !malformed);
+    this.kind = kind;
+    this.name = "WireFault";
+  }
+  kind;
+};
+var FrameGate = class extends Transform {
+  constructor(limit = MAX_RESPONSE_BYTES) {
+    super();
+    this.limit = limit;
+  }
+  limit;
+  /** The message being read: its header chunks, then its body chunks. */
+  chunks = [];
+  held = 0;
+  /** The header's last bytes so far, where its end may have begun. */
+  tail = Buffer.alloc(0);
+  /** Header and body, once the header is read. */
+  frame;
+  /** A message cut off by the end of the output: what it announced, and what came of it. */
+  partial;
+  /** Bytes held for the message being read: never more than the header's and the body's limits. */
+  get buffered() {
+    return this.held;
+  }
+  _transform(chunk, _encoding, done) {
+    try {
+      this.frames(chunk);
+      done();
+    } catch (error) {
+      this.chunks = [];
+      this.held = 0;
+      done(error);
+    }
+  }
+  _flush(done) {
+    if (this.held > 0) this.partial = { announced: this.frame?.body, received: this.frame ? this.held - this.frame.header : 0 };
+    this.chunks = [];
+    this.held = 0;
+    done();
+  }
+  frames(chunk) {
+    let rest = chunk;
+    while (rest.length > 0) {
+      if (!this.frame) {
+        const window2 = this.tail.length > 0 ? Buffer.concat([this.tail, rest]) : rest;
+        const at2 = window2.indexOf(HEADER_END);
+        if (at2 < 0) {
+          this.keep(rest);
+          if (this.held > this.limit)
+            throw new WireFault("too-large", `a message from the Copilot CLI passed ${this.limit} bytes with no end to its header; the rest was not read`);
+          this.tail = window2.subarray(Math.max(0, window2.length - (HEADER_END.length - 1)));
+          return;
+        }
+        const headerInRest = at2 + HEADER_END.length - this.tail.length;
+        this.keep(rest.subarray(0, headerInRest));
+        rest = rest.subarray(headerInRest);
+        this.tail = Buffer.alloc(0);
+        if (this.held > this.limit) throw new WireFault("too-large", `a message header from the Copilot CLI passed ${this.limit} bytes; the rest was not read`);
+        this.frame = { header: this.held, body: this.announcedLength() };
+      }
+      const body = rest.subarray(0, this.frame.header + this.frame.body - this.held);
+      this.keep(body);
+      rest = rest.subarray(body.length);
+      if (this.held === this.frame.header + this.frame.body) {
+        this.push(this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.held));
+        this.chunks = [];
+        this.held = 0;
+        this.frame = void 0;
+      }
+    }
+  }
+  keep(part) {
+    if (part.length === 0) return;
+    this.chunks.push(part);
+    this.held += part.length;
+  }
+  /** The header's Content-Length, checked against the limit before a byte of the body is held. */
+  announcedLength() {
+    const header = Buffer.concat(this.chunks, this.held).toString("latin1");
+    const value = /^content-length:[ \t]*(\d+)[ \t]*$/im.exec(header)?.[1];
+    if (value === void 0) throw new WireFault("no-length", "the Copilot CLI sent a message header with no valid Content-Length");
+    const length = Number(value);
+    if (length > this.limit) {
+      const announced = value.length > 16 ? `${value.slice(0, 16)}\u2026` : value;
+      throw new WireFault("too-large", `a message from the Copilot CLI announced ${announced} bytes, past the ${this.limit}-byte cap; it was not read`);
+    }
+    return length;
+  }
+};
+var CopilotWire = class {
+  constructor(limit = MAX_RESPONSE_BYTES) {
+    this.limit = limit;
+    this.gone = new Promise((_3, reject) => {
+      this.fail = reject;
+    });
+    this.gone.catch(() => void 0);
+  }
+  limit;
+  gone;
+  fault;
+  fail;
+  child;
+  source;
+  gate;
+  closed = false;
+  /**
+   * Puts the gate between the CLI's stdout and whoever reads `child.stdout` from now on (the SDK's
+   * reader): to be called once the CLI is spawned, before the SDK connects to it.
+   */
+  attach(child) {
+    const source = child.stdout;
+    if (!source) throw new Error("the Copilot CLI was started without a stdout pipe");
+    const gate = new FrameGate(this.limit);
+    [this.child, this.source, this.gate] = [child, source, gate];
+    child.stdout = gate;
+    let ended = false;
+    let exited = child.exitCode !== null || child.signalCode !== null;
+    let failure;
+    const settle = () => {
+      if (!ended || !(exited || failure)) return;
+      const how = failure ? failure.message.split("\n")[0] : child.signalCode ? `signal ${child.signalCode}` : `exit code ${child.exitCode}`;
+      const partial = gate.partial;
+      this.stop(
+        partial ? new WireFault(
+          "mid-message",
+          `the Copilot CLI stopped mid-message (${how}): ` + (partial.announced === void 0 ? `its output ended inside a message header` : `it announced ${partial.announced} bytes and sent ${partial.received}`)
+        ) : new WireFault("stopped", `the Copilot CLI stopped (${how})`)
+      );
+    };
+    gate.on("error", (error) => {
+      source.unpipe(gate);
+      source.destroy();
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      this.stop(error instanceof WireFault ? error : new WireFault("stopped", `the Copilot CLI's output failed (${error.message})`));
+    });
+    gate.on("end", () => {
+      ended = true;
+      settle();
+    });
+    source.on("error", (error) => {
+      gate.end();
+      failure ??= error;
+    });
+    child.once("exit", () => {
+      exited = true;
+      settle();
+    });
+    child.once("error", (error) => {
+      failure = error;
+      settle();
+    });
+    source.pipe(gate);
+  }
+  /** Stops reading the CLI's output and lets its pipes go (nothing more is wanted from a CLI being ended). */
+  close() {
+    this.closed = true;
+    this.source?.unpipe();
+    for (const stream of [this.source, this.gate, this.child?.stdin, this.child?.stderr]) stream?.destroy();
+  }
+  stop(fault) {
+    if (this.fault || this.closed) return;
+    this.fault = fault;
+    this.fail(fault);
+  }
+};
+
+// src/answer/model/copilot-chat.ts
 var COPILOT_DEFAULT_MODEL = "gpt-5-mini";
 var COPILOT_CLI = "copilot";
 var INSTALL_HINT = "Install it (`npm install -g @github/copilot`)";
 var COPILOT_TOKEN_VARIABLES = ["COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"];
-var SECRET_VARIABLE = /TOKEN|SECRET|PASSWORD|_KEY$|^INPUT_/i;
+var RUN_VARIABLES = [
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "LANG",
+  "LANGUAGE",
+  "TZ",
+  "TMPDIR",
+  "TMP",
+  "TEMP",
+  "TERM",
+  "HTTPS_PROXY",
+  "HTTP_PROXY",
+  "NO_PROXY",
+  "https_proxy",
+  "http_proxy",
+  "no_proxy",
+  "NODE_EXTRA_CA_CERTS",
+  "NODE_USE_ENV_PROXY"
+];
+var WINDOWS_VARIABLES = [
+  "SYSTEMROOT",
+  "SYSTEMDRIVE",
+  "WINDIR",
+  "COMSPEC",
+  "PATHEXT",
+  "USERPROFILE",
+  "HOMEDRIVE",
+  "HOMEPATH",
+  "USERNAME",
+  "USERDOMAIN",
+  "COMPUTERNAME",
+  "APPDATA",
+  "LOCALAPPDATA",
+  "PROGRAMDATA",
+  "ALLUSERSPROFILE",
+  "PUBLIC",
+  "PROGRAMFILES",
+  "PROGRAMFILES(X86)",
+  "PROGRAMW6432",
+  "COMMONPROGRAMFILES",
+  "COMMONPROGRAMFILES(X86)",
+  "COMMONPROGRAMW6432",
+  "OS",
+  "PROCESSOR_ARCHITECTURE",
+  "NUMBER_OF_PROCESSORS"
+];
+var RUN_PATTERNS = [/^LC_[A-Z]+$/, /^XDG_[A-Z]+_(HOME|DIRS?)$/];
+var COPILOT_SETTING = /^COPILOT_[A-Z0-9_]+$/;
+var SECRET_WORD = /TOKEN|SECRET|PASSW|CREDENTIAL|COOKIE|AUTH|(^|_)(API_?)?KEY(_|$)|(^|_)PAT(_|$)/i;
+var WIDENS_PERMISSIONS = /^COPILOT_ALLOW/i;
+function copilotEnvironment(env, token, platform = process.platform) {
+  const windows = platform === "win32";
+  const named = new Set(windows ? [...RUN_VARIABLES, ...WINDOWS_VARIABLES].map((name) => name.toUpperCase()) : RUN_VARIABLES);
+  const passed = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === void 0) continue;
+    const key = windows ? name.toUpperCase() : name;
+    const setting = COPILOT_SETTING.test(key) && !SECRET_WORD.test(key) && !WIDENS_PERMISSIONS.test(key);
+    if (named.has(key) || RUN_PATTERNS.some((pattern) => pattern.test(key)) || setting) passed[name] = value;
+  }
+  passed.COPILOT_GITHUB_TOKEN = token;
+  return passed;
+}
 var NOT_AUTHORISED_CAUSES = "Possible causes: the workflow's `permissions:` lack `copilot-requests: write`; the organisation's policy \"Copilot CLI billed to the organization\" is off; the token's account has no Copilot seat; or COPILOT_GITHUB_TOKEN is not a fine-grained token with the Copilot Requests permission.";
 function findOnPath(name, env) {
   for (const dir of (env.PATH ?? "").split(path4.delimiter)) {
@@ -58988,8 +59239,24 @@ function cliProcessOf(client) {
   const child = client.cliProcess;
   return child instanceof EventEmitter && typeof child.kill === "function" ? child : void 0;
 }
+function gateOutput(client, wire) {
+  const sdk = client;
+  const spawnCli = sdk.startCLIServer;
+  if (typeof spawnCli !== "function") {
+    const message = "this @github/copilot-sdk has no startCLIServer step to guard the CLI's output: use the 1.0.14 bundled with wiki-steward";
+    throw new ProviderError("copilot", message, "unavailable", false);
+  }
+  sdk.startCLIServer = async (...args) => {
+    await spawnCli.apply(client, args);
+    const child = cliProcessOf(client);
+    if (!child) throw new ProviderError("copilot", "the SDK started no Copilot CLI process to read", "unavailable", false);
+    wire.attach(child);
+  };
+}
+function wireFirst(error, wire) {
+  return wire?.fault && wire.fault.kind !== "stopped" ? wire.fault : error;
+}
 var STOP_GRACE_MS = 2e3;
-var SDK_TIMEOUT_MARGIN_MS = 2e3;
 function maskStderr(masked) {
   const write = process.stderr.write;
   process.stderr.write = ((chunk, ...rest) => write.call(process.stderr, typeof chunk === "string" ? masked(chunk) : chunk, ...rest));
@@ -59006,19 +59273,20 @@ var CopilotChatModel = class {
   provider = "copilot";
   model;
   starting;
-  /** The client from its construction on, so that one whose start failed or timed out is still ended. */
-  live;
-  unmaskStderr;
-  workingDirectory;
+  /** The CLI from its construction on, so that one whose start failed or timed out is still ended. */
+  cli;
+  /** The ends under way, in order: a new CLI starts once the last one is ended (its stderr unmasked). */
+  ended = Promise.resolve();
   async complete(request2) {
     const started = this.options.clock.now();
     const errors = [];
     const usage = { input: 0, output: 0 };
     let session;
+    let cli;
     try {
-      const client = await this.started();
+      cli = await this.started();
       session = await this.within(
-        client.createSession({
+        cli.client.createSession({
           model: this.model,
           systemMessage: { mode: "replace", content: `${request2.system}
 
@@ -59027,7 +59295,8 @@ ${schemaInPrompt(request2.schema)}` },
           onPermissionRequest: () => ({ kind: "reject", feedback: "No tools are allowed: answer only from the pages in the message." }),
           streaming: false
         }),
-        "start a session"
+        "start a session",
+        cli.wire
       );
       session.on("session.error", (event) => {
         errors.push(event.data);
@@ -59036,18 +59305,44 @@ ${schemaInPrompt(request2.schema)}` },
         usage.input += event.data.inputTokens ?? 0;
         usage.output += event.data.outputTokens ?? 0;
       });
-      const reply = await this.within(session.sendAndWait({ prompt: request2.user }, this.options.timeoutMs + SDK_TIMEOUT_MARGIN_MS), "answer");
-      const text = reply?.data.content;
+      const text = await this.within(this.answer(session, request2.user), "answer", cli.wire);
       if (typeof text !== "string" || text.trim() === "") throw new ProviderError(this.provider, "the reply has no message", "malformed", true);
       this.record(started, "ok", usage);
       return { text: this.options.calls.masked(text), usage };
     } catch (error) {
-      const fault = this.fault(error, errors);
+      const fault = this.fault(error, errors, cli?.wire ?? this.cli?.wire);
       this.record(started, fault.status === "timeout" ? "timeout" : "error", usage);
-      if (fault.status === "timeout" || fault.status === "unavailable") await this.forceStop();
+      if (fault.status === "timeout" || fault.status === "unavailable" || cli?.wire.fault) await this.forceStop();
       throw fault;
     } finally {
       await session?.disconnect().catch(() => void 0);
+    }
+  }
+  /**
+   * Sends the prompt and waits for the turn's end, as the SDK's sendAndWait() does but without its
+   * own real-time timer (which would outlive a failed call): the only wait is within()'s, on the
+   * clock, beside the CLI's end.
+   */
+  async answer(session, prompt) {
+    let content;
+    let settle;
+    const turn = new Promise((resolve3) => settle = resolve3);
+    const unsubscribe = [
+      session.on("assistant.message", (event) => {
+        content = event.data.content;
+      }),
+      session.on("session.idle", (event) => {
+        if (event.data.mode !== "autopilot") settle();
+      }),
+      session.on("session.error", (event) => settle(new Error(event.data.message)))
+    ];
+    try {
+      await session.send({ prompt });
+      const error = await turn;
+      if (error) throw error;
+      return content;
+    } finally {
+      for (const off of unsubscribe) off();
     }
   }
   /** Ends the CLI at the end of a run (it would otherwise keep the process alive). */
@@ -59057,14 +59352,23 @@ ${schemaInPrompt(request2.schema)}` },
   forceStop() {
     return this.end(true);
   }
-  /** Asks the CLI to shut down and kills it when it has not within STOP_GRACE_MS (at once when `force`). */
-  async end(force) {
-    const client = this.live;
-    this.live = void 0;
+  /** Ends the CLI there is (at once when `force`), after any end already under way. */
+  end(force) {
+    const cli = this.cli;
+    this.cli = void 0;
     this.starting = void 0;
-    if (client) {
+    this.ended = this.ended.then(() => cli ? this.shut(cli, force) : void 0).catch(() => void 0);
+    return this.ended;
+  }
+  /**
+   * Asks the CLI to shut down and kills it when it has not within STOP_GRACE_MS (at once when
+   * `force`, or when it is gone already); then lets go of its pipes, its stderr mask and its folder.
+   * Never rejects.
+   */
+  async shut({ client, wire, workingDirectory, unmaskStderr }, force) {
+    try {
       const child = cliProcessOf(client);
-      const stopped = force ? false : await raceSignal(
+      const stopped = force || wire.fault ? false : await raceSignal(
         client.stop().then(
           (errors) => errors.length === 0,
           () => false
@@ -59076,11 +59380,11 @@ ${schemaInPrompt(request2.schema)}` },
         await client.forceStop().catch(() => void 0);
         if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
       }
+    } finally {
+      wire.close();
+      unmaskStderr();
+      rmSync2(workingDirectory, { recursive: true, force: true });
     }
-    this.unmaskStderr?.();
-    this.unmaskStderr = void 0;
-    if (this.workingDirectory) rmSync2(this.workingDirectory, { recursive: true, force: true });
-    this.workingDirectory = void 0;
   }
   started() {
     this.starting ??= this.start();
@@ -59112,37 +59416,51 @@ ${schemaInPrompt(request2.schema)}` },
         false
       );
     const { CopilotClient: CopilotClient2, RuntimeConnection: RuntimeConnection2 } = await Promise.resolve().then(() => (init_dist(), dist_exports));
-    this.workingDirectory = mkdtempSync2(path4.join(os3.tmpdir(), "wiki-steward-copilot-"));
-    const env = { ...Object.fromEntries(Object.entries(this.options.env).filter(([name]) => !SECRET_VARIABLE.test(name))), COPILOT_GITHUB_TOKEN: token };
-    this.unmaskStderr = maskStderr((text) => this.options.calls.masked(text));
-    const client = new CopilotClient2({
-      connection: RuntimeConnection2.forStdio({ path: cliPath }),
-      useLoggedInUser: false,
-      workingDirectory: this.workingDirectory,
-      env
-    });
-    this.live = client;
+    await this.ended;
+    const workingDirectory = mkdtempSync2(path4.join(os3.tmpdir(), "wiki-steward-copilot-"));
+    const unmaskStderr = maskStderr((text) => this.options.calls.masked(text));
+    const wire = new CopilotWire(MAX_RESPONSE_BYTES);
+    let client;
     try {
-      await this.within(client.start(), "start");
+      client = new CopilotClient2({
+        connection: RuntimeConnection2.forStdio({ path: cliPath }),
+        useLoggedInUser: false,
+        workingDirectory,
+        env: copilotEnvironment(this.options.env, token)
+      });
+      gateOutput(client, wire);
     } catch (error) {
-      await this.forceStop();
+      unmaskStderr();
+      rmSync2(workingDirectory, { recursive: true, force: true });
       throw error;
     }
-    return client;
+    const cli = { client, wire, workingDirectory, unmaskStderr };
+    this.cli = cli;
+    wire.gone.catch(() => {
+      if (this.cli === cli) void this.forceStop();
+    });
+    try {
+      await this.within(client.start(), "start", wire);
+    } catch (error) {
+      await this.forceStop();
+      throw wireFirst(error, wire);
+    }
+    return cli;
   }
   /**
-   * The SDK waits for ever on a request the CLI never answers (a CLI that died before replying):
-   * every request is raced against the time-out on the clock.
+   * The SDK waits for ever on a request the CLI never answers: every request is raced against the
+   * time-out on the clock, and against the CLI's end, which fails it at once.
    */
-  within(work, what) {
+  within(work, what, wire) {
     const { timeoutMs } = this.options;
-    const message = what === "answer" ? `no answer from Copilot within ${timeoutMs} ms (the Copilot CLI may have stopped mid-answer)` : `the Copilot CLI did not ${what} within ${timeoutMs} ms`;
-    return raceSignal(work, this.options.clock.timeout(timeoutMs), () => new ProviderError(this.provider, message, "timeout", true));
+    const message = what === "answer" ? `no answer from Copilot within ${timeoutMs} ms` : `the Copilot CLI did not ${what} within ${timeoutMs} ms`;
+    return raceSignal(Promise.race([work, wire.gone]), this.options.clock.timeout(timeoutMs), () => new ProviderError(this.provider, message, "timeout", true));
   }
-  /** What went wrong, said so a person can fix it: the SDK's protocol tells these cases apart. */
-  fault(error, sessionErrors) {
+  /** What went wrong, said so a person can fix it: the SDK's protocol and the wire tell these cases apart. */
+  fault(error, sessionErrors, wire) {
     const says = (message2, status, retryable = false) => new ProviderError(this.provider, this.options.calls.masked(message2), status, retryable);
-    if (error instanceof ProviderError) return says(error.message.replace(/^copilot: /, ""), error.status, error.retryable);
+    const ours = (known) => says(known.message.replace(/^copilot: /, ""), known.status, known.retryable);
+    if (error instanceof ProviderError && error.status === "timeout") return ours(error);
     const reported = sessionErrors.at(-1);
     if (reported) {
       const detail = `${reported.errorType}${reported.errorCode ? ` ${reported.errorCode}` : ""}: ${reported.message}`;
@@ -59158,9 +59476,9 @@ ${schemaInPrompt(request2.schema)}` },
       }
       return says(`Copilot reported an error (${detail}).`, reported.statusCode ?? "unavailable");
     }
+    error = wireFirst(error, wire);
+    if (error instanceof ProviderError) return ours(error);
     const message = firstLine(error);
-    if (/^Timeout after \d+ms waiting for session\.idle/.test(message))
-      return says(`no answer from Copilot within ${this.options.timeoutMs} ms (the Copilot CLI may have stopped mid-answer)`, "timeout", true);
     if (/protocol version mismatch/i.test(message))
       return says(`this Copilot CLI does not speak the protocol of @github/copilot-sdk: update the CLI (${message})`, "unavailable");
     if (/not found at|ENOENT|EACCES/.test(message))
@@ -61830,4 +62148,4 @@ function workForMode(mode, eventName, payload, triggers) {
 }
 
 // src/action.ts
-process.exitCode = await runAction({ env: process.env, write: (text) => process.stdout.write(text) });
+await endProcess(await runAction({ env: process.env, write: (text) => process.stdout.write(text) }));

@@ -163,6 +163,8 @@ export interface RunOptions {
   inputs?: Record<string, string>;
   env?: Record<string, string>;
   token?: string;
+  /** For the bundle: a safety net that kills a run still going after this long (its code is then null). */
+  killAfterMs?: number;
 }
 
 export interface RunResult {
@@ -274,10 +276,11 @@ export async function runBundle(options: RunOptions): Promise<RunResult> {
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const safetyNet = options.killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), options.killAfterMs);
   const code = await new Promise<number | null>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (c) => resolve(c));
-  });
+  }).finally(() => clearTimeout(safetyNet));
   return stepResult(step, { code, stdout, stderr, ms: performance.now() - started });
 }
 

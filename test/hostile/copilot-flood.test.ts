@@ -1,8 +1,9 @@
-// A CLI that sends a garbage frame, or floods a 20 MB reply. In-process, on a TestClock that is
-// never expired: no time-out can end these runs, so what ends them is the behaviour under test
-// (the frame skipped, the token budget spent), however long the machine takes to read 20 MB. A
-// run that hung would fail at the test's time limit. What reaches this process's stderr (where
-// the SDK echoes the CLI's) is checked along with the run's own output.
+// A CLI that sends a garbage frame, floods a 7 MB reply, or a 20 MB one. In-process, on a TestClock
+// that is never expired: no time-out can end these runs, so what ends them is the behaviour under
+// test (the frame skipped, the token budget spent, the message past the 8 MiB cap refused unread),
+// however long the machine takes to read 7 MB. A run that hung would fail at the test's time
+// limit. What reaches this process's stderr (where the SDK echoes the CLI's) is checked along with
+// the run's own output. Messages past the cap, endless ones and cut-off ones: copilot-wire.test.ts.
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { TestClock } from '../helpers/test-clock.js';
 import { COPILOT_STAND_IN as HOSTILE, CopilotScenarios } from '../providers/copilot-scenarios.js';
@@ -41,13 +42,22 @@ describe('garbage and floods', () => {
     expect(JSON.parse(r.stdout).provider_fault).toBeUndefined();
   });
 
-  it('a 20 MB reply (with the token inside)', async () => {
-    const r = await run({ fallback: { reply: `${KEYS.COPILOT_GITHUB_TOKEN} ${'x'.repeat(20_000_000)}` } });
+  it('a 7 MB reply (with the token inside), under the 8 MiB cap', async () => {
+    const r = await run({ fallback: { reply: `${KEYS.COPILOT_GITHUB_TOKEN} ${'x'.repeat(7_000_000)}` } });
     expect(r.code, r.stderr.slice(0, 2000)).toBe(0);
     expect(r.stdout + r.stderr).not.toContain(KEYS.COPILOT_GITHUB_TOKEN);
     // Not an answer's shape, and no budget for a repair: answered offline from the same pages, and the trace says why.
     const trace = JSON.parse(r.stdout);
     expect(trace.outcome).toBe('answered');
     expect(trace.provider_fault).toMatch(/^copilot: token budget of \d+ per question spent$/);
+  });
+
+  it('a 20 MB reply (with the token inside): past the cap, refused before its body is read', async () => {
+    const r = await run({ fallback: { reply: `${KEYS.COPILOT_GITHUB_TOKEN} ${'x'.repeat(20_000_000)}` } });
+    expect(r.code, r.stderr.slice(0, 2000)).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain(KEYS.COPILOT_GITHUB_TOKEN);
+    const trace = JSON.parse(r.stdout);
+    expect(trace.outcome).toBe('answered');
+    expect(trace.provider_fault).toMatch(/^copilot: a message from the Copilot CLI announced 200\d{5} bytes, past the 8388608-byte cap; it was not read$/);
   });
 });

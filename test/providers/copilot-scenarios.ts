@@ -10,12 +10,14 @@ import { fileURLToPath } from 'node:url';
 
 export const COPILOT_STAND_IN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'copilot-stand-in.js');
 
-/** One line of the stand-in's log: its launch (argv, pid, token, environment names, cwd) or a message it received. */
+/** One line of the stand-in's log: its launch (argv, pid, token, environment, cwd) or a message it received. */
 export interface StandInLogLine {
   launch?: string[];
   pid?: number;
   token?: string | null;
   envNames?: string[];
+  /** The whole environment it was started with. */
+  env?: Record<string, string>;
   cwd?: string;
   method?: string;
   params?: Record<string, unknown> | null;

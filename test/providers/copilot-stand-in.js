@@ -15,6 +15,10 @@
 //   { "hang": true }                   acknowledge, then never answer
 //   { "exitAfterAck": true }           acknowledge, then exit (a crash mid-answer)
 //   { "exitBeforeAck": true }          exit without acknowledging
+// and on the wire, after acknowledging (test/hostile/copilot-wire.test.ts):
+//   { "halfMessage": true }            a header announcing a message, half its body, then exit (code 1)
+//   { "hugeFrame": true }              a header announcing 2 GB, then a body streamed until it is stopped
+//   { "endlessHeader": true }          a header streamed until it is stopped, never ended
 // and a CLI that misbehaves (test/hostile/), with "hostile": { … }:
 //   "ignoreShutdown": true | "silent"  ignore SIGTERM and stay alive after `runtime.shutdown`
 //                                      (answered, or with "silent" not even answered)
@@ -22,8 +26,8 @@
 //   "otherSession": true  also send a forged reply for another session id
 //   "externalTool": true  also ask the client to run a shell tool
 //   "garbage": true       also send a frame that is not JSON
-// Every message received, with the launch's argv, its pid and its COPILOT_GITHUB_TOKEN, is
-// appended to the JSONL file named in COPILOT_STAND_IN_LOG.
+// Every message received, with the launch's argv, its pid, its COPILOT_GITHUB_TOKEN and its whole
+// environment, is appended to the JSONL file named in COPILOT_STAND_IN_LOG.
 import { appendFileSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 
@@ -39,6 +43,7 @@ log({
   launch: process.argv.slice(2),
   token: process.env.COPILOT_GITHUB_TOKEN ?? null,
   envNames: Object.keys(process.env).sort(),
+  env: process.env,
   cwd: process.cwd(),
   pid: process.pid,
 });
@@ -59,6 +64,13 @@ function write(message) {
   const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', ...message }), 'utf8');
   process.stdout.write(`Content-Length: ${body.length}\r\n\r\n`);
   process.stdout.write(body);
+}
+/** Writes `prefix`, then `unit` over and over, one 64 KiB chunk after another, until the pipe is closed or this process killed. */
+function streamEndlessly(prefix, unit) {
+  const chunk = Buffer.alloc(64 * 1024, unit);
+  const more = (error) => (error ? process.exit(0) : process.stdout.write(chunk, (e) => setImmediate(() => more(e))));
+  process.stdout.on('error', () => process.exit(0));
+  process.stdout.write(prefix, more);
 }
 const respond = (id, result) => write({ id, result });
 const fail = (id, code, message) => write({ id, error: { code, message } });
@@ -126,6 +138,14 @@ function play(step, sessionId, prompt, messageId) {
   }
   if (step.hang) return;
   if (step.exitAfterAck) process.exit(1);
+  if (step.halfMessage) {
+    const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'session.event', params: { sessionId, event: { type: 'assistant.message' } } }));
+    process.stdout.write(`Content-Length: ${body.length}\r\n\r\n`);
+    process.stdout.write(body.subarray(0, body.length >> 1), () => process.exit(1));
+    return;
+  }
+  if (step.hugeFrame) return streamEndlessly(`Content-Length: ${2 ** 31}\r\n\r\n`, 'x');
+  if (step.endlessHeader) return streamEndlessly('X-Padding: ', 'a');
   if (step.error) {
     emit(sessionId, 'session.error', step.error);
     return;
