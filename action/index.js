@@ -44477,7 +44477,8 @@ var DEFAULT_CONFIG = {
     proposeTerms: false,
     copilotCliPath: void 0,
     timeoutMs: 6e4,
-    maxRetries: 3
+    maxRetries: 3,
+    deadlineMs: 3e5
   },
   search: { provider: "none", baseUrl: void 0, maxResults: 3 },
   digest: { period: "week", staleDays: 180, maxWrites: 5 },
@@ -44526,6 +44527,7 @@ var SHAPE = {
     copilot_cli_path: isString,
     timeout_ms: wholeNumber(100, 6e5),
     max_retries: wholeNumber(0, 10),
+    deadline_ms: wholeNumber(1e3, 36e5),
     api_key: noSecrets
   },
   search: { provider: oneOf(SEARCH_PROVIDERS), base_url: isUrl, max_results: wholeNumber(1, 20), api_key: noSecrets },
@@ -44745,6 +44747,50 @@ async function raceSignal(work, signal, onTimeout) {
     stop?.();
   }
 }
+var Deadline = class {
+  constructor(clock, ms2, what) {
+    this.clock = clock;
+    this.ms = ms2;
+    this.what = what;
+    this.end = clock.now() + ms2;
+    this.signal = clock.timeout(ms2);
+  }
+  clock;
+  ms;
+  what;
+  signal;
+  end;
+  /** Whether it has passed: its timer fired, or the clock's time reached it (a sleep moves it on). */
+  passed() {
+    return this.signal.aborted || this.clock.now() >= this.end;
+  }
+  /** Milliseconds left; 0 once passed. */
+  remaining() {
+    return this.passed() ? 0 : this.end - this.clock.now();
+  }
+};
+function firstOf(...signals) {
+  const controller = new AbortController();
+  const given = signals.filter((s) => s !== void 0);
+  const listeners = [];
+  const release = () => {
+    for (const [signal, listener] of listeners.splice(0)) signal.removeEventListener("abort", listener);
+  };
+  for (const signal of given) {
+    if (signal.aborted) {
+      controller.abort(signal.reason);
+      break;
+    }
+    const listener = () => {
+      controller.abort(signal.reason);
+      release();
+    };
+    signal.addEventListener("abort", listener, { once: true });
+    listeners.push([signal, listener]);
+  }
+  if (controller.signal.aborted) release();
+  return { signal: controller.signal, release };
+}
 
 // src/net/http-json.ts
 var ProviderError = class extends Error {
@@ -44820,6 +44866,29 @@ var JsonHttpClient = class {
   clock;
   calls = [];
   secrets = /* @__PURE__ */ new Set();
+  current;
+  /** The deadline every call through this client is under now (one question's), if any. */
+  get deadline() {
+    return this.current;
+  }
+  /**
+   * Runs `work` (one question) with every call through this client under one deadline of `ms` on
+   * this client's clock, named `what` in the faults it causes: once it passes no call starts, the
+   * call in flight is aborted, and no back-off is slept past it. No deadline when none is given.
+   */
+  async underDeadline(deadline, work) {
+    const outer = this.current;
+    this.current = deadline === void 0 ? outer : new Deadline(this.clock, deadline.ms, deadline.what);
+    try {
+      return await work();
+    } finally {
+      this.current = outer;
+    }
+  }
+  /** The fault of a call that is not made because the deadline has passed (nothing is recorded: no call was made). */
+  notAsked(provider, deadline) {
+    return new ProviderError(provider, `not asked: ${deadline.what} had passed`, "deadline", false);
+  }
   /** Values never to repeat, whatever a server echoes back (keys, tokens): masked in answers and errors. */
   mask(secret) {
     if (secret.length >= 4) this.secrets.add(secret);
@@ -44863,6 +44932,8 @@ var JsonHttpClient = class {
     return { url, headers };
   }
   async request(req) {
+    const deadline = this.current;
+    if (deadline?.passed()) throw this.notAsked(req.provider, deadline);
     const started = this.clock.now();
     const label = `${req.method} ${req.url.pathname}`;
     const { url, headers } = this.prepare(req);
@@ -44871,10 +44942,28 @@ var JsonHttpClient = class {
       this.calls.push(call);
       return call;
     };
+    const attempts = (n) => `${n} attempt${n === 1 ? "" : "s"}`;
+    const waitToRetry = async (ms2, attempt, fault) => {
+      if (deadline && ms2 >= deadline.remaining()) {
+        record("deadline", attempt);
+        throw this.error(
+          req.provider,
+          `${fault}; not retried: the wait before the next attempt would end past ${deadline.what} (after ${attempts(attempt + 1)})`,
+          "deadline",
+          false
+        );
+      }
+      await this.sleep(ms2);
+    };
     for (let attempt = 0; ; attempt++) {
+      if (attempt > 0 && deadline?.passed()) {
+        record("deadline", attempt - 1);
+        throw this.error(req.provider, `no answer by ${deadline.what} (after ${attempts(attempt)})`, "deadline", false);
+      }
       let response;
       let text;
-      const signal = this.clock.timeout(this.policy.timeoutMs);
+      const timeout = this.clock.timeout(this.policy.timeoutMs);
+      const { signal, release } = firstOf(timeout, deadline?.signal);
       try {
         response = await fetch(url, {
           method: req.method,
@@ -44891,18 +44980,28 @@ var JsonHttpClient = class {
           record("error", attempt);
           throw this.error(req.provider, error.message, "malformed", false);
         }
-        const timedOut = error.name === "TimeoutError" || signal.aborted && signal.reason?.name === "TimeoutError";
+        if (deadline?.passed()) {
+          record("deadline", attempt);
+          throw this.error(req.provider, `no answer by ${deadline.what} (after ${attempts(attempt + 1)})`, "deadline", false);
+        }
+        const timedOut = error.name === "TimeoutError" || timeout.aborted && timeout.reason?.name === "TimeoutError";
         if (attempt < this.policy.retries) {
-          await this.sleep(this.backoff(attempt));
+          await waitToRetry(
+            this.backoff(attempt),
+            attempt,
+            timedOut ? `no answer within ${this.policy.timeoutMs} ms` : `network error: ${error.message}`
+          );
           continue;
         }
         record(timedOut ? "timeout" : "network-error", attempt);
         throw this.error(
           req.provider,
-          timedOut ? `no answer within ${this.policy.timeoutMs} ms (after ${attempt + 1} attempts)` : `network error after ${attempt + 1} attempts: ${error.message}`,
+          timedOut ? `no answer within ${this.policy.timeoutMs} ms (after ${attempts(attempt + 1)})` : `network error after ${attempts(attempt + 1)}: ${error.message}`,
           timedOut ? "timeout" : "network-error",
           true
         );
+      } finally {
+        release();
       }
       if (response.status >= 300 && response.status < 400) {
         record(response.status, attempt);
@@ -44923,7 +45022,7 @@ var JsonHttpClient = class {
       if (response.ok) {
         if (body === void 0) {
           if (attempt < this.policy.retries) {
-            await this.sleep(this.backoff(attempt));
+            await waitToRetry(this.backoff(attempt), attempt, `answered ${response.status} with a body that is not JSON`);
             continue;
           }
           record(response.status, attempt);
@@ -44931,20 +45030,16 @@ var JsonHttpClient = class {
         }
         return { status: response.status, headers: response.headers, body: this.maskDeep(body), call: record(response.status, attempt) };
       }
+      const detail = `HTTP ${response.status}: ${errorDetail(body, response.statusText || "request failed")}`;
       if (retryableStatus(response.status) && attempt < this.policy.retries) {
         const wait = retryAfterMs(response.headers.get("retry-after")) ?? this.backoff(attempt);
         if (wait <= this.policy.maxDelayMs) {
-          await this.sleep(wait);
+          await waitToRetry(wait, attempt, detail);
           continue;
         }
       }
       record(response.status, attempt);
-      throw this.error(
-        req.provider,
-        `HTTP ${response.status}: ${errorDetail(body, response.statusText || "request failed")}`,
-        response.status,
-        retryableStatus(response.status)
-      );
+      throw this.error(req.provider, detail, response.status, retryableStatus(response.status));
     }
   }
   sleep(ms2) {
@@ -58039,7 +58134,7 @@ function clip2(text, max) {
   return `${text.slice(0, atCodePoint(text, at2)).trimEnd()}${ELLIPSIS}`;
 }
 var andMore = (left, what) => `${ELLIPSIS} and ${left} more${what ? ` ${what}` : ""}`;
-function firstOf(items, max, chars) {
+function firstOf2(items, max, chars) {
   const shown2 = [];
   let used = 0;
   for (const item of items) {
@@ -58054,7 +58149,7 @@ function firstOf(items, max, chars) {
   return { shown: shown2, left: items.length - shown2.length };
 }
 function boundedList(items, max, what) {
-  const { shown: shown2, left } = firstOf(items, max);
+  const { shown: shown2, left } = firstOf2(items, max);
   return left > 0 ? [...shown2, andMore(left, what)] : shown2;
 }
 var LOOK_BACK = 4e3;
@@ -58146,7 +58241,7 @@ var clipHeading = (heading) => heading.length > MAX_HEADING_CHARS ? `${atWord(he
 var renderCitation = (c3, wiki) => isWikiCitation(c3) ? wiki(c3) : webLink(c3.title, c3.url);
 var quoted = (text) => `\u201C${inertText(readableText(unlinkPageLinks(text)))}\u201D`;
 function claimLines(claim, wiki) {
-  const { shown: cited, left: moreCited } = firstOf(claim.citations.filter(isWikiCitation), SHOWN_CITATIONS);
+  const { shown: cited, left: moreCited } = firstOf2(claim.citations.filter(isWikiCitation), SHOWN_CITATIONS);
   const others = boundedList(
     claim.citations.filter((c3) => !isWikiCitation(c3)).map((c3) => renderCitation(c3, wiki)),
     SHOWN_CITATIONS
@@ -58185,7 +58280,7 @@ function renderAnswer(input, wiki = plainCitation) {
     for (const claim of input.claims) out.push(...claimLines(claim, wiki));
     const sections = input.sections ?? sectionsOf(input.claims);
     if (sections.length > 0) {
-      const { shown: first, left } = firstOf(sections, READ_MORE_SECTIONS);
+      const { shown: first, left } = firstOf2(sections, READ_MORE_SECTIONS);
       const readMore = first.map((s) => `${clipHeading(s.heading) || s.path} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`);
       out.push("");
       out.push(`**Read more:** ${[...readMore, ...left > 0 ? [andMore(left, "sections")] : []].join("; ")}.`);
@@ -58234,7 +58329,7 @@ var searchOutcome = (w2) => w2.error ? `failed: ${shown(w2.error)}` : `${w2.resu
 var SUMMARY_ITEMS = 25;
 function summaryList(items, show, max = SUMMARY_ITEMS) {
   if (items.length === 0) return "none";
-  const { shown: first, left } = firstOf(items, max);
+  const { shown: first, left } = firstOf2(items, max);
   return [...first.map(show), ...left > 0 ? [andMore(left)] : []].join(", ");
 }
 function coverageLine(coverage) {
@@ -58312,7 +58407,13 @@ function cutAtSpace(text, limit) {
   for (let at2 = limit; at2 > limit - 200 && at2 > 0; at2--) if (/\s/.test(text[at2])) return text.slice(0, at2);
   return text.slice(0, limit);
 }
+var deadlineName = (ms2) => `the question's deadline (answerer.deadline_ms: ${ms2} ms)`;
 async function askQuestion(session, asked, options2 = {}) {
+  const { http, deadlineMs } = session.providers;
+  const deadline = deadlineMs === void 0 ? void 0 : { ms: deadlineMs, what: deadlineName(deadlineMs) };
+  return http.underDeadline(deadline, () => askUnderDeadline(session, asked, options2));
+}
+async function askUnderDeadline(session, asked, options2) {
   const question = asked.length > QUESTION_SEARCH_LIMIT ? cutAtSpace(asked, QUESTION_SEARCH_LIMIT) : asked;
   const askNotes = [
     ...question.length < asked.length ? [`The question was cut to its first ${question.length} characters (at most ${QUESTION_SEARCH_LIMIT}, at a word) for the wiki search.`] : [],
@@ -58488,6 +58589,7 @@ async function searchTheWeb(session, queries) {
       const message = error instanceof Error ? error.message : String(error);
       findings.searches.push({ provider: search.name, query, results: 0, error: message });
       findings.notes.push(`Web search failed (${message}); the answer says what the wiki is missing without web sources.`);
+      if (error instanceof ProviderError && error.status === "deadline") break;
     }
   }
   return findings;
@@ -59278,6 +59380,8 @@ var CopilotChatModel = class {
   /** The ends under way, in order: a new CLI starts once the last one is ended (its stderr unmasked). */
   ended = Promise.resolve();
   async complete(request2) {
+    const deadline = this.options.calls.deadline;
+    if (deadline?.passed()) throw this.options.calls.notAsked(this.provider, deadline);
     const started = this.options.clock.now();
     const errors = [];
     const usage = { input: 0, output: 0 };
@@ -59311,8 +59415,8 @@ ${schemaInPrompt(request2.schema)}` },
       return { text: this.options.calls.masked(text), usage };
     } catch (error) {
       const fault = this.fault(error, errors, cli?.wire ?? this.cli?.wire);
-      this.record(started, fault.status === "timeout" ? "timeout" : "error", usage);
-      if (fault.status === "timeout" || fault.status === "unavailable" || cli?.wire.fault) await this.forceStop();
+      this.record(started, fault.status === "timeout" || fault.status === "deadline" ? fault.status : "error", usage);
+      if (fault.status === "timeout" || fault.status === "deadline" || fault.status === "unavailable" || cli?.wire.fault) await this.forceStop();
       throw fault;
     } finally {
       await session?.disconnect().catch(() => void 0);
@@ -59449,18 +59553,33 @@ ${schemaInPrompt(request2.schema)}` },
   }
   /**
    * The SDK waits for ever on a request the CLI never answers: every request is raced against the
-   * time-out on the clock, and against the CLI's end, which fails it at once.
+   * time-out on the clock and the question's deadline, and against the CLI's end, which fails it at once.
    */
-  within(work, what, wire) {
+  async within(work, what, wire) {
     const { timeoutMs } = this.options;
+    const deadline = this.options.calls.deadline;
     const message = what === "answer" ? `no answer from Copilot within ${timeoutMs} ms` : `the Copilot CLI did not ${what} within ${timeoutMs} ms`;
-    return raceSignal(Promise.race([work, wire.gone]), this.options.clock.timeout(timeoutMs), () => new ProviderError(this.provider, message, "timeout", true));
+    const { signal, release } = firstOf(this.options.clock.timeout(timeoutMs), deadline?.signal);
+    try {
+      return await raceSignal(
+        Promise.race([work, wire.gone]),
+        signal,
+        () => deadline?.signal.aborted ? new ProviderError(
+          this.provider,
+          what === "answer" ? `no answer from Copilot by ${deadline.what}` : `the Copilot CLI did not ${what} by ${deadline.what}`,
+          "deadline",
+          false
+        ) : new ProviderError(this.provider, message, "timeout", true)
+      );
+    } finally {
+      release();
+    }
   }
   /** What went wrong, said so a person can fix it: the SDK's protocol and the wire tell these cases apart. */
   fault(error, sessionErrors, wire) {
     const says = (message2, status, retryable = false) => new ProviderError(this.provider, this.options.calls.masked(message2), status, retryable);
     const ours = (known) => says(known.message.replace(/^copilot: /, ""), known.status, known.retryable);
-    if (error instanceof ProviderError && error.status === "timeout") return ours(error);
+    if (error instanceof ProviderError && (error.status === "timeout" || error.status === "deadline")) return ours(error);
     const reported = sessionErrors.at(-1);
     if (reported) {
       const detail = `${reported.errorType}${reported.errorCode ? ` ${reported.errorCode}` : ""}: ${reported.message}`;
@@ -59511,6 +59630,7 @@ function providerOptions(config, env, clock = systemClock) {
     env,
     clock,
     retry: { ...DEFAULT_RETRY_POLICY, retries: config.answerer.maxRetries, timeoutMs: config.answerer.timeoutMs },
+    deadlineMs: config.answerer.deadlineMs,
     budget: { ...DEFAULT_MODEL_BUDGET, pages: config.answerer.budgetPages },
     proposeTerms: config.answerer.proposeTerms,
     webResults: config.search.maxResults
@@ -59596,7 +59716,15 @@ function createProviders(options2) {
     search = new BraveSearch(http, options2.webBaseUrl ?? BraveSearch.DEFAULT_BASE_URL, need(key("BRAVE_API_KEY"), "BRAVE_API_KEY is not set"));
   else if (options2.web === "searxng")
     search = new SearxngSearch(http, need(options2.webBaseUrl ?? options2.env.SEARXNG_URL, "--web searxng needs --web-base-url or SEARXNG_URL (your instance)"));
-  return { answerer, search, webResults: options2.webResults ?? 3, http, secrets, close: async () => copilot?.close() };
+  return {
+    answerer,
+    search,
+    webResults: options2.webResults ?? 3,
+    http,
+    ...options2.llm !== "offline" || search ? { deadlineMs: options2.deadlineMs ?? DEFAULT_CONFIG.answerer.deadlineMs } : {},
+    secrets,
+    close: async () => copilot?.close()
+  };
 }
 function withOfflineFallback(primary, proposeTerms = false) {
   const offline = new OfflineAnswerer();
@@ -61714,7 +61842,7 @@ var CELL_CHARS = 300;
 var cell = (text) => inertText(clip2(text.replace(/\s+/g, " ").trim(), CELL_CHARS)).replace(/\|/g, "\\|");
 function validateSummary(o2) {
   const row = (d2) => `| ${cell(d2.path)} | ${d2.line} | ${cell(d2.message)} |`;
-  const { shown: shown2, left } = firstOf(o2.diagnostics, SUMMARY_ROWS, { budget: SUMMARY_TABLE_CHARS, length: (d2) => row(d2).length + 1 });
+  const { shown: shown2, left } = firstOf2(o2.diagnostics, SUMMARY_ROWS, { budget: SUMMARY_TABLE_CHARS, length: (d2) => row(d2).length + 1 });
   const table = o2.diagnostics.length === 0 ? [] : [
     "| File | Line | Fault |",
     "|---|---|---|",

@@ -9,7 +9,7 @@ import { type Outcome, type Trace } from './trace.js';
 import { extractSignalTerms, isOwnTerm } from '../ladder/signal-terms.js';
 import { loadFileTree } from '../wiki/tree.js';
 import type { Claim } from './answerer.js';
-import { JsonHttpClient } from '../net/http-json.js';
+import { JsonHttpClient, ProviderError } from '../net/http-json.js';
 import type { Providers } from './providers.js';
 import { enforceCiteContract } from './cite-contract.js';
 import { OfflineAnswerer } from './offline-answerer.js';
@@ -100,7 +100,21 @@ function cutAtSpace(text: string, limit: number): string {
   return text.slice(0, limit);
 }
 
+/** How a question's deadline is named in the faults it causes (notes, `provider_calls`, the Action's warning). */
+export const deadlineName = (ms: number): string => `the question's deadline (answerer.deadline_ms: ${ms} ms)`;
+
+/**
+ * One question, with all its provider calls (term proposal, answer and repair, web searches) under
+ * one deadline: past it no call starts and the one in flight is aborted; each fault is said in the
+ * answer's notes, the trace's `provider_calls`, and an answer made offline stands in for the model's.
+ */
 export async function askQuestion(session: AskSession, asked: string, options: AskOptions = {}): Promise<Trace> {
+  const { http, deadlineMs } = session.providers;
+  const deadline = deadlineMs === undefined ? undefined : { ms: deadlineMs, what: deadlineName(deadlineMs) };
+  return http.underDeadline(deadline, () => askUnderDeadline(session, asked, options));
+}
+
+async function askUnderDeadline(session: AskSession, asked: string, options: AskOptions): Promise<Trace> {
   const question = asked.length > QUESTION_SEARCH_LIMIT ? cutAtSpace(asked, QUESTION_SEARCH_LIMIT) : asked;
   // Said in every answer: a cut question, pages the search skipped, a proposal not used.
   const askNotes = [
@@ -295,6 +309,8 @@ async function searchTheWeb(session: AskSession, queries: readonly string[]): Pr
       const message = error instanceof Error ? error.message : String(error);
       findings.searches.push({ provider: search.name, query, results: 0, error: message });
       findings.notes.push(`Web search failed (${message}); the answer says what the wiki is missing without web sources.`);
+      // Past the question's deadline no other search is made.
+      if (error instanceof ProviderError && error.status === 'deadline') break;
     }
   }
   return findings;

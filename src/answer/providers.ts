@@ -12,7 +12,7 @@ import { DEFAULT_MODEL_BUDGET, type ModelBudget, ModelAnswerer } from './model/m
 import { OPENAI_DEFAULT_BASE_URL, OpenAiChatModel } from './model/openai-chat.js';
 import { COPILOT_CLI, COPILOT_DEFAULT_MODEL, COPILOT_TOKEN_VARIABLES, CopilotChatModel, findOnPath } from './model/copilot-chat.js';
 import { OfflineAnswerer } from './offline-answerer.js';
-import { ANSWERERS, type AnswererChoice, SEARCH_PROVIDERS, type SearchChoice, type StewardConfig } from '../config/config.js';
+import { ANSWERERS, type AnswererChoice, DEFAULT_CONFIG, SEARCH_PROVIDERS, type SearchChoice, type StewardConfig } from '../config/config.js';
 
 export interface ProviderOptions {
   llm: AnswererChoice;
@@ -26,6 +26,8 @@ export interface ProviderOptions {
   /** What provider waits run on (back-off, time-outs); the system clock when omitted. */
   clock?: Clock;
   retry?: RetryPolicy;
+  /** One deadline per question over all its provider calls (`answerer.deadline_ms`; its default when omitted). */
+  deadlineMs?: number;
   budget?: ModelBudget;
   /** Whether a model answerer also proposes step B's signal terms. */
   proposeTerms?: boolean;
@@ -45,6 +47,7 @@ export function providerOptions(config: StewardConfig, env: NodeJS.ProcessEnv, c
     env,
     clock,
     retry: { ...DEFAULT_RETRY_POLICY, retries: config.answerer.maxRetries, timeoutMs: config.answerer.timeoutMs },
+    deadlineMs: config.answerer.deadlineMs,
     budget: { ...DEFAULT_MODEL_BUDGET, pages: config.answerer.budgetPages },
     proposeTerms: config.answerer.proposeTerms,
     webResults: config.search.maxResults,
@@ -56,8 +59,10 @@ export interface Providers {
   search: SearchProvider | undefined;
   /** Results kept per web search. */
   webResults: number;
-  /** Every provider call goes through here, so the trace can report them. */
+  /** Every provider call goes through here, so the trace can report them (and one question's deadline bounds them). */
   http: JsonHttpClient;
+  /** Each question's deadline over its provider calls; undefined when nothing here calls a provider. */
+  deadlineMs?: number | undefined;
   /** Key values in use, for masking (the Action registers them as secrets). */
   secrets: string[];
   /** Ends what a run started (the Copilot CLI process); called once, when the run is done. */
@@ -149,7 +154,15 @@ export function createProviders(options: ProviderOptions): Providers {
     search = new BraveSearch(http, options.webBaseUrl ?? BraveSearch.DEFAULT_BASE_URL, need(key('BRAVE_API_KEY'), 'BRAVE_API_KEY is not set'));
   else if (options.web === 'searxng')
     search = new SearxngSearch(http, need(options.webBaseUrl ?? options.env.SEARXNG_URL, '--web searxng needs --web-base-url or SEARXNG_URL (your instance)'));
-  return { answerer, search, webResults: options.webResults ?? 3, http, secrets, close: async () => copilot?.close() };
+  return {
+    answerer,
+    search,
+    webResults: options.webResults ?? 3,
+    http,
+    ...(options.llm !== 'offline' || search ? { deadlineMs: options.deadlineMs ?? DEFAULT_CONFIG.answerer.deadlineMs } : {}),
+    secrets,
+    close: async () => copilot?.close(),
+  };
 }
 
 /**

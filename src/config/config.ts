@@ -94,8 +94,15 @@ export interface StewardConfig {
     proposeTerms: boolean;
     /** The Copilot CLI's path, for `provider: copilot` (else `copilot` on PATH). */
     copilotCliPath: string | undefined;
+    /** Longest wait for one attempt of one provider call. */
     timeoutMs: number;
     maxRetries: number;
+    /**
+     * One deadline per question over every provider call (term proposal, answer, repair, web
+     * searches), back-off included: past it no call starts, the one in flight is aborted, and an
+     * answer the model has not given is made offline, with a note. Well below a job's `timeout-minutes`.
+     */
+    deadlineMs: number;
   };
   search: { provider: SearchChoice; baseUrl: string | undefined; maxResults: number };
   /** The scheduled digest: its period, when a page counts as stale, and its write budget per run. */
@@ -129,6 +136,7 @@ export const DEFAULT_CONFIG: StewardConfig = {
     copilotCliPath: undefined,
     timeoutMs: 60_000,
     maxRetries: 3,
+    deadlineMs: 300_000,
   },
   search: { provider: 'none', baseUrl: undefined, maxResults: 3 },
   digest: { period: 'week', staleDays: 180, maxWrites: 5 },
@@ -196,6 +204,7 @@ const SHAPE: Shape = {
     copilot_cli_path: isString,
     timeout_ms: wholeNumber(100, 600_000),
     max_retries: wholeNumber(0, 10),
+    deadline_ms: wholeNumber(1000, 3_600_000),
     api_key: noSecrets,
   },
   search: { provider: oneOf(SEARCH_PROVIDERS), base_url: isUrl, max_results: wholeNumber(1, 20), api_key: noSecrets },

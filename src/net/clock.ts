@@ -38,3 +38,56 @@ export async function raceSignal<T>(work: Promise<T>, signal: AbortSignal, onTim
     stop?.();
   }
 }
+
+/**
+ * One deadline on a clock: a single timer armed when it is made (its `signal` aborts when the
+ * deadline passes) and the time left, which sleeps on the same clock use up. `what` names it in
+ * every fault it causes ("the question's deadline (answerer.deadline_ms: 300000 ms)").
+ */
+export class Deadline {
+  readonly signal: AbortSignal;
+  private readonly end: number;
+
+  constructor(
+    private readonly clock: Clock,
+    readonly ms: number,
+    readonly what: string,
+  ) {
+    this.end = clock.now() + ms;
+    this.signal = clock.timeout(ms);
+  }
+
+  /** Whether it has passed: its timer fired, or the clock's time reached it (a sleep moves it on). */
+  passed(): boolean {
+    return this.signal.aborted || this.clock.now() >= this.end;
+  }
+
+  /** Milliseconds left; 0 once passed. */
+  remaining(): number {
+    return this.passed() ? 0 : this.end - this.clock.now();
+  }
+}
+
+/** A signal that aborts, with its reason, when the first of `signals` does; `release()` lets go of them. */
+export function firstOf(...signals: Array<AbortSignal | undefined>): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const given = signals.filter((s): s is AbortSignal => s !== undefined);
+  const listeners: Array<[AbortSignal, () => void]> = [];
+  const release = () => {
+    for (const [signal, listener] of listeners.splice(0)) signal.removeEventListener('abort', listener);
+  };
+  for (const signal of given) {
+    if (signal.aborted) {
+      controller.abort(signal.reason);
+      break;
+    }
+    const listener = () => {
+      controller.abort(signal.reason);
+      release();
+    };
+    signal.addEventListener('abort', listener, { once: true });
+    listeners.push([signal, listener]);
+  }
+  if (controller.signal.aborted) release();
+  return { signal: controller.signal, release };
+}

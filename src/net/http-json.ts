@@ -1,20 +1,25 @@
 // JSON over HTTP for model and search providers: a timeout on every attempt, retries with
 // exponential backoff on 429, 5xx and network faults (a server's `retry-after` wins), and a record
-// of every call for the trace; every wait and time-out runs on the client's Clock. Secrets travel
-// in headers only, and nothing that comes back carries them: every string of a provider's answer
-// and every error is masked here, where provider data enters, so no caller can forget — the keys
-// given to `mask`, the values of the credential headers each request sends, and credentials
-// written into a base URL (`http://user:secret@host`, which are sent as Basic authentication
-// instead, when the request carries no other).
+// of every call for the trace; every wait and time-out runs on the client's Clock, and a question's
+// calls run under one deadline on it (`underDeadline`): none starts once it has passed, the one in
+// flight is aborted, and no back-off is slept past it. Secrets travel in headers only, and nothing
+// that comes back carries them: every string of a provider's answer and every error is masked
+// here, where provider data enters, so no caller can forget — the keys given to `mask`, the values
+// of the credential headers each request sends, and credentials written into a base URL
+// (`http://user:secret@host`, which are sent as Basic authentication instead, when the request
+// carries no other).
 
-import { type Clock, systemClock } from './clock.js';
+import { type Clock, Deadline, firstOf, systemClock } from './clock.js';
 
 export interface ProviderCall {
   provider: string;
   /** Method and path, never the query string (it may hold a key) nor the host; or the RPC method. */
   request: string;
-  /** The HTTP status; for a call that is not HTTP (the Copilot CLI's JSON-RPC), `ok` or `error`. */
-  status: number | 'ok' | 'error' | 'timeout' | 'network-error';
+  /**
+   * The HTTP status; for a call that is not HTTP (the Copilot CLI's JSON-RPC), `ok` or `error`;
+   * `deadline`: the question's deadline ended it (in flight, or before a retry it would have slept past).
+   */
+  status: number | 'ok' | 'error' | 'timeout' | 'network-error' | 'deadline';
   retries: number;
   ms: number;
   tokens?: { input: number; output: number };
@@ -24,8 +29,11 @@ export class ProviderError extends Error {
   constructor(
     readonly provider: string,
     message: string,
-    /** `unavailable`: the provider could not be reached or started at all (a missing CLI, no token). */
-    readonly status: number | 'timeout' | 'network-error' | 'malformed' | 'unavailable',
+    /**
+     * `unavailable`: the provider could not be reached or started at all (a missing CLI, no token);
+     * `deadline`: the question's deadline passed before it answered (or before it was asked).
+     */
+    readonly status: number | 'timeout' | 'network-error' | 'malformed' | 'unavailable' | 'deadline',
     readonly retryable: boolean,
   ) {
     super(`${provider}: ${message}`);
@@ -139,11 +147,37 @@ export function urlCredentials(url: URL): { secrets: string[]; user: string; pas
 export class JsonHttpClient {
   readonly calls: ProviderCall[] = [];
   private readonly secrets = new Set<string>();
+  private current: Deadline | undefined;
 
   constructor(
     private readonly policy: RetryPolicy = DEFAULT_RETRY_POLICY,
     private readonly clock: Clock = systemClock,
   ) {}
+
+  /** The deadline every call through this client is under now (one question's), if any. */
+  get deadline(): Deadline | undefined {
+    return this.current;
+  }
+
+  /**
+   * Runs `work` (one question) with every call through this client under one deadline of `ms` on
+   * this client's clock, named `what` in the faults it causes: once it passes no call starts, the
+   * call in flight is aborted, and no back-off is slept past it. No deadline when none is given.
+   */
+  async underDeadline<T>(deadline: { ms: number; what: string } | undefined, work: () => Promise<T>): Promise<T> {
+    const outer = this.current;
+    this.current = deadline === undefined ? outer : new Deadline(this.clock, deadline.ms, deadline.what);
+    try {
+      return await work();
+    } finally {
+      this.current = outer;
+    }
+  }
+
+  /** The fault of a call that is not made because the deadline has passed (nothing is recorded: no call was made). */
+  notAsked(provider: string, deadline: Deadline): ProviderError {
+    return new ProviderError(provider, `not asked: ${deadline.what} had passed`, 'deadline', false);
+  }
 
   /** Values never to repeat, whatever a server echoes back (keys, tokens): masked in answers and errors. */
   mask(secret: string): void {
@@ -196,6 +230,9 @@ export class JsonHttpClient {
   }
 
   async request(req: JsonRequest): Promise<JsonResponse> {
+    // One question's deadline, fixed for the whole call (with its retries).
+    const deadline = this.current;
+    if (deadline?.passed()) throw this.notAsked(req.provider, deadline);
     const started = this.clock.now();
     const label = `${req.method} ${req.url.pathname}`;
     const { url, headers } = this.prepare(req);
@@ -204,10 +241,31 @@ export class JsonHttpClient {
       this.calls.push(call);
       return call;
     };
+    const attempts = (n: number) => `${n} attempt${n === 1 ? '' : 's'}`;
+    /** The wait before the next attempt; when it would end at or past the deadline, the call ends here instead. */
+    const waitToRetry = async (ms: number, attempt: number, fault: string): Promise<void> => {
+      if (deadline && ms >= deadline.remaining()) {
+        record('deadline', attempt);
+        throw this.error(
+          req.provider,
+          `${fault}; not retried: the wait before the next attempt would end past ${deadline.what} (after ${attempts(attempt + 1)})`,
+          'deadline',
+          false,
+        );
+      }
+      await this.sleep(ms);
+    };
     for (let attempt = 0; ; attempt++) {
+      if (attempt > 0 && deadline?.passed()) {
+        // A wait that overran (a real clock is never exact): the retry is not made.
+        record('deadline', attempt - 1);
+        throw this.error(req.provider, `no answer by ${deadline.what} (after ${attempts(attempt)})`, 'deadline', false);
+      }
       let response: Response;
       let text: string;
-      const signal = this.clock.timeout(this.policy.timeoutMs);
+      const timeout = this.clock.timeout(this.policy.timeoutMs);
+      // The attempt ends at its own time-out or at the deadline, whichever comes first.
+      const { signal, release } = firstOf(timeout, deadline?.signal);
       try {
         response = await fetch(url, {
           method: req.method,
@@ -225,21 +283,31 @@ export class JsonHttpClient {
           record('error', attempt);
           throw this.error(req.provider, error.message, 'malformed', false);
         }
-        // The attempt's own signal tells a time-out from a network fault, wherever the abort landed.
-        const timedOut = (error as Error).name === 'TimeoutError' || (signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError');
+        if (deadline?.passed()) {
+          record('deadline', attempt);
+          throw this.error(req.provider, `no answer by ${deadline.what} (after ${attempts(attempt + 1)})`, 'deadline', false);
+        }
+        // The attempt's own time-out tells a time-out from a network fault, wherever the abort landed.
+        const timedOut = (error as Error).name === 'TimeoutError' || (timeout.aborted && (timeout.reason as Error | undefined)?.name === 'TimeoutError');
         if (attempt < this.policy.retries) {
-          await this.sleep(this.backoff(attempt));
+          await waitToRetry(
+            this.backoff(attempt),
+            attempt,
+            timedOut ? `no answer within ${this.policy.timeoutMs} ms` : `network error: ${(error as Error).message}`,
+          );
           continue;
         }
         record(timedOut ? 'timeout' : 'network-error', attempt);
         throw this.error(
           req.provider,
           timedOut
-            ? `no answer within ${this.policy.timeoutMs} ms (after ${attempt + 1} attempts)`
-            : `network error after ${attempt + 1} attempts: ${(error as Error).message}`,
+            ? `no answer within ${this.policy.timeoutMs} ms (after ${attempts(attempt + 1)})`
+            : `network error after ${attempts(attempt + 1)}: ${(error as Error).message}`,
           timedOut ? 'timeout' : 'network-error',
           true,
         );
+      } finally {
+        release();
       }
       if (response.status >= 300 && response.status < 400) {
         record(response.status, attempt);
@@ -261,7 +329,7 @@ export class JsonHttpClient {
       if (response.ok) {
         if (body === undefined) {
           if (attempt < this.policy.retries) {
-            await this.sleep(this.backoff(attempt));
+            await waitToRetry(this.backoff(attempt), attempt, `answered ${response.status} with a body that is not JSON`);
             continue;
           }
           record(response.status, attempt);
@@ -269,20 +337,16 @@ export class JsonHttpClient {
         }
         return { status: response.status, headers: response.headers, body: this.maskDeep(body), call: record(response.status, attempt) };
       }
+      const detail = `HTTP ${response.status}: ${errorDetail(body, response.statusText || 'request failed')}`;
       if (retryableStatus(response.status) && attempt < this.policy.retries) {
         const wait = retryAfterMs(response.headers.get('retry-after')) ?? this.backoff(attempt);
         if (wait <= this.policy.maxDelayMs) {
-          await this.sleep(wait);
+          await waitToRetry(wait, attempt, detail);
           continue;
         }
       }
       record(response.status, attempt);
-      throw this.error(
-        req.provider,
-        `HTTP ${response.status}: ${errorDetail(body, response.statusText || 'request failed')}`,
-        response.status,
-        retryableStatus(response.status),
-      );
+      throw this.error(req.provider, detail, response.status, retryableStatus(response.status));
     }
   }
 

@@ -119,6 +119,35 @@ describe('provider and asking settings', () => {
     expect(() => parseConfig('answerer:\n  propose_terms: "yes"\n', '.wiki-steward.yml')).toThrow(`'answerer.propose_terms' must be true or false, got "yes"`);
   });
 
+  it("answerer.deadline_ms: one deadline per question, 5 min by default (below the example workflow's 10-minute job), a bad value named", () => {
+    expect(DEFAULT_CONFIG.answerer.deadlineMs).toBe(300_000);
+    expect(parseConfig('answerer:\n  deadline_ms: 120000\n', 'x').answerer.deadlineMs).toBe(120_000);
+    for (const [value, shown] of [
+      ['0', '0'],
+      ['999', '999'],
+      ['3600001', '3600001'],
+      ['-1', '-1'],
+      ['2500.5', '2500.5'],
+      ['"5m"', '"5m"'],
+      ['"300000"', '"300000"'],
+    ] as const) {
+      expect(() => parseConfig(`answerer:\n  deadline_ms: ${value}\n`, '.wiki-steward.yml')).toThrow(
+        `.wiki-steward.yml: 'answerer.deadline_ms' must be a whole number from 1000 to 3600000, got ${shown}`,
+      );
+    }
+  });
+
+  it('a bad answerer.deadline_ms stops `ask` before any question, naming the file and the key', async () => {
+    const repo = await makeWiki({
+      'concepts/a.md': page({ title: 'Alpha', type: 'concepts' }),
+      '.wiki-steward.yml': 'answerer:\n  deadline_ms: 5 minutes\n',
+    });
+    const run = await runCli(['ask', 'What is alpha?'], repo);
+    expect(run.code).not.toBe(0);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`.wiki-steward.yml: 'answerer.deadline_ms' must be a whole number from 1000 to 3600000, got "5 minutes"`);
+  });
+
   it('lets flags win over the file', async () => {
     const { providerOptions } = await import('../../src/answer/providers.js');
     const { resolveSettings } = await import('../../src/config/settings.js');
@@ -126,5 +155,7 @@ describe('provider and asking settings', () => {
     expect(providerOptions(resolveSettings(config, {}), {})).toMatchObject({ llm: 'anthropic', llmModel: 'claude-x', web: 'brave' });
     expect(providerOptions(resolveSettings(config, { llm: 'offline', web: 'none' }), {})).toMatchObject({ llm: 'offline', web: 'none', proposeTerms: false });
     expect(providerOptions(resolveSettings(config, { llmTerms: true }), {})).toMatchObject({ proposeTerms: true });
+    expect(providerOptions(resolveSettings(config, {}), {}).deadlineMs).toBe(300_000);
+    expect(providerOptions(parseConfig('answerer:\n  deadline_ms: 90000\n', 'x'), {}).deadlineMs).toBe(90_000);
   });
 });

@@ -1,8 +1,10 @@
 // A clock the test drives, so no outcome depends on how fast the machine is: sleeps (back-off,
 // retry-after) resolve at once and move this clock's time on; a time-out fires only when the test
-// says so (`expire()`, or `advance(ms)` past its deadline). `whenArmed(n)` waits, by events, until
-// the code under test has armed its n-th time-out (of a given length, with `ms`): the moment it is
-// waiting on something.
+// says so (`expire()`, `expire(ms)` for those of one length, or `advance(ms)` past its deadline).
+// A question's deadline (answerer.deadline_ms) is one such time-out, armed before any other: a test
+// that means only an attempt's time-out to pass expires that length alone. `whenArmed(n)` waits,
+// by events, until the code under test has armed its n-th time-out (of a given length, with `ms`):
+// the moment it is waiting on something.
 import type { Clock } from '../../src/net/clock.js';
 
 interface Armed {
@@ -57,9 +59,9 @@ export class TestClock implements Clock {
     this.fire((armed) => armed.deadline <= this.time);
   }
 
-  /** Every time-out armed so far runs out now. */
-  expire(): void {
-    this.fire(() => true);
+  /** Every time-out armed so far (of `ms` milliseconds, when given) runs out now. */
+  expire(ms?: number): void {
+    this.fire((armed) => ms === undefined || armed.ms === ms);
   }
 
   private fire(due: (armed: Armed) => boolean): void {

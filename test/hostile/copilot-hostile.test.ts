@@ -34,6 +34,8 @@ async function files(scenario: object) {
 
 /** The stop grace the steward gives a CLI asked to shut down, before it kills it. */
 const STOP_GRACE_MS = 2000;
+/** Each Copilot request's time-out (answerer.timeout_ms); the question's deadline is a time-out of its own, left alone. */
+const TIMEOUT_MS = 60_000;
 const ASK = ['--wiki', '.', '--json', '--llm', 'copilot', '--copilot-cli-path', HOSTILE, INSTALL_QUESTION];
 
 describe('model reply shape: JSON that is not an object', () => {
@@ -65,7 +67,7 @@ describe('a CLI that ignores runtime.shutdown', () => {
       (async () => {
         await script.whenLogged((line) => line.signal === 'SIGTERM');
         await clock.whenArmed(1, STOP_GRACE_MS);
-        clock.expire();
+        clock.expire(STOP_GRACE_MS);
       })(),
     ]);
     await script.whenGone();
@@ -83,7 +85,7 @@ describe('a CLI that ignores runtime.shutdown', () => {
       (async () => {
         await script.whenLogged((line) => line.method === 'runtime.shutdown');
         await clock.whenArmed(1, STOP_GRACE_MS);
-        clock.expire();
+        clock.expire(STOP_GRACE_MS);
       })(),
     ]);
     await script.whenGone();
@@ -185,8 +187,8 @@ describe('hostile but handled', () => {
             () => undefined,
           ),
         );
-        await clock.whenArmed(1);
-        clock.expire();
+        await clock.whenArmed(1, TIMEOUT_MS);
+        clock.expire(TIMEOUT_MS);
       })(),
     ]);
     // The answer is printed, offline, and the run ends with the mute CLI killed.

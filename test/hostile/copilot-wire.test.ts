@@ -45,8 +45,8 @@ describe('a Copilot CLI that dies mid-message', () => {
     expect(trace.provider_fault).toMatch(MID_MESSAGE);
     expect(Number(sent)).toBe(Number(announced) >> 1);
     expect(trace.provider_calls).toEqual([expect.objectContaining({ provider: 'copilot', request: 'session.send', status: 'error' })]);
-    // The start, the session, the reply: each armed its time-out, and none was expired.
-    expect(clock.timeouts).toEqual([60_000, 60_000, 60_000]);
+    // The question's deadline, then the start, the session, the reply: each armed its time-out, and none was expired.
+    expect(clock.timeouts).toEqual([300_000, 60_000, 60_000, 60_000]);
     expect(log.filter((line) => line.method === 'session.send')).toHaveLength(1);
   });
 

@@ -106,11 +106,123 @@ describe('JsonHttpClient on a TestClock', () => {
     expect(client.calls).toEqual([expect.objectContaining({ status: 'timeout', retries: 2 })]);
   });
 
+  it("a deadline ends with its question: the client's next call is not bounded by it", async () => {
+    plan = ['ok'];
+    const clock = new TestClock();
+    const client = new JsonHttpClient({ retries: 0, baseDelayMs: 100, maxDelayMs: 10_000, timeoutMs: 5000 }, clock);
+    await client.underDeadline({ ms: 1000, what: 'the test deadline' }, async () => {
+      clock.advance(1000);
+      expect(client.deadline?.passed()).toBe(true);
+    });
+    expect(client.deadline).toBeUndefined();
+    await expect(client.request({ provider: 'test', method: 'GET', url, headers: {} })).resolves.toMatchObject({ status: 200 });
+  });
+
   it("a 429's retry-after is the wait, on the clock", async () => {
     plan = ['429', 'ok'];
     const clock = new TestClock();
     const client = new JsonHttpClient({ retries: 3, baseDelayMs: 100, maxDelayMs: 10_000, timeoutMs: 5000 }, clock);
     await expect(client.request({ provider: 'test', method: 'GET', url, headers: {} })).resolves.toMatchObject({ status: 200, call: { retries: 1 } });
     expect(clock.sleeps).toEqual([7000]);
+  });
+});
+
+describe('JsonHttpClient under a deadline (one question, on a TestClock)', () => {
+  let server: Server;
+  let url: URL;
+  let plan: Array<'hold' | '429' | '503' | 'ok'> = [];
+  let arrived = 0;
+  const arrivals: Array<() => void> = [];
+  const whenArrived = (n: number) => new Promise<void>((resolve) => (arrived >= n ? resolve() : arrivals.push(() => arrived >= n && resolve())));
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      arrived++;
+      for (const notify of arrivals.splice(0)) notify();
+      const step = plan.shift() ?? 'ok';
+      if (step === 'hold') return; // never answered: only the deadline or the attempt's time-out ends it
+      if (step === '429') {
+        res.writeHead(429, { 'retry-after': '7', 'content-type': 'application/json' }).end('{"error":"slow down"}');
+        return;
+      }
+      if (step === '503') {
+        res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"overloaded"}');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/x`);
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const POLICY = { retries: 3, baseDelayMs: 100, maxDelayMs: 10_000, timeoutMs: 5000 };
+  const NAME = 'the test deadline';
+  const faultOf = (p: Promise<unknown>) =>
+    p.then(
+      () => undefined,
+      (e: unknown) => e as ProviderError,
+    );
+
+  it('the deadline is one time-out, armed first; the call in flight is aborted when it passes, before its own time-out', async () => {
+    plan = ['hold'];
+    arrived = 0;
+    const clock = new TestClock();
+    const client = new JsonHttpClient(POLICY, clock);
+    const fault = await client.underDeadline({ ms: 3000, what: NAME }, async () => {
+      const answer = faultOf(client.request({ provider: 'test', method: 'GET', url, headers: {} }));
+      await whenArrived(1);
+      clock.advance(3000); // the deadline, not the attempt's 5000 ms
+      return answer;
+    });
+    expect(fault).toBeInstanceOf(ProviderError);
+    expect(fault).toMatchObject({ status: 'deadline', retryable: false, message: `test: no answer by ${NAME} (after 1 attempt)` });
+    expect(clock.timeouts).toEqual([3000, 5000]);
+    expect(client.calls).toEqual([{ provider: 'test', request: 'GET /v1/x', status: 'deadline', retries: 0, ms: 3000 }]);
+    expect(arrived).toBe(1);
+  });
+
+  it('once it has passed no call starts: refused at once, nothing sent, nothing recorded', async () => {
+    plan = [];
+    arrived = 0;
+    const clock = new TestClock();
+    const client = new JsonHttpClient(POLICY, clock);
+    const fault = await client.underDeadline({ ms: 1000, what: NAME }, async () => {
+      clock.advance(1000);
+      return faultOf(client.request({ provider: 'test', method: 'POST', url, headers: {}, body: {} }));
+    });
+    expect(fault).toMatchObject({ status: 'deadline', message: `test: not asked: ${NAME} had passed` });
+    expect(arrived).toBe(0);
+    expect(client.calls).toEqual([]);
+  });
+
+  it('back-off counts against it: a wait that would end past it is not slept, and the call ends with the last fault', async () => {
+    plan = ['429', '429', '429'];
+    arrived = 0;
+    const clock = new TestClock();
+    const client = new JsonHttpClient(POLICY, clock);
+    // retry-after 7 s: the first wait fits in 10 s, the second (7 + 7 = 14 s) would not.
+    const fault = await client.underDeadline({ ms: 10_000, what: NAME }, () => faultOf(client.request({ provider: 'test', method: 'GET', url, headers: {} })));
+    expect(clock.sleeps).toEqual([7000]);
+    expect(arrived).toBe(2);
+    expect(fault).toMatchObject({
+      status: 'deadline',
+      message: `test: HTTP 429: slow down; not retried: the wait before the next attempt would end past ${NAME} (after 2 attempts)`,
+    });
+    expect(client.calls).toEqual([expect.objectContaining({ status: 'deadline', retries: 1, ms: 7000 })]);
+  });
+
+  it("a back-off that fits is slept, and the call's answer is kept", async () => {
+    plan = ['503', 'ok'];
+    arrived = 0;
+    const clock = new TestClock();
+    const client = new JsonHttpClient(POLICY, clock);
+    const answer = await client.underDeadline({ ms: 10_000, what: NAME }, () => client.request({ provider: 'test', method: 'GET', url, headers: {} }));
+    expect(answer).toMatchObject({ status: 200, call: { status: 200, retries: 1 } });
+    expect(clock.sleeps).toHaveLength(1);
+    expect(clock.now()).toBeLessThan(10_000);
   });
 });

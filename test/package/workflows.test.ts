@@ -43,7 +43,7 @@ jobs:
     # only comments that can be a \`/wiki ask\` (match your \`command\` input if you change it)
     if: github.event_name == 'issues' || (github.event_name == 'issue_comment' && contains(github.event.comment.body, '/wiki'))
     runs-on: ubuntu-latest
-    timeout-minutes: 10
+    timeout-minutes: 10      # above answerer.deadline_ms, 5 minutes per question by default
     permissions:
       contents: write        # capture commits (through the API, on capture branches only)
       issues: write          # answer comments and labels

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Trace } from '../../src/answer/trace.js';
 import { TestClock } from '../helpers/test-clock.js';
 import { COPILOT_STAND_IN as STAND_IN, CopilotScenarios, type StandInScript } from './copilot-scenarios.js';
-import { EXAMPLE_WIKI, INSTALL_PAGE, INSTALL_QUESTION, INSTALL_QUOTE, KEYS, askCli, expectNoKeys, runBuiltCli } from './support.js';
+import { EXAMPLE_WIKI, INSTALL_PAGE, INSTALL_QUESTION, INSTALL_QUOTE, KEYS, askCli, askInProcess, expectNoKeys, runBuiltCli, runEnv } from './support.js';
 
 const EXPLORE_QUESTION = 'How do providers, answerers, web search, captures, labels and indexes work together?';
 const TOKEN = KEYS.COPILOT_GITHUB_TOKEN;
@@ -43,6 +43,8 @@ async function askCopilot(question: string, scenario: object, options: AskOption
 
 /** Copilot's time-out as configured (answerer.timeout_ms, 60 s by default); on the clock, it passes when a test says. */
 const TIMEOUT_MS = 60_000;
+/** The question's deadline over every call (answerer.deadline_ms, 5 min by default), armed first and left alone. */
+const DEADLINE_MS = 300_000;
 
 const OFFLINE_NOTE = /^The model provider failed \((copilot: [^]*)\); this answer was made offline from the same pages\.$/;
 /** The offline answer stood in, and its note (also the trace's provider_fault) says why. */
@@ -208,14 +210,14 @@ describe('ask --llm copilot: faults are answered offline with a note that says w
       {
         drive: async (script, clock) => {
           await script.whenLogged((line) => line.method === 'session.send');
-          clock.expire();
+          clock.expire(TIMEOUT_MS);
         },
       },
     );
     expectFallback(hang.trace, NO_ANSWER);
     expect(hang.trace.provider_calls).toEqual([expect.objectContaining({ provider: 'copilot', status: 'timeout' })]);
-    // Every wait was on the clock: the start, the session, the reply.
-    expect(hang.clock.timeouts).toEqual([TIMEOUT_MS, TIMEOUT_MS, TIMEOUT_MS]);
+    // Every wait was on the clock: the question's deadline, then the start, the session, the reply.
+    expect(hang.clock.timeouts).toEqual([DEADLINE_MS, TIMEOUT_MS, TIMEOUT_MS, TIMEOUT_MS]);
     await hang.script.whenGone();
     // A CLI that dies after (or before) acknowledging the message fails the call the moment it is
     // gone: no clock is expired here, so no time-out can end these runs.
@@ -227,6 +229,34 @@ describe('ask --llm copilot: faults are answered offline with a note that says w
     const before = await askCopilot(INSTALL_QUESTION, { steps: [{ exitBeforeAck: true }] });
     expectFallback(before.trace, STOPPED);
     expect(before.calls('session.send')).toHaveLength(1);
+  });
+
+  it("the question's deadline: the request in flight is aborted and the CLI stopped; no other request starts; answered offline", async () => {
+    // In process, with a deadline of 30 s (below the reply's own 60 s time-out) and term proposals on:
+    // the proposal hangs until the deadline, and the answer is then not asked for at all.
+    const script = await scenarios.write({ steps: [{ hang: true }], fallback: { reader: true } });
+    const clock = new TestClock();
+    const asked = askInProcess(INSTALL_QUESTION, {
+      llm: 'copilot',
+      copilotCliPath: STAND_IN,
+      web: 'none',
+      env: runEnv({ COPILOT_GITHUB_TOKEN: TOKEN, ...script.env }),
+      clock,
+      deadlineMs: 30_000,
+      proposeTerms: true,
+    });
+    await script.whenLogged((line) => line.method === 'session.send');
+    clock.advance(30_000);
+    const trace = await asked;
+    await script.whenGone();
+    const deadline = "the question's deadline (answerer.deadline_ms: 30000 ms)";
+    expect(trace.notes).toContain(`The model's proposed search terms were not used (copilot: no answer from Copilot by ${deadline}).`);
+    expectFallback(trace, new RegExp(`^copilot: not asked: ${deadline.replace(/[().]/g, '\\$&')} had passed$`));
+    expect(trace.provider_calls).toEqual([expect.objectContaining({ provider: 'copilot', request: 'session.send', status: 'deadline' })]);
+    const log = await script.log();
+    expect(log.filter((l) => l.launch)).toHaveLength(1);
+    expect(log.filter((l) => l.method === 'session.send')).toHaveLength(1);
+    expect(clock.timeouts[0]).toBe(30_000);
   });
 
   it('a CLI that crashes at start-up, and one that speaks another protocol version', async () => {

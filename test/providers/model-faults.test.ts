@@ -22,9 +22,13 @@ beforeEach(() => {
 });
 
 const flags = () => ['--llm', 'openai', '--llm-base-url', `${openai.url}/v1`, '--llm-model', 'gpt-test'];
-/** The CLI's own policy: 3 retries, answerer.timeout_ms 60 s per attempt (passed only when a test expires the clock). */
+/**
+ * The CLI's own policy: 3 retries, answerer.timeout_ms 60 s per attempt (passed only when a test
+ * expires it), under the question's deadline, answerer.deadline_ms 5 min (armed first, and left alone).
+ */
 const env = { OPENAI_API_KEY: KEYS.OPENAI_API_KEY };
 const TIMEOUT_MS = 60_000;
+const DEADLINE_MS = 300_000;
 
 /** The offline answer made after a provider failure: not an error, cites the wiki, says why. */
 function expectOfflineFallback(
@@ -81,14 +85,14 @@ describe('timeouts', () => {
     const clock = new TestClock();
     const asked = askCli(INSTALL_QUESTION, flags(), env, EXAMPLE_WIKI, clock);
     await openai.arrived(1);
-    clock.expire(); // the first attempt's time-out passes while the stand-in holds its answer
+    clock.expire(TIMEOUT_MS); // the first attempt's time-out passes while the stand-in holds its answer
     const { trace } = await asked;
     await openai.settled();
     expect(openai.requests.map((r) => r.answered)).toEqual(['dropped', 200]);
     expect(trace).toMatchObject({ outcome: 'answered', notes: [] });
     expect(trace.provider_calls).toEqual([expect.objectContaining({ status: 200, retries: 1 })]);
     // Exactly one retry, after one back-off, each attempt under the configured time-out.
-    expect(clock.timeouts).toEqual([TIMEOUT_MS, TIMEOUT_MS]);
+    expect(clock.timeouts).toEqual([DEADLINE_MS, TIMEOUT_MS, TIMEOUT_MS]);
     expect(clock.sleeps).toHaveLength(1);
   });
 
@@ -98,7 +102,7 @@ describe('timeouts', () => {
     const asked = askCli(INSTALL_QUESTION, flags(), env, EXAMPLE_WIKI, clock);
     for (let n = 1; n <= 4; n++) {
       await openai.arrived(n);
-      clock.expire();
+      clock.expire(TIMEOUT_MS);
     }
     const { trace } = await asked;
     await openai.settled();
@@ -115,7 +119,7 @@ describe('timeouts', () => {
     const asked = runAsk(['--wiki', EXAMPLE_WIKI, '--json', ...flags(), INSTALL_QUESTION], env, EXAMPLE_WIKI, clock);
     // The headers and half the body are in the client's hands, and it is reading; the rest never comes.
     await reading(1);
-    clock.expire();
+    clock.expire(TIMEOUT_MS);
     const run = await asked;
     await openai.settled();
     const trace = JSON.parse(run.stdout) as Trace;
@@ -123,7 +127,7 @@ describe('timeouts', () => {
     expect(trace.outcome).toBe('answered');
     expect(trace.provider_calls).toEqual([expect.objectContaining({ status: 200, retries: 1 })]);
     expect(openai.requests.map((r) => r.answered)).toEqual(['dropped', 200]);
-    expect(clock.timeouts).toEqual([TIMEOUT_MS, TIMEOUT_MS]);
+    expect(clock.timeouts).toEqual([DEADLINE_MS, TIMEOUT_MS, TIMEOUT_MS]);
     expect(run.code).toBe(0);
   });
   it('a body that stalls half-way on every attempt: reported as the time-out it is, then the offline answer', async () => {
@@ -133,7 +137,7 @@ describe('timeouts', () => {
     const asked = askCli(INSTALL_QUESTION, flags(), env, EXAMPLE_WIKI, clock);
     for (let n = 1; n <= 4; n++) {
       await reading(n);
-      clock.expire();
+      clock.expire(TIMEOUT_MS);
     }
     const { trace } = await asked;
     expectOfflineFallback(trace, /^openai: no answer within 60000 ms \(after 4 attempts\)$/);

@@ -19,7 +19,7 @@ import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import type { CopilotClient } from '@github/copilot-sdk';
-import { type Clock, raceSignal } from '../../net/clock.js';
+import { type Clock, firstOf, raceSignal } from '../../net/clock.js';
 import { type JsonHttpClient, MAX_RESPONSE_BYTES, ProviderError } from '../../net/http-json.js';
 import { type ChatModel, type ChatReply, type ChatRequest, schemaInPrompt } from './chat-model.js';
 import { CopilotWire } from './copilot-wire.js';
@@ -134,7 +134,7 @@ export interface CopilotOptions {
   token: string | undefined;
   /** Longest wait for one reply, and for the CLI to answer a request at all. */
   timeoutMs: number;
-  /** Where calls are recorded for the trace, and secrets masked. */
+  /** Where calls are recorded for the trace, and secrets masked; its deadline (one question's) bounds every request. */
   calls: JsonHttpClient;
   env: NodeJS.ProcessEnv;
   /** What every wait here runs on: the reply's time-out and the CLI's grace to stop. */
@@ -254,6 +254,9 @@ export class CopilotChatModel implements ChatModel {
   }
 
   async complete(request: ChatRequest): Promise<ChatReply> {
+    // The question's deadline (on the client every call is recorded in): none is started past it.
+    const deadline = this.options.calls.deadline;
+    if (deadline?.passed()) throw this.options.calls.notAsked(this.provider, deadline);
     const started = this.options.clock.now();
     const errors: SessionError[] = [];
     const usage = { input: 0, output: 0 };
@@ -285,9 +288,9 @@ export class CopilotChatModel implements ChatModel {
       return { text: this.options.calls.masked(text), usage };
     } catch (error) {
       const fault = this.fault(error, errors, cli?.wire ?? this.cli?.wire);
-      this.record(started, fault.status === 'timeout' ? 'timeout' : 'error', usage);
-      // A CLI that stopped answering, or is gone, is not asked again: the next call starts a new one.
-      if (fault.status === 'timeout' || fault.status === 'unavailable' || cli?.wire.fault) await this.forceStop();
+      this.record(started, fault.status === 'timeout' || fault.status === 'deadline' ? fault.status : 'error', usage);
+      // A CLI that stopped answering, was cut off mid-answer, or is gone, is not asked again: the next call starts a new one.
+      if (fault.status === 'timeout' || fault.status === 'deadline' || fault.status === 'unavailable' || cli?.wire.fault) await this.forceStop();
       throw fault;
     } finally {
       await session?.disconnect().catch(() => undefined);
@@ -440,12 +443,27 @@ export class CopilotChatModel implements ChatModel {
 
   /**
    * The SDK waits for ever on a request the CLI never answers: every request is raced against the
-   * time-out on the clock, and against the CLI's end, which fails it at once.
+   * time-out on the clock and the question's deadline, and against the CLI's end, which fails it at once.
    */
-  private within<T>(work: Promise<T>, what: 'start' | 'start a session' | 'answer', wire: CopilotWire): Promise<T> {
+  private async within<T>(work: Promise<T>, what: 'start' | 'start a session' | 'answer', wire: CopilotWire): Promise<T> {
     const { timeoutMs } = this.options;
+    const deadline = this.options.calls.deadline;
     const message = what === 'answer' ? `no answer from Copilot within ${timeoutMs} ms` : `the Copilot CLI did not ${what} within ${timeoutMs} ms`;
-    return raceSignal(Promise.race([work, wire.gone]), this.options.clock.timeout(timeoutMs), () => new ProviderError(this.provider, message, 'timeout', true));
+    const { signal, release } = firstOf(this.options.clock.timeout(timeoutMs), deadline?.signal);
+    try {
+      return await raceSignal(Promise.race([work, wire.gone]), signal, () =>
+        deadline?.signal.aborted
+          ? new ProviderError(
+              this.provider,
+              what === 'answer' ? `no answer from Copilot by ${deadline.what}` : `the Copilot CLI did not ${what} by ${deadline.what}`,
+              'deadline',
+              false,
+            )
+          : new ProviderError(this.provider, message, 'timeout', true),
+      );
+    } finally {
+      release();
+    }
   }
 
   /** What went wrong, said so a person can fix it: the SDK's protocol and the wire tell these cases apart. */
@@ -453,7 +471,7 @@ export class CopilotChatModel implements ChatModel {
     const says = (message: string, status: ProviderError['status'], retryable = false) =>
       new ProviderError(this.provider, this.options.calls.masked(message), status, retryable);
     const ours = (known: ProviderError) => says(known.message.replace(/^copilot: /, ''), known.status, known.retryable);
-    if (error instanceof ProviderError && error.status === 'timeout') return ours(error);
+    if (error instanceof ProviderError && (error.status === 'timeout' || error.status === 'deadline')) return ours(error);
     const reported = sessionErrors.at(-1);
     if (reported) {
       const detail = `${reported.errorType}${reported.errorCode ? ` ${reported.errorCode}` : ''}: ${reported.message}`;
@@ -481,7 +499,7 @@ export class CopilotChatModel implements ChatModel {
     return says(`the Copilot CLI failed (${message})`, 'unavailable');
   }
 
-  private record(started: number, status: 'ok' | 'error' | 'timeout', tokens: { input: number; output: number }): void {
+  private record(started: number, status: 'ok' | 'error' | 'timeout' | 'deadline', tokens: { input: number; output: number }): void {
     this.options.calls.record({
       provider: this.provider,
       request: 'session.send',
