@@ -3787,20 +3787,28 @@ function replaceCodeSpans(text, replace) {
   return at === 0 ? text : out + text.slice(at);
 }
 var blank = (s) => s.replace(/[^\n]/g, " ");
-function blankCode(markdown) {
-  if (!markdown.includes("`") && !markdown.includes("~~~")) return markdown;
-  let fencesBlanked = "";
-  let at = 0;
+function fencedBlocks(markdown) {
+  const blocks = [];
   for (let start = 0; start < markdown.length; ) {
     const end = fencedBlockEnd(markdown, start);
-    if (end !== void 0) {
-      fencesBlanked += markdown.slice(at, start) + blank(markdown.slice(start, end));
-      at = end;
-    }
+    if (end !== void 0) blocks.push({ start, end });
     start = lineEnd2(markdown, end ?? start) + 1;
   }
-  fencesBlanked += markdown.slice(at);
-  return replaceCodeSpans(fencesBlanked, blank);
+  return blocks;
+}
+function blankFences(markdown) {
+  let out = "";
+  let at = 0;
+  for (const block of fencedBlocks(markdown)) {
+    out += markdown.slice(at, block.start) + blank(markdown.slice(block.start, block.end));
+    at = block.end;
+  }
+  return at === 0 ? markdown : out + markdown.slice(at);
+}
+var mayHoldCode = (markdown) => markdown.includes("`") || markdown.includes("~~~");
+function blankCode(markdown) {
+  if (!mayHoldCode(markdown)) return markdown;
+  return replaceCodeSpans(blankFences(markdown), blank);
 }
 
 // src/markdown/py-strip.ts

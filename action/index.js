@@ -53862,20 +53862,33 @@ function replaceCodeSpans(text, replace) {
   return at2 === 0 ? text : out + text.slice(at2);
 }
 var blank = (s) => s.replace(/[^\n]/g, " ");
-function blankCode(markdown) {
-  if (!markdown.includes("`") && !markdown.includes("~~~")) return markdown;
-  let fencesBlanked = "";
-  let at2 = 0;
+function fencedBlocks(markdown) {
+  const blocks = [];
   for (let start = 0; start < markdown.length; ) {
     const end = fencedBlockEnd(markdown, start);
-    if (end !== void 0) {
-      fencesBlanked += markdown.slice(at2, start) + blank(markdown.slice(start, end));
-      at2 = end;
-    }
+    if (end !== void 0) blocks.push({ start, end });
     start = lineEnd2(markdown, end ?? start) + 1;
   }
-  fencesBlanked += markdown.slice(at2);
-  return replaceCodeSpans(fencesBlanked, blank);
+  return blocks;
+}
+function blankFences(markdown) {
+  let out = "";
+  let at2 = 0;
+  for (const block of fencedBlocks(markdown)) {
+    out += markdown.slice(at2, block.start) + blank(markdown.slice(block.start, block.end));
+    at2 = block.end;
+  }
+  return at2 === 0 ? markdown : out + markdown.slice(at2);
+}
+var mayHoldCode = (markdown) => markdown.includes("`") || markdown.includes("~~~");
+function blankCode(markdown) {
+  if (!mayHoldCode(markdown)) return markdown;
+  return replaceCodeSpans(blankFences(markdown), blank);
+}
+function codeRanges(markdown) {
+  if (!mayHoldCode(markdown)) return [];
+  const spans = codeSpans(blankFences(markdown)).map(({ start, end }) => ({ start, end }));
+  return [...fencedBlocks(markdown), ...spans].sort((a, b3) => a.start - b3.start);
 }
 function withoutFenceMarks(reply) {
   const trimmed = reply.trim();
@@ -58172,14 +58185,7 @@ function safeCutOffset(text, max) {
 }
 function unsafeRanges(text, from, to2) {
   const ranges = [];
-  for (let start = 0; start < to2; ) {
-    const end = fencedBlockEnd(text, start);
-    if (end !== void 0 && end > from) ranges.push({ start, end });
-    const next = text.indexOf("\n", end ?? start);
-    if (next < 0) break;
-    start = next + 1;
-  }
-  for (const span of codeSpans(text)) if (span.end > from && span.start < to2) ranges.push(span);
+  for (const code3 of codeRanges(text)) if (code3.end > from && code3.start < to2) ranges.push(code3);
   const comment = text.lastIndexOf("<!--", to2);
   if (comment >= 0) {
     const close = text.indexOf("-->", comment + 4);
@@ -58208,7 +58214,7 @@ function cutMarkdown(text, limit, note = cutHere("Text")) {
 }
 
 // src/markdown/inert.ts
-var inertText = (text) => text.replace(/<(?=[A-Za-z/!?])/g, "&lt;").replace(/!\[/g, "[");
+var inertText = (text) => text.replace(/<(?=[A-Za-z/!?])/g, "&lt;").replace(/!+(?=\[)/g, "").replace(/\]\(/g, "]\\(");
 var LINK_BREAKERS = /[()<>[\]\s"'`\\]/g;
 function safeWebUrl(url) {
   let parsed;
@@ -58281,7 +58287,9 @@ function renderAnswer(input, wiki = plainCitation) {
     const sections = input.sections ?? sectionsOf(input.claims);
     if (sections.length > 0) {
       const { shown: first, left } = firstOf2(sections, READ_MORE_SECTIONS);
-      const readMore = first.map((s) => `${clipHeading(s.heading) || s.path} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`);
+      const readMore = first.map(
+        (s) => `${inertText(clipHeading(readableText(s.heading))) || inertText(s.path)} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`
+      );
       out.push("");
       out.push(`**Read more:** ${[...readMore, ...left > 0 ? [andMore(left, "sections")] : []].join("; ")}.`);
     }
@@ -59151,8 +59159,11 @@ var FrameGate = class extends Transform {
   /** The header's Content-Length, checked against the limit before a byte of the body is held. */
   announcedLength() {
     const header = Buffer.concat(this.chunks, this.held).toString("latin1");
-    const value = /^content-length:[ \t]*(\d+)[ \t]*$/im.exec(header)?.[1];
-    if (value === void 0) throw new WireFault("no-length", "the Copilot CLI sent a message header with no valid Content-Length");
+    const lines = header.replace(/\r\n\r\n$/, "").split("\r\n");
+    const lengths = lines.filter((line) => /^content-length:/i.test(line));
+    const value = lengths.length === 1 ? /^content-length:[ \t]*(\d+)[ \t]*$/i.exec(lengths[0])?.[1] : void 0;
+    if (value === void 0 || !lines.every((line) => HEADER_LINE.test(line)))
+      throw new WireFault("no-length", "the Copilot CLI sent a message header without exactly one valid Content-Length");
     const length = Number(value);
     if (length > this.limit) {
       const announced = value.length > 16 ? `${value.slice(0, 16)}\u2026` : value;
@@ -59161,6 +59172,7 @@ var FrameGate = class extends Transform {
     return length;
   }
 };
+var HEADER_LINE = /^[A-Za-z0-9-]+:[ \t]*[\x21-\x7e][\x20-\x7e]*$/;
 var CopilotWire = class {
   constructor(limit = MAX_RESPONSE_BYTES) {
     this.limit = limit;
@@ -59771,7 +59783,7 @@ function answerSignature(trace, o2) {
 
 // src/github/posted-text.ts
 function neutralizeMentions(text) {
-  const code3 = codeSpans(text);
+  const code3 = codeRanges(text);
   let k2 = 0;
   return text.replace(/(^|[^\w])@(?=[A-Za-z0-9])/g, (match, before, offset) => {
     const at2 = offset + before.length;

@@ -113,7 +113,9 @@ export function renderAnswer(input: RenderInput, wiki: WikiCitationRenderer = pl
     const sections = input.sections ?? sectionsOf(input.claims);
     if (sections.length > 0) {
       const { shown: first, left } = firstOf(sections, READ_MORE_SECTIONS);
-      const readMore = first.map((s) => `${clipHeading(s.heading) || s.path} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`);
+      const readMore = first.map(
+        (s) => `${inertText(clipHeading(readableText(s.heading))) || inertText(s.path)} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`,
+      );
       out.push('');
       out.push(`**Read more:** ${[...readMore, ...(left > 0 ? [andMore(left, 'sections')] : [])].join('; ')}.`);
     }

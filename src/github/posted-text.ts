@@ -16,17 +16,17 @@
 // the markers are kept whole. Callers bound each field first, so that cut is a last resort.
 import { type CutNote, cutHere, cutMarkdown } from '../markdown/bound.js';
 import { lfLineBreaks } from '../markdown/body.js';
-import { codeSpans } from '../markdown/code.js';
+import { codeRanges } from '../markdown/code.js';
 
 /**
  * `@user` and `@org/team` must not ping anyone: a word joiner after the `@` breaks the link. An `@`
- * inside a code span pings no one and keeps its text (`@actions/core` must copy as written); an
- * `@` after a backtick that opens no code span is a mention like any other. Code spans are paired
- * as a reader sees them (markdown/code.ts): within a paragraph, a run of backticks opens one only
- * when the next run of the same length closes it.
+ * inside a code span or a fenced block pings no one and keeps its text (`@actions/core` must copy
+ * as written); an `@` after a backtick that opens no code span is a mention like any other. Code is
+ * found as a reader sees it (markdown/code.ts): fenced blocks first, then, outside them, within a
+ * paragraph, a run of backticks opens a span only when the next run of the same length closes it.
  */
 export function neutralizeMentions(text: string): string {
-  const code = codeSpans(text);
+  const code = codeRanges(text);
   let k = 0; // offsets come in order: the spans are swept once
   return text.replace(/(^|[^\w])@(?=[A-Za-z0-9])/g, (match, before: string, offset: number) => {
     const at = offset + before.length;

@@ -5,7 +5,7 @@
 // text is cut only at a safe place (`cutMarkdown`): at a line end, outside code (a fenced block, a
 // code span), a link, an HTML tag or comment, with a visible note saying how much was left out, and
 // an open `<details>` closed after it. github/posted-text.ts applies GitHub's limit with it.
-import { codeSpans, fencedBlockEnd } from './code.js';
+import { codeRanges } from './code.js';
 
 export const ELLIPSIS = '…';
 
@@ -97,16 +97,9 @@ export function safeCutOffset(text: string, max: number): number {
 /** The constructs a cut between `from` and `to` could split, as offset ranges (only those near the cut are looked for). */
 function unsafeRanges(text: string, from: number, to: number): Range[] {
   const ranges: Range[] = [];
-  // Fenced code blocks, from the text's start: a fence opened long before the cut still holds it.
-  for (let start = 0; start < to;) {
-    const end = fencedBlockEnd(text, start);
-    // Cutting at the closing line's end is safe: the block is whole.
-    if (end !== undefined && end > from) ranges.push({ start, end });
-    const next = text.indexOf('\n', end ?? start);
-    if (next < 0) break;
-    start = next + 1;
-  }
-  for (const span of codeSpans(text)) if (span.end > from && span.start < to) ranges.push(span);
+  // Fenced blocks and code spans (a fence opened long before the cut still holds it; cutting at a
+  // closing line's end is safe: the block is whole).
+  for (const code of codeRanges(text)) if (code.end > from && code.start < to) ranges.push(code);
   // An HTML comment open before the cut and not closed before it.
   const comment = text.lastIndexOf('<!--', to);
   if (comment >= 0) {

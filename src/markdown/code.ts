@@ -160,21 +160,44 @@ export function replaceCodeSpans(text: string, replace: (written: string, conten
 
 const blank = (s: string): string => s.replace(/[^\n]/g, ' ');
 
-/** `markdown` with fenced code blocks and code spans blanked out (same length, same lines). */
-export function blankCode(markdown: string): string {
-  if (!markdown.includes('`') && !markdown.includes('~~~')) return markdown;
-  let fencesBlanked = '';
-  let at = 0;
+/** Where each fenced code block of `markdown` starts and ends, in order. */
+function fencedBlocks(markdown: string): Array<{ start: number; end: number }> {
+  const blocks: Array<{ start: number; end: number }> = [];
   for (let start = 0; start < markdown.length;) {
     const end = fencedBlockEnd(markdown, start);
-    if (end !== undefined) {
-      fencesBlanked += markdown.slice(at, start) + blank(markdown.slice(start, end));
-      at = end;
-    }
+    if (end !== undefined) blocks.push({ start, end });
     start = lineEnd(markdown, end ?? start) + 1;
   }
-  fencesBlanked += markdown.slice(at);
-  return replaceCodeSpans(fencesBlanked, blank);
+  return blocks;
+}
+
+/** `markdown` with its fenced code blocks blanked out (same length, same lines). */
+function blankFences(markdown: string): string {
+  let out = '';
+  let at = 0;
+  for (const block of fencedBlocks(markdown)) {
+    out += markdown.slice(at, block.start) + blank(markdown.slice(block.start, block.end));
+    at = block.end;
+  }
+  return at === 0 ? markdown : out + markdown.slice(at);
+}
+
+const mayHoldCode = (markdown: string): boolean => markdown.includes('`') || markdown.includes('~~~');
+
+/** `markdown` with fenced code blocks and code spans blanked out (same length, same lines). */
+export function blankCode(markdown: string): string {
+  if (!mayHoldCode(markdown)) return markdown;
+  return replaceCodeSpans(blankFences(markdown), blank);
+}
+
+/**
+ * Every stretch of `markdown` a reader sees as code, in order: its fenced blocks, and the code
+ * spans outside them (a backtick inside a fence pairs with nothing outside it).
+ */
+export function codeRanges(markdown: string): Array<{ start: number; end: number }> {
+  if (!mayHoldCode(markdown)) return [];
+  const spans = codeSpans(blankFences(markdown)).map(({ start, end }) => ({ start, end }));
+  return [...fencedBlocks(markdown), ...spans].sort((a, b) => a.start - b.start);
 }
 
 /**

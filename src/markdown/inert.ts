@@ -1,11 +1,21 @@
 // Untrusted text made inert before it is posted or committed as markdown. What a model, a search
 // provider, a page or an asker wrote is data: shown as written, never as HTML or an image, which
 // GitHub (through its image proxy) and every reader of a page would load, carrying whatever a
-// prompt injection put in the URL's query. Links stay links (a click is the reader's choice);
-// web URLs are accepted only as https and written so that no character ends the link.
+// prompt injection put in the URL's query, nor as a link (a link's text can say anything about where
+// it goes). The steward's own links to web results are accepted only as https and written so that
+// no character ends the link.
 
-/** No HTML (a tag's `<` becomes `&lt;`, shown as `<`) and no images (`![` becomes `[`). */
-export const inertText = (text: string): string => text.replace(/<(?=[A-Za-z/!?])/g, '&lt;').replace(/!\[/g, '[');
+/**
+ * No HTML (a tag's `<` becomes `&lt;`, shown as `<`) and no images: every `!` right before a `[` is
+ * dropped, the whole run (dropping one `!` of `!![` would leave `![`), and a backslash between them
+ * cannot help (`!\![` keeps `\[`, an escaped bracket).
+ */
+export const inertText = (text: string): string =>
+  text
+    .replace(/<(?=[A-Za-z/!?])/g, '&lt;')
+    .replace(/!+(?=\[)/g, '')
+    // A link written by someone else is shown as written, not followed: `](` loses its meaning.
+    .replace(/\]\(/g, ']\\(');
 
 /** Characters a URL may hold that end a markdown link's destination or its text's context. */
 const LINK_BREAKERS = /[()<>[\]\s"'`\\]/g;

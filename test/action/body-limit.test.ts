@@ -234,7 +234,7 @@ describe("the validate job's summary stays within the limit, and inert (item 16)
     expect(r.code).toBe(1);
     expect(r.summary).toContain('## wiki-steward: validate');
     expect(r.summary.length).toBeLessThanOrEqual(LIMIT);
-    expect(r.summary).toMatch(/\| concepts\/broken-0000\.md \| \d+ \| created must be ISO-8601 .*got '\[p\]\(https:\/\/evil\.example/);
+    expect(r.summary).toMatch(/\| concepts\/broken-0000\.md \| \d+ \| created must be ISO-8601 .*got '\[p\]\\\(https:\/\/evil\.example/);
     expect(r.summary).toContain('&lt;img src=');
     expect(r.summary).toMatch(/\n… and 2\d{3} more faults: the annotations and `wiki-steward validate` list every one\./);
     expectInert(r.summary);

@@ -32,6 +32,14 @@ describe('renderAnswer', () => {
     );
   });
 
+  it('names a section in "Read more" as inert text, whatever its page calls it (a frontmatter title is not read as markdown)', () => {
+    const hostile = '<img src=https://evil.example/t.png> [x](javascript:alert(1)) </details> !![p](https://evil.example/p)';
+    const answer = renderAnswer(input({ claims: [claim('how-to/keys.md', 18, 'Create the new key first.', hostile, 1)] }));
+    const readMore = answer.split('\n').find((l) => l.startsWith('**Read more:**'))!;
+    expect(readMore).not.toMatch(/<img|<\/details>|!\[|\]\(javascript/);
+    expect(readMore).toMatch(/^\*\*Read more:\*\* \S.* \(`how-to\/keys\.md` line 1\)\.$/);
+  });
+
   it('says what is missing exactly as given, and nothing when nothing is', () => {
     expect(renderAnswer(input({}))).not.toContain('Not in');
     expect(renderAnswer(input({ outcome: 'gap', missing: ['--max-citations', 'rotate'] }))).toMatch(/\*\*Not in the wiki:\*\* `--max-citations`, `rotate`\.$/);

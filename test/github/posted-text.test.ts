@@ -32,4 +32,13 @@ describe('posted text', () => {
     // Backticks pair in turn: every other `@m` sits inside a span, the others after its closing backtick.
     expect(postableVisible(text).split(WJ).length - 1).toBe(10_000);
   });
+
+  it('pairs backticks only outside fenced blocks: a fence cannot hide a mention in the paragraph after it', () => {
+    // A 3-backtick fence closed by 4 backticks; a backtick inside a ~~~ fence and one after it.
+    for (const text of ['```\nx\n````\n@user ping\n```', '~~~\n`\n~~~\n@user\n`']) {
+      expect(postableVisible(text), text).toContain(`@${WJ}user`);
+    }
+    // Inside a fence an @ pings no one, and copies as written.
+    expect(postableVisible('```\nnpm i @actions/core\n```')).toContain('@actions/core');
+  });
 });

@@ -152,4 +152,18 @@ describe('FrameGate: whole messages out, each within the cap', () => {
     const cut = await through([frame('{"a":1}'), frame('{"b":22}').subarray(0, 25)]);
     expect(cut).toMatchObject({ out: [frame('{"a":1}').toString()], error: undefined, partial: { announced: 8, received: 4 } });
   });
+
+  it('a header the SDK would read otherwise fails: two Content-Lengths (it keeps the last), a line without its CR, a bare word', async () => {
+    // Two lengths: a small one passes the cap here while the SDK's reader would wait for the huge one.
+    for (const header of [
+      'Content-Length: 2\r\nContent-Length: 999999999\r\n\r\n{}',
+      'X-Note: a\nContent-Length: 2\r\n\r\n{}',
+      'garbage\r\nContent-Length: 2\r\n\r\n{}',
+      'Content-Length: 0x2\r\n\r\n{}',
+    ]) {
+      const r = await through([Buffer.from(header)]);
+      expect(r.out, header).toEqual([]);
+      expect(r.error, header).toMatchObject({ kind: 'no-length' });
+    }
+  });
 });

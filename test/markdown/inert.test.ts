@@ -3,10 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { inertText, safeWebUrl, webLink } from '../../src/markdown/inert.js';
 
 describe('inert text', () => {
-  it('shows HTML and images as text', () => {
+  it('shows HTML, images and links as text', () => {
     expect(inertText('a <img src="https://e.example/x"> b ![p](https://e.example/p) </script>')).toBe(
-      'a &lt;img src="https://e.example/x"> b [p](https://e.example/p) &lt;/script>',
+      'a &lt;img src="https://e.example/x"> b [p]\\(https://e.example/p) &lt;/script>',
     );
+    expect(inertText('[click](javascript:alert(1)) [c](http://e.example/)')).toBe('[click]\\(javascript:alert(1)) [c]\\(http://e.example/)');
+  });
+  it('leaves no image however the bangs are stacked or escaped', () => {
+    for (const hostile of ['!![x](https://e.example/p.png?q=secret)', '!!![x](u)', '!\\![x](u)', '\\!![x](u)', '!!\n![x](u)']) {
+      expect(inertText(hostile), hostile).not.toMatch(/!\[/); // `!\[` is a bang and an escaped bracket
+    }
   });
   it('leaves comparisons and arrows alone', () => {
     expect(inertText('p < 0.05 and a -> b')).toBe('p < 0.05 and a -> b');

@@ -114,8 +114,14 @@ export class FrameGate extends Transform {
   /** The header's Content-Length, checked against the limit before a byte of the body is held. */
   private announcedLength(): number {
     const header = Buffer.concat(this.chunks, this.held).toString('latin1');
-    const value = /^content-length:[ \t]*(\d+)[ \t]*$/im.exec(header)?.[1];
-    if (value === undefined) throw new WireFault('no-length', 'the Copilot CLI sent a message header with no valid Content-Length');
+    // The SDK's reader keeps the last of several Content-Length lines, and reads loosely formed
+    // lines too: only a header it and we read alike passes, or a small announced length here could
+    // let it buffer a huge one there.
+    const lines = header.replace(/\r\n\r\n$/, '').split('\r\n');
+    const lengths = lines.filter((line) => /^content-length:/i.test(line));
+    const value = lengths.length === 1 ? /^content-length:[ \t]*(\d+)[ \t]*$/i.exec(lengths[0]!)?.[1] : undefined;
+    if (value === undefined || !lines.every((line) => HEADER_LINE.test(line)))
+      throw new WireFault('no-length', 'the Copilot CLI sent a message header without exactly one valid Content-Length');
     const length = Number(value);
     if (length > this.limit) {
       const announced = value.length > 16 ? `${value.slice(0, 16)}…` : value;
@@ -124,6 +130,9 @@ export class FrameGate extends Transform {
     return length;
   }
 }
+
+/** A header line as the JSON-RPC base protocol writes it: `Name: value`, nothing else. */
+const HEADER_LINE = /^[A-Za-z0-9-]+:[ \t]*[\x21-\x7e][\x20-\x7e]*$/;
 
 /**
  * One CLI process's output, gated, and the moment it is gone. `gone` rejects with a WireFault, and
