@@ -9,12 +9,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { GitHubEmulator } from '../github-emulator/emulator.js';
 import { TestClock } from '../helpers/test-clock.js';
 import { type StandIn, startStandIn } from '../providers/stand-ins.js';
-import { KEYS } from '../providers/support.js';
+import { DEADLINE_MS, KEYS, passHeldTimeouts } from '../providers/support.js';
 import { type Workspace, closeChecked, expectExit, makeWorkspace, questionIssue, removeTempDirs, runStep, seededRepo, traceOf, writesOf } from './harness.js';
 import { COMMENTS, ISSUE_REACTION, ISSUE_REACTIONS } from './routes.js';
 
-const TIMEOUT_MS = 60_000;
-const DEADLINE_MS = 300_000;
 const GAP = 'How do I set `--max-citations` so answers cite at most 3 pages?';
 
 let template: Workspace;
@@ -38,23 +36,6 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
-/** Until `run` settles, each held provider request's own time-out passes, or what is left of the deadline when that is less. */
-async function passHeldTimeouts(clock: TestClock, run: Promise<unknown>): Promise<void> {
-  const standIns = [openai, tavily];
-  const seen = standIns.map((s) => s.requests.length);
-  const ended = run.then(
-    () => -1,
-    () => -1,
-  );
-  for (;;) {
-    const next = await Promise.race([ended, ...standIns.map((s, i) => s.arrived(seen[i]! + 1).then(() => i))]);
-    if (next < 0) return;
-    seen[next]!++;
-    const left = DEADLINE_MS - clock.now();
-    clock.advance(left > 0 ? Math.min(TIMEOUT_MS, left) : TIMEOUT_MS);
-  }
-}
-
 describe('the Action under the question deadline', () => {
   it('hung providers: at the deadline the offline answer is posted with the fault, the 👀 removed, the run warned, exit 0', async () => {
     gh.state.setPermission('alice', 'triage');
@@ -70,7 +51,7 @@ describe('the Action under the question deadline', () => {
       env: { OPENAI_API_KEY: KEYS.OPENAI_API_KEY, TAVILY_API_KEY: KEYS.TAVILY_API_KEY },
       clock,
     });
-    await passHeldTimeouts(clock, step);
+    await passHeldTimeouts(clock, step, [openai, tavily]);
     const r = await step;
     await Promise.all([openai.settled(), tavily.settled()]);
     expectExit(r, 0);

@@ -11,10 +11,18 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Trace } from '../../src/answer/trace.js';
 import { TestClock } from '../helpers/test-clock.js';
 import { type StandIn, startStandIn } from './stand-ins.js';
-import { EXAMPLE_WIKI, INSTALL_CLAIM, INSTALL_QUESTION, KEYS, askCli, runAsk } from './support.js';
+import {
+  ATTEMPT_TIMEOUT_MS as TIMEOUT_MS,
+  DEADLINE_MS,
+  EXAMPLE_WIKI,
+  INSTALL_CLAIM,
+  INSTALL_QUESTION,
+  KEYS,
+  askCli,
+  passHeldTimeouts,
+  runAsk,
+} from './support.js';
 
-const TIMEOUT_MS = 60_000;
-const DEADLINE_MS = 300_000;
 const DEADLINE = `the question's deadline (answerer.deadline_ms: ${DEADLINE_MS} ms)`;
 /** The example wiki has pages on it but not this flag: offline, a gap, so step D searches the question. */
 const GAP_QUESTION = 'How do I set `--max-citations` for the offline answerer?';
@@ -49,34 +57,10 @@ const flags = (...more: string[]) => [
 ];
 const env = { OPENAI_API_KEY: KEYS.OPENAI_API_KEY, TAVILY_API_KEY: KEYS.TAVILY_API_KEY };
 
-/**
- * Until `run` settles: each request a stand-in holds has its own time-out pass (60 s on the clock),
- * or only as much as is left of the current question's deadline when that is less. `deadlines`
- * gives the question's deadline as an absolute time (a batch arms one per question).
- */
-async function passHeldTimeouts(clock: TestClock, run: Promise<unknown>, deadlineAt: () => number = () => DEADLINE_MS): Promise<void> {
-  const standIns = [openai, tavily];
-  const seen = standIns.map((s) => s.requests.length);
-  const ended = run.then(
-    () => -1,
-    () => -1,
-  );
-  for (;;) {
-    const next = await Promise.race([ended, ...standIns.map((s, i) => s.arrived(seen[i]! + 1).then(() => i))]);
-    if (next < 0) return;
-    const request = standIns[next]!.requests[seen[next]!]!;
-    seen[next]!++;
-    // Answered at once (not held): nothing to wait for.
-    if (request.answered !== undefined) continue;
-    const left = deadlineAt() - clock.now();
-    clock.advance(left > 0 ? Math.min(TIMEOUT_MS, left) : TIMEOUT_MS);
-  }
-}
-
 async function askDriven(question: string, deadlineAt?: () => number): Promise<{ trace: Trace; clock: TestClock }> {
   const clock = new TestClock();
   const asked = askCli(question, flags(), env, EXAMPLE_WIKI, clock);
-  await passHeldTimeouts(clock, asked, deadlineAt);
+  await passHeldTimeouts(clock, asked, [openai, tavily], deadlineAt);
   const { trace } = await asked;
   await Promise.all([openai.settled(), tavily.settled()]);
   return { trace, clock };
@@ -204,7 +188,7 @@ describe('the question deadline (answerer.deadline_ms)', () => {
         return realTimeout(ms);
       };
       const asked = runAsk(['--wiki', EXAMPLE_WIKI, '--questions', file, ...flags()], env, EXAMPLE_WIKI, clock);
-      await passHeldTimeouts(clock, asked, deadlineAt);
+      await passHeldTimeouts(clock, asked, [openai, tavily], deadlineAt);
       const run = await asked;
       expect(run.code, run.stderr).toBe(0);
       const [first, second] = run.stdout

@@ -16,6 +16,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy, TEST_WAIT_SCALE } from '../../s
 import { type CliRun, runCli } from '../helpers/cli-in-process.js';
 import { builtCli } from '../helpers/cli.js';
 import { TestClock } from '../helpers/test-clock.js';
+import type { StandIn } from './stand-ins.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const EXAMPLE_WIKI = path.join(PROJECT_ROOT, 'examples/wiki');
@@ -127,3 +128,35 @@ export const INSTALL_CLAIM = {
   text: 'The installer adds a pre-commit hook that validates staged pages.',
   citations: [{ path: INSTALL_PAGE, start_line: 18, end_line: 18, quote: INSTALL_QUOTE }],
 };
+
+/** A provider attempt's time-out (answerer.timeout_ms) and the question's deadline (answerer.deadline_ms), by default. */
+export const ATTEMPT_TIMEOUT_MS = 60_000;
+export const DEADLINE_MS = 300_000;
+
+/**
+ * Until `run` settles: each request one of `standIns` holds has its own time-out pass on the clock,
+ * or only as much as is left of the question's deadline when that is less. `deadlineAt` gives that
+ * deadline as an absolute time (a batch arms one per question). A request answered at once is not
+ * waited for.
+ */
+export async function passHeldTimeouts(
+  clock: TestClock,
+  run: Promise<unknown>,
+  standIns: readonly StandIn[],
+  deadlineAt: () => number = () => DEADLINE_MS,
+): Promise<void> {
+  const seen = standIns.map((s) => s.requests.length);
+  const ended = run.then(
+    () => -1,
+    () => -1,
+  );
+  for (;;) {
+    const next = await Promise.race([ended, ...standIns.map((s, i) => s.arrived(seen[i]! + 1).then(() => i))]);
+    if (next < 0) return;
+    const request = standIns[next]!.requests[seen[next]!]!;
+    seen[next]!++;
+    if (request.answered !== undefined) continue;
+    const left = deadlineAt() - clock.now();
+    clock.advance(left > 0 ? Math.min(ATTEMPT_TIMEOUT_MS, left) : ATTEMPT_TIMEOUT_MS);
+  }
+}
