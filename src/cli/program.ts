@@ -7,6 +7,13 @@ import { DIAGNOSTIC_FORMATS, type DiagnosticFormat } from '../report/diagnostics
 
 export const VERSION = '0.1.0';
 
+/** Parses a count option: digits only, at least 1 (`0`, `-1`, `2.5`, `1e3`, `ten` are refused, naming the flag). */
+const positiveWholeNumber = (value: string): number => {
+  const n = Number(value);
+  if (!/^[0-9]+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
+  return n;
+};
+
 export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   const run = (work: () => Promise<number>) => async () => setExit(await work());
   const program = new Command('wiki-steward')
@@ -24,19 +31,29 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--wiki <dir>', 'wiki root (default: .wiki-steward.yml, else wiki/, docs/wiki/ or .)')
     .addOption(new Option('--format <format>', 'output format').choices(DIAGNOSTIC_FORMATS as string[]).default('text'))
     .option('--changed-since <rev>', 'only pages changed between <rev> and HEAD (e.g. origin/main on a pull request)')
-    .option('--summary', 'after the diagnostics, counts by rule (errors, warnings) and the 5 folders with the most findings')
+    .option('--summary', 'instead of the findings, counts by rule (errors, warnings) and the 5 folders with the most findings')
+    .addOption(
+      new Option('--max-findings <n>', 'list the first N findings and a line saying how many more (the exit code still counts every one)')
+        .argParser(positiveWholeNumber)
+        .conflicts('summary'),
+    )
     .option('--suggest-config', "print a .wiki-steward.yml validate: block that fits the wiki's dialect, each setting with what it saw")
-    .action((paths: string[], opts: { wiki?: string; format: DiagnosticFormat; changedSince?: string; summary?: boolean; suggestConfig?: boolean }) =>
-      run(async () =>
-        (await import('./validate-command.js')).validateCommand(io, {
-          paths,
-          format: opts.format,
-          summary: Boolean(opts.summary),
-          suggestConfig: Boolean(opts.suggestConfig),
-          ...(opts.wiki ? { wiki: opts.wiki } : {}),
-          ...(opts.changedSince ? { changedSince: opts.changedSince } : {}),
-        }),
-      )(),
+    .action(
+      (
+        paths: string[],
+        opts: { wiki?: string; format: DiagnosticFormat; changedSince?: string; summary?: boolean; maxFindings?: number; suggestConfig?: boolean },
+      ) =>
+        run(async () =>
+          (await import('./validate-command.js')).validateCommand(io, {
+            paths,
+            format: opts.format,
+            summary: Boolean(opts.summary),
+            suggestConfig: Boolean(opts.suggestConfig),
+            ...(opts.wiki ? { wiki: opts.wiki } : {}),
+            ...(opts.changedSince ? { changedSince: opts.changedSince } : {}),
+            ...(opts.maxFindings !== undefined ? { maxFindings: opts.maxFindings } : {}),
+          }),
+        )(),
     );
 
   program
@@ -54,11 +71,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     )
     .option('--json', 'the same as --format json')
     .option('--questions <file>', 'a JSONL file of {"id", "question"} objects: one JSON result per line, same order, whatever the format')
-    .option('--inline-max <n>', 'read up to N candidates inline, explore above (default 5)', (v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
-      return n;
-    })
+    .option('--inline-max <n>', 'read up to N candidates inline, explore above (default 5)', positiveWholeNumber)
     .addOption(
       new Option(
         '--llm <answerer>',

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { requireWikiRoot } from '../config/workspace.js';
 import { validateChangedSince } from '../jobs/validate.js';
-import { type DiagnosticFormat, formatSummary, formatText, summarizeDiagnostics, toJsonRecords } from '../report/diagnostics-format.js';
+import { firstOf } from '../markdown/bound.js';
+import { type DiagnosticFormat, formatSummary, formatText, moreFindings, summarizeDiagnostics, toJsonRecords } from '../report/diagnostics-format.js';
 import { hasErrors } from '../wiki/diagnostics.js';
 import { openWikiLayout } from '../wiki/open.js';
 import { suggestValidateConfig } from '../wiki/suggest-config.js';
@@ -14,8 +15,10 @@ export interface ValidateOptions {
   paths: string[];
   /** Only pages changed since this git revision (a pull request's base). */
   changedSince?: string;
-  /** After the diagnostics: counts by rule and the folders with the most findings. */
+  /** Instead of the diagnostics: counts by rule and the folders with the most findings. */
   summary?: boolean;
+  /** List only the first N diagnostics, and how many more there are. */
+  maxFindings?: number;
   /** Print a `.wiki-steward.yml` `validate:` block that fits the wiki's dialect instead of validating. */
   suggestConfig?: boolean;
 }
@@ -35,24 +38,31 @@ export async function validateCommand(io: CliIo, options: ValidateOptions): Prom
     : await validateWiki(layout, only, workspace.config.validate);
   const paths = { wikiRoot, repoRoot: workspace.repoRoot, cwd: io.cwd };
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  const summary = `${plural(checked.length, 'page')} checked: ${plural(errors, 'error')}, ${plural(diagnostics.length - errors, 'warning')}`;
+  const counts = `${plural(checked.length, 'page')} checked: ${plural(errors, 'error')}, ${plural(diagnostics.length - errors, 'warning')}`;
+  // --summary lists no finding; --max-findings lists the first N. The exit code counts every finding either way.
+  const { shown, left } = options.summary ? { shown: [], left: diagnostics.length } : firstOf(diagnostics, options.maxFindings ?? Infinity);
   if (options.format === 'json') {
-    const record = {
-      wiki: path.relative(workspace.repoRoot, wikiRoot) || '.',
-      checked: checked.length,
-      errors,
-      diagnostics: toJsonRecords(diagnostics, paths),
-    };
-    io.stdout(JSON.stringify(options.summary ? { ...record, summary: summarizeDiagnostics(diagnostics) } : record, null, 2));
+    const header = { wiki: path.relative(workspace.repoRoot, wikiRoot) || '.', checked: checked.length, errors };
+    const record = options.summary
+      ? { ...header, summary: summarizeDiagnostics(diagnostics) }
+      : { ...header, diagnostics: toJsonRecords(shown, paths), omitted: left };
+    io.stdout(JSON.stringify(record, null, 2));
   } else if (options.format === 'github') {
-    const { annotationLines } = await import('../github/annotations.js');
-    for (const line of annotationLines(diagnostics, paths)) io.stdout(line);
-    if (options.summary) io.stderr(formatSummary(summarizeDiagnostics(diagnostics)));
-    io.stderr(summary);
+    // A workflow reads annotations: the summary, and the count of findings left out, are one notice each on the run's page.
+    const { annotationLines, noticeLine } = await import('../github/annotations.js');
+    if (options.summary) io.stdout(noticeLine(formatSummary(summarizeDiagnostics(diagnostics))));
+    else {
+      for (const line of annotationLines(shown, paths)) io.stdout(line);
+      if (left > 0) io.stdout(noticeLine(moreFindings(left)));
+    }
+    io.stderr(counts);
   } else {
-    if (diagnostics.length > 0) io.stdout(formatText(diagnostics, paths));
-    if (options.summary) io.stdout(`${diagnostics.length > 0 ? '\n' : ''}${formatSummary(summarizeDiagnostics(diagnostics))}`);
-    io.stderr(summary);
+    if (options.summary) io.stdout(formatSummary(summarizeDiagnostics(diagnostics)));
+    else {
+      if (shown.length > 0) io.stdout(formatText(shown, paths));
+      if (left > 0) io.stdout(moreFindings(left));
+    }
+    io.stderr(counts);
   }
   return hasErrors(diagnostics) ? EXIT.faults : EXIT.ok;
 }

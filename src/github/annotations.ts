@@ -1,5 +1,6 @@
 // Workflow annotations: one per diagnostic, on its repository-relative file and line. Used by the
-// Action and by `validate --format github`; each shell writes the lines to its own log.
+// Action and by `validate --format github`; each shell writes the lines to its own log. What is
+// about the run rather than a page (validate's summary, the findings a cap left out) is a notice.
 import { type DiagnosticPaths, displayPath } from '../report/diagnostics-format.js';
 import type { Diagnostic } from '../wiki/diagnostics.js';
 import { workflowCommand } from './workflow-commands.js';
@@ -13,3 +14,6 @@ export function annotationLines(diagnostics: readonly Diagnostic[], paths: Diagn
     }),
   );
 }
+
+/** A notice on the run's page, on no file: a message about the whole validation. */
+export const noticeLine = (message: string): string => workflowCommand('notice', message, { title: 'wiki-steward validate' });

@@ -66,6 +66,9 @@ export function summarizeDiagnostics(diagnostics: readonly Diagnostic[]): Diagno
 
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
+/** The line after a list cut by `--max-findings`: how many findings it left out. */
+export const moreFindings = (left: number): string => `${andMore(left, left === 1 ? 'finding' : 'findings')}, not listed (--max-findings)`;
+
 /** The summary as text: a table of rules, then the folders. */
 export function formatSummary(summary: DiagnosticSummary): string {
   if (summary.rules.length === 0) return 'no findings';
