@@ -59975,6 +59975,7 @@ function childDirectories(layout, dir) {
   const prefix = `${dir}/`;
   return [...layout.tree.dirs].filter((d2) => d2.startsWith(prefix) && !d2.slice(prefix.length).includes("/") && !isHiddenName(d2.slice(prefix.length)) && !isUnsafeName(d2)).sort(compareCodePoints);
 }
+var ownedByBuilder = (indexPath, text, policy) => policy === "always" || policy === "auto" && isGeneratedForm(indexPath, text);
 async function planIndexFiles(layout, options2) {
   const dirs = layout.indexedDirs.filter((d2) => !options2.onlyDirs || options2.onlyDirs.has(d2));
   const includeRoot = !options2.onlyDirs || options2.onlyDirs.has("");
@@ -60052,17 +60053,24 @@ async function planIndexFiles(layout, options2) {
       }
     }
   }
-  return plans;
+  let keepsGeneratedIndexes = plans.some((p2) => p2.status === "fresh" || p2.status === "stale" || p2.handEdited !== void 0);
+  if (!keepsGeneratedIndexes && options2.onlyDirs) {
+    const planned = new Set(indexPaths);
+    const others = [ROOT_INDEX, ...layout.indexedDirs.map(indexPathOf)].filter((p2) => !planned.has(p2) && layout.tree.files.has(p2));
+    await layout.tree.readEach(others, (file, read) => {
+      if (read.ok && ownedByBuilder(file, read.text, options2.policy)) keepsGeneratedIndexes = true;
+    });
+  }
+  return Object.assign(plans, { keepsGeneratedIndexes });
 }
 function statusOf(indexPath, expected, current, exists, policy) {
   if (!exists) return policy === "never" ? "hand-written" : "missing";
   if (current === expected) return "fresh";
-  if (policy === "never") return "hand-written";
-  if (policy === "auto" && (current === void 0 || !isGeneratedForm(indexPath, current))) return "hand-written";
-  return "stale";
+  if (current === void 0) return policy === "always" ? "stale" : "hand-written";
+  return ownedByBuilder(indexPath, current, policy) ? "stale" : "hand-written";
 }
 function outdatedIndexFiles(plans, options2 = {}) {
-  const adopted = options2.adopt === true || plans.some((p2) => p2.status === "fresh" || p2.status === "stale");
+  const adopted = options2.adopt === true || plans.keepsGeneratedIndexes;
   return plans.filter((p2) => p2.status === "stale" || adopted && p2.status === "missing");
 }
 function affectedIndexDirs(pagePaths) {
@@ -60261,7 +60269,7 @@ async function openCaptureTitle(tree, path9) {
   });
   return title;
 }
-async function planCapture(tree, config, trace, source, now) {
+async function planCapture(tree, config, trace, source, now, provenance) {
   const input = { trace, source, now };
   const slug = captureSlug(trace.question.split("\n")[0] ?? trace.question);
   const bootstrap = tree === void 0;
@@ -60276,14 +60284,14 @@ async function planCapture(tree, config, trace, source, now) {
   let path9 = `queries/${slug}.md`;
   for (let n = 2; base.files.has(path9) && await openCaptureTitle(base, path9) !== title; n++) path9 = `queries/${slug}-${n}.md`;
   files.set(path9, queriesPage(input, topicTags(trace)));
-  return { path: path9, files: await withIndexFiles(base, config, files, path9, bootstrap), bootstrap };
+  return { path: path9, files: await withIndexFiles(base, config, files, path9, bootstrap, provenance), bootstrap };
 }
 async function captureFiles(tree, config, page, content) {
   return withIndexFiles(tree, config, /* @__PURE__ */ new Map([[page, content]]), page, false);
 }
-async function withIndexFiles(tree, config, files, page, bootstrap) {
+async function withIndexFiles(tree, config, files, page, bootstrap, provenance) {
   const policy = bootstrap ? "always" : config.indexes;
-  const plans = await planIndexFiles(layoutOf(overlayTree(tree, files), config), { policy, onlyDirs: affectedIndexDirs([page]) });
+  const plans = await planIndexFiles(layoutOf(overlayTree(tree, files), config), { policy, onlyDirs: affectedIndexDirs([page]), provenance });
   for (const plan of outdatedIndexFiles(plans, { adopt: bootstrap })) files.set(plan.path, plan.expected);
   return files;
 }

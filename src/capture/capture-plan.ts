@@ -8,7 +8,7 @@ import { normalize } from '../ladder/text-match.js';
 import type { Trace } from '../answer/trace.js';
 import { isOpenCapture } from '../wiki/open-capture.js';
 import { readFrontmatter } from '../wiki/frontmatter.js';
-import { affectedIndexDirs, outdatedIndexFiles, planIndexFiles } from '../wiki/index-files.js';
+import { type IndexProvenance, affectedIndexDirs, outdatedIndexFiles, planIndexFiles } from '../wiki/index-files.js';
 import { layoutOf } from '../wiki/open.js';
 import { type WikiTree, memoryTree, overlayTree } from '../wiki/tree.js';
 import { type CaptureSource, captureStamp, captureTitle, pendingCapture, queriesPage } from './capture-content.js';
@@ -71,7 +71,18 @@ async function openCaptureTitle(tree: WikiTree, path: string): Promise<string | 
   return title;
 }
 
-export async function planCapture(tree: WikiTree | undefined, config: StewardConfig, trace: Trace, source: CaptureSource, now: Date): Promise<CapturePlan> {
+/**
+ * `provenance`: tells index files a person has edited from stale ones (see index-provenance.ts), as
+ * `index --check` does, so the capture never writes over them.
+ */
+export async function planCapture(
+  tree: WikiTree | undefined,
+  config: StewardConfig,
+  trace: Trace,
+  source: CaptureSource,
+  now: Date,
+  provenance?: IndexProvenance,
+): Promise<CapturePlan> {
   const input = { trace, source, now };
   const slug = captureSlug(trace.question.split('\n')[0] ?? trace.question);
   const bootstrap = tree === undefined;
@@ -88,7 +99,7 @@ export async function planCapture(tree: WikiTree | undefined, config: StewardCon
   let path = `queries/${slug}.md`;
   for (let n = 2; base.files.has(path) && (await openCaptureTitle(base, path)) !== title; n++) path = `queries/${slug}-${n}.md`;
   files.set(path, queriesPage(input, topicTags(trace)));
-  return { path, files: await withIndexFiles(base, config, files, path, bootstrap), bootstrap };
+  return { path, files: await withIndexFiles(base, config, files, path, bootstrap, provenance), bootstrap };
 }
 
 /**
@@ -106,9 +117,10 @@ async function withIndexFiles(
   files: Map<string, string>,
   page: string,
   bootstrap: boolean,
+  provenance?: IndexProvenance,
 ): Promise<Map<string, string>> {
   const policy = bootstrap ? 'always' : config.indexes;
-  const plans = await planIndexFiles(layoutOf(overlayTree(tree, files), config), { policy, onlyDirs: affectedIndexDirs([page]) });
+  const plans = await planIndexFiles(layoutOf(overlayTree(tree, files), config), { policy, onlyDirs: affectedIndexDirs([page]), provenance });
   for (const plan of outdatedIndexFiles(plans, { adopt: bootstrap })) files.set(plan.path, plan.expected);
   return files;
 }

@@ -5,6 +5,7 @@ import { createProviders, providerOptions } from '../answer/providers.js';
 import { capturesOutcome, planCapture } from '../capture/capture-plan.js';
 import type { AnswererChoice, SearchChoice } from '../config/config.js';
 import type { Workspace } from '../config/workspace.js';
+import { workspaceIndexProvenance } from '../wiki/index-provenance.js';
 import { loadFileTree } from '../wiki/tree.js';
 import { writeWikiFileAtomically } from '../wiki/write-files.js';
 import type { Trace } from '../answer/trace.js';
@@ -124,7 +125,9 @@ async function captureLocally(io: CliIo, workspace: Workspace, trace: Trace): Pr
   }
   const wikiRoot = workspace.wikiRoot ?? path.join(workspace.repoRoot, 'wiki');
   const tree = workspace.wikiRoot ? await loadFileTree(workspace.wikiRoot) : undefined;
-  const plan = await planCapture(tree, workspace.config, trace, {}, new Date());
+  // Index files a person has edited stay theirs, as `index --check` judges them.
+  const provenance = workspace.wikiRoot ? workspaceIndexProvenance(workspace) : undefined;
+  const plan = await planCapture(tree, workspace.config, trace, {}, new Date(), provenance);
   for (const [file, content] of plan.files) await writeWikiFileAtomically(wikiRoot, file, content);
   const others = plan.files.size - 1;
   const alsoWritten = others > 0 ? ` (and ${others} ${plan.bootstrap ? 'new wiki' : 'index'} file${others === 1 ? '' : 's'})` : '';

@@ -7,7 +7,7 @@
 import { type Workspace, requireWikiRoot, wikiPathOf } from '../config/workspace.js';
 import { GitCommandManager } from '../git/git-command-manager.js';
 import { type Diagnostic, hasErrors } from '../wiki/diagnostics.js';
-import { type IndexFilePlan, affectedIndexDirs, outdatedIndexFiles, planIndexFiles } from '../wiki/index-files.js';
+import { type IndexFilePlans, affectedIndexDirs, outdatedIndexFiles, planIndexFiles } from '../wiki/index-files.js';
 import { workspaceIndexProvenance } from '../wiki/index-provenance.js';
 import { openWikiLayout } from '../wiki/open.js';
 import { applyRules } from '../wiki/rules.js';
@@ -51,7 +51,7 @@ export async function validateChangedSince(workspace: Workspace, layout: WikiLay
 }
 
 /** Stale or missing index files (the rule of `outdatedIndexFiles`), as error diagnostics. */
-export const staleIndexDiagnostics = (plans: readonly IndexFilePlan[], handled: ReadonlySet<string> = new Set()): Diagnostic[] =>
+export const staleIndexDiagnostics = (plans: IndexFilePlans, handled: ReadonlySet<string> = new Set()): Diagnostic[] =>
   outdatedIndexFiles(plans)
     .filter((p) => !handled.has(p.path))
     .map((p) => ({

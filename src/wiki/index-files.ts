@@ -113,8 +113,19 @@ export interface IndexProvenance {
   handEdited(candidates: readonly ProvenanceCandidate[]): Promise<Map<string, string>>;
 }
 
+/**
+ * The plans, and whether the wiki keeps generated index files at all: judged over the whole wiki,
+ * not only the folders planned, so a plan for a few folders counts missing files as a plan for all
+ * of them does.
+ */
+export type IndexFilePlans = IndexFilePlan[] & { readonly keepsGeneratedIndexes: boolean };
+
+/** Whether an existing index file is the builder's by its form alone, as statusOf judges it. */
+const ownedByBuilder = (indexPath: string, text: string, policy: IndexPolicy): boolean =>
+  policy === 'always' || (policy === 'auto' && isGeneratedForm(indexPath, text));
+
 /** Computes every index file the builder would write, reading only the pages those files need. */
-export async function planIndexFiles(layout: WikiLayout, options: IndexPlanOptions): Promise<IndexFilePlan[]> {
+export async function planIndexFiles(layout: WikiLayout, options: IndexPlanOptions): Promise<IndexFilePlans> {
   const dirs = layout.indexedDirs.filter((d) => !options.onlyDirs || options.onlyDirs.has(d));
   const includeRoot = !options.onlyDirs || options.onlyDirs.has('');
   const listing = listPagesByDirectory(layout);
@@ -195,15 +206,24 @@ export async function planIndexFiles(layout: WikiLayout, options: IndexPlanOptio
       }
     }
   }
-  return plans;
+  // A generated file a person has since edited still shows the wiki keeps generated indexes.
+  let keepsGeneratedIndexes = plans.some((p) => p.status === 'fresh' || p.status === 'stale' || p.handEdited !== undefined);
+  if (!keepsGeneratedIndexes && options.onlyDirs) {
+    const planned = new Set(indexPaths);
+    const others = [ROOT_INDEX, ...layout.indexedDirs.map(indexPathOf)].filter((p) => !planned.has(p) && layout.tree.files.has(p));
+    await layout.tree.readEach(others, (file, read) => {
+      if (read.ok && ownedByBuilder(file, read.text, options.policy)) keepsGeneratedIndexes = true;
+    });
+  }
+  return Object.assign(plans, { keepsGeneratedIndexes });
 }
 
 function statusOf(indexPath: string, expected: string, current: string | undefined, exists: boolean, policy: IndexPolicy): IndexFileStatus {
   if (!exists) return policy === 'never' ? 'hand-written' : 'missing';
   if (current === expected) return 'fresh';
-  if (policy === 'never') return 'hand-written';
-  if (policy === 'auto' && (current === undefined || !isGeneratedForm(indexPath, current))) return 'hand-written';
-  return 'stale';
+  // A file that cannot be read as text is overwritten only when the policy says always.
+  if (current === undefined) return policy === 'always' ? 'stale' : 'hand-written';
+  return ownedByBuilder(indexPath, current, policy) ? 'stale' : 'hand-written';
 }
 
 /**
@@ -212,8 +232,8 @@ function statusOf(indexPath: string, expected: string, current: string | undefin
  * only once the wiki has adopted generated indexes — or when this write adopts them (`adopt`: an
  * explicit `wiki-steward index`, or a capture that starts a new wiki).
  */
-export function outdatedIndexFiles(plans: readonly IndexFilePlan[], options: { adopt?: boolean } = {}): IndexFilePlan[] {
-  const adopted = options.adopt === true || plans.some((p) => p.status === 'fresh' || p.status === 'stale');
+export function outdatedIndexFiles(plans: IndexFilePlans, options: { adopt?: boolean } = {}): IndexFilePlan[] {
+  const adopted = options.adopt === true || plans.keepsGeneratedIndexes;
   return plans.filter((p) => p.status === 'stale' || (adopted && p.status === 'missing'));
 }
 

@@ -2,9 +2,10 @@
 // upstream's pending-capture schema, a bootstrap for a repository with no wiki.
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { captureSlug, slugify } from '../../src/capture/slug.js';
 import { runCli } from '../helpers/cli-in-process.js';
+import { TempDirs, createRepo } from '../helpers/git-repo.js';
 import { makeWiki, page } from '../helpers/wiki-fixture.js';
 
 const wikiWith = () =>
@@ -12,6 +13,9 @@ const wikiWith = () =>
     'concepts/cache.md': page({ title: 'Cache keys', type: 'concepts', body: 'Cache keys join the tenant and the path.' }),
     'concepts/retry.md': page({ title: 'Retry budget', type: 'concepts', body: 'Retries stop after three attempts.' }),
   });
+
+const dirs = new TempDirs();
+afterEach(() => dirs.cleanup());
 
 describe('slugs', () => {
   it.each([
@@ -59,6 +63,40 @@ describe('ask --capture', () => {
       'how-do-we-shard-the-zeppelin-fleet-across-regions.md',
     ]);
     expect((await runCli(['validate', '--wiki', wiki], wiki)).code).toBe(0);
+  });
+
+  it('writes the new queries/_index.md beside a hand-written root index.md, as index --check expects', async () => {
+    const handWrittenRoot = '# Our wiki\n\nStart with the concepts.\n';
+    const wiki = await makeWiki({
+      'index.md': handWrittenRoot,
+      'concepts/cache.md': page({ title: 'Cache keys', type: 'concepts', body: 'Cache keys join the tenant and the path.' }),
+    });
+    expect((await runCli(['index', '--wiki', wiki], wiki)).code).toBe(0);
+    const captured = await runCli(['ask', '--wiki', wiki, '--capture', 'How are cache keys rotated with `KEY_ROTATION_DAYS`?'], wiki);
+    expect(captured.stderr).toMatch(/captured .*queries\/how-are-cache-keys-rotated-with-key-rotation-days\.md \(and 1 index file\)/);
+    expect(await readFile(path.join(wiki, 'queries/_index.md'), 'utf8')).toContain('(how-are-cache-keys-rotated-with-key-rotation-days.md)');
+    expect(await readFile(path.join(wiki, 'index.md'), 'utf8')).toBe(handWrittenRoot);
+    expect((await runCli(['index', '--check', '--wiki', wiki], wiki)).code).toBe(0);
+  });
+
+  it('never writes over a generated queries/_index.md a person has edited since, which index --check leaves alone', async () => {
+    const repo = await createRepo(dirs, {
+      'schema.md': '# Wiki Schema\n',
+      'concepts/cache.md': page({ title: 'Cache keys', type: 'concepts', body: 'Cache keys join the tenant and the path.' }),
+      'queries/old-question.md': page({ title: 'Old question', type: 'queries', body: 'An old question nobody answered.' }),
+    });
+    expect((await runCli(['index'], repo.root)).code).toBe(0);
+    const edited = repo.read('queries/_index.md').replace('An old question nobody answered.', 'Asked at the spring review; still open.');
+    repo.write({ 'queries/_index.md': edited });
+    repo.git('add', '--all');
+    repo.git('commit', '--quiet', '-m', 'wiki, its queries index edited by hand');
+
+    const captured = await runCli(['ask', '--capture', 'How are cache keys rotated with `KEY_ROTATION_DAYS`?'], repo.root);
+    expect(captured.stderr).toContain('captured queries/how-are-cache-keys-rotated-with-key-rotation-days.md');
+    expect(repo.read('queries/_index.md')).toBe(edited);
+    const check = await runCli(['index', '--check'], repo.root);
+    expect(check.stderr).toContain('queries/_index.md: edited by hand');
+    expect(check.code).toBe(0);
   });
 
   it('writes nothing for an answered question', async () => {

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli, runCli } from '../helpers/cli.js';
-import { type GitRepo, TempDirs } from '../helpers/git-repo.js';
+import { type GitRepo, TempDirs, createRepo } from '../helpers/git-repo.js';
 import { isolatedGitEnv } from '../helpers/git-repo.js';
-import { wikiPage } from '../helpers/wiki-pages.js';
+import { schemaPage, wikiPage } from '../helpers/wiki-pages.js';
 import { wikiRepoTemplate } from '../helpers/wiki-repo.js';
 
 const dirs = new TempDirs();
@@ -118,6 +118,26 @@ describe('action: validate on a pull request', () => {
     repo.git('commit', '--quiet', '--no-verify', '-m', 'no index update');
     const result = await validateAction(repo, base);
     expect(result.stdout).toContain('file=wiki/concepts/_index.md,line=1::index file is stale');
+  });
+
+  it("reports a new folder's missing _index.md beside a hand-written root index.md, as index --check does", async () => {
+    const repo = await createRepo(dirs, {
+      'wiki/schema.md': schemaPage(['concepts', 'ideas']),
+      'wiki/index.md': '# Our wiki\n\nStart with the concepts.\n',
+      'wiki/concepts/one.md': wikiPage({ category: 'concepts', title: 'One' }),
+    });
+    cli(['index'], repo.root);
+    repo.git('add', '--all');
+    repo.git('commit', '--quiet', '--no-verify', '-m', 'wiki with a hand-written root index');
+    const base = repo.git('rev-parse', 'main').trim();
+    repo.git('checkout', '--quiet', '-b', 'change');
+    repo.write({ 'wiki/ideas/good.md': wikiPage({ category: 'ideas', title: 'Good' }) });
+    repo.git('add', '--all');
+    repo.git('commit', '--quiet', '--no-verify', '-m', 'no index update');
+    expect(runCli(['index', '--check'], repo.root).stdout).toContain('+++ b/ideas/_index.md');
+    const result = await validateAction(repo, base);
+    expect(result.stdout).toContain('file=wiki/ideas/_index.md,line=1::index file is missing');
+    expect(result.stdout).not.toContain('file=wiki/index.md');
   });
 
   it('fails a pull request that deletes a linked page: the pages linking to it are checked too', async () => {

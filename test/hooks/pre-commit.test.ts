@@ -4,11 +4,11 @@
 // commit left is checked with `index --check` in-process, and once with the built CLI.
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { runCli as runBuiltCli } from '../helpers/cli.js';
+import { runAsBuilt, runCli as runBuiltCli } from '../helpers/cli.js';
 import { runCli } from '../helpers/cli-in-process.js';
-import { type GitRepo, TempDirs, run } from '../helpers/git-repo.js';
-import { lineOfField, wikiPage } from '../helpers/wiki-pages.js';
-import { inWiki, wikiRepoTemplate } from '../helpers/wiki-repo.js';
+import { type GitRepo, TempDirs, createRepo, run } from '../helpers/git-repo.js';
+import { lineOfField, schemaPage, wikiPage } from '../helpers/wiki-pages.js';
+import { inWiki, installHooks, wikiRepoTemplate } from '../helpers/wiki-repo.js';
 
 const dirs = new TempDirs();
 afterEach(() => dirs.cleanup());
@@ -112,6 +112,33 @@ describe('pre-commit hook: valid commits', () => {
     expect(repo.committedPaths().sort()).toEqual(['entities/postgres.md', 'index.md']);
     expect(repo.read('entities/_index.md')).toBe(handWritten);
     expect(showAtHead(repo, 'entities/_index.md')).toBe(handWritten);
+    expect(statusOf(repo)).toBe('');
+  });
+
+  it("writes the new folder's _index.md beside a hand-written root index.md, as index --check expects", async () => {
+    // The hand-written root index is no generated file, but concepts/_index.md is: the wiki keeps
+    // generated indexes, so a page in a new folder needs that folder's _index.md.
+    const handWrittenRoot = '# Our wiki\n\nStart with the concepts, then the ideas.\n';
+    const repo = await createRepo(dirs, {
+      'schema.md': schemaPage(['concepts', 'ideas']),
+      'index.md': handWrittenRoot,
+      'concepts/one.md': wikiPage({ category: 'concepts', title: 'One' }),
+    });
+    const indexed = await runAsBuilt(['index'], repo.root);
+    expect(indexed.status, indexed.stderr).toBe(0);
+    repo.git('add', '--all');
+    repo.git('commit', '--quiet', '--no-verify', '-m', 'wiki with a hand-written root index');
+    await installHooks(repo);
+
+    repo.write({ 'ideas/good.md': wikiPage({ category: 'ideas', title: 'Good' }) });
+    repo.git('add', 'ideas/good.md');
+    const commit = repo.commit('add a good idea');
+    expect(commit.status, commit.stderr).toBe(0);
+    expect(repo.committedPaths().sort()).toEqual(['ideas/_index.md', 'ideas/good.md']);
+    expect(showAtHead(repo, 'ideas/_index.md')).toContain('[Good](good.md)');
+    expect(repo.read('index.md')).toBe(handWrittenRoot);
+    expect(showAtHead(repo, 'index.md')).toBe(handWrittenRoot);
+    expect(await committedIndexesAreFresh(repo)).toEqual({ status: 0, output: expect.stringContaining('up to date') });
     expect(statusOf(repo)).toBe('');
   });
 
