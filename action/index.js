@@ -44453,6 +44453,7 @@ var VALIDATE_RULES = [
 ];
 var RULE_SEVERITIES = ["error", "warn", "off"];
 var VALIDATE_PRESETS = ["upstream", "lenient"];
+var VALIDATE_TYPE_NAMES = ["folder", "singular"];
 var DEFAULT_CONFIG = {
   wiki: void 0,
   categories: { include: [], exclude: [] },
@@ -44482,7 +44483,7 @@ var DEFAULT_CONFIG = {
   },
   search: { provider: "none", baseUrl: void 0, maxResults: 3 },
   digest: { period: "week", staleDays: 180, maxWrites: 5 },
-  validate: { preset: "upstream", rules: {} }
+  validate: { preset: "upstream", rules: {}, types: "folder" }
 };
 var ConfigError = class extends Error {
   constructor(file, message) {
@@ -44532,7 +44533,7 @@ var SHAPE = {
   },
   search: { provider: oneOf(SEARCH_PROVIDERS), base_url: isUrl, max_results: wholeNumber(1, 20), api_key: noSecrets },
   digest: { period: oneOf(DIGEST_PERIODS), stale_days: wholeNumber(1, 3650), max_writes: wholeNumber(1, 100) },
-  validate: { preset: oneOf(VALIDATE_PRESETS), rules: isRuleMap }
+  validate: { preset: oneOf(VALIDATE_PRESETS), rules: isRuleMap, types: oneOf(VALIDATE_TYPE_NAMES) }
 };
 function checkShape(value, shape, prefix, file) {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
@@ -60992,6 +60993,18 @@ function applyRules(diagnostics, settings) {
   return out;
 }
 
+// src/wiki/type-names.ts
+function singularOf(name) {
+  if (/ies$/i.test(name)) return `${name.slice(0, -3)}y`;
+  if (/(ss|x|z|ch|sh)es$/i.test(name)) return name.slice(0, -2);
+  if (/[^s]s$/i.test(name)) return name.slice(0, -1);
+  return name;
+}
+function typesFor(folder, names) {
+  const singular = singularOf(folder);
+  return names === "singular" && singular !== folder ? [singular, folder] : [folder];
+}
+
 // src/wiki/validator.ts
 var REQUIRED_FIELDS = ["title", "type", "tags", "sources", "created", "updated"];
 var SCORE_FIELDS = ["accuracy", "completeness", "signal", "interlinking"];
@@ -61014,7 +61027,8 @@ function reporterFor(path9, out) {
   };
   return { error: add("error"), warning: add("warning") };
 }
-function validatePage(layout, page) {
+var UPSTREAM_RULES = { preset: "upstream", rules: {} };
+function validatePage(layout, page, settings = UPSTREAM_RULES) {
   const out = [];
   const report = reporterFor(page.path, out);
   const fm = page.frontmatter ?? readFrontmatter(page.text, { compareWithYaml: true });
@@ -61044,7 +61058,7 @@ function validatePage(layout, page) {
   for (const field of REQUIRED_FIELDS) {
     if (!(field in data)) report.error("required-field", "missing-field", `missing required field: ${field}`, { field });
   }
-  checkType(layout, page.path, data, report, at2);
+  checkType(layout, page.path, data, report, at2, settings);
   const parts = page.path.split("/").length;
   if (parts > MAX_PATH_PARTS) {
     report.error(
@@ -61065,24 +61079,37 @@ function validatePage(layout, page) {
   checkSourcesExist(layout, data, report, at2);
   return out;
 }
-function checkType(layout, path9, data, report, at2) {
+function checkType(layout, path9, data, report, at2, settings) {
   if (!("type" in data)) return;
   const type2 = data.type;
   const shown2 = cutValue(pyStr(type2));
   const first = path9.split("/")[0];
-  if (typeof type2 !== "string" || !layout.categories.includes(type2)) {
+  const names = settings.types ?? "folder";
+  const isCategory = typeof type2 === "string" && layout.categories.includes(type2);
+  const categories = `the wiki's categories (${layout.categories.join(", ") || "none"})`;
+  if (settings.preset === "upstream" && names === "folder") {
+    if (!isCategory) report.error("type-category", "type-not-category", `type '${shown2}' is not one of ${categories}`, at2("type"));
+    if (type2 !== first) {
+      report.error(
+        "type-category",
+        "type-path-mismatch",
+        `type '${shown2}' does not match the page's category folder '${first}'; set 'type: ${first}' or move the page`,
+        at2("type")
+      );
+    }
+    return;
+  }
+  const fitting = typesFor(first, names);
+  if (typeof type2 === "string" && fitting.includes(type2)) return;
+  const namesSome = typeof type2 === "string" && layout.categories.some((c3) => typesFor(c3, names).includes(type2));
+  const fix = `set 'type: ${fitting[0]}' or move the page`;
+  if (namesSome) {
+    report.error("type-category", "type-path-mismatch", `type '${shown2}' does not match the page's category folder '${first}'; ${fix}`, at2("type"));
+  } else {
     report.error(
       "type-category",
       "type-not-category",
-      `type '${shown2}' is not one of the wiki's categories (${layout.categories.join(", ") || "none"})`,
-      at2("type")
-    );
-  }
-  if (type2 !== first) {
-    report.error(
-      "type-category",
-      "type-path-mismatch",
-      `type '${shown2}' does not match the page's category folder '${first}'; set 'type: ${first}' or move the page`,
+      `type '${shown2}' is not one of ${categories}${names === "singular" ? " or their singulars" : ""}, nor the page's folder '${first}'; ${fix}`,
       at2("type")
     );
   }
@@ -61230,7 +61257,6 @@ function checkSourcesExist(layout, data, report, at2) {
     }
   }
 }
-var UPSTREAM_RULES = { preset: "upstream", rules: {} };
 async function validateWiki(layout, only, rules = UPSTREAM_RULES) {
   const targets = (only ?? [...layout.pages, ...layout.unsafeNames]).filter((p2) => !isIndexFile(p2));
   const diagnostics = [];
@@ -61255,7 +61281,7 @@ async function validateWiki(layout, only, rules = UPSTREAM_RULES) {
         return;
       }
       try {
-        add(validatePage(layout, { path: path9, text: read.text }));
+        add(validatePage(layout, { path: path9, text: read.text }, rules));
       } catch (error) {
         add([
           {

@@ -45,6 +45,11 @@ export const VALIDATE_RULES = [
 export const RULE_SEVERITIES = ['error', 'warn', 'off'] as const;
 /** `upstream`: upstream's verdicts (the default); `lenient`: for wikis not made by upstream's plugin. */
 export const VALIDATE_PRESETS = ['upstream', 'lenient'] as const;
+/**
+ * What `type` a page in `concepts/` may have: `folder` (upstream's rule) `concepts` alone;
+ * `singular` also `concept`, the folder name made singular (wiki/type-names.ts).
+ */
+export const VALIDATE_TYPE_NAMES = ['folder', 'singular'] as const;
 
 export type AnswererChoice = (typeof ANSWERERS)[number];
 export type SearchChoice = (typeof SEARCH_PROVIDERS)[number];
@@ -56,7 +61,13 @@ export type DigestPeriodKind = (typeof DIGEST_PERIODS)[number];
 export type ValidateRule = (typeof VALIDATE_RULES)[number];
 export type RuleSeverity = (typeof RULE_SEVERITIES)[number];
 export type ValidatePreset = (typeof VALIDATE_PRESETS)[number];
-export type ValidateSettings = { preset: ValidatePreset; rules: Partial<Record<ValidateRule, RuleSeverity>> };
+export type ValidateTypeNames = (typeof VALIDATE_TYPE_NAMES)[number];
+export type ValidateSettings = {
+  preset: ValidatePreset;
+  rules: Partial<Record<ValidateRule, RuleSeverity>>;
+  /** `folder` when not given. */
+  types?: ValidateTypeNames;
+};
 
 export interface StewardConfig {
   /** Wiki root relative to the repository root; undefined means auto-detect. */
@@ -140,7 +151,7 @@ export const DEFAULT_CONFIG: StewardConfig = {
   },
   search: { provider: 'none', baseUrl: undefined, maxResults: 3 },
   digest: { period: 'week', staleDays: 180, maxWrites: 5 },
-  validate: { preset: 'upstream', rules: {} },
+  validate: { preset: 'upstream', rules: {}, types: 'folder' },
 };
 
 export class ConfigError extends Error {
@@ -209,7 +220,7 @@ const SHAPE: Shape = {
   },
   search: { provider: oneOf(SEARCH_PROVIDERS), base_url: isUrl, max_results: wholeNumber(1, 20), api_key: noSecrets },
   digest: { period: oneOf(DIGEST_PERIODS), stale_days: wholeNumber(1, 3650), max_writes: wholeNumber(1, 100) },
-  validate: { preset: oneOf(VALIDATE_PRESETS), rules: isRuleMap },
+  validate: { preset: oneOf(VALIDATE_PRESETS), rules: isRuleMap, types: oneOf(VALIDATE_TYPE_NAMES) },
 };
 
 function checkShape(value: unknown, shape: Shape, prefix: string, file: string): void {

@@ -10,6 +10,8 @@ import { upstreamBody } from '../markdown/upstream-dialect.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { WikiLayout } from './layout.js';
 import { readPages } from './page-limit.js';
+import { readFrontmatter } from './frontmatter.js';
+import { singularOf } from './type-names.js';
 import { isIndexFile, validateWiki } from './validator.js';
 
 /** Never suggested below `error`. */
@@ -41,7 +43,7 @@ export async function suggestValidateConfig(layout: WikiLayout): Promise<string>
   for (const d of diagnostics) byRule.set(d.rule, [...(byRule.get(d.rule) ?? []), d]);
   const found = (rule: ValidateRule, code?: string) => (byRule.get(rule) ?? []).filter((d) => code === undefined || d.code === code);
   const pagesOf = (ds: readonly Diagnostic[]) => new Set(ds.map((d) => d.path)).size;
-  const links = await countLinks(layout, checked);
+  const survey = await surveyPages(layout, checked);
   // Pages whose frontmatter parsed: the denominators of the convention rules.
   const parsed = total - pagesOf(found('frontmatter')) - pagesOf(found('unreadable')) - pagesOf(found('page-too-large')) - pagesOf(found('check-failed'));
   const most = (n: number) => n * 2 > parsed;
@@ -73,15 +75,20 @@ export async function suggestValidateConfig(layout: WikiLayout): Promise<string>
       : `pages have ${REQUIRED_FIELDS.join(', ')}${omissions(missing)}`,
   );
 
-  // Judged on the pages that have a type: a page without one is the required-field rule's.
+  // Judged on the pages that have a type: a page without one is the required-field rule's. Pages
+  // typed with their folder's singular (`concepts/` → `concept`) are the dialect when most typed
+  // pages are: then `types: singular` accepts them, and only the other mismatches count.
   const typed = parsed - pagesOf(found('required-field').filter((d) => d.field === 'type'));
-  const mismatched = pagesOf(found('type-category'));
+  const singular = survey.singularTypes.length * 2 > typed;
+  const mismatched = pagesOf(found('type-category')) - (singular ? survey.singularTypes.length : 0);
   const matching = typed - mismatched;
   const share = typed === 0 ? 100 : Math.round((matching * 100) / typed);
   set(
     'type-category',
     mismatched === 0 ? 'error' : matching === 0 ? 'off' : 'warn',
-    typed === 0 ? 'no page has a type' : `type equals the top folder on ${share}% of the pages with a type (${matching} of ${typed})`,
+    typed === 0
+      ? 'no page has a type'
+      : `type equals the top folder${singular ? ' or its singular' : ''} on ${share}% of the pages with a type (${matching} of ${typed})`,
   );
 
   const deep = found('path-depth').length;
@@ -112,12 +119,12 @@ export async function suggestValidateConfig(layout: WikiLayout): Promise<string>
   );
 
   set('yaml-dialect', 'warn', `${found('yaml-dialect').length} YAML 1.1/1.2 differences (upstream warns)`);
-  damage('broken-link', `markdown links to no file (${links.markdown} markdown links in all)`);
+  damage('broken-link', `markdown links to no file (${survey.markdown} markdown links in all)`);
   const wikilinks = found('wikilink').length;
   const linkStyle =
-    links.wikilinks > links.markdown
-      ? `links are [[wikilinks]] (${links.wikilinks}) rather than markdown (${links.markdown})`
-      : `${links.wikilinks} [[wikilinks]], ${links.markdown} markdown links`;
+    survey.wikilinks > survey.markdown
+      ? `links are [[wikilinks]] (${survey.wikilinks}) rather than markdown (${survey.markdown})`
+      : `${survey.wikilinks} [[wikilinks]], ${survey.markdown} markdown links`;
   set('wikilink', 'error', `${linkStyle}; ${wikilinks} unresolved (never relaxed)`);
   const sources = pagesOf(found('missing-source'));
   set(
@@ -135,10 +142,16 @@ export async function suggestValidateConfig(layout: WikiLayout): Promise<string>
     `# Suggested by \`wiki-steward validate --suggest-config\` from ${total} pages.`,
     'validate:',
     '  preset: upstream',
+    ...(singular ? [`  types: singular  # ${singularTypesSaw(survey.singularTypes, typed)}`] : []),
     '  rules:',
     ...settings.map((s) => `    ${`${s.rule}: ${yamlSeverity(s.severity)}`.padEnd(width)}  # ${s.saw.replace(/\n/g, ' ')}`),
   ].join('\n');
 }
+
+const singularTypesSaw = (pages: readonly string[], typed: number): string => {
+  const folder = pages[0]!.split('/')[0]!;
+  return `${pages.length} of ${typed} pages with a type name their folder in the singular (${folder}/ → ${singularOf(folder)})`;
+};
 
 const omissions = (missing: ReadonlyArray<{ field: string; pages: number }>): string => {
   const some = missing.filter((m) => m.pages > 0).map((m) => `${m.field} on ${m.pages}`);
@@ -148,20 +161,30 @@ const omissions = (missing: ReadonlyArray<{ field: string; pages: number }>): st
 /** `off` is a YAML 1.1 boolean: quoted. */
 const yamlSeverity = (s: RuleSeverity): string => (s === 'off' ? '"off"' : s);
 
-async function countLinks(layout: WikiLayout, pages: readonly string[]): Promise<{ markdown: number; wikilinks: number }> {
-  let markdown = 0;
-  let wikilinks = 0;
+interface PageSurvey {
+  markdown: number;
+  wikilinks: number;
+  /** Pages whose type is not their top folder but its singular. */
+  singularTypes: string[];
+}
+
+/** What the validator's findings do not say: link counts, and which pages write their type in the singular. */
+async function surveyPages(layout: WikiLayout, pages: readonly string[]): Promise<PageSurvey> {
+  const survey: PageSurvey = { markdown: 0, wikilinks: 0, singularTypes: [] };
   const isPage = new Set(layout.pages);
   await readPages(
     layout.tree,
     pages.filter((p) => !isIndexFile(p) && isPage.has(p)),
-    (_path, read) => {
+    (path, read) => {
       if (!read.ok) return;
       // The body where the validator reads it: these counts sit beside its findings.
       const body = blankCode(upstreamBody(read.text));
-      wikilinks += findWikilinks(body).length;
-      for (const link of markdownLinks(body)) if (!EXTERNAL.test(link.target)) markdown++;
+      survey.wikilinks += findWikilinks(body).length;
+      for (const link of markdownLinks(body)) if (!EXTERNAL.test(link.target)) survey.markdown++;
+      const fm = readFrontmatter(read.text);
+      const folder = path.split('/')[0]!;
+      if (fm.kind === 'ok' && fm.data.type !== folder && fm.data.type === singularOf(folder)) survey.singularTypes.push(path);
     },
   );
-  return { markdown, wikilinks };
+  return survey;
 }

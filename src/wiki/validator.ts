@@ -9,6 +9,7 @@ import { type Frontmatter, readFrontmatter } from './frontmatter.js';
 import { DIRECTORY_INDEX, ROOT_INDEX, type WikiLayout, escapeUnsafeName, isUnsafeName, parentDir, quoteName } from './layout.js';
 import { readPages } from './page-limit.js';
 import { applyRules } from './rules.js';
+import { typesFor } from './type-names.js';
 import { resolveWikiPath } from './wiki-path.js';
 import { type WikilinkResolver, wikilinkResolver } from './wikilinks.js';
 import { type PyDict, type PyValue, isPyDict, isPyIntLike, pyFloatRepr, pyRepr, pyRound2, pyStr, pyToFloat } from './python-compat.js';
@@ -48,6 +49,8 @@ function reporterFor(path: string, out: Diagnostic[]): Reporter {
   return { error: add('error'), warning: add('warning') };
 }
 
+const UPSTREAM_RULES: ValidateSettings = { preset: 'upstream', rules: {} };
+
 export interface PageToValidate {
   path: string;
   text: string;
@@ -55,8 +58,11 @@ export interface PageToValidate {
   frontmatter?: Frontmatter;
 }
 
-/** Validates one page against the layout it sits in; the tree answers whether links and sources exist. */
-export function validatePage(layout: WikiLayout, page: PageToValidate): Diagnostic[] {
+/**
+ * Validates one page against the layout it sits in; the tree answers whether links and sources
+ * exist, the settings' preset and `types` what type its folder asks for (checkType).
+ */
+export function validatePage(layout: WikiLayout, page: PageToValidate, settings: ValidateSettings = UPSTREAM_RULES): Diagnostic[] {
   const out: Diagnostic[] = [];
   const report = reporterFor(page.path, out);
   const fm = page.frontmatter ?? readFrontmatter(page.text, { compareWithYaml: true });
@@ -87,7 +93,7 @@ export function validatePage(layout: WikiLayout, page: PageToValidate): Diagnost
   for (const field of REQUIRED_FIELDS) {
     if (!(field in data)) report.error('required-field', 'missing-field', `missing required field: ${field}`, { field });
   }
-  checkType(layout, page.path, data, report, at);
+  checkType(layout, page.path, data, report, at, settings);
   const parts = page.path.split('/').length;
   if (parts > MAX_PATH_PARTS) {
     report.error(
@@ -111,24 +117,42 @@ export function validatePage(layout: WikiLayout, page: PageToValidate): Diagnost
 
 type At = (field: string) => { field: string; line: number };
 
-function checkType(layout: WikiLayout, path: string, data: PyDict, report: Reporter, at: At): void {
+/**
+ * Upstream's rule reports a type that is neither a category nor the page's folder twice, once per
+ * check. Outside it (another preset, or `validate.types` set) each page gets at most one finding:
+ * the type is wrong for its folder, and the message says what would fit.
+ */
+function checkType(layout: WikiLayout, path: string, data: PyDict, report: Reporter, at: At, settings: ValidateSettings): void {
   if (!('type' in data)) return;
   const type = data.type!;
   const shown = cutValue(pyStr(type));
   const first = path.split('/')[0]!;
-  if (typeof type !== 'string' || !layout.categories.includes(type)) {
+  const names = settings.types ?? 'folder';
+  const isCategory = typeof type === 'string' && layout.categories.includes(type);
+  const categories = `the wiki's categories (${layout.categories.join(', ') || 'none'})`;
+  if (settings.preset === 'upstream' && names === 'folder') {
+    if (!isCategory) report.error('type-category', 'type-not-category', `type '${shown}' is not one of ${categories}`, at('type'));
+    if (type !== first) {
+      report.error(
+        'type-category',
+        'type-path-mismatch',
+        `type '${shown}' does not match the page's category folder '${first}'; set 'type: ${first}' or move the page`,
+        at('type'),
+      );
+    }
+    return;
+  }
+  const fitting = typesFor(first, names);
+  if (typeof type === 'string' && fitting.includes(type)) return;
+  const namesSome = typeof type === 'string' && layout.categories.some((c) => typesFor(c, names).includes(type));
+  const fix = `set 'type: ${fitting[0]}' or move the page`;
+  if (namesSome) {
+    report.error('type-category', 'type-path-mismatch', `type '${shown}' does not match the page's category folder '${first}'; ${fix}`, at('type'));
+  } else {
     report.error(
       'type-category',
       'type-not-category',
-      `type '${shown}' is not one of the wiki's categories (${layout.categories.join(', ') || 'none'})`,
-      at('type'),
-    );
-  }
-  if (type !== first) {
-    report.error(
-      'type-category',
-      'type-path-mismatch',
-      `type '${shown}' does not match the page's category folder '${first}'; set 'type: ${first}' or move the page`,
+      `type '${shown}' is not one of ${categories}${names === 'singular' ? ' or their singulars' : ''}, nor the page's folder '${first}'; ${fix}`,
       at('type'),
     );
   }
@@ -297,8 +321,6 @@ function checkSourcesExist(layout: WikiLayout, data: PyDict, report: Reporter, a
   }
 }
 
-const UPSTREAM_RULES: ValidateSettings = { preset: 'upstream', rules: {} };
-
 export interface WikiValidation {
   diagnostics: Diagnostic[];
   /** Pages checked, wiki-relative. */
@@ -338,7 +360,7 @@ export async function validateWiki(layout: WikiLayout, only?: readonly string[],
         return;
       }
       try {
-        add(validatePage(layout, { path, text: read.text }));
+        add(validatePage(layout, { path, text: read.text }, rules));
       } catch (error) {
         add([
           {

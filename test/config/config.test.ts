@@ -104,6 +104,14 @@ describe('the example wiki documents the real config', () => {
   });
 });
 
+describe('validate settings', () => {
+  it("validate.types: upstream's folder names by default, singular when set, a bad value named", () => {
+    expect(DEFAULT_CONFIG.validate.types).toBe('folder');
+    expect(parseConfig('validate:\n  types: singular\n', 'x').validate).toEqual({ preset: 'upstream', rules: {}, types: 'singular' });
+    expect(() => parseConfig('validate:\n  types: plural\n', '.wiki-steward.yml')).toThrow(`'validate.types' must be one of folder, singular, got "plural"`);
+  });
+});
+
 describe('provider and asking settings', () => {
   it('reads answerer, search and ask sections, and refuses keys in the file', () => {
     const config = parseConfig(

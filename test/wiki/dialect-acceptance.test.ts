@@ -53,7 +53,9 @@ describe('a wiki in another dialect (issue 15)', () => {
     expect(config).toMatch(/^ {4}quality: "off" +# no page has a quality block$/m);
     expect(config).toMatch(/^ {4}wikilink: error +# links are \[\[wikilinks\]\] \(\d+\) rather than markdown \(\d+\); 5 unresolved/m);
     expect(config).toMatch(/^ {4}required-field: error +# .*\(title on 2\): defects, not the dialect$/m);
-    expect(config).toMatch(/^ {4}type-category: (warn|"off") +# type equals the top folder on \d+% of the pages with a type \(\d+ of 271\)$/m);
+    // Its types are its folders' names in the singular (issue 26): accepted, so a wrong type would be an error.
+    expect(config).toMatch(/^ {2}types: singular +# \d+ of 271 pages with a type name their folder in the singular/m);
+    expect(config).toMatch(/^ {4}type-category: error +# type equals the top folder or its singular on 100% of the pages with a type \(271 of 271\)$/m);
     // eng-standards names its sources by paths on its author's machine: the dialect, not damage.
     expect(config).toMatch(/^ {4}missing-source: warn +# \d+ of 271 pages name sources not in the wiki$/m);
     for (const rule of ['frontmatter', 'broken-link', 'wikilink', 'unreadable', 'page-too-large', 'unsafe-file-name', 'check-failed', 'stale-index']) {
@@ -107,7 +109,7 @@ describe('a wiki in another dialect (issue 15)', () => {
 
   it('suggest-config judges type ↔ folder on the pages that have a type, not on those without one', async () => {
     const untyped = (title: string) => page({ title, type: 'x' }).replace(/^type: x\n/m, '');
-    const wiki = await makeWiki({ 'concepts/a.md': untyped('A'), 'concepts/b.md': untyped('B'), 'concepts/c.md': page({ title: 'C', type: 'concept' }) });
+    const wiki = await makeWiki({ 'concepts/a.md': untyped('A'), 'concepts/b.md': untyped('B'), 'concepts/c.md': page({ title: 'C', type: 'idea' }) });
     const suggest = await runCli(['validate', '--suggest-config'], wiki);
     expect(suggest.stdout).toMatch(/^ {4}required-field: warn +# the dialect lacks type \(missing on 2 of 3 pages\)/m);
     expect(suggest.stdout).toMatch(/^ {4}type-category: "off" +# type equals the top folder on 0% of the pages with a type \(0 of 1\)$/m);

@@ -74,6 +74,7 @@ describe('named rules', () => {
     expect(parseConfig('validate:\n  preset: lenient\n  rules:\n    broken-link: warn\n', CONFIG).validate).toEqual({
       preset: 'lenient',
       rules: { 'broken-link': 'warn' },
+      types: 'folder',
     });
 
     const wiki = await makeWiki({ 'concepts/a.md': page({ title: 'A', type: 'concepts' }), [CONFIG]: 'validate:\n  rules:\n    no-such-rule: "off"\n' });
