@@ -56,7 +56,14 @@ export type DigestPeriodKind = (typeof DIGEST_PERIODS)[number];
 export type ValidateRule = (typeof VALIDATE_RULES)[number];
 export type RuleSeverity = (typeof RULE_SEVERITIES)[number];
 export type ValidatePreset = (typeof VALIDATE_PRESETS)[number];
-export type ValidateSettings = { preset: ValidatePreset; rules: Partial<Record<ValidateRule, RuleSeverity>> };
+export type ValidateSettings = {
+  preset: ValidatePreset;
+  rules: Partial<Record<ValidateRule, RuleSeverity>>;
+  /** `[[Alias]]` resolves through a page's frontmatter `aliases:` (default: on under `lenient` only). */
+  wikilinkAliases?: boolean;
+  /** `sources` entries read as links: `[[wikilinks]]` resolve, URLs and DOIs are sources (default: on under `lenient` only). */
+  linkedSources?: boolean;
+};
 
 export interface StewardConfig {
   /** Wiki root relative to the repository root; undefined means auto-detect. */
@@ -209,7 +216,7 @@ const SHAPE: Shape = {
   },
   search: { provider: oneOf(SEARCH_PROVIDERS), base_url: isUrl, max_results: wholeNumber(1, 20), api_key: noSecrets },
   digest: { period: oneOf(DIGEST_PERIODS), stale_days: wholeNumber(1, 3650), max_writes: wholeNumber(1, 100) },
-  validate: { preset: oneOf(VALIDATE_PRESETS), rules: isRuleMap },
+  validate: { preset: oneOf(VALIDATE_PRESETS), rules: isRuleMap, wikilink_aliases: isBoolean, linked_sources: isBoolean },
 };
 
 function checkShape(value: unknown, shape: Shape, prefix: string, file: string): void {

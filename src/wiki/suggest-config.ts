@@ -10,7 +10,8 @@ import { upstreamBody } from '../markdown/upstream-dialect.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { WikiLayout } from './layout.js';
 import { readPages } from './page-limit.js';
-import { isIndexFile, validateWiki } from './validator.js';
+import { readFrontmatter } from './frontmatter.js';
+import { aliasesOf, isExternalSource, sourceWikilink, validateWiki } from './validator.js';
 
 /** Never suggested below `error`. */
 export const NEVER_RELAXED: readonly ValidateRule[] = [
@@ -35,13 +36,15 @@ interface Setting {
 }
 
 export async function suggestValidateConfig(layout: WikiLayout): Promise<string> {
-  const { diagnostics, checked } = await validateWiki(layout, undefined, { preset: 'upstream', rules: { wikilink: 'error' } });
+  // How the wiki writes links and sources, read first: the validator then reads them that way.
+  const links = await countLinks(layout);
+  const readings = { wikilinkAliases: links.aliasPages > 0, linkedSources: links.linkedSources + links.externalSources > 0 };
+  const { diagnostics, checked } = await validateWiki(layout, undefined, { preset: 'upstream', rules: { wikilink: 'error' }, ...readings });
   const total = checked.length;
   const byRule = new Map<ValidateRule, Diagnostic[]>();
   for (const d of diagnostics) byRule.set(d.rule, [...(byRule.get(d.rule) ?? []), d]);
   const found = (rule: ValidateRule, code?: string) => (byRule.get(rule) ?? []).filter((d) => code === undefined || d.code === code);
   const pagesOf = (ds: readonly Diagnostic[]) => new Set(ds.map((d) => d.path)).size;
-  const links = await countLinks(layout, checked);
   // Pages whose frontmatter parsed: the denominators of the convention rules.
   const parsed = total - pagesOf(found('frontmatter')) - pagesOf(found('unreadable')) - pagesOf(found('page-too-large')) - pagesOf(found('check-failed'));
   const most = (n: number) => n * 2 > parsed;
@@ -135,6 +138,8 @@ export async function suggestValidateConfig(layout: WikiLayout): Promise<string>
     `# Suggested by \`wiki-steward validate --suggest-config\` from ${total} pages.`,
     'validate:',
     '  preset: upstream',
+    `  wikilink_aliases: ${readings.wikilinkAliases}  # ${links.aliasPages} pages give aliases: in their frontmatter`,
+    `  linked_sources: ${readings.linkedSources}  # sources entries: ${links.linkedSources} [[wikilinks]], ${links.externalSources} URLs or DOIs`,
     '  rules:',
     ...settings.map((s) => `    ${`${s.rule}: ${yamlSeverity(s.severity)}`.padEnd(width)}  # ${s.saw.replace(/\n/g, ' ')}`),
   ].join('\n');
@@ -148,20 +153,32 @@ const omissions = (missing: ReadonlyArray<{ field: string; pages: number }>): st
 /** `off` is a YAML 1.1 boolean: quoted. */
 const yamlSeverity = (s: RuleSeverity): string => (s === 'off' ? '"off"' : s);
 
-async function countLinks(layout: WikiLayout, pages: readonly string[]): Promise<{ markdown: number; wikilinks: number }> {
-  let markdown = 0;
-  let wikilinks = 0;
-  const isPage = new Set(layout.pages);
-  await readPages(
-    layout.tree,
-    pages.filter((p) => !isIndexFile(p) && isPage.has(p)),
-    (_path, read) => {
-      if (!read.ok) return;
-      // The body where the validator reads it: these counts sit beside its findings.
-      const body = blankCode(upstreamBody(read.text));
-      wikilinks += findWikilinks(body).length;
-      for (const link of markdownLinks(body)) if (!EXTERNAL.test(link.target)) markdown++;
-    },
-  );
-  return { markdown, wikilinks };
+interface LinkShapes {
+  markdown: number;
+  wikilinks: number;
+  /** Pages whose frontmatter gives `aliases:`. */
+  aliasPages: number;
+  /** `sources` entries that are one `[[wikilink]]`, and those that are a URL or a DOI. */
+  linkedSources: number;
+  externalSources: number;
+}
+
+async function countLinks(layout: WikiLayout): Promise<LinkShapes> {
+  const shapes: LinkShapes = { markdown: 0, wikilinks: 0, aliasPages: 0, linkedSources: 0, externalSources: 0 };
+  await readPages(layout.tree, layout.pages, (_path, read) => {
+    if (!read.ok) return;
+    // The body where the validator reads it: these counts sit beside its findings.
+    const body = blankCode(upstreamBody(read.text));
+    shapes.wikilinks += findWikilinks(body).length;
+    for (const link of markdownLinks(body)) if (!EXTERNAL.test(link.target)) shapes.markdown++;
+    const fm = readFrontmatter(read.text);
+    if (fm.kind !== 'ok') return;
+    if (aliasesOf(fm.data).length > 0) shapes.aliasPages++;
+    for (const source of Array.isArray(fm.data.sources) ? fm.data.sources : []) {
+      if (typeof source !== 'string') continue;
+      if (sourceWikilink(source) !== undefined) shapes.linkedSources++;
+      else if (isExternalSource(source)) shapes.externalSources++;
+    }
+  });
+  return shapes;
 }
