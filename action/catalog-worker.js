@@ -3532,6 +3532,7 @@ var require_gray_matter = __commonJS({
 });
 
 // src/ladder/catalog-worker.ts
+import path2 from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 
 // src/wiki/tree.ts
@@ -3633,7 +3634,7 @@ function withinPageLimit(file) {
   const bytes = Buffer.byteLength(file.text);
   return bytes > MAX_PAGE_BYTES ? tooLarge(bytes, MAX_PAGE_BYTES) : file;
 }
-var readPages = (tree, paths2, visit) => tree.readEach(paths2, (path2, file) => visit(path2, withinPageLimit(file)), { maxBytes: MAX_PAGE_BYTES });
+var readPages = (tree, paths2, visit) => tree.readEach(paths2, (path3, file) => visit(path3, withinPageLimit(file)), { maxBytes: MAX_PAGE_BYTES });
 
 // src/wiki/wiki-path.ts
 function resolveWikiPath(fromDir, target) {
@@ -3649,28 +3650,61 @@ function resolveWikiPath(fromDir, target) {
 }
 
 // src/wiki/wikilinks.ts
-function wikilinkResolver(pages) {
+function wikilinkFinder(files, options2 = {}) {
   const byPath = /* @__PURE__ */ new Map();
-  const byStem = /* @__PURE__ */ new Map();
-  for (const page of pages) {
-    const lower2 = page.toLowerCase();
-    push(byPath, lower2, page);
-    push(byStem, stemOf(lower2), page);
+  const byName = /* @__PURE__ */ new Map();
+  for (const file of files) {
+    const lower2 = file.toLowerCase();
+    push(byPath, lower2, file);
+    const name = lower2.slice(lower2.lastIndexOf("/") + 1);
+    push(byName, name, file);
+    if (name.endsWith(".md")) push(byName, name.slice(0, -3), file);
   }
+  const byAlias = /* @__PURE__ */ new Map();
+  for (const [page, names] of options2.aliases ?? []) {
+    for (const alias of new Set(names.map((n) => n.trim().toLowerCase()))) if (alias !== "") push(byAlias, alias, page);
+  }
+  const prefix = options2.wikiName ? `${options2.wikiName.toLowerCase()}/` : void 0;
+  const fit = (normal) => {
+    const wanted = normal.toLowerCase();
+    for (const candidate of wanted.endsWith(".md") ? [wanted] : [`${wanted}.md`, wanted]) {
+      const exact = byPath.get(candidate);
+      if (exact) return one(exact.length === 1 ? exact : exact.filter((p) => p === normal || p === `${normal}.md`), exact);
+    }
+    const name = wanted.slice(wanted.lastIndexOf("/") + 1);
+    const fits = (byName.get(name) ?? []).filter((p) => {
+      const lower2 = p.toLowerCase();
+      return lower2.endsWith(`/${wanted}`) || lower2.endsWith(`/${wanted}.md`);
+    });
+    if (fits.length === 0) return void 0;
+    const depth = (p) => p.split("/").length;
+    const shortest = Math.min(...fits.map(depth));
+    return one(
+      fits.filter((p) => depth(p) === shortest),
+      fits
+    );
+  };
   return (raw) => {
     const normal = resolveWikiPath("", raw.trim().replace(/\\/g, "/"));
     if (!normal) return void 0;
-    const wanted = (/\.md$/i.test(normal) ? normal : `${normal}.md`).toLowerCase();
-    const exact = byPath.get(wanted);
-    if (exact) return exact.length === 1 ? exact[0] : exact.find((p) => p === normal || p === `${normal}.md`);
-    const fits = (byStem.get(stemOf(wanted)) ?? []).filter((p) => p.toLowerCase().endsWith(`/${wanted}`));
-    const depth = (p) => p.split("/").length;
-    const shortest = Math.min(...fits.map(depth));
-    const best = fits.filter((p) => depth(p) === shortest);
-    return best.length === 1 ? best[0] : void 0;
+    const found = fit(normal);
+    if (found) return found;
+    if (prefix && normal.toLowerCase().startsWith(prefix)) {
+      const fromRoot = fit(normal.slice(prefix.length));
+      if (fromRoot) return fromRoot;
+    }
+    const aliased = byAlias.get(normal.toLowerCase());
+    return aliased ? one(aliased, aliased) : void 0;
   };
 }
-var stemOf = (lowerPath) => lowerPath.slice(lowerPath.lastIndexOf("/") + 1).replace(/\.md$/, "");
+function wikilinkResolver(files, options2 = {}) {
+  const find = wikilinkFinder(files, options2);
+  return (target) => {
+    const found = find(target);
+    return found && "path" in found ? found.path : void 0;
+  };
+}
+var one = (best, all) => best.length === 1 ? { path: best[0] } : { ambiguous: best.length > 1 ? best : all };
 function push(map2, key, value) {
   const list = map2.get(key);
   if (list) list.push(value);
@@ -7556,10 +7590,10 @@ function decodeURIComponentSafe(s) {
 }
 
 // src/wiki/open-capture.ts
-function isOpenCapture(path2, data) {
+function isOpenCapture(path3, data) {
   if (!data) return false;
   if (data.captured_by !== void 0 && data.captured_by !== null) return true;
-  return path2.split("/")[0] === "queries" && stringList(data.tags).includes("capture");
+  return path3.split("/")[0] === "queries" && stringList(data.tags).includes("capture");
 }
 
 // src/wiki/page-summary.ts
@@ -8174,10 +8208,10 @@ function relevanceIndex(n, wordIds, postings) {
 }
 
 // src/ladder/page-facts.ts
-function readPageFacts(path2, text, counter, acronyms, resolveWikilink) {
+function readPageFacts(path3, text, counter, acronyms, resolveWikilink) {
   const fm = readFrontmatter(text);
   const data = fm.kind === "ok" ? fm.data : void 0;
-  const title = data && "title" in data ? pyStr(data.title) : fileStem(path2);
+  const title = data && "title" in data ? pyStr(data.title) : fileStem(path3);
   const declared = data ? [data.summary, data.description].find((v) => typeof v === "string" && v.trim() !== "") : void 0;
   const body = bodyOf(text);
   const blocks = markdownBlocks(body.split("\n"));
@@ -8186,7 +8220,7 @@ function readPageFacts(path2, text, counter, acronyms, resolveWikilink) {
   for (const link of markdownLinks(body)) {
     const target = link.target.split("#")[0];
     if (link.text === "" || !/.\.md$/.test(target) || /^[a-z]+:/i.test(target)) continue;
-    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path2), decodeURIComponentSafe(target));
+    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path3), decodeURIComponentSafe(target));
     if (resolved) links.push({ target: resolved, text: link.text });
   }
   for (const link of findWikilinks(body)) {
@@ -8201,7 +8235,7 @@ function readPageFacts(path2, text, counter, acronyms, resolveWikilink) {
     headings: blocks.filter((block) => block.kind === "heading" && block.text !== "").map((block) => block.text),
     links,
     body: counter.countBody(body),
-    openCapture: isOpenCapture(path2, data)
+    openCapture: isOpenCapture(path3, data)
   };
 }
 var PAGE_FACTS = defineKnobs("ladder/page-facts", {
@@ -8217,16 +8251,20 @@ async function readChunkFacts(read, resolveWikilink, stopwords2) {
   const counter = new RelevanceCounter(stopwords2);
   const acronyms = new AcronymCollector();
   const chunk2 = { facts: [], unreadable: [], vocabulary: [], acronyms: /* @__PURE__ */ new Map() };
-  await read((path2, file) => {
-    if (file.ok) chunk2.facts.push([path2, readPageFacts(path2, file.text, counter, acronyms, resolveWikilink)]);
-    else chunk2.unreadable.push({ path: path2, reason: file.reason });
+  await read((path3, file) => {
+    if (file.ok) chunk2.facts.push([path3, readPageFacts(path3, file.text, counter, acronyms, resolveWikilink)]);
+    else chunk2.unreadable.push({ path: path3, reason: file.reason });
   });
   return { ...chunk2, vocabulary: counter.vocabulary(), acronyms: acronyms.findings() };
 }
 
 // src/ladder/catalog-worker.ts
 var { root, paths, allPages, stopwords } = workerData;
-var chunk = await readChunkFacts((visit) => readPages({ readEach: diskReader(root) }, paths, visit), wikilinkResolver(allPages), new Set(stopwords));
+var chunk = await readChunkFacts(
+  (visit) => readPages({ readEach: diskReader(root) }, paths, visit),
+  wikilinkResolver(allPages, { wikiName: path2.basename(root) }),
+  new Set(stopwords)
+);
 parentPort.postMessage(
   chunk,
   chunk.facts.flatMap(([, facts]) => [facts.body.ids.buffer, facts.body.counts.buffer])

@@ -1167,14 +1167,14 @@ var require_util = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path9 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path12 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path9 && path9[0] !== "/") {
-          path9 = `/${path9}`;
+        if (path12 && path12[0] !== "/") {
+          path12 = `/${path12}`;
         }
-        return new URL(`${origin}${path9}`);
+        return new URL(`${origin}${path12}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1625,39 +1625,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path9, origin }
+          request: { method, path: path12, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path9);
+        debuglog("sending request to %s %s/%s", method, origin, path12);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path9, origin },
+          request: { method, path: path12, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path9,
+          path12,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path9, origin }
+          request: { method, path: path12, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path9);
+        debuglog("trailers received from %s %s/%s", method, origin, path12);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path9, origin },
+          request: { method, path: path12, origin },
           error
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path9,
+          path12,
           error.message
         );
       });
@@ -1706,9 +1706,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path9, origin }
+            request: { method, path: path12, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path9);
+          debuglog("sending request to %s %s/%s", method, origin, path12);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1771,7 +1771,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request2 = class {
       constructor(origin, {
-        path: path9,
+        path: path12,
         method,
         body,
         headers,
@@ -1786,11 +1786,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path9 !== "string") {
+        if (typeof path12 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path9[0] !== "/" && !(path9.startsWith("http://") || path9.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path12[0] !== "/" && !(path12.startsWith("http://") || path12.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path9)) {
+        } else if (invalidPathRegex.test(path12)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1856,7 +1856,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path9, query) : path9;
+        this.path = query ? buildURL(path12, query) : path12;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6549,7 +6549,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path9, host, upgrade, blocking, reset } = request2;
+      const { method, path: path12, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util2.isFormDataLike(body)) {
@@ -6630,7 +6630,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path9} HTTP/1.1\r
+      let header = `${method} ${path12} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7159,7 +7159,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path9, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path12, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util2.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7256,7 +7256,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path9;
+      headers[HTTP2_HEADER_PATH] = path12;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7609,9 +7609,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util2.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path9 = search ? `${pathname}${search}` : pathname;
+        const path12 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path9;
+        this.opts.path = path12;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8850,10 +8850,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path9 = "/",
+          path: path12 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path9;
+        opts.path = origin + path12;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10825,20 +10825,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path9) {
-      if (typeof path9 !== "string") {
-        return path9;
+    function safeUrl(path12) {
+      if (typeof path12 !== "string") {
+        return path12;
       }
-      const pathSegments = path9.split("?");
+      const pathSegments = path12.split("?");
       if (pathSegments.length !== 2) {
-        return path9;
+        return path12;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path9, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path9);
+    function matchKey(mockDispatch2, { path: path12, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path12);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10860,7 +10860,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path9 }) => matchValue(safeUrl(path9), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path12 }) => matchValue(safeUrl(path12), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10898,9 +10898,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path9, method, body, headers, query } = opts;
+      const { path: path12, method, body, headers, query } = opts;
       return {
-        path: path9,
+        path: path12,
         method,
         body,
         headers,
@@ -11330,9 +11330,9 @@ var require_pluralizer = __commonJS({
         this.plural = plural;
       }
       pluralize(count2) {
-        const one = count2 === 1;
-        const keys = one ? singulars : plurals;
-        const noun = one ? this.singular : this.plural;
+        const one2 = count2 === 1;
+        const keys = one2 ? singulars : plurals;
+        const noun = one2 ? this.singular : this.plural;
         return { ...keys, count: count2, noun };
       }
     };
@@ -11363,10 +11363,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path9, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path12, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path9,
+            Path: path12,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16245,9 +16245,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path9) {
-      for (let i = 0; i < path9.length; ++i) {
-        const code3 = path9.charCodeAt(i);
+    function validateCookiePath(path12) {
+      for (let i = 0; i < path12.length; ++i) {
+        const code3 = path12.charCodeAt(i);
         if (code3 < 32 || // exclude CTLs (0-31)
         code3 > 126 || // exclude DEL and non-ascii
         code3 === 59) {
@@ -19167,11 +19167,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path9 = opts.path;
+          let path12 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path9 = `/${path9}`;
+            path12 = `/${path12}`;
           }
-          url = new URL(util2.parseOrigin(url).origin + path9);
+          url = new URL(util2.parseOrigin(url).origin + path12);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -25038,10 +25038,10 @@ var require_src2 = __commonJS({
     var fs_1 = __require("fs");
     var debug_1 = __importDefault(require_src());
     var log = debug_1.default("@kwsites/file-exists");
-    function check(path9, isFile, isDirectory2) {
-      log(`checking %s`, path9);
+    function check(path12, isFile, isDirectory2) {
+      log(`checking %s`, path12);
       try {
-        const stat = fs_1.statSync(path9);
+        const stat = fs_1.statSync(path12);
         if (stat.isFile() && isFile) {
           log(`[OK] path represents a file`);
           return true;
@@ -25061,8 +25061,8 @@ var require_src2 = __commonJS({
         throw e;
       }
     }
-    function exists(path9, type2 = exports2.READABLE) {
-      return check(path9, (type2 & exports2.FILE) > 0, (type2 & exports2.FOLDER) > 0);
+    function exists(path12, type2 = exports2.READABLE) {
+      return check(path12, (type2 & exports2.FILE) > 0, (type2 & exports2.FOLDER) > 0);
     }
     exports2.exists = exists;
     exports2.FILE = 1;
@@ -31633,7 +31633,7 @@ var require_main = __commonJS({
     exports2.createMessageConnection = exports2.createServerSocketTransport = exports2.createClientSocketTransport = exports2.createServerPipeTransport = exports2.createClientPipeTransport = exports2.generateRandomPipeName = exports2.StreamMessageWriter = exports2.StreamMessageReader = exports2.SocketMessageWriter = exports2.SocketMessageReader = exports2.PortMessageWriter = exports2.PortMessageReader = exports2.IPCMessageWriter = exports2.IPCMessageReader = void 0;
     var ril_1 = require_ril();
     ril_1.default.install();
-    var path9 = __require("path");
+    var path12 = __require("path");
     var os4 = __require("os");
     var crypto_1 = __require("crypto");
     var net_1 = __require("net");
@@ -31769,9 +31769,9 @@ var require_main = __commonJS({
       }
       let result;
       if (XDG_RUNTIME_DIR) {
-        result = path9.join(XDG_RUNTIME_DIR, `vscode-ipc-${randomSuffix}.sock`);
+        result = path12.join(XDG_RUNTIME_DIR, `vscode-ipc-${randomSuffix}.sock`);
       } else {
-        result = path9.join(os4.tmpdir(), `vscode-${randomSuffix}.sock`);
+        result = path12.join(os4.tmpdir(), `vscode-${randomSuffix}.sock`);
       }
       const limit = safeIpcPathLengths.get(process.platform);
       if (limit !== void 0 && result.length > limit) {
@@ -34951,40 +34951,40 @@ function normalizeSqliteParams(params) {
 }
 function createSessionFsAdapter(provider) {
   return {
-    readFile: async ({ path: path9 }) => {
+    readFile: async ({ path: path12 }) => {
       try {
-        const content = await provider.readFile(path9);
+        const content = await provider.readFile(path12);
         return { content };
       } catch (err) {
         return { content: "", error: toSessionFsError(err) };
       }
     },
-    writeFile: async ({ path: path9, content, mode }) => {
+    writeFile: async ({ path: path12, content, mode }) => {
       try {
-        await provider.writeFile(path9, content, mode);
+        await provider.writeFile(path12, content, mode);
         return void 0;
       } catch (err) {
         return toSessionFsError(err);
       }
     },
-    appendFile: async ({ path: path9, content, mode }) => {
+    appendFile: async ({ path: path12, content, mode }) => {
       try {
-        await provider.appendFile(path9, content, mode);
+        await provider.appendFile(path12, content, mode);
         return void 0;
       } catch (err) {
         return toSessionFsError(err);
       }
     },
-    exists: async ({ path: path9 }) => {
+    exists: async ({ path: path12 }) => {
       try {
-        return { exists: await provider.exists(path9) };
+        return { exists: await provider.exists(path12) };
       } catch {
         return { exists: false };
       }
     },
-    stat: async ({ path: path9 }) => {
+    stat: async ({ path: path12 }) => {
       try {
-        return await provider.stat(path9);
+        return await provider.stat(path12);
       } catch (err) {
         return {
           isFile: false,
@@ -34996,33 +34996,33 @@ function createSessionFsAdapter(provider) {
         };
       }
     },
-    mkdir: async ({ path: path9, recursive, mode }) => {
+    mkdir: async ({ path: path12, recursive, mode }) => {
       try {
-        await provider.mkdir(path9, recursive ?? false, mode);
+        await provider.mkdir(path12, recursive ?? false, mode);
         return void 0;
       } catch (err) {
         return toSessionFsError(err);
       }
     },
-    readdir: async ({ path: path9 }) => {
+    readdir: async ({ path: path12 }) => {
       try {
-        const entries = await provider.readdir(path9);
+        const entries = await provider.readdir(path12);
         return { entries };
       } catch (err) {
         return { entries: [], error: toSessionFsError(err) };
       }
     },
-    readdirWithTypes: async ({ path: path9 }) => {
+    readdirWithTypes: async ({ path: path12 }) => {
       try {
-        const entries = await provider.readdirWithTypes(path9);
+        const entries = await provider.readdirWithTypes(path12);
         return { entries };
       } catch (err) {
         return { entries: [], error: toSessionFsError(err) };
       }
     },
-    rm: async ({ path: path9, recursive, force }) => {
+    rm: async ({ path: path12, recursive, force }) => {
       try {
-        await provider.rm(path9, recursive ?? false, force ?? false);
+        await provider.rm(path12, recursive ?? false, force ?? false);
         return void 0;
       } catch (err) {
         return toSessionFsError(err);
@@ -36119,16 +36119,16 @@ function toCanvasRpcError(error) {
   const message = error instanceof Error ? error.message : String(error);
   return new import_node.ResponseError(import_node.ErrorCodes.InternalError, message, { code: code3, message });
 }
-function strictJsonValidationError(context3, category, message, path9) {
+function strictJsonValidationError(context3, category, message, path12) {
   return new import_node.ResponseError(import_node.ErrorCodes.InternalError, message, {
     code: context3.code,
     category,
-    path: path9
+    path: path12
   });
 }
 function assertStrictJson(value, context3) {
   const ancestors = /* @__PURE__ */ new Set();
-  const visit = (current, path9, allowUndefined) => {
+  const visit = (current, path12, allowUndefined) => {
     if (current === void 0) {
       if (allowUndefined) {
         return;
@@ -36136,8 +36136,8 @@ function assertStrictJson(value, context3) {
       throw strictJsonValidationError(
         context3,
         "nested_undefined",
-        `${context3.label} contains nested undefined at ${path9}`,
-        path9
+        `${context3.label} contains nested undefined at ${path12}`,
+        path12
       );
     }
     if (current === null || typeof current === "boolean" || typeof current === "string") {
@@ -36148,16 +36148,16 @@ function assertStrictJson(value, context3) {
         throw strictJsonValidationError(
           context3,
           "non_finite_number",
-          `${context3.label} contains a non-finite number at ${path9}`,
-          path9
+          `${context3.label} contains a non-finite number at ${path12}`,
+          path12
         );
       }
       if (Object.is(current, -0)) {
         throw strictJsonValidationError(
           context3,
           "negative_zero",
-          `${context3.label} contains negative zero at ${path9}; normalize it to 0`,
-          path9
+          `${context3.label} contains negative zero at ${path12}; normalize it to 0`,
+          path12
         );
       }
       return;
@@ -36166,24 +36166,24 @@ function assertStrictJson(value, context3) {
       throw strictJsonValidationError(
         context3,
         "unsupported_type",
-        `${context3.label} contains a function, symbol, or BigInt at ${path9}`,
-        path9
+        `${context3.label} contains a function, symbol, or BigInt at ${path12}`,
+        path12
       );
     }
     if (typeof current !== "object") {
       throw strictJsonValidationError(
         context3,
         "unsupported_type",
-        `${context3.label} contains a function, symbol, or BigInt at ${path9}`,
-        path9
+        `${context3.label} contains a function, symbol, or BigInt at ${path12}`,
+        path12
       );
     }
     if (ancestors.has(current)) {
       throw strictJsonValidationError(
         context3,
         "cyclic_value",
-        `${context3.label} contains a cyclic reference at ${path9}`,
-        path9
+        `${context3.label} contains a cyclic reference at ${path12}`,
+        path12
       );
     }
     ancestors.add(current);
@@ -36196,8 +36196,8 @@ function assertStrictJson(value, context3) {
           throw strictJsonValidationError(
             context3,
             "unsupported_object",
-            `${context3.label} contains a non-JSON array property at ${path9}`,
-            path9
+            `${context3.label} contains a non-JSON array property at ${path12}`,
+            path12
           );
         }
         for (let index = 0; index < current.length; index++) {
@@ -36206,11 +36206,11 @@ function assertStrictJson(value, context3) {
             throw strictJsonValidationError(
               context3,
               "unsupported_object",
-              `${context3.label} contains a non-JSON array property at ${path9}[${index}]`,
-              `${path9}[${index}]`
+              `${context3.label} contains a non-JSON array property at ${path12}[${index}]`,
+              `${path12}[${index}]`
             );
           }
-          visit(descriptor.value, `${path9}[${index}]`, false);
+          visit(descriptor.value, `${path12}[${index}]`, false);
         }
         return;
       }
@@ -36219,8 +36219,8 @@ function assertStrictJson(value, context3) {
         throw strictJsonValidationError(
           context3,
           "unsupported_object",
-          `${context3.label} contains a non-JSON object at ${path9}`,
-          path9
+          `${context3.label} contains a non-JSON object at ${path12}`,
+          path12
         );
       }
       for (const key of Reflect.ownKeys(current)) {
@@ -36228,11 +36228,11 @@ function assertStrictJson(value, context3) {
           throw strictJsonValidationError(
             context3,
             "unsupported_type",
-            `${context3.label} contains a function, symbol, or BigInt at ${path9}`,
-            path9
+            `${context3.label} contains a function, symbol, or BigInt at ${path12}`,
+            path12
           );
         }
-        const propertyPath = /^[A-Za-z_$][\w$]*$/.test(key) ? `${path9}.${key}` : `${path9}[${JSON.stringify(key)}]`;
+        const propertyPath = /^[A-Za-z_$][\w$]*$/.test(key) ? `${path12}.${key}` : `${path12}[${JSON.stringify(key)}]`;
         const descriptor = Object.getOwnPropertyDescriptor(current, key);
         if (descriptor === void 0 || !descriptor.enumerable || !("value" in descriptor)) {
           throw strictJsonValidationError(
@@ -37880,12 +37880,12 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join, relative, sep as sep2 } from "node:path";
-function validateFile(path9, label) {
-  if (!existsSync4(path9)) {
-    throw new Error(`${label} not found at ${path9}.`);
+function validateFile(path12, label) {
+  if (!existsSync4(path12)) {
+    throw new Error(`${label} not found at ${path12}.`);
   }
-  if (statSync2(path9).size === 0) {
-    throw new Error(`${label} at ${path9} is empty.`);
+  if (statSync2(path12).size === 0) {
+    throw new Error(`${label} at ${path12} is empty.`);
   }
 }
 function validateRuntimeBundle(wrapper, runtimeNode) {
@@ -37935,13 +37935,13 @@ function sourceFingerprint(assets) {
   }
   return hash.digest("hex").slice(0, 20);
 }
-function makeExecutable(path9) {
+function makeExecutable(path12) {
   if (process.platform === "win32") {
     return;
   }
-  const mode = statSync2(path9).mode;
+  const mode = statSync2(path12).mode;
   if ((mode & 73) === 0) {
-    chmodSync(path9, mode | 73);
+    chmodSync(path12, mode | 73);
   }
 }
 function defaultRuntimeCacheRoot(platform = process.platform, home = homedir(), environment = process.env) {
@@ -39282,10 +39282,10 @@ var init_client = __esm({
           this.validateSessionFsConfig(options2.sessionFs);
         }
         if (options2.builtinPluginDirectories) {
-          for (const path9 of options2.builtinPluginDirectories) {
-            if (!isAbsolute(path9)) {
+          for (const path12 of options2.builtinPluginDirectories) {
+            if (!isAbsolute(path12)) {
               throw new Error(
-                `builtinPluginDirectories must contain only absolute paths: ${path9}`
+                `builtinPluginDirectories must contain only absolute paths: ${path12}`
               );
             }
           }
@@ -44533,7 +44533,7 @@ var SHAPE = {
   },
   search: { provider: oneOf(SEARCH_PROVIDERS), base_url: isUrl, max_results: wholeNumber(1, 20), api_key: noSecrets },
   digest: { period: oneOf(DIGEST_PERIODS), stale_days: wholeNumber(1, 3650), max_writes: wholeNumber(1, 100) },
-  validate: { preset: oneOf(VALIDATE_PRESETS), rules: isRuleMap, types: oneOf(VALIDATE_TYPE_NAMES) }
+  validate: { preset: oneOf(VALIDATE_PRESETS), rules: isRuleMap, types: oneOf(VALIDATE_TYPE_NAMES), wikilink_aliases: isBoolean, linked_sources: isBoolean }
 };
 function checkShape(value, shape, prefix, file) {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
@@ -45080,7 +45080,7 @@ function redirectTarget(location, from) {
     return "an address that does not parse";
   }
 }
-var endpoint = (base, path9) => new URL(path9, base.endsWith("/") ? base : `${base}/`);
+var endpoint = (base, path12) => new URL(path12, base.endsWith("/") ? base : `${base}/`);
 
 // src/github/identity.ts
 var StewardIdentity = class {
@@ -45153,8 +45153,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path9 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path9} does not exist${EOL}`);
+        const path12 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path12} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -49267,7 +49267,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path9) => path9.split("/").map((c3) => c3.startsWith("{") ? "(?:.+?)" : c3).join("/")
+    (path12) => path12.split("/").map((c3) => c3.startsWith("{") ? "(?:.+?)" : c3).join("/")
   );
   const regex2 = `^(?:${regexes.map((r2) => `(?:${r2})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -53246,6 +53246,9 @@ var GitCommandManager = class {
   }
 };
 
+// src/ladder/catalog.ts
+import path4 from "node:path";
+
 // src/markdown/py-strip.ts
 var PY_WHITESPACE = /* @__PURE__ */ new Set([
   9,
@@ -53537,19 +53540,19 @@ function parseIndexFile(indexFile, text, options2) {
     const wikilink = markdown ? null : WIKILINK_ENTRY.exec(line);
     const match = markdown ?? wikilink;
     if (!match || match.index > 2) return;
-    let path9;
+    let path12;
     let title;
     if (markdown) {
       const target = decodeURIComponentSafe(markdown[2]);
-      path9 = resolveWikiPath(target.startsWith("/") ? "" : baseDir, target);
+      path12 = resolveWikiPath(target.startsWith("/") ? "" : baseDir, target);
       title = markdown[1].trim();
     } else {
-      path9 = options2.resolveWikilink(wikilink[1].trim());
+      path12 = options2.resolveWikilink(wikilink[1].trim());
       title = (wikilink[2] ?? "").trim();
     }
-    if (!path9 || path9.endsWith(`/${DIRECTORY_INDEX}`) || path9 === DIRECTORY_INDEX) return;
+    if (!path12 || path12.endsWith(`/${DIRECTORY_INDEX}`) || path12 === DIRECTORY_INDEX) return;
     const rest = line.slice(match.index + match[0].length).replace(SEPARATOR, "").replace(QUALITY_MARKER, "").trim();
-    entries.push({ indexFile, line: i + 1, path: path9, title, summary: rest });
+    entries.push({ indexFile, line: i + 1, path: path12, title, summary: rest });
   });
   return entries;
 }
@@ -53751,7 +53754,7 @@ function withinPageLimit(file) {
   const bytes = Buffer.byteLength(file.text);
   return bytes > MAX_PAGE_BYTES ? tooLarge(bytes, MAX_PAGE_BYTES) : file;
 }
-var readPages = (tree, paths, visit) => tree.readEach(paths, (path9, file) => visit(path9, withinPageLimit(file)), { maxBytes: MAX_PAGE_BYTES });
+var readPages = (tree, paths, visit) => tree.readEach(paths, (path12, file) => visit(path12, withinPageLimit(file)), { maxBytes: MAX_PAGE_BYTES });
 
 // src/markdown/code.ts
 var CODE_INDENT = 4;
@@ -54081,28 +54084,61 @@ function parseSchema(text) {
 }
 
 // src/wiki/wikilinks.ts
-function wikilinkResolver(pages) {
+function wikilinkFinder(files, options2 = {}) {
   const byPath = /* @__PURE__ */ new Map();
-  const byStem = /* @__PURE__ */ new Map();
-  for (const page of pages) {
-    const lower2 = page.toLowerCase();
-    push(byPath, lower2, page);
-    push(byStem, stemOf(lower2), page);
+  const byName = /* @__PURE__ */ new Map();
+  for (const file of files) {
+    const lower2 = file.toLowerCase();
+    push(byPath, lower2, file);
+    const name = lower2.slice(lower2.lastIndexOf("/") + 1);
+    push(byName, name, file);
+    if (name.endsWith(".md")) push(byName, name.slice(0, -3), file);
   }
+  const byAlias = /* @__PURE__ */ new Map();
+  for (const [page, names] of options2.aliases ?? []) {
+    for (const alias of new Set(names.map((n) => n.trim().toLowerCase()))) if (alias !== "") push(byAlias, alias, page);
+  }
+  const prefix = options2.wikiName ? `${options2.wikiName.toLowerCase()}/` : void 0;
+  const fit = (normal) => {
+    const wanted = normal.toLowerCase();
+    for (const candidate of wanted.endsWith(".md") ? [wanted] : [`${wanted}.md`, wanted]) {
+      const exact = byPath.get(candidate);
+      if (exact) return one(exact.length === 1 ? exact : exact.filter((p2) => p2 === normal || p2 === `${normal}.md`), exact);
+    }
+    const name = wanted.slice(wanted.lastIndexOf("/") + 1);
+    const fits = (byName.get(name) ?? []).filter((p2) => {
+      const lower2 = p2.toLowerCase();
+      return lower2.endsWith(`/${wanted}`) || lower2.endsWith(`/${wanted}.md`);
+    });
+    if (fits.length === 0) return void 0;
+    const depth = (p2) => p2.split("/").length;
+    const shortest = Math.min(...fits.map(depth));
+    return one(
+      fits.filter((p2) => depth(p2) === shortest),
+      fits
+    );
+  };
   return (raw) => {
     const normal = resolveWikiPath("", raw.trim().replace(/\\/g, "/"));
     if (!normal) return void 0;
-    const wanted = (/\.md$/i.test(normal) ? normal : `${normal}.md`).toLowerCase();
-    const exact = byPath.get(wanted);
-    if (exact) return exact.length === 1 ? exact[0] : exact.find((p2) => p2 === normal || p2 === `${normal}.md`);
-    const fits = (byStem.get(stemOf(wanted)) ?? []).filter((p2) => p2.toLowerCase().endsWith(`/${wanted}`));
-    const depth = (p2) => p2.split("/").length;
-    const shortest = Math.min(...fits.map(depth));
-    const best = fits.filter((p2) => depth(p2) === shortest);
-    return best.length === 1 ? best[0] : void 0;
+    const found = fit(normal);
+    if (found) return found;
+    if (prefix && normal.toLowerCase().startsWith(prefix)) {
+      const fromRoot = fit(normal.slice(prefix.length));
+      if (fromRoot) return fromRoot;
+    }
+    const aliased = byAlias.get(normal.toLowerCase());
+    return aliased ? one(aliased, aliased) : void 0;
   };
 }
-var stemOf = (lowerPath) => lowerPath.slice(lowerPath.lastIndexOf("/") + 1).replace(/\.md$/, "");
+function wikilinkResolver(files, options2 = {}) {
+  const find = wikilinkFinder(files, options2);
+  return (target) => {
+    const found = find(target);
+    return found && "path" in found ? found.path : void 0;
+  };
+}
+var one = (best, all) => best.length === 1 ? { path: best[0] } : { ambiguous: best.length > 1 ? best : all };
 function push(map2, key, value) {
   const list = map2.get(key);
   if (list) list.push(value);
@@ -56956,10 +56992,10 @@ function describeStandard(value) {
 }
 
 // src/wiki/open-capture.ts
-function isOpenCapture(path9, data) {
+function isOpenCapture(path12, data) {
   if (!data) return false;
   if (data.captured_by !== void 0 && data.captured_by !== null) return true;
-  return path9.split("/")[0] === "queries" && stringList(data.tags).includes("capture");
+  return path12.split("/")[0] === "queries" && stringList(data.tags).includes("capture");
 }
 
 // src/wiki/page-summary.ts
@@ -56985,10 +57021,10 @@ function qualityMarker(frontmatter) {
 }
 
 // src/ladder/page-facts.ts
-function readPageFacts(path9, text, counter, acronyms, resolveWikilink) {
+function readPageFacts(path12, text, counter, acronyms, resolveWikilink) {
   const fm = readFrontmatter(text);
   const data = fm.kind === "ok" ? fm.data : void 0;
-  const title = data && "title" in data ? pyStr(data.title) : fileStem(path9);
+  const title = data && "title" in data ? pyStr(data.title) : fileStem(path12);
   const declared = data ? [data.summary, data.description].find((v2) => typeof v2 === "string" && v2.trim() !== "") : void 0;
   const body = bodyOf(text);
   const blocks = markdownBlocks(body.split("\n"));
@@ -56997,7 +57033,7 @@ function readPageFacts(path9, text, counter, acronyms, resolveWikilink) {
   for (const link of markdownLinks(body)) {
     const target = link.target.split("#")[0];
     if (link.text === "" || !/.\.md$/.test(target) || /^[a-z]+:/i.test(target)) continue;
-    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path9), decodeURIComponentSafe(target));
+    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path12), decodeURIComponentSafe(target));
     if (resolved) links.push({ target: resolved, text: link.text });
   }
   for (const link of findWikilinks(body)) {
@@ -57012,7 +57048,7 @@ function readPageFacts(path9, text, counter, acronyms, resolveWikilink) {
     headings: blocks.filter((block) => block.kind === "heading" && block.text !== "").map((block) => block.text),
     links,
     body: counter.countBody(body),
-    openCapture: isOpenCapture(path9, data)
+    openCapture: isOpenCapture(path12, data)
   };
 }
 var PAGE_FACTS = defineKnobs("ladder/page-facts", {
@@ -57028,9 +57064,9 @@ async function readChunkFacts(read, resolveWikilink, stopwords) {
   const counter = new RelevanceCounter(stopwords);
   const acronyms = new AcronymCollector();
   const chunk = { facts: [], unreadable: [], vocabulary: [], acronyms: /* @__PURE__ */ new Map() };
-  await read((path9, file) => {
-    if (file.ok) chunk.facts.push([path9, readPageFacts(path9, file.text, counter, acronyms, resolveWikilink)]);
-    else chunk.unreadable.push({ path: path9, reason: file.reason });
+  await read((path12, file) => {
+    if (file.ok) chunk.facts.push([path12, readPageFacts(path12, file.text, counter, acronyms, resolveWikilink)]);
+    else chunk.unreadable.push({ path: path12, reason: file.reason });
   });
   return { ...chunk, vocabulary: counter.vocabulary(), acronyms: acronyms.findings() };
 }
@@ -57110,24 +57146,24 @@ async function loadCatalog(tree, config) {
   const unreadable = [];
   let schema2;
   const pages = new Set(layout.pages.filter((p2) => !isIndexFilePath(p2)));
-  const resolveWikilink = wikilinkResolver(pages);
+  const resolveWikilink = wikilinkResolver(pages, { wikiName: path4.basename(tree.root) });
   for (const chunk of await readCatalogPages(tree, [...pages], resolveWikilink)) {
     const ids = counter.adopt(chunk.vocabulary);
     const remap = ids.some((id, k2) => id !== k2);
-    for (const [path9, f3] of chunk.facts) {
+    for (const [path12, f3] of chunk.facts) {
       if (remap) for (let k2 = 0; k2 < f3.body.ids.length; k2++) f3.body.ids[k2] = ids[f3.body.ids[k2]];
-      facts.set(path9, f3);
+      facts.set(path12, f3);
     }
     unreadable.push(...chunk.unreadable);
     acronymCollector.merge(chunk.acronyms);
   }
-  for (const path9 of layout.unsafeNames) {
-    unreadable.push({ path: escapeUnsafeName(path9), reason: "its file name holds a line break or other control character" });
+  for (const path12 of layout.unsafeNames) {
+    unreadable.push({ path: escapeUnsafeName(path12), reason: "its file name holds a line break or other control character" });
   }
-  await tree.readEach([...indexFiles, ...tree.files.has("schema.md") ? ["schema.md"] : []], (path9, file) => {
+  await tree.readEach([...indexFiles, ...tree.files.has("schema.md") ? ["schema.md"] : []], (path12, file) => {
     if (!file.ok) return;
-    if (path9 === "schema.md") schema2 = parseSchema(file.text);
-    else indexTexts.set(path9, file.text);
+    if (path12 === "schema.md") schema2 = parseSchema(file.text);
+    else indexTexts.set(path12, file.text);
   });
   const listed = /* @__PURE__ */ new Map();
   for (const file of indexFiles) {
@@ -57149,21 +57185,21 @@ async function loadCatalog(tree, config) {
     }
   }
   const entries = [];
-  for (const path9 of layout.pages) {
-    const f3 = facts.get(path9);
+  for (const path12 of layout.pages) {
+    const f3 = facts.get(path12);
     if (!f3) continue;
-    const index = listed.get(path9);
+    const index = listed.get(path12);
     const title = index?.title || f3.title;
     const summary = index?.summary || f3.ownSummary;
     entries.push({
-      path: path9,
-      category: path9.split("/")[0],
+      path: path12,
+      category: path12.split("/")[0],
       title,
       summary,
       tags: f3.tags,
       aliases: f3.aliases,
       headings: f3.headings,
-      linkTexts: [...new Set(linkTexts.get(path9) ?? [])],
+      linkTexts: [...new Set(linkTexts.get(path12) ?? [])],
       ...index ? { listedIn: index.indexFile } : {},
       openCapture: f3.openCapture,
       folded: { title: foldText(title), summary: foldText(summary) }
@@ -57200,7 +57236,7 @@ async function loadCatalog(tree, config) {
       return [...hits].sort((a, b3) => a - b3).map((i) => entries[i]);
     },
     byPath: new Map(entries.map((e) => [e.path, e])),
-    indexOf: (path9) => positions.get(path9) ?? -1,
+    indexOf: (path12) => positions.get(path12) ?? -1,
     relevance,
     acronyms,
     schema: schema2,
@@ -57216,19 +57252,19 @@ function keptPageReader(tree) {
     const fresh = /* @__PURE__ */ new Map();
     await readPages(
       tree,
-      paths.filter((path9) => !kept.has(path9)),
-      (path9, file) => {
-        if (file.ok) fresh.set(path9, file.text);
+      paths.filter((path12) => !kept.has(path12)),
+      (path12, file) => {
+        if (file.ok) fresh.set(path12, file.text);
       }
     );
     const out = /* @__PURE__ */ new Map();
-    for (const path9 of paths) {
-      const text = fresh.get(path9) ?? kept.get(path9);
-      if (text !== void 0) out.set(path9, text);
+    for (const path12 of paths) {
+      const text = fresh.get(path12) ?? kept.get(path12);
+      if (text !== void 0) out.set(path12, text);
     }
-    for (const [path9, text] of fresh) {
+    for (const [path12, text] of fresh) {
       if (keptChars + text.length > PAGE_TEXT_CACHE_CHARS) [kept, keptChars] = [/* @__PURE__ */ new Map(), 0];
-      kept.set(path9, text);
+      kept.set(path12, text);
       keptChars += text.length;
     }
     return out;
@@ -57337,7 +57373,7 @@ function runLadder(catalog, question, options2, proposed) {
   }
   for (const t2 of terms) t2.weight = weightOf(t2);
   const ranked = rankCandidates(catalog, gate, scores, terms);
-  const isCapture = (path9) => catalog.byPath.get(path9).openCapture;
+  const isCapture = (path12) => catalog.byPath.get(path12).openCapture;
   const candidates = ranked.filter((c3) => !isCapture(c3.path));
   return {
     // Step A orients on the index files: the pages the gate found there, else whatever was found.
@@ -57643,12 +57679,12 @@ function frontmatterTitle(block) {
   return title?.replace(/^(["'])(.*)\1$/, "$2");
 }
 var QUOTABLE_KINDS = /* @__PURE__ */ new Set(["paragraph", "item", "quote", "table-row"]);
-function readSections(path9, text, lines) {
+function readSections(path12, text, lines) {
   const frontmatter = frontmatterBlock(text);
   const first = (frontmatter?.body.line ?? 1) - 1;
   const pageBlocks = markdownBlocks(lines, first);
   const h1 = pageBlocks.find((b3) => b3.kind === "heading" && b3.level === 1 && b3.text !== "");
-  const title = (frontmatter && frontmatterTitle(frontmatter.block)) ?? (h1 ? readableText(h1.text) : path9.split("/").at(-1).replace(/\.md$/i, ""));
+  const title = (frontmatter && frontmatterTitle(frontmatter.block)) ?? (h1 ? readableText(h1.text) : path12.split("/").at(-1).replace(/\.md$/i, ""));
   let top = first;
   while (top < lines.length - 1 && lines[top].trim() === "") top++;
   let section = makeSection(title, Math.min(top + 1, lines.length), 0);
@@ -57744,9 +57780,9 @@ function sentenceSpans(joined, item) {
   }
   return merged.filter(([a, b3]) => joined.slice(a, b3).trim() !== "");
 }
-function splitSentences(path9, text) {
+function splitSentences(path12, text) {
   const lines = text.split("\n");
-  const { blocks, sections, title } = readSections(path9, text, lines);
+  const { blocks, sections, title } = readSections(path12, text, lines);
   const sentences = [];
   const titleFolded = foldText(title);
   let leadTaken = false;
@@ -57789,7 +57825,7 @@ function splitSentences(path9, text) {
       if (prose) leadTaken = true;
       if (section.summary) summaryOpened.add(section);
       sentences.push({
-        path: path9,
+        path: path12,
         start: block.line + first,
         end: block.line + last,
         text: sentenceText,
@@ -57803,7 +57839,7 @@ function splitSentences(path9, text) {
       });
     });
   }
-  return { path: path9, title, sections, sentences };
+  return { path: path12, title, sections, sentences };
 }
 function textHasTerm(folded, pattern, strict) {
   return containsWords(folded, pattern) || strict && pattern.raw.length > 1 && folded.raw.includes(pattern.raw);
@@ -57821,9 +57857,9 @@ function enforceCiteContract(claims, context3) {
   const violations = [];
   const kept = [];
   const pageLines = /* @__PURE__ */ new Map();
-  const linesOf = (path9) => {
-    let lines = pageLines.get(path9);
-    if (!lines) pageLines.set(path9, lines = context3.pagesRead.get(path9).split("\n"));
+  const linesOf = (path12) => {
+    let lines = pageLines.get(path12);
+    if (!lines) pageLines.set(path12, lines = context3.pagesRead.get(path12).split("\n"));
     return lines;
   };
   for (const claim of claims) {
@@ -58018,31 +58054,31 @@ function questionPhrases(question, terms) {
 var OfflineAnswerer = class {
   name = "offline";
   prepared = /* @__PURE__ */ new Map();
-  prepare(path9, text) {
-    const cached = this.prepared.get(path9);
+  prepare(path12, text) {
+    const cached = this.prepared.get(path12);
     if (cached && cached.text === text) return cached;
-    const page = { text, lines: text.split("\n"), folded: foldText(text), page: splitSentences(path9, text) };
+    const page = { text, lines: text.split("\n"), folded: foldText(text), page: splitSentences(path12, text) };
     if (this.prepared.size >= PREPARED_PAGE_LIMIT) this.prepared.clear();
-    this.prepared.set(path9, page);
+    this.prepared.set(path12, page);
     return page;
   }
   async answer(request2) {
     const ranked = [...request2.pages.keys()];
     const read = ranked.slice(0, ANSWERER.OFFLINE_READ_BUDGET);
-    const unread = ranked.slice(ANSWERER.OFFLINE_READ_BUDGET).map((path9) => ({ path: path9, reason: `beyond the offline read budget of ${ANSWERER.OFFLINE_READ_BUDGET} pages` }));
+    const unread = ranked.slice(ANSWERER.OFFLINE_READ_BUDGET).map((path12) => ({ path: path12, reason: `beyond the offline read budget of ${ANSWERER.OFFLINE_READ_BUDGET} pages` }));
     const terms = weighTerms(request2.terms);
-    const pages = new Map(read.map((path9) => [path9, this.prepare(path9, request2.pages.get(path9))]));
+    const pages = new Map(read.map((path12) => [path12, this.prepare(path12, request2.pages.get(path12))]));
     const phrases = questionPhrases(request2.question, terms);
     const has = termLookup(terms);
-    const scored = read.flatMap((path9, rank) => {
-      const page = pages.get(path9);
+    const scored = read.flatMap((path12, rank) => {
+      const page = pages.get(path12);
       const held = terms.flatMap((t2, k2) => ANSWERER.HELD_SPECIFIC_TERMS && t2.strict && textHasTerm(page.folded, t2.pattern, t2.strict) ? [k2] : []);
       return page.page.sentences.map((s) => scoreSentence(s, terms, rank, held, phrases, has));
     });
     const holds = (s) => quoteHolds(pages.get(s.path).lines, [s.start, s.end], s.quote);
     const picked = pickSentences(scored, terms, holds, tiedWithBest(read, request2.scores));
     if (ANSWERER.TITLED_PAGE_LEAD && picked.length === 0) {
-      const named = read.find((path9) => terms.some((w2) => w2.required && textHasTerm(pages.get(path9).folded, w2.pattern, w2.strict)));
+      const named = read.find((path12) => terms.some((w2) => w2.required && textHasTerm(pages.get(path12).folded, w2.pattern, w2.strict)));
       const own = scored.filter((x3) => x3.sentence.path === named && holds(x3.sentence));
       const opening = own.find((x3) => x3.sentence.lead) ?? own[0];
       if (opening) picked.push(opening);
@@ -58053,8 +58089,8 @@ var OfflineAnswerer = class {
       section: { path: s.path, heading: s.section.heading, line: s.section.line }
     }));
     const judgedPaths = /* @__PURE__ */ new Set([...picked.map((x3) => x3.sentence.path), ...read.slice(0, ANSWERER.COVER_RANKS)]);
-    const folded = (paths) => paths.map((path9) => pages.get(path9).folded);
-    const coverage = judgeCoverage(terms, folded([...judgedPaths]), folded(read.filter((path9) => !judgedPaths.has(path9))));
+    const folded = (paths) => paths.map((path12) => pages.get(path12).folded);
+    const coverage = judgeCoverage(terms, folded([...judgedPaths]), folded(read.filter((path12) => !judgedPaths.has(path12))));
     return {
       claims,
       covered: read.length > 0 && claims.length > 0 && coverage.covered,
@@ -58605,7 +58641,7 @@ async function searchTheWeb(session, queries) {
 }
 
 // src/answer/providers.ts
-import path5 from "node:path";
+import path6 from "node:path";
 
 // src/web/search-provider.ts
 var BRAVE_MAX_WORDS = 50;
@@ -58872,9 +58908,9 @@ function toSchemaShape(answer) {
     uncovered: answer.uncovered
   };
 }
-function pageBlock(path9, text) {
+function pageBlock(path12, text) {
   const numbered = text.split("\n").map((line, i) => `${i + 1}| ${line.replaceAll("</page>", "</ page>")}`).join("\n");
-  return `<page path="${path9.replaceAll('"', "")}">
+  return `<page path="${path12.replaceAll('"', "")}">
 ${numbered}
 </page>`;
 }
@@ -58901,15 +58937,15 @@ var ModelAnswerer = class {
     const ranked = [...request2.pages];
     const unread = [];
     let pages = ranked.slice(0, this.budget.pages);
-    for (const [path9] of ranked.slice(this.budget.pages)) unread.push({ path: path9, reason: `model budget: at most ${this.budget.pages} pages per question` });
+    for (const [path12] of ranked.slice(this.budget.pages)) unread.push({ path: path12, reason: `model budget: at most ${this.budget.pages} pages per question` });
     let estimate = 0;
     const affordable = [];
-    for (const [path9, text] of pages) {
+    for (const [path12, text] of pages) {
       const cost = estimateTokens(text) + 50;
       if (affordable.length > 0 && estimate + cost > this.budget.tokens * 0.8)
-        unread.push({ path: path9, reason: `model budget: ${this.budget.tokens} tokens per question` });
+        unread.push({ path: path12, reason: `model budget: ${this.budget.tokens} tokens per question` });
       else {
-        affordable.push([path9, text]);
+        affordable.push([path12, text]);
         estimate += cost;
       }
     }
@@ -59072,7 +59108,7 @@ ${schemaInPrompt(request2.schema)}`;
 import { accessSync, closeSync as closeSync2, constants as constants2, mkdtempSync as mkdtempSync2, openSync as openSync2, readSync, rmSync as rmSync2, statSync as statSync3 } from "node:fs";
 import { EventEmitter } from "node:events";
 import os3 from "node:os";
-import path4 from "node:path";
+import path5 from "node:path";
 
 // src/answer/model/copilot-wire.ts
 import { Transform } from "node:stream";
@@ -59323,9 +59359,9 @@ function copilotEnvironment(env, token, platform = process.platform) {
 }
 var NOT_AUTHORISED_CAUSES = "Possible causes: the workflow's `permissions:` lack `copilot-requests: write`; the organisation's policy \"Copilot CLI billed to the organization\" is off; the token's account has no Copilot seat; or COPILOT_GITHUB_TOKEN is not a fine-grained token with the Copilot Requests permission.";
 function findOnPath(name, env) {
-  for (const dir of (env.PATH ?? "").split(path4.delimiter)) {
+  for (const dir of (env.PATH ?? "").split(path5.delimiter)) {
     if (dir === "") continue;
-    const candidate = path4.join(dir, name);
+    const candidate = path5.join(dir, name);
     if (isExecutable(candidate)) return candidate;
   }
   return void 0;
@@ -59534,7 +59570,7 @@ ${schemaInPrompt(request2.schema)}` },
       );
     const { CopilotClient: CopilotClient2, RuntimeConnection: RuntimeConnection2 } = await Promise.resolve().then(() => (init_dist(), dist_exports));
     await this.ended;
-    const workingDirectory = mkdtempSync2(path4.join(os3.tmpdir(), "wiki-steward-copilot-"));
+    const workingDirectory = mkdtempSync2(path5.join(os3.tmpdir(), "wiki-steward-copilot-"));
     const unmaskStderr = maskStderr((text) => this.options.calls.masked(text));
     const wire = new CopilotWire(MAX_RESPONSE_BYTES);
     let client;
@@ -59713,7 +59749,7 @@ function createProviders(options2) {
     const token = COPILOT_TOKEN_VARIABLES.map(key).find((value) => value !== void 0 && value !== "");
     copilot = new CopilotChatModel({
       model: options2.llmModel ?? COPILOT_DEFAULT_MODEL,
-      cliPath: options2.copilotCliPath ? path5.resolve(options2.copilotCliPath) : findOnPath(COPILOT_CLI, options2.env),
+      cliPath: options2.copilotCliPath ? path6.resolve(options2.copilotCliPath) : findOnPath(COPILOT_CLI, options2.env),
       token,
       timeoutMs: retry2.timeoutMs,
       calls: http,
@@ -60261,12 +60297,12 @@ function topicTags(trace) {
   ).filter((t2) => /^[\p{Ll}\p{N}][\p{Ll}\p{N}-]{1,30}$/u.test(t2));
   return [...new Set(words)].slice(0, 3);
 }
-async function openCaptureTitle(tree, path9) {
+async function openCaptureTitle(tree, path12) {
   let title;
-  await tree.readEach([path9], (_3, file) => {
+  await tree.readEach([path12], (_3, file) => {
     if (!file.ok) return;
     const fm = readFrontmatter(file.text);
-    if (fm.kind === "ok" && typeof fm.data.title === "string" && isOpenCapture(path9, fm.data)) title = fm.data.title;
+    if (fm.kind === "ok" && typeof fm.data.title === "string" && isOpenCapture(path12, fm.data)) title = fm.data.title;
   });
   return title;
 }
@@ -60277,15 +60313,15 @@ async function planCapture(tree, config, trace, source, now, provenance) {
   const base = tree ?? memoryTree("", /* @__PURE__ */ new Map([["schema.md", BOOTSTRAP_SCHEMA]]));
   const files = new Map(bootstrap ? [["schema.md", BOOTSTRAP_SCHEMA]] : []);
   if (config.capture.mode === "pending") {
-    const path10 = `.wiki-pending/${captureStamp(now)}-${slug}.md`;
-    files.set(path10, pendingCapture(input));
-    return { path: path10, files, bootstrap };
+    const path13 = `.wiki-pending/${captureStamp(now)}-${slug}.md`;
+    files.set(path13, pendingCapture(input));
+    return { path: path13, files, bootstrap };
   }
   const title = captureTitle(trace.question);
-  let path9 = `queries/${slug}.md`;
-  for (let n = 2; base.files.has(path9) && await openCaptureTitle(base, path9) !== title; n++) path9 = `queries/${slug}-${n}.md`;
-  files.set(path9, queriesPage(input, topicTags(trace)));
-  return { path: path9, files: await withIndexFiles(base, config, files, path9, bootstrap, provenance), bootstrap };
+  let path12 = `queries/${slug}.md`;
+  for (let n = 2; base.files.has(path12) && await openCaptureTitle(base, path12) !== title; n++) path12 = `queries/${slug}-${n}.md`;
+  files.set(path12, queriesPage(input, topicTags(trace)));
+  return { path: path12, files: await withIndexFiles(base, config, files, path12, bootstrap, provenance), bootstrap };
 }
 async function captureFiles(tree, config, page, content) {
   return withIndexFiles(tree, config, /* @__PURE__ */ new Map([[page, content]]), page, false);
@@ -60714,10 +60750,10 @@ var DESCRIPTIONS = {
 async function setOutcomeLabel(github, writes, repo, issueNumber, outcome, labels, current) {
   const name = labels[outcome];
   const stale = ["answered", "gap", "cold", "error"].map((o2) => labels[o2]).filter((l3) => l3 !== name && current.includes(l3));
-  const path9 = `/repos/${repo.owner}/${repo.repo}`;
+  const path12 = `/repos/${repo.owner}/${repo.repo}`;
   for (const old of stale) {
     await writes.run(
-      `DELETE ${path9}/issues/${issueNumber}/labels/${old}`,
+      `DELETE ${path12}/issues/${issueNumber}/labels/${old}`,
       () => github.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name: old }),
       void 0
     );
@@ -60732,13 +60768,13 @@ async function setOutcomeLabel(github, writes, repo, issueNumber, outcome, label
   );
   if (!exists) {
     await writes.run(
-      `POST ${path9}/labels (${name})`,
+      `POST ${path12}/labels (${name})`,
       () => github.rest.issues.createLabel({ ...repo, name, color: COLORS[outcome], description: DESCRIPTIONS[outcome] }).catch(ignoreAlreadyExists),
       void 0
     );
   }
   await writes.run(
-    `POST ${path9}/issues/${issueNumber}/labels (${name})`,
+    `POST ${path12}/issues/${issueNumber}/labels (${name})`,
     () => github.rest.issues.addLabels({ ...repo, issue_number: issueNumber, labels: [name] }),
     void 0
   );
@@ -60769,20 +60805,20 @@ async function mayAsk(github, repo, username, minimum) {
 // src/github/reaction-helper.ts
 var EMOJI = { eyes: "\u{1F440}", confused: "\u{1F615}" };
 async function acknowledge(github, writes, repo, subject, log) {
-  const path9 = `/repos/${repo.owner}/${repo.repo}/issues/${subject.commentId === void 0 ? subject.issueNumber : `comments/${subject.commentId}`}/reactions`;
+  const path12 = `/repos/${repo.owner}/${repo.repo}/issues/${subject.commentId === void 0 ? subject.issueNumber : `comments/${subject.commentId}`}/reactions`;
   const what = subject.commentId === void 0 ? `issue #${subject.issueNumber}` : `comment ${subject.commentId}`;
   const courtesy = (doing, describe, write) => writes.run(describe, write, void 0).catch((error) => {
     log.warning(`Could not ${doing} ${what} (the answer is not affected): ${error instanceof Error ? error.message : String(error)}`);
     return void 0;
   });
-  const add = (content) => courtesy(`add ${EMOJI[content]} to`, `POST ${path9} (${content})`, async () => {
+  const add = (content) => courtesy(`add ${EMOJI[content]} to`, `POST ${path12} (${content})`, async () => {
     const { data } = subject.commentId === void 0 ? await github.rest.reactions.createForIssue({ ...repo, issue_number: subject.issueNumber, content }) : await github.rest.reactions.createForIssueComment({ ...repo, comment_id: subject.commentId, content });
     return data.id;
   });
   const gone = (error) => {
     if (error.status !== 404) throw error;
   };
-  const remove = (reactionId) => courtesy(`remove ${EMOJI.eyes} from`, `DELETE ${path9}/${reactionId} (eyes)`, async () => {
+  const remove = (reactionId) => courtesy(`remove ${EMOJI.eyes} from`, `DELETE ${path12}/${reactionId} (eyes)`, async () => {
     if (subject.commentId === void 0)
       await github.rest.reactions.deleteForIssue({ ...repo, issue_number: subject.issueNumber, reaction_id: reactionId }).catch(gone);
     else await github.rest.reactions.deleteForIssueComment({ ...repo, comment_id: subject.commentId, reaction_id: reactionId }).catch(gone);
@@ -60964,6 +61000,12 @@ ${fault ? `> [!WARNING]
   return { outcome: trace.outcome, branch: trace.branch, commentUrl: url, ...capture ? { pullRequestUrl: capture.url } : {} };
 }
 
+// src/digest/wiki-health.ts
+import path8 from "node:path";
+
+// src/wiki/validator.ts
+import path7 from "node:path";
+
 // src/wiki/rules.ts
 var WARNINGS_UPSTREAM = ["yaml-dialect", "not-followed"];
 var LENIENT_WARNINGS = [
@@ -60981,6 +61023,8 @@ var presetOf = (rule, preset) => preset === "upstream" && OFF_UPSTREAM.includes(
 function ruleSeverities(settings) {
   return Object.fromEntries(VALIDATE_RULES.map((rule) => [rule, settings.rules[rule] ?? presetOf(rule, settings.preset)]));
 }
+var readsAliases = (settings) => settings.wikilinkAliases ?? settings.preset === "lenient";
+var readsLinkedSources = (settings) => settings.linkedSources ?? settings.preset === "lenient";
 function applyRules(diagnostics, settings) {
   const severities = ruleSeverities(settings);
   const out = [];
@@ -61012,13 +61056,13 @@ var RATERS = ["doctor", "human", "ingester"];
 var ISO_UTC = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
 var MAX_PATH_PARTS = 5;
 var isIndexFile = (relPath) => relPath === ROOT_INDEX || relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
-function reporterFor(path9, out) {
+function reporterFor(path12, out) {
   const add = (severity) => (rule, code3, message, options2 = {}) => {
     out.push({
       severity,
       rule,
       code: code3,
-      path: path9,
+      path: path12,
       line: options2.line ?? 1,
       message,
       ...options2.field !== void 0 ? { field: options2.field } : {},
@@ -61028,7 +61072,19 @@ function reporterFor(path9, out) {
   return { error: add("error"), warning: add("warning") };
 }
 var UPSTREAM_RULES = { preset: "upstream", rules: {} };
-function validatePage(layout, page, settings = UPSTREAM_RULES) {
+var plainReadings = /* @__PURE__ */ new WeakMap();
+function linkReading(layout, options2 = {}) {
+  const plain2 = !options2.aliases && !options2.linkedSources;
+  const cached = plain2 ? plainReadings.get(layout) : void 0;
+  if (cached) return cached;
+  const reading = {
+    find: wikilinkFinder(layout.tree.files, { wikiName: path7.basename(layout.tree.root), aliases: options2.aliases }),
+    linkedSources: Boolean(options2.linkedSources)
+  };
+  if (plain2) plainReadings.set(layout, reading);
+  return reading;
+}
+function validatePage(layout, page, settings = UPSTREAM_RULES, links = linkReading(layout)) {
   const out = [];
   const report = reporterFor(page.path, out);
   const fm = page.frontmatter ?? readFrontmatter(page.text, { compareWithYaml: true });
@@ -61075,15 +61131,15 @@ function validatePage(layout, page, settings = UPSTREAM_RULES) {
   checkQuality(data, report, at2);
   for (const d2 of fm.yamlDifferences) report.warning("yaml-dialect", "yaml-difference", d2.message, { line: d2.line, ...d2.field ? { field: d2.field } : {} });
   checkLinks(layout, page, report);
-  checkWikilinks(layout, page, report);
-  checkSourcesExist(layout, data, report, at2);
+  checkWikilinks(links, page, report);
+  checkSourcesExist(layout, links, data, report, at2);
   return out;
 }
-function checkType(layout, path9, data, report, at2, settings) {
+function checkType(layout, path12, data, report, at2, settings) {
   if (!("type" in data)) return;
   const type2 = data.type;
   const shown2 = cutValue(pyStr(type2));
-  const first = path9.split("/")[0];
+  const first = path12.split("/")[0];
   const names = settings.types ?? "folder";
   const isCategory = typeof type2 === "string" && layout.categories.includes(type2);
   const categories = `the wiki's categories (${layout.categories.join(", ") || "none"})`;
@@ -61222,43 +61278,77 @@ function checkLinks(layout, page, report) {
     }
   }
 }
-var resolvers = /* @__PURE__ */ new WeakMap();
-function checkWikilinks(layout, page, report) {
+function checkWikilinks(links, page, report) {
   const start = upstreamBodyStart(page.text);
   if (!start) return;
   const rawBody = page.text.slice(start.offset);
   if (!rawBody.includes("[[")) return;
-  let resolve3 = resolvers.get(layout);
-  if (!resolve3) {
-    resolve3 = wikilinkResolver(layout.pages);
-    resolvers.set(layout, resolve3);
-  }
   const lines = blankCode(rawBody).split("\n");
   for (let i = 0; i < lines.length; i++) {
     if (!lines[i].includes("[[")) continue;
     for (const link of findWikilinks(lines[i])) {
-      if (resolve3(link.target) !== void 0) continue;
-      const why2 = ambiguous(layout, link.target) ? "more than one page fits it" : "no page fits it";
-      report.error("wikilink", "broken-wikilink", `broken wikilink: [[${cutValue(link.target)}]] (${why2})`, { field: link.target, line: start.line + i });
+      const why2 = unresolved(links.find(link.target));
+      if (why2)
+        report.error("wikilink", "broken-wikilink", `broken wikilink: [[${cutValue(link.target)}]] (${why2})`, { field: link.target, line: start.line + i });
     }
   }
 }
-function ambiguous(layout, target) {
-  const stem = target.trim().replace(/\\/g, "/").replace(/\.md$/i, "").split("/").pop().toLowerCase();
-  return layout.pages.filter((p2) => p2.toLowerCase().replace(/\.md$/, "").split("/").pop() === stem).length > 1;
+function unresolved(found) {
+  if (!found) return "no file of the wiki fits it";
+  if ("path" in found) return void 0;
+  const shown2 = found.ambiguous.slice(0, 3).join(", ");
+  return `${found.ambiguous.length} files fit it equally: ${cutValue(shown2)}${found.ambiguous.length > 3 ? ", \u2026" : ""}`;
 }
-function checkSourcesExist(layout, data, report, at2) {
+var isExternalSource = (entry) => /^(?:[a-z][a-z0-9+.-]*:\/\/|doi:|10\.[0-9]{4,}\/|[a-z0-9-]+(?:\.[a-z0-9-]+)+\/\S*$)/i.test(entry.trim());
+function sourceWikilink(entry) {
+  const trimmed = entry.trim();
+  const links = findWikilinks(trimmed);
+  return links.length === 1 && /^!?\[\[[^\]]*\]\]$/.test(trimmed) ? links[0].target : void 0;
+}
+function checkSourcesExist(layout, links, data, report, at2) {
   if (!Array.isArray(data.sources)) return;
   for (const source of data.sources) {
     if (typeof source !== "string" || source === "conversation") continue;
+    if (links.linkedSources) {
+      if (isExternalSource(source)) continue;
+      const target = sourceWikilink(source);
+      if (target !== void 0) {
+        const why2 = unresolved(links.find(target));
+        if (why2)
+          report.error("missing-source", "missing-source", `sources entry ${cutValue(source.trim())} is a broken wikilink: ${why2}`, {
+            ...at2("sources"),
+            target: source
+          });
+        continue;
+      }
+    }
     const resolved = source.startsWith("/") ? void 0 : resolveWikiPath("", source);
     if (resolved === void 0 || !layout.tree.files.has(resolved) && !layout.tree.dirs.has(resolved)) {
       report.error("missing-source", "missing-source", `sources entry does not exist in the wiki: ${cutValue(source)}`, { ...at2("sources"), target: source });
     }
   }
 }
+function aliasesOf(data) {
+  const given = data.aliases;
+  return (Array.isArray(given) ? given : [given]).filter((a) => typeof a === "string" && a.trim() !== "");
+}
+async function readAliases(layout) {
+  const aliases = /* @__PURE__ */ new Map();
+  await readPages(layout.tree, layout.pages, (page, read) => {
+    if (!read.ok || !read.text.startsWith("---")) return;
+    const fm = readFrontmatter(read.text);
+    if (fm.kind !== "ok") return;
+    const names = aliasesOf(fm.data);
+    if (names.length > 0) aliases.set(page, names);
+  });
+  return aliases;
+}
 async function validateWiki(layout, only, rules = UPSTREAM_RULES) {
   const targets = (only ?? [...layout.pages, ...layout.unsafeNames]).filter((p2) => !isIndexFile(p2));
+  const links = linkReading(layout, {
+    ...readsAliases(rules) ? { aliases: await readAliases(layout) } : {},
+    linkedSources: readsLinkedSources(rules)
+  });
   const diagnostics = [];
   const add = (found) => {
     for (const d2 of found) diagnostics.push(d2);
@@ -61266,14 +61356,14 @@ async function validateWiki(layout, only, rules = UPSTREAM_RULES) {
   await readPages(
     layout.tree,
     targets.filter((p2) => !isUnsafeName(p2)),
-    (path9, read) => {
+    (path12, read) => {
       if (!read.ok) {
         add([
           {
             severity: "error",
             rule: read.problem === "too-large" ? "page-too-large" : "unreadable",
             code: read.problem === "too-large" ? "page-too-large" : "unreadable",
-            path: path9,
+            path: path12,
             line: 1,
             message: read.reason
           }
@@ -61281,14 +61371,14 @@ async function validateWiki(layout, only, rules = UPSTREAM_RULES) {
         return;
       }
       try {
-        add(validatePage(layout, { path: path9, text: read.text }, rules));
+        add(validatePage(layout, { path: path12, text: read.text }, rules, links));
       } catch (error) {
         add([
           {
             severity: "error",
             rule: "check-failed",
             code: "check-failed",
-            path: path9,
+            path: path12,
             line: 1,
             message: `could not check this page: ${cutValue(error.message)}`
           }
@@ -61296,9 +61386,9 @@ async function validateWiki(layout, only, rules = UPSTREAM_RULES) {
       }
     }
   );
-  for (const path9 of targets.filter(isUnsafeName)) {
-    const message = `file name ${cutValue(quoteName(path9))} holds a line break or other control character: not checked, not indexed; rename the file`;
-    add([{ severity: "error", rule: "unsafe-file-name", code: "unsafe-file-name", path: path9, line: 1, message }]);
+  for (const path12 of targets.filter(isUnsafeName)) {
+    const message = `file name ${cutValue(quoteName(path12))} holds a line break or other control character: not checked, not indexed; rename the file`;
+    add([{ severity: "error", rule: "unsafe-file-name", code: "unsafe-file-name", path: path12, line: 1, message }]);
   }
   for (const skipped of layout.tree.skipped) {
     if (skipped.path.endsWith(".md")) {
@@ -61327,7 +61417,7 @@ async function wikiHealth(layout, options2) {
   const health = {
     pages: layout.pages.length,
     categories: layout.categories.length,
-    invalid: [...byPage].map(([path9, messages]) => ({ path: path9, messages })),
+    invalid: [...byPage].map(([path12, messages]) => ({ path: path12, messages })),
     brokenLinks: diagnostics.filter((d2) => d2.code === "broken-link").map((d2) => ({ path: d2.path, line: d2.line, target: d2.field ?? "" })),
     orphans: [],
     stale: [],
@@ -61338,35 +61428,35 @@ async function wikiHealth(layout, options2) {
   };
   const staleBefore = options2.now.getTime() - options2.staleDays * 864e5;
   const indexes = [...layout.tree.files].filter(isIndexFilePath);
-  const resolveWikilink = wikilinkResolver(layout.pages);
+  const resolveWikilink = wikilinkResolver(layout.pages, { wikiName: path8.basename(layout.tree.root) });
   const linkTo = (from, resolved) => {
     if (resolved && resolved !== from && inbound.has(resolved)) inbound.set(resolved, inbound.get(resolved) + 1);
   };
-  await readPages(layout.tree, [...layout.pages, ...indexes], (path9, file) => {
+  await readPages(layout.tree, [...layout.pages, ...indexes], (path12, file) => {
     if (!file.ok) return;
-    if (isIndexFilePath(path9)) {
+    if (isIndexFilePath(path12)) {
       const bytes = Buffer.byteLength(file.text);
-      if (path9 !== "index.md" && bytes > INDEX_SIZE_LIMIT) health.oversizedIndexes.push({ path: path9, bytes });
+      if (path12 !== "index.md" && bytes > INDEX_SIZE_LIMIT) health.oversizedIndexes.push({ path: path12, bytes });
       return;
     }
     const body = bodyOf(file.text);
     for (const link of markdownLinks(body)) {
       const target = link.target.split("#")[0];
       if (target === "" || /^[a-z]+:/i.test(target)) continue;
-      linkTo(path9, resolveWikiPath(target.startsWith("/") ? "" : parentDir(path9), target));
+      linkTo(path12, resolveWikiPath(target.startsWith("/") ? "" : parentDir(path12), target));
     }
-    for (const link of findWikilinks(body)) linkTo(path9, resolveWikilink(link.target));
+    for (const link of findWikilinks(body)) linkTo(path12, resolveWikilink(link.target));
     const fm = readFrontmatter(file.text);
     if (fm.kind !== "ok") return;
     const updated = fm.data.updated;
     if (typeof updated === "string") {
-      health.updated.set(path9, updated);
-      if (Date.parse(updated) < staleBefore) health.stale.push({ path: path9, updated });
+      health.updated.set(path12, updated);
+      if (Date.parse(updated) < staleBefore) health.stale.push({ path: path12, updated });
     }
     const quality = fm.data.quality;
     if (isPyDict(quality) && quality.rated_by !== "human") {
       const overall = pyToFloat(quality.overall);
-      if (overall !== void 0 && overall < LOW_QUALITY) health.lowQuality.push({ path: path9, overall });
+      if (overall !== void 0 && overall < LOW_QUALITY) health.lowQuality.push({ path: path12, overall });
     }
   });
   health.orphans = [...inbound].filter(([, n]) => n === 0).map(([p2]) => p2);
@@ -61423,8 +61513,8 @@ function buildDigest(input) {
       down: inPeriod2.reduce((n, a) => n + a.reactions.down, 0),
       mostDownvoted: inPeriod2.filter((a) => a.reactions.down > 0).sort((a, b3) => b3.reactions.down - a.reactions.down || a.reactions.up - b3.reactions.up).slice(0, 5).map((a) => ({ question: a.trace.question.split("\n")[0], url: a.url, down: a.reactions.down, up: a.reactions.up }))
     },
-    mostCited: [...cited].sort((a, b3) => b3[1] - a[1] || a[0].localeCompare(b3[0])).slice(0, 10).map(([path9, citations]) => ({ path: path9, citations })),
-    oldestAskedAbout: [...asked].filter(([path9]) => input.health?.updated.has(path9)).map(([path9, n]) => ({ path: path9, asked: n, updated: input.health.updated.get(path9) })).sort((a, b3) => a.updated.localeCompare(b3.updated) || b3.asked - a.asked).slice(0, 10),
+    mostCited: [...cited].sort((a, b3) => b3[1] - a[1] || a[0].localeCompare(b3[0])).slice(0, 10).map(([path12, citations]) => ({ path: path12, citations })),
+    oldestAskedAbout: [...asked].filter(([path12]) => input.health?.updated.has(path12)).map(([path12, n]) => ({ path: path12, asked: n, updated: input.health.updated.get(path12) })).sort((a, b3) => a.updated.localeCompare(b3.updated) || b3.asked - a.asked).slice(0, 10),
     health: input.health
   };
 }
@@ -61609,10 +61699,10 @@ function digestRaceLines(run) {
 // src/wiki/index-provenance.ts
 import { createHash as createHash4 } from "node:crypto";
 import { mkdir, readFile as readFile2, writeFile } from "node:fs/promises";
-import path7 from "node:path";
+import path10 from "node:path";
 
 // src/wiki/git-tree.ts
-import path6 from "node:path";
+import path9 from "node:path";
 var BLOB_CHUNK = 2e3;
 function gitBlobTree(git, repoRoot, wikiPrefix, entries, missing) {
   const strip = wikiPrefix === "" ? 0 : wikiPrefix.length + 1;
@@ -61621,7 +61711,7 @@ function gitBlobTree(git, repoRoot, wikiPrefix, entries, missing) {
   const dirs = /* @__PURE__ */ new Set();
   addAncestors(files, dirs);
   return {
-    root: path6.join(repoRoot, wikiPrefix),
+    root: path9.join(repoRoot, wikiPrefix),
     files,
     dirs,
     skipped: [],
@@ -61746,7 +61836,7 @@ function gitIndexProvenance(options2) {
         const file = await recordFile();
         const record = await loadRecord();
         for (const f3 of files) record[repoPath(f3.path)] = sha256(f3.content);
-        await mkdir(path7.dirname(file), { recursive: true });
+        await mkdir(path10.dirname(file), { recursive: true });
         await writeFile(file, `${JSON.stringify({ files: record }, null, 1)}
 `);
       } catch {
@@ -61867,9 +61957,9 @@ async function pagesBrokenByRemovals(git, workspace, layout, removed, skip, by =
   const pages = new Set(layout.pages);
   const candidates = (await git.stagedFilesContaining(names, workspace.wikiPrefix)).map((p2) => wikiPathOf(workspace, p2)).filter((p2) => p2 !== void 0 && pages.has(p2) && !skip.has(p2) && !isIndexFile(p2));
   const out = [];
-  await layout.tree.readEach(candidates, (path9, read) => {
+  await layout.tree.readEach(candidates, (path12, read) => {
     if (!read.ok) return;
-    for (const d2 of validatePage(layout, { path: path9, text: read.text })) {
+    for (const d2 of validatePage(layout, { path: path12, text: read.text })) {
       const broken = explained(d2, removed, by);
       if (broken) out.push(broken);
     }
@@ -61878,9 +61968,9 @@ async function pagesBrokenByRemovals(git, workspace, layout, removed, skip, by =
 }
 
 // src/report/diagnostics-format.ts
-import path8 from "node:path";
-var toPosix = (p2) => p2.split(path8.sep).join("/");
-var displayPath = (d2, from, paths) => toPosix(path8.relative(from, path8.join(paths.wikiRoot, d2.path))) || ".";
+import path11 from "node:path";
+var toPosix = (p2) => p2.split(path11.sep).join("/");
+var displayPath = (d2, from, paths) => toPosix(path11.relative(from, path11.join(paths.wikiRoot, d2.path))) || ".";
 var count = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 var SUMMARY_ROWS = 300;
 var SUMMARY_TABLE_CHARS = 6e4;
@@ -61954,7 +62044,7 @@ async function validateCheckout(workspace, reporter, options2) {
   const all = applyRules([...diagnostics, ...staleIndexDiagnostics(plans, options2.indexFilesHandled)], workspace.config.validate);
   await reporter.annotate(all, { wikiRoot, repoRoot: workspace.repoRoot, cwd: options2.cwd });
   const errors = all.filter((d2) => d2.severity === "error");
-  const count2 = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
+  const count2 = (n, one2) => `${n} ${one2}${n === 1 ? "" : "s"}`;
   const alsoBroken = change?.brokenByRemovals.length ? `, and ${count2(change.brokenByRemovals.length, "page")} linking to what it deletes or moves` : "";
   const scope = `${count2(checked.length, only ? "changed page" : "page")} checked${alsoBroken}`;
   await reporter.summary(validateSummary({ scope, folder: workspace.wikiPrefix || ".", errors: errors.length, diagnostics: all }));

@@ -67,6 +67,10 @@ export type ValidateSettings = {
   rules: Partial<Record<ValidateRule, RuleSeverity>>;
   /** `folder` when not given. */
   types?: ValidateTypeNames;
+  /** `[[Alias]]` resolves through a page's frontmatter `aliases:` (default: on under `lenient` only). */
+  wikilinkAliases?: boolean;
+  /** `sources` entries read as links: `[[wikilinks]]` resolve, URLs and DOIs are sources (default: on under `lenient` only). */
+  linkedSources?: boolean;
 };
 
 export interface StewardConfig {
@@ -220,7 +224,7 @@ const SHAPE: Shape = {
   },
   search: { provider: oneOf(SEARCH_PROVIDERS), base_url: isUrl, max_results: wholeNumber(1, 20), api_key: noSecrets },
   digest: { period: oneOf(DIGEST_PERIODS), stale_days: wholeNumber(1, 3650), max_writes: wholeNumber(1, 100) },
-  validate: { preset: oneOf(VALIDATE_PRESETS), rules: isRuleMap, types: oneOf(VALIDATE_TYPE_NAMES) },
+  validate: { preset: oneOf(VALIDATE_PRESETS), rules: isRuleMap, types: oneOf(VALIDATE_TYPE_NAMES), wikilink_aliases: isBoolean, linked_sources: isBoolean },
 };
 
 function checkShape(value: unknown, shape: Shape, prefix: string, file: string): void {

@@ -2,6 +2,7 @@
 // pages (no inbound link, markdown or `[[wikilink]]`, from any other page; index files do not
 // count), stale pages, low-quality
 // pages not rated by a person, oversized `_index.md` files, too many categories, pages too deep.
+import path from 'node:path';
 import type { ValidateSettings } from '../config/config.js';
 import { bodyOf } from '../markdown/body.js';
 import { findWikilinks, markdownLinks } from '../markdown/links.js';
@@ -59,7 +60,7 @@ export async function wikiHealth(layout: WikiLayout, options: HealthOptions): Pr
   };
   const staleBefore = options.now.getTime() - options.staleDays * 86_400_000;
   const indexes = [...layout.tree.files].filter(isIndexFilePath);
-  const resolveWikilink = wikilinkResolver(layout.pages);
+  const resolveWikilink = wikilinkResolver(layout.pages, { wikiName: path.basename(layout.tree.root) });
   const linkTo = (from: string, resolved: string | undefined) => {
     if (resolved && resolved !== from && inbound.has(resolved)) inbound.set(resolved, inbound.get(resolved)! + 1);
   };

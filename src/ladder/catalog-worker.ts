@@ -1,6 +1,7 @@
 // A worker thread of the catalog load (see catalog-pages.ts): reads its contiguous chunk of a disk
 // wiki's pages and takes their facts with the code the sequential load runs, then posts them back,
 // the bodies' word counts transferred rather than copied.
+import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { readPages } from '../wiki/page-limit.js';
 import { diskReader } from '../wiki/tree.js';
@@ -21,7 +22,11 @@ export interface CatalogWorkerData {
 
 const { root, paths, allPages, stopwords } = workerData as CatalogWorkerData;
 // Read as the main thread reads a disk tree, with the page size limit: the wiki is not walked again.
-const chunk = await readChunkFacts((visit) => readPages({ readEach: diskReader(root) }, paths, visit), wikilinkResolver(allPages), new Set(stopwords));
+const chunk = await readChunkFacts(
+  (visit) => readPages({ readEach: diskReader(root) }, paths, visit),
+  wikilinkResolver(allPages, { wikiName: path.basename(root) }),
+  new Set(stopwords),
+);
 parentPort!.postMessage(
   chunk,
   chunk.facts.flatMap(([, facts]) => [facts.body.ids.buffer, facts.body.counts.buffer]),

@@ -1,6 +1,7 @@
 // Step A's working memory: one entry per page (path, title, one-line summary, tags, category), taken
 // from the on-disk index files where they list the page and from the page itself otherwise; tags
 // always from frontmatter. Built in one pass over the wiki, then reused for every question.
+import path from 'node:path';
 import type { StewardConfig } from '../config/config.js';
 import { comparePathParts } from '../wiki/python-compat.js';
 import { type IndexEntry, isIndexFilePath, parseIndexFile } from '../wiki/index-entries.js';
@@ -92,7 +93,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
   const unreadable: WikiCatalog['unreadable'] = [];
   let schema: WikiSchema | undefined;
   const pages = new Set(layout.pages.filter((p) => !isIndexFilePath(p)));
-  const resolveWikilink = wikilinkResolver(pages);
+  const resolveWikilink = wikilinkResolver(pages, { wikiName: path.basename(tree.root) });
   // Pages over the page size limit are not read (see wiki/page-limit.ts): unreadable, with why.
   // Chunks merge in page order, so facts, word ids and acronyms come out as one pass gives them.
   for (const chunk of await readCatalogPages(tree, [...pages], resolveWikilink)) {

@@ -46,6 +46,13 @@ export function ruleSeverities(settings: ValidateSettings): Record<ValidateRule,
   >;
 }
 
+/**
+ * Link readings beyond upstream's, each on under `lenient` unless set: `[[Alias]]` through frontmatter
+ * `aliases:` (beyond Obsidian too), and `sources` entries as links. Upstream's verdicts stay upstream's.
+ */
+export const readsAliases = (settings: ValidateSettings): boolean => settings.wikilinkAliases ?? settings.preset === 'lenient';
+export const readsLinkedSources = (settings: ValidateSettings): boolean => settings.linkedSources ?? settings.preset === 'lenient';
+
 /** The diagnostics with the settings' verdicts: `off` rules dropped, the others set to error or warning. */
 export function applyRules(diagnostics: readonly Diagnostic[], settings: ValidateSettings): Diagnostic[] {
   const severities = ruleSeverities(settings);

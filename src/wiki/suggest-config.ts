@@ -12,7 +12,7 @@ import type { WikiLayout } from './layout.js';
 import { readPages } from './page-limit.js';
 import { readFrontmatter } from './frontmatter.js';
 import { singularOf } from './type-names.js';
-import { isIndexFile, validateWiki } from './validator.js';
+import { aliasesOf, isExternalSource, isIndexFile, sourceWikilink, validateWiki } from './validator.js';
 
 /** Never suggested below `error`. */
 export const NEVER_RELAXED: readonly ValidateRule[] = [
@@ -37,13 +37,15 @@ interface Setting {
 }
 
 export async function suggestValidateConfig(layout: WikiLayout): Promise<string> {
-  const { diagnostics, checked } = await validateWiki(layout, undefined, { preset: 'upstream', rules: { wikilink: 'error' } });
+  // How the wiki writes links, sources and types, read first: the validator then reads links that way.
+  const survey = await surveyPages(layout);
+  const readings = { wikilinkAliases: survey.aliasPages > 0, linkedSources: survey.linkedSources + survey.externalSources > 0 };
+  const { diagnostics, checked } = await validateWiki(layout, undefined, { preset: 'upstream', rules: { wikilink: 'error' }, ...readings });
   const total = checked.length;
   const byRule = new Map<ValidateRule, Diagnostic[]>();
   for (const d of diagnostics) byRule.set(d.rule, [...(byRule.get(d.rule) ?? []), d]);
   const found = (rule: ValidateRule, code?: string) => (byRule.get(rule) ?? []).filter((d) => code === undefined || d.code === code);
   const pagesOf = (ds: readonly Diagnostic[]) => new Set(ds.map((d) => d.path)).size;
-  const survey = await surveyPages(layout, checked);
   // Pages whose frontmatter parsed: the denominators of the convention rules.
   const parsed = total - pagesOf(found('frontmatter')) - pagesOf(found('unreadable')) - pagesOf(found('page-too-large')) - pagesOf(found('check-failed'));
   const most = (n: number) => n * 2 > parsed;
@@ -143,6 +145,8 @@ export async function suggestValidateConfig(layout: WikiLayout): Promise<string>
     'validate:',
     '  preset: upstream',
     ...(singular ? [`  types: singular  # ${singularTypesSaw(survey.singularTypes, typed)}`] : []),
+    `  wikilink_aliases: ${readings.wikilinkAliases}  # ${survey.aliasPages} pages give aliases: in their frontmatter`,
+    `  linked_sources: ${readings.linkedSources}  # sources entries: ${survey.linkedSources} [[wikilinks]], ${survey.externalSources} URLs or DOIs`,
     '  rules:',
     ...settings.map((s) => `    ${`${s.rule}: ${yamlSeverity(s.severity)}`.padEnd(width)}  # ${s.saw.replace(/\n/g, ' ')}`),
   ].join('\n');
@@ -166,15 +170,19 @@ interface PageSurvey {
   wikilinks: number;
   /** Pages whose type is not their top folder but its singular. */
   singularTypes: string[];
+  /** Pages whose frontmatter gives `aliases:`. */
+  aliasPages: number;
+  /** `sources` entries that are one `[[wikilink]]`, and those that are a URL or a DOI. */
+  linkedSources: number;
+  externalSources: number;
 }
 
-/** What the validator's findings do not say: link counts, and which pages write their type in the singular. */
-async function surveyPages(layout: WikiLayout, pages: readonly string[]): Promise<PageSurvey> {
-  const survey: PageSurvey = { markdown: 0, wikilinks: 0, singularTypes: [] };
-  const isPage = new Set(layout.pages);
+/** What the validator's findings do not say: how links and sources are written, and which pages write their type in the singular. */
+async function surveyPages(layout: WikiLayout): Promise<PageSurvey> {
+  const survey: PageSurvey = { markdown: 0, wikilinks: 0, singularTypes: [], aliasPages: 0, linkedSources: 0, externalSources: 0 };
   await readPages(
     layout.tree,
-    pages.filter((p) => !isIndexFile(p) && isPage.has(p)),
+    layout.pages.filter((p) => !isIndexFile(p)),
     (path, read) => {
       if (!read.ok) return;
       // The body where the validator reads it: these counts sit beside its findings.
@@ -182,8 +190,15 @@ async function surveyPages(layout: WikiLayout, pages: readonly string[]): Promis
       survey.wikilinks += findWikilinks(body).length;
       for (const link of markdownLinks(body)) if (!EXTERNAL.test(link.target)) survey.markdown++;
       const fm = readFrontmatter(read.text);
+      if (fm.kind !== 'ok') return;
       const folder = path.split('/')[0]!;
-      if (fm.kind === 'ok' && fm.data.type !== folder && fm.data.type === singularOf(folder)) survey.singularTypes.push(path);
+      if (fm.data.type !== folder && fm.data.type === singularOf(folder)) survey.singularTypes.push(path);
+      if (aliasesOf(fm.data).length > 0) survey.aliasPages++;
+      for (const source of Array.isArray(fm.data.sources) ? fm.data.sources : []) {
+        if (typeof source !== 'string') continue;
+        if (sourceWikilink(source) !== undefined) survey.linkedSources++;
+        else if (isExternalSource(source)) survey.externalSources++;
+      }
     },
   );
   return survey;

@@ -1,5 +1,6 @@
 // Every check of upstream's page validator in wiki-root mode (reference/upstream-format.md §2.3),
 // with upstream's verdicts and clearer messages that carry the line of the offending field or link.
+import path from 'node:path';
 import type { ValidateRule, ValidateSettings } from '../config/config.js';
 import { blankCode } from '../markdown/code.js';
 import { findWikilinks } from '../markdown/links.js';
@@ -8,10 +9,10 @@ import { type Diagnostic, type DiagnosticCode, cutValue } from './diagnostics.js
 import { type Frontmatter, readFrontmatter } from './frontmatter.js';
 import { DIRECTORY_INDEX, ROOT_INDEX, type WikiLayout, escapeUnsafeName, isUnsafeName, parentDir, quoteName } from './layout.js';
 import { readPages } from './page-limit.js';
-import { applyRules } from './rules.js';
+import { applyRules, readsAliases, readsLinkedSources } from './rules.js';
 import { typesFor } from './type-names.js';
 import { resolveWikiPath } from './wiki-path.js';
-import { type WikilinkResolver, wikilinkResolver } from './wikilinks.js';
+import { type WikilinkFit, wikilinkFinder } from './wikilinks.js';
 import { type PyDict, type PyValue, isPyDict, isPyIntLike, pyFloatRepr, pyRepr, pyRound2, pyStr, pyToFloat } from './python-compat.js';
 
 const REQUIRED_FIELDS = ['title', 'type', 'tags', 'sources', 'created', 'updated'] as const;
@@ -58,11 +59,41 @@ export interface PageToValidate {
   frontmatter?: Frontmatter;
 }
 
+/** How a page's wikilinks and `sources` entries are read: see `linkReading`. */
+export interface LinkReading {
+  find: (target: string) => WikilinkFit;
+  /** `sources` entries as links: a `[[wikilink]]` resolves as a body wikilink, a URL or DOI is a source. */
+  linkedSources: boolean;
+}
+
+const plainReadings = new WeakMap<WikiLayout, LinkReading>();
+
+/**
+ * Wikilinks resolve to any file of the wiki, as in Obsidian. Frontmatter `aliases:` (`aliases`, the
+ * pages' aliases, read by `readAliases`) and linked sources come only with the settings that ask for them.
+ */
+export function linkReading(layout: WikiLayout, options: { aliases?: ReadonlyMap<string, readonly string[]>; linkedSources?: boolean } = {}): LinkReading {
+  const plain = !options.aliases && !options.linkedSources;
+  const cached = plain ? plainReadings.get(layout) : undefined;
+  if (cached) return cached;
+  const reading = {
+    find: wikilinkFinder(layout.tree.files, { wikiName: path.basename(layout.tree.root), aliases: options.aliases }),
+    linkedSources: Boolean(options.linkedSources),
+  };
+  if (plain) plainReadings.set(layout, reading);
+  return reading;
+}
+
 /**
  * Validates one page against the layout it sits in; the tree answers whether links and sources
- * exist, the settings' preset and `types` what type its folder asks for (checkType).
+ * exist (read as `links` says), the settings' preset and `types` what type its folder asks for (checkType).
  */
-export function validatePage(layout: WikiLayout, page: PageToValidate, settings: ValidateSettings = UPSTREAM_RULES): Diagnostic[] {
+export function validatePage(
+  layout: WikiLayout,
+  page: PageToValidate,
+  settings: ValidateSettings = UPSTREAM_RULES,
+  links: LinkReading = linkReading(layout),
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   const report = reporterFor(page.path, out);
   const fm = page.frontmatter ?? readFrontmatter(page.text, { compareWithYaml: true });
@@ -110,8 +141,8 @@ export function validatePage(layout: WikiLayout, page: PageToValidate, settings:
   checkQuality(data, report, at);
   for (const d of fm.yamlDifferences) report.warning('yaml-dialect', 'yaml-difference', d.message, { line: d.line, ...(d.field ? { field: d.field } : {}) });
   checkLinks(layout, page, report);
-  checkWikilinks(layout, page, report);
-  checkSourcesExist(layout, data, report, at);
+  checkWikilinks(links, page, report);
+  checkSourcesExist(layout, links, data, report, at);
   return out;
 }
 
@@ -278,47 +309,88 @@ function checkLinks(layout: WikiLayout, page: PageToValidate, report: Reporter):
   }
 }
 
-const resolvers = new WeakMap<WikiLayout, WikilinkResolver>();
-
-/** `[[…]]` in the body (outside code) that resolve to no page or to several: rule `wikilink`. */
-function checkWikilinks(layout: WikiLayout, page: PageToValidate, report: Reporter): void {
+/** `[[…]]` in the body (outside code) that fit no file of the wiki, or several equally: rule `wikilink`. */
+function checkWikilinks(links: LinkReading, page: PageToValidate, report: Reporter): void {
   // The body where upstream's validator starts it, so both link checks count lines alike.
   const start = upstreamBodyStart(page.text);
   if (!start) return;
   const rawBody = page.text.slice(start.offset);
   if (!rawBody.includes('[[')) return;
-  let resolve = resolvers.get(layout);
-  if (!resolve) {
-    resolve = wikilinkResolver(layout.pages);
-    resolvers.set(layout, resolve);
-  }
   const lines = blankCode(rawBody).split('\n');
   for (let i = 0; i < lines.length; i++) {
     if (!lines[i]!.includes('[[')) continue;
     for (const link of findWikilinks(lines[i]!)) {
-      if (resolve(link.target) !== undefined) continue;
-      const why = ambiguous(layout, link.target) ? 'more than one page fits it' : 'no page fits it';
-      report.error('wikilink', 'broken-wikilink', `broken wikilink: [[${cutValue(link.target)}]] (${why})`, { field: link.target, line: start.line + i });
+      const why = unresolved(links.find(link.target));
+      if (why)
+        report.error('wikilink', 'broken-wikilink', `broken wikilink: [[${cutValue(link.target)}]] (${why})`, { field: link.target, line: start.line + i });
     }
   }
 }
 
-/** True when a wikilink target names a stem that several pages share. */
-function ambiguous(layout: WikiLayout, target: string): boolean {
-  const stem = target.trim().replace(/\\/g, '/').replace(/\.md$/i, '').split('/').pop()!.toLowerCase();
-  return layout.pages.filter((p) => p.toLowerCase().replace(/\.md$/, '').split('/').pop() === stem).length > 1;
+/** Why a target is not a link, or undefined when it fits one file. */
+function unresolved(found: WikilinkFit): string | undefined {
+  if (!found) return 'no file of the wiki fits it';
+  if ('path' in found) return undefined;
+  const shown = found.ambiguous.slice(0, 3).join(', ');
+  return `${found.ambiguous.length} files fit it equally: ${cutValue(shown)}${found.ambiguous.length > 3 ? ', …' : ''}`;
 }
 
-function checkSourcesExist(layout: WikiLayout, data: PyDict, report: Reporter, at: At): void {
+/**
+ * A `sources` entry that names its source outside the wiki: a URL (any scheme, or a host and a path
+ * without one, `docs.rs/clap`) or a DOI.
+ */
+export const isExternalSource = (entry: string): boolean =>
+  /^(?:[a-z][a-z0-9+.-]*:\/\/|doi:|10\.[0-9]{4,}\/|[a-z0-9-]+(?:\.[a-z0-9-]+)+\/\S*$)/i.test(entry.trim());
+
+/** The target of a `sources` entry that is one `[[wikilink]]` and nothing else. */
+export function sourceWikilink(entry: string): string | undefined {
+  const trimmed = entry.trim();
+  const links = findWikilinks(trimmed);
+  return links.length === 1 && /^!?\[\[[^\]]*\]\]$/.test(trimmed) ? links[0]!.target : undefined;
+}
+
+function checkSourcesExist(layout: WikiLayout, links: LinkReading, data: PyDict, report: Reporter, at: At): void {
   if (!Array.isArray(data.sources)) return;
   for (const source of data.sources) {
     if (typeof source !== 'string' || source === 'conversation') continue;
+    if (links.linkedSources) {
+      if (isExternalSource(source)) continue;
+      const target = sourceWikilink(source);
+      if (target !== undefined) {
+        const why = unresolved(links.find(target));
+        if (why)
+          report.error('missing-source', 'missing-source', `sources entry ${cutValue(source.trim())} is a broken wikilink: ${why}`, {
+            ...at('sources'),
+            target: source,
+          });
+        continue;
+      }
+    }
     // Upstream joins the entry to the root as a filesystem path, so an absolute path never exists.
     const resolved = source.startsWith('/') ? undefined : resolveWikiPath('', source);
     if (resolved === undefined || (!layout.tree.files.has(resolved) && !layout.tree.dirs.has(resolved))) {
       report.error('missing-source', 'missing-source', `sources entry does not exist in the wiki: ${cutValue(source)}`, { ...at('sources'), target: source });
     }
   }
+}
+
+/** A page's frontmatter `aliases:`: a string or a list of strings. */
+export function aliasesOf(data: PyDict): string[] {
+  const given = data.aliases;
+  return (Array.isArray(given) ? given : [given]).filter((a): a is string => typeof a === 'string' && a.trim() !== '');
+}
+
+/** Every page's frontmatter `aliases:` (a string or a list of strings), read before any link is judged. */
+export async function readAliases(layout: WikiLayout): Promise<Map<string, string[]>> {
+  const aliases = new Map<string, string[]>();
+  await readPages(layout.tree, layout.pages, (page, read) => {
+    if (!read.ok || !read.text.startsWith('---')) return;
+    const fm = readFrontmatter(read.text);
+    if (fm.kind !== 'ok') return;
+    const names = aliasesOf(fm.data);
+    if (names.length > 0) aliases.set(page, names);
+  });
+  return aliases;
 }
 
 export interface WikiValidation {
@@ -336,6 +408,10 @@ export interface WikiValidation {
  */
 export async function validateWiki(layout: WikiLayout, only?: readonly string[], rules: ValidateSettings = UPSTREAM_RULES): Promise<WikiValidation> {
   const targets = (only ?? [...layout.pages, ...layout.unsafeNames]).filter((p) => !isIndexFile(p));
+  const links = linkReading(layout, {
+    ...(readsAliases(rules) ? { aliases: await readAliases(layout) } : {}),
+    linkedSources: readsLinkedSources(rules),
+  });
   const diagnostics: Diagnostic[] = [];
   // One push per diagnostic: a page can hold any number of faults (150,000 broken links), more
   // than a spread into push() can pass as arguments.
@@ -360,7 +436,7 @@ export async function validateWiki(layout: WikiLayout, only?: readonly string[],
         return;
       }
       try {
-        add(validatePage(layout, { path, text: read.text }, rules));
+        add(validatePage(layout, { path, text: read.text }, rules, links));
       } catch (error) {
         add([
           {

@@ -1,36 +1,92 @@
 // Obsidian `[[wikilinks]]` as links: resolving a target (found by markdown/links.ts, never inside
-// code) the way Obsidian does: the exact path first, else the shortest unique path whose file stem
-// (and folders, when given) match, case-insensitively. An ambiguous or unknown target is not a link.
+// code) the way Obsidian does. A target names a file of the wiki: a note with or without its `.md`,
+// any other file with its extension. The exact path wins, else the shortest unique path whose name
+// (and folders, when given) match, case-insensitively. A target that starts with the wiki folder's
+// own name (`[[wiki/concepts/x]]`, written from the vault root above it) is read from the wiki root.
+// Nothing outside the wiki root is ever looked at. An ambiguous or unknown target is not a link.
 import { resolveWikiPath } from './wiki-path.js';
 
-/** Resolves a wikilink target to a wiki-relative page path, or undefined. */
+/** Resolves a wikilink target to a wiki-relative file path, or undefined. */
 export type WikilinkResolver = (target: string) => string | undefined;
 
-/** A resolver over `pages` (wiki-relative `.md` paths). */
-export function wikilinkResolver(pages: Iterable<string>): WikilinkResolver {
+/** What a target fits: one file, several equally, or nothing. */
+export type WikilinkFit = { path: string } | { ambiguous: readonly string[] } | undefined;
+
+export interface WikilinkOptions {
+  /** The wiki folder's own name (its root's basename): a target starting with it is read from the root. */
+  wikiName?: string | undefined;
+  /**
+   * Frontmatter `aliases:` by page, tried when no file fits (a lenient rule beyond Obsidian, whose
+   * `[[Alias]]` links are written `[[page|Alias]]`).
+   */
+  aliases?: ReadonlyMap<string, readonly string[]> | undefined;
+}
+
+/** What each target fits among `files` (wiki-relative paths, notes and attachments alike). */
+export function wikilinkFinder(files: Iterable<string>, options: WikilinkOptions = {}): (target: string) => WikilinkFit {
   const byPath = new Map<string, string[]>();
-  const byStem = new Map<string, string[]>();
-  for (const page of pages) {
-    const lower = page.toLowerCase();
-    push(byPath, lower, page);
-    push(byStem, stemOf(lower), page);
+  const byName = new Map<string, string[]>();
+  for (const file of files) {
+    const lower = file.toLowerCase();
+    push(byPath, lower, file);
+    const name = lower.slice(lower.lastIndexOf('/') + 1);
+    push(byName, name, file);
+    // A note answers to its name without `.md` too.
+    if (name.endsWith('.md')) push(byName, name.slice(0, -3), file);
   }
+  const byAlias = new Map<string, string[]>();
+  for (const [page, names] of options.aliases ?? []) {
+    for (const alias of new Set(names.map((n) => n.trim().toLowerCase()))) if (alias !== '') push(byAlias, alias, page);
+  }
+  const prefix = options.wikiName ? `${options.wikiName.toLowerCase()}/` : undefined;
+
+  const fit = (normal: string): WikilinkFit => {
+    const wanted = normal.toLowerCase();
+    // A note's `.md` may be left out; a file named exactly as written comes second.
+    for (const candidate of wanted.endsWith('.md') ? [wanted] : [`${wanted}.md`, wanted]) {
+      const exact = byPath.get(candidate);
+      if (exact) return one(exact.length === 1 ? exact : exact.filter((p) => p === normal || p === `${normal}.md`), exact);
+    }
+    // Folders in the target narrow the name's files to those whose path ends with them.
+    const name = wanted.slice(wanted.lastIndexOf('/') + 1);
+    const fits = (byName.get(name) ?? []).filter((p) => {
+      const lower = p.toLowerCase();
+      return lower.endsWith(`/${wanted}`) || lower.endsWith(`/${wanted}.md`);
+    });
+    if (fits.length === 0) return undefined;
+    const depth = (p: string) => p.split('/').length;
+    const shortest = Math.min(...fits.map(depth));
+    return one(
+      fits.filter((p) => depth(p) === shortest),
+      fits,
+    );
+  };
+
   return (raw) => {
     const normal = resolveWikiPath('', raw.trim().replace(/\\/g, '/'));
     if (!normal) return undefined;
-    const wanted = (/\.md$/i.test(normal) ? normal : `${normal}.md`).toLowerCase();
-    const exact = byPath.get(wanted);
-    if (exact) return exact.length === 1 ? exact[0] : exact.find((p) => p === normal || p === `${normal}.md`);
-    // Folders in the target narrow the stem's pages to those whose path ends with them.
-    const fits = (byStem.get(stemOf(wanted)) ?? []).filter((p) => p.toLowerCase().endsWith(`/${wanted}`));
-    const depth = (p: string) => p.split('/').length;
-    const shortest = Math.min(...fits.map(depth));
-    const best = fits.filter((p) => depth(p) === shortest);
-    return best.length === 1 ? best[0] : undefined;
+    const found = fit(normal);
+    if (found) return found;
+    if (prefix && normal.toLowerCase().startsWith(prefix)) {
+      const fromRoot = fit(normal.slice(prefix.length));
+      if (fromRoot) return fromRoot;
+    }
+    const aliased = byAlias.get(normal.toLowerCase());
+    return aliased ? one(aliased, aliased) : undefined;
   };
 }
 
-const stemOf = (lowerPath: string): string => lowerPath.slice(lowerPath.lastIndexOf('/') + 1).replace(/\.md$/, '');
+/** A resolver over `files`: the one file a target fits, or undefined. */
+export function wikilinkResolver(files: Iterable<string>, options: WikilinkOptions = {}): WikilinkResolver {
+  const find = wikilinkFinder(files, options);
+  return (target) => {
+    const found = find(target);
+    return found && 'path' in found ? found.path : undefined;
+  };
+}
+
+const one = (best: readonly string[], all: readonly string[]): WikilinkFit =>
+  best.length === 1 ? { path: best[0]! } : { ambiguous: best.length > 1 ? best : all };
 
 function push(map: Map<string, string[]>, key: string, value: string): void {
   const list = map.get(key);

@@ -131,9 +131,9 @@ describe('a wiki in another dialect (issue 15)', () => {
     const lenient = await runCli(['validate'], wiki);
     expect(lenient.code).toBe(1);
     expect(lenient.stdout.split('\n').filter((l) => l.endsWith('[wikilink]'))).toEqual([
-      'concepts/a.md:17: broken wikilink: [[dup]] (more than one page fits it) [wikilink]',
-      'concepts/a.md:17: broken wikilink: [[gone]] (no page fits it) [wikilink]',
-      'concepts/a.md:24: broken wikilink: [[nowhere]] (no page fits it) [wikilink]',
+      'concepts/a.md:17: broken wikilink: [[dup]] (2 files fit it equally: concepts/dup.md, how-to/dup.md) [wikilink]',
+      'concepts/a.md:17: broken wikilink: [[gone]] (no file of the wiki fits it) [wikilink]',
+      'concepts/a.md:24: broken wikilink: [[nowhere]] (no file of the wiki fits it) [wikilink]',
     ]);
     await rm(wiki, { recursive: true, force: true });
   });
