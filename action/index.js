@@ -61335,7 +61335,7 @@ function aliasesOf(data) {
 async function readAliases(layout) {
   const aliases = /* @__PURE__ */ new Map();
   await readPages(layout.tree, layout.pages, (page, read) => {
-    if (!read.ok || !read.text.startsWith("---")) return;
+    if (!read.ok) return;
     const fm = readFrontmatter(read.text);
     if (fm.kind !== "ok") return;
     const names = aliasesOf(fm.data);

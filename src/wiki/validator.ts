@@ -384,7 +384,7 @@ export function aliasesOf(data: PyDict): string[] {
 export async function readAliases(layout: WikiLayout): Promise<Map<string, string[]>> {
   const aliases = new Map<string, string[]>();
   await readPages(layout.tree, layout.pages, (page, read) => {
-    if (!read.ok || !read.text.startsWith('---')) return;
+    if (!read.ok) return;
     const fm = readFrontmatter(read.text);
     if (fm.kind !== 'ok') return;
     const names = aliasesOf(fm.data);
