@@ -1,7 +1,8 @@
 // A deterministic generator of large upstream-format wikis (reference/upstream-format.md §1-2) for
 // the benchmark: schema.md, log.md, raw/ evidence, 6-8 categories nested up to category/a/b/page.md,
 // pages with full frontmatter and 2-8 KB bodies that link to other pages, and a small share of
-// pages that break exactly one validator rule each. Same seed and options, same bytes. Also makes
+// pages that break exactly one validator rule each; or, with `shape: 'obsidian'`, the same wiki as an
+// Obsidian vault writes it (see GenerateOptions.shape). Same seed and options, same bytes. Also makes
 // questions for the answer engine from the wiki's own vocabulary (generateQuestions).
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,9 +14,17 @@ export const FAULT_KINDS: readonly FaultKind[] = ['bad-date', 'missing-field', '
 export interface GenerateOptions {
   pages: number;
   seed?: number;
-  /** Share of pages that break one validator rule (default 0.05). */
+  /** Share of pages that break one validator rule (default 0.05; ignored in the Obsidian shape). */
   invalidRate?: number;
+  /**
+   * `upstream` (default): upstream's format, slug file names, `[text](/path.md)` links. `obsidian`:
+   * files named by their title, 5-9 path-less `[[Title]]` links per page, and a date-only
+   * `created: 2026-05-01` on every page, the one finding each page gets under upstream's rules.
+   */
+  shape?: WikiShape;
 }
+
+export type WikiShape = 'upstream' | 'obsidian';
 
 export interface GeneratedWiki {
   /** Every page, wiki-relative, in generation order. */
@@ -567,7 +576,7 @@ function planRawFiles(rng: Rng, count: number): string[] {
   return [...names].sort();
 }
 
-function planPages(rng: Rng, count: number, categories: string[], rawFiles: string[]): PagePlan[] {
+function planPages(rng: Rng, count: number, categories: string[], rawFiles: string[], shape: WikiShape): PagePlan[] {
   const weights = categories.map((c) => CATEGORY_POOL.find((p) => p.name === c)!.weight);
   const total = weights.reduce((a, b) => a + b, 0);
   const perCategory = weights.map((w) => Math.floor((count * w) / total));
@@ -590,7 +599,7 @@ function planPages(rng: Rng, count: number, categories: string[], rawFiles: stri
       const scores = [rng.int(1, 5), rng.int(2, 5), rng.int(2, 5), rng.int(1, 5)] as [number, number, number, number];
       const sources = rng.chance(0.35) ? ['conversation'] : rng.sample(rawFiles, rng.int(1, 3));
       pages.push({
-        path: `${folder}/${slugify(title)}.md`,
+        path: `${folder}/${shape === 'obsidian' ? title : slugify(title)}.md`,
         category,
         title,
         tags: rng.sample(TAGS, rng.int(1, 5)),
@@ -605,7 +614,7 @@ function planPages(rng: Rng, count: number, categories: string[], rawFiles: stri
   });
   for (let i = 0; i < pages.length; i++) {
     if (pages.length < 2) break;
-    const wanted = Math.min(rng.int(3, 10), pages.length - 1);
+    const wanted = Math.min(shape === 'obsidian' ? rng.int(5, 9) : rng.int(3, 10), pages.length - 1);
     const links = new Set<number>();
     while (links.size < wanted) {
       const j = rng.int(0, pages.length - 1);
@@ -647,11 +656,12 @@ function bulletList(rng: Rng, subject: string, ordered: boolean): string {
   return items.join('\n');
 }
 
-function renderBody(rng: Rng, page: PagePlan, pages: readonly PagePlan[], brokenLink: string | undefined): string {
+function renderBody(rng: Rng, page: PagePlan, pages: readonly PagePlan[], brokenLink: string | undefined, shape: WikiShape): string {
   const subject = page.title.toLowerCase();
   const targetSize = rng.int(2048, 8192);
   const linkTexts = page.links.map((j, k) => {
     const target = pages[j]!;
+    if (shape === 'obsidian') return `[[${target.title}]]`;
     const href = k === 0 && brokenLink ? brokenLink : `/${target.path}${rng.chance(0.1) ? '#details' : ''}`;
     return `[${rng.chance(0.7) ? target.title : target.path.slice(0, -3)}](${href})`;
   });
@@ -675,7 +685,7 @@ function renderBody(rng: Rng, page: PagePlan, pages: readonly PagePlan[], broken
   return `${blocks.join('\n\n')}\n`;
 }
 
-function renderFrontmatter(rng: Rng, page: PagePlan, pages: readonly PagePlan[], categories: readonly string[]): string {
+function renderFrontmatter(rng: Rng, page: PagePlan, pages: readonly PagePlan[], categories: readonly string[], shape: WikiShape): string {
   const fault = page.fault;
   let { created, updated } = page;
   let ratedAt = updated;
@@ -704,9 +714,10 @@ function renderFrontmatter(rng: Rng, page: PagePlan, pages: readonly PagePlan[],
   field('type', `type: ${type}`);
   field('tags', ...(rng.chance(0.7) ? [`tags: [${page.tags.join(', ')}]`] : ['tags:', ...page.tags.map((t) => `  - ${t}`)]));
   field('sources', ...(sources.length === 1 && sources[0] === 'conversation' ? ['sources: [conversation]'] : ['sources:', ...sources.map((s) => `  - ${s}`)]));
-  if (page.links.length > 0 && rng.chance(0.3)) lines.push('related:', ...page.links.slice(0, 3).map((j) => `  - /${pages[j]!.path}`));
+  if (page.links.length > 0 && rng.chance(0.3))
+    lines.push('related:', ...page.links.slice(0, 3).map((j) => (shape === 'obsidian' ? `  - "[[${pages[j]!.title}]]"` : `  - /${pages[j]!.path}`)));
   if (page.category === 'ideas') lines.push(`status: ${rng.pick(['proposed', 'exploring', 'parked'])}`, `priority: ${rng.pick(['low', 'medium', 'high'])}`);
-  field('created', `created: "${created}"`);
+  field('created', shape === 'obsidian' ? `created: ${created.slice(0, 10)}` : `created: "${created}"`);
   field('updated', `updated: "${updated}"`);
   const [accuracy, completeness, signal, interlinking] = page.scores;
   field(
@@ -787,13 +798,14 @@ function writeAll(root: string, files: Map<string, string>): void {
 /** Writes a wiki of `options.pages` pages into `dir` (created if needed) and says what it wrote. */
 export async function generateWiki(dir: string, options: GenerateOptions): Promise<GeneratedWiki> {
   const rng = new Rng(options.seed ?? 20260424);
-  const invalidRate = options.invalidRate ?? 0.05;
+  const shape = options.shape ?? 'upstream';
+  const invalidRate = shape === 'obsidian' ? 0 : (options.invalidRate ?? 0.05);
   const categoryCount = Math.min(CATEGORY_POOL.length, rng.int(6, 8));
   const categories = CATEGORY_POOL.slice(0, categoryCount)
     .map((c) => c.name)
     .sort();
   const rawFiles = planRawFiles(rng, Math.max(6, Math.round(options.pages / 25)));
-  const pages = planPages(rng, options.pages, categories, rawFiles);
+  const pages = planPages(rng, options.pages, categories, rawFiles, shape);
 
   // Faults go to a random spread of pages, the kinds dealt out in turn so each is represented.
   const invalidCount = Math.min(pages.length, Math.round(pages.length * invalidRate));
@@ -815,7 +827,7 @@ export async function generateWiki(dir: string, options: GenerateOptions): Promi
   for (const page of pages) {
     for (const s of page.sources) referencedBy.get(s)?.push(page.path);
     const brokenLink = page.fault === 'broken-link' ? `/${page.path.replace(/\.md$/, '')}-draft-never-written.md` : undefined;
-    files.set(page.path, renderFrontmatter(rng, page, pages, categories) + renderBody(rng, page, pages, brokenLink));
+    files.set(page.path, renderFrontmatter(rng, page, pages, categories, shape) + renderBody(rng, page, pages, brokenLink, shape));
   }
   const manifest: Record<string, unknown> = {};
   for (const raw of rawFiles) {

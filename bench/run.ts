@@ -1,9 +1,10 @@
 // The performance benchmark behind `npm run bench`: generates a large wiki, then times the CLI
 // as real separate processes (start-up included) and compares each figure with its target.
 // The answer engine's catalog load and ladder are timed in-process (the real modules from src/),
-// its `ask --questions` batch as a separate process on a second, 500-page wiki.
+// its `ask --questions` batch as a separate process on a second, 500-page wiki. The `obsidian-`
+// measures time `validate` and `digest` on a third, 3,000-page wiki in Obsidian's shape.
 //
-//   npm run bench -- [--pages N] [--only validate,index,hook,ask-load,ask-ladder,ask-batch,action,copilot]
+//   npm run bench -- [--pages N] [--only validate,index,hook,ask-load,ask-ladder,ask-batch,action,copilot,obsidian-validate,obsidian-digest]
 //                    [--runs N] [--seed N] [--keep] [--profile] [--strict]
 //
 // --keep     leave the generated wikis in the temp folder (their paths are printed)
@@ -33,7 +34,7 @@ const CLI = path.join(ROOT, 'dist/cli.js');
 const OUT_DIR = path.join(ROOT, '.bench');
 const GNU_TIME = '/usr/bin/time';
 
-const MEASURES = ['validate', 'index', 'hook', 'ask-load', 'ask-ladder', 'ask-batch', 'action', 'copilot'] as const;
+const MEASURES = ['validate', 'index', 'hook', 'ask-load', 'ask-ladder', 'ask-batch', 'action', 'copilot', 'obsidian-validate', 'obsidian-digest'] as const;
 type Measure = (typeof MEASURES)[number];
 
 const TARGETS = {
@@ -47,12 +48,16 @@ const TARGETS = {
   actionBundleMb: 3,
   actionStartupMs: 300,
   actionQuestionSeconds: 2,
+  obsidianValidateSeconds: 2,
+  obsidianDigestSeconds: 3,
 };
 /** The Action measure: one question on a wiki of this size, against the GitHub emulator. */
 const ACTION = { pages: 1000 };
 const BUNDLE = path.join(ROOT, 'action/index.js');
 /** The ask measures' questions: how many the ladder is timed on, and the batch wiki and file. */
 const ASK = { ladderQuestions: 100, batchPages: 500, batchQuestions: 300 };
+/** The Obsidian-shaped wiki's size (whatever --pages says: the shape of a real vault of that size). */
+const OBSIDIAN = { pages: 3000 };
 
 // ---------------------------------------------------------------------------------------------
 // Options.
@@ -270,6 +275,8 @@ interface Context {
   askSession?: AskSession;
   /** The second, small wiki and question file `ask-batch` made (removed with the big one). */
   batch?: { wiki: string; questions: string; ids: string[] };
+  /** The Obsidian-shaped wiki the `obsidian-` measures share, made once. */
+  obsidian?: { wiki: string; generated: GeneratedWiki };
   /** Temp folders to remove at the end (unless --keep). */
   cleanup: string[];
 }
@@ -373,6 +380,56 @@ function measureHook(ctx: Context): Metric[] {
   ctx.notes.push(`hook: ${edited.length} pages staged (${edited.join(', ')}); it regenerated and staged ${restaged.length} index files`);
   git(wiki, 'reset', '-q', '--hard', 'HEAD');
   return [timeMetric(`\`hooks pre-commit\` (${edited.length} staged pages)`, TARGETS.hookSeconds, timed), rssMetric('`hooks pre-commit`', timed)];
+}
+
+/** The Obsidian-shaped wiki (OBSIDIAN.pages pages, no git, no index files), made once. */
+async function prepareObsidian(ctx: Context): Promise<NonNullable<Context['obsidian']>> {
+  if (ctx.obsidian) return ctx.obsidian;
+  const wiki = mkdtempSync(path.join(os.tmpdir(), 'wiki-steward-bench-obsidian-'));
+  ctx.cleanup.push(wiki);
+  ctx.obsidian = { wiki, generated: await generateWiki(wiki, { pages: OBSIDIAN.pages, seed: ctx.options.seed, shape: 'obsidian' }) };
+  return ctx.obsidian;
+}
+
+/** Sanity check: every page has exactly one finding, its date-only `created`; every [[link]] resolves. */
+function checkObsidianFindings(generated: GeneratedWiki, stdout: string): string {
+  const report = JSON.parse(stdout) as { checked: number; diagnostics: Array<{ rule: string; path: string; field?: string }> };
+  const perPage = new Map<string, number>();
+  for (const d of report.diagnostics) perPage.set(d.path, (perPage.get(d.path) ?? 0) + 1);
+  const other = report.diagnostics.filter((d) => d.rule !== 'timestamps' || d.field !== 'created');
+  const unflagged = generated.pages.filter((p) => perPage.get(p) !== 1);
+  if (report.checked !== generated.pages.length || other.length > 0 || unflagged.length > 0) {
+    throw new Error(
+      `obsidian-validate sanity check failed: checked ${report.checked} of ${generated.pages.length} pages; ` +
+        `${unflagged.length} pages without exactly one finding (${unflagged.slice(0, 3).join(', ')}); ` +
+        `${other.length} other findings (${other
+          .slice(0, 3)
+          .map((d) => `${d.rule} on ${d.path}`)
+          .join(', ')})`,
+    );
+  }
+  return `obsidian-validate: ${generated.pages.length} pages, exactly one finding each (the date-only created), every [[Title]] link resolved`;
+}
+
+async function measureObsidianValidate(ctx: Context): Promise<Metric[]> {
+  const { wiki, generated } = await prepareObsidian(ctx);
+  const timed = repeat(ctx.options.runs, 'obsidian validate', 1, () => timeCommand(['validate', '--wiki', wiki, '--format', 'json'], ROOT));
+  ctx.notes.push(checkObsidianFindings(generated, timed.at(-1)!.stdout));
+  return [
+    timeMetric(`\`validate\`, ${OBSIDIAN.pages}-page Obsidian-shaped wiki`, TARGETS.obsidianValidateSeconds, timed),
+    rssMetric('`validate` (Obsidian-shaped)', timed),
+  ];
+}
+
+async function measureObsidianDigest(ctx: Context): Promise<Metric[]> {
+  const { wiki } = await prepareObsidian(ctx);
+  const timed = repeat(ctx.options.runs, 'obsidian digest', 0, () => timeCommand(['digest', '--wiki', wiki, '--format', 'json'], ROOT));
+  const report = JSON.parse(timed.at(-1)!.stdout) as { health?: { pages?: number } | null };
+  ctx.notes.push(`obsidian-digest: offline (no --repo), health of ${report.health?.pages ?? 'no'} pages`);
+  return [
+    timeMetric(`\`digest\`, ${OBSIDIAN.pages}-page Obsidian-shaped wiki, offline`, TARGETS.obsidianDigestSeconds, timed),
+    rssMetric('`digest` (Obsidian-shaped)', timed),
+  ];
 }
 
 /** An ask session over `wiki` (the real workspace and catalog code), as the CLI opens one. */
@@ -819,6 +876,8 @@ async function main(): Promise<number> {
       'ask-batch': measureAskBatch,
       action: measureAction,
       copilot: measureCopilot,
+      'obsidian-validate': measureObsidianValidate,
+      'obsidian-digest': measureObsidianDigest,
     };
     for (const name of MEASURES) {
       if (!options.only.has(name)) continue;
