@@ -54138,7 +54138,7 @@ function wikilinkResolver(files, options2 = {}) {
     return found && "path" in found ? found.path : void 0;
   };
 }
-var one = (best, all) => best.length === 1 ? { path: best[0] } : { ambiguous: best.length > 1 ? best : all };
+var one = (best, all) => best.length === 1 ? { path: best[0] } : { ambiguous: [...best.length > 1 ? best : all].sort(compareCodePoints) };
 function push(map2, key, value) {
   const list = map2.get(key);
   if (list) list.push(value);

@@ -4,6 +4,7 @@
 // (and folders, when given) match, case-insensitively. A target that starts with the wiki folder's
 // own name (`[[wiki/concepts/x]]`, written from the vault root above it) is read from the wiki root.
 // Nothing outside the wiki root is ever looked at. An ambiguous or unknown target is not a link.
+import { compareCodePoints } from './python-compat.js';
 import { resolveWikiPath } from './wiki-path.js';
 
 /** Resolves a wikilink target to a wiki-relative file path, or undefined. */
@@ -85,8 +86,9 @@ export function wikilinkResolver(files: Iterable<string>, options: WikilinkOptio
   };
 }
 
+/** The one file, or those that fit equally in code-point order (the tree's walk order is the file system's). */
 const one = (best: readonly string[], all: readonly string[]): WikilinkFit =>
-  best.length === 1 ? { path: best[0]! } : { ambiguous: best.length > 1 ? best : all };
+  best.length === 1 ? { path: best[0]! } : { ambiguous: [...(best.length > 1 ? best : all)].sort(compareCodePoints) };
 
 function push(map: Map<string, string[]>, key: string, value: string): void {
   const list = map.get(key);
