@@ -3963,10 +3963,10 @@ function fencedBlocks(markdown) {
   }
   return blocks;
 }
-function blankFences(markdown) {
+function blankFences(markdown, blocks) {
   let out = "";
   let at = 0;
-  for (const block of fencedBlocks(markdown)) {
+  for (const block of blocks) {
     out += markdown.slice(at, block.start) + blank(markdown.slice(block.start, block.end));
     at = block.end;
   }
@@ -3975,7 +3975,7 @@ function blankFences(markdown) {
 var mayHoldCode = (markdown) => markdown.includes("`") || markdown.includes("~~~");
 function blankCode(markdown) {
   if (!mayHoldCode(markdown)) return markdown;
-  return replaceCodeSpans(blankFences(markdown), blank);
+  return replaceCodeSpans(blankFences(markdown, fencedBlocks(markdown)), blank);
 }
 
 // src/markdown/blocks.ts

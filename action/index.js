@@ -53875,10 +53875,10 @@ function fencedBlocks(markdown) {
   }
   return blocks;
 }
-function blankFences(markdown) {
+function blankFences(markdown, blocks) {
   let out = "";
   let at2 = 0;
-  for (const block of fencedBlocks(markdown)) {
+  for (const block of blocks) {
     out += markdown.slice(at2, block.start) + blank(markdown.slice(block.start, block.end));
     at2 = block.end;
   }
@@ -53887,12 +53887,13 @@ function blankFences(markdown) {
 var mayHoldCode = (markdown) => markdown.includes("`") || markdown.includes("~~~");
 function blankCode(markdown) {
   if (!mayHoldCode(markdown)) return markdown;
-  return replaceCodeSpans(blankFences(markdown), blank);
+  return replaceCodeSpans(blankFences(markdown, fencedBlocks(markdown)), blank);
 }
 function codeRanges(markdown) {
   if (!mayHoldCode(markdown)) return [];
-  const spans = codeSpans(blankFences(markdown)).map(({ start, end }) => ({ start, end }));
-  return [...fencedBlocks(markdown), ...spans].sort((a, b3) => a.start - b3.start);
+  const fences = fencedBlocks(markdown);
+  const spans = codeSpans(blankFences(markdown, fences)).map(({ start, end }) => ({ start, end }));
+  return [...fences, ...spans].sort((a, b3) => a.start - b3.start);
 }
 function withoutFenceMarks(reply) {
   const trimmed = reply.trim();
@@ -62000,16 +62001,17 @@ async function changedPages(workspace, base, pages) {
   const inWiki = new Set(changed.map((p2) => wikiPathOf(workspace, p2)).filter((p2) => p2 !== void 0));
   return pages.filter((p2) => inWiki.has(p2));
 }
-async function validateChangedSince(workspace, layout, base) {
+async function changeSince(workspace, layout, base) {
   const git = new GitCommandManager(workspace.repoRoot);
-  const changed = await changedPages(workspace, base, layout.pages);
-  const removed = await removedSince(git, workspace, layout.tree, base);
-  const { diagnostics, checked } = await validateWiki(layout, changed, workspace.config.validate);
-  const broken = await pagesBrokenByRemovals(git, workspace, layout, removed, new Set(checked), "this pull request");
+  return { changed: await changedPages(workspace, base, layout.pages), removed: await removedSince(git, workspace, layout.tree, base) };
+}
+async function validateChange(workspace, layout, change) {
+  const { diagnostics, checked } = await validateWiki(layout, change.changed, workspace.config.validate);
+  const git = new GitCommandManager(workspace.repoRoot);
+  const broken = await pagesBrokenByRemovals(git, workspace, layout, change.removed, new Set(checked), "this pull request");
   return {
-    changed,
     checked,
-    diagnostics: [...explainRemovals(diagnostics, removed, "this pull request"), ...broken],
+    diagnostics: [...explainRemovals(diagnostics, change.removed, "this pull request"), ...broken],
     brokenByRemovals: [...new Set(broken.map((d2) => d2.path))]
   };
 }
@@ -62027,7 +62029,7 @@ async function validateCheckout(workspace, reporter, options2) {
   let change;
   if (options2.changedSince) {
     try {
-      change = await validateChangedSince(workspace, layout, options2.changedSince);
+      change = await changeSince(workspace, layout, options2.changedSince);
     } catch {
       reporter.notice(
         `the pull request's base ${options2.changedSince.slice(0, 12)} is not in the checkout (use actions/checkout with fetch-depth: 0): validating the whole wiki`
@@ -62035,7 +62037,8 @@ async function validateCheckout(workspace, reporter, options2) {
     }
   }
   const only = change?.changed;
-  const { diagnostics, checked } = change ?? await validateWiki(layout, void 0, workspace.config.validate);
+  const validation = change ? await validateChange(workspace, layout, change) : { ...await validateWiki(layout, void 0, workspace.config.validate), brokenByRemovals: [] };
+  const { diagnostics, checked } = validation;
   const plans = await planIndexFiles(layout, {
     policy: workspace.config.indexes,
     provenance: workspaceIndexProvenance(workspace),
@@ -62045,7 +62048,7 @@ async function validateCheckout(workspace, reporter, options2) {
   await reporter.annotate(all, { wikiRoot, repoRoot: workspace.repoRoot, cwd: options2.cwd });
   const errors = all.filter((d2) => d2.severity === "error");
   const count2 = (n, one2) => `${n} ${one2}${n === 1 ? "" : "s"}`;
-  const alsoBroken = change?.brokenByRemovals.length ? `, and ${count2(change.brokenByRemovals.length, "page")} linking to what it deletes or moves` : "";
+  const alsoBroken = validation.brokenByRemovals.length ? `, and ${count2(validation.brokenByRemovals.length, "page")} linking to what it deletes or moves` : "";
   const scope = `${count2(checked.length, only ? "changed page" : "page")} checked${alsoBroken}`;
   await reporter.summary(validateSummary({ scope, folder: workspace.wikiPrefix || ".", errors: errors.length, diagnostics: all }));
   if (hasErrors(all)) reporter.fail(`${errors.length} wiki errors in ${new Set(errors.map((d2) => d2.path)).size} files`);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { requireWikiRoot } from '../config/workspace.js';
-import { validateChangedSince } from '../jobs/validate.js';
+import { changeSince, validateChange } from '../jobs/validate.js';
 import { firstOf } from '../markdown/bound.js';
 import { type DiagnosticFormat, formatSummary, formatText, moreFindings, summarizeDiagnostics, toJsonRecords } from '../report/diagnostics-format.js';
 import { hasErrors } from '../wiki/diagnostics.js';
@@ -34,7 +34,7 @@ export async function validateCommand(io: CliIo, options: ValidateOptions): Prom
   const only = options.paths.length > 0 ? selectPages(options.paths, io.cwd, wikiRoot, [...layout.pages, ...layout.unsafeNames], layout.tree.files) : undefined;
   // A change is checked as the Action checks a pull request: its pages, and the pages its deletions break.
   const { diagnostics, checked } = options.changedSince
-    ? await validateChangedSince(workspace, layout, options.changedSince)
+    ? await validateChange(workspace, layout, await changeSince(workspace, layout, options.changedSince))
     : await validateWiki(layout, only, workspace.config.validate);
   const paths = { wikiRoot, repoRoot: workspace.repoRoot, cwd: io.cwd };
   const errors = diagnostics.filter((d) => d.severity === 'error').length;

@@ -13,7 +13,7 @@ import { openWikiLayout } from '../wiki/open.js';
 import { applyRules } from '../wiki/rules.js';
 import { type WikiValidation, validateWiki } from '../wiki/validator.js';
 import type { WikiLayout } from '../wiki/layout.js';
-import { explainRemovals, pagesBrokenByRemovals, removedSince } from '../wiki/removed-targets.js';
+import { type RemovedTargets, explainRemovals, pagesBrokenByRemovals, removedSince } from '../wiki/removed-targets.js';
 import { validateSummary } from '../report/diagnostics-format.js';
 import type { Reporter } from './reporter.js';
 
@@ -24,28 +24,36 @@ export async function changedPages(workspace: Workspace, base: string, pages: re
   return pages.filter((p) => inWiki.has(p));
 }
 
-export interface ChangeValidation extends WikiValidation {
-  /** The pages changed since the base (those validated in full). */
+/** What the commits since a pull request's base do to the wiki. */
+export interface WikiChange {
+  /** The pages they add or change (those validated in full). */
   changed: string[];
+  /** The files and folders they delete or move away. */
+  removed: RemovedTargets;
+}
+
+/** The wiki's change since `base`; throws when `base` is not in the checkout (a shallow clone). */
+export async function changeSince(workspace: Workspace, layout: WikiLayout, base: string): Promise<WikiChange> {
+  const git = new GitCommandManager(workspace.repoRoot);
+  return { changed: await changedPages(workspace, base, layout.pages), removed: await removedSince(git, workspace, layout.tree, base) };
+}
+
+export interface ChangeValidation extends WikiValidation {
   /** Pages the change did not touch that link to or cite a file it deletes or moves away. */
   brokenByRemovals: string[];
 }
 
 /**
- * What a change since `base` (a pull request's base) can break: its changed pages in full, and the
- * pages elsewhere that link to or cite a file it deletes or moves away, as the pre-commit hook
- * checks them. Throws when `base` is not in the checkout.
+ * What a change can break: its changed pages in full, and the pages elsewhere that link to or cite
+ * a file it deletes or moves away, as the pre-commit hook checks them.
  */
-export async function validateChangedSince(workspace: Workspace, layout: WikiLayout, base: string): Promise<ChangeValidation> {
+export async function validateChange(workspace: Workspace, layout: WikiLayout, change: WikiChange): Promise<ChangeValidation> {
+  const { diagnostics, checked } = await validateWiki(layout, change.changed, workspace.config.validate);
   const git = new GitCommandManager(workspace.repoRoot);
-  const changed = await changedPages(workspace, base, layout.pages);
-  const removed = await removedSince(git, workspace, layout.tree, base);
-  const { diagnostics, checked } = await validateWiki(layout, changed, workspace.config.validate);
-  const broken = await pagesBrokenByRemovals(git, workspace, layout, removed, new Set(checked), 'this pull request');
+  const broken = await pagesBrokenByRemovals(git, workspace, layout, change.removed, new Set(checked), 'this pull request');
   return {
-    changed,
     checked,
-    diagnostics: [...explainRemovals(diagnostics, removed, 'this pull request'), ...broken],
+    diagnostics: [...explainRemovals(diagnostics, change.removed, 'this pull request'), ...broken],
     brokenByRemovals: [...new Set(broken.map((d) => d.path))],
   };
 }
@@ -75,10 +83,10 @@ export async function validateCheckout(
 ): Promise<void> {
   const wikiRoot = requireWikiRoot(workspace);
   const layout = await openWikiLayout(wikiRoot, workspace.config);
-  let change: ChangeValidation | undefined;
+  let change: WikiChange | undefined;
   if (options.changedSince) {
     try {
-      change = await validateChangedSince(workspace, layout, options.changedSince);
+      change = await changeSince(workspace, layout, options.changedSince);
     } catch {
       reporter.notice(
         `the pull request's base ${options.changedSince.slice(0, 12)} is not in the checkout ` +
@@ -87,7 +95,10 @@ export async function validateCheckout(
     }
   }
   const only = change?.changed;
-  const { diagnostics, checked } = change ?? (await validateWiki(layout, undefined, workspace.config.validate));
+  const validation: ChangeValidation = change
+    ? await validateChange(workspace, layout, change)
+    : { ...(await validateWiki(layout, undefined, workspace.config.validate)), brokenByRemovals: [] };
+  const { diagnostics, checked } = validation;
   const plans = await planIndexFiles(layout, {
     policy: workspace.config.indexes,
     provenance: workspaceIndexProvenance(workspace),
@@ -97,7 +108,7 @@ export async function validateCheckout(
   await reporter.annotate(all, { wikiRoot, repoRoot: workspace.repoRoot, cwd: options.cwd });
   const errors = all.filter((d) => d.severity === 'error');
   const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
-  const alsoBroken = change?.brokenByRemovals.length ? `, and ${count(change.brokenByRemovals.length, 'page')} linking to what it deletes or moves` : '';
+  const alsoBroken = validation.brokenByRemovals.length ? `, and ${count(validation.brokenByRemovals.length, 'page')} linking to what it deletes or moves` : '';
   const scope = `${count(checked.length, only ? 'changed page' : 'page')} checked${alsoBroken}`;
   await reporter.summary(validateSummary({ scope, folder: workspace.wikiPrefix || '.', errors: errors.length, diagnostics: all }));
   if (hasErrors(all)) reporter.fail(`${errors.length} wiki errors in ${new Set(errors.map((d) => d.path)).size} files`);

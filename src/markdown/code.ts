@@ -171,11 +171,11 @@ function fencedBlocks(markdown: string): Array<{ start: number; end: number }> {
   return blocks;
 }
 
-/** `markdown` with its fenced code blocks blanked out (same length, same lines). */
-function blankFences(markdown: string): string {
+/** `markdown` with the given fenced blocks blanked out (same length, same lines). */
+function blankFences(markdown: string, blocks: ReadonlyArray<{ start: number; end: number }>): string {
   let out = '';
   let at = 0;
-  for (const block of fencedBlocks(markdown)) {
+  for (const block of blocks) {
     out += markdown.slice(at, block.start) + blank(markdown.slice(block.start, block.end));
     at = block.end;
   }
@@ -187,7 +187,7 @@ const mayHoldCode = (markdown: string): boolean => markdown.includes('`') || mar
 /** `markdown` with fenced code blocks and code spans blanked out (same length, same lines). */
 export function blankCode(markdown: string): string {
   if (!mayHoldCode(markdown)) return markdown;
-  return replaceCodeSpans(blankFences(markdown), blank);
+  return replaceCodeSpans(blankFences(markdown, fencedBlocks(markdown)), blank);
 }
 
 /**
@@ -196,8 +196,9 @@ export function blankCode(markdown: string): string {
  */
 export function codeRanges(markdown: string): Array<{ start: number; end: number }> {
   if (!mayHoldCode(markdown)) return [];
-  const spans = codeSpans(blankFences(markdown)).map(({ start, end }) => ({ start, end }));
-  return [...fencedBlocks(markdown), ...spans].sort((a, b) => a.start - b.start);
+  const fences = fencedBlocks(markdown);
+  const spans = codeSpans(blankFences(markdown, fences)).map(({ start, end }) => ({ start, end }));
+  return [...fences, ...spans].sort((a, b) => a.start - b.start);
 }
 
 /**
