@@ -68,8 +68,11 @@ export class Deadline {
   }
 }
 
-/** A signal that aborts, with its reason, when the first of `signals` does; `release()` lets go of them. */
-export function firstOf(...signals: Array<AbortSignal | undefined>): { signal: AbortSignal; release: () => void } {
+/**
+ * A signal that aborts, with its reason, when the first of `signals` does; `release()` lets go of
+ * them at once (AbortSignal.any would hold its listeners on a long-lived deadline until collected).
+ */
+export function firstAborted(...signals: Array<AbortSignal | undefined>): { signal: AbortSignal; release: () => void } {
   const controller = new AbortController();
   const given = signals.filter((s): s is AbortSignal => s !== undefined);
   const listeners: Array<[AbortSignal, () => void]> = [];

@@ -9,7 +9,7 @@
 // (`http://user:secret@host`, which are sent as Basic authentication instead, when the request
 // carries no other).
 
-import { type Clock, Deadline, firstOf, systemClock } from './clock.js';
+import { type Clock, Deadline, firstAborted, systemClock } from './clock.js';
 
 export interface ProviderCall {
   provider: string;
@@ -242,30 +242,27 @@ export class JsonHttpClient {
       return call;
     };
     const attempts = (n: number) => `${n} attempt${n === 1 ? '' : 's'}`;
+    /** The call ended by the question's deadline, `attempt` being the last made. */
+    const pastDeadline = (attempt: number, fault?: string): ProviderError => {
+      record('deadline', attempt);
+      const message = fault ? `${fault}; not retried: the wait before the next attempt would end past ${deadline!.what}` : `no answer by ${deadline!.what}`;
+      return this.error(req.provider, `${message} (after ${attempts(attempt + 1)})`, 'deadline', false);
+    };
     /** The wait before the next attempt; when it would end at or past the deadline, the call ends here instead. */
     const waitToRetry = async (ms: number, attempt: number, fault: string): Promise<void> => {
-      if (deadline && ms >= deadline.remaining()) {
-        record('deadline', attempt);
-        throw this.error(
-          req.provider,
-          `${fault}; not retried: the wait before the next attempt would end past ${deadline.what} (after ${attempts(attempt + 1)})`,
-          'deadline',
-          false,
-        );
-      }
+      if (deadline && ms >= deadline.remaining()) throw pastDeadline(attempt, fault);
       await this.sleep(ms);
     };
     for (let attempt = 0; ; attempt++) {
       if (attempt > 0 && deadline?.passed()) {
         // A wait that overran (a real clock is never exact): the retry is not made.
-        record('deadline', attempt - 1);
-        throw this.error(req.provider, `no answer by ${deadline.what} (after ${attempts(attempt)})`, 'deadline', false);
+        throw pastDeadline(attempt - 1);
       }
       let response: Response;
       let text: string;
       const timeout = this.clock.timeout(this.policy.timeoutMs);
       // The attempt ends at its own time-out or at the deadline, whichever comes first.
-      const { signal, release } = firstOf(timeout, deadline?.signal);
+      const { signal, release } = firstAborted(timeout, deadline?.signal);
       try {
         response = await fetch(url, {
           method: req.method,
@@ -283,10 +280,7 @@ export class JsonHttpClient {
           record('error', attempt);
           throw this.error(req.provider, error.message, 'malformed', false);
         }
-        if (deadline?.passed()) {
-          record('deadline', attempt);
-          throw this.error(req.provider, `no answer by ${deadline.what} (after ${attempts(attempt + 1)})`, 'deadline', false);
-        }
+        if (deadline?.passed()) throw pastDeadline(attempt);
         // The attempt's own time-out tells a time-out from a network fault, wherever the abort landed.
         const timedOut = (error as Error).name === 'TimeoutError' || (timeout.aborted && (timeout.reason as Error | undefined)?.name === 'TimeoutError');
         if (attempt < this.policy.retries) {

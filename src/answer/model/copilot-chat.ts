@@ -19,8 +19,8 @@ import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import type { CopilotClient } from '@github/copilot-sdk';
-import { type Clock, firstOf, raceSignal } from '../../net/clock.js';
-import { type JsonHttpClient, MAX_RESPONSE_BYTES, ProviderError } from '../../net/http-json.js';
+import { type Clock, firstAborted, raceSignal } from '../../net/clock.js';
+import { type JsonHttpClient, ProviderError } from '../../net/http-json.js';
 import { type ChatModel, type ChatReply, type ChatRequest, schemaInPrompt } from './chat-model.js';
 import { CopilotWire } from './copilot-wire.js';
 
@@ -411,7 +411,7 @@ export class CopilotChatModel implements ChatModel {
     await this.ended;
     const workingDirectory = mkdtempSync(path.join(os.tmpdir(), 'wiki-steward-copilot-'));
     const unmaskStderr = maskStderr((text) => this.options.calls.masked(text));
-    const wire = new CopilotWire(MAX_RESPONSE_BYTES);
+    const wire = new CopilotWire();
     let client: CopilotClient;
     try {
       client = new CopilotClient({
@@ -449,7 +449,7 @@ export class CopilotChatModel implements ChatModel {
     const { timeoutMs } = this.options;
     const deadline = this.options.calls.deadline;
     const message = what === 'answer' ? `no answer from Copilot within ${timeoutMs} ms` : `the Copilot CLI did not ${what} within ${timeoutMs} ms`;
-    const { signal, release } = firstOf(this.options.clock.timeout(timeoutMs), deadline?.signal);
+    const { signal, release } = firstAborted(this.options.clock.timeout(timeoutMs), deadline?.signal);
     try {
       return await raceSignal(Promise.race([work, wire.gone]), signal, () =>
         deadline?.signal.aborted
