@@ -44770,7 +44770,7 @@ var Deadline = class {
     return this.passed() ? 0 : this.end - this.clock.now();
   }
 };
-function firstOf(...signals) {
+function firstAborted(...signals) {
   const controller = new AbortController();
   const given = signals.filter((s) => s !== void 0);
   const listeners = [];
@@ -44944,27 +44944,23 @@ var JsonHttpClient = class {
       return call;
     };
     const attempts = (n) => `${n} attempt${n === 1 ? "" : "s"}`;
+    const pastDeadline = (attempt, fault) => {
+      record("deadline", attempt);
+      const message = fault ? `${fault}; not retried: the wait before the next attempt would end past ${deadline.what}` : `no answer by ${deadline.what}`;
+      return this.error(req.provider, `${message} (after ${attempts(attempt + 1)})`, "deadline", false);
+    };
     const waitToRetry = async (ms2, attempt, fault) => {
-      if (deadline && ms2 >= deadline.remaining()) {
-        record("deadline", attempt);
-        throw this.error(
-          req.provider,
-          `${fault}; not retried: the wait before the next attempt would end past ${deadline.what} (after ${attempts(attempt + 1)})`,
-          "deadline",
-          false
-        );
-      }
+      if (deadline && ms2 >= deadline.remaining()) throw pastDeadline(attempt, fault);
       await this.sleep(ms2);
     };
     for (let attempt = 0; ; attempt++) {
       if (attempt > 0 && deadline?.passed()) {
-        record("deadline", attempt - 1);
-        throw this.error(req.provider, `no answer by ${deadline.what} (after ${attempts(attempt)})`, "deadline", false);
+        throw pastDeadline(attempt - 1);
       }
       let response;
       let text;
       const timeout = this.clock.timeout(this.policy.timeoutMs);
-      const { signal, release } = firstOf(timeout, deadline?.signal);
+      const { signal, release } = firstAborted(timeout, deadline?.signal);
       try {
         response = await fetch(url, {
           method: req.method,
@@ -44981,10 +44977,7 @@ var JsonHttpClient = class {
           record("error", attempt);
           throw this.error(req.provider, error.message, "malformed", false);
         }
-        if (deadline?.passed()) {
-          record("deadline", attempt);
-          throw this.error(req.provider, `no answer by ${deadline.what} (after ${attempts(attempt + 1)})`, "deadline", false);
-        }
+        if (deadline?.passed()) throw pastDeadline(attempt);
         const timedOut = error.name === "TimeoutError" || timeout.aborted && timeout.reason?.name === "TimeoutError";
         if (attempt < this.policy.retries) {
           await waitToRetry(
@@ -58185,7 +58178,7 @@ function clip2(text, max) {
   return `${text.slice(0, atCodePoint(text, at2)).trimEnd()}${ELLIPSIS}`;
 }
 var andMore = (left, what) => `${ELLIPSIS} and ${left} more${what ? ` ${what}` : ""}`;
-function firstOf2(items, max, chars) {
+function firstOf(items, max, chars) {
   const shown2 = [];
   let used = 0;
   for (const item of items) {
@@ -58200,7 +58193,7 @@ function firstOf2(items, max, chars) {
   return { shown: shown2, left: items.length - shown2.length };
 }
 function boundedList(items, max, what) {
-  const { shown: shown2, left } = firstOf2(items, max);
+  const { shown: shown2, left } = firstOf(items, max);
   return left > 0 ? [...shown2, andMore(left, what)] : shown2;
 }
 var LOOK_BACK = 4e3;
@@ -58285,7 +58278,7 @@ var clipHeading = (heading) => heading.length > MAX_HEADING_CHARS ? `${atWord(he
 var renderCitation = (c3, wiki) => isWikiCitation(c3) ? wiki(c3) : webLink(c3.title, c3.url);
 var quoted = (text) => `\u201C${inertText(readableText(unlinkPageLinks(text)))}\u201D`;
 function claimLines(claim, wiki) {
-  const { shown: cited, left: moreCited } = firstOf2(claim.citations.filter(isWikiCitation), SHOWN_CITATIONS);
+  const { shown: cited, left: moreCited } = firstOf(claim.citations.filter(isWikiCitation), SHOWN_CITATIONS);
   const others = boundedList(
     claim.citations.filter((c3) => !isWikiCitation(c3)).map((c3) => renderCitation(c3, wiki)),
     SHOWN_CITATIONS
@@ -58324,7 +58317,7 @@ function renderAnswer(input, wiki = plainCitation) {
     for (const claim of input.claims) out.push(...claimLines(claim, wiki));
     const sections = input.sections ?? sectionsOf(input.claims);
     if (sections.length > 0) {
-      const { shown: first, left } = firstOf2(sections, READ_MORE_SECTIONS);
+      const { shown: first, left } = firstOf(sections, READ_MORE_SECTIONS);
       const readMore = first.map(
         (s) => `${inertText(clipHeading(readableText(s.heading))) || inertText(s.path)} (${wiki({ path: s.path, lines: [s.line, s.line], quote: s.heading })})`
       );
@@ -58375,7 +58368,7 @@ var searchOutcome = (w2) => w2.error ? `failed: ${shown(w2.error)}` : `${w2.resu
 var SUMMARY_ITEMS = 25;
 function summaryList(items, show, max = SUMMARY_ITEMS) {
   if (items.length === 0) return "none";
-  const { shown: first, left } = firstOf2(items, max);
+  const { shown: first, left } = firstOf(items, max);
   return [...first.map(show), ...left > 0 ? [andMore(left)] : []].join(", ");
 }
 function coverageLine(coverage) {
@@ -59573,7 +59566,7 @@ ${schemaInPrompt(request2.schema)}` },
     await this.ended;
     const workingDirectory = mkdtempSync2(path5.join(os3.tmpdir(), "wiki-steward-copilot-"));
     const unmaskStderr = maskStderr((text) => this.options.calls.masked(text));
-    const wire = new CopilotWire(MAX_RESPONSE_BYTES);
+    const wire = new CopilotWire();
     let client;
     try {
       client = new CopilotClient2({
@@ -59609,7 +59602,7 @@ ${schemaInPrompt(request2.schema)}` },
     const { timeoutMs } = this.options;
     const deadline = this.options.calls.deadline;
     const message = what === "answer" ? `no answer from Copilot within ${timeoutMs} ms` : `the Copilot CLI did not ${what} within ${timeoutMs} ms`;
-    const { signal, release } = firstOf(this.options.clock.timeout(timeoutMs), deadline?.signal);
+    const { signal, release } = firstAborted(this.options.clock.timeout(timeoutMs), deadline?.signal);
     try {
       return await raceSignal(
         Promise.race([work, wire.gone]),
@@ -60681,6 +60674,16 @@ async function deleteBranch(github, writes, repo, branch) {
   );
 }
 
+// src/github/twin-runs.ts
+var problemOf = (error) => error instanceof Error ? error.message : String(error);
+async function oldestAfterCreating(list, mine, idOf, what) {
+  const listed = await list().catch((error) => {
+    throw new Error(`could not list ${what} again: ${problemOf(error)}`);
+  });
+  const all = listed.some((item) => idOf(item) === idOf(mine)) ? listed : [...listed, mine].sort((a, b3) => idOf(a) - idOf(b3));
+  return { kept: all[0], others: all.slice(1) };
+}
+
 // src/github/comment-helper.ts
 async function ownAnswerComments(github, repo, issueNumber, key, identity) {
   const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: issueNumber, per_page: 100 });
@@ -60700,16 +60703,16 @@ async function upsertAnswerComment(github, writes, repo, o2, body, found) {
   try {
     return await converge(github, writes, repo, o2, body, { id: mine.id, url: mine.url, editedAt: o2.editedAt });
   } catch (error) {
-    return { url: mine.url, created: true, problem: error instanceof Error ? error.message : String(error) };
+    return { url: mine.url, created: true, problem: problemOf(error) };
   }
 }
 async function converge(github, writes, repo, o2, body, mine) {
-  const listed = await ownAnswerComments(github, repo, o2.issueNumber, o2.key, o2.identity).catch((error) => {
-    throw new Error(`could not list the comments of #${o2.issueNumber} again: ${error instanceof Error ? error.message : String(error)}`);
-  });
-  const all = listed.some((c3) => c3.id === mine.id) ? listed : [...listed, mine].sort((a, b3) => a.id - b3.id);
-  const kept = all[0];
-  const others = all.slice(1);
+  const { kept, others } = await oldestAfterCreating(
+    () => ownAnswerComments(github, repo, o2.issueNumber, o2.key, o2.identity),
+    mine,
+    (c3) => c3.id,
+    `the comments of #${o2.issueNumber}`
+  );
   if (others.length === 0) return { url: mine.url, created: true };
   const updated = kept.id !== mine.id && isNewerEdit(mine.editedAt, kept.editedAt);
   if (updated) await updateComment(github, writes, repo, kept.id, body);
@@ -61663,16 +61666,16 @@ async function runDigest(workspace, o2) {
     const converged = await convergeDigest(github, writes, repo, { label, period, identity: steward }, { number: mine.number, url: mine.url, open: true });
     return { report, markdown, ...converged };
   } catch (error) {
-    return { report, markdown, issueUrl: mine.url, problem: error instanceof Error ? error.message : String(error) };
+    return { report, markdown, issueUrl: mine.url, problem: problemOf(error) };
   }
 }
 async function convergeDigest(github, writes, repo, o2, mine) {
-  const listed = await digestIssues(github, repo, o2.label, o2.period, o2.identity).catch((error) => {
-    throw new Error(`could not list the digest issues again: ${error instanceof Error ? error.message : String(error)}`);
-  });
-  const all = listed.some((i) => i.number === mine.number) ? listed : [...listed, mine].sort((a, b3) => a.number - b3.number);
-  const kept = all[0];
-  const others = all.slice(1);
+  const { kept, others } = await oldestAfterCreating(
+    () => digestIssues(github, repo, o2.label, o2.period, o2.identity),
+    mine,
+    (i) => i.number,
+    "the digest issues"
+  );
   if (others.length === 0) return { issueUrl: mine.url };
   const closed = [];
   for (const other of others) {
@@ -61979,7 +61982,7 @@ var CELL_CHARS = 300;
 var cell = (text) => inertText(clip2(text.replace(/\s+/g, " ").trim(), CELL_CHARS)).replace(/\|/g, "\\|");
 function validateSummary(o2) {
   const row = (d2) => `| ${cell(d2.path)} | ${d2.line} | ${cell(d2.message)} |`;
-  const { shown: shown2, left } = firstOf2(o2.diagnostics, SUMMARY_ROWS, { budget: SUMMARY_TABLE_CHARS, length: (d2) => row(d2).length + 1 });
+  const { shown: shown2, left } = firstOf(o2.diagnostics, SUMMARY_ROWS, { budget: SUMMARY_TABLE_CHARS, length: (d2) => row(d2).length + 1 });
   const table = o2.diagnostics.length === 0 ? [] : [
     "| File | Line | Fault |",
     "|---|---|---|",

@@ -18,6 +18,7 @@ import type { GitHubClient } from './octokit.js';
 import type { RepoRef } from './octokit.js';
 import type { StewardText } from './posted-text.js';
 import type { RepoWrites } from './repo-writes.js';
+import { oldestAfterCreating, problemOf } from './twin-runs.js';
 import { createComment, updateComment } from './writes-text.js';
 
 export interface ExistingComment {
@@ -97,7 +98,7 @@ export async function upsertAnswerComment(
   try {
     return await converge(github, writes, repo, o, body, { id: mine.id, url: mine.url, editedAt: o.editedAt });
   } catch (error) {
-    return { url: mine.url, created: true, problem: error instanceof Error ? error.message : String(error) };
+    return { url: mine.url, created: true, problem: problemOf(error) };
   }
 }
 
@@ -110,13 +111,12 @@ async function converge(
   body: StewardText,
   mine: Omit<ExistingComment, 'body'>,
 ): Promise<UpsertResult> {
-  const listed = await ownAnswerComments(github, repo, o.issueNumber, o.key, o.identity).catch((error: unknown) => {
-    throw new Error(`could not list the comments of #${o.issueNumber} again: ${error instanceof Error ? error.message : String(error)}`);
-  });
-  // Our own counts even if the list does not show it yet (or a twin already deleted it as the younger one).
-  const all = listed.some((c) => c.id === mine.id) ? listed : [...listed, mine].sort((a, b) => a.id - b.id);
-  const kept = all[0]!;
-  const others = all.slice(1);
+  const { kept, others } = await oldestAfterCreating<Omit<ExistingComment, 'body'>>(
+    () => ownAnswerComments(github, repo, o.issueNumber, o.key, o.identity),
+    mine,
+    (c) => c.id,
+    `the comments of #${o.issueNumber}`,
+  );
   if (others.length === 0) return { url: mine.url, created: true };
   const updated = kept.id !== mine.id && isNewerEdit(mine.editedAt, kept.editedAt);
   // The kept comment gets the newer answer before this run's own goes, so that answer is never lost.

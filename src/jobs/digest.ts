@@ -23,6 +23,7 @@ import type { RepoRef } from '../github/octokit.js';
 import type { RepoWrites } from '../github/repo-writes.js';
 import { type StewardIdentity, identitySource } from '../github/identity.js';
 import { closeIssueNotPlanned, createComment, createIssue, updateIssueBody } from '../github/writes-text.js';
+import { oldestAfterCreating, problemOf } from '../github/twin-runs.js';
 
 export const digestTitle = (period: Period): string => `wiki-steward digest ${period.label}`;
 
@@ -141,7 +142,7 @@ export async function runDigest(
     const converged = await convergeDigest(github, writes, repo, { label, period, identity: steward }, { number: mine.number, url: mine.url, open: true });
     return { report, markdown, ...converged };
   } catch (error) {
-    return { report, markdown, issueUrl: mine.url, problem: error instanceof Error ? error.message : String(error) };
+    return { report, markdown, issueUrl: mine.url, problem: problemOf(error) };
   }
 }
 
@@ -153,13 +154,12 @@ async function convergeDigest(
   o: { label: string; period: Period; identity: StewardIdentity },
   mine: DigestIssue,
 ): Promise<Pick<DigestRun, 'issueUrl' | 'converged'>> {
-  const listed = await digestIssues(github, repo, o.label, o.period, o.identity).catch((error: unknown) => {
-    throw new Error(`could not list the digest issues again: ${error instanceof Error ? error.message : String(error)}`);
-  });
-  // Our own counts even if the list does not show it yet.
-  const all = listed.some((i) => i.number === mine.number) ? listed : [...listed, mine].sort((a, b) => a.number - b.number);
-  const kept = all[0]!;
-  const others = all.slice(1);
+  const { kept, others } = await oldestAfterCreating(
+    () => digestIssues(github, repo, o.label, o.period, o.identity),
+    mine,
+    (i) => i.number,
+    'the digest issues',
+  );
   if (others.length === 0) return { issueUrl: mine.url };
   const closed: number[] = [];
   for (const other of others) {

@@ -84,6 +84,8 @@ function expectAccepted(requests: readonly RecordedRequest[]) {
   for (const b of bodies) {
     expect(b.status, `${b.route}: ${b.body.length} characters`).toBeLessThan(300);
     expect(b.body.length).toBeLessThanOrEqual(LIMIT);
+    // Bounded by its own fields: the write's last-resort cut (posted-text.ts) was never needed.
+    expect(b.body, b.route).not.toContain("to stay within GitHub's");
   }
   return bodies;
 }
@@ -209,6 +211,8 @@ describe("the digest issue stays within GitHub's limit, and inert (item 15)", ()
     expectInert(markdown);
     expect(markdown).toContain('- … and 1980 more');
     expect(markdown).toContain('  - … and 49980 more');
+    // renderDigest bounds the report itself; the write's cut is only a last resort.
+    expect(markdown.length).toBeLessThanOrEqual(LIMIT);
     const body = postableBody(markdown);
     expect(body.length).toBeLessThanOrEqual(LIMIT);
     expectInert(body);
