@@ -57636,6 +57636,91 @@ function withoutDelimited(text, opening, closing) {
   return out + text.slice(at2);
 }
 
+// src/markdown/bound.ts
+var ELLIPSIS = "\u2026";
+var atCodePoint = (text, at2) => {
+  const c3 = text.charCodeAt(at2 - 1);
+  return at2 > 0 && at2 < text.length && c3 >= 55296 && c3 <= 56319 ? at2 - 1 : at2;
+};
+function clip(text, max) {
+  if (text.length <= max) return text;
+  const room = Math.max(0, max - ELLIPSIS.length);
+  let at2 = room;
+  for (let k2 = room; k2 > room * 0.7 && k2 > 0; k2--) {
+    if (/\s/.test(text[k2])) {
+      at2 = k2;
+      break;
+    }
+  }
+  return `${text.slice(0, atCodePoint(text, at2)).trimEnd()}${ELLIPSIS}`;
+}
+var andMore = (left, what) => `${ELLIPSIS} and ${left} more${what ? ` ${what}` : ""}`;
+function firstOf(items, max, chars) {
+  const shown2 = [];
+  let used = 0;
+  for (const item of items) {
+    if (shown2.length >= max) break;
+    if (chars) {
+      const length = chars.length(item);
+      if (shown2.length > 0 && used + length > chars.budget) break;
+      used += length;
+    }
+    shown2.push(item);
+  }
+  return { shown: shown2, left: items.length - shown2.length };
+}
+function boundedList(items, max, what) {
+  const { shown: shown2, left } = firstOf(items, max);
+  return left > 0 ? [...shown2, andMore(left, what)] : shown2;
+}
+var LOOK_BACK = 4e3;
+function safeCutOffset(text, max) {
+  if (max >= text.length) return text.length;
+  if (max <= 0) return 0;
+  const from = Math.max(0, max - LOOK_BACK);
+  const unsafe = unsafeRanges(text, from, max);
+  const inside = (at3) => unsafe.some((r2) => r2.start < at3 && at3 < r2.end);
+  const enclosing = (at3) => unsafe.find((r2) => r2.start < at3 && at3 < r2.end);
+  for (let at3 = text.lastIndexOf("\n", max - 1); at3 >= from && at3 > 0; at3 = text.lastIndexOf("\n", at3 - 1)) {
+    if (!inside(at3)) return at3;
+  }
+  for (let at3 = max; at3 > from; at3--) {
+    if (/\s/.test(text[at3]) && !inside(at3)) return at3;
+  }
+  let at2 = atCodePoint(text, max);
+  for (let r2 = enclosing(at2); r2; r2 = enclosing(at2)) at2 = r2.start;
+  return at2;
+}
+function unsafeRanges(text, from, to2) {
+  const ranges = [];
+  for (const code3 of codeRanges(text)) if (code3.end > from && code3.start < to2) ranges.push(code3);
+  const comment = text.lastIndexOf("<!--", to2);
+  if (comment >= 0) {
+    const close = text.indexOf("-->", comment + 4);
+    if (close < 0 || close + 3 > from) ranges.push({ start: comment, end: close < 0 ? text.length : close + 3 });
+  }
+  const lineStart = Math.max(0, text.lastIndexOf("\n", from) + 1, from - LOOK_BACK);
+  const lineEnd3 = text.indexOf("\n", to2);
+  const near = text.slice(lineStart, Math.min(lineEnd3 < 0 ? text.length : lineEnd3, to2 + LOOK_BACK));
+  for (const m2 of near.matchAll(/!?\[[^\]\n]*\]\([^)\n]*\)|<[A-Za-z/!?][^<>\n]*>|https?:\/\/[^\s<>]+/g)) {
+    ranges.push({ start: lineStart + m2.index, end: lineStart + m2.index + m2[0].length });
+  }
+  return ranges;
+}
+var openDetails = (text) => (text.match(/<details\b/gi)?.length ?? 0) - (text.match(/<\/details>/gi)?.length ?? 0);
+var CLOSE_DETAILS = "\n\n</details>";
+var cutHere = (what) => (left) => `_[${what} cut here: ${left.toLocaleString("en-US")} more characters not shown]_`;
+function cutMarkdown(text, limit, note = cutHere("Text")) {
+  if (text.length <= limit) return text;
+  const reserve = note(text.length).length + 2;
+  if (limit < reserve) return "";
+  const closers = (text.slice(0, limit).match(/<details\b/gi)?.length ?? 0) * CLOSE_DETAILS.length;
+  const at2 = safeCutOffset(text, Math.max(0, limit - reserve - closers));
+  const kept = text.slice(0, at2).trimEnd();
+  const tail = `${kept === "" ? "" : "\n\n"}${note(text.length - kept.length)}${CLOSE_DETAILS.repeat(Math.max(0, openDetails(kept)))}`;
+  return `${kept}${tail}`;
+}
+
 // src/answer/sections.ts
 var POINTER_HEADING_WORDS = [
   "sources?",
@@ -57698,7 +57783,6 @@ function readSections(path12, text, lines) {
 
 // src/answer/passages.ts
 var MAX_QUOTE_LINES = 2;
-var ELISION = "\u2026";
 var MAX_QUOTE_CHARS = 800;
 var MIN_SENTENCE_WORDS = 3;
 var LINK_SHARE = 0.5;
@@ -57709,7 +57793,7 @@ function atWord(text, limit) {
   const high = text.charCodeAt(limit - 1);
   return text.slice(0, high >= 55296 && high <= 56319 ? limit - 1 : limit);
 }
-var elided = (text) => `${pyRStrip(text, " ,;:\u2013\u2014-")}${ELISION}`;
+var elided = (text) => `${pyRStrip(text, " ,;:\u2013\u2014-")}${ELLIPSIS}`;
 var REFERENCE_LABEL = /^(?:sources?|references?|refs?|see also|related(?: pages| notes| reading)?|links|backlinks|further reading|cited (?:in|by)|citations?|bibliography)\s*:/i;
 var TIMESTAMP = /^[[(]?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?[\])]?(?=$|[\s\-–—:|])/;
 var LABEL_PAIR = /(?:\*\*|__)[^*_\n]{1,40}:(?:\*\*|__)/g;
@@ -57860,7 +57944,7 @@ function enforceCiteContract(claims, context3) {
     if (claim.citations.length === 0) {
       if (claim.text.includes(TRAINING_DATA_FLAG)) kept.push(claim);
       else {
-        violations.push({ rule: "uncited-claim", detail: `uncited claim flagged: ${clip(claim.text)}`, action: "repaired" });
+        violations.push({ rule: "uncited-claim", detail: `uncited claim flagged: ${clip2(claim.text)}`, action: "repaired" });
         kept.push({ ...claim, text: `${claim.text.trimEnd()} ${TRAINING_DATA_FLAG}` });
       }
       continue;
@@ -57873,7 +57957,7 @@ function enforceCiteContract(claims, context3) {
       else citations.push(checked === true ? citation : checked);
     }
     if (broken) {
-      violations.push({ rule: violations.at(-1).rule, detail: `claim dropped: ${clip(claim.text)}`, action: "dropped" });
+      violations.push({ rule: violations.at(-1).rule, detail: `claim dropped: ${clip2(claim.text)}`, action: "dropped" });
       continue;
     }
     kept.push({ ...claim, citations });
@@ -57891,7 +57975,7 @@ function checkWikiCitation(citation, context3, linesOf, violations) {
     return void 0;
   }
   if (!quoteSaysSomething(quote)) {
-    violations.push({ rule: "quote-without-words", detail: `${citation.path}: the quote says nothing of its own: ${clip(citation.quote)}`, action: "dropped" });
+    violations.push({ rule: "quote-without-words", detail: `${citation.path}: the quote says nothing of its own: ${clip2(citation.quote)}`, action: "dropped" });
     return void 0;
   }
   const lines = linesOf(citation.path);
@@ -57905,7 +57989,7 @@ function checkWikiCitation(citation, context3, linesOf, violations) {
       }
     }
   }
-  violations.push({ rule: "quote-not-in-page", detail: `${citation.path}: quote not found in the page: ${clip(citation.quote)}`, action: "dropped" });
+  violations.push({ rule: "quote-not-in-page", detail: `${citation.path}: quote not found in the page: ${clip2(citation.quote)}`, action: "dropped" });
   return void 0;
 }
 var comparableQuote = (quote) => {
@@ -57936,7 +58020,7 @@ function checkWebCitation(url, context3, violations) {
   violations.push({ rule: "url-not-from-search", detail: `${url} was not returned by this run's web search`, action: "dropped" });
   return void 0;
 }
-var clip = (s) => s.length > 120 ? `${s.slice(0, 117)}...` : s;
+var clip2 = (s) => s.length > 120 ? `${s.slice(0, 117)}...` : s;
 
 // src/answer/offline-answerer.ts
 var ANSWERER = defineKnobs("answer/offline-answerer", {
@@ -58159,91 +58243,6 @@ function pickSentences(scored, terms, holds = () => true, tied = 1) {
   return [lead, ...sections.flatMap((section) => rest.filter((x3) => x3.sentence.section === section).sort((a, b3) => a.sentence.order - b3.sentence.order))];
 }
 
-// src/markdown/bound.ts
-var ELLIPSIS = "\u2026";
-var atCodePoint = (text, at2) => {
-  const c3 = text.charCodeAt(at2 - 1);
-  return at2 > 0 && at2 < text.length && c3 >= 55296 && c3 <= 56319 ? at2 - 1 : at2;
-};
-function clip2(text, max) {
-  if (text.length <= max) return text;
-  const room = Math.max(0, max - ELLIPSIS.length);
-  let at2 = room;
-  for (let k2 = room; k2 > room * 0.7 && k2 > 0; k2--) {
-    if (/\s/.test(text[k2])) {
-      at2 = k2;
-      break;
-    }
-  }
-  return `${text.slice(0, atCodePoint(text, at2)).trimEnd()}${ELLIPSIS}`;
-}
-var andMore = (left, what) => `${ELLIPSIS} and ${left} more${what ? ` ${what}` : ""}`;
-function firstOf(items, max, chars) {
-  const shown2 = [];
-  let used = 0;
-  for (const item of items) {
-    if (shown2.length >= max) break;
-    if (chars) {
-      const length = chars.length(item);
-      if (shown2.length > 0 && used + length > chars.budget) break;
-      used += length;
-    }
-    shown2.push(item);
-  }
-  return { shown: shown2, left: items.length - shown2.length };
-}
-function boundedList(items, max, what) {
-  const { shown: shown2, left } = firstOf(items, max);
-  return left > 0 ? [...shown2, andMore(left, what)] : shown2;
-}
-var LOOK_BACK = 4e3;
-function safeCutOffset(text, max) {
-  if (max >= text.length) return text.length;
-  if (max <= 0) return 0;
-  const from = Math.max(0, max - LOOK_BACK);
-  const unsafe = unsafeRanges(text, from, max);
-  const inside = (at3) => unsafe.some((r2) => r2.start < at3 && at3 < r2.end);
-  const enclosing = (at3) => unsafe.find((r2) => r2.start < at3 && at3 < r2.end);
-  for (let at3 = text.lastIndexOf("\n", max - 1); at3 >= from && at3 > 0; at3 = text.lastIndexOf("\n", at3 - 1)) {
-    if (!inside(at3)) return at3;
-  }
-  for (let at3 = max; at3 > from; at3--) {
-    if (/\s/.test(text[at3]) && !inside(at3)) return at3;
-  }
-  let at2 = atCodePoint(text, max);
-  for (let r2 = enclosing(at2); r2; r2 = enclosing(at2)) at2 = r2.start;
-  return at2;
-}
-function unsafeRanges(text, from, to2) {
-  const ranges = [];
-  for (const code3 of codeRanges(text)) if (code3.end > from && code3.start < to2) ranges.push(code3);
-  const comment = text.lastIndexOf("<!--", to2);
-  if (comment >= 0) {
-    const close = text.indexOf("-->", comment + 4);
-    if (close < 0 || close + 3 > from) ranges.push({ start: comment, end: close < 0 ? text.length : close + 3 });
-  }
-  const lineStart = Math.max(0, text.lastIndexOf("\n", from) + 1, from - LOOK_BACK);
-  const lineEnd3 = text.indexOf("\n", to2);
-  const near = text.slice(lineStart, Math.min(lineEnd3 < 0 ? text.length : lineEnd3, to2 + LOOK_BACK));
-  for (const m2 of near.matchAll(/!?\[[^\]\n]*\]\([^)\n]*\)|<[A-Za-z/!?][^<>\n]*>|https?:\/\/[^\s<>]+/g)) {
-    ranges.push({ start: lineStart + m2.index, end: lineStart + m2.index + m2[0].length });
-  }
-  return ranges;
-}
-var openDetails = (text) => (text.match(/<details\b/gi)?.length ?? 0) - (text.match(/<\/details>/gi)?.length ?? 0);
-var CLOSE_DETAILS = "\n\n</details>";
-var cutHere = (what) => (left) => `_[${what} cut here: ${left.toLocaleString("en-US")} more characters not shown]_`;
-function cutMarkdown(text, limit, note = cutHere("Text")) {
-  if (text.length <= limit) return text;
-  const reserve = note(text.length).length + 2;
-  if (limit < reserve) return "";
-  const closers = (text.slice(0, limit).match(/<details\b/gi)?.length ?? 0) * CLOSE_DETAILS.length;
-  const at2 = safeCutOffset(text, Math.max(0, limit - reserve - closers));
-  const kept = text.slice(0, at2).trimEnd();
-  const tail = `${kept === "" ? "" : "\n\n"}${note(text.length - kept.length)}${CLOSE_DETAILS.repeat(Math.max(0, openDetails(kept)))}`;
-  return `${kept}${tail}`;
-}
-
 // src/markdown/inert.ts
 var inertText = (text) => text.replace(/<(?=[A-Za-z/!?])/g, "&lt;").replace(/!+(?=\[)/g, "").replace(/\]\(/g, "]\\(");
 var LINK_BREAKERS = /[()<>[\]\s"'`\\]/g;
@@ -58269,12 +58268,12 @@ var READ_MORE_SECTIONS = 10;
 var SHOWN_TERMS = 25;
 var TERM_CHARS = 200;
 var shownTerms = (terms) => boundedList(
-  terms.map((m2) => m2.includes(" ") && m2.length > 40 ? inertText(clip2(m2.replace(/\s+/g, " "), TERM_CHARS)) : inlineCode(clip2(m2, TERM_CHARS))),
+  terms.map((m2) => m2.includes(" ") && m2.length > 40 ? inertText(clip(m2.replace(/\s+/g, " "), TERM_CHARS)) : inlineCode(clip(m2, TERM_CHARS))),
   SHOWN_TERMS
 ).join(", ");
 var plainCitation = (c3) => `${inlineCode(c3.path)} ${c3.lines[0] === c3.lines[1] ? `line ${c3.lines[0]}` : `lines ${c3.lines[0]}-${c3.lines[1]}`}`;
 var MAX_HEADING_CHARS = 120;
-var clipHeading = (heading) => heading.length > MAX_HEADING_CHARS ? `${atWord(heading, MAX_HEADING_CHARS)}${ELISION}` : heading;
+var clipHeading = (heading) => heading.length > MAX_HEADING_CHARS ? `${atWord(heading, MAX_HEADING_CHARS)}${ELLIPSIS}` : heading;
 var renderCitation = (c3, wiki) => isWikiCitation(c3) ? wiki(c3) : webLink(c3.title, c3.url);
 var quoted = (text) => `\u201C${inertText(readableText(unlinkPageLinks(text)))}\u201D`;
 function claimLines(claim, wiki) {
@@ -58298,14 +58297,14 @@ var unlinkPageLinks = (text) => text.replace(/!?\[([^[\]]*)\]\((?!https?:)(?:[^(
 function renderAnswer(input, wiki = plainCitation) {
   const out = [];
   if (input.outcome === "error") {
-    out.push(`This question could not be answered now: ${inertText(clip2(input.error ?? "unknown error", 1e3))}.`);
+    out.push(`This question could not be answered now: ${inertText(clip(input.error ?? "unknown error", 1e3))}.`);
     return out.join("\n");
   }
   if (input.branch === "unconfigured") out.push("No wiki is configured or found in this repository, so there is nothing to answer from yet.");
   else if (input.outcome === "cold") {
     out.push(
       `The wiki has no page that matches this question${input.terms.length > 0 ? ` (looked for: ${boundedList(
-        input.terms.map((t2) => inlineCode(clip2(t2, TERM_CHARS))),
+        input.terms.map((t2) => inlineCode(clip(t2, TERM_CHARS))),
         SHOWN_TERMS
       ).join(", ")})` : ""}.`
     );
@@ -58327,18 +58326,17 @@ function renderAnswer(input, wiki = plainCitation) {
   }
   if (input.missing.length > 0 && input.branch !== "unconfigured") {
     const elsewhere = new Set(input.outcome === "answered" ? input.missing : input.missingElsewhere ?? []);
-    const show = shownTerms;
     const absent = input.missing.filter((m2) => !elsewhere.has(m2));
     const notBest = input.missing.filter((m2) => elsewhere.has(m2));
     out.push("");
-    if (absent.length > 0) out.push(`**Not in the wiki:** ${show(absent)}.`);
-    if (notBest.length > 0) out.push(`**Not in the best-matching pages:** ${show(notBest)}.`);
+    if (absent.length > 0) out.push(`**Not in the wiki:** ${shownTerms(absent)}.`);
+    if (notBest.length > 0) out.push(`**Not in the best-matching pages:** ${shownTerms(notBest)}.`);
   }
   if (input.askedBefore && input.askedBefore.length > 0) {
     out.push("");
     out.push(
       `**Asked before, still open:** ${boundedList(
-        input.askedBefore.map((p2) => inlineCode(clip2(p2, TERM_CHARS))),
+        input.askedBefore.map((p2) => inlineCode(clip(p2, TERM_CHARS))),
         SHOWN_TERMS
       ).join(", ")} (a capture waiting for a reviewer's answer; it counts once the answer is written and its \`captured_by\` line deleted).`
     );
@@ -58361,8 +58359,8 @@ function sectionsOf(claims) {
   return sections;
 }
 var ITEM_CHARS = 200;
-var shown = (text, max = ITEM_CHARS) => inertText(clip2(text.replace(/\s+/g, " "), max));
-var code = (text, max = ITEM_CHARS) => inlineCode(clip2(text, max));
+var shown = (text, max = ITEM_CHARS) => inertText(clip(text.replace(/\s+/g, " "), max));
+var code = (text, max = ITEM_CHARS) => inlineCode(clip(text, max));
 var termNote = (t2) => t2.via ? ` (${t2.kind === "feedback" ? "feedback " : t2.kind === "proposed" ? "" : "from "}${shown(t2.via.replace(/^pseudo-relevance feedback /, ""), 100)})` : t2.gate === false ? " (too common to open the gate)" : "";
 var searchOutcome = (w2) => w2.error ? `failed: ${shown(w2.error)}` : `${w2.results} results`;
 var SUMMARY_ITEMS = 25;
@@ -58377,7 +58375,6 @@ function coverageLine(coverage) {
   return coverage.missing.length === 0 ? "covered, nothing missing" : `covered; not in the best-matching pages (within tolerance): ${missing}`;
 }
 function traceSummary(trace) {
-  const list = summaryList;
   const seedGate = trace.seed_branch && trace.seed_branch !== trace.branch ? ` (the seed's gate alone: ${trace.seed_branch})` : "";
   const candidate = (c3) => {
     const matched = [...new Set(c3.matched.map((m2) => `${m2.term}\u2192${m2.field}`))].join("; ");
@@ -58386,17 +58383,17 @@ function traceSummary(trace) {
   const retries = trace.provider_calls.reduce((n, c3) => n + c3.retries, 0);
   return [
     `- Branch: **${trace.branch}**${seedGate}, outcome **${trace.outcome}** (answerer: ${shown(trace.answerer, 100)})`,
-    `- Oriented on: ${list(trace.oriented, (p2) => code(p2))}`,
-    `- Signal terms: ${list(trace.signal_terms, (t2) => `${code(t2.term)}${termNote(t2)}`)}`,
-    ...trace.dropped_terms.length > 0 ? [`- Dropped: ${list(trace.dropped_terms, (t2) => `${code(t2.term)} (${shown(t2.reason)})`)}`] : [],
-    `- Candidates (${trace.candidates.length}, best first): ${list(trace.candidates, candidate, 20)}`,
-    ...trace.asked_before && trace.asked_before.length > 0 ? [`- Asked before, still open: ${list(trace.asked_before, (p2) => code(p2))}`] : [],
-    `- Read: ${list(trace.read, (p2) => code(p2))}`,
-    ...trace.unread.length > 0 ? [`- Not read: ${list(trace.unread, (u2) => `${code(u2.path)} (${shown(u2.reason)})`)}`] : [],
+    `- Oriented on: ${summaryList(trace.oriented, (p2) => code(p2))}`,
+    `- Signal terms: ${summaryList(trace.signal_terms, (t2) => `${code(t2.term)}${termNote(t2)}`)}`,
+    ...trace.dropped_terms.length > 0 ? [`- Dropped: ${summaryList(trace.dropped_terms, (t2) => `${code(t2.term)} (${shown(t2.reason)})`)}`] : [],
+    `- Candidates (${trace.candidates.length}, best first): ${summaryList(trace.candidates, candidate, 20)}`,
+    ...trace.asked_before && trace.asked_before.length > 0 ? [`- Asked before, still open: ${summaryList(trace.asked_before, (p2) => code(p2))}`] : [],
+    `- Read: ${summaryList(trace.read, (p2) => code(p2))}`,
+    ...trace.unread.length > 0 ? [`- Not read: ${summaryList(trace.unread, (u2) => `${code(u2.path)} (${shown(u2.reason)})`)}`] : [],
     `- Coverage: ${coverageLine(trace.coverage)}`,
     // A violation's detail and a search query repeat what a model or the asker wrote: inert text.
-    ...trace.violations.length > 0 ? [`- Cite contract: ${list(trace.violations, (v2) => `${v2.rule} (${v2.action}): ${shown(v2.detail)}`)}`] : [],
-    ...trace.web_searches.length > 0 ? [`- Web searches: ${list(trace.web_searches, (w2) => `${shown(w2.provider, 40)} "${shown(w2.query)}" \u2192 ${searchOutcome(w2)}`)}`] : [],
+    ...trace.violations.length > 0 ? [`- Cite contract: ${summaryList(trace.violations, (v2) => `${v2.rule} (${v2.action}): ${shown(v2.detail)}`)}`] : [],
+    ...trace.web_searches.length > 0 ? [`- Web searches: ${summaryList(trace.web_searches, (w2) => `${shown(w2.provider, 40)} "${shown(w2.query)}" \u2192 ${searchOutcome(w2)}`)}`] : [],
     ...trace.provider_calls.length > 0 ? [`- Provider calls: ${trace.provider_calls.length} (${retries} retries), tokens ${trace.tokens.input} in / ${trace.tokens.output} out`] : [],
     `- Timings: load ${trace.timings_ms.load} ms, ladder ${trace.timings_ms.ladder} ms, answer ${trace.timings_ms.answer} ms`
   ];
@@ -59943,7 +59940,7 @@ function postedTraceMarker(trace, answerLength) {
 function shortenedTrace(trace, o2) {
   const omitted = {};
   const shorten = (value, key) => {
-    if (typeof value === "string") return clip2(value, o2.chars);
+    if (typeof value === "string") return clip(value, o2.chars);
     if (Array.isArray(value)) {
       if (value.length > o2.items) omitted[key] = (omitted[key] ?? 0) + value.length - o2.items;
       return value.slice(0, o2.items).map((v2) => shorten(v2, `${key}[]`));
@@ -59954,7 +59951,7 @@ function shortenedTrace(trace, o2) {
   const { question, answer: _answer, wiki, ...rest } = trace;
   return {
     ...shorten(rest, ""),
-    question: clip2(question, o2.question),
+    question: clip(question, o2.question),
     wiki,
     answer: "",
     omitted
@@ -60159,21 +60156,21 @@ function bodySections(input, wikiLink) {
     "## What the wiki had",
     "",
     ...had.length > 0 ? boundedList(
-      had.map((c3) => `- \u201C${inert(clip2(quote(c3.quote), QUOTE_CHARS))}\u201D \u2014 ${wikiLink(c3)}`),
+      had.map((c3) => `- \u201C${inert(clip(quote(c3.quote), QUOTE_CHARS))}\u201D \u2014 ${wikiLink(c3)}`),
       CAPTURE_LIST
     ).map(asItem) : ["Nothing: no page matched this question."],
     "",
     "## What was missing",
     "",
     ...trace.missing.length > 0 ? boundedList(
-      trace.missing.map((m2) => `- ${inlineCode(clip2(m2, TERM_CHARS2))}`),
+      trace.missing.map((m2) => `- ${inlineCode(clip(m2, TERM_CHARS2))}`),
       CAPTURE_LIST
     ).map(asItem) : ["- The pages read did not cover every claim of an answer."],
     "",
     "## From the web",
     "",
     ...web.length > 0 ? boundedList(
-      web.map((c3) => `- ${webLink(clip2(c3.title, TERM_CHARS2), c3.url)}`),
+      web.map((c3) => `- ${webLink(clip(c3.title, TERM_CHARS2), c3.url)}`),
       CAPTURE_LIST
     ).map(asItem) : ["No web search was made (no provider configured) or it found nothing."],
     "",
@@ -60489,7 +60486,7 @@ function prBody(o2, marker) {
   const startsWiki = o2.plan.bootstrap ? " and starts the wiki (`schema.md`, `index.md`)" : "";
   const withIndexes = o2.plan.files.size > 1 ? " with its regenerated index files" : "";
   const missing = boundedList(
-    o2.trace.missing.map((m2) => inlineCode(clip2(m2, TERM_CHARS3))),
+    o2.trace.missing.map((m2) => inlineCode(clip(m2, TERM_CHARS3))),
     MISSING_TERMS
   );
   const markers = [markerText(marker)];
@@ -61525,8 +61522,8 @@ function buildDigest(input) {
 var LIST_LIMIT = 20;
 var more = (n) => n > LIST_LIMIT ? [`- ${andMore(n - LIST_LIMIT)}`] : [];
 var FIELD_CHARS = 200;
-var code2 = (text, max = FIELD_CHARS) => inlineCode(clip2(text, max));
-var plain = (text, max = FIELD_CHARS) => inertText(clip2(text.replace(/\s+/g, " ").trim(), max));
+var code2 = (text, max = FIELD_CHARS) => inlineCode(clip(text, max));
+var plain = (text, max = FIELD_CHARS) => inertText(clip(text.replace(/\s+/g, " ").trim(), max));
 function renderDigest(r2, title) {
   const lines = [`# ${title}`, "", `Period ${r2.period.label} (${r2.period.start.slice(0, 10)} to ${r2.period.end.slice(0, 10)}, UTC).`, ""];
   lines.push(
@@ -61979,7 +61976,7 @@ var count = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 var SUMMARY_ROWS = 300;
 var SUMMARY_TABLE_CHARS = 6e4;
 var CELL_CHARS = 300;
-var cell = (text) => inertText(clip2(text.replace(/\s+/g, " ").trim(), CELL_CHARS)).replace(/\|/g, "\\|");
+var cell = (text) => inertText(clip(text.replace(/\s+/g, " ").trim(), CELL_CHARS)).replace(/\|/g, "\\|");
 function validateSummary(o2) {
   const row = (d2) => `| ${cell(d2.path)} | ${d2.line} | ${cell(d2.message)} |`;
   const { shown: shown2, left } = firstOf(o2.diagnostics, SUMMARY_ROWS, { budget: SUMMARY_TABLE_CHARS, length: (d2) => row(d2).length + 1 });

@@ -6,6 +6,7 @@
 // quote. Quotes are readable text (markdown/readable-text.ts), the form the cite contract compares
 // quote and page in.
 import { type FoldedText, type TermPattern, containsWords, foldText } from '../ladder/text-match.js';
+import { ELLIPSIS } from '../markdown/bound.js';
 import { codeSpans, replaceCodeSpans } from '../markdown/code.js';
 import { linksIn, withoutLinks } from '../markdown/links.js';
 import { pyRStrip } from '../markdown/py-strip.js';
@@ -14,8 +15,6 @@ import { type QuotableBlock, type Section, readSections } from './sections.js';
 
 /** A quote spans at most this many lines of the page (the cite contract's limit too). */
 export const MAX_QUOTE_LINES = 2;
-/** Marks a quote that stops before its sentence ends. */
-export const ELISION = '…';
 /**
  * A quote stops after this many characters (at a word): a "sentence" of a whole unbroken page
  * line can run to megabytes. Above the longest sentence quoted from the eval wikis (750).
@@ -65,7 +64,7 @@ export function atWord(text: string, limit: number): string {
 }
 
 /** Readable text cut short: its trailing punctuation and spaces (readable text has only single spaces) dropped, then "…". */
-const elided = (text: string): string => `${pyRStrip(text, ' ,;:–—-')}${ELISION}`;
+const elided = (text: string): string => `${pyRStrip(text, ' ,;:–—-')}${ELLIPSIS}`;
 
 // ---------------------------------------------------------------------------------------------
 // Sentences

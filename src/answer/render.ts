@@ -2,21 +2,21 @@
 // citation looks: the CLI shows the wiki-relative path and lines, the Action a permalink.
 import type { Branch } from '../ladder/ladder.js';
 import { inlineCode } from '../markdown/code.js';
-import { andMore, boundedList, clip, firstOf } from '../markdown/bound.js';
+import { ELLIPSIS, andMore, boundedList, clip, firstOf } from '../markdown/bound.js';
 import { inertText, webLink } from '../markdown/inert.js';
 import { readableText } from '../markdown/readable-text.js';
 import { type Citation, type Outcome, type Trace, type WikiCitation, isWikiCitation } from './trace.js';
 import type { Claim, SectionRef } from './answerer.js';
-import { ELISION, atWord } from './passages.js';
+import { atWord } from './passages.js';
 
 export type WikiCitationRenderer = (citation: WikiCitation) => string;
 
 /** Citations shown under one claim; "… and K more citations" after them. */
-export const SHOWN_CITATIONS = 5;
+const SHOWN_CITATIONS = 5;
 /** Sections named in "Read more". */
-export const READ_MORE_SECTIONS = 10;
+const READ_MORE_SECTIONS = 10;
 /** Terms (missing, looked for) and paths named in one line of the answer, and the characters of each. */
-export const SHOWN_TERMS = 25;
+const SHOWN_TERMS = 25;
 const TERM_CHARS = 200;
 
 /** Terms as the answer names them: a long phrase (an uncovered claim) as inert text, a term as code; the first SHOWN_TERMS. */
@@ -31,7 +31,7 @@ export const plainCitation: WikiCitationRenderer = (c) =>
 
 /** A section heading named in "Read more" stops after this many characters (a page may hold a heading line of any length). */
 const MAX_HEADING_CHARS = 120;
-const clipHeading = (heading: string): string => (heading.length > MAX_HEADING_CHARS ? `${atWord(heading, MAX_HEADING_CHARS)}${ELISION}` : heading);
+const clipHeading = (heading: string): string => (heading.length > MAX_HEADING_CHARS ? `${atWord(heading, MAX_HEADING_CHARS)}${ELLIPSIS}` : heading);
 
 const renderCitation = (c: Citation, wiki: WikiCitationRenderer): string => (isWikiCitation(c) ? wiki(c) : webLink(c.title, c.url));
 
@@ -125,12 +125,11 @@ export function renderAnswer(input: RenderInput, wiki: WikiCitationRenderer = pl
   // gap's terms that another page read holds) is absent from the best-matching pages, not from the wiki.
   if (input.missing.length > 0 && input.branch !== 'unconfigured') {
     const elsewhere = new Set(input.outcome === 'answered' ? input.missing : (input.missingElsewhere ?? []));
-    const show = shownTerms;
     const absent = input.missing.filter((m) => !elsewhere.has(m));
     const notBest = input.missing.filter((m) => elsewhere.has(m));
     out.push('');
-    if (absent.length > 0) out.push(`**Not in the wiki:** ${show(absent)}.`);
-    if (notBest.length > 0) out.push(`**Not in the best-matching pages:** ${show(notBest)}.`);
+    if (absent.length > 0) out.push(`**Not in the wiki:** ${shownTerms(absent)}.`);
+    if (notBest.length > 0) out.push(`**Not in the best-matching pages:** ${shownTerms(notBest)}.`);
   }
   if (input.askedBefore && input.askedBefore.length > 0) {
     out.push('');
@@ -177,7 +176,7 @@ const termNote = (t: Trace['signal_terms'][number]): string =>
 const searchOutcome = (w: Trace['web_searches'][number]): string => (w.error ? `failed: ${shown(w.error)}` : `${w.results} results`);
 
 /** The trace as the bullet list of the folded "How this was answered" section: each list its first SUMMARY_ITEMS entries, then "… and K more". */
-export const SUMMARY_ITEMS = 25;
+const SUMMARY_ITEMS = 25;
 
 /** The first entries of a list, each shown by `show`, joined; "none" when it is empty. */
 function summaryList<T>(items: readonly T[], show: (item: T) => string, max = SUMMARY_ITEMS): string {
@@ -194,7 +193,6 @@ function coverageLine(coverage: Trace['coverage']): string {
 }
 
 export function traceSummary(trace: Trace): string[] {
-  const list = summaryList;
   const seedGate = trace.seed_branch && trace.seed_branch !== trace.branch ? ` (the seed's gate alone: ${trace.seed_branch})` : '';
   const candidate = (c: Trace['candidates'][number]): string => {
     const matched = [...new Set(c.matched.map((m) => `${m.term}→${m.field}`))].join('; ');
@@ -203,18 +201,18 @@ export function traceSummary(trace: Trace): string[] {
   const retries = trace.provider_calls.reduce((n, c) => n + c.retries, 0);
   return [
     `- Branch: **${trace.branch}**${seedGate}, outcome **${trace.outcome}** (answerer: ${shown(trace.answerer, 100)})`,
-    `- Oriented on: ${list(trace.oriented, (p) => code(p))}`,
-    `- Signal terms: ${list(trace.signal_terms, (t) => `${code(t.term)}${termNote(t)}`)}`,
-    ...(trace.dropped_terms.length > 0 ? [`- Dropped: ${list(trace.dropped_terms, (t) => `${code(t.term)} (${shown(t.reason)})`)}`] : []),
-    `- Candidates (${trace.candidates.length}, best first): ${list(trace.candidates, candidate, 20)}`,
-    ...(trace.asked_before && trace.asked_before.length > 0 ? [`- Asked before, still open: ${list(trace.asked_before, (p) => code(p))}`] : []),
-    `- Read: ${list(trace.read, (p) => code(p))}`,
-    ...(trace.unread.length > 0 ? [`- Not read: ${list(trace.unread, (u) => `${code(u.path)} (${shown(u.reason)})`)}`] : []),
+    `- Oriented on: ${summaryList(trace.oriented, (p) => code(p))}`,
+    `- Signal terms: ${summaryList(trace.signal_terms, (t) => `${code(t.term)}${termNote(t)}`)}`,
+    ...(trace.dropped_terms.length > 0 ? [`- Dropped: ${summaryList(trace.dropped_terms, (t) => `${code(t.term)} (${shown(t.reason)})`)}`] : []),
+    `- Candidates (${trace.candidates.length}, best first): ${summaryList(trace.candidates, candidate, 20)}`,
+    ...(trace.asked_before && trace.asked_before.length > 0 ? [`- Asked before, still open: ${summaryList(trace.asked_before, (p) => code(p))}`] : []),
+    `- Read: ${summaryList(trace.read, (p) => code(p))}`,
+    ...(trace.unread.length > 0 ? [`- Not read: ${summaryList(trace.unread, (u) => `${code(u.path)} (${shown(u.reason)})`)}`] : []),
     `- Coverage: ${coverageLine(trace.coverage)}`,
     // A violation's detail and a search query repeat what a model or the asker wrote: inert text.
-    ...(trace.violations.length > 0 ? [`- Cite contract: ${list(trace.violations, (v) => `${v.rule} (${v.action}): ${shown(v.detail)}`)}`] : []),
+    ...(trace.violations.length > 0 ? [`- Cite contract: ${summaryList(trace.violations, (v) => `${v.rule} (${v.action}): ${shown(v.detail)}`)}`] : []),
     ...(trace.web_searches.length > 0
-      ? [`- Web searches: ${list(trace.web_searches, (w) => `${shown(w.provider, 40)} "${shown(w.query)}" → ${searchOutcome(w)}`)}`]
+      ? [`- Web searches: ${summaryList(trace.web_searches, (w) => `${shown(w.provider, 40)} "${shown(w.query)}" → ${searchOutcome(w)}`)}`]
       : []),
     ...(trace.provider_calls.length > 0
       ? [`- Provider calls: ${trace.provider_calls.length} (${retries} retries), tokens ${trace.tokens.input} in / ${trace.tokens.output} out`]

@@ -60,7 +60,7 @@ const inert = inertText;
  * (with a note) past ANSWER_CHARS. With a model's claims capped too, a capture stays well under
  * GitHub's 65,536 characters.
  */
-export const CAPTURE_LIST = 25;
+const CAPTURE_LIST = 25;
 const QUOTE_CHARS = 600;
 const TERM_CHARS = 200;
 const ANSWER_CHARS = 30_000;

@@ -109,7 +109,7 @@ export interface CommentParts {
 }
 
 /** The most characters of the hidden trace JSON: the digest reads its outcome, terms, top candidates and citations. */
-export const TRACE_LIMIT = 16_000;
+const TRACE_LIMIT = 16_000;
 
 /** The comment as posted: visible text (neutralised here already, so the length budget holds) and its trailer. */
 export function renderComment(parts: CommentParts): StewardText {

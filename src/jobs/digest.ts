@@ -28,10 +28,10 @@ import { oldestAfterCreating, problemOf } from '../github/twin-runs.js';
 export const digestTitle = (period: Period): string => `wiki-steward digest ${period.label}`;
 
 /** The marker a digest issue's body ends with: the period it reports. */
-export const digestMarker = (period: Period): string => `<!-- wiki-steward:digest period=${period.label} -->`;
+const digestMarker = (period: Period): string => `<!-- wiki-steward:digest period=${period.label} -->`;
 
 /** The period of a digest issue's trailing marker (markers anywhere else do not count: `postable` breaks them). */
-export function digestPeriodOf(body: string): string | undefined {
+function digestPeriodOf(body: string): string | undefined {
   return /(?:^|\r?\n)<!-- wiki-steward:digest period=(\d{4}-(?:W\d{2}|\d{2})) -->\s*$/.exec(body)?.[1];
 }
 

@@ -85,7 +85,7 @@ function expectAccepted(requests: readonly RecordedRequest[]) {
     expect(b.status, `${b.route}: ${b.body.length} characters`).toBeLessThan(300);
     expect(b.body.length).toBeLessThanOrEqual(LIMIT);
     // Bounded by its own fields: the write's last-resort cut (posted-text.ts) was never needed.
-    expect(b.body, b.route).not.toContain("to stay within GitHub's");
+    expect(b.body, String(b.route)).not.toContain("to stay within GitHub's");
   }
   return bodies;
 }
