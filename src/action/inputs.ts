@@ -30,9 +30,9 @@ function choice<T extends string>(text: Read, name: string, choices: readonly T[
   return value as T | undefined;
 }
 
-function flag(text: Read, name: string, fallback: boolean): boolean {
+function flag(text: Read, name: string): boolean | undefined {
   const value = text(name)?.toLowerCase();
-  if (value === undefined) return fallback;
+  if (value === undefined) return undefined;
   if (['true', 'yes', '1', 'on'].includes(value)) return true;
   if (['false', 'no', '0', 'off'].includes(value)) return false;
   throw new InputError(`input '${name}' must be true or false, got '${value}'`);
@@ -67,10 +67,11 @@ export function readInputs(step: Step): ActionInputs {
       minPermission: choice(text, 'min-permission', ROLES),
       refusal: choice(text, 'refusal', REFUSALS),
       captureMode: choice(text, 'capture-mode', CAPTURE_MODES),
+      capturePullRequests: flag(text, 'capture-pull-requests'),
       stewardLogins: logins(text, 'steward-logins'),
     },
     reviewers: logins(text, 'reviewers') ?? [],
-    draft: flag(text, 'draft', false),
-    dryRun: flag(text, 'dry-run', false),
+    draft: flag(text, 'draft') ?? false,
+    dryRun: flag(text, 'dry-run') ?? false,
   };
 }

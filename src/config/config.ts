@@ -86,7 +86,8 @@ export interface StewardConfig {
     commonTermRatio: number;
   };
   labels: { trigger: string; answered: string; gap: string; cold: string; error: string; capture: string; digest: string };
-  capture: { mode: CaptureMode };
+  /** `pullRequests`: whether the answer job opens capture pull requests (off: it answers only). */
+  capture: { mode: CaptureMode; pullRequests: boolean };
   /** Which index files `index` and the hook may (re)write. */
   indexes: IndexPolicy;
   /**
@@ -139,7 +140,7 @@ export const DEFAULT_CONFIG: StewardConfig = {
     capture: 'wiki:capture',
     digest: 'wiki:digest',
   },
-  capture: { mode: 'queries' },
+  capture: { mode: 'queries', pullRequests: true },
   indexes: 'auto',
   ask: { command: '/wiki', minPermission: 'triage', refusal: 'comment', stewardLogins: [] },
   answerer: {
@@ -168,66 +169,196 @@ export class ConfigError extends Error {
   }
 }
 
-type Shape = { [key: string]: Shape | Check };
+/** One key of the file: how its value is checked, and what the configuration reference says of it. */
+export interface ConfigKey {
+  check: Check;
+  /** The values it takes, as the reference shows them. */
+  type: string;
+  about: string;
+  /** Its twins, which win over the file: a CLI flag and an Action input. */
+  flag?: string;
+  input?: string;
+  /** The default as the reference shows it, where the default value alone would not say it. */
+  shownDefault?: string;
+}
+export type ConfigShape = { [key: string]: ConfigShape | ConfigKey };
 type Check = (value: unknown, key: string) => string | undefined;
+/** How a kind of value is checked, and how the reference names it. */
+type Rule = { check: Check; type: string };
 
-const isString: Check = (v, key) => (typeof v === 'string' && v.trim() !== '' ? undefined : `'${key}' must be a non-empty string`);
-const isStringList: Check = (v, key) =>
-  Array.isArray(v) && v.every((x) => typeof x === 'string' && x !== '') ? undefined : `'${key}' must be a list of strings`;
-const oneOf =
-  (values: readonly string[]): Check =>
-  (v, key) =>
-    typeof v === 'string' && values.includes(v) ? undefined : `'${key}' must be one of ${values.join(', ')}, got ${JSON.stringify(v)}`;
-const isBoolean: Check = (v, key) => (typeof v === 'boolean' ? undefined : `'${key}' must be true or false, got ${JSON.stringify(v)}`);
-const isRatio: Check = (v, key) =>
-  typeof v === 'number' && v > 0 && v <= 1 ? undefined : `'${key}' must be a number above 0 and at most 1, got ${JSON.stringify(v)}`;
-const wholeNumber =
-  (min: number, max: number): Check =>
-  (v, key) =>
+const text: Rule = { type: 'string', check: (v, key) => (typeof v === 'string' && v.trim() !== '' ? undefined : `'${key}' must be a non-empty string`) };
+const textList: Rule = {
+  type: 'list of strings',
+  check: (v, key) => (Array.isArray(v) && v.every((x) => typeof x === 'string' && x !== '') ? undefined : `'${key}' must be a list of strings`),
+};
+const oneOf = (values: readonly string[]): Rule => ({
+  type: values.join(' | '),
+  check: (v, key) => (typeof v === 'string' && values.includes(v) ? undefined : `'${key}' must be one of ${values.join(', ')}, got ${JSON.stringify(v)}`),
+});
+const boolean: Rule = {
+  type: 'true | false',
+  check: (v, key) => (typeof v === 'boolean' ? undefined : `'${key}' must be true or false, got ${JSON.stringify(v)}`),
+};
+const ratio: Rule = {
+  type: 'number above 0, at most 1',
+  check: (v, key) => (typeof v === 'number' && v > 0 && v <= 1 ? undefined : `'${key}' must be a number above 0 and at most 1, got ${JSON.stringify(v)}`),
+};
+const wholeNumber = (min: number, max: number): Rule => ({
+  type: `whole number ${min}–${max}`,
+  check: (v, key) =>
     Number.isInteger(v) && (v as number) >= min && (v as number) <= max
       ? undefined
-      : `'${key}' must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`;
-const isCount = wholeNumber(1, 1000);
-const isUrl: Check = (v, key) =>
-  typeof v === 'string' && /^https?:\/\/\S+$/.test(v) ? undefined : `'${key}' must be an http(s) URL, got ${JSON.stringify(v)}`;
-const isRuleMap: Check = (v, key) => {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return `'${key}' must be a mapping of rule names to ${RULE_SEVERITIES.join(', ')}`;
-  for (const [rule, severity] of Object.entries(v)) {
-    if (!(VALIDATE_RULES as readonly string[]).includes(rule)) return `unknown rule '${key}.${rule}' (known: ${VALIDATE_RULES.join(', ')})`;
-    const problem = oneOf(RULE_SEVERITIES)(severity, `${key}.${rule}`);
-    if (problem) return problem;
-  }
-  return undefined;
+      : `'${key}' must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`,
+});
+const url: Rule = {
+  type: 'http(s) URL',
+  check: (v, key) => (typeof v === 'string' && /^https?:\/\/\S+$/.test(v) ? undefined : `'${key}' must be an http(s) URL, got ${JSON.stringify(v)}`),
 };
-const noSecrets: Check = (_v, key) =>
-  `'${key}': secrets are never read from this file; set the key in the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, TAVILY_API_KEY, BRAVE_API_KEY)`;
+const ruleMap: Rule = {
+  type: `mapping of rule names to ${RULE_SEVERITIES.join(' | ')}`,
+  check: (v, key) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return `'${key}' must be a mapping of rule names to ${RULE_SEVERITIES.join(', ')}`;
+    for (const [rule, severity] of Object.entries(v)) {
+      if (!(VALIDATE_RULES as readonly string[]).includes(rule)) return `unknown rule '${key}.${rule}' (known: ${VALIDATE_RULES.join(', ')})`;
+      const problem = oneOf(RULE_SEVERITIES).check(severity, `${key}.${rule}`);
+      if (problem) return problem;
+    }
+    return undefined;
+  },
+};
 
-const SHAPE: Shape = {
-  wiki: isString,
-  categories: { include: isStringList, exclude: isStringList },
-  ladder: { inline_max: isCount, stopwords: isStringList, common_term_ratio: isRatio },
-  labels: { trigger: isString, answered: isString, gap: isString, cold: isString, error: isString, capture: isString, digest: isString },
-  capture: { mode: oneOf(CAPTURE_MODES) },
-  indexes: oneOf(INDEX_POLICIES),
-  ask: { command: isString, min_permission: oneOf(ROLES), refusal: oneOf(REFUSALS), steward_logins: isStringList },
+const key = (rule: Rule, about: string, more: Omit<ConfigKey, 'check' | 'type' | 'about'> = {}): ConfigKey => ({ ...rule, about, ...more });
+/**
+ * A key that exists only to be refused with a helpful message: secrets are never read from the
+ * file. The reference leaves these out.
+ */
+export const SECRET_TRAP = 'never: keys come from the environment';
+const noSecrets = key(
+  {
+    type: SECRET_TRAP,
+    check: (_v, name) =>
+      `'${name}': secrets are never read from this file; set the key in the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, TAVILY_API_KEY, BRAVE_API_KEY)`,
+  },
+  '',
+);
+
+/** Every key of the file: what the reader checks and what the configuration reference (docs/configuration.md) shows. */
+export const CONFIG_KEYS: ConfigShape = {
+  wiki: key(text, 'Wiki root, relative to the repository root.', {
+    flag: '--wiki',
+    input: 'wiki-path',
+    shownDefault: 'auto-detect: wiki/, docs/wiki/, then .',
+  }),
+  categories: {
+    include: key(textList, 'Only these top-level folders are categories (empty: every folder).'),
+    exclude: key(textList, 'Top-level folders that are not categories, such as an imported reference folder.'),
+  },
+  ladder: {
+    inline_max: key(wholeNumber(1, 1000), 'A question with 1 to this many candidate pages has them read inline; more are explored in batches.', {
+      flag: '--inline-max',
+    }),
+    stopwords: key(textList, 'Extra words that never count as signal terms.'),
+    common_term_ratio: key(
+      ratio,
+      'An ordinary word on more than this share of the pages does not name candidates by itself: it still ranks them, weighed by its rarity. ' +
+        'Names, identifiers, versions and quoted phrases are never too common.',
+    ),
+  },
+  labels: {
+    trigger: key(text, 'The issue label that asks the wiki.', { input: 'trigger-label' }),
+    answered: key(text, 'Label for an answered question.'),
+    gap: key(text, 'Label for a question the wiki answers only in part.'),
+    cold: key(text, 'Label for a question the wiki has no page for.'),
+    error: key(text, 'Label for a question that could not be answered.'),
+    capture: key(text, 'Label on capture pull requests.'),
+    digest: key(text, 'Label on digest issues.'),
+  },
+  capture: {
+    mode: key(oneOf(CAPTURE_MODES), 'Capture format: `queries` (a page in queries/) or `pending` (a page marked pending in its category).', {
+      input: 'capture-mode',
+    }),
+    pull_requests: key(
+      boolean,
+      'Whether the answer job opens a capture pull request for a cold or gap question. ' +
+        'Off, the job only answers and needs no `contents: write` nor `pull-requests: write`.',
+      { input: 'capture-pull-requests' },
+    ),
+  },
+  indexes: key(oneOf(INDEX_POLICIES), 'Which index files `index` and the hook may write: generated ones only (`auto`), all, or none.'),
+  ask: {
+    command: key(text, 'Title prefix and comment command that ask the wiki (`/wiki How…`, `/wiki ask …`); one word.', { input: 'command' }),
+    min_permission: key(oneOf(ROLES), 'Least repository role an asker needs (`none`: everyone).', { input: 'min-permission' }),
+    refusal: key(oneOf(REFUSALS), 'What an asker below `min_permission` gets: one short comment, or nothing.', { input: 'refusal' }),
+    steward_logins: key(
+      textList,
+      "Accounts whose comments are the steward's own besides the token's account (e.g. `github-actions[bot]` after moving to an App token).",
+      { input: 'steward-logins' },
+    ),
+  },
   answerer: {
-    provider: oneOf(ANSWERERS),
-    model: isString,
-    base_url: isUrl,
-    budget_pages: wholeNumber(1, 10_000),
-    propose_terms: isBoolean,
-    copilot_cli_path: isString,
-    timeout_ms: wholeNumber(100, 600_000),
-    max_retries: wholeNumber(0, 10),
-    deadline_ms: wholeNumber(1000, 3_600_000),
+    provider: key(oneOf(ANSWERERS), 'Who writes the answer: offline (no network, no key), an OpenAI-compatible server, Anthropic, or GitHub Copilot.', {
+      flag: '--llm',
+      input: 'llm',
+    }),
+    model: key(text, 'Model name; required for openai and anthropic.', { flag: '--llm-model', input: 'llm-model', shownDefault: 'none (copilot: gpt-5-mini)' }),
+    base_url: key(url, 'Model endpoint, e.g. http://localhost:11434/v1 for Ollama; Anthropic without /v1.', {
+      flag: '--llm-base-url',
+      input: 'llm-base-url',
+      shownDefault: "the provider's own",
+    }),
+    budget_pages: key(wholeNumber(1, 10_000), 'Most candidate pages a model reads per question.'),
+    propose_terms: key(boolean, "One more model call per question for its signal terms in the wiki's words.", { flag: '--llm-terms' }),
+    copilot_cli_path: key(text, 'The Copilot CLI, for `provider: copilot`.', {
+      flag: '--copilot-cli-path',
+      input: 'copilot-cli-path',
+      shownDefault: '`copilot` on PATH',
+    }),
+    timeout_ms: key(wholeNumber(100, 600_000), 'Longest wait for one attempt of one model or search call, in milliseconds.'),
+    max_retries: key(wholeNumber(0, 10), 'Retries of a failed call (429, 5xx, time-outs, network faults), with back-off.'),
+    deadline_ms: key(
+      wholeNumber(1000, 3_600_000),
+      'One deadline per question over all its model and search calls, back-off included; past it the answer is made offline. ' +
+        "Keep it below the job's `timeout-minutes`.",
+    ),
     api_key: noSecrets,
   },
-  search: { provider: oneOf(SEARCH_PROVIDERS), base_url: isUrl, max_results: wholeNumber(1, 20), api_key: noSecrets },
-  digest: { period: oneOf(DIGEST_PERIODS), stale_days: wholeNumber(1, 3650), max_writes: wholeNumber(1, 100) },
-  validate: { preset: oneOf(VALIDATE_PRESETS), rules: isRuleMap, types: oneOf(VALIDATE_TYPE_NAMES), wikilink_aliases: isBoolean, linked_sources: isBoolean },
+  search: {
+    provider: key(oneOf(SEARCH_PROVIDERS), 'Web search for what the wiki lacks.', { flag: '--web', input: 'web' }),
+    base_url: key(url, 'Search endpoint, e.g. your SearXNG instance.', {
+      flag: '--web-base-url',
+      input: 'web-base-url',
+      shownDefault: "the provider's own (searxng: SEARXNG_URL)",
+    }),
+    max_results: key(wholeNumber(1, 20), 'Results kept per search.'),
+    api_key: noSecrets,
+  },
+  digest: {
+    period: key(oneOf(DIGEST_PERIODS), 'The period one digest covers: an ISO week (UTC) or a calendar month.'),
+    stale_days: key(wholeNumber(1, 3650), 'A page not updated for this many days counts as stale in the digest.'),
+    max_writes: key(wholeNumber(1, 100), 'Most GitHub writes one digest run makes.'),
+  },
+  validate: {
+    preset: key(oneOf(VALIDATE_PRESETS), "`upstream`: upstream's verdicts; `lenient`: for wikis not made by upstream's plugin."),
+    rules: key(ruleMap, 'Per-rule severities over the preset, by rule name (docs/validation.md lists them).', { shownDefault: "the preset's" }),
+    types: key(oneOf(VALIDATE_TYPE_NAMES), 'What `type` a page in `concepts/` may have: `concepts` only, or also `concept`.'),
+    wikilink_aliases: key(boolean, "`[[Alias]]` resolves through a page's frontmatter `aliases:`.", { shownDefault: 'on under `lenient` only' }),
+    linked_sources: key(boolean, '`sources` entries read as links: `[[wikilinks]]` resolve, URLs and DOIs are sources.', {
+      shownDefault: 'on under `lenient` only',
+    }),
+  },
 };
 
-function checkShape(value: unknown, shape: Shape, prefix: string, file: string): void {
+const isKey = (node: ConfigShape | ConfigKey): node is ConfigKey => typeof node.check === 'function';
+
+/** Every key of the file with its dotted name, in the order they are declared. */
+export function configKeys(shape: ConfigShape = CONFIG_KEYS, prefix = ''): Array<{ name: string; spec: ConfigKey }> {
+  return Object.entries(shape).flatMap(([name, node]) => {
+    const dotted = prefix ? `${prefix}.${name}` : name;
+    return isKey(node) ? [{ name: dotted, spec: node }] : configKeys(node, dotted);
+  });
+}
+
+function checkShape(value: unknown, shape: ConfigShape, prefix: string, file: string): void {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new ConfigError(file, prefix ? `'${prefix}' must be a mapping` : 'the file must hold a YAML mapping');
   }
@@ -241,8 +372,8 @@ function checkShape(value: unknown, shape: Shape, prefix: string, file: string):
           .map((k) => (prefix ? `${prefix}.${k}` : k))
           .join(', ')})`,
       );
-    if (typeof expected === 'function') {
-      const problem = expected(child, name);
+    if (isKey(expected)) {
+      const problem = expected.check(child, name);
       if (problem) throw new ConfigError(file, problem);
     } else checkShape(child, expected, name, file);
   }
@@ -257,7 +388,7 @@ export function parseConfig(text: string, file: string): StewardConfig {
     throw new ConfigError(file, `not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
   if (raw === null || raw === undefined) return structuredClone(DEFAULT_CONFIG);
-  checkShape(raw, SHAPE, '', file);
+  checkShape(raw, CONFIG_KEYS, '', file);
   return mergeInto(structuredClone(DEFAULT_CONFIG) as unknown as Record<string, unknown>, raw as Record<string, unknown>) as unknown as StewardConfig;
 }
 

@@ -17,6 +17,7 @@ export interface SettingsOverrides {
   minPermission?: Role | undefined;
   refusal?: Refusal | undefined;
   captureMode?: CaptureMode | undefined;
+  capturePullRequests?: boolean | undefined;
   inlineMax?: number | undefined;
   stewardLogins?: string[] | undefined;
 }
@@ -39,6 +40,7 @@ export function resolveSettings(config: StewardConfig, given: SettingsOverrides)
   set(given.minPermission, (v) => (settings.ask.minPermission = v));
   set(given.refusal, (v) => (settings.ask.refusal = v));
   set(given.captureMode, (v) => (settings.capture.mode = v));
+  set(given.capturePullRequests, (v) => (settings.capture.pullRequests = v));
   set(given.inlineMax, (v) => (settings.ladder.inlineMax = v));
   set(given.stewardLogins, (v) => (settings.ask.stewardLogins = v));
   return settings;

@@ -184,7 +184,7 @@ async function answerAcknowledged(
   // Cold and gap grow the wiki by review: a capture pull request, linked from the answer.
   let capture: CapturePrResult | undefined;
   let captureRefused: Error | undefined;
-  if (capturesOutcome(trace.outcome)) {
+  if (config.capture.pullRequests && capturesOutcome(trace.outcome)) {
     // The tree the catalog already walked: the capture plans against the same files the answer read.
     const tree = session.catalog?.layout.tree;
     const plan = await planCapture(

@@ -2,7 +2,7 @@
 // least privilege and pinned actions; and the steward's example workflows — this repository's
 // .github/workflows/wiki-steward.yml and the one the README tells people to copy — start the work
 // the README's event table promises, each job with only the permissions its work needs.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../helpers/cli.js';
@@ -20,109 +20,8 @@ import {
   workflowFiles,
 } from './workflow-model.js';
 
-/**
- * The example workflow of the README's "GitHub Action" section, exactly as the README shows it.
- * The last test fails when the README's block differs from this text; change both together.
- */
-export const README_EXAMPLE = `name: wiki-steward
-on:
-  issues:
-    types: [opened, edited, labeled, reopened]
-  issue_comment:
-    types: [created]
-  pull_request:
-    types: [opened, synchronize, reopened, closed]   # closed: the reply when a capture PR merges
-  push:
-    branches: [main]                                 # your default branch
-  schedule:
-    - cron: '17 6 * * 1'                             # the weekly digest, Mondays 06:17 UTC
-  workflow_dispatch:                                 # the digest on demand
-permissions: {}
-jobs:
-  answer:
-    # only comments that can be a \`/wiki ask\` (match your \`command\` input if you change it)
-    if: github.event_name == 'issues' || (github.event_name == 'issue_comment' && contains(github.event.comment.body, '/wiki'))
-    runs-on: ubuntu-latest
-    timeout-minutes: 10      # above answerer.deadline_ms, 5 minutes per question by default
-    permissions:
-      contents: write        # capture commits (through the API, on capture branches only)
-      issues: write          # answer comments and labels
-      pull-requests: write   # capture pull requests
-    concurrency:
-      group: wiki-steward-answer-\${{ github.event.issue.number }}
-      cancel-in-progress: \${{ github.event_name == 'issues' }}
-    steps:
-      - uses: actions/checkout@v5
-        with:
-          ref: \${{ github.event.repository.default_branch }}
-      - uses: wiki-steward/wiki-steward@v0
-        # with:
-        #   wiki-path: wiki          # in every job; or \`wiki:\` in .wiki-steward.yml, or auto-detection
-        #   llm: anthropic
-        #   llm-model: claude-sonnet-4-5
-        #   web: tavily
-        # env:
-        #   ANTHROPIC_API_KEY: \${{ secrets.ANTHROPIC_API_KEY }}
-        #   TAVILY_API_KEY: \${{ secrets.TAVILY_API_KEY }}
-  validate:
-    if: github.event_name == 'pull_request' && github.event.action != 'closed'
-    runs-on: ubuntu-latest
-    permissions:
-      contents: read
-    steps:
-      - uses: actions/checkout@v5
-        with:
-          fetch-depth: 0             # the base commit: only the pages the PR changes are checked
-      - uses: wiki-steward/wiki-steward@v0
-  capture-closed:
-    if: >-
-      github.event_name == 'pull_request' && github.event.action == 'closed' &&
-      startsWith(github.event.pull_request.head.ref, 'wiki-steward/capture/') &&
-      github.event.pull_request.head.repo.full_name == github.repository
-    runs-on: ubuntu-latest
-    permissions:
-      contents: write        # delete the capture branch
-      issues: write          # the reply on the question's issue
-      pull-requests: read
-    steps:
-      - uses: actions/checkout@v5
-        with:
-          ref: \${{ github.event.repository.default_branch }}
-      - uses: wiki-steward/wiki-steward@v0
-  maintain:
-    if: github.event_name == 'push'
-    runs-on: ubuntu-latest
-    permissions:
-      contents: write        # index commits, rebuilt capture branches
-      pull-requests: write   # the index pull request when the branch is protected
-    concurrency:
-      group: wiki-steward-maintain
-    steps:
-      - uses: actions/checkout@v5
-      - uses: wiki-steward/wiki-steward@v0
-  digest:
-    if: github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'
-    runs-on: ubuntu-latest
-    permissions:
-      contents: read
-      issues: write          # the digest issue
-      pull-requests: read    # capture pull requests
-    steps:
-      - uses: actions/checkout@v5
-      - uses: wiki-steward/wiki-steward@v0
-`;
-
-const README = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
-
-/** The first fenced yaml block of the README's "## GitHub Action" section. */
-function readmeExample(): string | undefined {
-  const start = README.search(/^## GitHub Action\s*$/m);
-  if (start < 0) return undefined;
-  const rest = README.slice(start);
-  const next = rest.slice(1).search(/^## /m);
-  const section = next < 0 ? rest : rest.slice(0, next + 1);
-  return /^```ya?ml\n([\s\S]*?)^```/m.exec(section)?.[1];
-}
+const EXAMPLES_DIR = path.join(PROJECT_ROOT, 'examples', 'workflows');
+const example = (file: string): Workflow => parseWorkflow(readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'), `examples/workflows/${file}`);
 
 const ACTION = /^(\.\/|wiki-steward\/wiki-steward@)/;
 
@@ -242,7 +141,7 @@ describe('every workflow in .github/workflows', () => {
 
 const examples: Array<[string, () => Workflow]> = [
   ['.github/workflows/wiki-steward.yml', () => loadWorkflow('wiki-steward.yml')],
-  ["the README's example (README_EXAMPLE)", () => parseWorkflow(README_EXAMPLE, 'README_EXAMPLE')],
+  ['examples/workflows/wiki-steward.yml', () => example('wiki-steward.yml')],
 ];
 
 describe.each(examples)('%s', (_name, load) => {
@@ -305,32 +204,49 @@ describe.each(examples)('%s', (_name, load) => {
 });
 
 describe("this repository's wiki-steward.yml", () => {
-  const workflow = loadWorkflow('wiki-steward.yml');
-
-  it('runs the committed bundle (uses: ./) on examples/wiki, and says what to write instead', () => {
-    for (const [jobId, job] of Object.entries(workflow.jobs)) {
-      const steward = job.steps!.find((s) => ACTION.test(s.uses ?? ''));
-      expect(steward?.uses, jobId).toBe('./');
-      expect(steward?.with?.['wiki-path'], jobId).toBe('examples/wiki');
-    }
-    expect(workflow.text).toMatch(/^#.*replace every `uses: \.\/` with\s*\n?#?\s*`uses: wiki-steward\/wiki-steward@v0`/m);
+  it('is examples/workflows/wiki-steward.yml but for `uses: ./` (the committed bundle, on the wiki .wiki-steward.yml names)', () => {
+    const ours = loadWorkflow('wiki-steward.yml');
+    const published = example('wiki-steward.yml');
+    expect(ours.text.replaceAll('uses: ./\n', 'uses: wiki-steward/wiki-steward@v0\n')).toBe(published.text);
+    for (const [jobId, job] of Object.entries(ours.jobs)) expect(job.steps!.find((s) => ACTION.test(s.uses ?? ''))?.uses, jobId).toBe('./');
+    expect(readFileSync(path.join(PROJECT_ROOT, '.wiki-steward.yml'), 'utf8')).toMatch(/^wiki: examples\/wiki$/m);
   });
 });
 
-describe("the README's example workflow", () => {
-  it('uses the published action at its major tag', () => {
-    const workflow = parseWorkflow(README_EXAMPLE, 'README_EXAMPLE');
-    for (const [jobId, job] of Object.entries(workflow.jobs)) {
+describe('the copy-paste workflows in examples/workflows/', () => {
+  it.each(readdirSync(EXAMPLES_DIR))('%s uses the published action at its major tag', (file) => {
+    for (const [jobId, job] of Object.entries(example(file).jobs)) {
       expect(
         job.steps!.filter((s) => ACTION.test(s.uses ?? '')).map((s) => s.uses),
         jobId,
       ).toEqual(['wiki-steward/wiki-steward@v0']);
     }
   });
+});
 
-  it('is README_EXAMPLE, word for word (the triggers and permissions asserted above)', () => {
-    const block = readmeExample();
-    expect(block, 'README.md has no ```yaml block under "## GitHub Action"').toBeDefined();
-    expect(block, "README.md's example workflow under '## GitHub Action' differs from README_EXAMPLE in test/package/workflows.test.ts").toBe(README_EXAMPLE);
+describe('examples/workflows/answer.yml, the minimal workflow', () => {
+  const workflow = example('answer.yml');
+
+  it('has the shape GitHub requires', () => {
+    expect(schemaProblems(workflow)).toEqual([]);
+  });
+
+  it('answers questions and does nothing else, with only what answering needs', () => {
+    expect(Object.keys(workflow.jobs)).toEqual(['answer']);
+    expect(workflow.permissions).toEqual({});
+    expect(granted(workflow, 'answer')).toEqual({ contents: 'read', issues: 'write' });
+    const steward = workflow.jobs.answer!.steps!.find((s) => ACTION.test(s.uses ?? ''));
+    expect(steward?.with).toEqual({ 'capture-pull-requests': false });
+  });
+
+  it.each(EVENT_TABLE.filter(({ event }) => event.name.startsWith('issue')).map(({ row, event, jobs }) => [row, event, jobs] as const))(
+    '%s',
+    (_row, event, jobs) => {
+      expect(jobsFor(workflow, event)).toEqual(jobs);
+    },
+  );
+
+  it('starts no run for pull requests, pushes or schedules', () => {
+    expect(Object.keys(workflow.on).sort()).toEqual(['issue_comment', 'issues']);
   });
 });
