@@ -7602,10 +7602,8 @@ function decodeURIComponentSafe(s) {
 }
 
 // src/wiki/open-capture.ts
-function isOpenCapture(path3, data) {
-  if (!data) return false;
-  if (data.captured_by !== void 0 && data.captured_by !== null) return true;
-  return path3.split("/")[0] === "queries" && stringList(data.tags).includes("capture");
+function isOpenCapture(data) {
+  return data?.captured_by !== void 0 && data.captured_by !== null;
 }
 
 // src/wiki/page-summary.ts
@@ -8247,7 +8245,7 @@ function readPageFacts(path3, text, counter, acronyms, resolveWikilink) {
     headings: blocks.filter((block) => block.kind === "heading" && block.text !== "").map((block) => block.text),
     links,
     body: counter.countBody(body),
-    openCapture: isOpenCapture(path3, data)
+    openCapture: isOpenCapture(data)
   };
 }
 var PAGE_FACTS = defineKnobs("ladder/page-facts", {

@@ -57093,10 +57093,8 @@ function describeStandard(value) {
 }
 
 // src/wiki/open-capture.ts
-function isOpenCapture(path12, data) {
-  if (!data) return false;
-  if (data.captured_by !== void 0 && data.captured_by !== null) return true;
-  return path12.split("/")[0] === "queries" && stringList(data.tags).includes("capture");
+function isOpenCapture(data) {
+  return data?.captured_by !== void 0 && data.captured_by !== null;
 }
 
 // src/wiki/page-summary.ts
@@ -57149,7 +57147,7 @@ function readPageFacts(path12, text2, counter, acronyms, resolveWikilink) {
     headings: blocks.filter((block) => block.kind === "heading" && block.text !== "").map((block) => block.text),
     links,
     body: counter.countBody(body),
-    openCapture: isOpenCapture(path12, data)
+    openCapture: isOpenCapture(data)
   };
 }
 var PAGE_FACTS = defineKnobs("ladder/page-facts", {
@@ -60400,7 +60398,7 @@ async function openCaptureTitle(tree, path12) {
   await tree.readEach([path12], (_3, file) => {
     if (!file.ok) return;
     const fm = readFrontmatter(file.text);
-    if (fm.kind === "ok" && typeof fm.data.title === "string" && isOpenCapture(path12, fm.data)) title = fm.data.title;
+    if (fm.kind === "ok" && typeof fm.data.title === "string" && isOpenCapture(fm.data)) title = fm.data.title;
   });
   return title;
 }
@@ -60578,13 +60576,20 @@ var TwinRunError = class extends Error {
   branch;
 };
 var alreadyCreated = (error) => error instanceof GitHubWriteError && error.status === 422 && /Reference already exists|A pull request already exists/i.test(error.reason);
-var PullRequestsForbiddenError = class extends Error {
-  constructor() {
-    super(
+var CaptureRefusedError = class extends Error {
+};
+function captureRefusal(error) {
+  const message = error.message ?? "";
+  if (/not permitted to create or approve pull requests/i.test(message))
+    return new CaptureRefusedError(
       "GitHub Actions may not create pull requests in this repository: turn on 'Allow GitHub Actions to create and approve pull requests' (Settings \u2192 Actions \u2192 General \u2192 Workflow permissions), or pass a GitHub App or fine-grained token as github-token"
     );
-  }
-};
+  if (error instanceof GitHubWriteError && error.status === 403 && /Resource not accessible by integration/i.test(error.reason))
+    return new CaptureRefusedError(
+      `the workflow's token may not ${error.describe}: give the job \`contents: write\` and \`pull-requests: write\`, or set the input \`capture-pull-requests: false\` to answer only`
+    );
+  return void 0;
+}
 var MISSING_TERMS = 25;
 var TERM_CHARS3 = 200;
 function prBody(o2, marker) {
@@ -60639,7 +60644,7 @@ async function openCapturePr(o2) {
     wikiPrefix: o2.wikiPrefix,
     message: `wiki: capture "${o2.plan.path}" from #${o2.question.issueNumber}`
   }).catch((error) => {
-    throw alreadyCreated(error) ? new TwinRunError(branch) : error;
+    throw alreadyCreated(error) ? new TwinRunError(branch) : captureRefusal(error) ?? error;
   });
   const marker = { key: o2.question.key, issueNumber: o2.question.issueNumber, page, commit };
   const title = `wiki: capture "${o2.trace.question.split("\n")[0].slice(0, TITLE_LIMIT2 - 20)}"`;
@@ -60668,8 +60673,7 @@ async function openCapturePr(o2) {
   } catch (error) {
     if (alreadyCreated(error)) throw new TwinRunError(branch);
     if (!branchSha) await deleteBranch(github, writes, repo, branch).catch(() => void 0);
-    if (/not permitted to create or approve pull requests/i.test(error.message)) throw new PullRequestsForbiddenError();
-    throw error;
+    throw captureRefusal(error) ?? error;
   }
 }
 async function writeCaptureBranch(github, writes, repo, o2) {
@@ -61060,7 +61064,7 @@ async function answerAcknowledged(ctx, question, { writes, where: where2, seen }
       answer: trace.answer
     }).catch((error) => {
       if (error instanceof TwinRunError) return error;
-      if (!(error instanceof PullRequestsForbiddenError)) throw error;
+      if (!(error instanceof CaptureRefusedError)) throw error;
       captureRefused = error;
       return void 0;
     });

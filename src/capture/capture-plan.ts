@@ -66,7 +66,7 @@ async function openCaptureTitle(tree: WikiTree, path: string): Promise<string | 
   await tree.readEach([path], (_, file) => {
     if (!file.ok) return;
     const fm = readFrontmatter(file.text);
-    if (fm.kind === 'ok' && typeof fm.data.title === 'string' && isOpenCapture(path, fm.data)) title = fm.data.title;
+    if (fm.kind === 'ok' && typeof fm.data.title === 'string' && isOpenCapture(fm.data)) title = fm.data.title;
   });
   return title;
 }

@@ -13,7 +13,7 @@ import type { Trace } from '../answer/trace.js';
 import { answerMarkers, answerWithNote, renderComment, traceFromComment } from '../github/answer-comment.js';
 import { answerSignature, workflowRunUrl } from '../github/answer-signature.js';
 import { capturesOutcome, planCapture } from '../capture/capture-plan.js';
-import { type CapturePrResult, PullRequestsForbiddenError, TwinRunError, deleteBranch, openCapturePr } from './capture-pr.js';
+import { type CapturePrResult, CaptureRefusedError, TwinRunError, deleteBranch, openCapturePr } from './capture-pr.js';
 import { type AnswerPlace, type UpsertResult, commentExists, findAnswerComment, upsertAnswerComment } from '../github/comment-helper.js';
 import type { StewardIdentity } from '../github/identity.js';
 import { updateComment, updatePull } from '../github/writes-text.js';
@@ -210,7 +210,7 @@ async function answerAcknowledged(
     }).catch((error: unknown) => {
       // The asker still gets the answer; the step then fails with what to change.
       if (error instanceof TwinRunError) return error;
-      if (!(error instanceof PullRequestsForbiddenError)) throw error;
+      if (!(error instanceof CaptureRefusedError)) throw error;
       captureRefused = error;
       return undefined;
     });

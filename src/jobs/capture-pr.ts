@@ -83,13 +83,27 @@ export class TwinRunError extends Error {
 const alreadyCreated = (error: unknown): boolean =>
   error instanceof GitHubWriteError && error.status === 422 && /Reference already exists|A pull request already exists/i.test(error.reason);
 
-export class PullRequestsForbiddenError extends Error {
-  constructor() {
-    super(
+/**
+ * The token may not open the capture: the repository forbids Actions pull requests, or the job's
+ * permissions do not let its token write contents or pull requests. The asker still gets the
+ * answer; the step then fails with what to change.
+ */
+export class CaptureRefusedError extends Error {}
+
+/** The refusal `error` is, said as what to change, or undefined for any other fault. */
+function captureRefusal(error: unknown): CaptureRefusedError | undefined {
+  const message = (error as Error).message ?? '';
+  if (/not permitted to create or approve pull requests/i.test(message))
+    return new CaptureRefusedError(
       "GitHub Actions may not create pull requests in this repository: turn on 'Allow GitHub Actions to create and approve pull requests' " +
         '(Settings → Actions → General → Workflow permissions), or pass a GitHub App or fine-grained token as github-token',
     );
-  }
+  if (error instanceof GitHubWriteError && error.status === 403 && /Resource not accessible by integration/i.test(error.reason))
+    return new CaptureRefusedError(
+      `the workflow's token may not ${error.describe}: give the job \`contents: write\` and \`pull-requests: write\`, ` +
+        'or set the input `capture-pull-requests: false` to answer only',
+    );
+  return undefined;
 }
 
 export interface CapturePrOptions {
@@ -172,7 +186,7 @@ export async function openCapturePr(o: CapturePrOptions): Promise<CapturePrResul
     message: `wiki: capture "${o.plan.path}" from #${o.question.issueNumber}`,
   }).catch((error: unknown) => {
     // The branch appeared between the look-up above and its creation: a twin run made it.
-    throw alreadyCreated(error) ? new TwinRunError(branch) : error;
+    throw alreadyCreated(error) ? new TwinRunError(branch) : (captureRefusal(error) ?? error);
   });
 
   const marker: CaptureMarker = { key: o.question.key, issueNumber: o.question.issueNumber, page, commit };
@@ -203,8 +217,7 @@ export async function openCapturePr(o: CapturePrOptions): Promise<CapturePrResul
     // A twin opened the pull request on this branch first: the branch is its now, and the work is done.
     if (alreadyCreated(error)) throw new TwinRunError(branch);
     if (!branchSha) await deleteBranch(github, writes, repo, branch).catch(() => undefined);
-    if (/not permitted to create or approve pull requests/i.test((error as Error).message)) throw new PullRequestsForbiddenError();
-    throw error;
+    throw captureRefusal(error) ?? error;
   }
 }
 

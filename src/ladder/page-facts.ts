@@ -60,7 +60,7 @@ export function readPageFacts(path: string, text: string, counter: RelevanceCoun
     headings: blocks.filter((block) => block.kind === 'heading' && block.text !== '').map((block) => block.text),
     links,
     body: counter.countBody(body),
-    openCapture: isOpenCapture(path, data),
+    openCapture: isOpenCapture(data),
   };
 }
 

@@ -271,12 +271,13 @@ describe('captures record gaps, not coverage', () => {
     expect(trace.outcome).toBe('cold');
   });
 
-  it('once a reviewer writes the answer and deletes captured_by, the page answers the question', async () => {
+  it('once a reviewer writes the answer and deletes captured_by, the page answers the question (its capture tag kept)', async () => {
+    // What the capture pull request tells the reviewer: delete the captured_by line; the tags stay as written.
     const answered = page({
       title: '"How do I bake sourdough bread?"',
       type: 'queries',
       body: 'Bake sourdough bread at 250 °C for 20 minutes with steam, then 20 minutes without.\n',
-    });
+    }).replace('tags: [testing]', 'tags: [capture, cold, testing]');
     const trace = await ask({ 'queries/how-do-i-bake-sourdough-bread.md': answered, ...filler('misc', 3) }, 'How do I bake sourdough bread?');
     expect(trace.asked_before).toBeUndefined();
     expect(trace.outcome).toBe('answered');
