@@ -59453,7 +59453,7 @@ function copilotEnvironment(env, token, platform = process.platform) {
   passed.COPILOT_GITHUB_TOKEN = token;
   return passed;
 }
-var NOT_AUTHORISED_CAUSES = "Possible causes: the workflow's `permissions:` lack `copilot-requests: write`; the organisation's policy \"Copilot CLI billed to the organization\" is off; the token's account has no Copilot seat; or COPILOT_GITHUB_TOKEN is not a fine-grained token with the Copilot Requests permission.";
+var NOT_AUTHORISED_FIX = 'The workflow\'s token (GITHUB_TOKEN) can use Copilot only in an organisation-owned repository whose Copilot policy "Allow use of Copilot CLI billed to the organization" is on, and only with `permissions: copilot-requests: write` on the job. Elsewhere, personal repositories included, store a personal access token with Copilot access (a fine-grained token with the Copilot Requests permission) as a secret and pass it as COPILOT_GITHUB_TOKEN; if you already do, that token has no Copilot access.';
 function findOnPath(name, env) {
   for (const dir of (env.PATH ?? "").split(path5.delimiter)) {
     if (dir === "") continue;
@@ -59729,7 +59729,7 @@ ${schemaInPrompt(request2.schema)}` },
     if (reported) {
       const detail = `${reported.errorType}${reported.errorCode ? ` ${reported.errorCode}` : ""}: ${reported.message}`;
       if (reported.errorType === "authentication" || reported.errorType === "authorization") {
-        return says(`Copilot did not authorise this request (${detail}). ${NOT_AUTHORISED_CAUSES}`, reported.statusCode ?? 403);
+        return says(`Copilot did not authorise this request (${detail}). ${NOT_AUTHORISED_FIX}`, reported.statusCode ?? 403);
       }
       if (reported.errorType === "rate_limit" || reported.errorType === "quota") {
         return says(

@@ -117,7 +117,9 @@ describe('the Action with llm: copilot', () => {
     });
     const { trace, body } = answerOf(4);
     expect(trace.outcome).toBe('answered');
-    expect(trace.provider_fault).toMatch(/^copilot: Copilot did not authorise this request .*Possible causes: .*copilot-requests: write/);
+    expect(trace.provider_fault).toMatch(
+      /^copilot: Copilot did not authorise this request .*organisation-owned repository.*copilot-requests: write.*COPILOT_GITHUB_TOKEN/,
+    );
     expect(body).toContain('The model provider failed');
     expect(r.stdout).toMatch(/^::warning::.*copilot.*Copilot did not authorise this request/m);
     expect(r.summary).toMatch(/Copilot did not authorise this request/);

@@ -180,13 +180,13 @@ describe('ask --llm copilot: faults are answered offline with a note that says w
     expect(log).toEqual([]);
   });
 
-  it('not authorised: one note listing the possible causes', async () => {
+  it('not authorised: one note saying both ways GitHub allows', async () => {
     const { trace } = await askCopilot(INSTALL_QUESTION, {
       steps: [{ error: { errorType: 'authorization', message: 'You do not have access to Copilot', statusCode: 403 } }],
     });
     expectFallback(
       trace,
-      /Copilot did not authorise this request \(authorization: You do not have access to Copilot\)\. Possible causes: .*copilot-requests: write.*"Copilot CLI billed to the organization".*Copilot seat.*Copilot Requests permission/,
+      /Copilot did not authorise this request \(authorization: You do not have access to Copilot\)\. The workflow's token \(GITHUB_TOKEN\) can use Copilot only in an organisation-owned repository .*"Allow use of Copilot CLI billed to the organization".*`permissions: copilot-requests: write`.*personal repositories included.*personal access token with Copilot access.*COPILOT_GITHUB_TOKEN/,
     );
   });
 

@@ -1,6 +1,6 @@
 // GitHub Copilot as a chat model, through `@github/copilot-sdk` driving the Copilot CLI over JSON-RPC
-// on its stdio. A workflow needs no key of its own: the workflow's token with `copilot-requests:
-// write`, or a fine-grained token with the Copilot Requests permission, is enough.
+// on its stdio. In an organisation-owned repository whose policy allows it, the workflow's token with
+// `copilot-requests: write` is enough; elsewhere, a personal access token with Copilot access.
 //
 // The SDK is imported only when this provider is chosen, so the CLI and the other providers never
 // load it (nor the native FFI library it can use, which the stdio connection here never loads).
@@ -113,11 +113,17 @@ export function copilotEnvironment(env: NodeJS.ProcessEnv, token: string, platfo
   return passed;
 }
 
-const NOT_AUTHORISED_CAUSES =
-  "Possible causes: the workflow's `permissions:` lack `copilot-requests: write`; " +
-  'the organisation\'s policy "Copilot CLI billed to the organization" is off; ' +
-  "the token's account has no Copilot seat; " +
-  'or COPILOT_GITHUB_TOKEN is not a fine-grained token with the Copilot Requests permission.';
+/**
+ * What to do when Copilot refuses: the protocol does not say which of these it was, so the note
+ * names both ways GitHub allows (its page "Using Copilot CLI in GitHub Actions with GITHUB_TOKEN",
+ * and the Copilot CLI's README for the personal token).
+ */
+const NOT_AUTHORISED_FIX =
+  "The workflow's token (GITHUB_TOKEN) can use Copilot only in an organisation-owned repository whose Copilot policy " +
+  '"Allow use of Copilot CLI billed to the organization" is on, and only with `permissions: copilot-requests: write` on the job. ' +
+  'Elsewhere, personal repositories included, store a personal access token with Copilot access ' +
+  '(a fine-grained token with the Copilot Requests permission) as a secret and pass it as COPILOT_GITHUB_TOKEN; ' +
+  'if you already do, that token has no Copilot access.';
 
 /** Data of the session's `session.error` event (the SDK's ErrorData), as far as this model reads it. */
 interface SessionError {
@@ -476,7 +482,7 @@ export class CopilotChatModel implements ChatModel {
     if (reported) {
       const detail = `${reported.errorType}${reported.errorCode ? ` ${reported.errorCode}` : ''}: ${reported.message}`;
       if (reported.errorType === 'authentication' || reported.errorType === 'authorization') {
-        return says(`Copilot did not authorise this request (${detail}). ${NOT_AUTHORISED_CAUSES}`, reported.statusCode ?? 403);
+        return says(`Copilot did not authorise this request (${detail}). ${NOT_AUTHORISED_FIX}`, reported.statusCode ?? 403);
       }
       if (reported.errorType === 'rate_limit' || reported.errorType === 'quota') {
         return says(
