@@ -62203,6 +62203,10 @@ function actionsReporter(step5) {
   };
 }
 
+// src/markdown/issue-forms.ts
+var EMPTY_FIELD = /^### [^\n]*\n\n_No response_[ \t]*(?:\n+|$)/gm;
+var withoutEmptyFormFields = (body) => body.replace(EMPTY_FIELD, "");
+
 // src/action/event.ts
 function visibleMarkdown(text2) {
   const markdown = lfLineBreaks(text2);
@@ -62278,7 +62282,7 @@ function issueWork(payload, triggers) {
   }
   const asker = action === "labeled" || action === "edited" ? payload.sender ?? issue.user : issue.user;
   const questionTitle = stripped ?? title;
-  const body = visibleMarkdown(issue.body ?? "").trim();
+  const body = withoutEmptyFormFields(visibleMarkdown(issue.body ?? "")).trim();
   return {
     kind: "answer",
     question: {

@@ -6,6 +6,7 @@ import { CAPTURE_BRANCH_PREFIX } from '../jobs/capture-pr.js';
 import type { ClosedCapture, GitHubUser, Question } from '../jobs/question.js';
 import { lfLineBreaks } from '../markdown/body.js';
 import { codeSpanReader, fencedBlockEnd } from '../markdown/code.js';
+import { withoutEmptyFormFields } from '../markdown/issue-forms.js';
 
 export type Work =
   | { kind: 'answer'; question: Question }
@@ -144,7 +145,7 @@ function issueWork(payload: EventPayload, triggers: Triggers): Work {
   // it: theirs is answered anew, the author's is not once the author is below min-permission).
   const asker = action === 'labeled' || action === 'edited' ? (payload.sender ?? issue.user) : issue.user;
   const questionTitle = stripped ?? title;
-  const body = visibleMarkdown(issue.body ?? '').trim();
+  const body = withoutEmptyFormFields(visibleMarkdown(issue.body ?? '')).trim();
   return {
     kind: 'answer',
     question: {
