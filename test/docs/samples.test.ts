@@ -41,6 +41,7 @@ describe('the checks catch what a reader would trip on', () => {
   it('a duplicate key, a key the config reader does not know, an input action.yml does not have', () => {
     expect(yamlProblems(sample('yaml', 'labels:\n  trigger: q\nlabels:\n  gap: g\n'))[0]).toMatch(/duplicated mapping key/);
     expect(yamlProblems(sample('yaml', '# .wiki-steward.yml\nladder:\n  inline: 3\n'))[0]).toMatch(/unknown key 'ladder.inline'/);
+    expect(yamlProblems(sample('yaml', 'ladder:\n  inline: 3\n'))[0]).toMatch(/start it with the line '# .wiki-steward.yml'/);
     expect(yamlProblems(sample('yaml', 'steps:\n  - uses: wiki-steward/wiki-steward@v0\n    with:\n      wiki: docs\n'))).toEqual([
       "x.md:1: 'wiki' is not an input of action.yml",
     ]);

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import yaml from 'js-yaml';
-import { parseConfig } from '../../src/config/config.js';
+import { CONFIG_KEYS, parseConfig } from '../../src/config/config.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { processIo } from '../../src/cli/context.js';
 import { closesFence, fenceOpening, indentation } from '../../src/markdown/code.js';
@@ -75,6 +75,10 @@ export function yamlProblems(sample: Sample): string[] {
     return [`${where}: not valid YAML: ${(error as Error).message.split('\n')[0]}`];
   }
   const problems: string[] = [];
+  const configKeys = Object.keys(CONFIG_KEYS);
+  const looksLikeConfig = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) && Object.keys(parsed).every((k) => configKeys.includes(k));
+  if (looksLikeConfig && !sample.text.startsWith('# .wiki-steward.yml\n'))
+    problems.push(`${where}: a .wiki-steward.yml sample: start it with the line '# .wiki-steward.yml' so the config reader checks it`);
   if (sample.text.startsWith('# .wiki-steward.yml\n')) {
     try {
       parseConfig(sample.text, where);
