@@ -44494,6 +44494,10 @@ var ConfigError = class extends Error {
   file;
 };
 var text = { type: "string", check: (v2, key2) => typeof v2 === "string" && v2.trim() !== "" ? void 0 : `'${key2}' must be a non-empty string` };
+var oneWord = {
+  type: "one word",
+  check: (v2, key2) => typeof v2 === "string" && /^\S+$/.test(v2) ? void 0 : `'${key2}' must be one word such as /wiki, got ${JSON.stringify(v2)}`
+};
 var textList = {
   type: "list of strings",
   check: (v2, key2) => Array.isArray(v2) && v2.every((x3) => typeof x3 === "string" && x3 !== "") ? void 0 : `'${key2}' must be a list of strings`
@@ -44535,7 +44539,7 @@ var SECRET_TRAP = "never: keys come from the environment";
 var noSecrets = key(
   {
     type: SECRET_TRAP,
-    check: (_v, name) => `'${name}': secrets are never read from this file; set the key in the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, TAVILY_API_KEY, BRAVE_API_KEY)`
+    check: (_v, name) => `'${name}': secrets are never read from this file; set the key in the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY or COPILOT_GITHUB_TOKEN for a model; TAVILY_API_KEY or BRAVE_API_KEY for search)`
   },
   ""
 );
@@ -44580,12 +44584,12 @@ var CONFIG_KEYS = {
   },
   indexes: key(oneOf(INDEX_POLICIES), "Which index files `index` and the hook may write: generated ones only (`auto`), all, or none."),
   ask: {
-    command: key(text, "Title prefix and comment command that ask the wiki (`/wiki How\u2026`, `/wiki ask \u2026`); one word.", { input: "command" }),
+    command: key(oneWord, "Title prefix and comment command that ask the wiki (`/wiki How\u2026`, `/wiki ask \u2026`); one word.", { input: "command" }),
     min_permission: key(oneOf(ROLES), "Least repository role an asker needs (`none`: everyone).", { input: "min-permission" }),
     refusal: key(oneOf(REFUSALS), "What an asker below `min_permission` gets: one short comment, or nothing.", { input: "refusal" }),
     steward_logins: key(
       textList,
-      "Accounts whose comments are the steward's own besides the token's account (e.g. `github-actions[bot]` after moving to an App token).",
+      "Accounts whose comments are the steward's own besides the token's account, e.g. `[\"github-actions[bot]\"]` (quoted in YAML) after moving to an App token.",
       { input: "steward-logins" }
     )
   },
@@ -44651,7 +44655,7 @@ function checkShape(value, shape, prefix, file) {
     if (!expected)
       throw new ConfigError(
         file,
-        `unknown key '${name}' (known: ${Object.keys(shape).map((k2) => prefix ? `${prefix}.${k2}` : k2).join(", ")})`
+        `unknown key '${name}' (known: ${Object.entries(shape).filter(([, node]) => !isKey(node) || node.type !== SECRET_TRAP).map(([k2]) => prefix ? `${prefix}.${k2}` : k2).join(", ")})`
       );
     if (isKey(expected)) {
       const problem = expected.check(child, name);
@@ -60901,8 +60905,8 @@ var RANK = { none: 0, read: 1, triage: 2, write: 3, maintain: 4, admin: 5 };
 async function roleOf(github, repo, username) {
   try {
     const { data } = await github.rest.repos.getCollaboratorPermissionLevel({ ...repo, username });
-    const role = data.role_name ?? data.permission;
-    return role in RANK ? role : "read";
+    for (const role of [data.role_name, data.permission]) if (role && role in RANK) return role;
+    return "read";
   } catch (error) {
     if (error.status === 404) return "read";
     throw error;

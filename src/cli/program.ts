@@ -30,7 +30,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .argument('[paths...]', 'pages or folders to check, relative to the current directory')
     .option('--wiki <dir>', 'wiki root (default: .wiki-steward.yml, else wiki/, docs/wiki/ or .)')
     .addOption(new Option('--format <format>', 'output format').choices(DIAGNOSTIC_FORMATS as string[]).default('text'))
-    .option('--changed-since <rev>', 'only pages changed between <rev> and HEAD (e.g. origin/main on a pull request)')
+    .option('--changed-since <rev>', 'only pages changed since <rev> (from its merge base with HEAD; e.g. origin/main on a pull request)')
     .option('--summary', 'instead of the findings, counts by rule (errors, warnings) and the 5 folders with the most findings')
     .addOption(
       new Option('--max-findings <n>', 'list the first N findings and a line saying how many more (the exit code still counts every one)')
@@ -58,7 +58,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
 
   program
     .command('ask')
-    .description('answer a question from the wiki, offline, with verified citations and the trace of how')
+    .description('answer a question from the wiki with verified citations and the trace of how (offline unless --llm)')
     .argument('[question]', 'the question, in quotes')
     .option('--wiki <dir>', 'wiki root')
     .addOption(

@@ -187,6 +187,10 @@ type Check = (value: unknown, key: string) => string | undefined;
 type Rule = { check: Check; type: string };
 
 const text: Rule = { type: 'string', check: (v, key) => (typeof v === 'string' && v.trim() !== '' ? undefined : `'${key}' must be a non-empty string`) };
+const oneWord: Rule = {
+  type: 'one word',
+  check: (v, key) => (typeof v === 'string' && /^\S+$/.test(v) ? undefined : `'${key}' must be one word such as /wiki, got ${JSON.stringify(v)}`),
+};
 const textList: Rule = {
   type: 'list of strings',
   check: (v, key) => (Array.isArray(v) && v.every((x) => typeof x === 'string' && x !== '') ? undefined : `'${key}' must be a list of strings`),
@@ -237,7 +241,8 @@ const noSecrets = key(
   {
     type: SECRET_TRAP,
     check: (_v, name) =>
-      `'${name}': secrets are never read from this file; set the key in the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, TAVILY_API_KEY, BRAVE_API_KEY)`,
+      `'${name}': secrets are never read from this file; set the key in the environment ` +
+      '(OPENAI_API_KEY, ANTHROPIC_API_KEY or COPILOT_GITHUB_TOKEN for a model; TAVILY_API_KEY or BRAVE_API_KEY for search)',
   },
   '',
 );
@@ -286,12 +291,13 @@ export const CONFIG_KEYS: ConfigShape = {
   },
   indexes: key(oneOf(INDEX_POLICIES), 'Which index files `index` and the hook may write: generated ones only (`auto`), all, or none.'),
   ask: {
-    command: key(text, 'Title prefix and comment command that ask the wiki (`/wiki How…`, `/wiki ask …`); one word.', { input: 'command' }),
+    command: key(oneWord, 'Title prefix and comment command that ask the wiki (`/wiki How…`, `/wiki ask …`); one word.', { input: 'command' }),
     min_permission: key(oneOf(ROLES), 'Least repository role an asker needs (`none`: everyone).', { input: 'min-permission' }),
     refusal: key(oneOf(REFUSALS), 'What an asker below `min_permission` gets: one short comment, or nothing.', { input: 'refusal' }),
     steward_logins: key(
       textList,
-      "Accounts whose comments are the steward's own besides the token's account (e.g. `github-actions[bot]` after moving to an App token).",
+      "Accounts whose comments are the steward's own besides the token's account, " +
+        'e.g. `["github-actions[bot]"]` (quoted in YAML) after moving to an App token.',
       { input: 'steward-logins' },
     ),
   },
@@ -368,8 +374,9 @@ function checkShape(value: unknown, shape: ConfigShape, prefix: string, file: st
     if (!expected)
       throw new ConfigError(
         file,
-        `unknown key '${name}' (known: ${Object.keys(shape)
-          .map((k) => (prefix ? `${prefix}.${k}` : k))
+        `unknown key '${name}' (known: ${Object.entries(shape)
+          .filter(([, node]) => !isKey(node) || node.type !== SECRET_TRAP)
+          .map(([k]) => (prefix ? `${prefix}.${k}` : k))
           .join(', ')})`,
       );
     if (isKey(expected)) {

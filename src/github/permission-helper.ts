@@ -8,8 +8,10 @@ const RANK: Record<Role, number> = { none: 0, read: 1, triage: 2, write: 3, main
 export async function roleOf(github: GitHubClient, repo: RepoRef, username: string): Promise<Role> {
   try {
     const { data } = await github.rest.repos.getCollaboratorPermissionLevel({ ...repo, username });
-    const role = (data.role_name ?? data.permission) as Role;
-    return role in RANK ? role : 'read';
+    // An organisation's custom role (`docs-editor`) is known only by the base it grants, which
+    // `permission` gives (admin, write, read or none).
+    for (const role of [data.role_name, data.permission]) if (role && role in RANK) return role as Role;
+    return 'read';
   } catch (error) {
     // Not a collaborator: on a public repository that is read access, no more.
     if ((error as { status?: number }).status === 404) return 'read';

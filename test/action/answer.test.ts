@@ -321,6 +321,14 @@ describe('answer mode', () => {
       expect(gh.state.commentsOn(8)).toHaveLength(0);
     });
 
+    it("an organisation's custom role counts as the base role it grants", async () => {
+      gh.state.setPermission('cory', 'docs-editor', { base: 'write' });
+      issue(10, COVERED, { user: 'cory' });
+      const r = await run('issues', gh.events.issues('opened', 10), { inputs: { 'min-permission': 'write' } });
+      expectExit(r, 0);
+      expect(traceOf(onlyComment(10).body)?.outcome).toBe('answered');
+    });
+
     it('min-permission: none answers anyone (no permission look-up)', async () => {
       issue(9, COVERED, { user: 'passer-by' });
       const r = await run('issues', gh.events.issues('opened', 9), { inputs: { 'min-permission': 'none' } });

@@ -122,6 +122,11 @@ describe('provider and asking settings', () => {
     expect(config.search).toMatchObject({ provider: 'searxng', baseUrl: 'https://search.example.org', maxResults: 3 });
     expect(config.ask).toEqual({ command: '/wiki', minPermission: 'write', refusal: 'comment', stewardLogins: [] });
     expect(() => parseConfig('answerer:\n  api_key: sk-123\n', '.wiki-steward.yml')).toThrow("'answerer.api_key': secrets are never read from this file");
+    expect(() => parseConfig('ask:\n  command: /wiki ask\n', '.wiki-steward.yml')).toThrow(`'ask.command' must be one word such as /wiki, got "/wiki ask"`);
+    // A key that exists only to be refused is never offered as a known one.
+    expect(() => parseConfig('answerer:\n  key: x\n', '.wiki-steward.yml')).toThrow(
+      /unknown key 'answerer.key' \(known: answerer.provider, [^)]*deadline_ms\)$/,
+    );
     expect(() => parseConfig('search:\n  base_url: ftp://x\n', '.wiki-steward.yml')).toThrow("'search.base_url' must be an http(s) URL");
     expect(parseConfig('answerer:\n  propose_terms: true\n', 'x').answerer.proposeTerms).toBe(true);
     expect(() => parseConfig('answerer:\n  propose_terms: "yes"\n', '.wiki-steward.yml')).toThrow(`'answerer.propose_terms' must be true or false, got "yes"`);

@@ -111,6 +111,11 @@ describe("the README's minimal workflow, on a fresh repository with no secrets",
     const [comment] = gh.state.commentsOn(3);
     expect(traceOf(comment!.body)?.outcome).toBe('cold');
     expect(comment!.body).toMatch(fix);
+    // The troubleshooting table names the same fix, word for word.
+    const troubleshooting = readFileSync(path.join(PROJECT_ROOT, 'docs/action.md'), 'utf8');
+    expect(troubleshooting).toContain(
+      'give the job `contents: write` and `pull-requests: write`, or set the input `capture-pull-requests: false` to answer only',
+    );
   });
 });
 

@@ -4,6 +4,7 @@
 // the README's event table promises, each job with only the permissions its work needs.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../helpers/cli.js';
 import {
@@ -221,6 +222,30 @@ describe('the copy-paste workflows in examples/workflows/', () => {
         jobId,
       ).toEqual(['wiki-steward/wiki-steward@v0']);
     }
+  });
+});
+
+describe('the commented-out settings of the example workflows', () => {
+  /** The file with the comment lines right after a step that runs the steward uncommented, as a reader would. */
+  const uncommented = (text: string): string => {
+    const lines = text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      if (!ACTION.test(lines[i]!.replace(/^\s*- uses:\s*/, ''))) continue;
+      for (let j = i + 1; j < lines.length && /^\s*#/.test(lines[j]!); j++) {
+        const m = /^(\s*)# (\s*[\w-]+:.*)$/.exec(lines[j]!);
+        if (m) lines[j] = `${m[1]}${m[2]}`;
+      }
+    }
+    return lines.join('\n');
+  };
+  const inputs = Object.keys((yaml.load(readFileSync(path.join(PROJECT_ROOT, 'action.yml'), 'utf8')) as { inputs: object }).inputs);
+
+  it.each(readdirSync(EXAMPLES_DIR))('%s: uncommented, they are valid YAML with real inputs', (file) => {
+    const text = uncommented(readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
+    const workflow = parseWorkflow(text, file);
+    expect(schemaProblems(workflow)).toEqual([]);
+    for (const { step } of allSteps(workflow).filter(({ step }) => ACTION.test(step.uses ?? '')))
+      for (const key of Object.keys(step.with ?? {})) expect(inputs).toContain(key);
   });
 });
 
