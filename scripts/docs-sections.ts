@@ -142,10 +142,19 @@ export class StaleDocsError extends Error {}
 export function regenerate(file: string, text: string, parts: Record<string, () => string>): string {
   let result = text;
   for (const [name, render] of Object.entries(parts)) {
-    const begin = result.indexOf(BEGIN(name));
-    const end = begin < 0 ? -1 : result.indexOf(END, begin);
-    if (begin < 0 || end < 0) throw new StaleDocsError(`${file}: no generated part '${name}' (put ${BEGIN(name)} and ${END} where it goes)`);
-    result = `${result.slice(0, begin)}${BEGIN(name)}\n${render()}\n${result.slice(end)}`;
+    // A marker counts only alone on its line, so one quoted in the prose is never taken for it.
+    const lines = result.split('\n');
+    const begins = lines.flatMap((line, i) => (line === BEGIN(name) ? [i] : []));
+    if (begins.length !== 1)
+      throw new StaleDocsError(
+        begins.length === 0
+          ? `${file}: no generated part '${name}' (put ${BEGIN(name)} and ${END}, each on a line of its own, where it goes)`
+          : `${file}: the generated part '${name}' is there ${begins.length} times (lines ${begins.map((i) => i + 1).join(', ')}); keep one`,
+      );
+    const begin = begins[0]!;
+    const end = lines.indexOf(END, begin + 1);
+    if (end < 0) throw new StaleDocsError(`${file}: the generated part '${name}' (line ${begin + 1}) has no ${END} line after it`);
+    result = [...lines.slice(0, begin + 1), render(), ...lines.slice(end)].join('\n');
   }
   return result;
 }

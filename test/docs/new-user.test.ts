@@ -2,7 +2,8 @@
 // repository, with no secrets, and ask. The workflow is read from the README's own block; the job
 // it starts, the token's permissions and the step's inputs all come from that block; the
 // committed bundle runs as a runner starts it, against the GitHub emulator.
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GitHubEmulator } from '../github-emulator/emulator.js';
@@ -21,6 +22,7 @@ import {
   traceOf,
 } from '../action/harness.js';
 import { PROJECT_ROOT } from '../helpers/cli.js';
+import { TempDirs, isolatedGitEnv } from '../helpers/git-repo.js';
 import { type SimulatedEvent, type Workflow, granted, jobsFor, parseWorkflow } from '../package/workflow-model.js';
 import { samplesOf } from './samples.js';
 
@@ -31,7 +33,10 @@ function readmeWorkflow(): Workflow {
   return parseWorkflow(start.text, `README.md:${start.line}`);
 }
 
-afterAll(removeTempDirs);
+afterAll(async () => {
+  await removeTempDirs();
+  await dirs.cleanup();
+});
 
 describe("the README's minimal workflow, on a fresh repository with no secrets", () => {
   const workflow = readmeWorkflow();
@@ -119,6 +124,10 @@ describe("the README's minimal workflow, on a fresh repository with no secrets",
   });
 });
 
+/** Kills an npm that hangs (a synchronous spawn cannot be interrupted): far above any run on a loaded machine, never a measure. */
+const NPM_HANG_GUARD_MS = 240_000;
+const dirs = new TempDirs();
+
 describe("the README's quickstart", () => {
   const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
   const quickstart = samplesOf('README.md').find((s) => s.line > readme.slice(0, readme.indexOf('## Quickstart')).split('\n').length);
@@ -129,6 +138,25 @@ describe("the README's quickstart", () => {
 
   it('is two commands: install and run the example, then the tests', () => {
     expect(commands).toEqual(['npm ci && npm run example', 'npm test']);
+  });
+
+  it('its first command, on a fresh copy of the repository, installs from the lockfile and answers from the example wiki with no keys', async () => {
+    // What a clone holds: the files the repository tracks (and new ones not ignored), nothing built, no node_modules.
+    const dir = await dirs.make('ws-quickstart-');
+    const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    for (const file of files.split('\0').filter(Boolean)) {
+      if (!existsSync(path.join(PROJECT_ROOT, file))) continue;
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      copyFileSync(path.join(PROJECT_ROOT, file), path.join(dir, file));
+    }
+    // npm offline, from the cache the project's own `npm ci` filled (as .ci/run does); no provider keys.
+    const env = isolatedGitEnv({ npm_config_offline: 'true' });
+    const keep = new Set(['npm_config_cache', 'npm_config_userconfig', 'npm_config_globalconfig', 'npm_config_registry', 'npm_config_offline']);
+    for (const key of Object.keys(env)) if ((/^npm_/i.test(key) && !keep.has(key.toLowerCase())) || /_API_KEY$|_TOKEN$/.test(key)) delete env[key];
+    const run = spawnSync('bash', ['-c', commands[0]!], { cwd: dir, env, encoding: 'utf8', timeout: NPM_HANG_GUARD_MS });
+    expect(run.status, `${commands[0]} exited ${run.status}:\n${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stdout).toMatch(/concepts\/orientation-ladder\.md/);
+    expect(run.stdout).toMatch(/^- pages read: \d+$/m);
   });
 
   it('its test command is the one CI runs (.ci/run), and its first runs the example offline with no keys', () => {

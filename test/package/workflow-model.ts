@@ -78,6 +78,7 @@ const PERMISSION_SCOPES = [
   'attestations',
   'checks',
   'contents',
+  'copilot-requests',
   'deployments',
   'discussions',
   'id-token',
