@@ -37,10 +37,24 @@ interface PullRequestPayload {
   base?: { sha?: string; ref?: string };
 }
 
+interface DiscussionPayload {
+  number: number;
+  node_id: string;
+  html_url: string;
+  title?: string;
+  body?: string | null;
+  user?: GitHubUser;
+  labels?: Array<{ name: string }>;
+  locked?: boolean;
+  updated_at?: string;
+  category?: { name?: string; slug?: string; is_answerable?: boolean };
+}
+
 export interface EventPayload {
   action?: string;
   issue?: IssuePayload;
-  comment?: { id: number; body?: string; user?: GitHubUser };
+  discussion?: DiscussionPayload;
+  comment?: { id: number; node_id?: string; parent_id?: number | null; body?: string; user?: GitHubUser };
   label?: { name: string };
   sender?: GitHubUser;
   ref?: string;
@@ -51,6 +65,8 @@ export interface EventPayload {
 export interface Triggers {
   triggerLabel: string;
   command: string;
+  /** The discussion categories asked in (names or slugs); empty: those in Q&A format. */
+  discussionCategories: readonly string[];
 }
 
 /**
@@ -96,6 +112,8 @@ function afterCommand(title: string, command: string): string | undefined {
 export function workForEvent(eventName: string, payload: EventPayload, triggers: Triggers): Work {
   if (eventName === 'issues') return issueWork(payload, triggers);
   if (eventName === 'issue_comment') return commentWork(payload, triggers);
+  if (eventName === 'discussion') return discussionWork(payload, triggers);
+  if (eventName === 'discussion_comment') return discussionCommentWork(payload, triggers);
   if (eventName === 'pull_request' || eventName === 'pull_request_target') {
     const pull = payload.pull_request;
     const branch = pull?.head?.ref ?? '';
@@ -150,6 +168,7 @@ function issueWork(payload: EventPayload, triggers: Triggers): Work {
     kind: 'answer',
     question: {
       key: `issue-${issue.number}`,
+      place: { kind: 'issue' },
       ...(typeof issue.updated_at === 'string' ? { editedAt: issue.updated_at } : {}),
       issueNumber: issue.number,
       text: body ? `${questionTitle}\n\n${body}` : questionTitle,
@@ -162,19 +181,27 @@ function issueWork(payload: EventPayload, triggers: Triggers): Work {
   };
 }
 
+/** The question a `/wiki ask …` comment asks, or why it asks none. */
+function followUpQuestion(body: string | undefined, command: string): { text: string } | { skip: string } {
+  const pattern = new RegExp(`^\\s*${command.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+ask\\b[\\s:]*`, 'i');
+  const visible = visibleMarkdown(body ?? '');
+  if (!pattern.test(visible)) return { skip: `comment does not start with '${command} ask'` };
+  const text = visible.replace(pattern, '').trim();
+  return text === '' ? { skip: `'${command} ask' with no question` } : { text };
+}
+
 function commentWork(payload: EventPayload, triggers: Triggers): Work {
   const { issue, comment } = payload;
   if (!issue || !comment) return { kind: 'skip', reason: 'issue_comment event without an issue or comment' };
   if (payload.action !== 'created') return { kind: 'skip', reason: `comment ${payload.action}: nothing to answer` };
-  const pattern = new RegExp(`^\\s*${triggers.command.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+ask\\b[\\s:]*`, 'i');
-  const body = visibleMarkdown(comment.body ?? '');
-  if (!pattern.test(body)) return { kind: 'skip', reason: `comment does not start with '${triggers.command} ask'` };
-  const text = body.replace(pattern, '').trim();
-  if (text === '') return { kind: 'skip', reason: `'${triggers.command} ask' with no question` };
+  const asked = followUpQuestion(comment.body, triggers.command);
+  if ('skip' in asked) return { kind: 'skip', reason: asked.skip };
+  const { text } = asked;
   return {
     kind: 'answer',
     question: {
       key: `comment-${comment.id}`,
+      place: { kind: 'issue' },
       issueNumber: issue.number,
       commentId: comment.id,
       text,
@@ -183,6 +210,85 @@ function commentWork(payload: EventPayload, triggers: Triggers): Work {
       asker: comment.user ?? { login: 'ghost' },
       isPullRequest: Boolean(issue.pull_request),
       locked: Boolean(issue.locked),
+    },
+  };
+}
+
+/** Whether a discussion's category is one the steward answers in. */
+function inAskedCategory(discussion: DiscussionPayload, categories: readonly string[]): boolean {
+  const { name, slug, is_answerable } = discussion.category ?? {};
+  if (categories.length === 0) return Boolean(is_answerable);
+  const named = new Set(categories.map((c) => c.toLowerCase()));
+  return named.has((name ?? '').toLowerCase()) || named.has((slug ?? '').toLowerCase());
+}
+
+const categoryNote = (discussion: DiscussionPayload, categories: readonly string[]) =>
+  `discussion #${discussion.number} is in '${discussion.category?.name ?? 'no category'}', ` +
+  (categories.length === 0 ? 'not a Q&A-format category' : `not one of discussions.categories (${categories.join(', ')})`);
+
+/** A discussion asks as an issue does: in an asked category, with the trigger label or a `/wiki` title. */
+function discussionWork(payload: EventPayload, triggers: Triggers): Work {
+  const discussion = payload.discussion;
+  if (!discussion) return { kind: 'skip', reason: 'discussion event without a discussion' };
+  const action = payload.action ?? '';
+  if (!['created', 'edited', 'category_changed', 'labeled'].includes(action)) return { kind: 'skip', reason: `discussion ${action}: nothing to answer` };
+  if (!inAskedCategory(discussion, triggers.discussionCategories)) return { kind: 'skip', reason: categoryNote(discussion, triggers.discussionCategories) };
+  const title = discussion.title ?? '';
+  const stripped = afterCommand(title, triggers.command);
+  const labelled = (discussion.labels ?? []).some((l) => l.name === triggers.triggerLabel);
+  if (action === 'labeled' && payload.label?.name !== triggers.triggerLabel) {
+    return { kind: 'skip', reason: `label '${payload.label?.name}' is not the trigger label` };
+  }
+  if (stripped === undefined && !labelled) {
+    return { kind: 'skip', reason: `discussion #${discussion.number} has neither the '${triggers.triggerLabel}' label nor a '${triggers.command}' title` };
+  }
+  // As on issues: whoever added the label or made the edit answers for the question as it now reads.
+  const asker = action === 'labeled' || action === 'edited' ? (payload.sender ?? discussion.user) : discussion.user;
+  const questionTitle = stripped ?? title;
+  const body = withoutEmptyFormFields(visibleMarkdown(discussion.body ?? '')).trim();
+  return {
+    kind: 'answer',
+    question: {
+      key: `discussion-${discussion.number}`,
+      place: { kind: 'discussion', nodeId: discussion.node_id, url: discussion.html_url },
+      ...(typeof discussion.updated_at === 'string' ? { editedAt: discussion.updated_at } : {}),
+      issueNumber: discussion.number,
+      text: body ? `${questionTitle}\n\n${body}` : questionTitle,
+      issueTitle: title,
+      issueBody: visibleMarkdown(discussion.body ?? ''),
+      asker: asker ?? { login: 'ghost' },
+      isPullRequest: false,
+      locked: Boolean(discussion.locked),
+    },
+  };
+}
+
+/** A `/wiki ask …` comment in a discussion of an asked category: answered by a reply in its thread. */
+function discussionCommentWork(payload: EventPayload, triggers: Triggers): Work {
+  const { discussion, comment } = payload;
+  if (!discussion || !comment?.node_id) return { kind: 'skip', reason: 'discussion_comment event without a discussion or comment' };
+  if (payload.action !== 'created') return { kind: 'skip', reason: `discussion comment ${payload.action}: nothing to answer` };
+  if (!inAskedCategory(discussion, triggers.discussionCategories)) return { kind: 'skip', reason: categoryNote(discussion, triggers.discussionCategories) };
+  const asked = followUpQuestion(comment.body, triggers.command);
+  if ('skip' in asked) return { kind: 'skip', reason: asked.skip };
+  return {
+    kind: 'answer',
+    question: {
+      key: `discussion-comment-${comment.id}`,
+      place: {
+        kind: 'discussion',
+        nodeId: discussion.node_id,
+        url: discussion.html_url,
+        followUp: { nodeId: comment.node_id, parentId: comment.parent_id ?? null },
+      },
+      issueNumber: discussion.number,
+      commentId: comment.id,
+      text: asked.text,
+      issueTitle: discussion.title ?? '',
+      issueBody: visibleMarkdown(discussion.body ?? ''),
+      asker: comment.user ?? { login: 'ghost' },
+      isPullRequest: false,
+      locked: Boolean(discussion.locked),
     },
   };
 }

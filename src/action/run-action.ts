@@ -17,7 +17,7 @@ import { digestRaceLines, runDigest } from '../jobs/digest.js';
 import { maintainWiki } from '../jobs/maintain.js';
 import { validateCheckout } from '../jobs/validate.js';
 import { actionsReporter } from './actions-reporter.js';
-import { type EventPayload, type Work, workForEvent } from './event.js';
+import { type EventPayload, type Triggers, type Work, workForEvent } from './event.js';
 import { type Mode, readInputs } from './inputs.js';
 import { Step, type StepContext } from './step.js';
 
@@ -45,7 +45,7 @@ async function runStep(step: Step): Promise<void> {
   // Opened once, settings resolved once: every job below works from this checkout.
   const workspace = await openWorkspace({ cwd: workspaceDir, wikiFlag: inputs.wikiPath, overrides: inputs.settings });
   const config = workspace.config;
-  const triggers = { triggerLabel: config.labels.trigger, command: config.ask.command };
+  const triggers = { triggerLabel: config.labels.trigger, command: config.ask.command, discussionCategories: config.discussions.categories };
   const work: Work = inputs.mode === 'auto' ? workForEvent(eventName, payload, triggers) : workForMode(inputs.mode, eventName, payload, triggers);
   step.info(`wiki-steward: ${work.kind}${work.kind === 'skip' ? ` (${work.reason})` : ''} for ${eventName || 'no event'}`);
 
@@ -133,7 +133,7 @@ function readEvent(eventPath: string | undefined): EventPayload {
 }
 
 /** An explicit mode runs that work whatever the event, still reading the question from it. */
-function workForMode(mode: Exclude<Mode, 'auto'>, eventName: string, payload: EventPayload, triggers: { triggerLabel: string; command: string }): Work {
+function workForMode(mode: Exclude<Mode, 'auto'>, eventName: string, payload: EventPayload, triggers: Triggers): Work {
   if (mode !== 'answer') return { kind: mode };
   const work = workForEvent(eventName, payload, triggers);
   return work.kind === 'answer' ? work : { kind: 'skip', reason: `mode 'answer' but the ${eventName || 'missing'} event holds no question` };

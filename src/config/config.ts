@@ -96,6 +96,8 @@ export interface StewardConfig {
    * an App token, or for `digest --repo` run with a person's token).
    */
   ask: { command: string; minPermission: Role; refusal: Refusal; stewardLogins: string[] };
+  /** Discussions asked in these categories (names or slugs) are questions; none named: the Q&A-format ones. */
+  discussions: { categories: string[] };
   /** The answerer; keys never live here, only in the environment. */
   answerer: {
     provider: AnswererChoice;
@@ -143,6 +145,7 @@ export const DEFAULT_CONFIG: StewardConfig = {
   capture: { mode: 'queries', pullRequests: true },
   indexes: 'auto',
   ask: { command: '/wiki', minPermission: 'triage', refusal: 'comment', stewardLogins: [] },
+  discussions: { categories: [] },
   answerer: {
     provider: 'offline',
     model: undefined,
@@ -299,6 +302,13 @@ export const CONFIG_KEYS: ConfigShape = {
       "Accounts whose comments are the steward's own besides the token's account, " +
         'e.g. `["github-actions[bot]"]` (quoted in YAML) after moving to an App token.',
       { input: 'steward-logins' },
+    ),
+  },
+  discussions: {
+    categories: key(
+      textList,
+      'The discussion categories (names or slugs) whose questions are answered, as issues are: with the trigger label or a `/wiki` title.',
+      { shownDefault: 'the categories in Q&A format (those that take an answer)' },
     ),
   },
   answerer: {

@@ -1,8 +1,9 @@
-// Every write that carries text people read — comments, issues, pull requests — goes through these
-// helpers, and each one passes its title through `postable` and its body through `postableBody`
-// (posted-text.ts): mentions and HTML comment openers neutralised, the steward's own markers
-// appended as the trailer, the body within GitHub's 65,536 characters. Nothing
-// else in src/ calls the octokit methods behind them (test/action/write-boundary.test.ts checks).
+// Every write that carries text people read — comments (on issues and on discussions), issues,
+// pull requests — goes through these helpers, and each one passes its title through `postable` and
+// its body through `postableBody` (posted-text.ts): mentions and HTML comment openers neutralised,
+// the steward's own markers appended as the trailer, the body within GitHub's 65,536 characters.
+// Nothing else in src/ calls the octokit methods or GraphQL mutations behind them
+// (test/action/write-boundary.test.ts checks).
 import type { GitHubClient, RepoRef } from './octokit.js';
 import { type StewardText, postable, postableBody } from './posted-text.js';
 import type { RepoWrites } from './repo-writes.js';
@@ -36,6 +37,45 @@ export async function updateComment(github: GitHubClient, writes: RepoWrites, re
   await writes.run(
     `PATCH ${where(repo)}/issues/comments/${commentId} (${body.length} characters)`,
     () => github.rest.issues.updateComment({ ...repo, comment_id: commentId, body }),
+    undefined,
+  );
+}
+
+/**
+ * Posts a comment on a discussion (GraphQL), or a reply in a thread when `replyTo` names the
+ * thread's top-level comment; its URL, database id and node id (empty and 0 in a dry run).
+ */
+export async function createDiscussionComment(
+  github: GitHubClient,
+  writes: RepoWrites,
+  discussionId: string,
+  content: Text,
+  replyTo?: string,
+): Promise<{ url: string; id: number; nodeId: string }> {
+  const body = postableBody(content);
+  return writes.run(
+    `POST /graphql addDiscussionComment on ${discussionId}${replyTo ? ` in reply to ${replyTo}` : ''} (${body.length} characters)`,
+    async () => {
+      const data = await github.graphql<{ addDiscussionComment: { comment: { id: string; databaseId: number; url: string } } }>(
+        'mutation($id: ID!, $body: String!, $replyTo: ID) { addDiscussionComment(input: { discussionId: $id, body: $body, replyToId: $replyTo }) { comment { id databaseId url } } }',
+        { id: discussionId, body, replyTo: replyTo ?? null },
+      );
+      const c = data.addDiscussionComment.comment;
+      return { url: c.url, id: c.databaseId, nodeId: c.id };
+    },
+    { url: '', id: 0, nodeId: '' },
+  );
+}
+
+export async function updateDiscussionComment(github: GitHubClient, writes: RepoWrites, commentNodeId: string, content: Text): Promise<void> {
+  const body = postableBody(content);
+  await writes.run(
+    `POST /graphql updateDiscussionComment ${commentNodeId} (${body.length} characters)`,
+    () =>
+      github.graphql('mutation($id: ID!, $body: String!) { updateDiscussionComment(input: { commentId: $id, body: $body }) { comment { id } } }', {
+        id: commentNodeId,
+        body,
+      }),
     undefined,
   );
 }

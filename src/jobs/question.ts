@@ -6,15 +6,32 @@ export interface GitHubUser {
   type?: string;
 }
 
+/**
+ * Where a question was asked, and so where its answer goes: an issue's (or pull request's)
+ * conversation, or a GitHub Discussion (GraphQL only: its node id; a follow-up's comment and the
+ * top-level comment of its thread, whose replies the answer joins).
+ */
+export type QuestionPlace =
+  | { kind: 'issue' }
+  | {
+      kind: 'discussion';
+      nodeId: string;
+      url: string;
+      /** For a `/wiki ask` in a discussion: the asking comment's node id, and its parent's database id when it is a reply. */
+      followUp?: { nodeId: string; parentId: number | null };
+    };
+
 export interface Question {
-  /** Stable identity of the question: the issue, or the follow-up comment. */
+  /** Stable identity of the question: the issue or discussion, or the follow-up comment. */
   key: string;
+  place: QuestionPlace;
   /**
    * Which edit of an issue's question this is: the issue's `updated_at` in the event (later is
    * newer). Two runs that answered the same question at once keep the answer to the later one.
    * Undefined for a `/wiki ask` comment, which an edit never asks again.
    */
   editedAt?: string;
+  /** The issue's or the discussion's number (GitHub numbers issues, pull requests and discussions in one sequence). */
   issueNumber: number;
   /** The follow-up comment that asked, for `/wiki ask`. */
   commentId?: number;

@@ -60,7 +60,7 @@ describe('the issue templates', () => {
           action: 'opened',
           issue: { number: 4, title: 'How do we rotate the signing key?', body, user: { login: 'alice', type: 'User' }, labels: [{ name: 'question' }] },
         } as never,
-        { triggerLabel: 'question', command: '/wiki' },
+        { triggerLabel: 'question', command: '/wiki', discussionCategories: [] },
       );
       return work.kind === 'answer' ? work.question.text : undefined;
     };

@@ -1,0 +1,257 @@
+// GitHub Discussions, which exist only in GraphQL: the reads and the writes that carry no text
+// (reactions, labels, the accepted answer, removing a twin's comment). Text goes out through
+// writes-text.ts like every other body. Every document here is checked against GitHub's published
+// GraphQL schema by the tests' emulator, which executes it.
+import type { GitHubClient, RepoRef } from './octokit.js';
+import type { RepoWrites } from './repo-writes.js';
+
+export interface DiscussionAuthor {
+  login: string;
+  type: string;
+}
+
+/** One comment of a discussion, a top-level one or a reply (with the top-level comment it answers). */
+export interface DiscussionComment {
+  /** The database id: GitHub hands these out in creation order. */
+  id: number;
+  nodeId: string;
+  url: string;
+  body: string;
+  user: DiscussionAuthor | null;
+  createdAt: string;
+  /** The top-level comment a reply belongs to; undefined for a top-level comment. */
+  replyTo?: string;
+  isAnswer: boolean;
+  reactions: { up: number; down: number };
+}
+
+export interface Discussion {
+  nodeId: string;
+  number: number;
+  url: string;
+  title: string;
+  body: string;
+  locked: boolean;
+  createdAt: string;
+  category: { name: string; slug: string; isAnswerable: boolean };
+  labels: Array<{ id: string; name: string }>;
+  user: DiscussionAuthor | null;
+}
+
+const PAGE = 100;
+
+const AUTHOR = 'author { login __typename }';
+const COMMENT_FIELDS = `id databaseId url body createdAt isAnswer ${AUTHOR} reactionGroups { content reactors { totalCount } }`;
+const DISCUSSION_FIELDS = `id number url title body locked createdAt ${AUTHOR} category { name slug isAnswerable } labels(first: 100) { nodes { id name } }`;
+
+interface RawAuthor {
+  login: string;
+  __typename: string;
+}
+interface RawComment {
+  id: string;
+  databaseId: number;
+  url: string;
+  body: string;
+  createdAt: string;
+  isAnswer: boolean;
+  author: RawAuthor | null;
+  reactionGroups: Array<{ content: string; reactors: { totalCount: number } }> | null;
+}
+interface RawDiscussion {
+  id: string;
+  number: number;
+  url: string;
+  title: string;
+  body: string;
+  locked: boolean;
+  createdAt: string;
+  author: RawAuthor | null;
+  category: { name: string; slug: string; isAnswerable: boolean };
+  labels: { nodes: Array<{ id: string; name: string }> } | null;
+}
+interface Connection<T> {
+  nodes: T[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+const authorOf = (a: RawAuthor | null): DiscussionAuthor | null => (a ? { login: a.login, type: a.__typename === 'Bot' ? 'Bot' : 'User' } : null);
+const count = (c: RawComment, content: string) => c.reactionGroups?.find((g) => g.content === content)?.reactors.totalCount ?? 0;
+const commentOf = (c: RawComment, replyTo?: string): DiscussionComment => ({
+  id: c.databaseId,
+  nodeId: c.id,
+  url: c.url,
+  body: c.body,
+  user: authorOf(c.author),
+  createdAt: c.createdAt,
+  ...(replyTo ? { replyTo } : {}),
+  isAnswer: c.isAnswer,
+  reactions: { up: count(c, 'THUMBS_UP'), down: count(c, 'THUMBS_DOWN') },
+});
+const discussionOf = (d: RawDiscussion): Discussion => ({
+  nodeId: d.id,
+  number: d.number,
+  url: d.url,
+  title: d.title,
+  body: d.body,
+  locked: d.locked,
+  createdAt: d.createdAt,
+  category: d.category,
+  labels: d.labels?.nodes ?? [],
+  user: authorOf(d.author),
+});
+
+/** A discussion by its number; undefined when there is none. */
+export async function readDiscussion(github: GitHubClient, repo: RepoRef, number: number): Promise<Discussion | undefined> {
+  const data = await github.graphql<{ repository: { discussion: RawDiscussion | null } }>(
+    `query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) { discussion(number: $number) { ${DISCUSSION_FIELDS} } } }`,
+    { owner: repo.owner, name: repo.repo, number },
+  );
+  const d = data.repository.discussion;
+  return d ? discussionOf(d) : undefined;
+}
+
+/** Every comment of a discussion, top-level ones and their replies, oldest first. */
+export async function discussionComments(github: GitHubClient, discussionId: string): Promise<DiscussionComment[]> {
+  type TopLevel = RawComment & { replies: Connection<RawComment> };
+  const comments: DiscussionComment[] = [];
+  for (let after: string | null = null; ;) {
+    const data: { node: { comments: Connection<TopLevel> } | null } = await github.graphql(
+      `query($id: ID!, $after: String) { node(id: $id) { ... on Discussion { comments(first: ${PAGE}, after: $after) {
+        nodes { ${COMMENT_FIELDS} replies(first: ${PAGE}) { nodes { ${COMMENT_FIELDS} } pageInfo { hasNextPage endCursor } } }
+        pageInfo { hasNextPage endCursor } } } } }`,
+      { id: discussionId, after },
+    );
+    const page = data.node?.comments;
+    if (!page) return comments;
+    for (const top of page.nodes) {
+      comments.push(commentOf(top));
+      comments.push(...(await allReplies(github, top)).map((r) => commentOf(r, top.id)));
+    }
+    if (!page.pageInfo.hasNextPage) return comments.sort((a, b) => a.id - b.id);
+    after = page.pageInfo.endCursor;
+  }
+}
+
+/** A top-level comment's replies, past the first page when it has more. */
+async function allReplies(github: GitHubClient, top: RawComment & { replies: Connection<RawComment> }): Promise<RawComment[]> {
+  const replies = [...top.replies.nodes];
+  for (let info = top.replies.pageInfo; info.hasNextPage;) {
+    const data: { node: { replies: Connection<RawComment> } | null } = await github.graphql(
+      `query($id: ID!, $after: String) { node(id: $id) { ... on DiscussionComment { replies(first: ${PAGE}, after: $after) {
+        nodes { ${COMMENT_FIELDS} } pageInfo { hasNextPage endCursor } } } } }`,
+      { id: top.id, after: info.endCursor },
+    );
+    if (!data.node) break;
+    replies.push(...data.node.replies.nodes);
+    info = data.node.replies.pageInfo;
+  }
+  return replies;
+}
+
+/** Whether a discussion comment still exists (a `/wiki ask` comment may be deleted before its run). */
+export async function discussionCommentExists(github: GitHubClient, nodeId: string): Promise<boolean> {
+  const data = await github.graphql<{ node: { id: string } | null }>(`query($id: ID!) { node(id: $id) { ... on DiscussionComment { id } } }`, { id: nodeId });
+  return data.node !== null;
+}
+
+/** The discussions updated since `since`, newest first, with their comments (for the digest). */
+export async function discussionsSince(github: GitHubClient, repo: RepoRef, since: Date): Promise<Array<Discussion & { comments: DiscussionComment[] }>> {
+  const found: Array<Discussion & { comments: DiscussionComment[] }> = [];
+  for (let after: string | null = null; ;) {
+    const data: { repository: { discussions: Connection<RawDiscussion & { updatedAt: string }> } } = await github.graphql(
+      `query($owner: String!, $name: String!, $after: String) { repository(owner: $owner, name: $name) {
+        discussions(first: 50, after: $after, orderBy: { field: UPDATED_AT, direction: DESC }) {
+          nodes { ${DISCUSSION_FIELDS} updatedAt } pageInfo { hasNextPage endCursor } } } }`,
+      { owner: repo.owner, name: repo.repo, after },
+    );
+    const page = data.repository.discussions;
+    for (const d of page.nodes) {
+      if (new Date(d.updatedAt) < since) return found;
+      found.push({ ...discussionOf(d), comments: await discussionComments(github, d.id) });
+    }
+    if (!page.pageInfo.hasNextPage) return found;
+    after = page.pageInfo.endCursor;
+  }
+}
+
+export type ReactionContent = 'EYES' | 'CONFUSED';
+
+/** The steward's reaction on a discussion or comment (GitHub keeps one per account and content: adding twice is no error). */
+export async function setDiscussionReaction(
+  github: GitHubClient,
+  writes: RepoWrites,
+  subjectId: string,
+  content: ReactionContent,
+  on: boolean,
+): Promise<boolean> {
+  const mutation = on ? 'addReaction' : 'removeReaction';
+  return writes.run(
+    `POST /graphql ${mutation} ${content} on ${subjectId}`,
+    async () => {
+      await github.graphql(
+        `mutation($id: ID!, $content: ReactionContent!) { ${mutation}(input: { subjectId: $id, content: $content }) { clientMutationId } }`,
+        {
+          id: subjectId,
+          content,
+        },
+      );
+      return true;
+    },
+    false,
+  );
+}
+
+/** Adds and removes labels on a discussion by their node ids. */
+export async function changeDiscussionLabels(
+  github: GitHubClient,
+  writes: RepoWrites,
+  discussionId: string,
+  change: { add: Array<{ id: string; name: string }>; remove: Array<{ id: string; name: string }> },
+): Promise<void> {
+  for (const [mutation, labels] of [
+    ['removeLabelsFromLabelable', change.remove],
+    ['addLabelsToLabelable', change.add],
+  ] as const) {
+    if (labels.length === 0) continue;
+    await writes.run(
+      `POST /graphql ${mutation} ${labels.map((l) => l.name).join(', ')} on ${discussionId}`,
+      () =>
+        github.graphql(`mutation($id: ID!, $labels: [ID!]!) { ${mutation}(input: { labelableId: $id, labelIds: $labels }) { clientMutationId } }`, {
+          id: discussionId,
+          labels: labels.map((l) => l.id),
+        }),
+      undefined,
+    );
+  }
+}
+
+/** A label's node id, by name; undefined when the repository has none of that name. */
+export async function labelNodeId(github: GitHubClient, repo: RepoRef, name: string): Promise<string | undefined> {
+  const data = await github.graphql<{ repository: { label: { id: string } | null } }>(
+    `query($owner: String!, $name: String!, $label: String!) { repository(owner: $owner, name: $name) { label(name: $label) { id } } }`,
+    { owner: repo.owner, name: repo.repo, label: name },
+  );
+  return data.repository.label?.id;
+}
+
+/** Removes one of the steward's discussion comments (a twin run's); one already gone is no error. */
+export async function deleteDiscussionComment(github: GitHubClient, writes: RepoWrites, nodeId: string): Promise<void> {
+  await writes.run(
+    `POST /graphql deleteDiscussionComment ${nodeId} (a twin run's comment)`,
+    async () => {
+      if (await discussionCommentExists(github, nodeId))
+        await github.graphql(`mutation($id: ID!) { deleteDiscussionComment(input: { id: $id }) { clientMutationId } }`, { id: nodeId });
+    },
+    undefined,
+  );
+}
+
+/** Marks a top-level comment as the discussion's answer. */
+export async function markDiscussionAnswer(github: GitHubClient, writes: RepoWrites, nodeId: string): Promise<void> {
+  await writes.run(
+    `POST /graphql markDiscussionCommentAsAnswer ${nodeId}`,
+    () => github.graphql(`mutation($id: ID!) { markDiscussionCommentAsAnswer(input: { id: $id }) { clientMutationId } }`, { id: nodeId }),
+    undefined,
+  );
+}
