@@ -76,10 +76,18 @@ describe('GraphQL: viewer is the account of the token', () => {
 
   it('says what it does not emulate: other root fields and mutations', async () => {
     emu = await startGitHubEmulator();
-    const repository = await post({ query: 'query { repository(owner: "octo-org", name: "wiki") { id } }' });
-    expect(repository.body.errors[0].message).toBe('github-emulator: Query.repository is not emulated (only viewer and rateLimit are)');
+    const search = await post({ query: 'query { search(query: "x", type: ISSUE, first: 1) { issueCount } }' });
+    expect(search.body.errors[0].message).toBe('github-emulator: Query.search is not emulated (only viewer, rateLimit, repository, node and nodes are)');
     const mutation = await post({ query: 'mutation { addStar(input: { starrableId: "x" }) { clientMutationId } }' });
-    expect(mutation.body.errors[0].message).toBe('github-emulator: mutations are not emulated');
+    expect(mutation.body.errors[0].message).toMatch(
+      /^github-emulator: Mutation\.addStar is not emulated \(only addDiscussionComment, .* and removeLabelsFromLabelable are\)$/,
+    );
+    // A field of an emulated type that the emulator does not model: named when the schema needs a value.
+    const unmodelled = await post({ query: 'query { repository(owner: "octo-org", name: "wiki") { forkCount } }' });
+    expect(unmodelled.body).toMatchObject({
+      data: { repository: null },
+      errors: [{ message: 'github-emulator: Repository.forkCount is not emulated', path: ['repository', 'forkCount'] }],
+    });
     // A mutation is a write, even one that failed.
     expect(emu.writes().map((r) => r.route)).toEqual(['/graphql']);
   });

@@ -5,7 +5,9 @@
 // - Shapes follow GitHub's OpenAPI description (types from @octokit/openapi-types; bodies are
 //   checked by openapi-validate.ts against test/fixtures/github-openapi/endpoints.json, and
 //   request bodies that do not match the documented request schema get GitHub's 422).
-// - `state` holds repos, users, issues, comments, labels, reactions and collaborator roles; tests
+// - `POST /graphql` answers queries and the discussion mutations against GitHub's GraphQL schema
+//   (graphql.ts, graphql-objects.ts, graphql-mutations.ts): Discussions are GraphQL-only, as on GitHub.
+// - `state` holds repos, users, issues, comments, labels, reactions, discussions and collaborator roles; tests
 //   seed it (`state.addIssue(...)`) and read it back (`state.comments`).
 // - `faults` injects failures (502s, secondary and primary rate limits, permanent errors,
 //   dropped connections) on matching requests.
@@ -19,13 +21,17 @@
 // map is in test/github-emulator/README.md, "Files"). Import from here.
 export { FaultList } from './faults.js';
 export type { ActiveFault, Fault, FaultMatch, HeldAnswer, Interleaving, MatchedRequest } from './faults.js';
-export { GRAPHQL_ROUTE, checkGraphqlResponse, isGraphqlQuery } from './graphql.js';
+export { GRAPHQL_ROUTE, checkGraphqlResponse, graphqlRootFields, isGraphqlQuery } from './graphql.js';
+export type { GraphqlRootFields } from './graphql.js';
+export { GraphqlFieldError } from './graphql-objects.js';
+export { EMULATED_MUTATIONS } from './graphql-mutations.js';
 export { HttpError, WEB_FLOW, signPayload, verifySignature } from './helpers.js';
 export { EventPayloads } from './payloads.js';
+export type { DiscussionCommentEvents, DiscussionEventOptions, DiscussionEvents } from './payloads.js';
 export { Renderer } from './renderer.js';
 export { startGitHubEmulator } from './server.js';
 export type { GitHubEmulator, RecordedRequest } from './server.js';
-export { EmulatorState } from './state.js';
+export { DISCUSSION_NOT_ANSWERABLE, EmulatorState, REPLY_NOT_ANSWER } from './state.js';
 export { PullRecord, REACTION_CONTENTS } from './types.js';
 export type {
   AuthorAssociation,
@@ -37,6 +43,10 @@ export type {
   CommitRecord,
   ContentDirectory,
   ContentFile,
+  DiscussionCategoryRecord,
+  DiscussionCommentRecord,
+  DiscussionReactionRecord,
+  DiscussionRecord,
   FullRepository,
   GitCommit,
   GitHubEmulatorOptions,
@@ -65,4 +75,9 @@ export type {
   UserRecord,
   UserType,
   ValidationError,
+  WebhookDiscussion,
+  WebhookDiscussionAnswer,
+  WebhookDiscussionComment,
+  WebhookLabel,
+  WebhookRepository,
 } from './types.js';

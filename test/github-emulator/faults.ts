@@ -16,6 +16,14 @@ export interface FaultMatch {
   body?: (body: unknown) => boolean;
   /** Query parameters the request must carry, each with exactly this value (others may be there too). */
   query?: Record<string, string>;
+  /**
+   * For POST /graphql: a root field the operation selects, by name (a string, or a regex over the
+   * name), e.g. 'markDiscussionCommentAsAnswer' or 'repository'. A request selecting several root
+   * fields matches when any of them does.
+   */
+  graphql?: string | RegExp;
+  /** For POST /graphql: the operation's kind. */
+  operation?: 'query' | 'mutation';
 }
 
 /** What a match is tested against: the request as the server parsed it. */
@@ -25,6 +33,8 @@ export interface MatchedRequest {
   route: string | null;
   body: unknown;
   query?: Record<string, string>;
+  /** For POST /graphql: the operation and the root fields it selects (by name and response key). */
+  graphql?: { operation: 'query' | 'mutation' | 'subscription'; fields: Array<{ name: string; key: string }> };
 }
 
 export interface Fault {
@@ -37,7 +47,10 @@ export interface Fault {
   status?: number;
   /** Extra response headers; they override the emulator's defaults (x-ratelimit-*, content-type). */
   headers?: Record<string, string | number>;
-  /** Response body: an object (sent as JSON) or a string (sent as is). Default: a GitHub-style error. */
+  /**
+   * Response body: an object (sent as JSON) or a string (sent as is), or a function of the matched
+   * request that returns one. Default: a GitHub-style error.
+   */
   body?: unknown;
   /** Wait this long before answering. */
   delayMs?: number;
@@ -208,6 +221,33 @@ export class FaultList {
     });
   }
 
+  /**
+   * A GraphQL error answer (HTTP 200, as GitHub answers errors in GraphQL) to the next request that
+   * selects the root field `field` (a mutation such as 'markDiscussionCommentAsAnswer', or a query
+   * field): `{"data": {<key>: null, …}, "errors": [{type?, message, path: [<key>]}]}`, with every root
+   * field of the request null under its response key. The state is not changed. Default message:
+   * GitHub's "Something went wrong while executing your query…".
+   */
+  graphqlError(opts: { field: string | RegExp; message?: string; type?: string; times?: number; skip?: number }): void {
+    const message =
+      opts.message ??
+      `Something went wrong while executing your query. Please include \`${randomUUID().toUpperCase().slice(0, 18)}\` when reporting this issue.`;
+    this.push({
+      match: { method: 'POST', route: '/graphql', graphql: opts.field },
+      times: opts.times ?? 1,
+      ...(opts.skip !== undefined ? { skip: opts.skip } : {}),
+      status: 200,
+      body: (req: MatchedRequest) => {
+        const fields = req.graphql?.fields ?? [];
+        const hit = fields.find((f) => nameMatches(opts.field, f.name));
+        return {
+          data: Object.fromEntries(fields.map((f) => [f.key, null])),
+          errors: [{ ...(opts.type ? { type: opts.type } : {}), message, ...(hit ? { path: [hit.key] } : {}) }],
+        };
+      },
+    });
+  }
+
   /** Finds the fault that answers this request, counting the hit. */
   take(req: MatchedRequest): ActiveFault | undefined {
     for (const f of this.list) {
@@ -235,5 +275,11 @@ function matches(m: FaultMatch | undefined, req: MatchedRequest): boolean {
   if (m.route !== undefined && m.route !== req.route) return false;
   if (m.body && !m.body(req.body)) return false;
   if (m.query && !Object.entries(m.query).every(([k, v]) => req.query?.[k] === v)) return false;
+  if (m.graphql !== undefined && !req.graphql?.fields.some((f) => nameMatches(m.graphql as string | RegExp, f.name))) return false;
+  if (m.operation !== undefined && req.graphql?.operation !== m.operation) return false;
   return true;
+}
+
+function nameMatches(pattern: string | RegExp, name: string): boolean {
+  return typeof pattern === 'string' ? pattern === name : pattern.test(name);
 }

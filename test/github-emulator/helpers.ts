@@ -25,6 +25,15 @@ export function nodeId(prefix: string, id: number): string {
   return `${prefix}_kwDO${Buffer.from(`${prefix}:${id}`).toString('base64url')}`;
 }
 
+/** The prefix and numeric id behind an id made by `nodeId`, or undefined for anything else. */
+export function parseNodeId(id: string): { prefix: string; id: number } | undefined {
+  const m = /^([A-Z]+)_kwDO([A-Za-z0-9_-]+)$/.exec(id);
+  if (!m) return undefined;
+  const decoded = /^([A-Z]+):(\d+)$/.exec(Buffer.from(m[2] ?? '', 'base64url').toString('utf8'));
+  if (!decoded || decoded[1] !== m[1]) return undefined;
+  return { prefix: m[1] ?? '', id: Number(decoded[2]) };
+}
+
 export function lower(s: string): string {
   return s.toLowerCase();
 }

@@ -9,6 +9,9 @@ import type {
   CollaboratorPermission,
   CommentRecord,
   ContentFile,
+  DiscussionCategoryRecord,
+  DiscussionCommentRecord,
+  DiscussionRecord,
   FullRepository,
   GitCommit,
   GitRef,
@@ -29,6 +32,11 @@ import type {
   Repository,
   Schemas,
   SimpleUser,
+  WebhookDiscussion,
+  WebhookDiscussionAnswer,
+  WebhookDiscussionComment,
+  WebhookLabel,
+  WebhookRepository,
 } from './types.js';
 
 /** The permission flags GitHub reports for a role, by its rank. */
@@ -156,7 +164,7 @@ export class Renderer {
       has_wiki: true,
       has_pages: false,
       has_downloads: true,
-      has_discussions: false,
+      has_discussions: repo.has_discussions,
       archived: repo.archived,
       disabled: false,
       visibility: repo.private ? 'private' : 'public',
@@ -206,7 +214,7 @@ export class Renderer {
     return authored ? 'CONTRIBUTOR' : 'NONE';
   }
 
-  reactionRollup(url: string, reactions: ReactionRecord[]): ReactionRollup {
+  reactionRollup(url: string, reactions: ReadonlyArray<Pick<ReactionRecord, 'content'>>): ReactionRollup {
     const count = (c: ReactionContent) => reactions.filter((r) => r.content === c).length;
     return {
       url,
@@ -275,6 +283,121 @@ export class Renderer {
     }
     if (opts.withClosedBy) rendered.closed_by = issue.closed_by ? this.user(issue.closed_by) : null;
     return rendered;
+  }
+
+  // -- discussions (webhook shapes: GitHub has no REST API for discussions) ---------------------
+
+  /** A discussion's web URL. */
+  discussionUrl(discussion: DiscussionRecord): string {
+    return `${this.serverUrl}/${discussion.repo}/discussions/${discussion.number}`;
+  }
+
+  /** A discussion comment's web URL: the discussion's, with #discussioncomment-{databaseId}. */
+  discussionCommentUrl(comment: DiscussionCommentRecord): string {
+    return `${this.serverUrl}/${comment.repo}/discussions/${comment.discussion_number}#discussioncomment-${comment.id}`;
+  }
+
+  /** A user as webhook payloads give it (their own copy of simple-user, without nulls). */
+  webhookUser(login: string): NonNullable<WebhookDiscussion['answer_chosen_by']> & { type: 'Bot' | 'User' | 'Organization' } {
+    const { gravatar_id: _g, id: _id, name: _n, email: _e, starred_at: _s, ...rest } = this.user(login);
+    const u = this.state.ensureUser(login);
+    return { ...rest, id: u.id, gravatar_id: '', type: u.type };
+  }
+
+  /** A category as the `discussion` webhook payload gives it (also `changes.category.from`). */
+  discussionCategory(category: DiscussionCategoryRecord): WebhookDiscussion['category'] {
+    return {
+      id: category.id,
+      node_id: category.node_id,
+      repository_id: this.state.repo(category.repo).id,
+      emoji: category.emoji,
+      name: category.name,
+      description: category.description,
+      created_at: category.created_at,
+      updated_at: category.updated_at,
+      slug: category.slug,
+      is_answerable: category.is_answerable,
+    };
+  }
+
+  /** The `discussion` object of `discussion` and `discussion_comment` webhook payloads. */
+  discussion(discussion: DiscussionRecord): WebhookDiscussion {
+    const repo = this.state.repo(discussion.repo);
+    const api = this.repoApiUrl(repo);
+    const answer = discussion.answer_comment_id === null ? undefined : this.state.findDiscussionComment(discussion.answer_comment_id, repo.full_name);
+    const labels = discussion.labels
+      .map((name) => this.state.findLabel(name, repo.full_name))
+      .filter((l): l is LabelRecord => l !== undefined)
+      .map((l) => this.label(l));
+    return {
+      repository_url: api,
+      category: this.discussionCategory(this.state.categoryOf(discussion)),
+      answer_html_url: answer ? this.discussionCommentUrl(answer) : null,
+      answer_chosen_at: discussion.answer_chosen_at,
+      answer_chosen_by: discussion.answer_chosen_by ? this.webhookUser(discussion.answer_chosen_by) : null,
+      html_url: this.discussionUrl(discussion),
+      id: discussion.id,
+      node_id: discussion.node_id,
+      number: discussion.number,
+      title: discussion.title,
+      user: this.webhookUser(discussion.user),
+      labels,
+      state: discussion.state,
+      state_reason: discussion.state_reason,
+      locked: discussion.locked,
+      comments: this.state.allDiscussionComments(discussion.number, repo.full_name).length,
+      created_at: discussion.created_at,
+      updated_at: discussion.updated_at,
+      author_association: this.authorAssociation(discussion.user, repo.full_name, discussion.author_association),
+      active_lock_reason: discussion.active_lock_reason,
+      body: discussion.body,
+      reactions: this.reactionRollup(
+        `${api}/discussions/${discussion.number}/reactions`,
+        this.state.discussionReactionsOn({ discussion_number: discussion.number }, repo.full_name),
+      ),
+      timeline_url: `${api}/discussions/${discussion.number}/timeline`,
+    };
+  }
+
+  /** The `comment` object of `discussion_comment` webhook payloads. */
+  discussionComment(comment: DiscussionCommentRecord): WebhookDiscussionComment {
+    const repo = this.state.repo(comment.repo);
+    const api = this.repoApiUrl(repo);
+    const discussion = this.state.discussionOf(comment);
+    return {
+      id: comment.id,
+      node_id: comment.node_id,
+      html_url: this.discussionCommentUrl(comment),
+      parent_id: comment.parent_id,
+      child_comment_count: comment.parent_id === null ? this.state.discussionReplies(comment.id, repo.full_name).length : 0,
+      repository_url: api,
+      discussion_id: discussion.id,
+      author_association: this.authorAssociation(comment.user, repo.full_name, comment.author_association),
+      user: this.webhookUser(comment.user),
+      created_at: comment.created_at,
+      updated_at: comment.updated_at,
+      body: comment.body,
+      reactions: this.reactionRollup(
+        `${api}/discussions/comments/${comment.id}/reactions`,
+        this.state.discussionReactionsOn({ comment_id: comment.id }, repo.full_name),
+      ),
+    };
+  }
+
+  /** The `answer` (or `old_answer`) object of `discussion` answered / unanswered payloads. */
+  discussionAnswer(comment: DiscussionCommentRecord): WebhookDiscussionAnswer {
+    return this.discussionComment(comment);
+  }
+
+  /** A label as webhook payloads give it. */
+  webhookLabel(label: LabelRecord): WebhookLabel {
+    return { ...this.label(label), id: label.id };
+  }
+
+  /** A repository as webhook payloads give it (`repository-webhooks`). */
+  webhookRepository(fullName?: string): WebhookRepository {
+    const { permissions: _p, template_repository: _t, temp_clone_token: _c, ...rest } = this.repository(fullName);
+    return { ...rest, has_downloads: rest.has_downloads ?? true, has_projects: rest.has_projects ?? true, has_pages: rest.has_pages ?? false };
   }
 
   // -- git data ------------------------------------------------------------------------------

@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FaultList } from './faults.js';
-import { GRAPHQL_DOCS, GRAPHQL_ROUTE, answerGraphql, isGraphqlQuery } from './graphql.js';
+import { FaultList, type MatchedRequest } from './faults.js';
+import { GRAPHQL_DOCS, GRAPHQL_ROUTE, answerGraphql, graphqlRootFields, isGraphqlQuery } from './graphql.js';
 import { DOCS, HttpError, ROLE_RANK, basicError, lower, notFound } from './helpers.js';
 import { checkRequestBody, findOperation } from './openapi-validate.js';
 import { EventPayloads } from './payloads.js';
@@ -192,17 +192,21 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
       res.end(payload);
     };
 
+    // What faults, races and holds match: for GraphQL also the operation's root fields.
+    const rootFields = graphql ? graphqlRootFields(parsed) : undefined;
+    const matched = { method, path: pathname, route: record.route, body: parsed, query: record.query, ...(rootFields ? { graphql: rootFields } : {}) };
+
     // An answer computed from the state (not a fault): sent once any hold on it has settled.
     const respond = async (status: number, body: unknown, extra: Record<string, string> = {}) => {
-      await faults.release({ method, path: pathname, route: record.route, body: parsed, query: record.query, status });
+      await faults.release({ ...matched, status });
       send(status, body, extra);
     };
 
     // 0. Another client's work that lands just before this request (a race, made deterministic).
-    await faults.interleave({ method, path: pathname, route: record.route, body: parsed, query: record.query });
+    await faults.interleave(matched);
 
     // 1. Injected faults answer first.
-    const fault = faults.take({ method, path: pathname, route: record.route, body: parsed, query: record.query });
+    const fault = faults.take(matched);
     if (fault) {
       record.faulted = true;
       if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
@@ -213,7 +217,8 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
       }
       const status = fault.status ?? 500;
       const fheaders = Object.fromEntries(Object.entries(fault.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
-      send(status, fault.body ?? { message: http.STATUS_CODES[status] ?? 'Error', documentation_url: DOCS, status: String(status) }, fheaders);
+      const faultBody = typeof fault.body === 'function' ? (fault.body as (req: MatchedRequest) => unknown)(matched) : fault.body;
+      send(status, faultBody ?? { message: http.STATUS_CODES[status] ?? 'Error', documentation_url: DOCS, status: String(status) }, fheaders);
       return;
     }
 
@@ -231,7 +236,7 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
       // GraphQL has its own rate limit (not the core window) and answers against GitHub's schema.
       if (graphql) {
         if (parseError) throw basicError(400, 'Problems parsing JSON', GRAPHQL_DOCS);
-        const answer = await answerGraphql(parsed, { actor, serverUrl, now: clock() });
+        const answer = await answerGraphql(parsed, { state, actor, token, serverUrl, bodyLimit, now: clock() });
         await respond(answer.status, answer.body, { 'x-ratelimit-resource': 'graphql' });
         return;
       }

@@ -22,6 +22,10 @@ import {
   type BranchProtection,
   type CommentRecord,
   type CommitRecord,
+  type DiscussionCategoryRecord,
+  type DiscussionCommentRecord,
+  type DiscussionReactionRecord,
+  type DiscussionRecord,
   type GitHubEmulatorOptions,
   type IssueRecord,
   type LabelRecord,
@@ -38,6 +42,27 @@ import {
   type UserType,
 } from './types.js';
 
+/** The refusal when a comment is marked as the answer in a category that does not accept answers. */
+export const DISCUSSION_NOT_ANSWERABLE = 'Discussion category does not accept answers';
+/** The refusal when a reply (not a top-level comment) is marked as the answer. */
+export const REPLY_NOT_ANSWER = 'Only top-level comments can be marked as the answer';
+
+/** The categories GitHub gives a repository when Discussions are enabled. */
+const DEFAULT_DISCUSSION_CATEGORIES = [
+  { name: 'Announcements', slug: 'announcements', emoji: ':mega:', description: 'Updates from maintainers', isAnswerable: false },
+  { name: 'General', slug: 'general', emoji: ':speech_balloon:', description: 'Chat about anything and everything here', isAnswerable: false },
+  { name: 'Ideas', slug: 'ideas', emoji: ':bulb:', description: 'Share ideas for new features', isAnswerable: false },
+  { name: 'Polls', slug: 'polls', emoji: ':ballot_box:', description: 'Take a vote from the community', isAnswerable: false },
+  { name: 'Q&A', slug: 'q-a', emoji: ':pray:', description: 'Ask the community for help', isAnswerable: true },
+  { name: 'Show and tell', slug: 'show-and-tell', emoji: ':raised_hands:', description: "Show off something you've made", isAnswerable: false },
+];
+
+function slugOf(name: string): string {
+  return lower(name)
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
 export class EmulatorState {
   readonly repos: RepoRecord[] = [];
   readonly users: UserRecord[] = [];
@@ -49,6 +74,14 @@ export class EmulatorState {
   readonly pulls: PullRecord[] = [];
   /** Commits the emulator wrote, oldest first (API commits, merges, seeds, `commitFiles`). */
   readonly commits: CommitRecord[] = [];
+  /** Discussion categories of every repository (each repository starts with GitHub's defaults). */
+  readonly discussionCategories: DiscussionCategoryRecord[] = [];
+  /** Discussions (numbered from the issue / pull request sequence of their repository). */
+  readonly discussions: DiscussionRecord[] = [];
+  /** Discussion comments and replies, in creation order. */
+  readonly discussionCommentRecords: DiscussionCommentRecord[] = [];
+  /** Reactions to discussions and discussion comments (REST reactions are in `reactions`). */
+  readonly discussionReactions: DiscussionReactionRecord[] = [];
   readonly rateLimit: RateLimitState;
   readonly rateLimitWindowSeconds: number;
 
@@ -60,6 +93,11 @@ export class EmulatorState {
     label: 4_000_000_001,
     reaction: 5_000_000_001,
     pull: 6_000_000_001,
+    // GraphQL's Int is 32-bit: databaseIds that GraphQL answers stay below 2^31.
+    discussion: 40_000_001,
+    discussionComment: 12_000_001,
+    discussionCategory: 30_000_001,
+    discussionReaction: 50_000_001,
   };
   private gitRoot: string | undefined;
   private readonly gitRepos = new Map<string, GitRepo>();
@@ -106,6 +144,7 @@ export class EmulatorState {
       description: init.description ?? null,
       archived: init.archived ?? false,
       has_issues: init.has_issues ?? true,
+      has_discussions: init.has_discussions ?? true,
       topics: init.topics ?? [],
       created_at: now,
       updated_at: now,
@@ -116,6 +155,7 @@ export class EmulatorState {
     };
     if (ownerType === 'User') repo.roles.set(lower(init.owner), { role_name: 'admin', base: 'admin' });
     this.repos.push(repo);
+    for (const c of DEFAULT_DISCUSSION_CATEGORIES) this.addDiscussionCategory({ ...c, repo: repo.full_name });
     if (init.seedFrom !== undefined || init.seedFiles !== undefined) this.seed(repo, init.seedFrom, init.seedFiles);
     else if (init.autoInit !== false) this.pendingAutoInit.add(repo.full_name);
     return repo;
@@ -267,6 +307,7 @@ export class EmulatorState {
     const repo = this.repo(init.repo);
     const number = init.number ?? this.nextIssueNumber(repo.full_name);
     if (this.findIssue(number, repo.full_name)) throw new Error(`issue #${number} already exists in ${repo.full_name}`);
+    if (this.findDiscussion(number, repo.full_name)) throw new Error(`#${number} is a discussion in ${repo.full_name}`);
     const user = this.ensureUser(init.user ?? 'octocat').login;
     const created = init.created_at ?? this.now();
     const id = this.nextId.issue++;
@@ -296,9 +337,11 @@ export class EmulatorState {
     return issue;
   }
 
+  /** The next number of the repository's one sequence of issues, pull requests and discussions. */
   nextIssueNumber(repoName?: string): number {
     const repo = this.repo(repoName);
-    return this.issues.filter((i) => i.repo === repo.full_name).reduce((m, i) => Math.max(m, i.number), 0) + 1;
+    const used = [...this.issues, ...this.discussions].filter((i) => i.repo === repo.full_name);
+    return used.reduce((m, i) => Math.max(m, i.number), 0) + 1;
   }
 
   findIssue(number: number, repoName?: string): IssueRecord | undefined {
@@ -328,6 +371,355 @@ export class EmulatorState {
     issue.active_lock_reason = null;
     issue.updated_at = this.now();
     return issue;
+  }
+
+  // -- discussions ---------------------------------------------------------------------------
+
+  addDiscussionCategory(init: {
+    name: string;
+    slug?: string;
+    emoji?: string;
+    description?: string;
+    isAnswerable?: boolean;
+    repo?: string;
+  }): DiscussionCategoryRecord {
+    const repo = this.repo(init.repo);
+    const slug = init.slug ?? slugOf(init.name);
+    if (this.findDiscussionCategory(init.name, repo.full_name) || this.findDiscussionCategory(slug, repo.full_name))
+      throw new Error(`discussion category ${init.name} already exists in ${repo.full_name}`);
+    const id = this.nextId.discussionCategory++;
+    const now = this.now();
+    const category: DiscussionCategoryRecord = {
+      repo: repo.full_name,
+      id,
+      node_id: nodeId('DIC', id),
+      name: init.name,
+      slug,
+      emoji: init.emoji ?? ':speech_balloon:',
+      description: init.description ?? '',
+      is_answerable: init.isAnswerable ?? false,
+      created_at: now,
+      updated_at: now,
+    };
+    this.discussionCategories.push(category);
+    return category;
+  }
+
+  /** A category by name or slug (case-insensitive), or by id. */
+  findDiscussionCategory(nameSlugOrId: string | number, repoName?: string): DiscussionCategoryRecord | undefined {
+    const repo = this.repo(repoName);
+    const key = typeof nameSlugOrId === 'string' ? lower(nameSlugOrId) : undefined;
+    return this.discussionCategories.find(
+      (c) => c.repo === repo.full_name && (key === undefined ? c.id === nameSlugOrId : lower(c.name) === key || c.slug === key),
+    );
+  }
+
+  /** The category (by name, slug or id), or throws. */
+  discussionCategory(nameSlugOrId: string | number, repoName?: string): DiscussionCategoryRecord {
+    const category = this.findDiscussionCategory(nameSlugOrId, repoName);
+    if (!category) throw new Error(`no discussion category ${nameSlugOrId} in ${this.repo(repoName).full_name}`);
+    return category;
+  }
+
+  /** The categories of a repository, in GitHub's order (as created). */
+  discussionCategoriesOf(repoName?: string): DiscussionCategoryRecord[] {
+    const repo = this.repo(repoName);
+    return this.discussionCategories.filter((c) => c.repo === repo.full_name);
+  }
+
+  /**
+   * Adds a discussion (default category "General"; "Q&A" is the answerable one). Its number comes
+   * from the repository's issue / pull request sequence unless given.
+   */
+  addDiscussion(init: {
+    title: string;
+    body?: string;
+    number?: number;
+    user?: string;
+    /** A category name, slug or id (default 'General'). */
+    category?: string | number;
+    labels?: string[];
+    locked?: boolean;
+    active_lock_reason?: string | null;
+    state?: 'open' | 'closed';
+    created_at?: string;
+    updated_at?: string;
+    author_association?: AuthorAssociation;
+    repo?: string;
+  }): DiscussionRecord {
+    const repo = this.repo(init.repo);
+    const number = init.number ?? this.nextIssueNumber(repo.full_name);
+    if (this.findIssue(number, repo.full_name) || this.findDiscussion(number, repo.full_name))
+      throw new Error(`#${number} already exists in ${repo.full_name}`);
+    const category = this.discussionCategory(init.category ?? 'General', repo.full_name);
+    const id = this.nextId.discussion++;
+    const created = init.created_at ?? this.now();
+    const state = init.state ?? 'open';
+    const discussion: DiscussionRecord = {
+      repo: repo.full_name,
+      id,
+      node_id: nodeId('D', id),
+      number,
+      title: init.title,
+      body: init.body ?? '',
+      user: this.ensureUser(init.user ?? 'octocat').login,
+      category_id: category.id,
+      labels: (init.labels ?? []).map((n) => this.ensureLabel(n, repo.full_name).name),
+      state,
+      state_reason: state === 'closed' ? 'resolved' : null,
+      locked: init.locked ?? false,
+      active_lock_reason: init.locked ? (init.active_lock_reason ?? null) : null,
+      created_at: created,
+      updated_at: init.updated_at ?? created,
+      closed_at: state === 'closed' ? (init.updated_at ?? created) : null,
+      answer_comment_id: null,
+      answer_chosen_at: null,
+      answer_chosen_by: null,
+      ...(init.author_association ? { author_association: init.author_association } : {}),
+    };
+    this.discussions.push(discussion);
+    return discussion;
+  }
+
+  findDiscussion(number: number, repoName?: string): DiscussionRecord | undefined {
+    const repo = this.repo(repoName);
+    return this.discussions.find((d) => d.repo === repo.full_name && d.number === number);
+  }
+
+  /** The discussion, or throws. */
+  discussion(number: number, repoName?: string): DiscussionRecord {
+    const discussion = this.findDiscussion(number, repoName);
+    if (!discussion) throw new Error(`no discussion #${number} in ${this.repo(repoName).full_name}`);
+    return discussion;
+  }
+
+  /** The category a discussion is in. */
+  categoryOf(discussion: DiscussionRecord): DiscussionCategoryRecord {
+    return this.discussionCategory(discussion.category_id, discussion.repo);
+  }
+
+  /** Moves a discussion to another category (name, slug or id); returns the category it was in. */
+  moveDiscussion(number: number, category: string | number, repoName?: string): DiscussionCategoryRecord {
+    const discussion = this.discussion(number, repoName);
+    const from = this.categoryOf(discussion);
+    const to = this.discussionCategory(category, discussion.repo);
+    discussion.category_id = to.id;
+    // An answer only makes sense in an answerable category.
+    if (!to.is_answerable) Object.assign(discussion, { answer_comment_id: null, answer_chosen_at: null, answer_chosen_by: null });
+    discussion.updated_at = this.now();
+    return from;
+  }
+
+  lockDiscussion(number: number, reason: 'off-topic' | 'too heated' | 'resolved' | 'spam' | null = null, repoName?: string): DiscussionRecord {
+    const discussion = this.discussion(number, repoName);
+    discussion.locked = true;
+    discussion.active_lock_reason = reason;
+    discussion.updated_at = this.now();
+    return discussion;
+  }
+
+  unlockDiscussion(number: number, repoName?: string): DiscussionRecord {
+    const discussion = this.discussion(number, repoName);
+    discussion.locked = false;
+    discussion.active_lock_reason = null;
+    discussion.updated_at = this.now();
+    return discussion;
+  }
+
+  /** Applies labels by name (missing ones are created, as for issues); returns the discussion. */
+  labelDiscussion(number: number, names: string[], repoName?: string): DiscussionRecord {
+    const discussion = this.discussion(number, repoName);
+    for (const name of names) {
+      const label = this.ensureLabel(name, discussion.repo);
+      if (!discussion.labels.some((l) => lower(l) === lower(label.name))) discussion.labels.push(label.name);
+    }
+    discussion.updated_at = this.now();
+    return discussion;
+  }
+
+  unlabelDiscussion(number: number, names: string[], repoName?: string): DiscussionRecord {
+    const discussion = this.discussion(number, repoName);
+    const drop = new Set(names.map(lower));
+    discussion.labels = discussion.labels.filter((l) => !drop.has(lower(l)));
+    discussion.updated_at = this.now();
+    return discussion;
+  }
+
+  /**
+   * Adds a comment to a discussion; with `replyTo` (a comment id) a reply. Replies nest one level
+   * only, as on GitHub: a reply to a reply is attached to the top-level comment.
+   */
+  addDiscussionComment(
+    number: number,
+    init: { body: string; user?: string; replyTo?: number; created_at?: string; updated_at?: string; author_association?: AuthorAssociation; repo?: string },
+  ): DiscussionCommentRecord {
+    const discussion = this.discussion(number, init.repo);
+    let parentId: number | null = null;
+    if (init.replyTo !== undefined) {
+      const parent = this.findDiscussionComment(init.replyTo, discussion.repo);
+      if (!parent || parent.discussion_number !== discussion.number) throw new Error(`no comment ${init.replyTo} on discussion #${number}`);
+      parentId = parent.parent_id ?? parent.id;
+    }
+    const id = this.nextId.discussionComment++;
+    const created = init.created_at ?? this.now();
+    const comment: DiscussionCommentRecord = {
+      repo: discussion.repo,
+      id,
+      node_id: nodeId('DC', id),
+      discussion_number: discussion.number,
+      parent_id: parentId,
+      body: init.body,
+      user: this.ensureUser(init.user ?? 'octocat').login,
+      created_at: created,
+      updated_at: init.updated_at ?? created,
+      ...(init.author_association ? { author_association: init.author_association } : {}),
+    };
+    this.discussionCommentRecords.push(comment);
+    if (comment.updated_at > discussion.updated_at) discussion.updated_at = comment.updated_at;
+    return comment;
+  }
+
+  findDiscussionComment(id: number, repoName?: string): DiscussionCommentRecord | undefined {
+    const repo = this.repo(repoName);
+    return this.discussionCommentRecords.find((c) => c.repo === repo.full_name && c.id === id);
+  }
+
+  /** The discussion comment, or throws. */
+  discussionComment(id: number, repoName?: string): DiscussionCommentRecord {
+    const comment = this.findDiscussionComment(id, repoName);
+    if (!comment) throw new Error(`no discussion comment ${id} in ${this.repo(repoName).full_name}`);
+    return comment;
+  }
+
+  /** The top-level comments of a discussion, oldest first (replies: `discussionReplies`). */
+  discussionComments(number: number, repoName?: string): DiscussionCommentRecord[] {
+    const repo = this.repo(repoName);
+    return this.discussionCommentRecords
+      .filter((c) => c.repo === repo.full_name && c.discussion_number === number && c.parent_id === null)
+      .sort((a, b) => a.id - b.id);
+  }
+
+  /** The replies to a top-level comment, oldest first. */
+  discussionReplies(commentId: number, repoName?: string): DiscussionCommentRecord[] {
+    const repo = this.repo(repoName);
+    return this.discussionCommentRecords.filter((c) => c.repo === repo.full_name && c.parent_id === commentId).sort((a, b) => a.id - b.id);
+  }
+
+  /** Every comment and reply of a discussion, oldest first. */
+  allDiscussionComments(number: number, repoName?: string): DiscussionCommentRecord[] {
+    const repo = this.repo(repoName);
+    return this.discussionCommentRecords.filter((c) => c.repo === repo.full_name && c.discussion_number === number).sort((a, b) => a.id - b.id);
+  }
+
+  /** The discussion a comment belongs to. */
+  discussionOf(comment: DiscussionCommentRecord): DiscussionRecord {
+    return this.discussion(comment.discussion_number, comment.repo);
+  }
+
+  /** Whether the comment is its discussion's chosen answer. */
+  isDiscussionAnswer(comment: DiscussionCommentRecord): boolean {
+    return this.discussionOf(comment).answer_comment_id === comment.id;
+  }
+
+  updateDiscussionComment(id: number, body: string, repoName?: string): DiscussionCommentRecord {
+    const comment = this.discussionComment(id, repoName);
+    comment.body = body;
+    comment.updated_at = this.now();
+    return comment;
+  }
+
+  /**
+   * Deletes a comment (a top-level comment with its replies), its reactions, and the answer when it
+   * was the answer. Returns what was removed.
+   */
+  deleteDiscussionComment(id: number, repoName?: string): DiscussionCommentRecord[] {
+    const comment = this.discussionComment(id, repoName);
+    const removed = [comment, ...(comment.parent_id === null ? this.discussionReplies(comment.id, comment.repo) : [])];
+    const ids = new Set(removed.map((c) => c.id));
+    const discussion = this.discussionOf(comment);
+    if (discussion.answer_comment_id !== null && ids.has(discussion.answer_comment_id))
+      Object.assign(discussion, { answer_comment_id: null, answer_chosen_at: null, answer_chosen_by: null });
+    for (let i = this.discussionCommentRecords.length - 1; i >= 0; i--) {
+      const c = this.discussionCommentRecords[i];
+      if (c && c.repo === comment.repo && ids.has(c.id)) this.discussionCommentRecords.splice(i, 1);
+    }
+    for (let i = this.discussionReactions.length - 1; i >= 0; i--) {
+      const r = this.discussionReactions[i];
+      if (r && r.repo === comment.repo && r.comment_id !== null && ids.has(r.comment_id)) this.discussionReactions.splice(i, 1);
+    }
+    return removed;
+  }
+
+  /**
+   * Marks a top-level comment as its discussion's answer (replacing any earlier answer). Throws
+   * when the category does not accept answers or the comment is a reply.
+   */
+  markDiscussionAnswer(commentId: number, by: string, repoName?: string): DiscussionRecord {
+    const comment = this.discussionComment(commentId, repoName);
+    const discussion = this.discussionOf(comment);
+    if (!this.categoryOf(discussion).is_answerable) throw new Error(DISCUSSION_NOT_ANSWERABLE);
+    if (comment.parent_id !== null) throw new Error(REPLY_NOT_ANSWER);
+    discussion.answer_comment_id = comment.id;
+    discussion.answer_chosen_at = this.now();
+    discussion.answer_chosen_by = this.ensureUser(by).login;
+    discussion.updated_at = discussion.answer_chosen_at;
+    return discussion;
+  }
+
+  /** Clears the answer when this comment is it (a no-op otherwise). */
+  unmarkDiscussionAnswer(commentId: number, repoName?: string): DiscussionRecord {
+    const comment = this.discussionComment(commentId, repoName);
+    const discussion = this.discussionOf(comment);
+    if (!this.categoryOf(discussion).is_answerable) throw new Error(DISCUSSION_NOT_ANSWERABLE);
+    if (discussion.answer_comment_id === comment.id) {
+      Object.assign(discussion, { answer_comment_id: null, answer_chosen_at: null, answer_chosen_by: null });
+      discussion.updated_at = this.now();
+    }
+    return discussion;
+  }
+
+  /** Reactions to a discussion itself or to one of its comments, oldest first. */
+  discussionReactionsOn(subject: { discussion_number: number } | { comment_id: number }, repoName?: string): DiscussionReactionRecord[] {
+    const repo = this.repo(repoName);
+    return this.discussionReactions
+      .filter(
+        (r) => r.repo === repo.full_name && ('comment_id' in subject ? r.comment_id === subject.comment_id : r.discussion_number === subject.discussion_number),
+      )
+      .sort((a, b) => a.id - b.id);
+  }
+
+  /** A reaction to a discussion or a discussion comment; the same user's same reaction is returned, not repeated. */
+  addDiscussionReaction(
+    init: ({ discussion_number: number } | { comment_id: number }) & { content: ReactionContent; user?: string; created_at?: string; repo?: string },
+  ): DiscussionReactionRecord {
+    const repo = this.repo(init.repo);
+    if ('comment_id' in init) this.discussionComment(init.comment_id, repo.full_name);
+    else this.discussion(init.discussion_number, repo.full_name);
+    const user = this.ensureUser(init.user ?? 'octocat').login;
+    const existing = this.discussionReactionsOn(init, repo.full_name).find((r) => r.content === init.content && lower(r.user) === lower(user));
+    if (existing) return existing;
+    const id = this.nextId.discussionReaction++;
+    const reaction: DiscussionReactionRecord = {
+      repo: repo.full_name,
+      id,
+      node_id: nodeId('REA', id),
+      discussion_number: 'comment_id' in init ? null : init.discussion_number,
+      comment_id: 'comment_id' in init ? init.comment_id : null,
+      content: init.content,
+      user,
+      created_at: init.created_at ?? this.now(),
+    };
+    this.discussionReactions.push(reaction);
+    return reaction;
+  }
+
+  /** Removes a user's reaction; returns it, or undefined when there was none. */
+  removeDiscussionReaction(
+    init: ({ discussion_number: number } | { comment_id: number }) & { content: ReactionContent; user: string; repo?: string },
+  ): DiscussionReactionRecord | undefined {
+    const found = this.discussionReactionsOn(init, init.repo).find((r) => r.content === init.content && lower(r.user) === lower(init.user));
+    if (found) this.discussionReactions.splice(this.discussionReactions.indexOf(found), 1);
+    return found;
   }
 
   // -- comments ------------------------------------------------------------------------------

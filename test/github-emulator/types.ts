@@ -23,6 +23,12 @@ export type Blob = Schemas['blob'];
 export type ContentFile = Schemas['content-file'];
 export type ContentDirectory = Schemas['content-directory'];
 export type Repository = Schemas['repository'];
+/** Webhook shapes of discussions (`discussion` and `discussion_comment` events). */
+export type WebhookDiscussion = Schemas['discussion'];
+export type WebhookDiscussionComment = Schemas['webhooks_comment'];
+export type WebhookDiscussionAnswer = Schemas['webhooks_answer'];
+export type WebhookLabel = Schemas['webhooks_label'];
+export type WebhookRepository = Schemas['repository-webhooks'];
 
 export type RoleName = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
 export type UserType = 'User' | 'Bot' | 'Organization';
@@ -78,6 +84,8 @@ export interface RepoInit {
   actionsCanCreatePullRequests?: boolean;
   /** Branches protected from the start (see `state.protectBranch`). */
   protectedBranches?: string[];
+  /** Discussions enabled (default true). Every repository gets GitHub's default categories. */
+  has_discussions?: boolean;
 }
 
 /** How a protected branch refuses a direct ref update through the API. */
@@ -106,6 +114,7 @@ export interface RepoRecord {
   description: string | null;
   archived: boolean;
   has_issues: boolean;
+  has_discussions: boolean;
   topics: string[];
   created_at: string;
   updated_at: string;
@@ -253,6 +262,85 @@ export interface ReactionRecord {
   created_at: string;
 }
 
+/** A discussion category (GitHub seeds Announcements, General, Ideas, Polls, Q&A and Show and tell). */
+export interface DiscussionCategoryRecord {
+  repo: string;
+  id: number;
+  /** `DIC_…` */
+  node_id: string;
+  name: string;
+  slug: string;
+  /** As GitHub gives it: a shortcode such as ':pray:'. */
+  emoji: string;
+  description: string;
+  /** Whether a comment can be marked as the answer (Q&A). */
+  is_answerable: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * A discussion. It takes a number from the issue / pull request number sequence of its repository
+ * (GitHub gives all three one number space).
+ */
+export interface DiscussionRecord {
+  repo: string;
+  id: number;
+  /** `D_…` */
+  node_id: string;
+  number: number;
+  title: string;
+  body: string;
+  /** Author login. */
+  user: string;
+  /** The category's id (state.discussionCategories). */
+  category_id: number;
+  /** Label names (the label objects are in state.labels, shared with issues). */
+  labels: string[];
+  state: 'open' | 'closed';
+  state_reason: 'resolved' | 'outdated' | 'duplicate' | 'reopened' | null;
+  locked: boolean;
+  active_lock_reason: string | null;
+  created_at: string;
+  updated_at: string;
+  closed_at: string | null;
+  /** The answer: a top-level comment's id, or null. */
+  answer_comment_id: number | null;
+  answer_chosen_at: string | null;
+  /** Login of whoever marked the answer. */
+  answer_chosen_by: string | null;
+  author_association?: AuthorAssociation;
+}
+
+/** A discussion comment: top-level (`parent_id` null) or a reply to a top-level comment (one level only, as on GitHub). */
+export interface DiscussionCommentRecord {
+  repo: string;
+  /** The databaseId (also in the comment's URL: #discussioncomment-{id}). */
+  id: number;
+  /** `DC_…` */
+  node_id: string;
+  discussion_number: number;
+  /** The top-level comment this replies to, or null. */
+  parent_id: number | null;
+  body: string;
+  user: string;
+  created_at: string;
+  updated_at: string;
+  author_association?: AuthorAssociation;
+}
+
+/** A reaction to a discussion (`discussion_number`) or to a discussion comment (`comment_id`); the other is null. */
+export interface DiscussionReactionRecord {
+  repo: string;
+  id: number;
+  node_id: string;
+  discussion_number: number | null;
+  comment_id: number | null;
+  content: ReactionContent;
+  user: string;
+  created_at: string;
+}
+
 export interface TokenInit {
   /** The user or bot the token authenticates as. */
   login: string;
@@ -268,6 +356,12 @@ export interface TokenInit {
   contents?: 'write' | 'read' | 'none';
   /** The token's `pull-requests` permission: creating and editing pull requests. Default 'write'. */
   pull_requests?: 'write' | 'read' | 'none';
+  /**
+   * The token's `discussions` permission: every GraphQL discussion mutation (comments, answers,
+   * reactions and labels on discussions) needs 'write', else GitHub's GraphQL FORBIDDEN
+   * "Resource not accessible by integration". Default 'write'.
+   */
+  discussions?: 'write' | 'read' | 'none';
 }
 
 export interface RateLimitState {
