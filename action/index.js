@@ -11329,11 +11329,11 @@ var require_pluralizer = __commonJS({
         this.singular = singular;
         this.plural = plural;
       }
-      pluralize(count2) {
-        const one2 = count2 === 1;
+      pluralize(count3) {
+        const one2 = count3 === 1;
         const keys = one2 ? singulars : plurals;
         const noun = one2 ? this.singular : this.plural;
-        return { ...keys, count: count2, noun };
+        return { ...keys, count: count3, noun };
       }
     };
   }
@@ -18752,15 +18752,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count2) {
-        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count3) {
+        while (count3 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count2 < remaining) {
-            this.linePos += count2;
-            count2 = 0;
+          if (count3 < remaining) {
+            this.linePos += count3;
+            count3 = 0;
           } else {
-            count2 -= remaining;
+            count3 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -25420,9 +25420,9 @@ var require_common2 = __commonJS({
       }
       return target;
     }
-    function repeat(string, count2) {
+    function repeat(string, count3) {
       var result = "", cycle;
-      for (cycle = 0; cycle < count2; cycle += 1) {
+      for (cycle = 0; cycle < count3; cycle += 1) {
         result += string;
       }
       return result;
@@ -26817,11 +26817,11 @@ var require_loader = __commonJS({
       }
       return false;
     }
-    function writeFoldedLines(state, count2) {
-      if (count2 === 1) {
+    function writeFoldedLines(state, count3) {
+      if (count3 === 1) {
         state.result += " ";
-      } else if (count2 > 1) {
-        state.result += common2.repeat("\n", count2 - 1);
+      } else if (count3 > 1) {
+        state.result += common2.repeat("\n", count3 - 1);
       }
     }
     function readPlainScalar(state, nodeIndent, withinFlowCollection) {
@@ -29894,8 +29894,8 @@ var require_messageWriter = __commonJS({
       get onError() {
         return this.errorEmitter.event;
       }
-      fireError(error, message, count2) {
-        this.errorEmitter.fire([this.asError(error), message, count2]);
+      fireError(error, message, count3) {
+        this.errorEmitter.fire([this.asError(error), message, count3]);
       }
       get onClose() {
         return this.closeEmitter.event;
@@ -41388,9 +41388,9 @@ function requireCommon() {
     }
     return target;
   }
-  function repeat(string, count2) {
+  function repeat(string, count3) {
     let result = "";
-    for (let cycle = 0; cycle < count2; cycle += 1) {
+    for (let cycle = 0; cycle < count3; cycle += 1) {
       result += string;
     }
     return result;
@@ -42758,11 +42758,11 @@ function requireLoader() {
     }
     return false;
   }
-  function writeFoldedLines(state, count2) {
-    if (count2 === 1) {
+  function writeFoldedLines(state, count3) {
+    if (count3 === 1) {
       state.result += " ";
-    } else if (count2 > 1) {
-      state.result += common2.repeat("\n", count2 - 1);
+    } else if (count3 > 1) {
+      state.result += common2.repeat("\n", count3 - 1);
     }
   }
   function readPlainScalar(state, nodeIndent, withinFlowCollection) {
@@ -44470,6 +44470,7 @@ var DEFAULT_CONFIG = {
   capture: { mode: "queries", pullRequests: true },
   indexes: "auto",
   ask: { command: "/wiki", minPermission: "triage", refusal: "comment", stewardLogins: [] },
+  discussions: { categories: [] },
   answerer: {
     provider: "offline",
     model: void 0,
@@ -44591,6 +44592,13 @@ var CONFIG_KEYS = {
       textList,
       "Accounts whose comments are the steward's own besides the token's account, e.g. `[\"github-actions[bot]\"]` (quoted in YAML) after moving to an App token.",
       { input: "steward-logins" }
+    )
+  },
+  discussions: {
+    categories: key(
+      textList,
+      "The discussion categories (names or slugs) whose questions are answered, as issues are: with the trigger label or a `/wiki` title.",
+      { shownDefault: "the categories in Q&A format (those that take an answer)" }
     )
   },
   answerer: {
@@ -54041,12 +54049,12 @@ function isThematicBreak(line) {
   const { columns, end } = indentation(line);
   const marker = line[end];
   if (columns > MAX_MARKER_INDENT || marker !== "-" && marker !== "*" && marker !== "_") return false;
-  let count2 = 0;
+  let count3 = 0;
   for (let k2 = end; k2 < line.length; k2++) {
-    if (line[k2] === marker) count2++;
+    if (line[k2] === marker) count3++;
     else if (line[k2] !== " " && line[k2] !== "	") return false;
   }
-  return count2 >= 3;
+  return count3 >= 3;
 }
 var TABLE_RULE_TRIMMED = /^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$/;
 var isTableRule = (line) => line.includes("|") && TABLE_RULE_TRIMMED.test(line.trim());
@@ -54831,8 +54839,8 @@ function longFormOf(acronym, before) {
   const letters = acronym.replace(/s$/, "").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
   const words = before.trim().split(/[ \t]+/);
   const maxWords = Math.min(letters.length + 5, letters.length * 2);
-  for (let count2 = 1; count2 <= Math.min(words.length, maxWords); count2++) {
-    const candidate = words.slice(words.length - count2).join(" ");
+  for (let count3 = 1; count3 <= Math.min(words.length, maxWords); count3++) {
+    const candidate = words.slice(words.length - count3).join(" ");
     if (spells(letters, candidate.toLowerCase())) return candidate;
   }
   return void 0;
@@ -56760,9 +56768,9 @@ function upstreamBodyLinks(text2) {
   });
 }
 var DESCRIPTION_LIMIT = 200;
-function codePointPrefix(text2, count2) {
+function codePointPrefix(text2, count3) {
   let at2 = 0;
-  for (let k2 = 0; k2 < count2; k2++) {
+  for (let k2 = 0; k2 < count3; k2++) {
     if (at2 >= text2.length) return void 0;
     at2 += text2.codePointAt(at2) > 65535 ? 2 : 1;
   }
@@ -57212,9 +57220,9 @@ function workersFor(pages, cores, forced) {
   if (given !== void 0 && /^\d+$/.test(given)) return Math.min(Number(given), MAX_CHUNKS - 1, Math.max(0, pages - 1));
   return Math.max(0, Math.min(cores, MAX_CHUNKS, Math.floor(pages / MIN_PAGES_PER_CHUNK)) - 1);
 }
-function splitInto(items, count2) {
-  const size = Math.ceil(items.length / count2);
-  return Array.from({ length: count2 }, (_3, i) => items.slice(i * size, (i + 1) * size)).filter((chunk) => chunk.length > 0);
+function splitInto(items, count3) {
+  const size = Math.ceil(items.length / count3);
+  return Array.from({ length: count3 }, (_3, i) => items.slice(i * size, (i + 1) * size)).filter((chunk) => chunk.length > 0);
 }
 function inWorker(data) {
   return new Promise((resolve3, reject) => {
@@ -57444,7 +57452,7 @@ var LADDER = defineKnobs("ladder/ladder", {
   PHRASE_EXPANSION: { value: true, off: false, means: "an alias or link text wholly in the question adds its page's title" }
 });
 var weightOf = (term) => term.kind === "feedback" ? LADDER.FEEDBACK_WEIGHT : isRewording(term) ? LADDER.EXPANDED_WEIGHT : STRICT_KINDS.has(term.kind) ? LADDER.STRICT_WEIGHT : 1;
-var branchOf = (count2, inlineMax) => count2 === 0 ? "cold" : count2 <= inlineMax ? "inline" : "explore";
+var branchOf = (count3, inlineMax) => count3 === 0 ? "cold" : count3 <= inlineMax ? "inline" : "explore";
 function runLadder(catalog, question, options2, proposed) {
   const { terms: extracted, dropped } = extractSignalTerms(question, options2.stopwords);
   extracted.push(...proposedTerms(extracted, proposed));
@@ -58772,13 +58780,13 @@ var TavilySearch = class {
   apiKey;
   name = "tavily";
   static DEFAULT_BASE_URL = "https://api.tavily.com";
-  async search(query, count2) {
+  async search(query, count3) {
     const { body } = await this.http.request({
       provider: this.name,
       method: "POST",
       url: endpoint(this.baseUrl, "search"),
       headers: { authorization: `Bearer ${this.apiKey}` },
-      body: { query, max_results: count2, search_depth: "basic", include_answer: false, include_raw_content: false }
+      body: { query, max_results: count3, search_depth: "basic", include_answer: false, include_raw_content: false }
     });
     return results(this.name, body.results, (r2) => ({ title: clean(r2.title), url: String(r2.url), snippet: clean(r2.content) }));
   }
@@ -58794,10 +58802,10 @@ var BraveSearch = class {
   apiKey;
   name = "brave";
   static DEFAULT_BASE_URL = "https://api.search.brave.com";
-  async search(query, count2) {
+  async search(query, count3) {
     const url2 = endpoint(this.baseUrl, "res/v1/web/search");
     url2.searchParams.set("q", clipQuery(query, BRAVE_MAX_WORDS, BRAVE_MAX_CHARS));
-    url2.searchParams.set("count", String(count2));
+    url2.searchParams.set("count", String(count3));
     const { body } = await this.http.request({ provider: this.name, method: "GET", url: url2, headers: { "x-subscription-token": this.apiKey } });
     const web = body.web;
     return results(this.name, web?.results ?? [], (r2) => ({ title: clean(r2.title), url: String(r2.url), snippet: clean(r2.description) }));
@@ -58811,7 +58819,7 @@ var SearxngSearch = class {
   http;
   baseUrl;
   name = "searxng";
-  async search(query, count2) {
+  async search(query, count3) {
     const url2 = endpoint(this.baseUrl, "search");
     url2.searchParams.set("q", query);
     url2.searchParams.set("format", "json");
@@ -58821,7 +58829,7 @@ var SearxngSearch = class {
         title: clean(r2.title),
         url: String(r2.url),
         snippet: clean(r2.content)
-      })).slice(0, count2);
+      })).slice(0, count3);
     } catch (error) {
       if (error instanceof ProviderError && error.status === 403) {
         throw new ProviderError(this.name, `${error.message} (enable the json format under search.formats in the instance's settings.yml)`, 403, false);
@@ -59477,11 +59485,11 @@ function isExecutable(file) {
     return false;
   }
 }
-function firstBytes(file, count2) {
+function firstBytes(file, count3) {
   const fd = openSync2(file, "r");
   try {
-    const buffer = Buffer.alloc(count2);
-    return buffer.toString("latin1", 0, readSync(fd, buffer, 0, count2, 0));
+    const buffer = Buffer.alloc(count3);
+    return buffer.toString("latin1", 0, readSync(fd, buffer, 0, count3, 0));
   } finally {
     closeSync2(fd);
   }
@@ -60486,6 +60494,32 @@ async function updateComment(github, writes, repo, commentId, content) {
     void 0
   );
 }
+async function createDiscussionComment(github, writes, discussionId, content, replyTo) {
+  const body = postableBody(content);
+  return writes.run(
+    `POST /graphql addDiscussionComment on ${discussionId}${replyTo ? ` in reply to ${replyTo}` : ""} (${body.length} characters)`,
+    async () => {
+      const data = await github.graphql(
+        "mutation($id: ID!, $body: String!, $replyTo: ID) { addDiscussionComment(input: { discussionId: $id, body: $body, replyToId: $replyTo }) { comment { id databaseId url } } }",
+        { id: discussionId, body, replyTo: replyTo ?? null }
+      );
+      const c3 = data.addDiscussionComment.comment;
+      return { url: c3.url, id: c3.databaseId, nodeId: c3.id };
+    },
+    { url: "", id: 0, nodeId: "" }
+  );
+}
+async function updateDiscussionComment(github, writes, commentNodeId, content) {
+  const body = postableBody(content);
+  await writes.run(
+    `POST /graphql updateDiscussionComment ${commentNodeId} (${body.length} characters)`,
+    () => github.graphql("mutation($id: ID!, $body: String!) { updateDiscussionComment(input: { commentId: $id, body: $body }) { comment { id } } }", {
+      id: commentNodeId,
+      body
+    }),
+    void 0
+  );
+}
 async function createIssue(github, writes, repo, o2) {
   const title = postable(o2.title);
   const body = postableBody(o2.body);
@@ -60609,7 +60643,7 @@ function prBody(o2, marker) {
   const text2 = fitVisible(
     [
       [
-        `Captures the gap from #${o2.question.issueNumber}.`,
+        o2.question.place.kind === "discussion" ? `Captures the gap from discussion #${o2.question.issueNumber} (${o2.question.place.url}).` : `Captures the gap from #${o2.question.issueNumber}.`,
         "",
         `The wiki ${missed} this question, so this adds \`${marker.page}\`${startsWiki}${withIndexes}. Edit it into a real page, set \`rated_by: human\` when you have checked it, and merge.`,
         "",
@@ -60797,59 +60831,293 @@ async function oldestAfterCreating(list, mine, idOf, what) {
 }
 
 // src/github/comment-helper.ts
-async function ownAnswerComments(github, repo, issueNumber, key2, identity) {
-  const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: issueNumber, per_page: 100 });
-  return comments.filter((c3) => identity.owns(c3.user) && markerKey(c3.body ?? "") === key2).map((c3) => ({ id: c3.id, url: c3.html_url, body: c3.body ?? "", editedAt: editOfComment(c3.body ?? "") })).sort((a, b3) => a.id - b3.id);
+async function ownAnswerComments(thread, key2, identity) {
+  return (await thread.comments()).filter((c3) => identity.owns(c3.user ?? void 0) && markerKey(c3.body) === key2).map((c3) => ({ id: c3.id, url: c3.url, body: c3.body, editedAt: editOfComment(c3.body) })).sort((a, b3) => a.id - b3.id);
 }
-async function findAnswerComment(github, repo, issueNumber, key2, identity) {
-  return (await ownAnswerComments(github, repo, issueNumber, key2, identity))[0];
+async function findAnswerComment(thread, key2, identity) {
+  return (await ownAnswerComments(thread, key2, identity))[0];
 }
-async function upsertAnswerComment(github, writes, repo, o2, body, found) {
-  const existing = found === void 0 ? await findAnswerComment(github, repo, o2.issueNumber, o2.key, o2.identity) : found;
+async function upsertAnswerComment(o2, body, found) {
+  const existing = found === void 0 ? await findAnswerComment(o2.thread, o2.key, o2.identity) : found;
   if (existing) {
-    await updateComment(github, writes, repo, existing.id, body);
+    await o2.thread.update(existing.id, body);
     return { url: existing.url, created: false };
   }
-  const mine = await createComment(github, writes, repo, o2.issueNumber, body);
+  const mine = await o2.thread.create(body);
   if (mine.id === 0) return { url: mine.url, created: true };
   try {
-    return await converge(github, writes, repo, o2, body, { id: mine.id, url: mine.url, editedAt: o2.editedAt });
+    return await converge(o2, body, { id: mine.id, url: mine.url, editedAt: o2.editedAt });
   } catch (error) {
     return { url: mine.url, created: true, problem: problemOf(error) };
   }
 }
-async function converge(github, writes, repo, o2, body, mine) {
+async function converge(o2, body, mine) {
   const { kept, others } = await oldestAfterCreating(
-    () => ownAnswerComments(github, repo, o2.issueNumber, o2.key, o2.identity),
+    () => ownAnswerComments(o2.thread, o2.key, o2.identity),
     mine,
     (c3) => c3.id,
-    `the comments of #${o2.issueNumber}`
+    `the comments of ${o2.thread.describe}`
   );
   if (others.length === 0) return { url: mine.url, created: true };
   const updated = kept.id !== mine.id && isNewerEdit(mine.editedAt, kept.editedAt);
-  if (updated) await updateComment(github, writes, repo, kept.id, body);
-  for (const other of others) await deleteComment(github, writes, repo, other.id);
+  if (updated) await o2.thread.update(kept.id, body);
+  for (const other of others) await o2.thread.remove(other.id);
   return { url: kept.url, created: kept.id === mine.id, converged: { kept: kept.id, deleted: others.map((c3) => c3.id), updated } };
 }
-async function deleteComment(github, writes, repo, commentId) {
-  await writes.run(
-    `DELETE /repos/${repo.owner}/${repo.repo}/issues/comments/${commentId} (a twin run's answer comment)`,
+
+// src/github/discussions.ts
+var PAGE = 100;
+var AUTHOR = "author { login __typename }";
+var COMMENT_FIELDS = `id databaseId url body createdAt isAnswer ${AUTHOR} reactionGroups { content reactors(first: 1) { totalCount } }`;
+var DISCUSSION_FIELDS = `id number url title body locked createdAt ${AUTHOR} category { name slug isAnswerable } labels(first: 100) { nodes { id name } }`;
+var authorOf = (a) => a ? a.__typename === "Bot" ? { login: a.login.endsWith("[bot]") ? a.login : `${a.login}[bot]`, type: "Bot" } : { login: a.login, type: "User" } : null;
+var count = (c3, content) => c3.reactionGroups?.find((g2) => g2.content === content)?.reactors.totalCount ?? 0;
+var commentOf = (c3, replyTo) => ({
+  id: c3.databaseId,
+  nodeId: c3.id,
+  url: c3.url,
+  body: c3.body,
+  user: authorOf(c3.author),
+  createdAt: c3.createdAt,
+  ...replyTo ? { replyTo } : {},
+  isAnswer: c3.isAnswer,
+  reactions: { up: count(c3, "THUMBS_UP"), down: count(c3, "THUMBS_DOWN") }
+});
+var discussionOf = (d2) => ({
+  nodeId: d2.id,
+  number: d2.number,
+  url: d2.url,
+  title: d2.title,
+  body: d2.body,
+  locked: d2.locked,
+  createdAt: d2.createdAt,
+  category: d2.category,
+  labels: d2.labels?.nodes ?? [],
+  user: authorOf(d2.author)
+});
+async function readDiscussion(github, repo, number) {
+  const data = await github.graphql(
+    `query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) { discussion(number: $number) { ${DISCUSSION_FIELDS} } } }`,
+    { owner: repo.owner, name: repo.repo, number }
+  );
+  const d2 = data.repository.discussion;
+  return d2 ? discussionOf(d2) : void 0;
+}
+async function discussionComments(github, discussionId) {
+  const comments = [];
+  for (let after = null; ; ) {
+    const data = await github.graphql(
+      `query($id: ID!, $after: String) { node(id: $id) { ... on Discussion { comments(first: ${PAGE}, after: $after) {
+        nodes { ${COMMENT_FIELDS} replies(first: ${PAGE}) { nodes { ${COMMENT_FIELDS} } pageInfo { hasNextPage endCursor } } }
+        pageInfo { hasNextPage endCursor } } } } }`,
+      { id: discussionId, after }
+    );
+    const page = data.node?.comments;
+    if (!page) return comments;
+    for (const top of page.nodes) {
+      comments.push(commentOf(top));
+      comments.push(...(await allReplies(github, top)).map((r2) => commentOf(r2, top.id)));
+    }
+    if (!page.pageInfo.hasNextPage) return comments.sort((a, b3) => a.id - b3.id);
+    after = page.pageInfo.endCursor;
+  }
+}
+async function allReplies(github, top) {
+  const replies = [...top.replies.nodes];
+  for (let info = top.replies.pageInfo; info.hasNextPage; ) {
+    const data = await github.graphql(
+      `query($id: ID!, $after: String) { node(id: $id) { ... on DiscussionComment { replies(first: ${PAGE}, after: $after) {
+        nodes { ${COMMENT_FIELDS} } pageInfo { hasNextPage endCursor } } } } }`,
+      { id: top.id, after: info.endCursor }
+    );
+    if (!data.node) break;
+    replies.push(...data.node.replies.nodes);
+    info = data.node.replies.pageInfo;
+  }
+  return replies;
+}
+async function discussionCommentExists(github, nodeId) {
+  const data = await github.graphql(`query($id: ID!) { node(id: $id) { ... on DiscussionComment { id } } }`, { id: nodeId });
+  return data.node !== null;
+}
+async function setDiscussionReaction(github, writes, subjectId, content, on2) {
+  const mutation = on2 ? "addReaction" : "removeReaction";
+  return writes.run(
+    `POST /graphql ${mutation} ${content} on ${subjectId}`,
     async () => {
-      await github.rest.issues.deleteComment({ ...repo, comment_id: commentId }).catch((error) => {
-        if (error.status !== 404) throw error;
-      });
+      await github.graphql(
+        `mutation($id: ID!, $content: ReactionContent!) { ${mutation}(input: { subjectId: $id, content: $content }) { clientMutationId } }`,
+        {
+          id: subjectId,
+          content
+        }
+      );
+      return true;
+    },
+    false
+  );
+}
+async function changeDiscussionLabels(github, writes, discussionId, change) {
+  for (const [mutation, labels] of [
+    ["removeLabelsFromLabelable", change.remove],
+    ["addLabelsToLabelable", change.add]
+  ]) {
+    if (labels.length === 0) continue;
+    await writes.run(
+      `POST /graphql ${mutation} ${labels.map((l3) => l3.name).join(", ")} on ${discussionId}`,
+      () => github.graphql(`mutation($id: ID!, $labels: [ID!]!) { ${mutation}(input: { labelableId: $id, labelIds: $labels }) { clientMutationId } }`, {
+        id: discussionId,
+        labels: labels.map((l3) => l3.id)
+      }),
+      void 0
+    );
+  }
+}
+async function labelNodeId(github, repo, name) {
+  const data = await github.graphql(
+    `query($owner: String!, $name: String!, $label: String!) { repository(owner: $owner, name: $name) { label(name: $label) { id } } }`,
+    { owner: repo.owner, name: repo.repo, label: name }
+  );
+  return data.repository.label?.id;
+}
+async function deleteDiscussionComment(github, writes, nodeId) {
+  await writes.run(
+    `POST /graphql deleteDiscussionComment ${nodeId} (a twin run's comment)`,
+    async () => {
+      if (await discussionCommentExists(github, nodeId))
+        await github.graphql(`mutation($id: ID!) { deleteDiscussionComment(input: { id: $id }) { clientMutationId } }`, { id: nodeId });
     },
     void 0
   );
 }
-async function commentExists(github, repo, commentId) {
-  return github.rest.issues.getComment({ ...repo, comment_id: commentId }).then(
-    () => true,
-    (error) => {
-      if (error.status === 404) return false;
-      throw error;
+
+// src/github/question-thread.ts
+var gone = (error) => {
+  if (error.status !== 404) throw error;
+};
+function issueThread(github, writes, repo, issueNumber, askingComment) {
+  const path12 = `/repos/${repo.owner}/${repo.repo}`;
+  const comments = {
+    describe: `#${issueNumber}`,
+    comments: async () => (await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: issueNumber, per_page: 100 })).map((c3) => ({
+      id: c3.id,
+      url: c3.html_url,
+      body: c3.body ?? "",
+      user: c3.user ? { login: c3.user.login, type: c3.user.type } : null
+    })),
+    create: (body) => createComment(github, writes, repo, issueNumber, body),
+    update: (id, body) => updateComment(github, writes, repo, id, body),
+    remove: (id) => writes.run(
+      `DELETE ${path12}/issues/comments/${id} (a twin run's answer comment)`,
+      async () => {
+        await github.rest.issues.deleteComment({ ...repo, comment_id: id }).catch(gone);
+      },
+      void 0
+    )
+  };
+  const reactionsPath = `${path12}/issues/${askingComment === void 0 ? issueNumber : `comments/${askingComment}`}/reactions`;
+  const reactions = {
+    describe: askingComment === void 0 ? `issue #${issueNumber}` : `comment ${askingComment}`,
+    add: async (content) => {
+      const id = await writes.run(
+        `POST ${reactionsPath} (${content})`,
+        async () => (askingComment === void 0 ? await github.rest.reactions.createForIssue({ ...repo, issue_number: issueNumber, content }) : await github.rest.reactions.createForIssueComment({ ...repo, comment_id: askingComment, content })).data.id,
+        void 0
+      );
+      if (id === void 0) return void 0;
+      return () => writes.run(
+        `DELETE ${reactionsPath}/${id} (${content})`,
+        async () => {
+          if (askingComment === void 0) await github.rest.reactions.deleteForIssue({ ...repo, issue_number: issueNumber, reaction_id: id }).catch(gone);
+          else await github.rest.reactions.deleteForIssueComment({ ...repo, comment_id: askingComment, reaction_id: id }).catch(gone);
+        },
+        void 0
+      );
     }
-  );
+  };
+  const labels = {
+    current: async () => (await github.rest.issues.get({ ...repo, issue_number: issueNumber })).data.labels.map((l3) => typeof l3 === "string" ? l3 : l3.name ?? ""),
+    add: (name) => writes.run(
+      `POST ${path12}/issues/${issueNumber}/labels (${name})`,
+      async () => void await github.rest.issues.addLabels({ ...repo, issue_number: issueNumber, labels: [name] }),
+      void 0
+    ),
+    remove: (name) => writes.run(
+      `DELETE ${path12}/issues/${issueNumber}/labels/${name}`,
+      async () => void await github.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name }),
+      void 0
+    )
+  };
+  return {
+    comments,
+    reactions,
+    labels,
+    askingCommentExists: async () => askingComment === void 0 || github.rest.issues.getComment({ ...repo, comment_id: askingComment }).then(
+      () => true,
+      (error) => {
+        if (error.status === 404) return false;
+        throw error;
+      }
+    )
+  };
+}
+function discussionThread(github, writes, repo, discussion) {
+  const nodeIds = /* @__PURE__ */ new Map();
+  let read;
+  const all = async () => {
+    read = await discussionComments(github, discussion.nodeId);
+    for (const c3 of read) nodeIds.set(c3.id, c3.nodeId);
+    return read;
+  };
+  const nodeIdOf = async (id) => nodeIds.get(id) ?? (await all(), nodeIds.get(id));
+  const threadTop = async () => {
+    const f3 = discussion.followUp;
+    if (!f3) return void 0;
+    return f3.parentId === null ? f3.nodeId : await nodeIdOf(f3.parentId);
+  };
+  const comments = {
+    describe: `discussion #${discussion.number}`,
+    comments: async () => (await all()).map((c3) => ({ id: c3.id, url: c3.url, body: c3.body, user: c3.user })),
+    create: async (body) => {
+      const made = await createDiscussionComment(github, writes, discussion.nodeId, body, await threadTop());
+      if (made.id) nodeIds.set(made.id, made.nodeId);
+      return { id: made.id, url: made.url };
+    },
+    update: async (id, body) => {
+      const nodeId = await nodeIdOf(id);
+      if (!nodeId) throw new Error(`discussion #${discussion.number} has no comment ${id} to update`);
+      await updateDiscussionComment(github, writes, nodeId, body);
+    },
+    remove: async (id) => {
+      const nodeId = await nodeIdOf(id);
+      if (nodeId) await deleteDiscussionComment(github, writes, nodeId);
+    }
+  };
+  const subject = discussion.followUp?.nodeId ?? discussion.nodeId;
+  const reactions = {
+    describe: discussion.followUp ? `the comment that asked in discussion #${discussion.number}` : `discussion #${discussion.number}`,
+    add: async (content) => {
+      const graphqlContent = content === "eyes" ? "EYES" : "CONFUSED";
+      const added = await setDiscussionReaction(github, writes, subject, graphqlContent, true);
+      return added ? () => setDiscussionReaction(github, writes, subject, graphqlContent, false).then(() => void 0) : void 0;
+    }
+  };
+  const labelId = async (name) => {
+    const id = await labelNodeId(github, repo, name);
+    if (!id) throw new Error(`the repository has no label '${name}'`);
+    return { id, name };
+  };
+  const labels = {
+    current: async () => (await readDiscussion(github, repo, discussion.number))?.labels.map((l3) => l3.name) ?? [],
+    add: async (name) => changeDiscussionLabels(github, writes, discussion.nodeId, { add: [await labelId(name)], remove: [] }),
+    remove: async (name) => changeDiscussionLabels(github, writes, discussion.nodeId, { add: [], remove: [await labelId(name)] })
+  };
+  return {
+    comments,
+    reactions,
+    labels,
+    askingCommentExists: async () => !discussion.followUp || discussionCommentExists(github, discussion.followUp.nodeId)
+  };
 }
 
 // src/jobs/question.ts
@@ -60863,17 +61131,11 @@ var DESCRIPTIONS = {
   cold: "The wiki has nothing on this question yet",
   error: "wiki-steward could not answer this now"
 };
-async function setOutcomeLabel(github, writes, repo, issueNumber, outcome, labels, current) {
+async function setOutcomeLabel(github, writes, repo, question, outcome, labels) {
+  const current = await question.current();
   const name = labels[outcome];
   const stale = ["answered", "gap", "cold", "error"].map((o2) => labels[o2]).filter((l3) => l3 !== name && current.includes(l3));
-  const path12 = `/repos/${repo.owner}/${repo.repo}`;
-  for (const old of stale) {
-    await writes.run(
-      `DELETE ${path12}/issues/${issueNumber}/labels/${old}`,
-      () => github.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name: old }),
-      void 0
-    );
-  }
+  for (const old of stale) await question.remove(old);
   if (current.includes(name)) return;
   const exists = await github.rest.issues.getLabel({ ...repo, name }).then(
     () => true,
@@ -60884,16 +61146,12 @@ async function setOutcomeLabel(github, writes, repo, issueNumber, outcome, label
   );
   if (!exists) {
     await writes.run(
-      `POST ${path12}/labels (${name})`,
+      `POST /repos/${repo.owner}/${repo.repo}/labels (${name})`,
       () => github.rest.issues.createLabel({ ...repo, name, color: COLORS[outcome], description: DESCRIPTIONS[outcome] }).catch(ignoreAlreadyExists),
       void 0
     );
   }
-  await writes.run(
-    `POST ${path12}/issues/${issueNumber}/labels (${name})`,
-    () => github.rest.issues.addLabels({ ...repo, issue_number: issueNumber, labels: [name] }),
-    void 0
-  );
+  await question.add(name);
 }
 function ignoreAlreadyExists(error) {
   if (error.status === 422) return void 0;
@@ -60920,32 +61178,18 @@ async function mayAsk(github, repo, username, minimum) {
 
 // src/github/reaction-helper.ts
 var EMOJI = { eyes: "\u{1F440}", confused: "\u{1F615}" };
-async function acknowledge(github, writes, repo, subject, log) {
-  const path12 = `/repos/${repo.owner}/${repo.repo}/issues/${subject.commentId === void 0 ? subject.issueNumber : `comments/${subject.commentId}`}/reactions`;
-  const what = subject.commentId === void 0 ? `issue #${subject.issueNumber}` : `comment ${subject.commentId}`;
-  const courtesy = (doing, describe, write) => writes.run(describe, write, void 0).catch((error) => {
-    log.warning(`Could not ${doing} ${what} (the answer is not affected): ${error instanceof Error ? error.message : String(error)}`);
+async function acknowledge(reactions, log) {
+  const courtesy = (doing, write) => write().catch((error) => {
+    log.warning(`Could not ${doing} ${reactions.describe} (the answer is not affected): ${error instanceof Error ? error.message : String(error)}`);
     return void 0;
   });
-  const add = (content) => courtesy(`add ${EMOJI[content]} to`, `POST ${path12} (${content})`, async () => {
-    const { data } = subject.commentId === void 0 ? await github.rest.reactions.createForIssue({ ...repo, issue_number: subject.issueNumber, content }) : await github.rest.reactions.createForIssueComment({ ...repo, comment_id: subject.commentId, content });
-    return data.id;
-  });
-  const gone = (error) => {
-    if (error.status !== 404) throw error;
-  };
-  const remove = (reactionId) => courtesy(`remove ${EMOJI.eyes} from`, `DELETE ${path12}/${reactionId} (eyes)`, async () => {
-    if (subject.commentId === void 0)
-      await github.rest.reactions.deleteForIssue({ ...repo, issue_number: subject.issueNumber, reaction_id: reactionId }).catch(gone);
-    else await github.rest.reactions.deleteForIssueComment({ ...repo, comment_id: subject.commentId, reaction_id: reactionId }).catch(gone);
-  });
-  const eyes = await add("eyes");
+  const removeEyes = await courtesy(`add ${EMOJI.eyes} to`, () => reactions.add("eyes"));
   let settled = false;
   const settle = async (then) => {
     if (settled) return;
     settled = true;
-    if (eyes !== void 0) await remove(eyes);
-    if (then) await add(then);
+    if (removeEyes) await courtesy(`remove ${EMOJI.eyes} from`, removeEyes);
+    if (then) await courtesy(`add ${EMOJI[then]} to`, () => reactions.add(then));
   };
   return { done: () => settle(), failed: () => settle("confused") };
 }
@@ -60970,6 +61214,10 @@ function permalinkRenderer(serverUrl, repo, commit, workspace) {
     return `[\`${c3.path}\` ${anchor}](${serverUrl}/${repo.owner}/${repo.repo}/blob/${commit}/${file}?plain=1#${anchor})`;
   };
 }
+function threadOf(ctx, writes, question) {
+  const { place } = question;
+  return place.kind === "discussion" ? discussionThread(ctx.github, writes, ctx.repo, { number: question.issueNumber, nodeId: place.nodeId, followUp: place.followUp }) : issueThread(ctx.github, writes, ctx.repo, question.issueNumber, question.commentId);
+}
 async function answerQuestion(ctx, question) {
   if (isBot(ctx.sender) || isBot(question.asker)) {
     ctx.reporter.info(`Skipping: questions from bots are not answered (sender ${ctx.sender?.login}, asker ${question.asker.login}).`);
@@ -60984,22 +61232,23 @@ async function answerQuestion(ctx, question) {
     ctx.reporter.info(`Skipping: the steward never answers itself (${identity.describe()}; sender ${ctx.sender?.login}, asker ${question.asker.login}).`);
     return { skipped: "self" };
   }
-  if (question.commentId !== void 0 && !await commentExists(ctx.github, ctx.repo, question.commentId)) {
+  const writes = new RepoWrites(ctx.dryRun, (message) => ctx.reporter.info(message));
+  const thread = threadOf(ctx, writes, question);
+  if (!await thread.askingCommentExists()) {
     ctx.reporter.info(`Skipping: the ${ctx.workspace.config.ask.command} ask comment ${question.commentId} was deleted before this run.`);
     return { skipped: "deleted" };
   }
-  const writes = new RepoWrites(ctx.dryRun, (message) => ctx.reporter.info(message));
   const { config } = ctx.workspace;
-  const where2 = { issueNumber: question.issueNumber, key: question.key, identity, editedAt: question.editedAt };
+  const where2 = { thread: thread.comments, key: question.key, identity, editedAt: question.editedAt };
   const permission = await mayAsk(ctx.github, ctx.repo, question.asker.login, config.ask.minPermission);
   if (!permission.allowed) {
     ctx.reporter.info(`Not answering: @${question.asker.login} has role '${permission.role}', below min-permission '${config.ask.minPermission}'.`);
     if (config.ask.refusal === "comment") await refuse2(ctx, writes, question, where2);
     return { skipped: "permission" };
   }
-  const seen = await acknowledge(ctx.github, writes, ctx.repo, question, ctx.reporter);
+  const seen = await acknowledge(thread.reactions, ctx.reporter);
   try {
-    return await answerAcknowledged(ctx, question, { writes, where: where2, seen });
+    return await answerAcknowledged(ctx, question, { writes, where: where2, seen, thread });
   } catch (error) {
     await seen.failed();
     throw error;
@@ -61008,7 +61257,7 @@ async function answerQuestion(ctx, question) {
 async function refuse2(ctx, writes, question, where2) {
   const { config } = ctx.workspace;
   const label = `\`${config.labels.trigger}\``;
-  const existing = await findAnswerComment(ctx.github, ctx.repo, question.issueNumber, question.key, where2.identity);
+  const existing = await findAnswerComment(where2.thread, question.key, where2.identity);
   if (existing && traceFromComment(existing.body)) {
     const note = `**The question has changed since this answer**, and the change is not answered: wiki-steward answers questions from people with ${config.ask.minPermission} access or more, and the answer above is to the question as a maintainer approved it. A maintainer can have it answered anew by adding the ${label} label again (remove it, then add it back).`;
     const noted = answerWithNote(existing.body, note);
@@ -61017,12 +61266,9 @@ async function refuse2(ctx, writes, question, where2) {
     return;
   }
   const text2 = `Thanks for the question. wiki-steward answers questions from people with ${config.ask.minPermission} access or more; a maintainer can ask for you by adding the ${label} label.`;
-  reportConvergence(
-    ctx.reporter,
-    await upsertAnswerComment(ctx.github, writes, ctx.repo, where2, { text: text2, markers: answerMarkers(question.key, question.editedAt) }, existing ?? null)
-  );
+  reportConvergence(ctx.reporter, await upsertAnswerComment(where2, { text: text2, markers: answerMarkers(question.key, question.editedAt) }, existing ?? null));
 }
-async function answerAcknowledged(ctx, question, { writes, where: where2, seen }) {
+async function answerAcknowledged(ctx, question, { writes, where: where2, seen, thread }) {
   const workspace = ctx.workspace;
   const { config } = workspace;
   const providers = createProviders(providerOptions(config, ctx.env, ctx.clock));
@@ -61050,7 +61296,7 @@ async function answerAcknowledged(ctx, question, { writes, where: where2, seen }
       tree,
       config,
       trace,
-      { url: `${serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/issues/${question.issueNumber}`, label: `#${question.issueNumber}` },
+      question.place.kind === "discussion" ? { url: question.place.url, label: `discussion #${question.issueNumber}` } : { url: `${serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/issues/${question.issueNumber}`, label: `#${question.issueNumber}` },
       /* @__PURE__ */ new Date()
     );
     const opened = await openCapturePr({
@@ -61093,7 +61339,7 @@ Two runs answered issue #${question.issueNumber} at once; ${opened.message}.`);
   const body = renderComment({ key: question.key, editedAt: question.editedAt, trace, answer: trace.answer, footer, signature });
   let url2;
   try {
-    const posted = await upsertAnswerComment(ctx.github, writes, ctx.repo, where2, body);
+    const posted = await upsertAnswerComment(where2, body);
     reportConvergence(ctx.reporter, posted);
     url2 = posted.url;
   } catch (error) {
@@ -61101,11 +61347,7 @@ Two runs answered issue #${question.issueNumber} at once; ${opened.message}.`);
     throw error;
   }
   await (trace.outcome === "error" ? seen.failed() : seen.done());
-  if (question.commentId === void 0) {
-    const issue = await ctx.github.rest.issues.get({ ...ctx.repo, issue_number: question.issueNumber });
-    const current = issue.data.labels.map((l3) => typeof l3 === "string" ? l3 : l3.name ?? "");
-    await setOutcomeLabel(ctx.github, writes, ctx.repo, question.issueNumber, trace.outcome, config.labels, current);
-  }
+  if (question.commentId === void 0) await setOutcomeLabel(ctx.github, writes, ctx.repo, thread.labels, trace.outcome, config.labels);
   if (captureRefused) throw captureRefused;
   await ctx.reporter.summary(`## wiki-steward: ${trace.outcome} (${trace.branch})
 
@@ -62021,10 +62263,10 @@ ${staleList}`;
 async function removedSince(git, workspace, tree, base) {
   const { deleted, renamed } = await git.removedSince(base);
   const moves = wikiMoves(workspace, renamed);
-  const gone = [...deleted.map((p2) => wikiPathOf(workspace, p2)), ...moves.keys()].filter(
+  const gone2 = [...deleted.map((p2) => wikiPathOf(workspace, p2)), ...moves.keys()].filter(
     (p2) => p2 !== void 0 && !tree.files.has(p2) && !isIndexFile(p2)
   );
-  return withEmptiedFolders(tree, gone, moves);
+  return withEmptiedFolders(tree, gone2, moves);
 }
 function wikiMoves(workspace, renames) {
   const moves = /* @__PURE__ */ new Map();
@@ -62035,9 +62277,9 @@ function wikiMoves(workspace, renames) {
   }
   return moves;
 }
-function withEmptiedFolders(tree, gone, moves) {
+function withEmptiedFolders(tree, gone2, moves) {
   const removed = /* @__PURE__ */ new Map();
-  for (const file of gone) {
+  for (const file of gone2) {
     removed.set(file, moves.get(file));
     for (let dir = parentDir(file); dir !== "" && !tree.dirs.has(dir) && !removed.has(dir); dir = parentDir(dir)) removed.set(dir, void 0);
   }
@@ -62087,7 +62329,7 @@ async function pagesBrokenByRemovals(git, workspace, layout, removed, skip, by =
 import path11 from "node:path";
 var toPosix = (p2) => p2.split(path11.sep).join("/");
 var displayPath = (d2, from, paths) => toPosix(path11.relative(from, path11.join(paths.wikiRoot, d2.path))) || ".";
-var count = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+var count2 = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 var SUMMARY_ROWS = 300;
 var SUMMARY_TABLE_CHARS = 6e4;
 var CELL_CHARS = 300;
@@ -62104,7 +62346,7 @@ function validateSummary(o2) {
   return [
     "## wiki-steward: validate",
     "",
-    `${o2.scope} in ${inlineCode(o2.folder)}: ${count(o2.errors, "error")}, ${count(o2.diagnostics.length - o2.errors, "warning")}.`,
+    `${o2.scope} in ${inlineCode(o2.folder)}: ${count2(o2.errors, "error")}, ${count2(o2.diagnostics.length - o2.errors, "warning")}.`,
     "",
     ...table
   ].join("\n");
@@ -62162,9 +62404,9 @@ async function validateCheckout(workspace, reporter, options2) {
   const all = applyRules([...diagnostics, ...staleIndexDiagnostics(plans, options2.indexFilesHandled)], workspace.config.validate);
   await reporter.annotate(all, { wikiRoot, repoRoot: workspace.repoRoot, cwd: options2.cwd });
   const errors = all.filter((d2) => d2.severity === "error");
-  const count2 = (n, one2) => `${n} ${one2}${n === 1 ? "" : "s"}`;
-  const alsoBroken = validation.brokenByRemovals.length ? `, and ${count2(validation.brokenByRemovals.length, "page")} linking to what it deletes or moves` : "";
-  const scope = `${count2(checked.length, only ? "changed page" : "page")} checked${alsoBroken}`;
+  const count3 = (n, one2) => `${n} ${one2}${n === 1 ? "" : "s"}`;
+  const alsoBroken = validation.brokenByRemovals.length ? `, and ${count3(validation.brokenByRemovals.length, "page")} linking to what it deletes or moves` : "";
+  const scope = `${count3(checked.length, only ? "changed page" : "page")} checked${alsoBroken}`;
   await reporter.summary(validateSummary({ scope, folder: workspace.wikiPrefix || ".", errors: errors.length, diagnostics: all }));
   if (hasErrors(all)) reporter.fail(`${errors.length} wiki errors in ${new Set(errors.map((d2) => d2.path)).size} files`);
 }
@@ -62244,6 +62486,8 @@ function afterCommand(title, command) {
 function workForEvent(eventName, payload, triggers) {
   if (eventName === "issues") return issueWork(payload, triggers);
   if (eventName === "issue_comment") return commentWork(payload, triggers);
+  if (eventName === "discussion") return discussionWork(payload, triggers);
+  if (eventName === "discussion_comment") return discussionCommentWork(payload, triggers);
   if (eventName === "pull_request" || eventName === "pull_request_target") {
     const pull = payload.pull_request;
     const branch = pull?.head?.ref ?? "";
@@ -62291,6 +62535,7 @@ function issueWork(payload, triggers) {
     kind: "answer",
     question: {
       key: `issue-${issue.number}`,
+      place: { kind: "issue" },
       ...typeof issue.updated_at === "string" ? { editedAt: issue.updated_at } : {},
       issueNumber: issue.number,
       text: body ? `${questionTitle}
@@ -62304,19 +62549,25 @@ ${body}` : questionTitle,
     }
   };
 }
+function followUpQuestion(body, command) {
+  const pattern = new RegExp(`^\\s*${command.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s+ask\\b[\\s:]*`, "i");
+  const visible = visibleMarkdown(body ?? "");
+  if (!pattern.test(visible)) return { skip: `comment does not start with '${command} ask'` };
+  const text2 = visible.replace(pattern, "").trim();
+  return text2 === "" ? { skip: `'${command} ask' with no question` } : { text: text2 };
+}
 function commentWork(payload, triggers) {
   const { issue, comment } = payload;
   if (!issue || !comment) return { kind: "skip", reason: "issue_comment event without an issue or comment" };
   if (payload.action !== "created") return { kind: "skip", reason: `comment ${payload.action}: nothing to answer` };
-  const pattern = new RegExp(`^\\s*${triggers.command.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s+ask\\b[\\s:]*`, "i");
-  const body = visibleMarkdown(comment.body ?? "");
-  if (!pattern.test(body)) return { kind: "skip", reason: `comment does not start with '${triggers.command} ask'` };
-  const text2 = body.replace(pattern, "").trim();
-  if (text2 === "") return { kind: "skip", reason: `'${triggers.command} ask' with no question` };
+  const asked = followUpQuestion(comment.body, triggers.command);
+  if ("skip" in asked) return { kind: "skip", reason: asked.skip };
+  const { text: text2 } = asked;
   return {
     kind: "answer",
     question: {
       key: `comment-${comment.id}`,
+      place: { kind: "issue" },
       issueNumber: issue.number,
       commentId: comment.id,
       text: text2,
@@ -62325,6 +62576,77 @@ function commentWork(payload, triggers) {
       asker: comment.user ?? { login: "ghost" },
       isPullRequest: Boolean(issue.pull_request),
       locked: Boolean(issue.locked)
+    }
+  };
+}
+function inAskedCategory(discussion, categories) {
+  const { name, slug, is_answerable } = discussion.category ?? {};
+  if (categories.length === 0) return Boolean(is_answerable);
+  const named = new Set(categories.map((c3) => c3.toLowerCase()));
+  return named.has((name ?? "").toLowerCase()) || named.has((slug ?? "").toLowerCase());
+}
+var categoryNote = (discussion, categories) => `discussion #${discussion.number} is in '${discussion.category?.name ?? "no category"}', ` + (categories.length === 0 ? "not a Q&A-format category" : `not one of discussions.categories (${categories.join(", ")})`);
+function discussionWork(payload, triggers) {
+  const discussion = payload.discussion;
+  if (!discussion) return { kind: "skip", reason: "discussion event without a discussion" };
+  const action = payload.action ?? "";
+  if (!["created", "edited", "category_changed", "labeled"].includes(action)) return { kind: "skip", reason: `discussion ${action}: nothing to answer` };
+  if (!inAskedCategory(discussion, triggers.discussionCategories)) return { kind: "skip", reason: categoryNote(discussion, triggers.discussionCategories) };
+  const title = discussion.title ?? "";
+  const stripped = afterCommand(title, triggers.command);
+  const labelled = (discussion.labels ?? []).some((l3) => l3.name === triggers.triggerLabel);
+  if (action === "labeled" && payload.label?.name !== triggers.triggerLabel) {
+    return { kind: "skip", reason: `label '${payload.label?.name}' is not the trigger label` };
+  }
+  if (stripped === void 0 && !labelled) {
+    return { kind: "skip", reason: `discussion #${discussion.number} has neither the '${triggers.triggerLabel}' label nor a '${triggers.command}' title` };
+  }
+  const asker = action === "labeled" || action === "edited" ? payload.sender ?? discussion.user : discussion.user;
+  const questionTitle = stripped ?? title;
+  const body = withoutEmptyFormFields(visibleMarkdown(discussion.body ?? "")).trim();
+  return {
+    kind: "answer",
+    question: {
+      key: `discussion-${discussion.number}`,
+      place: { kind: "discussion", nodeId: discussion.node_id, url: discussion.html_url },
+      ...typeof discussion.updated_at === "string" ? { editedAt: discussion.updated_at } : {},
+      issueNumber: discussion.number,
+      text: body ? `${questionTitle}
+
+${body}` : questionTitle,
+      issueTitle: title,
+      issueBody: visibleMarkdown(discussion.body ?? ""),
+      asker: asker ?? { login: "ghost" },
+      isPullRequest: false,
+      locked: Boolean(discussion.locked)
+    }
+  };
+}
+function discussionCommentWork(payload, triggers) {
+  const { discussion, comment } = payload;
+  if (!discussion || !comment?.node_id) return { kind: "skip", reason: "discussion_comment event without a discussion or comment" };
+  if (payload.action !== "created") return { kind: "skip", reason: `discussion comment ${payload.action}: nothing to answer` };
+  if (!inAskedCategory(discussion, triggers.discussionCategories)) return { kind: "skip", reason: categoryNote(discussion, triggers.discussionCategories) };
+  const asked = followUpQuestion(comment.body, triggers.command);
+  if ("skip" in asked) return { kind: "skip", reason: asked.skip };
+  return {
+    kind: "answer",
+    question: {
+      key: `discussion-comment-${comment.id}`,
+      place: {
+        kind: "discussion",
+        nodeId: discussion.node_id,
+        url: discussion.html_url,
+        followUp: { nodeId: comment.node_id, parentId: comment.parent_id ?? null }
+      },
+      issueNumber: discussion.number,
+      commentId: comment.id,
+      text: asked.text,
+      issueTitle: discussion.title ?? "",
+      issueBody: visibleMarkdown(discussion.body ?? ""),
+      asker: comment.user ?? { login: "ghost" },
+      isPullRequest: false,
+      locked: Boolean(discussion.locked)
     }
   };
 }
@@ -62454,7 +62776,7 @@ async function runStep(step5) {
   const payload = readEvent(env.GITHUB_EVENT_PATH);
   const workspace = await openWorkspace({ cwd: workspaceDir, wikiFlag: inputs.wikiPath, overrides: inputs.settings });
   const config = workspace.config;
-  const triggers = { triggerLabel: config.labels.trigger, command: config.ask.command };
+  const triggers = { triggerLabel: config.labels.trigger, command: config.ask.command, discussionCategories: config.discussions.categories };
   const work = inputs.mode === "auto" ? workForEvent(eventName, payload, triggers) : workForMode(inputs.mode, eventName, payload, triggers);
   step5.info(`wiki-steward: ${work.kind}${work.kind === "skip" ? ` (${work.reason})` : ""} for ${eventName || "no event"}`);
   if (work.kind === "skip") return;

@@ -14,12 +14,9 @@
 // otherwise the kept answer stands.
 import { editOfComment, isNewerEdit, markerKey } from './answer-comment.js';
 import type { StewardIdentity } from './identity.js';
-import type { GitHubClient } from './octokit.js';
-import type { RepoRef } from './octokit.js';
 import type { StewardText } from './posted-text.js';
-import type { RepoWrites } from './repo-writes.js';
+import type { CommentThread } from './question-thread.js';
 import { oldestAfterCreating, problemOf } from './twin-runs.js';
-import { createComment, updateComment } from './writes-text.js';
 
 export interface ExistingComment {
   id: number;
@@ -30,32 +27,25 @@ export interface ExistingComment {
   editedAt?: string | undefined;
 }
 
-/** Where the answer goes: the issue, the question's key, who the steward is, and which edit this run answers. */
+/** Where the answer goes: the thread, the question's key, who the steward is, and which edit this run answers. */
 export interface AnswerPlace {
-  issueNumber: number;
+  thread: CommentThread;
   key: string;
   identity: StewardIdentity;
   editedAt?: string | undefined;
 }
 
-/** The steward's own answer comments for `key` on the issue, oldest first. */
-async function ownAnswerComments(github: GitHubClient, repo: RepoRef, issueNumber: number, key: string, identity: StewardIdentity): Promise<ExistingComment[]> {
-  const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: issueNumber, per_page: 100 });
-  return comments
-    .filter((c) => identity.owns(c.user) && markerKey(c.body ?? '') === key)
-    .map((c) => ({ id: c.id, url: c.html_url, body: c.body ?? '', editedAt: editOfComment(c.body ?? '') }))
+/** The steward's own answer comments for `key` in the thread, oldest first. */
+async function ownAnswerComments(thread: CommentThread, key: string, identity: StewardIdentity): Promise<ExistingComment[]> {
+  return (await thread.comments())
+    .filter((c) => identity.owns(c.user ?? undefined) && markerKey(c.body) === key)
+    .map((c) => ({ id: c.id, url: c.url, body: c.body, editedAt: editOfComment(c.body) }))
     .sort((a, b) => a.id - b.id);
 }
 
 /** The question's answer comment: the oldest of the steward's own for `key`. */
-export async function findAnswerComment(
-  github: GitHubClient,
-  repo: RepoRef,
-  issueNumber: number,
-  key: string,
-  identity: StewardIdentity,
-): Promise<ExistingComment | undefined> {
-  return (await ownAnswerComments(github, repo, issueNumber, key, identity))[0];
+export async function findAnswerComment(thread: CommentThread, key: string, identity: StewardIdentity): Promise<ExistingComment | undefined> {
+  return (await ownAnswerComments(thread, key, identity))[0];
 }
 
 /** What a run did when it found a twin run's comment beside the one it created. */
@@ -79,72 +69,38 @@ export interface UpsertResult {
 }
 
 export async function upsertAnswerComment(
-  github: GitHubClient,
-  writes: RepoWrites,
-  repo: RepoRef,
   o: AnswerPlace,
   body: StewardText,
   /** The comment, when the caller has just looked it up (null: it has none). */
   found?: ExistingComment | null,
 ): Promise<UpsertResult> {
-  const existing = found === undefined ? await findAnswerComment(github, repo, o.issueNumber, o.key, o.identity) : found;
+  const existing = found === undefined ? await findAnswerComment(o.thread, o.key, o.identity) : found;
   if (existing) {
-    await updateComment(github, writes, repo, existing.id, body);
+    await o.thread.update(existing.id, body);
     return { url: existing.url, created: false };
   }
-  const mine = await createComment(github, writes, repo, o.issueNumber, body);
+  const mine = await o.thread.create(body);
   // A dry run created nothing, so there is nothing to converge.
   if (mine.id === 0) return { url: mine.url, created: true };
   try {
-    return await converge(github, writes, repo, o, body, { id: mine.id, url: mine.url, editedAt: o.editedAt });
+    return await converge(o, body, { id: mine.id, url: mine.url, editedAt: o.editedAt });
   } catch (error) {
     return { url: mine.url, created: true, problem: problemOf(error) };
   }
 }
 
 /** After creating `mine`: keep the oldest of the steward's answer comments for the question, delete the rest. */
-async function converge(
-  github: GitHubClient,
-  writes: RepoWrites,
-  repo: RepoRef,
-  o: AnswerPlace,
-  body: StewardText,
-  mine: Omit<ExistingComment, 'body'>,
-): Promise<UpsertResult> {
+async function converge(o: AnswerPlace, body: StewardText, mine: Omit<ExistingComment, 'body'>): Promise<UpsertResult> {
   const { kept, others } = await oldestAfterCreating<Omit<ExistingComment, 'body'>>(
-    () => ownAnswerComments(github, repo, o.issueNumber, o.key, o.identity),
+    () => ownAnswerComments(o.thread, o.key, o.identity),
     mine,
     (c) => c.id,
-    `the comments of #${o.issueNumber}`,
+    `the comments of ${o.thread.describe}`,
   );
   if (others.length === 0) return { url: mine.url, created: true };
   const updated = kept.id !== mine.id && isNewerEdit(mine.editedAt, kept.editedAt);
   // The kept comment gets the newer answer before this run's own goes, so that answer is never lost.
-  if (updated) await updateComment(github, writes, repo, kept.id, body);
-  for (const other of others) await deleteComment(github, writes, repo, other.id);
+  if (updated) await o.thread.update(kept.id, body);
+  for (const other of others) await o.thread.remove(other.id);
   return { url: kept.url, created: kept.id === mine.id, converged: { kept: kept.id, deleted: others.map((c) => c.id), updated } };
-}
-
-/** Deletes one of the steward's comments; one already gone (a twin run deleted it first) is no error. */
-async function deleteComment(github: GitHubClient, writes: RepoWrites, repo: RepoRef, commentId: number): Promise<void> {
-  await writes.run(
-    `DELETE /repos/${repo.owner}/${repo.repo}/issues/comments/${commentId} (a twin run's answer comment)`,
-    async () => {
-      await github.rest.issues.deleteComment({ ...repo, comment_id: commentId }).catch((error: { status?: number }) => {
-        if (error.status !== 404) throw error;
-      });
-    },
-    undefined,
-  );
-}
-
-/** Whether a comment still exists (a `/wiki ask` comment may be deleted before its run). */
-export async function commentExists(github: GitHubClient, repo: RepoRef, commentId: number): Promise<boolean> {
-  return github.rest.issues.getComment({ ...repo, comment_id: commentId }).then(
-    () => true,
-    (error: { status?: number }) => {
-      if (error.status === 404) return false;
-      throw error;
-    },
-  );
 }

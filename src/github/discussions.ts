@@ -41,7 +41,7 @@ export interface Discussion {
 const PAGE = 100;
 
 const AUTHOR = 'author { login __typename }';
-const COMMENT_FIELDS = `id databaseId url body createdAt isAnswer ${AUTHOR} reactionGroups { content reactors { totalCount } }`;
+const COMMENT_FIELDS = `id databaseId url body createdAt isAnswer ${AUTHOR} reactionGroups { content reactors(first: 1) { totalCount } }`;
 const DISCUSSION_FIELDS = `id number url title body locked createdAt ${AUTHOR} category { name slug isAnswerable } labels(first: 100) { nodes { id name } }`;
 
 interface RawAuthor {
@@ -75,7 +75,9 @@ interface Connection<T> {
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
 
-const authorOf = (a: RawAuthor | null): DiscussionAuthor | null => (a ? { login: a.login, type: a.__typename === 'Bot' ? 'Bot' : 'User' } : null);
+// GraphQL names a bot without the `[bot]` suffix its REST login (and the steward's identity) carries.
+const authorOf = (a: RawAuthor | null): DiscussionAuthor | null =>
+  a ? (a.__typename === 'Bot' ? { login: a.login.endsWith('[bot]') ? a.login : `${a.login}[bot]`, type: 'Bot' } : { login: a.login, type: 'User' }) : null;
 const count = (c: RawComment, content: string) => c.reactionGroups?.find((g) => g.content === content)?.reactors.totalCount ?? 0;
 const commentOf = (c: RawComment, replyTo?: string): DiscussionComment => ({
   id: c.databaseId,

@@ -1,9 +1,10 @@
 // Outcome labels (`wiki:answered`, `wiki:gap`, `wiki:cold`, `wiki:error`): created when missing,
-// and only the current outcome's label left on the issue.
+// and only the current outcome's label left on the issue or discussion.
 import type { StewardConfig } from '../config/config.js';
 import type { Outcome } from '../answer/trace.js';
 import type { GitHubClient } from './octokit.js';
 import type { RepoRef } from './octokit.js';
+import type { ThreadLabels } from './question-thread.js';
 import type { RepoWrites } from './repo-writes.js';
 
 const COLORS: Record<Outcome, string> = { answered: '0e8a16', gap: 'fbca04', cold: 'c5def5', error: 'b60205' };
@@ -14,25 +15,19 @@ const DESCRIPTIONS: Record<Outcome, string> = {
   error: 'wiki-steward could not answer this now',
 };
 
+/** Leaves only the outcome's label of the four on the question, creating it in the repository when missing. */
 export async function setOutcomeLabel(
   github: GitHubClient,
   writes: RepoWrites,
   repo: RepoRef,
-  issueNumber: number,
+  question: ThreadLabels,
   outcome: Outcome,
   labels: StewardConfig['labels'],
-  current: readonly string[],
 ): Promise<void> {
+  const current = await question.current();
   const name = labels[outcome];
   const stale = (['answered', 'gap', 'cold', 'error'] as const).map((o) => labels[o]).filter((l) => l !== name && current.includes(l));
-  const path = `/repos/${repo.owner}/${repo.repo}`;
-  for (const old of stale) {
-    await writes.run(
-      `DELETE ${path}/issues/${issueNumber}/labels/${old}`,
-      () => github.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name: old }),
-      undefined,
-    );
-  }
+  for (const old of stale) await question.remove(old);
   if (current.includes(name)) return;
   const exists = await github.rest.issues.getLabel({ ...repo, name }).then(
     () => true,
@@ -43,16 +38,12 @@ export async function setOutcomeLabel(
   );
   if (!exists) {
     await writes.run(
-      `POST ${path}/labels (${name})`,
+      `POST /repos/${repo.owner}/${repo.repo}/labels (${name})`,
       () => github.rest.issues.createLabel({ ...repo, name, color: COLORS[outcome], description: DESCRIPTIONS[outcome] }).catch(ignoreAlreadyExists),
       undefined,
     );
   }
-  await writes.run(
-    `POST ${path}/issues/${issueNumber}/labels (${name})`,
-    () => github.rest.issues.addLabels({ ...repo, issue_number: issueNumber, labels: [name] }),
-    undefined,
-  );
+  await question.add(name);
 }
 
 /** Two runs may race to create the label; the loser's 422 is not a failure. */

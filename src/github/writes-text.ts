@@ -57,7 +57,8 @@ export async function createDiscussionComment(
     `POST /graphql addDiscussionComment on ${discussionId}${replyTo ? ` in reply to ${replyTo}` : ''} (${body.length} characters)`,
     async () => {
       const data = await github.graphql<{ addDiscussionComment: { comment: { id: string; databaseId: number; url: string } } }>(
-        'mutation($id: ID!, $body: String!, $replyTo: ID) { addDiscussionComment(input: { discussionId: $id, body: $body, replyToId: $replyTo }) { comment { id databaseId url } } }',
+        'mutation($id: ID!, $body: String!, $replyTo: ID) ' +
+          '{ addDiscussionComment(input: { discussionId: $id, body: $body, replyToId: $replyTo }) { comment { id databaseId url } } }',
         { id: discussionId, body, replyTo: replyTo ?? null },
       );
       const c = data.addDiscussionComment.comment;

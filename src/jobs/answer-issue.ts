@@ -14,7 +14,8 @@ import { answerMarkers, answerWithNote, renderComment, traceFromComment } from '
 import { answerSignature, workflowRunUrl } from '../github/answer-signature.js';
 import { capturesOutcome, planCapture } from '../capture/capture-plan.js';
 import { type CapturePrResult, CaptureRefusedError, TwinRunError, deleteBranch, openCapturePr } from './capture-pr.js';
-import { type AnswerPlace, type UpsertResult, commentExists, findAnswerComment, upsertAnswerComment } from '../github/comment-helper.js';
+import { type AnswerPlace, type UpsertResult, findAnswerComment, upsertAnswerComment } from '../github/comment-helper.js';
+import { type QuestionThread, discussionThread, issueThread } from '../github/question-thread.js';
 import type { StewardIdentity } from '../github/identity.js';
 import { updateComment, updatePull } from '../github/writes-text.js';
 import { type Question, isBot } from './question.js';
@@ -83,6 +84,14 @@ export function permalinkRenderer(serverUrl: string, repo: RepoRef, commit: stri
   };
 }
 
+/** The thread the question was asked in, where its answer goes. */
+function threadOf(ctx: AnswerContext, writes: RepoWrites, question: Question): QuestionThread {
+  const { place } = question;
+  return place.kind === 'discussion'
+    ? discussionThread(ctx.github, writes, ctx.repo, { number: question.issueNumber, nodeId: place.nodeId, followUp: place.followUp })
+    : issueThread(ctx.github, writes, ctx.repo, question.issueNumber, question.commentId);
+}
+
 export async function answerQuestion(ctx: AnswerContext, question: Question): Promise<AnswerResult> {
   if (isBot(ctx.sender) || isBot(question.asker)) {
     ctx.reporter.info(`Skipping: questions from bots are not answered (sender ${ctx.sender?.login}, asker ${question.asker.login}).`);
@@ -97,13 +106,14 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
     ctx.reporter.info(`Skipping: the steward never answers itself (${identity.describe()}; sender ${ctx.sender?.login}, asker ${question.asker.login}).`);
     return { skipped: 'self' };
   }
-  if (question.commentId !== undefined && !(await commentExists(ctx.github, ctx.repo, question.commentId))) {
+  const writes = new RepoWrites(ctx.dryRun, (message) => ctx.reporter.info(message));
+  const thread = threadOf(ctx, writes, question);
+  if (!(await thread.askingCommentExists())) {
     ctx.reporter.info(`Skipping: the ${ctx.workspace.config.ask.command} ask comment ${question.commentId} was deleted before this run.`);
     return { skipped: 'deleted' };
   }
-  const writes = new RepoWrites(ctx.dryRun, (message) => ctx.reporter.info(message));
   const { config } = ctx.workspace;
-  const where: AnswerPlace = { issueNumber: question.issueNumber, key: question.key, identity, editedAt: question.editedAt };
+  const where: AnswerPlace = { thread: thread.comments, key: question.key, identity, editedAt: question.editedAt };
   const permission = await mayAsk(ctx.github, ctx.repo, question.asker.login, config.ask.minPermission);
   if (!permission.allowed) {
     ctx.reporter.info(`Not answering: @${question.asker.login} has role '${permission.role}', below min-permission '${config.ask.minPermission}'.`);
@@ -112,9 +122,9 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
   }
 
   // 👀 before the wiki is loaded: the asker sees at once that the question was taken up.
-  const seen = await acknowledge(ctx.github, writes, ctx.repo, question, ctx.reporter);
+  const seen = await acknowledge(thread.reactions, ctx.reporter);
   try {
-    return await answerAcknowledged(ctx, question, { writes, where, seen });
+    return await answerAcknowledged(ctx, question, { writes, where, seen, thread });
   } catch (error) {
     // No-op once the answer is posted: what failed after it (a label, a refused capture) is the maintainers' to fix.
     await seen.failed();
@@ -130,7 +140,7 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
 async function refuse(ctx: AnswerContext, writes: RepoWrites, question: Question, where: AnswerPlace): Promise<void> {
   const { config } = ctx.workspace;
   const label = `\`${config.labels.trigger}\``;
-  const existing = await findAnswerComment(ctx.github, ctx.repo, question.issueNumber, question.key, where.identity);
+  const existing = await findAnswerComment(where.thread, question.key, where.identity);
   if (existing && traceFromComment(existing.body)) {
     const note =
       `**The question has changed since this answer**, and the change is not answered: wiki-steward answers questions from people with ` +
@@ -144,17 +154,14 @@ async function refuse(ctx: AnswerContext, writes: RepoWrites, question: Question
   const text =
     `Thanks for the question. wiki-steward answers questions from people with ${config.ask.minPermission} access or more; ` +
     `a maintainer can ask for you by adding the ${label} label.`;
-  reportConvergence(
-    ctx.reporter,
-    await upsertAnswerComment(ctx.github, writes, ctx.repo, where, { text, markers: answerMarkers(question.key, question.editedAt) }, existing ?? null),
-  );
+  reportConvergence(ctx.reporter, await upsertAnswerComment(where, { text, markers: answerMarkers(question.key, question.editedAt) }, existing ?? null));
 }
 
 /** The answer itself, once the question is acknowledged: `seen` is settled when the comment is posted. */
 async function answerAcknowledged(
   ctx: AnswerContext,
   question: Question,
-  { writes, where, seen }: { writes: RepoWrites; where: AnswerPlace; seen: Acknowledgement },
+  { writes, where, seen, thread }: { writes: RepoWrites; where: AnswerPlace; seen: Acknowledgement; thread: QuestionThread },
 ): Promise<AnswerResult> {
   const workspace = ctx.workspace;
   const { config } = workspace;
@@ -191,7 +198,9 @@ async function answerAcknowledged(
       tree,
       config,
       trace,
-      { url: `${serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/issues/${question.issueNumber}`, label: `#${question.issueNumber}` },
+      question.place.kind === 'discussion'
+        ? { url: question.place.url, label: `discussion #${question.issueNumber}` }
+        : { url: `${serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/issues/${question.issueNumber}`, label: `#${question.issueNumber}` },
       new Date(),
     );
     const opened = await openCapturePr({
@@ -237,7 +246,7 @@ async function answerAcknowledged(
   const body = renderComment({ key: question.key, editedAt: question.editedAt, trace, answer: trace.answer, footer, signature });
   let url: string;
   try {
-    const posted = await upsertAnswerComment(ctx.github, writes, ctx.repo, where, body);
+    const posted = await upsertAnswerComment(where, body);
     reportConvergence(ctx.reporter, posted);
     url = posted.url;
   } catch (error) {
@@ -246,12 +255,8 @@ async function answerAcknowledged(
     throw error;
   }
   await (trace.outcome === 'error' ? seen.failed() : seen.done());
-  // The issue's label follows the issue's own question; a follow-up's outcome is in its comment.
-  if (question.commentId === undefined) {
-    const issue = await ctx.github.rest.issues.get({ ...ctx.repo, issue_number: question.issueNumber });
-    const current = issue.data.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? '')));
-    await setOutcomeLabel(ctx.github, writes, ctx.repo, question.issueNumber, trace.outcome, config.labels, current);
-  }
+  // The label follows the issue's or discussion's own question; a follow-up's outcome is in its comment.
+  if (question.commentId === undefined) await setOutcomeLabel(ctx.github, writes, ctx.repo, thread.labels, trace.outcome, config.labels);
 
   if (captureRefused) throw captureRefused;
   // The summary shows what people read (the visible text, without the hidden trailer), under the provider's fault.

@@ -143,7 +143,9 @@ function prBody(o: CapturePrOptions, marker: CaptureMarker): StewardText {
   const text = fitVisible(
     [
       [
-        `Captures the gap from #${o.question.issueNumber}.`,
+        o.question.place.kind === 'discussion'
+          ? `Captures the gap from discussion #${o.question.issueNumber} (${o.question.place.url}).`
+          : `Captures the gap from #${o.question.issueNumber}.`,
         '',
         `The wiki ${missed} this question, so this adds \`${marker.page}\`${startsWiki}${withIndexes}. ` +
           'Edit it into a real page, set `rated_by: human` when you have checked it, and merge.',

@@ -3,6 +3,7 @@
 // answer posted, the first settle wins, a dry run writes nothing — a refused 😕, and a 👀 a twin
 // run took away first.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { issueThread } from '../../src/github/question-thread.js';
 import { acknowledge } from '../../src/github/reaction-helper.js';
 import { RepoWrites } from '../../src/github/repo-writes.js';
 import { type GitHubEmulator, startGitHubEmulator } from '../github-emulator/emulator.js';
@@ -28,7 +29,7 @@ const noLog = (): void => undefined;
 
 describe('acknowledge', () => {
   it('👀 on the issue at once; failed() swaps it for 😕; a later done() changes nothing', async () => {
-    const seen = await acknowledge(octokit, new RepoWrites(false, noLog), repo, { issueNumber: 1 }, log);
+    const seen = await acknowledge(issueThread(octokit, new RepoWrites(false, noLog), repo, 1).reactions, log);
     expect(onIssue(1)).toEqual(['github-actions[bot] eyes']);
     await seen.failed();
     expect(onIssue(1)).toEqual(['github-actions[bot] confused']);
@@ -45,7 +46,7 @@ describe('acknowledge', () => {
 
   it('on a `/wiki ask` comment: done() takes the 👀 away; a later failed() adds no 😕', async () => {
     const ask = gh.state.addComment({ issue_number: 1, body: '/wiki ask how?', user: 'bob' });
-    const seen = await acknowledge(octokit, new RepoWrites(false, noLog), repo, { issueNumber: 1, commentId: ask.id }, log);
+    const seen = await acknowledge(issueThread(octokit, new RepoWrites(false, noLog), repo, 1, ask.id).reactions, log);
     expect(gh.state.reactionsOn(ask.id).map((r) => r.content)).toEqual(['eyes']);
     await seen.done();
     await seen.failed();
@@ -56,7 +57,7 @@ describe('acknowledge', () => {
   it('a dry run writes nothing and lists the 👀 it would add', async () => {
     const said: string[] = [];
     const writes = new RepoWrites(true, (line) => said.push(line));
-    const seen = await acknowledge(octokit, writes, repo, { issueNumber: 1 }, log);
+    const seen = await acknowledge(issueThread(octokit, writes, repo, 1).reactions, log);
     await seen.failed();
     expect(gh.writes()).toEqual([]);
     expect(writes.done.map((w) => w.describe)).toEqual([
@@ -67,8 +68,8 @@ describe('acknowledge', () => {
   });
 
   it('two runs of one question at once share the 👀 (one account): whichever takes it away second is not warned', async () => {
-    const first = await acknowledge(octokit, new RepoWrites(false, noLog), repo, { issueNumber: 1 }, log);
-    const twin = await acknowledge(octokit, new RepoWrites(false, noLog), repo, { issueNumber: 1 }, log);
+    const first = await acknowledge(issueThread(octokit, new RepoWrites(false, noLog), repo, 1).reactions, log);
+    const twin = await acknowledge(issueThread(octokit, new RepoWrites(false, noLog), repo, 1).reactions, log);
     expect(onIssue(1)).toEqual(['github-actions[bot] eyes']);
     await first.done();
     await twin.done();
@@ -83,7 +84,7 @@ describe('acknowledge', () => {
   });
 
   it('a 😕 GitHub refuses is a warning, not an error', async () => {
-    const seen = await acknowledge(octokit, new RepoWrites(false, noLog), repo, { issueNumber: 1 }, log);
+    const seen = await acknowledge(issueThread(octokit, new RepoWrites(false, noLog), repo, 1).reactions, log);
     gh.faults.push({ match: { method: 'POST', path: /\/reactions$/ }, times: Infinity, status: 422 });
     await expect(seen.failed()).resolves.toBeUndefined();
     expect(onIssue(1)).toEqual([]);
