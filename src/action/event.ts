@@ -3,10 +3,8 @@
 // HTML comments (issue-template hints, or text hidden on purpose, such as a forged steward marker)
 // are not part of the question.
 import { CAPTURE_BRANCH_PREFIX } from '../jobs/capture-pr.js';
-import type { ClosedCapture, GitHubUser, Question } from '../jobs/question.js';
-import { lfLineBreaks } from '../markdown/body.js';
-import { codeSpanReader, fencedBlockEnd } from '../markdown/code.js';
-import { withoutEmptyFormFields } from '../markdown/issue-forms.js';
+import { type ClosedCapture, type GitHubUser, type Question, afterCommand, askedText } from '../jobs/question.js';
+import { visibleMarkdown } from '../markdown/visible.js';
 
 export type Work =
   | { kind: 'answer'; question: Question }
@@ -69,44 +67,7 @@ export interface Triggers {
   discussionCategories: readonly string[];
 }
 
-/**
- * Markdown as GitHub shows it: line breaks as `\n` (the web editor sends `\r\n`, and GitHub reads a
- * lone `\r` as a line end too), HTML comments removed (an unclosed `<!--` hides the rest), except
- * inside code spans and fenced code blocks, where GitHub shows them as written.
- */
-export function visibleMarkdown(text: string): string {
-  const markdown = lfLineBreaks(text);
-  const readCodeSpan = codeSpanReader(markdown);
-  let out = '';
-  let i = 0;
-  while (i < markdown.length) {
-    // Left to right, as GitHub reads it: a fence, a code span or a comment, whichever opens first, holds what follows it.
-    const lineStart = i === 0 || markdown[i - 1] === '\n';
-    const codeEnd = (lineStart ? fencedBlockEnd(markdown, i) : undefined) ?? readCodeSpan(i)?.end;
-    if (codeEnd !== undefined) {
-      out += markdown.slice(i, codeEnd);
-      i = codeEnd;
-    } else if (markdown.startsWith('<!--', i)) {
-      const close = markdown.indexOf('-->', i + 4);
-      i = close < 0 ? markdown.length : close + 3;
-    } else {
-      out += markdown[i];
-      i++;
-    }
-  }
-  return out;
-}
-
 const labelNames = (issue: IssuePayload): string[] => (issue.labels ?? []).map((l) => (typeof l === 'string' ? l : l.name));
-
-/** The title without the command prefix (`/wiki How do I …` → `How do I …`), or undefined without it. */
-function afterCommand(title: string, command: string): string | undefined {
-  const t = title.trimStart();
-  if (!t.toLowerCase().startsWith(command.toLowerCase())) return undefined;
-  const rest = t.slice(command.length);
-  if (rest !== '' && !/^[\s:]/.test(rest)) return undefined;
-  return rest.replace(/^[\s:]+/, '');
-}
 
 /** `mode: auto` — the work each event asks for (the README's table). */
 export function workForEvent(eventName: string, payload: EventPayload, triggers: Triggers): Work {
@@ -162,8 +123,6 @@ function issueWork(payload: EventPayload, triggers: Triggers): Work {
   // approving an outsider's question), whoever made the edit (the author, or a maintainer editing
   // it: theirs is answered anew, the author's is not once the author is below min-permission).
   const asker = action === 'labeled' || action === 'edited' ? (payload.sender ?? issue.user) : issue.user;
-  const questionTitle = stripped ?? title;
-  const body = withoutEmptyFormFields(visibleMarkdown(issue.body ?? '')).trim();
   return {
     kind: 'answer',
     question: {
@@ -171,7 +130,7 @@ function issueWork(payload: EventPayload, triggers: Triggers): Work {
       place: { kind: 'issue' },
       ...(typeof issue.updated_at === 'string' ? { editedAt: issue.updated_at } : {}),
       issueNumber: issue.number,
-      text: body ? `${questionTitle}\n\n${body}` : questionTitle,
+      text: askedText(title, issue.body, triggers.command),
       issueTitle: title,
       issueBody: visibleMarkdown(issue.body ?? ''),
       asker: asker ?? { login: 'ghost' },
@@ -244,8 +203,6 @@ function discussionWork(payload: EventPayload, triggers: Triggers): Work {
   }
   // As on issues: whoever added the label or made the edit answers for the question as it now reads.
   const asker = action === 'labeled' || action === 'edited' ? (payload.sender ?? discussion.user) : discussion.user;
-  const questionTitle = stripped ?? title;
-  const body = withoutEmptyFormFields(visibleMarkdown(discussion.body ?? '')).trim();
   return {
     kind: 'answer',
     question: {
@@ -253,7 +210,7 @@ function discussionWork(payload: EventPayload, triggers: Triggers): Work {
       place: { kind: 'discussion', nodeId: discussion.node_id, url: discussion.html_url },
       ...(typeof discussion.updated_at === 'string' ? { editedAt: discussion.updated_at } : {}),
       issueNumber: discussion.number,
-      text: body ? `${questionTitle}\n\n${body}` : questionTitle,
+      text: askedText(title, discussion.body, triggers.command),
       issueTitle: title,
       issueBody: visibleMarkdown(discussion.body ?? ''),
       asker: asker ?? { login: 'ghost' },

@@ -1,5 +1,7 @@
 // A question as the jobs see it, whichever event asked it: the issue or the `/wiki ask` comment,
 // who asks, and the context around it; and a closed capture pull request.
+import { withoutEmptyFormFields } from '../markdown/issue-forms.js';
+import { visibleMarkdown } from '../markdown/visible.js';
 
 export interface GitHubUser {
   login: string;
@@ -63,3 +65,19 @@ export interface ClosedCapture {
 
 /** Any bot (the steward included): questions from bots are never answered. */
 export const isBot = (user: GitHubUser | undefined): boolean => !!user && (user.type === 'Bot' || /\[bot\]$/i.test(user.login));
+
+/** The title without the command prefix (`/wiki How do I …` → `How do I …`), or undefined without it. */
+export function afterCommand(title: string, command: string): string | undefined {
+  const t = title.trimStart();
+  if (!t.toLowerCase().startsWith(command.toLowerCase())) return undefined;
+  const rest = t.slice(command.length);
+  if (rest !== '' && !/^[\s:]/.test(rest)) return undefined;
+  return rest.replace(/^[\s:]+/, '');
+}
+
+/** The question a titled issue or discussion asks: its title without the command, then what its body shows (a form's empty fields left out). */
+export function askedText(title: string, body: string | null | undefined, command: string): string {
+  const asked = afterCommand(title, command) ?? title;
+  const shown = withoutEmptyFormFields(visibleMarkdown(body ?? '')).trim();
+  return shown ? `${asked}\n\n${shown}` : asked;
+}

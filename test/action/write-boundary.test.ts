@@ -19,7 +19,7 @@ import {
 } from '../../src/github/answer-comment.js';
 import { postable } from '../../src/github/posted-text.js';
 import type { Trace } from '../../src/answer/trace.js';
-import { visibleMarkdown } from '../../src/action/event.js';
+import { visibleMarkdown } from '../../src/markdown/visible.js';
 import { readCaptureMarker, rewriteCaptureMarker } from '../../src/jobs/capture-pr.js';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
