@@ -1167,14 +1167,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path12 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path13 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path12 && path12[0] !== "/") {
-          path12 = `/${path12}`;
+        if (path13 && path13[0] !== "/") {
+          path13 = `/${path13}`;
         }
-        return new URL(`${origin}${path12}`);
+        return new URL(`${origin}${path13}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1625,39 +1625,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path12, origin }
+          request: { method, path: path13, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path12);
+        debuglog("sending request to %s %s/%s", method, origin, path13);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path12, origin },
+          request: { method, path: path13, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path12,
+          path13,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path12, origin }
+          request: { method, path: path13, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path12);
+        debuglog("trailers received from %s %s/%s", method, origin, path13);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path12, origin },
+          request: { method, path: path13, origin },
           error
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path12,
+          path13,
           error.message
         );
       });
@@ -1706,9 +1706,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path12, origin }
+            request: { method, path: path13, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path12);
+          debuglog("sending request to %s %s/%s", method, origin, path13);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1771,7 +1771,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request2 = class {
       constructor(origin, {
-        path: path12,
+        path: path13,
         method,
         body,
         headers,
@@ -1786,11 +1786,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path12 !== "string") {
+        if (typeof path13 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path12[0] !== "/" && !(path12.startsWith("http://") || path12.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path13[0] !== "/" && !(path13.startsWith("http://") || path13.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path12)) {
+        } else if (invalidPathRegex.test(path13)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1856,7 +1856,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path12, query) : path12;
+        this.path = query ? buildURL(path13, query) : path13;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6549,7 +6549,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path12, host, upgrade, blocking, reset } = request2;
+      const { method, path: path13, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util2.isFormDataLike(body)) {
@@ -6630,7 +6630,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path12} HTTP/1.1\r
+      let header = `${method} ${path13} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7159,7 +7159,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path12, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path13, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util2.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7256,7 +7256,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path12;
+      headers[HTTP2_HEADER_PATH] = path13;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7609,9 +7609,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util2.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path12 = search ? `${pathname}${search}` : pathname;
+        const path13 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path12;
+        this.opts.path = path13;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8850,10 +8850,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path12 = "/",
+          path: path13 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path12;
+        opts.path = origin + path13;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10825,20 +10825,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path12) {
-      if (typeof path12 !== "string") {
-        return path12;
+    function safeUrl(path13) {
+      if (typeof path13 !== "string") {
+        return path13;
       }
-      const pathSegments = path12.split("?");
+      const pathSegments = path13.split("?");
       if (pathSegments.length !== 2) {
-        return path12;
+        return path13;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path12, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path12);
+    function matchKey(mockDispatch2, { path: path13, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path13);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10860,7 +10860,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key2) {
       const basePath = key2.query ? buildURL(key2.path, key2.query) : key2.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path12 }) => matchValue(safeUrl(path12), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path13 }) => matchValue(safeUrl(path13), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10898,9 +10898,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path12, method, body, headers, query } = opts;
+      const { path: path13, method, body, headers, query } = opts;
       return {
-        path: path12,
+        path: path13,
         method,
         body,
         headers,
@@ -11363,10 +11363,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path12, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path13, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path12,
+            Path: path13,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16245,9 +16245,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path12) {
-      for (let i = 0; i < path12.length; ++i) {
-        const code3 = path12.charCodeAt(i);
+    function validateCookiePath(path13) {
+      for (let i = 0; i < path13.length; ++i) {
+        const code3 = path13.charCodeAt(i);
         if (code3 < 32 || // exclude CTLs (0-31)
         code3 > 126 || // exclude DEL and non-ascii
         code3 === 59) {
@@ -19167,11 +19167,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path12 = opts.path;
+          let path13 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path12 = `/${path12}`;
+            path13 = `/${path13}`;
           }
-          url2 = new URL(util2.parseOrigin(url2).origin + path12);
+          url2 = new URL(util2.parseOrigin(url2).origin + path13);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -25038,10 +25038,10 @@ var require_src2 = __commonJS({
     var fs_1 = __require("fs");
     var debug_1 = __importDefault(require_src());
     var log = debug_1.default("@kwsites/file-exists");
-    function check(path12, isFile, isDirectory2) {
-      log(`checking %s`, path12);
+    function check(path13, isFile, isDirectory2) {
+      log(`checking %s`, path13);
       try {
-        const stat = fs_1.statSync(path12);
+        const stat = fs_1.statSync(path13);
         if (stat.isFile() && isFile) {
           log(`[OK] path represents a file`);
           return true;
@@ -25061,8 +25061,8 @@ var require_src2 = __commonJS({
         throw e;
       }
     }
-    function exists(path12, type2 = exports2.READABLE) {
-      return check(path12, (type2 & exports2.FILE) > 0, (type2 & exports2.FOLDER) > 0);
+    function exists(path13, type2 = exports2.READABLE) {
+      return check(path13, (type2 & exports2.FILE) > 0, (type2 & exports2.FOLDER) > 0);
     }
     exports2.exists = exists;
     exports2.FILE = 1;
@@ -31633,7 +31633,7 @@ var require_main = __commonJS({
     exports2.createMessageConnection = exports2.createServerSocketTransport = exports2.createClientSocketTransport = exports2.createServerPipeTransport = exports2.createClientPipeTransport = exports2.generateRandomPipeName = exports2.StreamMessageWriter = exports2.StreamMessageReader = exports2.SocketMessageWriter = exports2.SocketMessageReader = exports2.PortMessageWriter = exports2.PortMessageReader = exports2.IPCMessageWriter = exports2.IPCMessageReader = void 0;
     var ril_1 = require_ril();
     ril_1.default.install();
-    var path12 = __require("path");
+    var path13 = __require("path");
     var os4 = __require("os");
     var crypto_1 = __require("crypto");
     var net_1 = __require("net");
@@ -31769,9 +31769,9 @@ var require_main = __commonJS({
       }
       let result;
       if (XDG_RUNTIME_DIR) {
-        result = path12.join(XDG_RUNTIME_DIR, `vscode-ipc-${randomSuffix}.sock`);
+        result = path13.join(XDG_RUNTIME_DIR, `vscode-ipc-${randomSuffix}.sock`);
       } else {
-        result = path12.join(os4.tmpdir(), `vscode-${randomSuffix}.sock`);
+        result = path13.join(os4.tmpdir(), `vscode-${randomSuffix}.sock`);
       }
       const limit = safeIpcPathLengths.get(process.platform);
       if (limit !== void 0 && result.length > limit) {
@@ -34951,40 +34951,40 @@ function normalizeSqliteParams(params) {
 }
 function createSessionFsAdapter(provider) {
   return {
-    readFile: async ({ path: path12 }) => {
+    readFile: async ({ path: path13 }) => {
       try {
-        const content = await provider.readFile(path12);
+        const content = await provider.readFile(path13);
         return { content };
       } catch (err) {
         return { content: "", error: toSessionFsError(err) };
       }
     },
-    writeFile: async ({ path: path12, content, mode }) => {
+    writeFile: async ({ path: path13, content, mode }) => {
       try {
-        await provider.writeFile(path12, content, mode);
+        await provider.writeFile(path13, content, mode);
         return void 0;
       } catch (err) {
         return toSessionFsError(err);
       }
     },
-    appendFile: async ({ path: path12, content, mode }) => {
+    appendFile: async ({ path: path13, content, mode }) => {
       try {
-        await provider.appendFile(path12, content, mode);
+        await provider.appendFile(path13, content, mode);
         return void 0;
       } catch (err) {
         return toSessionFsError(err);
       }
     },
-    exists: async ({ path: path12 }) => {
+    exists: async ({ path: path13 }) => {
       try {
-        return { exists: await provider.exists(path12) };
+        return { exists: await provider.exists(path13) };
       } catch {
         return { exists: false };
       }
     },
-    stat: async ({ path: path12 }) => {
+    stat: async ({ path: path13 }) => {
       try {
-        return await provider.stat(path12);
+        return await provider.stat(path13);
       } catch (err) {
         return {
           isFile: false,
@@ -34996,33 +34996,33 @@ function createSessionFsAdapter(provider) {
         };
       }
     },
-    mkdir: async ({ path: path12, recursive, mode }) => {
+    mkdir: async ({ path: path13, recursive, mode }) => {
       try {
-        await provider.mkdir(path12, recursive ?? false, mode);
+        await provider.mkdir(path13, recursive ?? false, mode);
         return void 0;
       } catch (err) {
         return toSessionFsError(err);
       }
     },
-    readdir: async ({ path: path12 }) => {
+    readdir: async ({ path: path13 }) => {
       try {
-        const entries = await provider.readdir(path12);
+        const entries = await provider.readdir(path13);
         return { entries };
       } catch (err) {
         return { entries: [], error: toSessionFsError(err) };
       }
     },
-    readdirWithTypes: async ({ path: path12 }) => {
+    readdirWithTypes: async ({ path: path13 }) => {
       try {
-        const entries = await provider.readdirWithTypes(path12);
+        const entries = await provider.readdirWithTypes(path13);
         return { entries };
       } catch (err) {
         return { entries: [], error: toSessionFsError(err) };
       }
     },
-    rm: async ({ path: path12, recursive, force }) => {
+    rm: async ({ path: path13, recursive, force }) => {
       try {
-        await provider.rm(path12, recursive ?? false, force ?? false);
+        await provider.rm(path13, recursive ?? false, force ?? false);
         return void 0;
       } catch (err) {
         return toSessionFsError(err);
@@ -36119,16 +36119,16 @@ function toCanvasRpcError(error) {
   const message = error instanceof Error ? error.message : String(error);
   return new import_node.ResponseError(import_node.ErrorCodes.InternalError, message, { code: code3, message });
 }
-function strictJsonValidationError(context3, category, message, path12) {
+function strictJsonValidationError(context3, category, message, path13) {
   return new import_node.ResponseError(import_node.ErrorCodes.InternalError, message, {
     code: context3.code,
     category,
-    path: path12
+    path: path13
   });
 }
 function assertStrictJson(value, context3) {
   const ancestors = /* @__PURE__ */ new Set();
-  const visit = (current, path12, allowUndefined) => {
+  const visit = (current, path13, allowUndefined) => {
     if (current === void 0) {
       if (allowUndefined) {
         return;
@@ -36136,8 +36136,8 @@ function assertStrictJson(value, context3) {
       throw strictJsonValidationError(
         context3,
         "nested_undefined",
-        `${context3.label} contains nested undefined at ${path12}`,
-        path12
+        `${context3.label} contains nested undefined at ${path13}`,
+        path13
       );
     }
     if (current === null || typeof current === "boolean" || typeof current === "string") {
@@ -36148,16 +36148,16 @@ function assertStrictJson(value, context3) {
         throw strictJsonValidationError(
           context3,
           "non_finite_number",
-          `${context3.label} contains a non-finite number at ${path12}`,
-          path12
+          `${context3.label} contains a non-finite number at ${path13}`,
+          path13
         );
       }
       if (Object.is(current, -0)) {
         throw strictJsonValidationError(
           context3,
           "negative_zero",
-          `${context3.label} contains negative zero at ${path12}; normalize it to 0`,
-          path12
+          `${context3.label} contains negative zero at ${path13}; normalize it to 0`,
+          path13
         );
       }
       return;
@@ -36166,24 +36166,24 @@ function assertStrictJson(value, context3) {
       throw strictJsonValidationError(
         context3,
         "unsupported_type",
-        `${context3.label} contains a function, symbol, or BigInt at ${path12}`,
-        path12
+        `${context3.label} contains a function, symbol, or BigInt at ${path13}`,
+        path13
       );
     }
     if (typeof current !== "object") {
       throw strictJsonValidationError(
         context3,
         "unsupported_type",
-        `${context3.label} contains a function, symbol, or BigInt at ${path12}`,
-        path12
+        `${context3.label} contains a function, symbol, or BigInt at ${path13}`,
+        path13
       );
     }
     if (ancestors.has(current)) {
       throw strictJsonValidationError(
         context3,
         "cyclic_value",
-        `${context3.label} contains a cyclic reference at ${path12}`,
-        path12
+        `${context3.label} contains a cyclic reference at ${path13}`,
+        path13
       );
     }
     ancestors.add(current);
@@ -36196,8 +36196,8 @@ function assertStrictJson(value, context3) {
           throw strictJsonValidationError(
             context3,
             "unsupported_object",
-            `${context3.label} contains a non-JSON array property at ${path12}`,
-            path12
+            `${context3.label} contains a non-JSON array property at ${path13}`,
+            path13
           );
         }
         for (let index = 0; index < current.length; index++) {
@@ -36206,11 +36206,11 @@ function assertStrictJson(value, context3) {
             throw strictJsonValidationError(
               context3,
               "unsupported_object",
-              `${context3.label} contains a non-JSON array property at ${path12}[${index}]`,
-              `${path12}[${index}]`
+              `${context3.label} contains a non-JSON array property at ${path13}[${index}]`,
+              `${path13}[${index}]`
             );
           }
-          visit(descriptor.value, `${path12}[${index}]`, false);
+          visit(descriptor.value, `${path13}[${index}]`, false);
         }
         return;
       }
@@ -36219,8 +36219,8 @@ function assertStrictJson(value, context3) {
         throw strictJsonValidationError(
           context3,
           "unsupported_object",
-          `${context3.label} contains a non-JSON object at ${path12}`,
-          path12
+          `${context3.label} contains a non-JSON object at ${path13}`,
+          path13
         );
       }
       for (const key2 of Reflect.ownKeys(current)) {
@@ -36228,11 +36228,11 @@ function assertStrictJson(value, context3) {
           throw strictJsonValidationError(
             context3,
             "unsupported_type",
-            `${context3.label} contains a function, symbol, or BigInt at ${path12}`,
-            path12
+            `${context3.label} contains a function, symbol, or BigInt at ${path13}`,
+            path13
           );
         }
-        const propertyPath = /^[A-Za-z_$][\w$]*$/.test(key2) ? `${path12}.${key2}` : `${path12}[${JSON.stringify(key2)}]`;
+        const propertyPath = /^[A-Za-z_$][\w$]*$/.test(key2) ? `${path13}.${key2}` : `${path13}[${JSON.stringify(key2)}]`;
         const descriptor = Object.getOwnPropertyDescriptor(current, key2);
         if (descriptor === void 0 || !descriptor.enumerable || !("value" in descriptor)) {
           throw strictJsonValidationError(
@@ -37876,16 +37876,16 @@ import {
   rmSync,
   statSync as statSync2
 } from "node:fs";
-import { createHash } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join, relative, sep as sep2 } from "node:path";
-function validateFile(path12, label) {
-  if (!existsSync4(path12)) {
-    throw new Error(`${label} not found at ${path12}.`);
+function validateFile(path13, label) {
+  if (!existsSync4(path13)) {
+    throw new Error(`${label} not found at ${path13}.`);
   }
-  if (statSync2(path12).size === 0) {
-    throw new Error(`${label} at ${path12} is empty.`);
+  if (statSync2(path13).size === 0) {
+    throw new Error(`${label} at ${path13} is empty.`);
   }
 }
 function validateRuntimeBundle(wrapper, runtimeNode) {
@@ -37927,7 +37927,7 @@ function collectRuntimeAssets(sources) {
   return assets.sort((left, right) => left.relativePath.localeCompare(right.relativePath));
 }
 function sourceFingerprint(assets) {
-  const hash = createHash("sha256");
+  const hash = createHash3("sha256");
   for (const asset of assets) {
     const stat = lstatSync(asset.source);
     hash.update(asset.relativePath).update("\0");
@@ -37935,13 +37935,13 @@ function sourceFingerprint(assets) {
   }
   return hash.digest("hex").slice(0, 20);
 }
-function makeExecutable(path12) {
+function makeExecutable(path13) {
   if (process.platform === "win32") {
     return;
   }
-  const mode = statSync2(path12).mode;
+  const mode = statSync2(path13).mode;
   if ((mode & 73) === 0) {
-    chmodSync(path12, mode | 73);
+    chmodSync(path13, mode | 73);
   }
 }
 function defaultRuntimeCacheRoot(platform = process.platform, home = homedir(), environment = process.env) {
@@ -39282,10 +39282,10 @@ var init_client = __esm({
           this.validateSessionFsConfig(options2.sessionFs);
         }
         if (options2.builtinPluginDirectories) {
-          for (const path12 of options2.builtinPluginDirectories) {
-            if (!isAbsolute(path12)) {
+          for (const path13 of options2.builtinPluginDirectories) {
+            if (!isAbsolute(path13)) {
               throw new Error(
-                `builtinPluginDirectories must contain only absolute paths: ${path12}`
+                `builtinPluginDirectories must contain only absolute paths: ${path13}`
               );
             }
           }
@@ -45192,7 +45192,7 @@ function redirectTarget(location, from) {
     return "an address that does not parse";
   }
 }
-var endpoint = (base, path12) => new URL(path12, base.endsWith("/") ? base : `${base}/`);
+var endpoint = (base, path13) => new URL(path13, base.endsWith("/") ? base : `${base}/`);
 
 // src/github/identity.ts
 var StewardIdentity = class {
@@ -45265,8 +45265,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path12 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path12} does not exist${EOL}`);
+        const path13 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path13} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -49379,7 +49379,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path12) => path12.split("/").map((c3) => c3.startsWith("{") ? "(?:.+?)" : c3).join("/")
+    (path13) => path13.split("/").map((c3) => c3.startsWith("{") ? "(?:.+?)" : c3).join("/")
   );
   const regex2 = `^(?:${regexes.map((r2) => `(?:${r2})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -53652,19 +53652,19 @@ function parseIndexFile(indexFile, text2, options2) {
     const wikilink = markdown ? null : WIKILINK_ENTRY.exec(line);
     const match = markdown ?? wikilink;
     if (!match || match.index > 2) return;
-    let path12;
+    let path13;
     let title;
     if (markdown) {
       const target = decodeURIComponentSafe(markdown[2]);
-      path12 = resolveWikiPath(target.startsWith("/") ? "" : baseDir, target);
+      path13 = resolveWikiPath(target.startsWith("/") ? "" : baseDir, target);
       title = markdown[1].trim();
     } else {
-      path12 = options2.resolveWikilink(wikilink[1].trim());
+      path13 = options2.resolveWikilink(wikilink[1].trim());
       title = (wikilink[2] ?? "").trim();
     }
-    if (!path12 || path12.endsWith(`/${DIRECTORY_INDEX}`) || path12 === DIRECTORY_INDEX) return;
+    if (!path13 || path13.endsWith(`/${DIRECTORY_INDEX}`) || path13 === DIRECTORY_INDEX) return;
     const rest = line.slice(match.index + match[0].length).replace(SEPARATOR, "").replace(QUALITY_MARKER, "").trim();
-    entries.push({ indexFile, line: i + 1, path: path12, title, summary: rest });
+    entries.push({ indexFile, line: i + 1, path: path13, title, summary: rest });
   });
   return entries;
 }
@@ -53866,7 +53866,7 @@ function withinPageLimit(file) {
   const bytes = Buffer.byteLength(file.text);
   return bytes > MAX_PAGE_BYTES ? tooLarge(bytes, MAX_PAGE_BYTES) : file;
 }
-var readPages = (tree, paths, visit) => tree.readEach(paths, (path12, file) => visit(path12, withinPageLimit(file)), { maxBytes: MAX_PAGE_BYTES });
+var readPages = (tree, paths, visit) => tree.readEach(paths, (path13, file) => visit(path13, withinPageLimit(file)), { maxBytes: MAX_PAGE_BYTES });
 
 // src/markdown/code.ts
 var CODE_INDENT = 4;
@@ -57132,10 +57132,10 @@ function qualityMarker(frontmatter) {
 }
 
 // src/ladder/page-facts.ts
-function readPageFacts(path12, text2, counter, acronyms, resolveWikilink) {
+function readPageFacts(path13, text2, counter, acronyms, resolveWikilink) {
   const fm = readFrontmatter(text2);
   const data = fm.kind === "ok" ? fm.data : void 0;
-  const title = data && "title" in data ? pyStr(data.title) : fileStem(path12);
+  const title = data && "title" in data ? pyStr(data.title) : fileStem(path13);
   const declared = data ? [data.summary, data.description].find((v2) => typeof v2 === "string" && v2.trim() !== "") : void 0;
   const body = bodyOf(text2);
   const blocks = markdownBlocks(body.split("\n"));
@@ -57144,7 +57144,7 @@ function readPageFacts(path12, text2, counter, acronyms, resolveWikilink) {
   for (const link of markdownLinks(body)) {
     const target = link.target.split("#")[0];
     if (link.text === "" || !/.\.md$/.test(target) || /^[a-z]+:/i.test(target)) continue;
-    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path12), decodeURIComponentSafe(target));
+    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path13), decodeURIComponentSafe(target));
     if (resolved) links.push({ target: resolved, text: link.text });
   }
   for (const link of findWikilinks(body)) {
@@ -57175,9 +57175,9 @@ async function readChunkFacts(read, resolveWikilink, stopwords) {
   const counter = new RelevanceCounter(stopwords);
   const acronyms = new AcronymCollector();
   const chunk = { facts: [], unreadable: [], vocabulary: [], acronyms: /* @__PURE__ */ new Map() };
-  await read((path12, file) => {
-    if (file.ok) chunk.facts.push([path12, readPageFacts(path12, file.text, counter, acronyms, resolveWikilink)]);
-    else chunk.unreadable.push({ path: path12, reason: file.reason });
+  await read((path13, file) => {
+    if (file.ok) chunk.facts.push([path13, readPageFacts(path13, file.text, counter, acronyms, resolveWikilink)]);
+    else chunk.unreadable.push({ path: path13, reason: file.reason });
   });
   return { ...chunk, vocabulary: counter.vocabulary(), acronyms: acronyms.findings() };
 }
@@ -57261,20 +57261,20 @@ async function loadCatalog(tree, config) {
   for (const chunk of await readCatalogPages(tree, [...pages], resolveWikilink)) {
     const ids = counter.adopt(chunk.vocabulary);
     const remap = ids.some((id, k2) => id !== k2);
-    for (const [path12, f3] of chunk.facts) {
+    for (const [path13, f3] of chunk.facts) {
       if (remap) for (let k2 = 0; k2 < f3.body.ids.length; k2++) f3.body.ids[k2] = ids[f3.body.ids[k2]];
-      facts.set(path12, f3);
+      facts.set(path13, f3);
     }
     unreadable.push(...chunk.unreadable);
     acronymCollector.merge(chunk.acronyms);
   }
-  for (const path12 of layout.unsafeNames) {
-    unreadable.push({ path: escapeUnsafeName(path12), reason: "its file name holds a line break or other control character" });
+  for (const path13 of layout.unsafeNames) {
+    unreadable.push({ path: escapeUnsafeName(path13), reason: "its file name holds a line break or other control character" });
   }
-  await tree.readEach([...indexFiles, ...tree.files.has("schema.md") ? ["schema.md"] : []], (path12, file) => {
+  await tree.readEach([...indexFiles, ...tree.files.has("schema.md") ? ["schema.md"] : []], (path13, file) => {
     if (!file.ok) return;
-    if (path12 === "schema.md") schema2 = parseSchema(file.text);
-    else indexTexts.set(path12, file.text);
+    if (path13 === "schema.md") schema2 = parseSchema(file.text);
+    else indexTexts.set(path13, file.text);
   });
   const listed = /* @__PURE__ */ new Map();
   for (const file of indexFiles) {
@@ -57296,21 +57296,21 @@ async function loadCatalog(tree, config) {
     }
   }
   const entries = [];
-  for (const path12 of layout.pages) {
-    const f3 = facts.get(path12);
+  for (const path13 of layout.pages) {
+    const f3 = facts.get(path13);
     if (!f3) continue;
-    const index = listed.get(path12);
+    const index = listed.get(path13);
     const title = index?.title || f3.title;
     const summary = index?.summary || f3.ownSummary;
     entries.push({
-      path: path12,
-      category: path12.split("/")[0],
+      path: path13,
+      category: path13.split("/")[0],
       title,
       summary,
       tags: f3.tags,
       aliases: f3.aliases,
       headings: f3.headings,
-      linkTexts: [...new Set(linkTexts.get(path12) ?? [])],
+      linkTexts: [...new Set(linkTexts.get(path13) ?? [])],
       ...index ? { listedIn: index.indexFile } : {},
       openCapture: f3.openCapture,
       folded: { title: foldText(title), summary: foldText(summary) }
@@ -57347,7 +57347,7 @@ async function loadCatalog(tree, config) {
       return [...hits].sort((a, b3) => a - b3).map((i) => entries[i]);
     },
     byPath: new Map(entries.map((e) => [e.path, e])),
-    indexOf: (path12) => positions.get(path12) ?? -1,
+    indexOf: (path13) => positions.get(path13) ?? -1,
     relevance,
     acronyms,
     schema: schema2,
@@ -57363,19 +57363,19 @@ function keptPageReader(tree) {
     const fresh = /* @__PURE__ */ new Map();
     await readPages(
       tree,
-      paths.filter((path12) => !kept.has(path12)),
-      (path12, file) => {
-        if (file.ok) fresh.set(path12, file.text);
+      paths.filter((path13) => !kept.has(path13)),
+      (path13, file) => {
+        if (file.ok) fresh.set(path13, file.text);
       }
     );
     const out = /* @__PURE__ */ new Map();
-    for (const path12 of paths) {
-      const text2 = fresh.get(path12) ?? kept.get(path12);
-      if (text2 !== void 0) out.set(path12, text2);
+    for (const path13 of paths) {
+      const text2 = fresh.get(path13) ?? kept.get(path13);
+      if (text2 !== void 0) out.set(path13, text2);
     }
-    for (const [path12, text2] of fresh) {
+    for (const [path13, text2] of fresh) {
       if (keptChars + text2.length > PAGE_TEXT_CACHE_CHARS) [kept, keptChars] = [/* @__PURE__ */ new Map(), 0];
-      kept.set(path12, text2);
+      kept.set(path13, text2);
       keptChars += text2.length;
     }
     return out;
@@ -57484,7 +57484,7 @@ function runLadder(catalog, question, options2, proposed) {
   }
   for (const t2 of terms) t2.weight = weightOf(t2);
   const ranked = rankCandidates(catalog, gate, scores, terms);
-  const isCapture = (path12) => catalog.byPath.get(path12).openCapture;
+  const isCapture = (path13) => catalog.byPath.get(path13).openCapture;
   const candidates = ranked.filter((c3) => !isCapture(c3.path));
   return {
     // Step A orients on the index files: the pages the gate found there, else whatever was found.
@@ -57875,12 +57875,12 @@ function frontmatterTitle(block) {
   return title?.replace(/^(["'])(.*)\1$/, "$2");
 }
 var QUOTABLE_KINDS = /* @__PURE__ */ new Set(["paragraph", "item", "quote", "table-row"]);
-function readSections(path12, text2, lines) {
+function readSections(path13, text2, lines) {
   const frontmatter = frontmatterBlock(text2);
   const first = (frontmatter?.body.line ?? 1) - 1;
   const pageBlocks = markdownBlocks(lines, first);
   const h1 = pageBlocks.find((b3) => b3.kind === "heading" && b3.level === 1 && b3.text !== "");
-  const title = (frontmatter && frontmatterTitle(frontmatter.block)) ?? (h1 ? readableText(h1.text) : path12.split("/").at(-1).replace(/\.md$/i, ""));
+  const title = (frontmatter && frontmatterTitle(frontmatter.block)) ?? (h1 ? readableText(h1.text) : path13.split("/").at(-1).replace(/\.md$/i, ""));
   let top = first;
   while (top < lines.length - 1 && lines[top].trim() === "") top++;
   let section = makeSection(title, Math.min(top + 1, lines.length), 0);
@@ -57975,9 +57975,9 @@ function sentenceSpans(joined, item) {
   }
   return merged.filter(([a, b3]) => joined.slice(a, b3).trim() !== "");
 }
-function splitSentences(path12, text2) {
+function splitSentences(path13, text2) {
   const lines = text2.split("\n");
-  const { blocks, sections, title } = readSections(path12, text2, lines);
+  const { blocks, sections, title } = readSections(path13, text2, lines);
   const sentences = [];
   const titleFolded = foldText(title);
   let leadTaken = false;
@@ -58020,7 +58020,7 @@ function splitSentences(path12, text2) {
       if (prose) leadTaken = true;
       if (section.summary) summaryOpened.add(section);
       sentences.push({
-        path: path12,
+        path: path13,
         start: block.line + first,
         end: block.line + last,
         text: sentenceText,
@@ -58034,7 +58034,7 @@ function splitSentences(path12, text2) {
       });
     });
   }
-  return { path: path12, title, sections, sentences };
+  return { path: path13, title, sections, sentences };
 }
 function textHasTerm(folded, pattern, strict) {
   return containsWords(folded, pattern) || strict && pattern.raw.length > 1 && folded.raw.includes(pattern.raw);
@@ -58052,9 +58052,9 @@ function enforceCiteContract(claims, context3) {
   const violations = [];
   const kept = [];
   const pageLines = /* @__PURE__ */ new Map();
-  const linesOf = (path12) => {
-    let lines = pageLines.get(path12);
-    if (!lines) pageLines.set(path12, lines = context3.pagesRead.get(path12).split("\n"));
+  const linesOf = (path13) => {
+    let lines = pageLines.get(path13);
+    if (!lines) pageLines.set(path13, lines = context3.pagesRead.get(path13).split("\n"));
     return lines;
   };
   for (const claim of claims) {
@@ -58249,31 +58249,31 @@ function questionPhrases(question, terms) {
 var OfflineAnswerer = class {
   name = "offline";
   prepared = /* @__PURE__ */ new Map();
-  prepare(path12, text2) {
-    const cached = this.prepared.get(path12);
+  prepare(path13, text2) {
+    const cached = this.prepared.get(path13);
     if (cached && cached.text === text2) return cached;
-    const page = { text: text2, lines: text2.split("\n"), folded: foldText(text2), page: splitSentences(path12, text2) };
+    const page = { text: text2, lines: text2.split("\n"), folded: foldText(text2), page: splitSentences(path13, text2) };
     if (this.prepared.size >= PREPARED_PAGE_LIMIT) this.prepared.clear();
-    this.prepared.set(path12, page);
+    this.prepared.set(path13, page);
     return page;
   }
   async answer(request2) {
     const ranked = [...request2.pages.keys()];
     const read = ranked.slice(0, ANSWERER.OFFLINE_READ_BUDGET);
-    const unread = ranked.slice(ANSWERER.OFFLINE_READ_BUDGET).map((path12) => ({ path: path12, reason: `beyond the offline read budget of ${ANSWERER.OFFLINE_READ_BUDGET} pages` }));
+    const unread = ranked.slice(ANSWERER.OFFLINE_READ_BUDGET).map((path13) => ({ path: path13, reason: `beyond the offline read budget of ${ANSWERER.OFFLINE_READ_BUDGET} pages` }));
     const terms = weighTerms(request2.terms);
-    const pages = new Map(read.map((path12) => [path12, this.prepare(path12, request2.pages.get(path12))]));
+    const pages = new Map(read.map((path13) => [path13, this.prepare(path13, request2.pages.get(path13))]));
     const phrases = questionPhrases(request2.question, terms);
     const has = termLookup(terms);
-    const scored = read.flatMap((path12, rank) => {
-      const page = pages.get(path12);
+    const scored = read.flatMap((path13, rank) => {
+      const page = pages.get(path13);
       const held = terms.flatMap((t2, k2) => ANSWERER.HELD_SPECIFIC_TERMS && t2.strict && textHasTerm(page.folded, t2.pattern, t2.strict) ? [k2] : []);
       return page.page.sentences.map((s) => scoreSentence(s, terms, rank, held, phrases, has));
     });
     const holds = (s) => quoteHolds(pages.get(s.path).lines, [s.start, s.end], s.quote);
     const picked = pickSentences(scored, terms, holds, tiedWithBest(read, request2.scores));
     if (ANSWERER.TITLED_PAGE_LEAD && picked.length === 0) {
-      const named = read.find((path12) => terms.some((w2) => w2.required && textHasTerm(pages.get(path12).folded, w2.pattern, w2.strict)));
+      const named = read.find((path13) => terms.some((w2) => w2.required && textHasTerm(pages.get(path13).folded, w2.pattern, w2.strict)));
       const own = scored.filter((x3) => x3.sentence.path === named && holds(x3.sentence));
       const opening = own.find((x3) => x3.sentence.lead) ?? own[0];
       if (opening) picked.push(opening);
@@ -58284,8 +58284,8 @@ var OfflineAnswerer = class {
       section: { path: s.path, heading: s.section.heading, line: s.section.line }
     }));
     const judgedPaths = /* @__PURE__ */ new Set([...picked.map((x3) => x3.sentence.path), ...read.slice(0, ANSWERER.COVER_RANKS)]);
-    const folded = (paths) => paths.map((path12) => pages.get(path12).folded);
-    const coverage = judgeCoverage(terms, folded([...judgedPaths]), folded(read.filter((path12) => !judgedPaths.has(path12))));
+    const folded = (paths) => paths.map((path13) => pages.get(path13).folded);
+    const coverage = judgeCoverage(terms, folded([...judgedPaths]), folded(read.filter((path13) => !judgedPaths.has(path13))));
     return {
       claims,
       covered: read.length > 0 && claims.length > 0 && coverage.covered,
@@ -58748,6 +58748,959 @@ async function searchTheWeb(session, queries) {
   return findings;
 }
 
+// src/github/answer-signature.ts
+function workflowRunUrl(env, serverUrl, repo) {
+  if (!env.GITHUB_RUN_ID) return void 0;
+  const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? "1");
+  return `${serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${env.GITHUB_RUN_ID}${attempt > 1 ? `/attempts/${attempt}` : ""}`;
+}
+var SIGNATURE_START = "<sub>Answered by wiki-steward";
+function answerSignature(trace, o2) {
+  const name = trace.answerer.replace(/[\s`<>[\]]+/g, " ").trim().slice(0, 100);
+  const answerer = trace.provider_fault ? `offline answerer, standing in for ${name}` : `${name} answerer`;
+  const commit = trace.wiki.commit;
+  const wiki = commit ? `from the wiki at [\`${commit.slice(0, 7)}\`](${o2.serverUrl}/${o2.repo.owner}/${o2.repo.repo}/tree/${commit})` : "from a wiki with no commit recorded";
+  const run = o2.runUrl ? ` \xB7 [workflow run](${o2.runUrl})` : "";
+  return `${SIGNATURE_START} (${answerer}) ${wiki}${run} \xB7 Helpful? React with \u{1F44D} or \u{1F44E}.</sub>`;
+}
+
+// src/github/posted-text.ts
+function neutralizeMentions(text2) {
+  const code3 = codeRanges(text2);
+  let k2 = 0;
+  return text2.replace(/(^|[^\w])@(?=[A-Za-z0-9])/g, (match, before, offset) => {
+    const at2 = offset + before.length;
+    while (k2 < code3.length && code3[k2].end <= at2) k2++;
+    return k2 < code3.length && code3[k2].start < at2 ? match : `${before}@\u2060`;
+  });
+}
+var neutralizeClosingKeywords = (text2) => text2.replace(/\b(close[sd]?|fix(?:e[sd])?|resolve[sd]?)(?=:?[ \t]+(?:[\w.-]+\/[\w.-]+)?#\d)/gi, "$1\u2060");
+var neutralizeHtmlComments = (text2) => text2.replaceAll("<!--", "<\u2060!--");
+var postableVisible = (text2) => neutralizeHtmlComments(neutralizeClosingKeywords(neutralizeMentions(lfLineBreaks(text2))));
+var isOwnMarker = (marker) => marker.startsWith("<!-- wiki-steward:") && marker.endsWith(" -->") && marker.indexOf("-->") === marker.length - 3 && !/[\r\n]/.test(marker);
+function postable(content) {
+  const { text: text2, markers = [] } = typeof content === "string" ? { text: content } : content;
+  for (const marker of markers) {
+    if (!isOwnMarker(marker)) throw new Error(`not a steward marker (one line, one <!-- wiki-steward:\u2026 --> comment): ${marker.slice(0, 80)}`);
+  }
+  const visible = postableVisible(text2);
+  return markers.length === 0 ? visible : `${visible}${visible === "" ? "" : "\n"}${markers.join("\n")}`;
+}
+var BODY_LIMIT = 65536;
+var limitNote = (limit) => (left) => `_[Cut here to stay within GitHub's ${limit.toLocaleString("en-US")}-character limit: ${left.toLocaleString("en-US")} more characters not shown]_`;
+function postableBody(content, limit = BODY_LIMIT) {
+  const { text: text2, markers = [] } = typeof content === "string" ? { text: content } : content;
+  const trailer = markers.reduce((n, m2) => n + m2.length + 1, 0);
+  if (trailer > limit) throw new Error(`the steward's markers alone are ${trailer} characters, over the ${limit}-character limit of a body`);
+  return postable({ text: cutMarkdown(postableVisible(text2), limit - trailer, limitNote(limit)), markers });
+}
+function fitVisible(parts, room) {
+  const texts = parts.map((p2) => postableVisible(typeof p2 === "string" ? p2 : p2.flexible));
+  const fixed = texts.reduce((n, t2, i) => typeof parts[i] === "string" ? n + t2.length : n, 0) + 2 * Math.max(0, parts.length - 1);
+  return texts.map((t2, i) => {
+    const part = parts[i];
+    return typeof part === "string" ? t2 : cutMarkdown(t2, Math.max(0, room - fixed), cutHere(part.what));
+  }).filter((t2) => t2 !== "").join("\n\n");
+}
+
+// src/github/answer-comment.ts
+var COMMENT_LIMIT = BODY_LIMIT;
+var MARKER_PREFIX = "<!-- wiki-steward:answer ";
+var TRACE_PREFIX = "<!-- wiki-steward:trace ";
+var QUOTED_QUESTION_LIMIT = 2e3;
+var DETAILS_LIMIT = 12e3;
+var commentSafeJson = (value) => JSON.stringify(value).replaceAll("--", "-\\u002d").replaceAll(">", "\\u003e").replaceAll("@", "\\u0040");
+var markerFor = (key2) => `${MARKER_PREFIX}key=${key2} -->`;
+var STAMP = String.raw`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z`;
+var TIMESTAMP2 = new RegExp(`^${STAMP}$`);
+function answerMarkers(key2, editedAt) {
+  return [...editedAt !== void 0 && TIMESTAMP2.test(editedAt) ? [`<!-- wiki-steward:edit ${editedAt} -->`] : [], markerFor(key2)];
+}
+var TRAILER = new RegExp(
+  String.raw`(?:^|\r?\n)(?:<!-- wiki-steward:edit (${STAMP}) -->\r?\n)?` + String.raw`<!-- wiki-steward:answer key=([\w-]+) -->(?:\r?\n<!-- wiki-steward:trace ([^\r\n]*) -->)?\s*$`
+);
+function markerKey(body) {
+  return TRAILER.exec(body)?.[2];
+}
+function editOfComment(body) {
+  return TRAILER.exec(body)?.[1];
+}
+function isNewerEdit(mine, theirs) {
+  if (mine === void 0 || theirs === void 0) return false;
+  return Date.parse(mine) > Date.parse(theirs);
+}
+function traceFromComment(body) {
+  const json2 = TRAILER.exec(body)?.[3];
+  if (json2 === void 0) return void 0;
+  try {
+    return JSON.parse(json2);
+  } catch {
+    return void 0;
+  }
+}
+function answerWithNote(body, note) {
+  const trailer = TRAILER.exec(body);
+  if (!trailer || trailer[3] === void 0) return void 0;
+  const text2 = lfLineBreaks(body.slice(0, trailer.index)).trimEnd();
+  const line = postableVisible(note);
+  if (text2.includes(line)) return void 0;
+  const lines = text2.split("\n");
+  const signature = lines.at(-1)?.startsWith(SIGNATURE_START) ? lines.pop() : void 0;
+  const markers = [...answerMarkers(trailer[2], trailer[1]), `${TRACE_PREFIX}${trailer[3]} -->`];
+  const withLine = (answer) => ({ text: [answer.trimEnd(), "", line, ...signature ? ["", signature] : []].join("\n"), markers });
+  const noted = withLine(lines.join("\n"));
+  if (postable(noted).length <= COMMENT_LIMIT) return noted;
+  return withLine(lines.join("\n").replace(DETAILS, "_[How this was answered: left out to make room for the note below]_"));
+}
+var DETAILS = /<details><summary>How this was answered<\/summary>[\s\S]*?\n<\/details>/;
+var TRACE_LIMIT = 16e3;
+function renderComment(parts) {
+  const { trace } = parts;
+  const question = postableVisible(trace.question.slice(0, QUOTED_QUESTION_LIMIT));
+  const quoted2 = question.split("\n").map((l3) => `> ${l3}`).join("\n");
+  const questionCut = trace.question.length > QUOTED_QUESTION_LIMIT ? `
+
+_[Question cut here: ${trace.question.length - QUOTED_QUESTION_LIMIT} more characters not shown]_` : "";
+  const summary = cutMarkdown(traceSummary(trace).map(postableVisible).join("\n"), DETAILS_LIMIT, cutHere("Trace"));
+  const details = `<details><summary>How this was answered</summary>
+
+${summary}
+
+</details>`;
+  const footer = [...parts.footer ?? [], ...parts.signature ? ["", parts.signature] : []].join("\n").replace(/^\n+/, "");
+  const markers = answerMarkers(parts.key, parts.editedAt);
+  const traceJson = postedTraceMarker(trace, parts.answer.length);
+  const room = COMMENT_LIMIT - markers.join("\n").length - traceJson.length - 2;
+  const text2 = fitVisible([`${quoted2}${questionCut}`, { flexible: parts.answer, what: "Answer" }, details, footer], room);
+  return { text: text2, markers: [...markers, traceJson] };
+}
+var TRACE_STEPS = [
+  { items: 25, chars: 300, question: 4e3 },
+  { items: 10, chars: 120, question: 1e3 },
+  { items: 3, chars: 60, question: 300 }
+];
+function postedTraceMarker(trace, answerLength) {
+  const marker = (t2) => `${TRACE_PREFIX}${commentSafeJson(t2)} -->`;
+  const whole = marker(trace);
+  if (whole.length <= TRACE_LIMIT && whole.length + answerLength < COMMENT_LIMIT / 2) return whole;
+  const withoutAnswer = marker({ ...trace, answer: "" });
+  if (withoutAnswer.length <= TRACE_LIMIT) return withoutAnswer;
+  let last = withoutAnswer;
+  for (const step5 of TRACE_STEPS) {
+    last = marker(shortenedTrace(trace, step5));
+    if (last.length <= TRACE_LIMIT) return last;
+  }
+  return last;
+}
+function shortenedTrace(trace, o2) {
+  const omitted = {};
+  const shorten = (value, key2) => {
+    if (typeof value === "string") return clip(value, o2.chars);
+    if (Array.isArray(value)) {
+      if (value.length > o2.items) omitted[key2] = (omitted[key2] ?? 0) + value.length - o2.items;
+      return value.slice(0, o2.items).map((v2) => shorten(v2, `${key2}[]`));
+    }
+    if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k2, v2]) => [k2, shorten(v2, key2 ? `${key2}.${k2}` : k2)]));
+    return value;
+  };
+  const { question, answer: _answer, wiki, ...rest } = trace;
+  return {
+    ...shorten(rest, ""),
+    question: clip(question, o2.question),
+    wiki,
+    answer: "",
+    omitted
+  };
+}
+
+// src/wiki/index-files.ts
+var EM_DASH = "\u2014";
+var PREVIEW_TITLES = 5;
+var ROOT_GENERATED = /^# Wiki Index\n\n(?:- \[[^\n]*\]\([^\n]*\/_index\.md\) \u2014 \d+ pages(?:, \d+ levels deep)?\n)*$/;
+var ROOT_INIT_TEMPLATE = /^# Wiki Index\n(?:\n## [^\n]+\n\(empty\)\n)*\n?$/;
+var DIRECTORY_GENERATED = /^# [^\n]*\n\n## Pages \(in this directory\)\n(?:\(none\)\n|(?:- \[[^\n]*\n)+)\n## Subdirectories\n(?:\(none\)\n|(?:(?:- \[| {2}- )[^\n]*\n)+)\n$/;
+var isRootInitTemplate = (text2) => ROOT_INIT_TEMPLATE.test(text2);
+function isGeneratedForm(indexPath, text2) {
+  if (indexPath === ROOT_INDEX) return ROOT_GENERATED.test(text2) || ROOT_INIT_TEMPLATE.test(text2);
+  return DIRECTORY_GENERATED.test(text2);
+}
+var indexPathOf = (dir) => dir === "" ? ROOT_INDEX : `${dir}/${DIRECTORY_INDEX}`;
+var stripEntryTail = (line) => pyRStrip(line, " \u2014");
+function renderRootIndex(layout) {
+  const lines = ["# Wiki Index", ""];
+  for (const category of layout.categories) {
+    const depth = layout.depths.get(category) ?? 0;
+    const display = pyTitle(category.replaceAll("-", " ").replaceAll("_", " "));
+    lines.push(`- [${display}](${category}/_index.md) ${EM_DASH} ${layout.counts.get(category) ?? 0} pages${depth > 1 ? `, ${depth} levels deep` : ""}`);
+  }
+  return `${lines.join("\n")}
+`;
+}
+function listPagesByDirectory(layout) {
+  const own = /* @__PURE__ */ new Map();
+  const subtree = /* @__PURE__ */ new Map();
+  const push2 = (map2, key2, page) => {
+    const list = map2.get(key2);
+    if (list) list.push(page);
+    else map2.set(key2, [page]);
+  };
+  for (const page of layout.pages) {
+    let dir = parentDir(page);
+    push2(own, dir, page);
+    while (dir !== "") {
+      push2(subtree, dir, page);
+      dir = parentDir(dir);
+    }
+  }
+  return { own, subtree };
+}
+function childDirectories(layout, dir) {
+  const prefix = `${dir}/`;
+  return [...layout.tree.dirs].filter((d2) => d2.startsWith(prefix) && !d2.slice(prefix.length).includes("/") && !isHiddenName(d2.slice(prefix.length)) && !isUnsafeName(d2)).sort(compareCodePoints);
+}
+var ownedByBuilder = (indexPath, text2, policy) => policy === "always" || policy === "auto" && isGeneratedForm(indexPath, text2);
+async function planIndexFiles(layout, options2) {
+  const dirs = layout.indexedDirs.filter((d2) => !options2.onlyDirs || options2.onlyDirs.has(d2));
+  const includeRoot = !options2.onlyDirs || options2.onlyDirs.has("");
+  const listing = listPagesByDirectory(layout);
+  const children = new Map(dirs.map((d2) => [d2, childDirectories(layout, d2)]));
+  const needed = /* @__PURE__ */ new Set();
+  for (const dir of dirs) {
+    for (const page of listing.own.get(dir) ?? []) needed.add(page);
+    for (const child of children.get(dir)) {
+      for (const page of (listing.subtree.get(child) ?? []).slice(0, PREVIEW_TITLES)) needed.add(page);
+    }
+  }
+  const indexPaths = [...includeRoot ? [ROOT_INDEX] : [], ...dirs.map(indexPathOf)];
+  const existing = indexPaths.filter((p2) => layout.tree.files.has(p2));
+  const summaries = /* @__PURE__ */ new Map();
+  const summarize = (pages) => readPages(
+    layout.tree,
+    pages.filter((p2) => !summaries.has(p2)),
+    (file, read) => summaries.set(file, read.ok ? summarizePage(file, read.text) : read.problem === "binary" ? null : summarizePage(file, ""))
+  );
+  await summarize([...needed]);
+  const currentTexts = /* @__PURE__ */ new Map();
+  await layout.tree.readEach(existing, (file, read) => {
+    if (read.ok) currentTexts.set(file, read.text);
+  });
+  const listed = (pages) => pages.filter((p2) => summaries.get(p2) !== null);
+  const preview = async (below) => {
+    let shown2 = listed(below.slice(0, PREVIEW_TITLES));
+    for (let read = PREVIEW_TITLES; shown2.length < PREVIEW_TITLES && read < below.length; read += PREVIEW_TITLES) {
+      await summarize(below.slice(read, read + PREVIEW_TITLES));
+      shown2 = listed(below.slice(0, read + PREVIEW_TITLES)).slice(0, PREVIEW_TITLES);
+    }
+    return shown2.map((p2) => summaries.get(p2).title);
+  };
+  const plans = [];
+  const plan = (indexPath, expected, entries) => {
+    const current = currentTexts.get(indexPath);
+    const status = statusOf(indexPath, expected, current, layout.tree.files.has(indexPath), options2.policy);
+    plans.push({ path: indexPath, expected, current, status, ...entries ? { entries } : {} });
+  };
+  if (includeRoot) plan(ROOT_INDEX, renderRootIndex(layout));
+  for (const dir of dirs) {
+    const name = dir.slice(dir.lastIndexOf("/") + 1);
+    const lines = [`# ${name}`, "", "## Pages (in this directory)"];
+    const own = listed(listing.own.get(dir) ?? []);
+    if (own.length === 0) lines.push("(none)");
+    const entries = /* @__PURE__ */ new Map();
+    for (const page of own) {
+      const s = summaries.get(page);
+      const entry = stripEntryTail(`- [${s.title}](${page.slice(dir.length + 1)}) ${EM_DASH} ${s.quality}${s.description}`);
+      entries.set(page, entry);
+      lines.push(entry);
+    }
+    lines.push("", "## Subdirectories");
+    const subdirs = children.get(dir);
+    if (subdirs.length === 0) lines.push("(none)");
+    for (const child of subdirs) {
+      const childName = child.slice(dir.length + 1);
+      const below = listing.subtree.get(child) ?? [];
+      lines.push(`- [${childName}/](${childName}/_index.md) ${EM_DASH} ${below.length} pages`);
+      const titles = await preview(below);
+      if (titles.length > 0) lines.push(`  - ${titles.join(", ")}`);
+    }
+    lines.push("");
+    plan(indexPathOf(dir), `${lines.join("\n")}
+`, entries);
+  }
+  if (options2.provenance && options2.policy === "auto") {
+    const candidates = plans.filter((p2) => p2.status === "stale" && p2.current !== void 0);
+    if (candidates.length > 0) {
+      const edited = await options2.provenance.handEdited(candidates);
+      for (const p2 of candidates) {
+        const lastCommit = edited.get(p2.path);
+        if (lastCommit !== void 0) Object.assign(p2, { status: "hand-written", handEdited: { lastCommit } });
+      }
+    }
+  }
+  let keepsGeneratedIndexes = plans.some((p2) => p2.status === "fresh" || p2.status === "stale" || p2.handEdited !== void 0);
+  if (!keepsGeneratedIndexes && options2.onlyDirs) {
+    const planned = new Set(indexPaths);
+    const others = [ROOT_INDEX, ...layout.indexedDirs.map(indexPathOf)].filter((p2) => !planned.has(p2) && layout.tree.files.has(p2));
+    await layout.tree.readEach(others, (file, read) => {
+      if (read.ok && ownedByBuilder(file, read.text, options2.policy)) keepsGeneratedIndexes = true;
+    });
+  }
+  return Object.assign(plans, { keepsGeneratedIndexes });
+}
+function statusOf(indexPath, expected, current, exists, policy) {
+  if (!exists) return policy === "never" ? "hand-written" : "missing";
+  if (current === expected) return "fresh";
+  if (current === void 0) return policy === "always" ? "stale" : "hand-written";
+  return ownedByBuilder(indexPath, current, policy) ? "stale" : "hand-written";
+}
+function outdatedIndexFiles(plans, options2 = {}) {
+  const adopted = options2.adopt === true || plans.keepsGeneratedIndexes;
+  return plans.filter((p2) => p2.status === "stale" || adopted && p2.status === "missing");
+}
+function affectedIndexDirs(pagePaths) {
+  const dirs = /* @__PURE__ */ new Set([""]);
+  for (const page of pagePaths) {
+    let dir = parentDir(page);
+    while (dir !== "") {
+      dirs.add(dir);
+      dir = parentDir(dir);
+    }
+  }
+  return dirs;
+}
+
+// src/capture/capture-content.ts
+import { createHash } from "node:crypto";
+var PENDING_BODY_FLOOR = 1500;
+var TITLE_LIMIT = 120;
+var isoSeconds = (d2) => d2.toISOString().replace(/\.\d{3}Z$/, "Z");
+var captureStamp = (d2) => isoSeconds(d2).replaceAll(":", "-");
+function captureTitle(question) {
+  const first = question.split("\n").find((l3) => l3.trim() !== "") ?? "Untitled question";
+  const clean2 = first.replace(/[\u0000-\u001f\u007f]/g, " ").replaceAll('"', "'").replaceAll("\\", "/").replace(/\s+/g, " ").trim();
+  return clean2.length > TITLE_LIMIT ? `${clean2.slice(0, TITLE_LIMIT - 1).trimEnd()}\u2026` : clean2;
+}
+var unlink = unlinkPageLinks;
+var inert = inertText;
+var CAPTURE_LIST = 25;
+var QUOTE_CHARS = 600;
+var TERM_CHARS2 = 200;
+var ANSWER_CHARS = 3e4;
+var asItem = (line) => line.startsWith("- ") ? line : `- ${line}`;
+var lineRange = (c3) => c3.lines[0] === c3.lines[1] ? `line ${c3.lines[0]}` : `lines ${c3.lines[0]}-${c3.lines[1]}`;
+var wikiCitations = (t2) => t2.citations.filter(isWikiCitation);
+var webCitations = (t2) => t2.citations.filter((c3) => !isWikiCitation(c3));
+function captureQuality(trace) {
+  const cited = trace.citations.length;
+  const accuracy = cited === 0 ? 2 : trace.violations.some((v2) => v2.action === "dropped") ? 3 : 4;
+  const completeness = (trace.outcome === "cold" ? 1 : 2) + (webCitations(trace).length > 0 ? 1 : 0);
+  const signal = 3;
+  const interlinking = Math.min(5, 1 + new Set(wikiCitations(trace).map((c3) => c3.path)).size);
+  return { accuracy, completeness, signal, interlinking, overall: pyFormatFixed2((accuracy + completeness + signal + interlinking) / 4) };
+}
+function bodySections(input, wikiLink) {
+  const { trace, source } = input;
+  const had = wikiCitations(trace);
+  const web = webCitations(trace);
+  const quote = (s) => unlink(s).replace(/\s+/g, (run) => run.includes("\n") ? " " : run);
+  const fromSource = source.label ? ` from ${source.url ? `[${source.label}](${source.url})` : source.label}` : "";
+  return [
+    "## Question",
+    "",
+    ...trace.question.split("\n").map((l3) => `> ${inert(unlink(l3))}`.trimEnd()),
+    "",
+    "## What the wiki had",
+    "",
+    ...had.length > 0 ? boundedList(
+      had.map((c3) => `- \u201C${inert(clip(quote(c3.quote), QUOTE_CHARS))}\u201D \u2014 ${wikiLink(c3)}`),
+      CAPTURE_LIST
+    ).map(asItem) : ["Nothing: no page matched this question."],
+    "",
+    "## What was missing",
+    "",
+    ...trace.missing.length > 0 ? boundedList(
+      trace.missing.map((m2) => `- ${inlineCode(clip(m2, TERM_CHARS2))}`),
+      CAPTURE_LIST
+    ).map(asItem) : ["- The pages read did not cover every claim of an answer."],
+    "",
+    "## From the web",
+    "",
+    ...web.length > 0 ? boundedList(
+      web.map((c3) => `- ${webLink(clip(c3.title, TERM_CHARS2), c3.url)}`),
+      CAPTURE_LIST
+    ).map(asItem) : ["No web search was made (no provider configured) or it found nothing."],
+    "",
+    "## Answer given",
+    "",
+    cutMarkdown(unlink(trace.answer), ANSWER_CHARS, cutHere("Answer")),
+    "",
+    `Captured by wiki-steward${fromSource} (branch \`${trace.branch}\`, outcome \`${trace.outcome}\`).`
+  ];
+}
+var summaryLine = (trace) => trace.outcome === "cold" ? "A question the wiki had no page for, captured so the next asker finds an answer here." : "A question the wiki covered only in part, captured with what it had and what was missing.";
+var CAPTURE_MARK = "wiki-steward";
+function queriesPage(input, tags) {
+  const { trace, now } = input;
+  const q3 = captureQuality(trace);
+  const stamp = isoSeconds(now);
+  const link = (c3) => `[${c3.path}](/${c3.path}) ${lineRange(c3)}`;
+  return [
+    "---",
+    `title: "${captureTitle(trace.question)}"`,
+    "type: queries",
+    `tags: [${["capture", trace.outcome === "cold" ? "cold" : "gap", ...tags].join(", ")}]`,
+    // The capture mark: while it stays, the page records an open gap, never coverage (see wiki/open-capture.ts).
+    `captured_by: ${CAPTURE_MARK}`,
+    "sources: [conversation]",
+    `created: "${stamp}"`,
+    `updated: "${stamp}"`,
+    "quality:",
+    `  accuracy: ${q3.accuracy}`,
+    `  completeness: ${q3.completeness}`,
+    `  signal: ${q3.signal}`,
+    `  interlinking: ${q3.interlinking}`,
+    `  overall: ${q3.overall}`,
+    `  rated_at: "${stamp}"`,
+    "  rated_by: ingester",
+    "---",
+    summaryLine(trace),
+    "",
+    ...bodySections(input, link),
+    ""
+  ].join("\n");
+}
+function pendingCapture(input) {
+  const { trace, now } = input;
+  const link = (c3) => `${c3.path} ${lineRange(c3)}`;
+  const body = `${summaryLine(trace)}
+
+${bodySections(input, link).join("\n")}
+`;
+  const bytes = Buffer.byteLength(body);
+  const id = createHash("sha256").update(`${trace.question}\0${input.source.url ?? ""}`).digest("hex").slice(0, 32);
+  const fields = [
+    ["title", JSON.stringify(captureTitle(trace.question))],
+    ["evidence", '"conversation"'],
+    ["evidence_type", '"conversation"'],
+    ["capture_kind", '"chat-only"'],
+    ["suggested_action", '"create"'],
+    ["suggested_pages", `[${[...new Set(wikiCitations(trace).map((c3) => JSON.stringify(c3.path)))].join(", ")}]`],
+    ["captured_at", `"${captureStamp(now)}"`],
+    ["captured_by", '"wiki-steward"'],
+    ["capture_id", `"cap-${id}"`],
+    ["promotion_policy", '"none"'],
+    ["promotion_decision", "null"],
+    ["promotion_id", "null"],
+    ["propagated_from", "null"]
+  ];
+  if (bytes < PENDING_BODY_FLOOR) {
+    fields.push(
+      ["needs_more_detail", "true"],
+      ["needs_more_detail_reason", `"body is ${bytes} bytes; floor for capture_kind=chat-only is ${PENDING_BODY_FLOOR} bytes"`]
+    );
+  }
+  return `---
+${fields.map(([k2, v2]) => `${k2}: ${v2}`).join("\n")}
+---
+
+${body}`;
+}
+
+// src/capture/slug.ts
+import { createHash as createHash2 } from "node:crypto";
+var MAX_SLUG = 60;
+function slugify(text2) {
+  const ascii = text2.normalize("NFKD").replace(new RegExp("\\p{M}+", "gu"), "").toLowerCase();
+  let slug = ascii.replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  if (slug.length > MAX_SLUG) slug = slug.slice(0, MAX_SLUG).replace(/-[^-]*$/, "") || slug.slice(0, MAX_SLUG);
+  return slug;
+}
+function captureSlug(question) {
+  return slugify(question) || `question-${createHash2("sha1").update(question).digest("hex").slice(0, 8)}`;
+}
+
+// src/capture/capture-plan.ts
+var capturesOutcome = (outcome) => outcome === "cold" || outcome === "gap";
+var BOOTSTRAP_SCHEMA = `# Wiki Schema
+
+## Role
+main
+
+## Categories
+- \`queries/\` \u2014 questions asked of the wiki and what was found
+
+## Tag Taxonomy (bounded)
+- \`#capture\`
+- \`#cold\`
+- \`#gap\`
+
+## Numeric Thresholds
+- Split a page at 200+ lines.
+- Restructure a category at 500+ pages.
+`;
+function topicTags(trace) {
+  const words = trace.signal_terms.filter((t2) => t2.kind !== "expanded").map(
+    (t2) => normalize(t2.term).replace(/[^\p{Ll}\p{N}]+/gu, "-").replace(/^-|-$/g, "")
+  ).filter((t2) => /^[\p{Ll}\p{N}][\p{Ll}\p{N}-]{1,30}$/u.test(t2));
+  return [...new Set(words)].slice(0, 3);
+}
+async function openCaptureTitle(tree, path13) {
+  let title;
+  await tree.readEach([path13], (_3, file) => {
+    if (!file.ok) return;
+    const fm = readFrontmatter(file.text);
+    if (fm.kind === "ok" && typeof fm.data.title === "string" && isOpenCapture(fm.data)) title = fm.data.title;
+  });
+  return title;
+}
+async function planCapture(tree, config, trace, source, now, provenance) {
+  const input = { trace, source, now };
+  const slug = captureSlug(trace.question.split("\n")[0] ?? trace.question);
+  const bootstrap = tree === void 0;
+  const base = tree ?? memoryTree("", /* @__PURE__ */ new Map([["schema.md", BOOTSTRAP_SCHEMA]]));
+  const files = new Map(bootstrap ? [["schema.md", BOOTSTRAP_SCHEMA]] : []);
+  if (config.capture.mode === "pending") {
+    const path14 = `.wiki-pending/${captureStamp(now)}-${slug}.md`;
+    files.set(path14, pendingCapture(input));
+    return { path: path14, files, bootstrap };
+  }
+  const title = captureTitle(trace.question);
+  let path13 = `queries/${slug}.md`;
+  for (let n = 2; base.files.has(path13) && await openCaptureTitle(base, path13) !== title; n++) path13 = `queries/${slug}-${n}.md`;
+  files.set(path13, queriesPage(input, topicTags(trace)));
+  return { path: path13, files: await withIndexFiles(base, config, files, path13, bootstrap, provenance), bootstrap };
+}
+async function captureFiles(tree, config, page, content) {
+  return withIndexFiles(tree, config, /* @__PURE__ */ new Map([[page, content]]), page, false);
+}
+async function withIndexFiles(tree, config, files, page, bootstrap, provenance) {
+  const policy = bootstrap ? "always" : config.indexes;
+  const plans = await planIndexFiles(layoutOf(overlayTree(tree, files), config), { policy, onlyDirs: affectedIndexDirs([page]), provenance });
+  for (const plan of outdatedIndexFiles(plans, { adopt: bootstrap })) files.set(plan.path, plan.expected);
+  return files;
+}
+
+// src/github/discussions.ts
+var PAGE = 100;
+var AUTHOR = "author { login __typename }";
+var COMMENT_FIELDS = `id databaseId url body createdAt isAnswer ${AUTHOR} reactionGroups { content reactors(first: 1) { totalCount } }`;
+var DISCUSSION_FIELDS = `id number url title body locked createdAt ${AUTHOR} category { name slug isAnswerable } labels(first: 100) { nodes { id name } }`;
+var authorOf = (a) => a ? a.__typename === "Bot" ? { login: a.login.endsWith("[bot]") ? a.login : `${a.login}[bot]`, type: "Bot" } : { login: a.login, type: "User" } : null;
+var count = (c3, content) => c3.reactionGroups?.find((g2) => g2.content === content)?.reactors.totalCount ?? 0;
+var commentOf = (c3, replyTo) => ({
+  id: c3.databaseId,
+  nodeId: c3.id,
+  url: c3.url,
+  body: c3.body,
+  user: authorOf(c3.author),
+  createdAt: c3.createdAt,
+  ...replyTo ? { replyTo } : {},
+  isAnswer: c3.isAnswer,
+  reactions: { up: count(c3, "THUMBS_UP"), down: count(c3, "THUMBS_DOWN") }
+});
+var discussionOf = (d2) => ({
+  nodeId: d2.id,
+  number: d2.number,
+  url: d2.url,
+  title: d2.title,
+  body: d2.body,
+  locked: d2.locked,
+  createdAt: d2.createdAt,
+  category: d2.category,
+  labels: d2.labels?.nodes ?? [],
+  user: authorOf(d2.author)
+});
+async function readDiscussion(github, repo, number) {
+  const data = await github.graphql(
+    `query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) { discussion(number: $number) { ${DISCUSSION_FIELDS} } } }`,
+    { owner: repo.owner, name: repo.repo, number }
+  );
+  const d2 = data.repository.discussion;
+  return d2 ? discussionOf(d2) : void 0;
+}
+async function discussionComments(github, discussionId) {
+  const comments = [];
+  for (let after = null; ; ) {
+    const data = await github.graphql(
+      `query($id: ID!, $after: String) { node(id: $id) { ... on Discussion { comments(first: ${PAGE}, after: $after) {
+        nodes { ${COMMENT_FIELDS} replies(first: ${PAGE}) { nodes { ${COMMENT_FIELDS} } pageInfo { hasNextPage endCursor } } }
+        pageInfo { hasNextPage endCursor } } } } }`,
+      { id: discussionId, after }
+    );
+    const page = data.node?.comments;
+    if (!page) return comments;
+    for (const top of page.nodes) {
+      comments.push(commentOf(top));
+      comments.push(...(await allReplies(github, top)).map((r2) => commentOf(r2, top.id)));
+    }
+    if (!page.pageInfo.hasNextPage) return comments.sort((a, b3) => a.id - b3.id);
+    after = page.pageInfo.endCursor;
+  }
+}
+async function allReplies(github, top) {
+  const replies = [...top.replies.nodes];
+  for (let info = top.replies.pageInfo; info.hasNextPage; ) {
+    const data = await github.graphql(
+      `query($id: ID!, $after: String) { node(id: $id) { ... on DiscussionComment { replies(first: ${PAGE}, after: $after) {
+        nodes { ${COMMENT_FIELDS} } pageInfo { hasNextPage endCursor } } } } }`,
+      { id: top.id, after: info.endCursor }
+    );
+    if (!data.node) break;
+    replies.push(...data.node.replies.nodes);
+    info = data.node.replies.pageInfo;
+  }
+  return replies;
+}
+async function discussionCommentExists(github, nodeId) {
+  const data = await github.graphql(`query($id: ID!) { node(id: $id) { ... on DiscussionComment { id } } }`, { id: nodeId });
+  return data.node !== null;
+}
+async function setDiscussionReaction(github, writes, subjectId, content, on2) {
+  const mutation = on2 ? "addReaction" : "removeReaction";
+  return writes.run(
+    `POST /graphql ${mutation} ${content} on ${subjectId}`,
+    async () => {
+      await github.graphql(
+        `mutation($id: ID!, $content: ReactionContent!) { ${mutation}(input: { subjectId: $id, content: $content }) { clientMutationId } }`,
+        {
+          id: subjectId,
+          content
+        }
+      );
+      return true;
+    },
+    false
+  );
+}
+async function changeDiscussionLabels(github, writes, discussionId, change) {
+  for (const [mutation, labels] of [
+    ["removeLabelsFromLabelable", change.remove],
+    ["addLabelsToLabelable", change.add]
+  ]) {
+    if (labels.length === 0) continue;
+    await writes.run(
+      `POST /graphql ${mutation} ${labels.map((l3) => l3.name).join(", ")} on ${discussionId}`,
+      () => github.graphql(`mutation($id: ID!, $labels: [ID!]!) { ${mutation}(input: { labelableId: $id, labelIds: $labels }) { clientMutationId } }`, {
+        id: discussionId,
+        labels: labels.map((l3) => l3.id)
+      }),
+      void 0
+    );
+  }
+}
+async function labelNodeId(github, repo, name) {
+  const data = await github.graphql(
+    `query($owner: String!, $name: String!, $label: String!) { repository(owner: $owner, name: $name) { label(name: $label) { id } } }`,
+    { owner: repo.owner, name: repo.repo, label: name }
+  );
+  return data.repository.label?.id;
+}
+async function deleteDiscussionComment(github, writes, nodeId) {
+  await writes.run(
+    `POST /graphql deleteDiscussionComment ${nodeId} (a twin run's comment)`,
+    async () => {
+      if (await discussionCommentExists(github, nodeId))
+        await github.graphql(`mutation($id: ID!) { deleteDiscussionComment(input: { id: $id }) { clientMutationId } }`, { id: nodeId });
+    },
+    void 0
+  );
+}
+async function markDiscussionAnswer(github, writes, nodeId) {
+  await writes.run(
+    `POST /graphql markDiscussionCommentAsAnswer ${nodeId}`,
+    () => github.graphql(`mutation($id: ID!) { markDiscussionCommentAsAnswer(input: { id: $id }) { clientMutationId } }`, { id: nodeId }),
+    void 0
+  );
+}
+
+// src/github/writes-text.ts
+var where = (repo) => `/repos/${repo.owner}/${repo.repo}`;
+async function createComment(github, writes, repo, issueNumber, content, note) {
+  const body = postableBody(content);
+  return writes.run(
+    `POST ${where(repo)}/issues/${issueNumber}/comments (${note ?? `${body.length} characters`})`,
+    async () => {
+      const { data } = await github.rest.issues.createComment({ ...repo, issue_number: issueNumber, body });
+      return { url: data.html_url, id: data.id };
+    },
+    { url: "", id: 0 }
+  );
+}
+async function updateComment(github, writes, repo, commentId, content) {
+  const body = postableBody(content);
+  await writes.run(
+    `PATCH ${where(repo)}/issues/comments/${commentId} (${body.length} characters)`,
+    () => github.rest.issues.updateComment({ ...repo, comment_id: commentId, body }),
+    void 0
+  );
+}
+async function createDiscussionComment(github, writes, discussionId, content, replyTo) {
+  const body = postableBody(content);
+  return writes.run(
+    `POST /graphql addDiscussionComment on ${discussionId}${replyTo ? ` in reply to ${replyTo}` : ""} (${body.length} characters)`,
+    async () => {
+      const data = await github.graphql(
+        "mutation($id: ID!, $body: String!, $replyTo: ID) { addDiscussionComment(input: { discussionId: $id, body: $body, replyToId: $replyTo }) { comment { id databaseId url } } }",
+        { id: discussionId, body, replyTo: replyTo ?? null }
+      );
+      const c3 = data.addDiscussionComment.comment;
+      return { url: c3.url, id: c3.databaseId, nodeId: c3.id };
+    },
+    { url: "", id: 0, nodeId: "" }
+  );
+}
+async function updateDiscussionComment(github, writes, commentNodeId, content) {
+  const body = postableBody(content);
+  await writes.run(
+    `POST /graphql updateDiscussionComment ${commentNodeId} (${body.length} characters)`,
+    () => github.graphql("mutation($id: ID!, $body: String!) { updateDiscussionComment(input: { commentId: $id, body: $body }) { comment { id } } }", {
+      id: commentNodeId,
+      body
+    }),
+    void 0
+  );
+}
+async function createIssue(github, writes, repo, o2) {
+  const title = postable(o2.title);
+  const body = postableBody(o2.body);
+  return writes.run(
+    `POST ${where(repo)}/issues (${title})`,
+    async () => {
+      const { data } = await github.rest.issues.create({ ...repo, title, body, labels: o2.labels });
+      return { url: data.html_url, number: data.number };
+    },
+    { url: "", number: 0 }
+  );
+}
+async function updateIssueBody(github, writes, repo, issueNumber, content, note) {
+  const body = postableBody(content);
+  await writes.run(
+    `PATCH ${where(repo)}/issues/${issueNumber} (${note})`,
+    () => github.rest.issues.update({ ...repo, issue_number: issueNumber, body }),
+    void 0
+  );
+}
+async function closeIssueNotPlanned(github, writes, repo, issueNumber, note) {
+  await writes.run(
+    `PATCH ${where(repo)}/issues/${issueNumber} (close as not planned: ${note})`,
+    () => github.rest.issues.update({ ...repo, issue_number: issueNumber, state: "closed", state_reason: "not_planned" }),
+    void 0
+  );
+}
+async function createPull(github, writes, repo, o2) {
+  const title = postable(o2.title);
+  const body = postableBody(o2.body);
+  return writes.run(
+    `POST ${where(repo)}/pulls (${o2.head} \u2192 ${o2.base})`,
+    async () => {
+      const { data } = await github.rest.pulls.create({
+        ...repo,
+        title,
+        head: o2.head,
+        base: o2.base,
+        body,
+        ...o2.draft !== void 0 ? { draft: o2.draft } : {}
+      });
+      return { html_url: data.html_url, number: data.number };
+    },
+    { html_url: "", number: 0 }
+  );
+}
+async function updatePull(github, writes, repo, pullNumber, o2, note) {
+  const fields = {
+    ...o2.title !== void 0 ? { title: postable(o2.title) } : {},
+    ...o2.body !== void 0 ? { body: postableBody(o2.body) } : {},
+    ...o2.state !== void 0 ? { state: o2.state } : {}
+  };
+  await writes.run(
+    `PATCH ${where(repo)}/pulls/${pullNumber}${note ? ` (${note})` : ""}`,
+    () => github.rest.pulls.update({ ...repo, pull_number: pullNumber, ...fields }),
+    void 0
+  );
+}
+
+// src/github/question-thread.ts
+var gone = (error) => {
+  if (error.status !== 404) throw error;
+};
+function issueThread(github, writes, repo, issueNumber, askingComment) {
+  const path13 = `/repos/${repo.owner}/${repo.repo}`;
+  const comments = {
+    describe: `#${issueNumber}`,
+    comments: async () => (await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: issueNumber, per_page: 100 })).map((c3) => ({
+      id: c3.id,
+      url: c3.html_url,
+      body: c3.body ?? "",
+      user: c3.user ? { login: c3.user.login, type: c3.user.type } : null
+    })),
+    create: (body) => createComment(github, writes, repo, issueNumber, body),
+    update: (id, body) => updateComment(github, writes, repo, id, body),
+    remove: (id) => writes.run(
+      `DELETE ${path13}/issues/comments/${id} (a twin run's answer comment)`,
+      async () => {
+        await github.rest.issues.deleteComment({ ...repo, comment_id: id }).catch(gone);
+      },
+      void 0
+    )
+  };
+  const reactionsPath = `${path13}/issues/${askingComment === void 0 ? issueNumber : `comments/${askingComment}`}/reactions`;
+  const reactions = {
+    describe: askingComment === void 0 ? `issue #${issueNumber}` : `comment ${askingComment}`,
+    add: async (content) => {
+      const id = await writes.run(
+        `POST ${reactionsPath} (${content})`,
+        async () => (askingComment === void 0 ? await github.rest.reactions.createForIssue({ ...repo, issue_number: issueNumber, content }) : await github.rest.reactions.createForIssueComment({ ...repo, comment_id: askingComment, content })).data.id,
+        void 0
+      );
+      if (id === void 0) return void 0;
+      return () => writes.run(
+        `DELETE ${reactionsPath}/${id} (${content})`,
+        async () => {
+          if (askingComment === void 0) await github.rest.reactions.deleteForIssue({ ...repo, issue_number: issueNumber, reaction_id: id }).catch(gone);
+          else await github.rest.reactions.deleteForIssueComment({ ...repo, comment_id: askingComment, reaction_id: id }).catch(gone);
+        },
+        void 0
+      );
+    }
+  };
+  const labels = {
+    current: async () => (await github.rest.issues.get({ ...repo, issue_number: issueNumber })).data.labels.map((l3) => typeof l3 === "string" ? l3 : l3.name ?? ""),
+    add: (name) => writes.run(
+      `POST ${path13}/issues/${issueNumber}/labels (${name})`,
+      async () => void await github.rest.issues.addLabels({ ...repo, issue_number: issueNumber, labels: [name] }),
+      void 0
+    ),
+    remove: (name) => writes.run(
+      `DELETE ${path13}/issues/${issueNumber}/labels/${name}`,
+      async () => void await github.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name }),
+      void 0
+    )
+  };
+  return {
+    comments,
+    reactions,
+    labels,
+    askingCommentExists: async () => askingComment === void 0 || github.rest.issues.getComment({ ...repo, comment_id: askingComment }).then(
+      () => true,
+      (error) => {
+        if (error.status === 404) return false;
+        throw error;
+      }
+    )
+  };
+}
+function discussionThread(github, writes, repo, discussion) {
+  const nodeIds = /* @__PURE__ */ new Map();
+  let read;
+  const all = async () => {
+    read = await discussionComments(github, discussion.nodeId);
+    for (const c3 of read) nodeIds.set(c3.id, c3.nodeId);
+    return read;
+  };
+  const nodeIdOf = async (id) => nodeIds.get(id) ?? (await all(), nodeIds.get(id));
+  const threadTop = async () => {
+    const f3 = discussion.followUp;
+    if (!f3) return void 0;
+    return f3.parentId === null ? f3.nodeId : await nodeIdOf(f3.parentId);
+  };
+  const comments = {
+    describe: `discussion #${discussion.number}`,
+    comments: async () => (await all()).map((c3) => ({ id: c3.id, url: c3.url, body: c3.body, user: c3.user })),
+    create: async (body) => {
+      const made = await createDiscussionComment(github, writes, discussion.nodeId, body, await threadTop());
+      if (made.id) nodeIds.set(made.id, made.nodeId);
+      return { id: made.id, url: made.url };
+    },
+    update: async (id, body) => {
+      const nodeId = await nodeIdOf(id);
+      if (!nodeId) throw new Error(`discussion #${discussion.number} has no comment ${id} to update`);
+      await updateDiscussionComment(github, writes, nodeId, body);
+    },
+    remove: async (id) => {
+      const nodeId = await nodeIdOf(id);
+      if (nodeId) await deleteDiscussionComment(github, writes, nodeId);
+    }
+  };
+  const subject = discussion.followUp?.nodeId ?? discussion.nodeId;
+  const reactions = {
+    describe: discussion.followUp ? `the comment that asked in discussion #${discussion.number}` : `discussion #${discussion.number}`,
+    add: async (content) => {
+      const graphqlContent = content === "eyes" ? "EYES" : "CONFUSED";
+      const added = await setDiscussionReaction(github, writes, subject, graphqlContent, true);
+      return added ? () => setDiscussionReaction(github, writes, subject, graphqlContent, false).then(() => void 0) : void 0;
+    }
+  };
+  const labelId = async (name) => {
+    const id = await labelNodeId(github, repo, name);
+    if (!id) throw new Error(`the repository has no label '${name}'`);
+    return { id, name };
+  };
+  const labels = {
+    current: async () => (await readDiscussion(github, repo, discussion.number))?.labels.map((l3) => l3.name) ?? [],
+    add: async (name) => changeDiscussionLabels(github, writes, discussion.nodeId, { add: [await labelId(name)], remove: [] }),
+    remove: async (name) => changeDiscussionLabels(github, writes, discussion.nodeId, { add: [], remove: [await labelId(name)] })
+  };
+  return {
+    comments,
+    reactions,
+    labels,
+    askingCommentExists: async () => !discussion.followUp || discussionCommentExists(github, discussion.followUp.nodeId),
+    markAnswer: async (id) => {
+      const nodeId = await nodeIdOf(id);
+      if (!nodeId) throw new Error(`discussion #${discussion.number} has no comment ${id} to mark`);
+      await markDiscussionAnswer(github, writes, nodeId);
+    }
+  };
+}
+
+// src/jobs/reviewed-answer.ts
+import { readFile as readFile2 } from "node:fs/promises";
+import path7 from "node:path";
+
+// src/github/twin-runs.ts
+var problemOf = (error) => error instanceof Error ? error.message : String(error);
+async function oldestAfterCreating(list, mine, idOf, what) {
+  const listed = await list().catch((error) => {
+    throw new Error(`could not list ${what} again: ${problemOf(error)}`);
+  });
+  const all = listed.some((item) => idOf(item) === idOf(mine)) ? listed : [...listed, mine].sort((a, b3) => idOf(a) - idOf(b3));
+  return { kept: all[0], others: all.slice(1) };
+}
+
+// src/github/comment-helper.ts
+async function ownAnswerComments(thread, key2, identity) {
+  return (await thread.comments()).filter((c3) => identity.owns(c3.user ?? void 0) && markerKey(c3.body) === key2).map((c3) => ({ id: c3.id, url: c3.url, body: c3.body, editedAt: editOfComment(c3.body) })).sort((a, b3) => a.id - b3.id);
+}
+async function findAnswerComment(thread, key2, identity) {
+  return (await ownAnswerComments(thread, key2, identity))[0];
+}
+async function upsertAnswerComment(o2, body, found) {
+  const existing = found === void 0 ? await findAnswerComment(o2.thread, o2.key, o2.identity) : found;
+  if (existing) {
+    await o2.thread.update(existing.id, body);
+    return { url: existing.url, created: false };
+  }
+  const mine = await o2.thread.create(body);
+  if (mine.id === 0) return { url: mine.url, created: true };
+  try {
+    return await converge(o2, body, { id: mine.id, url: mine.url, editedAt: o2.editedAt });
+  } catch (error) {
+    return { url: mine.url, created: true, problem: problemOf(error) };
+  }
+}
+async function converge(o2, body, mine) {
+  const { kept, others } = await oldestAfterCreating(
+    () => ownAnswerComments(o2.thread, o2.key, o2.identity),
+    mine,
+    (c3) => c3.id,
+    `the comments of ${o2.thread.describe}`
+  );
+  if (others.length === 0) return { url: mine.url, created: true };
+  const updated = kept.id !== mine.id && isNewerEdit(mine.editedAt, kept.editedAt);
+  if (updated) await o2.thread.update(kept.id, body);
+  for (const other of others) await o2.thread.remove(other.id);
+  return { url: kept.url, created: kept.id === mine.id, converged: { kept: kept.id, deleted: others.map((c3) => c3.id), updated } };
+}
+
 // src/answer/providers.ts
 import path6 from "node:path";
 
@@ -59016,9 +59969,9 @@ function toSchemaShape(answer) {
     uncovered: answer.uncovered
   };
 }
-function pageBlock(path12, text2) {
+function pageBlock(path13, text2) {
   const numbered = text2.split("\n").map((line, i) => `${i + 1}| ${line.replaceAll("</page>", "</ page>")}`).join("\n");
-  return `<page path="${path12.replaceAll('"', "")}">
+  return `<page path="${path13.replaceAll('"', "")}">
 ${numbered}
 </page>`;
 }
@@ -59045,15 +59998,15 @@ var ModelAnswerer = class {
     const ranked = [...request2.pages];
     const unread = [];
     let pages = ranked.slice(0, this.budget.pages);
-    for (const [path12] of ranked.slice(this.budget.pages)) unread.push({ path: path12, reason: `model budget: at most ${this.budget.pages} pages per question` });
+    for (const [path13] of ranked.slice(this.budget.pages)) unread.push({ path: path13, reason: `model budget: at most ${this.budget.pages} pages per question` });
     let estimate = 0;
     const affordable = [];
-    for (const [path12, text2] of pages) {
+    for (const [path13, text2] of pages) {
       const cost = estimateTokens(text2) + 50;
       if (affordable.length > 0 && estimate + cost > this.budget.tokens * 0.8)
-        unread.push({ path: path12, reason: `model budget: ${this.budget.tokens} tokens per question` });
+        unread.push({ path: path13, reason: `model budget: ${this.budget.tokens} tokens per question` });
       else {
-        affordable.push([path12, text2]);
+        affordable.push([path13, text2]);
         estimate += cost;
       }
     }
@@ -59910,535 +60863,124 @@ async function orOnFault(work, instead) {
   }
 }
 
-// src/github/answer-signature.ts
-function workflowRunUrl(env, serverUrl, repo) {
-  if (!env.GITHUB_RUN_ID) return void 0;
-  const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? "1");
-  return `${serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${env.GITHUB_RUN_ID}${attempt > 1 ? `/attempts/${attempt}` : ""}`;
+// src/jobs/ask-checkout.ts
+function permalinkRenderer(serverUrl, repo, commit, workspace) {
+  return (c3) => {
+    const file = repoPathOf(workspace, c3.path).split("/").map(encodeURIComponent).join("/");
+    const anchor = c3.lines[0] === c3.lines[1] ? `L${c3.lines[0]}` : `L${c3.lines[0]}-L${c3.lines[1]}`;
+    return `[\`${c3.path}\` ${anchor}](${serverUrl}/${repo.owner}/${repo.repo}/blob/${commit}/${file}?plain=1#${anchor})`;
+  };
 }
-var SIGNATURE_START = "<sub>Answered by wiki-steward";
-function answerSignature(trace, o2) {
-  const name = trace.answerer.replace(/[\s`<>[\]]+/g, " ").trim().slice(0, 100);
-  const answerer = trace.provider_fault ? `offline answerer, standing in for ${name}` : `${name} answerer`;
-  const commit = trace.wiki.commit;
-  const wiki = commit ? `from the wiki at [\`${commit.slice(0, 7)}\`](${o2.serverUrl}/${o2.repo.owner}/${o2.repo.repo}/tree/${commit})` : "from a wiki with no commit recorded";
-  const run = o2.runUrl ? ` \xB7 [workflow run](${o2.runUrl})` : "";
-  return `${SIGNATURE_START} (${answerer}) ${wiki}${run} \xB7 Helpful? React with \u{1F44D} or \u{1F44E}.</sub>`;
-}
-
-// src/github/posted-text.ts
-function neutralizeMentions(text2) {
-  const code3 = codeRanges(text2);
-  let k2 = 0;
-  return text2.replace(/(^|[^\w])@(?=[A-Za-z0-9])/g, (match, before, offset) => {
-    const at2 = offset + before.length;
-    while (k2 < code3.length && code3[k2].end <= at2) k2++;
-    return k2 < code3.length && code3[k2].start < at2 ? match : `${before}@\u2060`;
-  });
-}
-var neutralizeClosingKeywords = (text2) => text2.replace(/\b(close[sd]?|fix(?:e[sd])?|resolve[sd]?)(?=:?[ \t]+(?:[\w.-]+\/[\w.-]+)?#\d)/gi, "$1\u2060");
-var neutralizeHtmlComments = (text2) => text2.replaceAll("<!--", "<\u2060!--");
-var postableVisible = (text2) => neutralizeHtmlComments(neutralizeClosingKeywords(neutralizeMentions(lfLineBreaks(text2))));
-var isOwnMarker = (marker) => marker.startsWith("<!-- wiki-steward:") && marker.endsWith(" -->") && marker.indexOf("-->") === marker.length - 3 && !/[\r\n]/.test(marker);
-function postable(content) {
-  const { text: text2, markers = [] } = typeof content === "string" ? { text: content } : content;
-  for (const marker of markers) {
-    if (!isOwnMarker(marker)) throw new Error(`not a steward marker (one line, one <!-- wiki-steward:\u2026 --> comment): ${marker.slice(0, 80)}`);
-  }
-  const visible = postableVisible(text2);
-  return markers.length === 0 ? visible : `${visible}${visible === "" ? "" : "\n"}${markers.join("\n")}`;
-}
-var BODY_LIMIT = 65536;
-var limitNote = (limit) => (left) => `_[Cut here to stay within GitHub's ${limit.toLocaleString("en-US")}-character limit: ${left.toLocaleString("en-US")} more characters not shown]_`;
-function postableBody(content, limit = BODY_LIMIT) {
-  const { text: text2, markers = [] } = typeof content === "string" ? { text: content } : content;
-  const trailer = markers.reduce((n, m2) => n + m2.length + 1, 0);
-  if (trailer > limit) throw new Error(`the steward's markers alone are ${trailer} characters, over the ${limit}-character limit of a body`);
-  return postable({ text: cutMarkdown(postableVisible(text2), limit - trailer, limitNote(limit)), markers });
-}
-function fitVisible(parts, room) {
-  const texts = parts.map((p2) => postableVisible(typeof p2 === "string" ? p2 : p2.flexible));
-  const fixed = texts.reduce((n, t2, i) => typeof parts[i] === "string" ? n + t2.length : n, 0) + 2 * Math.max(0, parts.length - 1);
-  return texts.map((t2, i) => {
-    const part = parts[i];
-    return typeof part === "string" ? t2 : cutMarkdown(t2, Math.max(0, room - fixed), cutHere(part.what));
-  }).filter((t2) => t2 !== "").join("\n\n");
-}
-
-// src/github/answer-comment.ts
-var COMMENT_LIMIT = BODY_LIMIT;
-var MARKER_PREFIX = "<!-- wiki-steward:answer ";
-var TRACE_PREFIX = "<!-- wiki-steward:trace ";
-var QUOTED_QUESTION_LIMIT = 2e3;
-var DETAILS_LIMIT = 12e3;
-var commentSafeJson = (value) => JSON.stringify(value).replaceAll("--", "-\\u002d").replaceAll(">", "\\u003e").replaceAll("@", "\\u0040");
-var markerFor = (key2) => `${MARKER_PREFIX}key=${key2} -->`;
-var STAMP = String.raw`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z`;
-var TIMESTAMP2 = new RegExp(`^${STAMP}$`);
-function answerMarkers(key2, editedAt) {
-  return [...editedAt !== void 0 && TIMESTAMP2.test(editedAt) ? [`<!-- wiki-steward:edit ${editedAt} -->`] : [], markerFor(key2)];
-}
-var TRAILER = new RegExp(
-  String.raw`(?:^|\r?\n)(?:<!-- wiki-steward:edit (${STAMP}) -->\r?\n)?` + String.raw`<!-- wiki-steward:answer key=([\w-]+) -->(?:\r?\n<!-- wiki-steward:trace ([^\r\n]*) -->)?\s*$`
-);
-function markerKey(body) {
-  return TRAILER.exec(body)?.[2];
-}
-function editOfComment(body) {
-  return TRAILER.exec(body)?.[1];
-}
-function isNewerEdit(mine, theirs) {
-  if (mine === void 0 || theirs === void 0) return false;
-  return Date.parse(mine) > Date.parse(theirs);
-}
-function traceFromComment(body) {
-  const json2 = TRAILER.exec(body)?.[3];
-  if (json2 === void 0) return void 0;
+async function askFromCheckout(ctx, text2) {
+  const { workspace } = ctx;
+  const providers = createProviders(providerOptions(workspace.config, ctx.env, ctx.clock));
+  for (const secret of providers.secrets) ctx.reporter.secret(secret);
+  let session;
+  let trace;
   try {
-    return JSON.parse(json2);
-  } catch {
-    return void 0;
+    session = await openAskSession(workspace, providers);
+    const commit = session.commit ?? ctx.env.GITHUB_SHA ?? "HEAD";
+    trace = await askQuestion(session, text2, { renderCitation: permalinkRenderer(ctx.serverUrl, ctx.repo, commit, workspace) });
+  } finally {
+    await providers.close();
   }
-}
-function answerWithNote(body, note) {
-  const trailer = TRAILER.exec(body);
-  if (!trailer || trailer[3] === void 0) return void 0;
-  const text2 = lfLineBreaks(body.slice(0, trailer.index)).trimEnd();
-  const line = postableVisible(note);
-  if (text2.includes(line)) return void 0;
-  const lines = text2.split("\n");
-  const signature = lines.at(-1)?.startsWith(SIGNATURE_START) ? lines.pop() : void 0;
-  const markers = [...answerMarkers(trailer[2], trailer[1]), `${TRACE_PREFIX}${trailer[3]} -->`];
-  const withLine = (answer) => ({ text: [answer.trimEnd(), "", line, ...signature ? ["", signature] : []].join("\n"), markers });
-  const noted = withLine(lines.join("\n"));
-  if (postable(noted).length <= COMMENT_LIMIT) return noted;
-  return withLine(lines.join("\n").replace(DETAILS, "_[How this was answered: left out to make room for the note below]_"));
-}
-var DETAILS = /<details><summary>How this was answered<\/summary>[\s\S]*?\n<\/details>/;
-var TRACE_LIMIT = 16e3;
-function renderComment(parts) {
-  const { trace } = parts;
-  const question = postableVisible(trace.question.slice(0, QUOTED_QUESTION_LIMIT));
-  const quoted2 = question.split("\n").map((l3) => `> ${l3}`).join("\n");
-  const questionCut = trace.question.length > QUOTED_QUESTION_LIMIT ? `
-
-_[Question cut here: ${trace.question.length - QUOTED_QUESTION_LIMIT} more characters not shown]_` : "";
-  const summary = cutMarkdown(traceSummary(trace).map(postableVisible).join("\n"), DETAILS_LIMIT, cutHere("Trace"));
-  const details = `<details><summary>How this was answered</summary>
-
-${summary}
-
-</details>`;
-  const footer = [...parts.footer ?? [], ...parts.signature ? ["", parts.signature] : []].join("\n").replace(/^\n+/, "");
-  const markers = answerMarkers(parts.key, parts.editedAt);
-  const traceJson = postedTraceMarker(trace, parts.answer.length);
-  const room = COMMENT_LIMIT - markers.join("\n").length - traceJson.length - 2;
-  const text2 = fitVisible([`${quoted2}${questionCut}`, { flexible: parts.answer, what: "Answer" }, details, footer], room);
-  return { text: text2, markers: [...markers, traceJson] };
-}
-var TRACE_STEPS = [
-  { items: 25, chars: 300, question: 4e3 },
-  { items: 10, chars: 120, question: 1e3 },
-  { items: 3, chars: 60, question: 300 }
-];
-function postedTraceMarker(trace, answerLength) {
-  const marker = (t2) => `${TRACE_PREFIX}${commentSafeJson(t2)} -->`;
-  const whole = marker(trace);
-  if (whole.length <= TRACE_LIMIT && whole.length + answerLength < COMMENT_LIMIT / 2) return whole;
-  const withoutAnswer = marker({ ...trace, answer: "" });
-  if (withoutAnswer.length <= TRACE_LIMIT) return withoutAnswer;
-  let last = withoutAnswer;
-  for (const step5 of TRACE_STEPS) {
-    last = marker(shortenedTrace(trace, step5));
-    if (last.length <= TRACE_LIMIT) return last;
-  }
-  return last;
-}
-function shortenedTrace(trace, o2) {
-  const omitted = {};
-  const shorten = (value, key2) => {
-    if (typeof value === "string") return clip(value, o2.chars);
-    if (Array.isArray(value)) {
-      if (value.length > o2.items) omitted[key2] = (omitted[key2] ?? 0) + value.length - o2.items;
-      return value.slice(0, o2.items).map((v2) => shorten(v2, `${key2}[]`));
-    }
-    if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k2, v2]) => [k2, shorten(v2, key2 ? `${key2}.${k2}` : k2)]));
-    return value;
-  };
-  const { question, answer: _answer, wiki, ...rest } = trace;
-  return {
-    ...shorten(rest, ""),
-    question: clip(question, o2.question),
-    wiki,
-    answer: "",
-    omitted
-  };
+  trace.wiki.root = workspace.wikiPrefix || (trace.wiki.root === null ? null : ".");
+  const fault = trace.provider_fault ? `The ${trace.answerer} answerer failed: ${trace.provider_fault} \u2014 this answer was made offline.` : void 0;
+  if (fault) ctx.reporter.warning(fault);
+  return { session, trace, fault };
 }
 
-// src/wiki/index-files.ts
-var EM_DASH = "\u2014";
-var PREVIEW_TITLES = 5;
-var ROOT_GENERATED = /^# Wiki Index\n\n(?:- \[[^\n]*\]\([^\n]*\/_index\.md\) \u2014 \d+ pages(?:, \d+ levels deep)?\n)*$/;
-var ROOT_INIT_TEMPLATE = /^# Wiki Index\n(?:\n## [^\n]+\n\(empty\)\n)*\n?$/;
-var DIRECTORY_GENERATED = /^# [^\n]*\n\n## Pages \(in this directory\)\n(?:\(none\)\n|(?:- \[[^\n]*\n)+)\n## Subdirectories\n(?:\(none\)\n|(?:(?:- \[| {2}- )[^\n]*\n)+)\n$/;
-var isRootInitTemplate = (text2) => ROOT_INIT_TEMPLATE.test(text2);
-function isGeneratedForm(indexPath, text2) {
-  if (indexPath === ROOT_INDEX) return ROOT_GENERATED.test(text2) || ROOT_INIT_TEMPLATE.test(text2);
-  return DIRECTORY_GENERATED.test(text2);
-}
-var indexPathOf = (dir) => dir === "" ? ROOT_INDEX : `${dir}/${DIRECTORY_INDEX}`;
-var stripEntryTail = (line) => pyRStrip(line, " \u2014");
-function renderRootIndex(layout) {
-  const lines = ["# Wiki Index", ""];
-  for (const category of layout.categories) {
-    const depth = layout.depths.get(category) ?? 0;
-    const display = pyTitle(category.replaceAll("-", " ").replaceAll("_", " "));
-    lines.push(`- [${display}](${category}/_index.md) ${EM_DASH} ${layout.counts.get(category) ?? 0} pages${depth > 1 ? `, ${depth} levels deep` : ""}`);
-  }
-  return `${lines.join("\n")}
-`;
-}
-function listPagesByDirectory(layout) {
-  const own = /* @__PURE__ */ new Map();
-  const subtree = /* @__PURE__ */ new Map();
-  const push2 = (map2, key2, page) => {
-    const list = map2.get(key2);
-    if (list) list.push(page);
-    else map2.set(key2, [page]);
-  };
-  for (const page of layout.pages) {
-    let dir = parentDir(page);
-    push2(own, dir, page);
-    while (dir !== "") {
-      push2(subtree, dir, page);
-      dir = parentDir(dir);
+// src/markdown/issue-forms.ts
+var EMPTY_FIELD = /^### [^\n]*\n\n_No response_[ \t]*(?:\n+|$)/gm;
+var withoutEmptyFormFields = (body) => body.replace(EMPTY_FIELD, "");
+
+// src/markdown/visible.ts
+function visibleMarkdown(text2) {
+  const markdown = lfLineBreaks(text2);
+  const readCodeSpan = codeSpanReader(markdown);
+  let out = "";
+  let i = 0;
+  while (i < markdown.length) {
+    const lineStart = i === 0 || markdown[i - 1] === "\n";
+    const codeEnd = (lineStart ? fencedBlockEnd(markdown, i) : void 0) ?? readCodeSpan(i)?.end;
+    if (codeEnd !== void 0) {
+      out += markdown.slice(i, codeEnd);
+      i = codeEnd;
+    } else if (markdown.startsWith("<!--", i)) {
+      const close = markdown.indexOf("-->", i + 4);
+      i = close < 0 ? markdown.length : close + 3;
+    } else {
+      out += markdown[i];
+      i++;
     }
   }
-  return { own, subtree };
+  return out;
 }
-function childDirectories(layout, dir) {
-  const prefix = `${dir}/`;
-  return [...layout.tree.dirs].filter((d2) => d2.startsWith(prefix) && !d2.slice(prefix.length).includes("/") && !isHiddenName(d2.slice(prefix.length)) && !isUnsafeName(d2)).sort(compareCodePoints);
+
+// src/jobs/question.ts
+var isBot = (user) => !!user && (user.type === "Bot" || /\[bot\]$/i.test(user.login));
+function afterCommand(title, command) {
+  const t2 = title.trimStart();
+  if (!t2.toLowerCase().startsWith(command.toLowerCase())) return void 0;
+  const rest = t2.slice(command.length);
+  if (rest !== "" && !/^[\s:]/.test(rest)) return void 0;
+  return rest.replace(/^[\s:]+/, "");
 }
-var ownedByBuilder = (indexPath, text2, policy) => policy === "always" || policy === "auto" && isGeneratedForm(indexPath, text2);
-async function planIndexFiles(layout, options2) {
-  const dirs = layout.indexedDirs.filter((d2) => !options2.onlyDirs || options2.onlyDirs.has(d2));
-  const includeRoot = !options2.onlyDirs || options2.onlyDirs.has("");
-  const listing = listPagesByDirectory(layout);
-  const children = new Map(dirs.map((d2) => [d2, childDirectories(layout, d2)]));
-  const needed = /* @__PURE__ */ new Set();
-  for (const dir of dirs) {
-    for (const page of listing.own.get(dir) ?? []) needed.add(page);
-    for (const child of children.get(dir)) {
-      for (const page of (listing.subtree.get(child) ?? []).slice(0, PREVIEW_TITLES)) needed.add(page);
-    }
+function askedText(title, body, command) {
+  const asked = afterCommand(title, command) ?? title;
+  const shown2 = withoutEmptyFormFields(visibleMarkdown(body ?? "")).trim();
+  return shown2 ? `${asked}
+
+${shown2}` : asked;
+}
+
+// src/jobs/reviewed-answer.ts
+var reviewedKey = (c3) => `reviewed-discussion-${c3.discussionNumber}-pr-${c3.pullNumber}`;
+async function pageState(ctx, page) {
+  const { workspace } = ctx;
+  if (!workspace.wikiRoot) return "no-page";
+  const file = path7.resolve(workspace.repoRoot, page);
+  const inWiki = path7.relative(workspace.wikiRoot, file);
+  if (inWiki.startsWith("..") || path7.isAbsolute(inWiki) || repoPathOf(workspace, inWiki.split(path7.sep).join("/")) !== page) return "no-page";
+  const text2 = await readFile2(file, "utf8").catch(() => void 0);
+  if (text2 === void 0) return "no-page";
+  const fm = readFrontmatter(text2);
+  return fm.kind === "ok" && isOpenCapture(fm.data) ? "still-open" : "accepted";
+}
+async function postReviewedAnswer(ctx, capture) {
+  const state = await pageState(ctx, capture.page);
+  if (state === "no-page") return { status: "no-page", reason: `${capture.page} is not a page of the checked-out wiki` };
+  if (state === "still-open") return { status: "still-open", reason: `${capture.page} still carries captured_by` };
+  const discussion = await readDiscussion(ctx.github, ctx.repo, capture.discussionNumber);
+  if (!discussion) return { status: "no-discussion", reason: `discussion #${capture.discussionNumber} is gone` };
+  const thread = discussionThread(ctx.github, ctx.writes, ctx.repo, { number: discussion.number, nodeId: discussion.nodeId });
+  const key2 = reviewedKey(capture);
+  const where2 = { thread: thread.comments, key: key2, identity: ctx.identity };
+  const existing = await findAnswerComment(thread.comments, key2, ctx.identity);
+  if (existing) return { status: "already", url: existing.url, marked: false };
+  const { trace } = await askFromCheckout(ctx, askedText(discussion.title, discussion.body, ctx.workspace.config.ask.command));
+  const pullUrl = `${ctx.serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/pull/${capture.pullNumber}`;
+  const footer = ["", `**A reviewer wrote the page this answer comes from** (\`${capture.page}\`, in ${pullUrl}), so it is marked as the answer.`];
+  const signature = answerSignature(trace, { serverUrl: ctx.serverUrl, repo: ctx.repo, runUrl: workflowRunUrl(ctx.env, ctx.serverUrl, ctx.repo) });
+  const posted = await upsertAnswerComment(where2, renderComment({ key: key2, trace, answer: trace.answer, footer, signature }), null);
+  const kept = await findAnswerComment(thread.comments, key2, ctx.identity);
+  if (!kept || !discussion.category.isAnswerable) {
+    if (kept)
+      ctx.reporter.info(
+        `Discussion #${discussion.number} is in '${discussion.category.name}', which takes no answer: the reviewed answer is posted, not marked.`
+      );
+    return { status: "posted", url: posted.url, marked: false };
   }
-  const indexPaths = [...includeRoot ? [ROOT_INDEX] : [], ...dirs.map(indexPathOf)];
-  const existing = indexPaths.filter((p2) => layout.tree.files.has(p2));
-  const summaries = /* @__PURE__ */ new Map();
-  const summarize = (pages) => readPages(
-    layout.tree,
-    pages.filter((p2) => !summaries.has(p2)),
-    (file, read) => summaries.set(file, read.ok ? summarizePage(file, read.text) : read.problem === "binary" ? null : summarizePage(file, ""))
+  const marked = await thread.markAnswer(kept.id).then(
+    () => true,
+    (error) => {
+      ctx.reporter.warning(
+        `The reviewed answer is posted (${posted.url}) but GitHub refused to mark it as the answer of discussion #${discussion.number}: ${error instanceof Error ? error.message : String(error)}`
+      );
+      return false;
+    }
   );
-  await summarize([...needed]);
-  const currentTexts = /* @__PURE__ */ new Map();
-  await layout.tree.readEach(existing, (file, read) => {
-    if (read.ok) currentTexts.set(file, read.text);
-  });
-  const listed = (pages) => pages.filter((p2) => summaries.get(p2) !== null);
-  const preview = async (below) => {
-    let shown2 = listed(below.slice(0, PREVIEW_TITLES));
-    for (let read = PREVIEW_TITLES; shown2.length < PREVIEW_TITLES && read < below.length; read += PREVIEW_TITLES) {
-      await summarize(below.slice(read, read + PREVIEW_TITLES));
-      shown2 = listed(below.slice(0, read + PREVIEW_TITLES)).slice(0, PREVIEW_TITLES);
-    }
-    return shown2.map((p2) => summaries.get(p2).title);
-  };
-  const plans = [];
-  const plan = (indexPath, expected, entries) => {
-    const current = currentTexts.get(indexPath);
-    const status = statusOf(indexPath, expected, current, layout.tree.files.has(indexPath), options2.policy);
-    plans.push({ path: indexPath, expected, current, status, ...entries ? { entries } : {} });
-  };
-  if (includeRoot) plan(ROOT_INDEX, renderRootIndex(layout));
-  for (const dir of dirs) {
-    const name = dir.slice(dir.lastIndexOf("/") + 1);
-    const lines = [`# ${name}`, "", "## Pages (in this directory)"];
-    const own = listed(listing.own.get(dir) ?? []);
-    if (own.length === 0) lines.push("(none)");
-    const entries = /* @__PURE__ */ new Map();
-    for (const page of own) {
-      const s = summaries.get(page);
-      const entry = stripEntryTail(`- [${s.title}](${page.slice(dir.length + 1)}) ${EM_DASH} ${s.quality}${s.description}`);
-      entries.set(page, entry);
-      lines.push(entry);
-    }
-    lines.push("", "## Subdirectories");
-    const subdirs = children.get(dir);
-    if (subdirs.length === 0) lines.push("(none)");
-    for (const child of subdirs) {
-      const childName = child.slice(dir.length + 1);
-      const below = listing.subtree.get(child) ?? [];
-      lines.push(`- [${childName}/](${childName}/_index.md) ${EM_DASH} ${below.length} pages`);
-      const titles = await preview(below);
-      if (titles.length > 0) lines.push(`  - ${titles.join(", ")}`);
-    }
-    lines.push("");
-    plan(indexPathOf(dir), `${lines.join("\n")}
-`, entries);
-  }
-  if (options2.provenance && options2.policy === "auto") {
-    const candidates = plans.filter((p2) => p2.status === "stale" && p2.current !== void 0);
-    if (candidates.length > 0) {
-      const edited = await options2.provenance.handEdited(candidates);
-      for (const p2 of candidates) {
-        const lastCommit = edited.get(p2.path);
-        if (lastCommit !== void 0) Object.assign(p2, { status: "hand-written", handEdited: { lastCommit } });
-      }
-    }
-  }
-  let keepsGeneratedIndexes = plans.some((p2) => p2.status === "fresh" || p2.status === "stale" || p2.handEdited !== void 0);
-  if (!keepsGeneratedIndexes && options2.onlyDirs) {
-    const planned = new Set(indexPaths);
-    const others = [ROOT_INDEX, ...layout.indexedDirs.map(indexPathOf)].filter((p2) => !planned.has(p2) && layout.tree.files.has(p2));
-    await layout.tree.readEach(others, (file, read) => {
-      if (read.ok && ownedByBuilder(file, read.text, options2.policy)) keepsGeneratedIndexes = true;
-    });
-  }
-  return Object.assign(plans, { keepsGeneratedIndexes });
-}
-function statusOf(indexPath, expected, current, exists, policy) {
-  if (!exists) return policy === "never" ? "hand-written" : "missing";
-  if (current === expected) return "fresh";
-  if (current === void 0) return policy === "always" ? "stale" : "hand-written";
-  return ownedByBuilder(indexPath, current, policy) ? "stale" : "hand-written";
-}
-function outdatedIndexFiles(plans, options2 = {}) {
-  const adopted = options2.adopt === true || plans.keepsGeneratedIndexes;
-  return plans.filter((p2) => p2.status === "stale" || adopted && p2.status === "missing");
-}
-function affectedIndexDirs(pagePaths) {
-  const dirs = /* @__PURE__ */ new Set([""]);
-  for (const page of pagePaths) {
-    let dir = parentDir(page);
-    while (dir !== "") {
-      dirs.add(dir);
-      dir = parentDir(dir);
-    }
-  }
-  return dirs;
-}
-
-// src/capture/capture-content.ts
-import { createHash as createHash2 } from "node:crypto";
-var PENDING_BODY_FLOOR = 1500;
-var TITLE_LIMIT = 120;
-var isoSeconds = (d2) => d2.toISOString().replace(/\.\d{3}Z$/, "Z");
-var captureStamp = (d2) => isoSeconds(d2).replaceAll(":", "-");
-function captureTitle(question) {
-  const first = question.split("\n").find((l3) => l3.trim() !== "") ?? "Untitled question";
-  const clean2 = first.replace(/[\u0000-\u001f\u007f]/g, " ").replaceAll('"', "'").replaceAll("\\", "/").replace(/\s+/g, " ").trim();
-  return clean2.length > TITLE_LIMIT ? `${clean2.slice(0, TITLE_LIMIT - 1).trimEnd()}\u2026` : clean2;
-}
-var unlink = unlinkPageLinks;
-var inert = inertText;
-var CAPTURE_LIST = 25;
-var QUOTE_CHARS = 600;
-var TERM_CHARS2 = 200;
-var ANSWER_CHARS = 3e4;
-var asItem = (line) => line.startsWith("- ") ? line : `- ${line}`;
-var lineRange = (c3) => c3.lines[0] === c3.lines[1] ? `line ${c3.lines[0]}` : `lines ${c3.lines[0]}-${c3.lines[1]}`;
-var wikiCitations = (t2) => t2.citations.filter(isWikiCitation);
-var webCitations = (t2) => t2.citations.filter((c3) => !isWikiCitation(c3));
-function captureQuality(trace) {
-  const cited = trace.citations.length;
-  const accuracy = cited === 0 ? 2 : trace.violations.some((v2) => v2.action === "dropped") ? 3 : 4;
-  const completeness = (trace.outcome === "cold" ? 1 : 2) + (webCitations(trace).length > 0 ? 1 : 0);
-  const signal = 3;
-  const interlinking = Math.min(5, 1 + new Set(wikiCitations(trace).map((c3) => c3.path)).size);
-  return { accuracy, completeness, signal, interlinking, overall: pyFormatFixed2((accuracy + completeness + signal + interlinking) / 4) };
-}
-function bodySections(input, wikiLink) {
-  const { trace, source } = input;
-  const had = wikiCitations(trace);
-  const web = webCitations(trace);
-  const quote = (s) => unlink(s).replace(/\s+/g, (run) => run.includes("\n") ? " " : run);
-  const fromSource = source.label ? ` from ${source.url ? `[${source.label}](${source.url})` : source.label}` : "";
-  return [
-    "## Question",
-    "",
-    ...trace.question.split("\n").map((l3) => `> ${inert(unlink(l3))}`.trimEnd()),
-    "",
-    "## What the wiki had",
-    "",
-    ...had.length > 0 ? boundedList(
-      had.map((c3) => `- \u201C${inert(clip(quote(c3.quote), QUOTE_CHARS))}\u201D \u2014 ${wikiLink(c3)}`),
-      CAPTURE_LIST
-    ).map(asItem) : ["Nothing: no page matched this question."],
-    "",
-    "## What was missing",
-    "",
-    ...trace.missing.length > 0 ? boundedList(
-      trace.missing.map((m2) => `- ${inlineCode(clip(m2, TERM_CHARS2))}`),
-      CAPTURE_LIST
-    ).map(asItem) : ["- The pages read did not cover every claim of an answer."],
-    "",
-    "## From the web",
-    "",
-    ...web.length > 0 ? boundedList(
-      web.map((c3) => `- ${webLink(clip(c3.title, TERM_CHARS2), c3.url)}`),
-      CAPTURE_LIST
-    ).map(asItem) : ["No web search was made (no provider configured) or it found nothing."],
-    "",
-    "## Answer given",
-    "",
-    cutMarkdown(unlink(trace.answer), ANSWER_CHARS, cutHere("Answer")),
-    "",
-    `Captured by wiki-steward${fromSource} (branch \`${trace.branch}\`, outcome \`${trace.outcome}\`).`
-  ];
-}
-var summaryLine = (trace) => trace.outcome === "cold" ? "A question the wiki had no page for, captured so the next asker finds an answer here." : "A question the wiki covered only in part, captured with what it had and what was missing.";
-var CAPTURE_MARK = "wiki-steward";
-function queriesPage(input, tags) {
-  const { trace, now } = input;
-  const q3 = captureQuality(trace);
-  const stamp = isoSeconds(now);
-  const link = (c3) => `[${c3.path}](/${c3.path}) ${lineRange(c3)}`;
-  return [
-    "---",
-    `title: "${captureTitle(trace.question)}"`,
-    "type: queries",
-    `tags: [${["capture", trace.outcome === "cold" ? "cold" : "gap", ...tags].join(", ")}]`,
-    // The capture mark: while it stays, the page records an open gap, never coverage (see wiki/open-capture.ts).
-    `captured_by: ${CAPTURE_MARK}`,
-    "sources: [conversation]",
-    `created: "${stamp}"`,
-    `updated: "${stamp}"`,
-    "quality:",
-    `  accuracy: ${q3.accuracy}`,
-    `  completeness: ${q3.completeness}`,
-    `  signal: ${q3.signal}`,
-    `  interlinking: ${q3.interlinking}`,
-    `  overall: ${q3.overall}`,
-    `  rated_at: "${stamp}"`,
-    "  rated_by: ingester",
-    "---",
-    summaryLine(trace),
-    "",
-    ...bodySections(input, link),
-    ""
-  ].join("\n");
-}
-function pendingCapture(input) {
-  const { trace, now } = input;
-  const link = (c3) => `${c3.path} ${lineRange(c3)}`;
-  const body = `${summaryLine(trace)}
-
-${bodySections(input, link).join("\n")}
-`;
-  const bytes = Buffer.byteLength(body);
-  const id = createHash2("sha256").update(`${trace.question}\0${input.source.url ?? ""}`).digest("hex").slice(0, 32);
-  const fields = [
-    ["title", JSON.stringify(captureTitle(trace.question))],
-    ["evidence", '"conversation"'],
-    ["evidence_type", '"conversation"'],
-    ["capture_kind", '"chat-only"'],
-    ["suggested_action", '"create"'],
-    ["suggested_pages", `[${[...new Set(wikiCitations(trace).map((c3) => JSON.stringify(c3.path)))].join(", ")}]`],
-    ["captured_at", `"${captureStamp(now)}"`],
-    ["captured_by", '"wiki-steward"'],
-    ["capture_id", `"cap-${id}"`],
-    ["promotion_policy", '"none"'],
-    ["promotion_decision", "null"],
-    ["promotion_id", "null"],
-    ["propagated_from", "null"]
-  ];
-  if (bytes < PENDING_BODY_FLOOR) {
-    fields.push(
-      ["needs_more_detail", "true"],
-      ["needs_more_detail_reason", `"body is ${bytes} bytes; floor for capture_kind=chat-only is ${PENDING_BODY_FLOOR} bytes"`]
-    );
-  }
-  return `---
-${fields.map(([k2, v2]) => `${k2}: ${v2}`).join("\n")}
----
-
-${body}`;
-}
-
-// src/capture/slug.ts
-import { createHash as createHash3 } from "node:crypto";
-var MAX_SLUG = 60;
-function slugify(text2) {
-  const ascii = text2.normalize("NFKD").replace(new RegExp("\\p{M}+", "gu"), "").toLowerCase();
-  let slug = ascii.replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
-  if (slug.length > MAX_SLUG) slug = slug.slice(0, MAX_SLUG).replace(/-[^-]*$/, "") || slug.slice(0, MAX_SLUG);
-  return slug;
-}
-function captureSlug(question) {
-  return slugify(question) || `question-${createHash3("sha1").update(question).digest("hex").slice(0, 8)}`;
-}
-
-// src/capture/capture-plan.ts
-var capturesOutcome = (outcome) => outcome === "cold" || outcome === "gap";
-var BOOTSTRAP_SCHEMA = `# Wiki Schema
-
-## Role
-main
-
-## Categories
-- \`queries/\` \u2014 questions asked of the wiki and what was found
-
-## Tag Taxonomy (bounded)
-- \`#capture\`
-- \`#cold\`
-- \`#gap\`
-
-## Numeric Thresholds
-- Split a page at 200+ lines.
-- Restructure a category at 500+ pages.
-`;
-function topicTags(trace) {
-  const words = trace.signal_terms.filter((t2) => t2.kind !== "expanded").map(
-    (t2) => normalize(t2.term).replace(/[^\p{Ll}\p{N}]+/gu, "-").replace(/^-|-$/g, "")
-  ).filter((t2) => /^[\p{Ll}\p{N}][\p{Ll}\p{N}-]{1,30}$/u.test(t2));
-  return [...new Set(words)].slice(0, 3);
-}
-async function openCaptureTitle(tree, path12) {
-  let title;
-  await tree.readEach([path12], (_3, file) => {
-    if (!file.ok) return;
-    const fm = readFrontmatter(file.text);
-    if (fm.kind === "ok" && typeof fm.data.title === "string" && isOpenCapture(fm.data)) title = fm.data.title;
-  });
-  return title;
-}
-async function planCapture(tree, config, trace, source, now, provenance) {
-  const input = { trace, source, now };
-  const slug = captureSlug(trace.question.split("\n")[0] ?? trace.question);
-  const bootstrap = tree === void 0;
-  const base = tree ?? memoryTree("", /* @__PURE__ */ new Map([["schema.md", BOOTSTRAP_SCHEMA]]));
-  const files = new Map(bootstrap ? [["schema.md", BOOTSTRAP_SCHEMA]] : []);
-  if (config.capture.mode === "pending") {
-    const path13 = `.wiki-pending/${captureStamp(now)}-${slug}.md`;
-    files.set(path13, pendingCapture(input));
-    return { path: path13, files, bootstrap };
-  }
-  const title = captureTitle(trace.question);
-  let path12 = `queries/${slug}.md`;
-  for (let n = 2; base.files.has(path12) && await openCaptureTitle(base, path12) !== title; n++) path12 = `queries/${slug}-${n}.md`;
-  files.set(path12, queriesPage(input, topicTags(trace)));
-  return { path: path12, files: await withIndexFiles(base, config, files, path12, bootstrap, provenance), bootstrap };
-}
-async function captureFiles(tree, config, page, content) {
-  return withIndexFiles(tree, config, /* @__PURE__ */ new Map([[page, content]]), page, false);
-}
-async function withIndexFiles(tree, config, files, page, bootstrap, provenance) {
-  const policy = bootstrap ? "always" : config.indexes;
-  const plans = await planIndexFiles(layoutOf(overlayTree(tree, files), config), { policy, onlyDirs: affectedIndexDirs([page]), provenance });
-  for (const plan of outdatedIndexFiles(plans, { adopt: bootstrap })) files.set(plan.path, plan.expected);
-  return files;
+  return { status: "posted", url: posted.url, marked };
 }
 
 // src/github/git-data.ts
@@ -60471,112 +61013,6 @@ async function setBranch(github, writes, repo, branch, sha, exists, force) {
   const where2 = `/repos/${repo.owner}/${repo.repo}/git/refs`;
   if (exists) await writes.run(`PATCH ${where2}/heads/${branch}`, () => github.rest.git.updateRef({ ...repo, ref: `heads/${branch}`, sha, force }), void 0);
   else await writes.run(`POST ${where2} (refs/heads/${branch})`, () => github.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha }), void 0);
-}
-
-// src/github/writes-text.ts
-var where = (repo) => `/repos/${repo.owner}/${repo.repo}`;
-async function createComment(github, writes, repo, issueNumber, content, note) {
-  const body = postableBody(content);
-  return writes.run(
-    `POST ${where(repo)}/issues/${issueNumber}/comments (${note ?? `${body.length} characters`})`,
-    async () => {
-      const { data } = await github.rest.issues.createComment({ ...repo, issue_number: issueNumber, body });
-      return { url: data.html_url, id: data.id };
-    },
-    { url: "", id: 0 }
-  );
-}
-async function updateComment(github, writes, repo, commentId, content) {
-  const body = postableBody(content);
-  await writes.run(
-    `PATCH ${where(repo)}/issues/comments/${commentId} (${body.length} characters)`,
-    () => github.rest.issues.updateComment({ ...repo, comment_id: commentId, body }),
-    void 0
-  );
-}
-async function createDiscussionComment(github, writes, discussionId, content, replyTo) {
-  const body = postableBody(content);
-  return writes.run(
-    `POST /graphql addDiscussionComment on ${discussionId}${replyTo ? ` in reply to ${replyTo}` : ""} (${body.length} characters)`,
-    async () => {
-      const data = await github.graphql(
-        "mutation($id: ID!, $body: String!, $replyTo: ID) { addDiscussionComment(input: { discussionId: $id, body: $body, replyToId: $replyTo }) { comment { id databaseId url } } }",
-        { id: discussionId, body, replyTo: replyTo ?? null }
-      );
-      const c3 = data.addDiscussionComment.comment;
-      return { url: c3.url, id: c3.databaseId, nodeId: c3.id };
-    },
-    { url: "", id: 0, nodeId: "" }
-  );
-}
-async function updateDiscussionComment(github, writes, commentNodeId, content) {
-  const body = postableBody(content);
-  await writes.run(
-    `POST /graphql updateDiscussionComment ${commentNodeId} (${body.length} characters)`,
-    () => github.graphql("mutation($id: ID!, $body: String!) { updateDiscussionComment(input: { commentId: $id, body: $body }) { comment { id } } }", {
-      id: commentNodeId,
-      body
-    }),
-    void 0
-  );
-}
-async function createIssue(github, writes, repo, o2) {
-  const title = postable(o2.title);
-  const body = postableBody(o2.body);
-  return writes.run(
-    `POST ${where(repo)}/issues (${title})`,
-    async () => {
-      const { data } = await github.rest.issues.create({ ...repo, title, body, labels: o2.labels });
-      return { url: data.html_url, number: data.number };
-    },
-    { url: "", number: 0 }
-  );
-}
-async function updateIssueBody(github, writes, repo, issueNumber, content, note) {
-  const body = postableBody(content);
-  await writes.run(
-    `PATCH ${where(repo)}/issues/${issueNumber} (${note})`,
-    () => github.rest.issues.update({ ...repo, issue_number: issueNumber, body }),
-    void 0
-  );
-}
-async function closeIssueNotPlanned(github, writes, repo, issueNumber, note) {
-  await writes.run(
-    `PATCH ${where(repo)}/issues/${issueNumber} (close as not planned: ${note})`,
-    () => github.rest.issues.update({ ...repo, issue_number: issueNumber, state: "closed", state_reason: "not_planned" }),
-    void 0
-  );
-}
-async function createPull(github, writes, repo, o2) {
-  const title = postable(o2.title);
-  const body = postableBody(o2.body);
-  return writes.run(
-    `POST ${where(repo)}/pulls (${o2.head} \u2192 ${o2.base})`,
-    async () => {
-      const { data } = await github.rest.pulls.create({
-        ...repo,
-        title,
-        head: o2.head,
-        base: o2.base,
-        body,
-        ...o2.draft !== void 0 ? { draft: o2.draft } : {}
-      });
-      return { html_url: data.html_url, number: data.number };
-    },
-    { html_url: "", number: 0 }
-  );
-}
-async function updatePull(github, writes, repo, pullNumber, o2, note) {
-  const fields = {
-    ...o2.title !== void 0 ? { title: postable(o2.title) } : {},
-    ...o2.body !== void 0 ? { body: postableBody(o2.body) } : {},
-    ...o2.state !== void 0 ? { state: o2.state } : {}
-  };
-  await writes.run(
-    `PATCH ${where(repo)}/pulls/${pullNumber}${note ? ` (${note})` : ""}`,
-    () => github.rest.pulls.update({ ...repo, pull_number: pullNumber, ...fields }),
-    void 0
-  );
 }
 
 // src/jobs/capture-pr.ts
@@ -60790,22 +61226,39 @@ async function handleClosedCapture(github, writes, repo, pull, o2) {
   } else {
     await deleteBranch(github, writes, repo, pull.branch);
   }
+  const discussion = /^discussion-(\d+)$/.exec(marker.key);
+  if (pull.merged && discussion) {
+    const reviewed = await postReviewedAnswer(
+      { ...o2.ask, github, writes, identity },
+      { discussionNumber: Number(discussion[1]), pullNumber: pull.number, page: marker.page }
+    );
+    if ("url" in reviewed) {
+      reporter.info(
+        `Capture PR #${pull.number} merged with its page accepted: the reviewed answer ${reviewed.status === "already" ? "was already posted" : `is posted${reviewed.marked ? " and marked" : ""}`}: ${reviewed.url}.`
+      );
+      return reviewed.url;
+    }
+    reporter.info(`Capture PR #${pull.number} merged; no reviewed answer yet: ${reviewed.reason}.`);
+  }
+  const thread = await captureThread(github, writes, repo, marker);
+  if (!thread) {
+    reporter.info(`Capture PR #${pull.number} closed; the question it captured (${marker.key}) is gone, so nothing is replied.`);
+    return void 0;
+  }
   const pageUrl = `${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? "HEAD"}/${marker.page.split("/").map(encodeURIComponent).join("/")}`;
   const text2 = pull.merged ? `The capture page for this question is in the wiki: [\`${marker.page}\`](${pageUrl}) was merged in #${pull.number}. It records the question as asked and still open: once a reviewer writes the answer on that page and deletes its \`captured_by\` line, the wiki covers it and asking again is answered from it.` : `The capture pull request #${pull.number} was closed without merging, so the wiki still does not cover this question.`;
-  const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: marker.issueNumber, per_page: 100 });
-  if (comments.some((c3) => identity.owns(c3.user) && (c3.body ?? "").trimEnd().endsWith(closedMarker(pull.number)))) return void 0;
-  const reply = await createComment(
-    github,
-    writes,
-    repo,
-    marker.issueNumber,
-    { text: text2, markers: [closedMarker(pull.number)] },
-    `capture #${pull.number} ${pull.merged ? "merged" : "closed"}`
-  );
+  const comments = await thread.comments();
+  if (comments.some((c3) => identity.owns(c3.user ?? void 0) && c3.body.trimEnd().endsWith(closedMarker(pull.number)))) return void 0;
+  const reply = await thread.create({ text: text2, markers: [closedMarker(pull.number)] });
   return reply.url;
 }
+async function captureThread(github, writes, repo, marker) {
+  if (!marker.key.startsWith("discussion-")) return issueThread(github, writes, repo, marker.issueNumber).comments;
+  const discussion = await readDiscussion(github, repo, marker.issueNumber);
+  return discussion ? discussionThread(github, writes, repo, { number: discussion.number, nodeId: discussion.nodeId }).comments : void 0;
+}
 var commentOfKey = (key2) => {
-  const m2 = /^comment-(\d+)$/.exec(key2);
+  const m2 = /^(?:discussion-)?comment-(\d+)$/.exec(key2);
   return m2 ? { commentId: Number(m2[1]) } : {};
 };
 async function deleteBranch(github, writes, repo, branch) {
@@ -60819,309 +61272,6 @@ async function deleteBranch(github, writes, repo, branch) {
     void 0
   );
 }
-
-// src/github/twin-runs.ts
-var problemOf = (error) => error instanceof Error ? error.message : String(error);
-async function oldestAfterCreating(list, mine, idOf, what) {
-  const listed = await list().catch((error) => {
-    throw new Error(`could not list ${what} again: ${problemOf(error)}`);
-  });
-  const all = listed.some((item) => idOf(item) === idOf(mine)) ? listed : [...listed, mine].sort((a, b3) => idOf(a) - idOf(b3));
-  return { kept: all[0], others: all.slice(1) };
-}
-
-// src/github/comment-helper.ts
-async function ownAnswerComments(thread, key2, identity) {
-  return (await thread.comments()).filter((c3) => identity.owns(c3.user ?? void 0) && markerKey(c3.body) === key2).map((c3) => ({ id: c3.id, url: c3.url, body: c3.body, editedAt: editOfComment(c3.body) })).sort((a, b3) => a.id - b3.id);
-}
-async function findAnswerComment(thread, key2, identity) {
-  return (await ownAnswerComments(thread, key2, identity))[0];
-}
-async function upsertAnswerComment(o2, body, found) {
-  const existing = found === void 0 ? await findAnswerComment(o2.thread, o2.key, o2.identity) : found;
-  if (existing) {
-    await o2.thread.update(existing.id, body);
-    return { url: existing.url, created: false };
-  }
-  const mine = await o2.thread.create(body);
-  if (mine.id === 0) return { url: mine.url, created: true };
-  try {
-    return await converge(o2, body, { id: mine.id, url: mine.url, editedAt: o2.editedAt });
-  } catch (error) {
-    return { url: mine.url, created: true, problem: problemOf(error) };
-  }
-}
-async function converge(o2, body, mine) {
-  const { kept, others } = await oldestAfterCreating(
-    () => ownAnswerComments(o2.thread, o2.key, o2.identity),
-    mine,
-    (c3) => c3.id,
-    `the comments of ${o2.thread.describe}`
-  );
-  if (others.length === 0) return { url: mine.url, created: true };
-  const updated = kept.id !== mine.id && isNewerEdit(mine.editedAt, kept.editedAt);
-  if (updated) await o2.thread.update(kept.id, body);
-  for (const other of others) await o2.thread.remove(other.id);
-  return { url: kept.url, created: kept.id === mine.id, converged: { kept: kept.id, deleted: others.map((c3) => c3.id), updated } };
-}
-
-// src/github/discussions.ts
-var PAGE = 100;
-var AUTHOR = "author { login __typename }";
-var COMMENT_FIELDS = `id databaseId url body createdAt isAnswer ${AUTHOR} reactionGroups { content reactors(first: 1) { totalCount } }`;
-var DISCUSSION_FIELDS = `id number url title body locked createdAt ${AUTHOR} category { name slug isAnswerable } labels(first: 100) { nodes { id name } }`;
-var authorOf = (a) => a ? a.__typename === "Bot" ? { login: a.login.endsWith("[bot]") ? a.login : `${a.login}[bot]`, type: "Bot" } : { login: a.login, type: "User" } : null;
-var count = (c3, content) => c3.reactionGroups?.find((g2) => g2.content === content)?.reactors.totalCount ?? 0;
-var commentOf = (c3, replyTo) => ({
-  id: c3.databaseId,
-  nodeId: c3.id,
-  url: c3.url,
-  body: c3.body,
-  user: authorOf(c3.author),
-  createdAt: c3.createdAt,
-  ...replyTo ? { replyTo } : {},
-  isAnswer: c3.isAnswer,
-  reactions: { up: count(c3, "THUMBS_UP"), down: count(c3, "THUMBS_DOWN") }
-});
-var discussionOf = (d2) => ({
-  nodeId: d2.id,
-  number: d2.number,
-  url: d2.url,
-  title: d2.title,
-  body: d2.body,
-  locked: d2.locked,
-  createdAt: d2.createdAt,
-  category: d2.category,
-  labels: d2.labels?.nodes ?? [],
-  user: authorOf(d2.author)
-});
-async function readDiscussion(github, repo, number) {
-  const data = await github.graphql(
-    `query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) { discussion(number: $number) { ${DISCUSSION_FIELDS} } } }`,
-    { owner: repo.owner, name: repo.repo, number }
-  );
-  const d2 = data.repository.discussion;
-  return d2 ? discussionOf(d2) : void 0;
-}
-async function discussionComments(github, discussionId) {
-  const comments = [];
-  for (let after = null; ; ) {
-    const data = await github.graphql(
-      `query($id: ID!, $after: String) { node(id: $id) { ... on Discussion { comments(first: ${PAGE}, after: $after) {
-        nodes { ${COMMENT_FIELDS} replies(first: ${PAGE}) { nodes { ${COMMENT_FIELDS} } pageInfo { hasNextPage endCursor } } }
-        pageInfo { hasNextPage endCursor } } } } }`,
-      { id: discussionId, after }
-    );
-    const page = data.node?.comments;
-    if (!page) return comments;
-    for (const top of page.nodes) {
-      comments.push(commentOf(top));
-      comments.push(...(await allReplies(github, top)).map((r2) => commentOf(r2, top.id)));
-    }
-    if (!page.pageInfo.hasNextPage) return comments.sort((a, b3) => a.id - b3.id);
-    after = page.pageInfo.endCursor;
-  }
-}
-async function allReplies(github, top) {
-  const replies = [...top.replies.nodes];
-  for (let info = top.replies.pageInfo; info.hasNextPage; ) {
-    const data = await github.graphql(
-      `query($id: ID!, $after: String) { node(id: $id) { ... on DiscussionComment { replies(first: ${PAGE}, after: $after) {
-        nodes { ${COMMENT_FIELDS} } pageInfo { hasNextPage endCursor } } } } }`,
-      { id: top.id, after: info.endCursor }
-    );
-    if (!data.node) break;
-    replies.push(...data.node.replies.nodes);
-    info = data.node.replies.pageInfo;
-  }
-  return replies;
-}
-async function discussionCommentExists(github, nodeId) {
-  const data = await github.graphql(`query($id: ID!) { node(id: $id) { ... on DiscussionComment { id } } }`, { id: nodeId });
-  return data.node !== null;
-}
-async function setDiscussionReaction(github, writes, subjectId, content, on2) {
-  const mutation = on2 ? "addReaction" : "removeReaction";
-  return writes.run(
-    `POST /graphql ${mutation} ${content} on ${subjectId}`,
-    async () => {
-      await github.graphql(
-        `mutation($id: ID!, $content: ReactionContent!) { ${mutation}(input: { subjectId: $id, content: $content }) { clientMutationId } }`,
-        {
-          id: subjectId,
-          content
-        }
-      );
-      return true;
-    },
-    false
-  );
-}
-async function changeDiscussionLabels(github, writes, discussionId, change) {
-  for (const [mutation, labels] of [
-    ["removeLabelsFromLabelable", change.remove],
-    ["addLabelsToLabelable", change.add]
-  ]) {
-    if (labels.length === 0) continue;
-    await writes.run(
-      `POST /graphql ${mutation} ${labels.map((l3) => l3.name).join(", ")} on ${discussionId}`,
-      () => github.graphql(`mutation($id: ID!, $labels: [ID!]!) { ${mutation}(input: { labelableId: $id, labelIds: $labels }) { clientMutationId } }`, {
-        id: discussionId,
-        labels: labels.map((l3) => l3.id)
-      }),
-      void 0
-    );
-  }
-}
-async function labelNodeId(github, repo, name) {
-  const data = await github.graphql(
-    `query($owner: String!, $name: String!, $label: String!) { repository(owner: $owner, name: $name) { label(name: $label) { id } } }`,
-    { owner: repo.owner, name: repo.repo, label: name }
-  );
-  return data.repository.label?.id;
-}
-async function deleteDiscussionComment(github, writes, nodeId) {
-  await writes.run(
-    `POST /graphql deleteDiscussionComment ${nodeId} (a twin run's comment)`,
-    async () => {
-      if (await discussionCommentExists(github, nodeId))
-        await github.graphql(`mutation($id: ID!) { deleteDiscussionComment(input: { id: $id }) { clientMutationId } }`, { id: nodeId });
-    },
-    void 0
-  );
-}
-
-// src/github/question-thread.ts
-var gone = (error) => {
-  if (error.status !== 404) throw error;
-};
-function issueThread(github, writes, repo, issueNumber, askingComment) {
-  const path12 = `/repos/${repo.owner}/${repo.repo}`;
-  const comments = {
-    describe: `#${issueNumber}`,
-    comments: async () => (await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: issueNumber, per_page: 100 })).map((c3) => ({
-      id: c3.id,
-      url: c3.html_url,
-      body: c3.body ?? "",
-      user: c3.user ? { login: c3.user.login, type: c3.user.type } : null
-    })),
-    create: (body) => createComment(github, writes, repo, issueNumber, body),
-    update: (id, body) => updateComment(github, writes, repo, id, body),
-    remove: (id) => writes.run(
-      `DELETE ${path12}/issues/comments/${id} (a twin run's answer comment)`,
-      async () => {
-        await github.rest.issues.deleteComment({ ...repo, comment_id: id }).catch(gone);
-      },
-      void 0
-    )
-  };
-  const reactionsPath = `${path12}/issues/${askingComment === void 0 ? issueNumber : `comments/${askingComment}`}/reactions`;
-  const reactions = {
-    describe: askingComment === void 0 ? `issue #${issueNumber}` : `comment ${askingComment}`,
-    add: async (content) => {
-      const id = await writes.run(
-        `POST ${reactionsPath} (${content})`,
-        async () => (askingComment === void 0 ? await github.rest.reactions.createForIssue({ ...repo, issue_number: issueNumber, content }) : await github.rest.reactions.createForIssueComment({ ...repo, comment_id: askingComment, content })).data.id,
-        void 0
-      );
-      if (id === void 0) return void 0;
-      return () => writes.run(
-        `DELETE ${reactionsPath}/${id} (${content})`,
-        async () => {
-          if (askingComment === void 0) await github.rest.reactions.deleteForIssue({ ...repo, issue_number: issueNumber, reaction_id: id }).catch(gone);
-          else await github.rest.reactions.deleteForIssueComment({ ...repo, comment_id: askingComment, reaction_id: id }).catch(gone);
-        },
-        void 0
-      );
-    }
-  };
-  const labels = {
-    current: async () => (await github.rest.issues.get({ ...repo, issue_number: issueNumber })).data.labels.map((l3) => typeof l3 === "string" ? l3 : l3.name ?? ""),
-    add: (name) => writes.run(
-      `POST ${path12}/issues/${issueNumber}/labels (${name})`,
-      async () => void await github.rest.issues.addLabels({ ...repo, issue_number: issueNumber, labels: [name] }),
-      void 0
-    ),
-    remove: (name) => writes.run(
-      `DELETE ${path12}/issues/${issueNumber}/labels/${name}`,
-      async () => void await github.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name }),
-      void 0
-    )
-  };
-  return {
-    comments,
-    reactions,
-    labels,
-    askingCommentExists: async () => askingComment === void 0 || github.rest.issues.getComment({ ...repo, comment_id: askingComment }).then(
-      () => true,
-      (error) => {
-        if (error.status === 404) return false;
-        throw error;
-      }
-    )
-  };
-}
-function discussionThread(github, writes, repo, discussion) {
-  const nodeIds = /* @__PURE__ */ new Map();
-  let read;
-  const all = async () => {
-    read = await discussionComments(github, discussion.nodeId);
-    for (const c3 of read) nodeIds.set(c3.id, c3.nodeId);
-    return read;
-  };
-  const nodeIdOf = async (id) => nodeIds.get(id) ?? (await all(), nodeIds.get(id));
-  const threadTop = async () => {
-    const f3 = discussion.followUp;
-    if (!f3) return void 0;
-    return f3.parentId === null ? f3.nodeId : await nodeIdOf(f3.parentId);
-  };
-  const comments = {
-    describe: `discussion #${discussion.number}`,
-    comments: async () => (await all()).map((c3) => ({ id: c3.id, url: c3.url, body: c3.body, user: c3.user })),
-    create: async (body) => {
-      const made = await createDiscussionComment(github, writes, discussion.nodeId, body, await threadTop());
-      if (made.id) nodeIds.set(made.id, made.nodeId);
-      return { id: made.id, url: made.url };
-    },
-    update: async (id, body) => {
-      const nodeId = await nodeIdOf(id);
-      if (!nodeId) throw new Error(`discussion #${discussion.number} has no comment ${id} to update`);
-      await updateDiscussionComment(github, writes, nodeId, body);
-    },
-    remove: async (id) => {
-      const nodeId = await nodeIdOf(id);
-      if (nodeId) await deleteDiscussionComment(github, writes, nodeId);
-    }
-  };
-  const subject = discussion.followUp?.nodeId ?? discussion.nodeId;
-  const reactions = {
-    describe: discussion.followUp ? `the comment that asked in discussion #${discussion.number}` : `discussion #${discussion.number}`,
-    add: async (content) => {
-      const graphqlContent = content === "eyes" ? "EYES" : "CONFUSED";
-      const added = await setDiscussionReaction(github, writes, subject, graphqlContent, true);
-      return added ? () => setDiscussionReaction(github, writes, subject, graphqlContent, false).then(() => void 0) : void 0;
-    }
-  };
-  const labelId = async (name) => {
-    const id = await labelNodeId(github, repo, name);
-    if (!id) throw new Error(`the repository has no label '${name}'`);
-    return { id, name };
-  };
-  const labels = {
-    current: async () => (await readDiscussion(github, repo, discussion.number))?.labels.map((l3) => l3.name) ?? [],
-    add: async (name) => changeDiscussionLabels(github, writes, discussion.nodeId, { add: [await labelId(name)], remove: [] }),
-    remove: async (name) => changeDiscussionLabels(github, writes, discussion.nodeId, { add: [], remove: [await labelId(name)] })
-  };
-  return {
-    comments,
-    reactions,
-    labels,
-    askingCommentExists: async () => !discussion.followUp || discussionCommentExists(github, discussion.followUp.nodeId)
-  };
-}
-
-// src/jobs/question.ts
-var isBot = (user) => !!user && (user.type === "Bot" || /\[bot\]$/i.test(user.login));
 
 // src/github/label-helper.ts
 var COLORS = { answered: "0e8a16", gap: "fbca04", cold: "c5def5", error: "b60205" };
@@ -61207,13 +61357,6 @@ function reportConvergence(reporter, posted) {
   const what = posted.created ? `kept this run's comment ${c3.kept} (the oldest) and deleted ${deleted}` : c3.updated ? `kept comment ${c3.kept} (the oldest), put this run's answer (to a later edit of the question) in it, and deleted ${deleted}` : `kept comment ${c3.kept} (the oldest) with its answer (to the same or a later edit of the question), and deleted ${deleted}`;
   reporter.info(`Another run of this question answered at the same time: ${what}.`);
 }
-function permalinkRenderer(serverUrl, repo, commit, workspace) {
-  return (c3) => {
-    const file = repoPathOf(workspace, c3.path).split("/").map(encodeURIComponent).join("/");
-    const anchor = c3.lines[0] === c3.lines[1] ? `L${c3.lines[0]}` : `L${c3.lines[0]}-L${c3.lines[1]}`;
-    return `[\`${c3.path}\` ${anchor}](${serverUrl}/${repo.owner}/${repo.repo}/blob/${commit}/${file}?plain=1#${anchor})`;
-  };
-}
 function threadOf(ctx, writes, question) {
   const { place } = question;
   return place.kind === "discussion" ? discussionThread(ctx.github, writes, ctx.repo, { number: question.issueNumber, nodeId: place.nodeId, followUp: place.followUp }) : issueThread(ctx.github, writes, ctx.repo, question.issueNumber, question.commentId);
@@ -61271,22 +61414,9 @@ async function refuse2(ctx, writes, question, where2) {
 async function answerAcknowledged(ctx, question, { writes, where: where2, seen, thread }) {
   const workspace = ctx.workspace;
   const { config } = workspace;
-  const providers = createProviders(providerOptions(config, ctx.env, ctx.clock));
-  for (const secret of providers.secrets) ctx.reporter.secret(secret);
   const serverUrl = ctx.serverUrl;
   const text2 = question.commentId !== void 0 ? questionWithContext(question.text, question.issueTitle) : question.text;
-  let session;
-  let trace;
-  try {
-    session = await openAskSession(workspace, providers);
-    const commit = session.commit ?? ctx.env.GITHUB_SHA ?? "HEAD";
-    trace = await askQuestion(session, text2, { renderCitation: permalinkRenderer(serverUrl, ctx.repo, commit, workspace) });
-  } finally {
-    await providers.close();
-  }
-  trace.wiki.root = workspace.wikiPrefix || (trace.wiki.root === null ? null : ".");
-  const fault = trace.provider_fault ? `The ${trace.answerer} answerer failed: ${trace.provider_fault} \u2014 this answer was made offline.` : void 0;
-  if (fault) ctx.reporter.warning(fault);
+  const { session, trace, fault } = await askFromCheckout(ctx, text2);
   const footer = trace.outcome === "error" ? ["", `**This question could not be answered now.** ${trace.error ?? ""} Nothing is lost: re-run the workflow, or edit the issue to ask again.`] : [];
   let capture;
   let captureRefused;
@@ -61359,10 +61489,10 @@ ${fault ? `> [!WARNING]
 }
 
 // src/digest/wiki-health.ts
-import path8 from "node:path";
+import path9 from "node:path";
 
 // src/wiki/validator.ts
-import path7 from "node:path";
+import path8 from "node:path";
 
 // src/wiki/rules.ts
 var WARNINGS_UPSTREAM = ["yaml-dialect", "not-followed"];
@@ -61414,13 +61544,13 @@ var RATERS = ["doctor", "human", "ingester"];
 var ISO_UTC = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
 var MAX_PATH_PARTS = 5;
 var isIndexFile = (relPath) => relPath === ROOT_INDEX || relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
-function reporterFor(path12, out) {
+function reporterFor(path13, out) {
   const add = (severity) => (rule, code3, message, options2 = {}) => {
     out.push({
       severity,
       rule,
       code: code3,
-      path: path12,
+      path: path13,
       line: options2.line ?? 1,
       message,
       ...options2.field !== void 0 ? { field: options2.field } : {},
@@ -61436,7 +61566,7 @@ function linkReading(layout, options2 = {}) {
   const cached = plain2 ? plainReadings.get(layout) : void 0;
   if (cached) return cached;
   const reading = {
-    find: wikilinkFinder(layout.tree.files, { wikiName: path7.basename(layout.tree.root), aliases: options2.aliases }),
+    find: wikilinkFinder(layout.tree.files, { wikiName: path8.basename(layout.tree.root), aliases: options2.aliases }),
     linkedSources: Boolean(options2.linkedSources)
   };
   if (plain2) plainReadings.set(layout, reading);
@@ -61493,11 +61623,11 @@ function validatePage(layout, page, settings = UPSTREAM_RULES, links = linkReadi
   checkSourcesExist(layout, links, data, report, at2);
   return out;
 }
-function checkType(layout, path12, data, report, at2, settings) {
+function checkType(layout, path13, data, report, at2, settings) {
   if (!("type" in data)) return;
   const type2 = data.type;
   const shown2 = cutValue(pyStr(type2));
-  const first = path12.split("/")[0];
+  const first = path13.split("/")[0];
   const names = settings.types ?? "folder";
   const isCategory = typeof type2 === "string" && layout.categories.includes(type2);
   const categories = `the wiki's categories (${layout.categories.join(", ") || "none"})`;
@@ -61714,14 +61844,14 @@ async function validateWiki(layout, only, rules = UPSTREAM_RULES) {
   await readPages(
     layout.tree,
     targets.filter((p2) => !isUnsafeName(p2)),
-    (path12, read) => {
+    (path13, read) => {
       if (!read.ok) {
         add([
           {
             severity: "error",
             rule: read.problem === "too-large" ? "page-too-large" : "unreadable",
             code: read.problem === "too-large" ? "page-too-large" : "unreadable",
-            path: path12,
+            path: path13,
             line: 1,
             message: read.reason
           }
@@ -61729,14 +61859,14 @@ async function validateWiki(layout, only, rules = UPSTREAM_RULES) {
         return;
       }
       try {
-        add(validatePage(layout, { path: path12, text: read.text }, rules, links));
+        add(validatePage(layout, { path: path13, text: read.text }, rules, links));
       } catch (error) {
         add([
           {
             severity: "error",
             rule: "check-failed",
             code: "check-failed",
-            path: path12,
+            path: path13,
             line: 1,
             message: `could not check this page: ${cutValue(error.message)}`
           }
@@ -61744,9 +61874,9 @@ async function validateWiki(layout, only, rules = UPSTREAM_RULES) {
       }
     }
   );
-  for (const path12 of targets.filter(isUnsafeName)) {
-    const message = `file name ${cutValue(quoteName(path12))} holds a line break or other control character: not checked, not indexed; rename the file`;
-    add([{ severity: "error", rule: "unsafe-file-name", code: "unsafe-file-name", path: path12, line: 1, message }]);
+  for (const path13 of targets.filter(isUnsafeName)) {
+    const message = `file name ${cutValue(quoteName(path13))} holds a line break or other control character: not checked, not indexed; rename the file`;
+    add([{ severity: "error", rule: "unsafe-file-name", code: "unsafe-file-name", path: path13, line: 1, message }]);
   }
   for (const skipped of layout.tree.skipped) {
     if (skipped.path.endsWith(".md")) {
@@ -61775,7 +61905,7 @@ async function wikiHealth(layout, options2) {
   const health = {
     pages: layout.pages.length,
     categories: layout.categories.length,
-    invalid: [...byPage].map(([path12, messages]) => ({ path: path12, messages })),
+    invalid: [...byPage].map(([path13, messages]) => ({ path: path13, messages })),
     brokenLinks: diagnostics.filter((d2) => d2.code === "broken-link").map((d2) => ({ path: d2.path, line: d2.line, target: d2.field ?? "" })),
     orphans: [],
     stale: [],
@@ -61786,35 +61916,35 @@ async function wikiHealth(layout, options2) {
   };
   const staleBefore = options2.now.getTime() - options2.staleDays * 864e5;
   const indexes = [...layout.tree.files].filter(isIndexFilePath);
-  const resolveWikilink = wikilinkResolver(layout.pages, { wikiName: path8.basename(layout.tree.root) });
+  const resolveWikilink = wikilinkResolver(layout.pages, { wikiName: path9.basename(layout.tree.root) });
   const linkTo = (from, resolved) => {
     if (resolved && resolved !== from && inbound.has(resolved)) inbound.set(resolved, inbound.get(resolved) + 1);
   };
-  await readPages(layout.tree, [...layout.pages, ...indexes], (path12, file) => {
+  await readPages(layout.tree, [...layout.pages, ...indexes], (path13, file) => {
     if (!file.ok) return;
-    if (isIndexFilePath(path12)) {
+    if (isIndexFilePath(path13)) {
       const bytes = Buffer.byteLength(file.text);
-      if (path12 !== "index.md" && bytes > INDEX_SIZE_LIMIT) health.oversizedIndexes.push({ path: path12, bytes });
+      if (path13 !== "index.md" && bytes > INDEX_SIZE_LIMIT) health.oversizedIndexes.push({ path: path13, bytes });
       return;
     }
     const body = bodyOf(file.text);
     for (const link of markdownLinks(body)) {
       const target = link.target.split("#")[0];
       if (target === "" || /^[a-z]+:/i.test(target)) continue;
-      linkTo(path12, resolveWikiPath(target.startsWith("/") ? "" : parentDir(path12), target));
+      linkTo(path13, resolveWikiPath(target.startsWith("/") ? "" : parentDir(path13), target));
     }
-    for (const link of findWikilinks(body)) linkTo(path12, resolveWikilink(link.target));
+    for (const link of findWikilinks(body)) linkTo(path13, resolveWikilink(link.target));
     const fm = readFrontmatter(file.text);
     if (fm.kind !== "ok") return;
     const updated = fm.data.updated;
     if (typeof updated === "string") {
-      health.updated.set(path12, updated);
-      if (Date.parse(updated) < staleBefore) health.stale.push({ path: path12, updated });
+      health.updated.set(path13, updated);
+      if (Date.parse(updated) < staleBefore) health.stale.push({ path: path13, updated });
     }
     const quality = fm.data.quality;
     if (isPyDict(quality) && quality.rated_by !== "human") {
       const overall = pyToFloat(quality.overall);
-      if (overall !== void 0 && overall < LOW_QUALITY) health.lowQuality.push({ path: path12, overall });
+      if (overall !== void 0 && overall < LOW_QUALITY) health.lowQuality.push({ path: path13, overall });
     }
   });
   health.orphans = [...inbound].filter(([, n]) => n === 0).map(([p2]) => p2);
@@ -61871,8 +62001,8 @@ function buildDigest(input) {
       down: inPeriod2.reduce((n, a) => n + a.reactions.down, 0),
       mostDownvoted: inPeriod2.filter((a) => a.reactions.down > 0).sort((a, b3) => b3.reactions.down - a.reactions.down || a.reactions.up - b3.reactions.up).slice(0, 5).map((a) => ({ question: a.trace.question.split("\n")[0], url: a.url, down: a.reactions.down, up: a.reactions.up }))
     },
-    mostCited: [...cited].sort((a, b3) => b3[1] - a[1] || a[0].localeCompare(b3[0])).slice(0, 10).map(([path12, citations]) => ({ path: path12, citations })),
-    oldestAskedAbout: [...asked].filter(([path12]) => input.health?.updated.has(path12)).map(([path12, n]) => ({ path: path12, asked: n, updated: input.health.updated.get(path12) })).sort((a, b3) => a.updated.localeCompare(b3.updated) || b3.asked - a.asked).slice(0, 10),
+    mostCited: [...cited].sort((a, b3) => b3[1] - a[1] || a[0].localeCompare(b3[0])).slice(0, 10).map(([path13, citations]) => ({ path: path13, citations })),
+    oldestAskedAbout: [...asked].filter(([path13]) => input.health?.updated.has(path13)).map(([path13, n]) => ({ path: path13, asked: n, updated: input.health.updated.get(path13) })).sort((a, b3) => a.updated.localeCompare(b3.updated) || b3.asked - a.asked).slice(0, 10),
     health: input.health
   };
 }
@@ -62056,11 +62186,11 @@ function digestRaceLines(run) {
 
 // src/wiki/index-provenance.ts
 import { createHash as createHash4 } from "node:crypto";
-import { mkdir, readFile as readFile2, writeFile } from "node:fs/promises";
-import path10 from "node:path";
+import { mkdir, readFile as readFile3, writeFile } from "node:fs/promises";
+import path11 from "node:path";
 
 // src/wiki/git-tree.ts
-import path9 from "node:path";
+import path10 from "node:path";
 var BLOB_CHUNK = 2e3;
 function gitBlobTree(git, repoRoot, wikiPrefix, entries, missing) {
   const strip = wikiPrefix === "" ? 0 : wikiPrefix.length + 1;
@@ -62069,7 +62199,7 @@ function gitBlobTree(git, repoRoot, wikiPrefix, entries, missing) {
   const dirs = /* @__PURE__ */ new Set();
   addAncestors(files, dirs);
   return {
-    root: path9.join(repoRoot, wikiPrefix),
+    root: path10.join(repoRoot, wikiPrefix),
     files,
     dirs,
     skipped: [],
@@ -62136,7 +62266,7 @@ function gitIndexProvenance(options2) {
   const recordFile = () => git.gitPath(RECORD_FILE);
   async function loadRecord() {
     try {
-      const parsed = JSON.parse(await readFile2(await recordFile(), "utf8"));
+      const parsed = JSON.parse(await readFile3(await recordFile(), "utf8"));
       return parsed.files && typeof parsed.files === "object" ? parsed.files : {};
     } catch {
       return {};
@@ -62194,7 +62324,7 @@ function gitIndexProvenance(options2) {
         const file = await recordFile();
         const record = await loadRecord();
         for (const f3 of files) record[repoPath(f3.path)] = sha256(f3.content);
-        await mkdir(path10.dirname(file), { recursive: true });
+        await mkdir(path11.dirname(file), { recursive: true });
         await writeFile(file, `${JSON.stringify({ files: record }, null, 1)}
 `);
       } catch {
@@ -62315,9 +62445,9 @@ async function pagesBrokenByRemovals(git, workspace, layout, removed, skip, by =
   const pages = new Set(layout.pages);
   const candidates = (await git.stagedFilesContaining(names, workspace.wikiPrefix)).map((p2) => wikiPathOf(workspace, p2)).filter((p2) => p2 !== void 0 && pages.has(p2) && !skip.has(p2) && !isIndexFile(p2));
   const out = [];
-  await layout.tree.readEach(candidates, (path12, read) => {
+  await layout.tree.readEach(candidates, (path13, read) => {
     if (!read.ok) return;
-    for (const d2 of validatePage(layout, { path: path12, text: read.text })) {
+    for (const d2 of validatePage(layout, { path: path13, text: read.text })) {
       const broken = explained(d2, removed, by);
       if (broken) out.push(broken);
     }
@@ -62326,9 +62456,9 @@ async function pagesBrokenByRemovals(git, workspace, layout, removed, skip, by =
 }
 
 // src/report/diagnostics-format.ts
-import path11 from "node:path";
-var toPosix = (p2) => p2.split(path11.sep).join("/");
-var displayPath = (d2, from, paths) => toPosix(path11.relative(from, path11.join(paths.wikiRoot, d2.path))) || ".";
+import path12 from "node:path";
+var toPosix = (p2) => p2.split(path12.sep).join("/");
+var displayPath = (d2, from, paths) => toPosix(path12.relative(from, path12.join(paths.wikiRoot, d2.path))) || ".";
 var count2 = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 var SUMMARY_ROWS = 300;
 var SUMMARY_TABLE_CHARS = 6e4;
@@ -62449,40 +62579,8 @@ function actionsReporter(step5) {
   };
 }
 
-// src/markdown/issue-forms.ts
-var EMPTY_FIELD = /^### [^\n]*\n\n_No response_[ \t]*(?:\n+|$)/gm;
-var withoutEmptyFormFields = (body) => body.replace(EMPTY_FIELD, "");
-
 // src/action/event.ts
-function visibleMarkdown(text2) {
-  const markdown = lfLineBreaks(text2);
-  const readCodeSpan = codeSpanReader(markdown);
-  let out = "";
-  let i = 0;
-  while (i < markdown.length) {
-    const lineStart = i === 0 || markdown[i - 1] === "\n";
-    const codeEnd = (lineStart ? fencedBlockEnd(markdown, i) : void 0) ?? readCodeSpan(i)?.end;
-    if (codeEnd !== void 0) {
-      out += markdown.slice(i, codeEnd);
-      i = codeEnd;
-    } else if (markdown.startsWith("<!--", i)) {
-      const close = markdown.indexOf("-->", i + 4);
-      i = close < 0 ? markdown.length : close + 3;
-    } else {
-      out += markdown[i];
-      i++;
-    }
-  }
-  return out;
-}
 var labelNames = (issue) => (issue.labels ?? []).map((l3) => typeof l3 === "string" ? l3 : l3.name);
-function afterCommand(title, command) {
-  const t2 = title.trimStart();
-  if (!t2.toLowerCase().startsWith(command.toLowerCase())) return void 0;
-  const rest = t2.slice(command.length);
-  if (rest !== "" && !/^[\s:]/.test(rest)) return void 0;
-  return rest.replace(/^[\s:]+/, "");
-}
 function workForEvent(eventName, payload, triggers) {
   if (eventName === "issues") return issueWork(payload, triggers);
   if (eventName === "issue_comment") return commentWork(payload, triggers);
@@ -62529,8 +62627,6 @@ function issueWork(payload, triggers) {
     return { kind: "skip", reason: `issue #${issue.number} has neither the '${triggers.triggerLabel}' label nor a '${triggers.command}' title` };
   }
   const asker = action === "labeled" || action === "edited" ? payload.sender ?? issue.user : issue.user;
-  const questionTitle = stripped ?? title;
-  const body = withoutEmptyFormFields(visibleMarkdown(issue.body ?? "")).trim();
   return {
     kind: "answer",
     question: {
@@ -62538,9 +62634,7 @@ function issueWork(payload, triggers) {
       place: { kind: "issue" },
       ...typeof issue.updated_at === "string" ? { editedAt: issue.updated_at } : {},
       issueNumber: issue.number,
-      text: body ? `${questionTitle}
-
-${body}` : questionTitle,
+      text: askedText(title, issue.body, triggers.command),
       issueTitle: title,
       issueBody: visibleMarkdown(issue.body ?? ""),
       asker: asker ?? { login: "ghost" },
@@ -62602,8 +62696,6 @@ function discussionWork(payload, triggers) {
     return { kind: "skip", reason: `discussion #${discussion.number} has neither the '${triggers.triggerLabel}' label nor a '${triggers.command}' title` };
   }
   const asker = action === "labeled" || action === "edited" ? payload.sender ?? discussion.user : discussion.user;
-  const questionTitle = stripped ?? title;
-  const body = withoutEmptyFormFields(visibleMarkdown(discussion.body ?? "")).trim();
   return {
     kind: "answer",
     question: {
@@ -62611,9 +62703,7 @@ function discussionWork(payload, triggers) {
       place: { kind: "discussion", nodeId: discussion.node_id, url: discussion.html_url },
       ...typeof discussion.updated_at === "string" ? { editedAt: discussion.updated_at } : {},
       issueNumber: discussion.number,
-      text: body ? `${questionTitle}
-
-${body}` : questionTitle,
+      text: askedText(title, discussion.body, triggers.command),
       issueTitle: title,
       issueBody: visibleMarkdown(discussion.body ?? ""),
       asker: asker ?? { login: "ghost" },
@@ -62795,6 +62885,7 @@ async function runStep(step5) {
     viewerLoginOf(restBase, inputs.token, env, step5.clock)
   );
   const serverUrl = (env.GITHUB_SERVER_URL ?? "https://github.com").replace(/\/$/, "");
+  const providerEnv = env.COPILOT_GITHUB_TOKEN || env.GH_TOKEN || env.GITHUB_TOKEN ? env : { ...env, GITHUB_TOKEN: inputs.token };
   if (work.kind === "maintain") {
     const maintained = await maintainWiki(github, writes(), { owner, repo }, workspace, env.GITHUB_SHA, reporter, identity);
     const indexUpdate = maintained.committed ? ` committed (${maintained.committed.slice(0, 7)})` : maintained.pullRequestUrl ? ` proposed in ${maintained.pullRequestUrl}` : "";
@@ -62819,11 +62910,11 @@ async function runStep(step5) {
     return;
   }
   if (work.kind === "capture-closed") {
-    const reply = await handleClosedCapture(github, writes(), { owner, repo }, work.pull, { serverUrl, reporter, identity });
+    const ask = { workspace, env: providerEnv, clock: step5.clock, reporter, serverUrl, repo: { owner, repo } };
+    const reply = await handleClosedCapture(github, writes(), { owner, repo }, work.pull, { serverUrl, reporter, identity, ask });
     step5.setOutput("comment-url", reply ?? "");
     return;
   }
-  const providerEnv = env.COPILOT_GITHUB_TOKEN || env.GH_TOKEN || env.GITHUB_TOKEN ? env : { ...env, GITHUB_TOKEN: inputs.token };
   const result = await answerQuestion(
     {
       github,

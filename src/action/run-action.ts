@@ -67,6 +67,8 @@ async function runStep(step: Step): Promise<void> {
     viewerLoginOf(restBase, inputs.token, env, step.clock),
   );
   const serverUrl = (env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/$/, '');
+  // Copilot with no extra secret: the workflow's token (`github-token`) when the environment names none.
+  const providerEnv = env.COPILOT_GITHUB_TOKEN || env.GH_TOKEN || env.GITHUB_TOKEN ? env : { ...env, GITHUB_TOKEN: inputs.token };
   if (work.kind === 'maintain') {
     // Maintain first; a validation failure afterwards does not undo it.
     const maintained = await maintainWiki(github, writes(), { owner, repo }, workspace, env.GITHUB_SHA, reporter, identity);
@@ -98,12 +100,11 @@ async function runStep(step: Step): Promise<void> {
     return;
   }
   if (work.kind === 'capture-closed') {
-    const reply = await handleClosedCapture(github, writes(), { owner, repo }, work.pull, { serverUrl, reporter, identity });
+    const ask = { workspace, env: providerEnv, clock: step.clock, reporter, serverUrl, repo: { owner, repo } };
+    const reply = await handleClosedCapture(github, writes(), { owner, repo }, work.pull, { serverUrl, reporter, identity, ask });
     step.setOutput('comment-url', reply ?? '');
     return;
   }
-  // Copilot with no extra secret: the workflow's token (`github-token`) when the environment names none.
-  const providerEnv = env.COPILOT_GITHUB_TOKEN || env.GH_TOKEN || env.GITHUB_TOKEN ? env : { ...env, GITHUB_TOKEN: inputs.token };
   const result = await answerQuestion(
     {
       github,

@@ -15,6 +15,7 @@ import {
   discussionCommentExists,
   discussionComments,
   labelNodeId,
+  markDiscussionAnswer,
   readDiscussion,
   setDiscussionReaction,
 } from './discussions.js';
@@ -52,6 +53,11 @@ export interface ThreadLabels {
   current(): Promise<string[]>;
   add(name: string): Promise<void>;
   remove(name: string): Promise<void>;
+}
+
+export interface DiscussionThread extends QuestionThread {
+  /** Marks one of the thread's top-level comments as the discussion's answer. */
+  markAnswer(id: number): Promise<void>;
 }
 
 export interface QuestionThread {
@@ -158,7 +164,7 @@ export function discussionThread(
   writes: RepoWrites,
   repo: RepoRef,
   discussion: { number: number; nodeId: string; followUp?: { nodeId: string; parentId: number | null } | undefined },
-): QuestionThread {
+): DiscussionThread {
   // Node ids of the comments read so far, by database id: GraphQL writes name comments by node id.
   const nodeIds = new Map<number, string>();
   let read: DiscussionComment[] | undefined;
@@ -216,5 +222,10 @@ export function discussionThread(
     reactions,
     labels,
     askingCommentExists: async () => !discussion.followUp || discussionCommentExists(github, discussion.followUp.nodeId),
+    markAnswer: async (id) => {
+      const nodeId = await nodeIdOf(id);
+      if (!nodeId) throw new Error(`discussion #${discussion.number} has no comment ${id} to mark`);
+      await markDiscussionAnswer(github, writes, nodeId);
+    },
   };
 }

@@ -5,10 +5,7 @@
 // the token's account and the configured steward logins) nor any other bot, edits only comments it
 // wrote, and a run that loses the race to a twin run of the same question leaves the work to it
 // (the capture branch or pull request) or converges on one comment with it (comment-helper.ts).
-import { type AskSession, askQuestion, openAskSession, questionWithContext } from '../answer/ask.js';
-import { createProviders, providerOptions } from '../answer/providers.js';
-import type { WikiCitationRenderer } from '../answer/render.js';
-import { repoPathOf, type Workspace } from '../config/workspace.js';
+import { questionWithContext } from '../answer/ask.js';
 import type { Trace } from '../answer/trace.js';
 import { answerMarkers, answerWithNote, renderComment, traceFromComment } from '../github/answer-comment.js';
 import { answerSignature, workflowRunUrl } from '../github/answer-signature.js';
@@ -25,20 +22,11 @@ import { mayAsk } from '../github/permission-helper.js';
 import type { RepoRef } from '../github/octokit.js';
 import { type Acknowledgement, acknowledge } from '../github/reaction-helper.js';
 import { RepoWrites } from '../github/repo-writes.js';
-import type { Clock } from '../net/clock.js';
+import { type AskContext, askFromCheckout } from './ask-checkout.js';
 import type { Reporter } from './reporter.js';
 
-export interface AnswerContext {
+export interface AnswerContext extends AskContext {
   github: GitHubClient;
-  repo: RepoRef;
-  /** The checked-out workspace (GITHUB_WORKSPACE), with its resolved settings. */
-  workspace: Workspace;
-  reporter: Reporter;
-  env: NodeJS.ProcessEnv;
-  /** What provider waits run on. */
-  clock: Clock;
-  /** `$GITHUB_SERVER_URL`, for permalinks. */
-  serverUrl: string;
   /** Capture pull requests: people asked to review, and whether they open as drafts. */
   reviewers: string[];
   draft: boolean;
@@ -73,15 +61,6 @@ function reportConvergence(reporter: Reporter, posted: UpsertResult): void {
       ? `kept comment ${c.kept} (the oldest), put this run's answer (to a later edit of the question) in it, and deleted ${deleted}`
       : `kept comment ${c.kept} (the oldest) with its answer (to the same or a later edit of the question), and deleted ${deleted}`;
   reporter.info(`Another run of this question answered at the same time: ${what}.`);
-}
-
-/** `$GITHUB_SERVER_URL/<repo>/blob/<sha>/<path>?plain=1#L<a>-L<b>`: line anchors work on markdown and on GHES. */
-export function permalinkRenderer(serverUrl: string, repo: RepoRef, commit: string, workspace: Pick<Workspace, 'wikiPrefix'>): WikiCitationRenderer {
-  return (c) => {
-    const file = repoPathOf(workspace, c.path).split('/').map(encodeURIComponent).join('/');
-    const anchor = c.lines[0] === c.lines[1] ? `L${c.lines[0]}` : `L${c.lines[0]}-L${c.lines[1]}`;
-    return `[\`${c.path}\` ${anchor}](${serverUrl}/${repo.owner}/${repo.repo}/blob/${commit}/${file}?plain=1#${anchor})`;
-  };
 }
 
 /** The thread the question was asked in, where its answer goes. */
@@ -165,25 +144,9 @@ async function answerAcknowledged(
 ): Promise<AnswerResult> {
   const workspace = ctx.workspace;
   const { config } = workspace;
-  const providers = createProviders(providerOptions(config, ctx.env, ctx.clock));
-  for (const secret of providers.secrets) ctx.reporter.secret(secret);
   const serverUrl = ctx.serverUrl;
   const text = question.commentId !== undefined ? questionWithContext(question.text, question.issueTitle) : question.text;
-  let session: AskSession;
-  let trace: Trace;
-  try {
-    session = await openAskSession(workspace, providers);
-    const commit = session.commit ?? ctx.env.GITHUB_SHA ?? 'HEAD';
-    trace = await askQuestion(session, text, { renderCitation: permalinkRenderer(serverUrl, ctx.repo, commit, workspace) });
-  } finally {
-    // What the answerer started (the Copilot CLI) ends with the answer: the run must be able to exit.
-    await providers.close();
-  }
-  // Paths in a posted trace are repository-relative: the runner's folders are nobody's business.
-  trace.wiki.root = workspace.wikiPrefix || (trace.wiki.root === null ? null : '.');
-  // The configured model failed and the offline answerer stood in: a maintainer should know.
-  const fault = trace.provider_fault ? `The ${trace.answerer} answerer failed: ${trace.provider_fault} — this answer was made offline.` : undefined;
-  if (fault) ctx.reporter.warning(fault);
+  const { session, trace, fault } = await askFromCheckout(ctx, text);
   const footer =
     trace.outcome === 'error'
       ? ['', `**This question could not be answered now.** ${trace.error ?? ''} Nothing is lost: re-run the workflow, or edit the issue to ask again.`]

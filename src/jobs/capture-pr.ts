@@ -8,6 +8,10 @@
 // the race to create them stops, its twin finishes the work (TwinRunError).
 // Titles and bodies go out through the text write helpers (mentions and markers neutralised); the
 // steward's marker is the PR body's trailer, and the last marker in a body is the one that counts.
+import { readDiscussion } from '../github/discussions.js';
+import { type CommentThread, discussionThread, issueThread } from '../github/question-thread.js';
+import type { AskContext } from './ask-checkout.js';
+import { postReviewedAnswer } from './reviewed-answer.js';
 import { type CapturePlan, captureFiles } from '../capture/capture-plan.js';
 import { type Workspace, repoPathOf, wikiPathOf } from '../config/workspace.js';
 import type { WikiTree } from '../wiki/tree.js';
@@ -320,7 +324,7 @@ export async function handleClosedCapture(
   writes: RepoWrites,
   repo: RepoRef,
   pull: ClosedCapture,
-  o: { serverUrl: string; reporter: Reporter; identity: () => Promise<StewardIdentity> },
+  o: { serverUrl: string; reporter: Reporter; identity: () => Promise<StewardIdentity>; ask: AskContext },
 ): Promise<string | undefined> {
   const { serverUrl, reporter } = o;
   const notOurs = (why: string) => {
@@ -350,6 +354,27 @@ export async function handleClosedCapture(
   } else {
     await deleteBranch(github, writes, repo, pull.branch);
   }
+  // A discussion's own question whose page the reviewer accepted in the pull request: the reviewed answer, marked.
+  const discussion = /^discussion-(\d+)$/.exec(marker.key);
+  if (pull.merged && discussion) {
+    const reviewed = await postReviewedAnswer(
+      { ...o.ask, github, writes, identity },
+      { discussionNumber: Number(discussion[1]), pullNumber: pull.number, page: marker.page },
+    );
+    if ('url' in reviewed) {
+      reporter.info(
+        `Capture PR #${pull.number} merged with its page accepted: ` +
+          `the reviewed answer ${reviewed.status === 'already' ? 'was already posted' : `is posted${reviewed.marked ? ' and marked' : ''}`}: ${reviewed.url}.`,
+      );
+      return reviewed.url;
+    }
+    reporter.info(`Capture PR #${pull.number} merged; no reviewed answer yet: ${reviewed.reason}.`);
+  }
+  const thread = await captureThread(github, writes, repo, marker);
+  if (!thread) {
+    reporter.info(`Capture PR #${pull.number} closed; the question it captured (${marker.key}) is gone, so nothing is replied.`);
+    return undefined;
+  }
   const pageUrl = `${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? 'HEAD'}/${marker.page.split('/').map(encodeURIComponent).join('/')}`;
   const text = pull.merged
     ? `The capture page for this question is in the wiki: [\`${marker.page}\`](${pageUrl}) was merged in #${pull.number}. ` +
@@ -357,22 +382,22 @@ export async function handleClosedCapture(
       'the wiki covers it and asking again is answered from it.'
     : `The capture pull request #${pull.number} was closed without merging, so the wiki still does not cover this question.`;
   // A re-run of the same event must not reply twice: the steward's own reply ends with this marker.
-  const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: marker.issueNumber, per_page: 100 });
-  if (comments.some((c) => identity.owns(c.user) && (c.body ?? '').trimEnd().endsWith(closedMarker(pull.number)))) return undefined;
-  const reply = await createComment(
-    github,
-    writes,
-    repo,
-    marker.issueNumber,
-    { text, markers: [closedMarker(pull.number)] },
-    `capture #${pull.number} ${pull.merged ? 'merged' : 'closed'}`,
-  );
+  const comments = await thread.comments();
+  if (comments.some((c) => identity.owns(c.user ?? undefined) && c.body.trimEnd().endsWith(closedMarker(pull.number)))) return undefined;
+  const reply = await thread.create({ text, markers: [closedMarker(pull.number)] });
   return reply.url;
+}
+
+/** Where a capture's question was asked: its issue's conversation, or its discussion (undefined when that is gone). */
+async function captureThread(github: GitHubClient, writes: RepoWrites, repo: RepoRef, marker: CaptureMarker): Promise<CommentThread | undefined> {
+  if (!marker.key.startsWith('discussion-')) return issueThread(github, writes, repo, marker.issueNumber).comments;
+  const discussion = await readDiscussion(github, repo, marker.issueNumber);
+  return discussion ? discussionThread(github, writes, repo, { number: discussion.number, nodeId: discussion.nodeId }).comments : undefined;
 }
 
 /** The follow-up comment a capture marker's key names (`comment-<id>`), for its branch name. */
 const commentOfKey = (key: string): { commentId?: number } => {
-  const m = /^comment-(\d+)$/.exec(key);
+  const m = /^(?:discussion-)?comment-(\d+)$/.exec(key);
   return m ? { commentId: Number(m[1]) } : {};
 };
 

@@ -3,7 +3,7 @@
 // GraphQL only and executes every query and mutation against GitHub's published schema.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GitHubEmulator } from '../github-emulator/emulator.js';
-import { type Workspace, closeChecked, expectExit, makeWorkspace, removeTempDirs, runStep, seededRepo, traceOf, visible } from './harness.js';
+import { type Workspace, checkout, closeChecked, expectExit, makeWorkspace, removeTempDirs, runStep, seededRepo, traceOf, visible } from './harness.js';
 import { SERVER, REPO } from './routes.js';
 
 const COVERED = 'How do I install the pre-commit hook?';
@@ -23,8 +23,8 @@ beforeEach(async () => {
 afterEach(() => closeChecked(gh));
 afterAll(removeTempDirs);
 
-const run = (eventName: string, payload: unknown, inputs?: Record<string, string>) =>
-  runStep({ githubEnv: gh.env(), workspace: ws, eventName, payload, ...(inputs ? { inputs } : {}) });
+const run = (eventName: string, payload: unknown, inputs?: Record<string, string>, workspace = ws) =>
+  runStep({ githubEnv: gh.env(), workspace, eventName, payload, ...(inputs ? { inputs } : {}) });
 
 /** A question in the Q&A category, labelled as issues are asked. */
 function ask(title: string, opts: { category?: string; labels?: string[]; user?: string } = {}) {
@@ -131,5 +131,76 @@ describe('a question asked in a discussion', () => {
     expect(pull!.body).toContain(`${SERVER}/${REPO}/discussions/${d.number}`);
     expect(comments(d.number)[0]!.body).toContain(`${SERVER}/${REPO}/pull/${pull!.number}`);
     expect(labelsOf(d.number)).toEqual(['question', 'wiki:cold']);
+  });
+});
+
+describe('the reviewed capture of a discussion question', () => {
+  /** A cold discussion question and its capture pull request; the page's path and text on the branch. */
+  async function captured() {
+    const d = ask(COLD);
+    expectExit(await run('discussion', gh.events.discussion('created', d.number)), 0);
+    const pull = gh.state.pulls.find((p) => p.head === `wiki-steward/capture/${d.number}`)!;
+    const page = /page=([^ ]+)/.exec(pull.body ?? '')![1]!;
+    const file = decodeURIComponent(page);
+    return { d, pull, file, text: gh.state.fileAt(pull.head, file)! };
+  }
+  /** What the reviewer writes: the answer, and the `captured_by` line deleted (the `capture` tag stays). */
+  const reviewed = (text: string) =>
+    text
+      .replace(/^captured_by: .*\n/m, '')
+      .replace(/\n---\n[\s\S]*$/, '\n---\nBake sourdough bread at 250 °C for 20 minutes with steam, then 20 minutes without.\n');
+
+  it('merged with captured_by deleted: the question asked again of the merged wiki, a new top-level comment marked as the answer, once', async () => {
+    const { d, pull, file, text } = await captured();
+    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewed(text) }, author: 'maya' });
+    gh.state.setPermission('maya', 'maintain');
+    gh.state.mergePull(pull, { by: 'maya' });
+    const merged = await checkout(gh.gitDir());
+    const r = await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, merged);
+    expectExit(r, 0);
+    const [first, second, ...rest] = comments(d.number);
+    expect(rest).toEqual([]);
+    expect(traceOf(first!.body)?.outcome).toBe('cold');
+    expect(second!.parent_id).toBeNull();
+    expect(traceOf(second!.body)?.outcome).toBe('answered');
+    expect(visible(second!.body)).toContain('A reviewer wrote the page this answer comes from');
+    expect(visible(second!.body)).toContain(`${SERVER}/${REPO}/pull/${pull.number}`);
+    expect(second!.body).toContain(`${SERVER}/${REPO}/blob/${merged.sha}/${file}?plain=1#L`);
+    expect(gh.state.discussion(d.number).answer_comment_id).toBe(second!.id);
+    expect(r.outputs['comment-url']).toMatch(new RegExp(`#discussioncomment-${second!.id}$`));
+    // The same event again: nothing new.
+    expectExit(await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, merged), 0);
+    expect(comments(d.number)).toHaveLength(2);
+  });
+
+  it('merged while still a capture: the plain reply on the discussion, and no answer marked', async () => {
+    const { d, pull } = await captured();
+    gh.state.mergePull(pull, { by: 'maya' });
+    const merged = await checkout(gh.gitDir());
+    expectExit(await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, merged), 0);
+    const reply = comments(d.number)[1]!;
+    expect(visible(reply.body)).toContain(`was merged in #${pull.number}`);
+    expect(gh.state.discussion(d.number).answer_comment_id).toBeNull();
+  });
+
+  it('GitHub refuses the mark: the reviewed answer stays, the refusal is a warning, the run does not fail', async () => {
+    const { d, pull, file, text } = await captured();
+    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewed(text) }, author: 'maya' });
+    gh.state.mergePull(pull, { by: 'maya' });
+    gh.faults.graphqlError({ field: 'markDiscussionCommentAsAnswer', message: 'Discussion is locked' });
+    const r = await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, await checkout(gh.gitDir()));
+    expectExit(r, 0);
+    expect(comments(d.number)).toHaveLength(2);
+    expect(gh.state.discussion(d.number).answer_comment_id).toBeNull();
+    expect(r.stdout).toMatch(
+      /::warning::The reviewed answer is posted .* but GitHub refused to mark it as the answer of discussion #\d+: .*Discussion is locked/,
+    );
+  });
+
+  it('never marks an answer the wiki alone produced', async () => {
+    const d = ask(COVERED);
+    expectExit(await run('discussion', gh.events.discussion('created', d.number)), 0);
+    expect(gh.state.discussion(d.number).answer_comment_id).toBeNull();
+    expect(gh.writes().filter((w) => JSON.stringify(w.body ?? '').includes('markDiscussionCommentAsAnswer'))).toEqual([]);
   });
 });

@@ -1,0 +1,95 @@
+// The answer a reviewer wrote. When a capture pull request for a discussion's question has merged
+// and its page no longer carries `captured_by` (deleted in the pull request, or by a later push),
+// the question is asked again of the wiki as it now is, that answer is posted as a new top-level
+// comment saying that a reviewer wrote the page, and the comment is marked as the discussion's
+// answer. Only here does the steward mark an answer: an answer the wiki alone produced is the
+// asker's or a maintainer's to accept. Once per capture: the comment's key names the capture pull
+// request, and twin runs (the merge's `pull_request` and `push` events) converge on one comment.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { repoPathOf } from '../config/workspace.js';
+import { answerSignature, workflowRunUrl } from '../github/answer-signature.js';
+import { renderComment } from '../github/answer-comment.js';
+import { findAnswerComment, upsertAnswerComment } from '../github/comment-helper.js';
+import { readDiscussion } from '../github/discussions.js';
+import type { StewardIdentity } from '../github/identity.js';
+import type { GitHubClient } from '../github/octokit.js';
+import { discussionThread } from '../github/question-thread.js';
+import type { RepoWrites } from '../github/repo-writes.js';
+import { readFrontmatter } from '../wiki/frontmatter.js';
+import { isOpenCapture } from '../wiki/open-capture.js';
+import { type AskContext, askFromCheckout } from './ask-checkout.js';
+import { askedText } from './question.js';
+
+/** A merged capture of a discussion's own question (not a follow-up's). */
+export interface MergedDiscussionCapture {
+  discussionNumber: number;
+  pullNumber: number;
+  /** The capture page, repository-relative, as the pull request's marker names it. */
+  page: string;
+}
+
+export interface ReviewedAnswerContext extends AskContext {
+  github: GitHubClient;
+  writes: RepoWrites;
+  identity: StewardIdentity;
+}
+
+export type ReviewedAnswer =
+  { status: 'posted' | 'already'; url: string; marked: boolean } | { status: 'still-open' | 'no-page' | 'no-discussion'; reason: string };
+
+/** The key of the reviewed answer's comment: one per capture pull request. */
+export const reviewedKey = (c: MergedDiscussionCapture) => `reviewed-discussion-${c.discussionNumber}-pr-${c.pullNumber}`;
+
+/** Whether the checked-out capture page has been accepted (it exists, inside the wiki, without `captured_by`). */
+async function pageState(ctx: AskContext, page: string): Promise<'accepted' | 'still-open' | 'no-page'> {
+  const { workspace } = ctx;
+  if (!workspace.wikiRoot) return 'no-page';
+  // The marker is the steward's own, but a path is checked before it is read all the same.
+  const file = path.resolve(workspace.repoRoot, page);
+  const inWiki = path.relative(workspace.wikiRoot, file);
+  if (inWiki.startsWith('..') || path.isAbsolute(inWiki) || repoPathOf(workspace, inWiki.split(path.sep).join('/')) !== page) return 'no-page';
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  if (text === undefined) return 'no-page';
+  const fm = readFrontmatter(text);
+  return fm.kind === 'ok' && isOpenCapture(fm.data) ? 'still-open' : 'accepted';
+}
+
+export async function postReviewedAnswer(ctx: ReviewedAnswerContext, capture: MergedDiscussionCapture): Promise<ReviewedAnswer> {
+  const state = await pageState(ctx, capture.page);
+  if (state === 'no-page') return { status: 'no-page', reason: `${capture.page} is not a page of the checked-out wiki` };
+  if (state === 'still-open') return { status: 'still-open', reason: `${capture.page} still carries captured_by` };
+  const discussion = await readDiscussion(ctx.github, ctx.repo, capture.discussionNumber);
+  if (!discussion) return { status: 'no-discussion', reason: `discussion #${capture.discussionNumber} is gone` };
+  const thread = discussionThread(ctx.github, ctx.writes, ctx.repo, { number: discussion.number, nodeId: discussion.nodeId });
+  const key = reviewedKey(capture);
+  const where = { thread: thread.comments, key, identity: ctx.identity };
+  const existing = await findAnswerComment(thread.comments, key, ctx.identity);
+  if (existing) return { status: 'already', url: existing.url, marked: false };
+
+  const { trace } = await askFromCheckout(ctx, askedText(discussion.title, discussion.body, ctx.workspace.config.ask.command));
+  const pullUrl = `${ctx.serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/pull/${capture.pullNumber}`;
+  const footer = ['', `**A reviewer wrote the page this answer comes from** (\`${capture.page}\`, in ${pullUrl}), so it is marked as the answer.`];
+  const signature = answerSignature(trace, { serverUrl: ctx.serverUrl, repo: ctx.repo, runUrl: workflowRunUrl(ctx.env, ctx.serverUrl, ctx.repo) });
+  const posted = await upsertAnswerComment(where, renderComment({ key, trace, answer: trace.answer, footer, signature }), null);
+  const kept = await findAnswerComment(thread.comments, key, ctx.identity);
+  if (!kept || !discussion.category.isAnswerable) {
+    if (kept)
+      ctx.reporter.info(
+        `Discussion #${discussion.number} is in '${discussion.category.name}', which takes no answer: the reviewed answer is posted, not marked.`,
+      );
+    return { status: 'posted', url: posted.url, marked: false };
+  }
+  // GitHub may refuse the mark (a locked discussion, a category changed meanwhile): the comment stays, and the refusal is said.
+  const marked = await thread.markAnswer(kept.id).then(
+    () => true,
+    (error: unknown) => {
+      ctx.reporter.warning(
+        `The reviewed answer is posted (${posted.url}) but GitHub refused to mark it as the answer of discussion #${discussion.number}: ` +
+          `${error instanceof Error ? error.message : String(error)}`,
+      );
+      return false;
+    },
+  );
+  return { status: 'posted', url: posted.url, marked };
+}
