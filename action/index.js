@@ -59279,6 +59279,385 @@ async function withIndexFiles(tree, config, files, page, bootstrap, provenance) 
   return files;
 }
 
+// src/github/git-data.ts
+var NO_SHA = "0".repeat(40);
+async function refSha(github, repo, branch) {
+  return github.rest.git.getRef({ ...repo, ref: `heads/${branch}` }).then(
+    (r2) => r2.data.object.sha,
+    (e) => {
+      if (e.status === 404) return void 0;
+      throw e;
+    }
+  );
+}
+async function commitFiles(github, writes, repo, baseSha, files, message) {
+  const where2 = `/repos/${repo.owner}/${repo.repo}/git`;
+  const baseTree = (await github.rest.git.getCommit({ ...repo, commit_sha: baseSha })).data.tree.sha;
+  const tree = files.map((file) => ({ path: file.path, mode: "100644", type: "blob", content: file.content }));
+  const treeSha = await writes.run(
+    `POST ${where2}/trees (${files.map((f3) => f3.path).join(", ")})`,
+    async () => (await github.rest.git.createTree({ ...repo, base_tree: baseTree, tree })).data.sha,
+    NO_SHA
+  );
+  return writes.run(
+    `POST ${where2}/commits (${message})`,
+    async () => (await github.rest.git.createCommit({ ...repo, message, tree: treeSha, parents: [baseSha] })).data.sha,
+    NO_SHA
+  );
+}
+async function setBranch(github, writes, repo, branch, sha, exists, force) {
+  const where2 = `/repos/${repo.owner}/${repo.repo}/git/refs`;
+  if (exists) await writes.run(`PATCH ${where2}/heads/${branch}`, () => github.rest.git.updateRef({ ...repo, ref: `heads/${branch}`, sha, force }), void 0);
+  else await writes.run(`POST ${where2} (refs/heads/${branch})`, () => github.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha }), void 0);
+}
+
+// src/github/writes-text.ts
+var where = (repo) => `/repos/${repo.owner}/${repo.repo}`;
+async function createComment(github, writes, repo, issueNumber, content, note) {
+  const body = postableBody(content);
+  return writes.run(
+    `POST ${where(repo)}/issues/${issueNumber}/comments (${note ?? `${body.length} characters`})`,
+    async () => {
+      const { data } = await github.rest.issues.createComment({ ...repo, issue_number: issueNumber, body });
+      return { url: data.html_url, id: data.id };
+    },
+    { url: "", id: 0 }
+  );
+}
+async function updateComment(github, writes, repo, commentId, content) {
+  const body = postableBody(content);
+  await writes.run(
+    `PATCH ${where(repo)}/issues/comments/${commentId} (${body.length} characters)`,
+    () => github.rest.issues.updateComment({ ...repo, comment_id: commentId, body }),
+    void 0
+  );
+}
+async function createDiscussionComment(github, writes, discussionId, content, replyTo) {
+  const body = postableBody(content);
+  return writes.run(
+    `POST /graphql addDiscussionComment on ${discussionId}${replyTo ? ` in reply to ${replyTo}` : ""} (${body.length} characters)`,
+    async () => {
+      const data = await github.graphql(
+        "mutation($id: ID!, $body: String!, $replyTo: ID) { addDiscussionComment(input: { discussionId: $id, body: $body, replyToId: $replyTo }) { comment { id databaseId url } } }",
+        { id: discussionId, body, replyTo: replyTo ?? null }
+      );
+      const c3 = data.addDiscussionComment.comment;
+      return { url: c3.url, id: c3.databaseId, nodeId: c3.id };
+    },
+    { url: "", id: 0, nodeId: "" }
+  );
+}
+async function updateDiscussionComment(github, writes, commentNodeId, content) {
+  const body = postableBody(content);
+  await writes.run(
+    `POST /graphql updateDiscussionComment ${commentNodeId} (${body.length} characters)`,
+    () => github.graphql("mutation($id: ID!, $body: String!) { updateDiscussionComment(input: { commentId: $id, body: $body }) { comment { id } } }", {
+      id: commentNodeId,
+      body
+    }),
+    void 0
+  );
+}
+async function createIssue(github, writes, repo, o2) {
+  const title = postable(o2.title);
+  const body = postableBody(o2.body);
+  return writes.run(
+    `POST ${where(repo)}/issues (${title})`,
+    async () => {
+      const { data } = await github.rest.issues.create({ ...repo, title, body, labels: o2.labels });
+      return { url: data.html_url, number: data.number };
+    },
+    { url: "", number: 0 }
+  );
+}
+async function updateIssueBody(github, writes, repo, issueNumber, content, note) {
+  const body = postableBody(content);
+  await writes.run(
+    `PATCH ${where(repo)}/issues/${issueNumber} (${note})`,
+    () => github.rest.issues.update({ ...repo, issue_number: issueNumber, body }),
+    void 0
+  );
+}
+async function closeIssueNotPlanned(github, writes, repo, issueNumber, note) {
+  await writes.run(
+    `PATCH ${where(repo)}/issues/${issueNumber} (close as not planned: ${note})`,
+    () => github.rest.issues.update({ ...repo, issue_number: issueNumber, state: "closed", state_reason: "not_planned" }),
+    void 0
+  );
+}
+async function createPull(github, writes, repo, o2) {
+  const title = postable(o2.title);
+  const body = postableBody(o2.body);
+  return writes.run(
+    `POST ${where(repo)}/pulls (${o2.head} \u2192 ${o2.base})`,
+    async () => {
+      const { data } = await github.rest.pulls.create({
+        ...repo,
+        title,
+        head: o2.head,
+        base: o2.base,
+        body,
+        ...o2.draft !== void 0 ? { draft: o2.draft } : {}
+      });
+      return { html_url: data.html_url, number: data.number };
+    },
+    { html_url: "", number: 0 }
+  );
+}
+async function updatePull(github, writes, repo, pullNumber, o2, note) {
+  const fields = {
+    ...o2.title !== void 0 ? { title: postable(o2.title) } : {},
+    ...o2.body !== void 0 ? { body: postableBody(o2.body) } : {},
+    ...o2.state !== void 0 ? { state: o2.state } : {}
+  };
+  await writes.run(
+    `PATCH ${where(repo)}/pulls/${pullNumber}${note ? ` (${note})` : ""}`,
+    () => github.rest.pulls.update({ ...repo, pull_number: pullNumber, ...fields }),
+    void 0
+  );
+}
+
+// src/jobs/capture-pr.ts
+var CAPTURE_BRANCH_PREFIX = "wiki-steward/capture/";
+var CAPTURE_MARKER = /<!-- wiki-steward:capture key=([\w-]+) issue=(\d+) page=(\S+) commit=([0-9a-f]{40}) -->/g;
+var TITLE_LIMIT2 = 200;
+var captureBranch = (q3) => `${CAPTURE_BRANCH_PREFIX}${q3.issueNumber}${q3.commentId !== void 0 ? `-c${q3.commentId}` : ""}`;
+function lastCaptureMarker(body) {
+  const m2 = [...body.matchAll(CAPTURE_MARKER)].at(-1);
+  if (!m2) return void 0;
+  let page;
+  try {
+    page = decodeURIComponent(m2[3]);
+  } catch {
+    return void 0;
+  }
+  return { marker: { key: m2[1], issueNumber: Number(m2[2]), page, commit: m2[4] }, index: m2.index, length: m2[0].length };
+}
+function readCaptureMarker(body) {
+  return lastCaptureMarker(body ?? "")?.marker;
+}
+function rewriteCaptureMarker(body, commit) {
+  const found = lastCaptureMarker(body);
+  if (!found) return { text: body };
+  const text2 = `${body.slice(0, found.index)}${body.slice(found.index + found.length)}`.trimEnd();
+  return { text: text2, markers: [markerText({ ...found.marker, commit })] };
+}
+var markerText = (m2) => `<!-- wiki-steward:capture key=${m2.key} issue=${m2.issueNumber} page=${encodeURIComponent(m2.page)} commit=${m2.commit} -->`;
+var TwinRunError = class extends Error {
+  constructor(branch) {
+    super(`another run of this question got there first (it created ${branch}); that run opens the pull request and posts the answer`);
+    this.branch = branch;
+    this.name = "TwinRunError";
+  }
+  branch;
+};
+var alreadyCreated = (error) => error instanceof GitHubWriteError && error.status === 422 && /Reference already exists|A pull request already exists/i.test(error.reason);
+var CaptureRefusedError = class extends Error {
+};
+function captureRefusal(error) {
+  const message = error.message ?? "";
+  if (/not permitted to create or approve pull requests/i.test(message))
+    return new CaptureRefusedError(
+      "GitHub Actions may not create pull requests in this repository: turn on 'Allow GitHub Actions to create and approve pull requests' (Settings \u2192 Actions \u2192 General \u2192 Workflow permissions), or pass a GitHub App or fine-grained token as github-token"
+    );
+  if (error instanceof GitHubWriteError && error.status === 403 && /Resource not accessible by integration/i.test(error.reason))
+    return new CaptureRefusedError(
+      `the workflow's token may not ${error.describe}: give the job \`contents: write\` and \`pull-requests: write\`, or set the input \`capture-pull-requests: false\` to answer only`
+    );
+  return void 0;
+}
+var MISSING_TERMS = 25;
+var TERM_CHARS3 = 200;
+function prBody(o2, marker) {
+  const q3 = o2.trace.question.length > QUOTED_QUESTION_LIMIT ? `${o2.trace.question.slice(0, QUOTED_QUESTION_LIMIT)}\u2026` : o2.trace.question;
+  const missed = o2.trace.outcome === "cold" ? "had no page for" : "covered only part of";
+  const startsWiki = o2.plan.bootstrap ? " and starts the wiki (`schema.md`, `index.md`)" : "";
+  const withIndexes = o2.plan.files.size > 1 ? " with its regenerated index files" : "";
+  const missing = boundedList(
+    o2.trace.missing.map((m2) => inlineCode(clip(m2, TERM_CHARS3))),
+    MISSING_TERMS
+  );
+  const markers = [markerText(marker)];
+  const text2 = fitVisible(
+    [
+      [
+        o2.question.place.kind === "discussion" ? `Captures the gap from discussion #${o2.question.issueNumber} (${o2.question.place.url}).` : `Captures the gap from #${o2.question.issueNumber}.`,
+        "",
+        `The wiki ${missed} this question, so this adds \`${marker.page}\`${startsWiki}${withIndexes}. Edit it into a real page, set \`rated_by: human\` when you have checked it, and merge.`,
+        "",
+        "### Question",
+        "",
+        // The asker's words, as the capture page has them: no HTML, no images.
+        ...q3.split("\n").map((l3) => `> ${inertText(l3)}`),
+        "",
+        "### The answer given"
+      ].join("\n"),
+      { flexible: o2.answer, what: "Answer" },
+      `What was missing: ${missing.length > 0 ? missing.join(", ") : "a full answer"}.`
+    ],
+    BODY_LIMIT - markers.reduce((n, m2) => n + m2.length + 1, 0)
+  );
+  return { text: text2, markers };
+}
+async function openCapturePr(o2) {
+  const { github, writes, repo } = o2;
+  const branch = captureBranch(o2.question);
+  const { data: repository } = await github.rest.repos.get({ owner: repo.owner, repo: repo.repo });
+  const base = repository.default_branch;
+  const baseSha = await refSha(github, repo, base);
+  const branchSha = await refSha(github, repo, branch);
+  const open = (await github.rest.pulls.list({ ...repo, state: "open", head: `${repo.owner}:${branch}`, per_page: 10 })).data[0];
+  const previous = readCaptureMarker(open?.body);
+  if (branchSha && open && previous && previous.commit !== branchSha) {
+    return { status: "human-edited", url: open.html_url, number: open.number, branch };
+  }
+  const page = repoPathOf(o2, o2.plan.path);
+  const commit = await writeCaptureBranch(github, writes, repo, {
+    branch,
+    exists: branchSha !== void 0,
+    baseSha,
+    files: o2.plan.files,
+    wikiPrefix: o2.wikiPrefix,
+    message: `wiki: capture "${o2.plan.path}" from #${o2.question.issueNumber}`
+  }).catch((error) => {
+    throw alreadyCreated(error) ? new TwinRunError(branch) : captureRefusal(error) ?? error;
+  });
+  const marker = { key: o2.question.key, issueNumber: o2.question.issueNumber, page, commit };
+  const title = `wiki: capture "${o2.trace.question.split("\n")[0].slice(0, TITLE_LIMIT2 - 20)}"`;
+  const body = prBody(o2, marker);
+  try {
+    if (open) {
+      await updatePull(github, writes, repo, open.number, { title, body });
+      return { status: "updated", url: open.html_url, number: open.number, branch };
+    }
+    const created = await createPull(github, writes, repo, { title, head: branch, base, body, draft: o2.draft });
+    if (o2.labels.length > 0) {
+      await writes.run(
+        `POST /repos/${repo.owner}/${repo.repo}/issues/${created.number}/labels (${o2.labels.join(", ")})`,
+        () => github.rest.issues.addLabels({ ...repo, issue_number: created.number, labels: o2.labels }),
+        void 0
+      );
+    }
+    if (o2.reviewers.length > 0) {
+      await writes.run(
+        `POST /repos/${repo.owner}/${repo.repo}/pulls/${created.number}/requested_reviewers`,
+        () => github.rest.pulls.requestReviewers({ ...repo, pull_number: created.number, reviewers: o2.reviewers }),
+        void 0
+      );
+    }
+    return { status: "opened", url: created.html_url, number: created.number, branch };
+  } catch (error) {
+    if (alreadyCreated(error)) throw new TwinRunError(branch);
+    if (!branchSha) await deleteBranch(github, writes, repo, branch).catch(() => void 0);
+    throw captureRefusal(error) ?? error;
+  }
+}
+async function writeCaptureBranch(github, writes, repo, o2) {
+  const files = [...o2.files].map(([file, content]) => ({ path: repoPathOf(o2, file), content }));
+  const commit = await commitFiles(github, writes, repo, o2.baseSha, files, o2.message);
+  await setBranch(github, writes, repo, o2.branch, commit, o2.exists, true);
+  return commit;
+}
+var NEEDS_REBASE = "<!-- wiki-steward:needs-rebase -->";
+async function rebuildCapturePrs(github, writes, repo, o2) {
+  const result = { refreshed: [], humanEdited: [] };
+  const pulls = await github.paginate(github.rest.pulls.list, { ...repo, state: "open", base: o2.base, per_page: 100 });
+  const fullName = `${repo.owner}/${repo.repo}`.toLowerCase();
+  const named = pulls.filter((p2) => p2.head.ref.startsWith(CAPTURE_BRANCH_PREFIX) && p2.head.repo?.full_name?.toLowerCase() === fullName);
+  if (named.length === 0) return result;
+  const identity = await o2.identity();
+  for (const pull of named.filter((p2) => identity.owns(p2.user))) {
+    const marker = readCaptureMarker(pull.body);
+    if (!marker) continue;
+    const branchSha = await refSha(github, repo, pull.head.ref);
+    if (!branchSha) continue;
+    const parent = (await github.rest.git.getCommit({ ...repo, commit_sha: branchSha })).data.parents[0]?.sha;
+    if (parent === o2.baseSha) continue;
+    if (branchSha !== marker.commit) {
+      result.humanEdited.push(pull.number);
+      const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: pull.number, per_page: 100 });
+      if (!comments.some((c3) => identity.owns(c3.user) && (c3.body ?? "").trimEnd().endsWith(NEEDS_REBASE))) {
+        const text2 = `${o2.base} has moved on and this branch has commits from a person, so wiki-steward leaves it alone: it needs a rebase (and \`wiki-steward index\`) before merging.`;
+        await createComment(github, writes, repo, pull.number, { text: text2, markers: [NEEDS_REBASE] }, "needs a rebase");
+      }
+      continue;
+    }
+    const page = await github.rest.repos.getContent({ ...repo, path: marker.page, ref: pull.head.ref });
+    const content = "content" in page.data && typeof page.data.content === "string" ? Buffer.from(page.data.content, "base64").toString("utf8") : void 0;
+    const wikiPage = wikiPathOf(o2.workspace, marker.page);
+    if (content === void 0 || wikiPage === void 0) continue;
+    const files = await captureFiles(o2.tree, o2.workspace.config, wikiPage, content);
+    const commit = await writeCaptureBranch(github, writes, repo, {
+      branch: pull.head.ref,
+      exists: true,
+      baseSha: o2.baseSha,
+      files,
+      wikiPrefix: o2.workspace.wikiPrefix,
+      message: `wiki: capture "${wikiPage}" rebuilt on ${o2.base}`
+    });
+    const body = rewriteCaptureMarker(pull.body ?? "", commit);
+    await updatePull(github, writes, repo, pull.number, { body }, "marker");
+    result.refreshed.push(pull.number);
+  }
+  return result;
+}
+async function deleteBranch(github, writes, repo, branch) {
+  await writes.run(
+    `DELETE /repos/${repo.owner}/${repo.repo}/git/refs/heads/${branch}`,
+    async () => {
+      await github.rest.git.deleteRef({ ...repo, ref: `heads/${branch}` }).catch((e) => {
+        if (e.status !== 422 && e.status !== 404) throw e;
+      });
+    },
+    void 0
+  );
+}
+
+// src/github/twin-runs.ts
+var problemOf = (error) => error instanceof Error ? error.message : String(error);
+async function oldestAfterCreating(list, mine, idOf, what) {
+  const listed = await list().catch((error) => {
+    throw new Error(`could not list ${what} again: ${problemOf(error)}`);
+  });
+  const all = listed.some((item) => idOf(item) === idOf(mine)) ? listed : [...listed, mine].sort((a, b3) => idOf(a) - idOf(b3));
+  return { kept: all[0], others: all.slice(1) };
+}
+
+// src/github/comment-helper.ts
+async function ownAnswerComments(thread, key2, identity) {
+  return (await thread.comments()).filter((c3) => identity.owns(c3.user ?? void 0) && markerKey(c3.body) === key2).map((c3) => ({ id: c3.id, url: c3.url, body: c3.body, editedAt: editOfComment(c3.body) })).sort((a, b3) => a.id - b3.id);
+}
+async function findAnswerComment(thread, key2, identity) {
+  return (await ownAnswerComments(thread, key2, identity))[0];
+}
+async function upsertAnswerComment(o2, body, found) {
+  const existing = found === void 0 ? await findAnswerComment(o2.thread, o2.key, o2.identity) : found;
+  if (existing) {
+    await o2.thread.update(existing.id, body);
+    return { url: existing.url, created: false };
+  }
+  const mine = await o2.thread.create(body);
+  if (mine.id === 0) return { url: mine.url, created: true };
+  try {
+    return await converge(o2, body, { id: mine.id, url: mine.url, editedAt: o2.editedAt });
+  } catch (error) {
+    return { url: mine.url, created: true, problem: problemOf(error) };
+  }
+}
+async function converge(o2, body, mine) {
+  const { kept, others } = await oldestAfterCreating(
+    () => ownAnswerComments(o2.thread, o2.key, o2.identity),
+    mine,
+    (c3) => c3.id,
+    `the comments of ${o2.thread.describe}`
+  );
+  if (others.length === 0) return { url: mine.url, created: true };
+  const updated = kept.id !== mine.id && isNewerEdit(mine.editedAt, kept.editedAt);
+  if (updated) await o2.thread.update(kept.id, body);
+  for (const other of others) await o2.thread.remove(other.id);
+  return { url: kept.url, created: kept.id === mine.id, converged: { kept: kept.id, deleted: others.map((c3) => c3.id), updated } };
+}
+
 // src/github/discussions.ts
 var PAGE = 100;
 var AUTHOR = "author { login __typename }";
@@ -59408,112 +59787,6 @@ async function markDiscussionAnswer(github, writes, nodeId) {
   await writes.run(
     `POST /graphql markDiscussionCommentAsAnswer ${nodeId}`,
     () => github.graphql(`mutation($id: ID!) { markDiscussionCommentAsAnswer(input: { id: $id }) { clientMutationId } }`, { id: nodeId }),
-    void 0
-  );
-}
-
-// src/github/writes-text.ts
-var where = (repo) => `/repos/${repo.owner}/${repo.repo}`;
-async function createComment(github, writes, repo, issueNumber, content, note) {
-  const body = postableBody(content);
-  return writes.run(
-    `POST ${where(repo)}/issues/${issueNumber}/comments (${note ?? `${body.length} characters`})`,
-    async () => {
-      const { data } = await github.rest.issues.createComment({ ...repo, issue_number: issueNumber, body });
-      return { url: data.html_url, id: data.id };
-    },
-    { url: "", id: 0 }
-  );
-}
-async function updateComment(github, writes, repo, commentId, content) {
-  const body = postableBody(content);
-  await writes.run(
-    `PATCH ${where(repo)}/issues/comments/${commentId} (${body.length} characters)`,
-    () => github.rest.issues.updateComment({ ...repo, comment_id: commentId, body }),
-    void 0
-  );
-}
-async function createDiscussionComment(github, writes, discussionId, content, replyTo) {
-  const body = postableBody(content);
-  return writes.run(
-    `POST /graphql addDiscussionComment on ${discussionId}${replyTo ? ` in reply to ${replyTo}` : ""} (${body.length} characters)`,
-    async () => {
-      const data = await github.graphql(
-        "mutation($id: ID!, $body: String!, $replyTo: ID) { addDiscussionComment(input: { discussionId: $id, body: $body, replyToId: $replyTo }) { comment { id databaseId url } } }",
-        { id: discussionId, body, replyTo: replyTo ?? null }
-      );
-      const c3 = data.addDiscussionComment.comment;
-      return { url: c3.url, id: c3.databaseId, nodeId: c3.id };
-    },
-    { url: "", id: 0, nodeId: "" }
-  );
-}
-async function updateDiscussionComment(github, writes, commentNodeId, content) {
-  const body = postableBody(content);
-  await writes.run(
-    `POST /graphql updateDiscussionComment ${commentNodeId} (${body.length} characters)`,
-    () => github.graphql("mutation($id: ID!, $body: String!) { updateDiscussionComment(input: { commentId: $id, body: $body }) { comment { id } } }", {
-      id: commentNodeId,
-      body
-    }),
-    void 0
-  );
-}
-async function createIssue(github, writes, repo, o2) {
-  const title = postable(o2.title);
-  const body = postableBody(o2.body);
-  return writes.run(
-    `POST ${where(repo)}/issues (${title})`,
-    async () => {
-      const { data } = await github.rest.issues.create({ ...repo, title, body, labels: o2.labels });
-      return { url: data.html_url, number: data.number };
-    },
-    { url: "", number: 0 }
-  );
-}
-async function updateIssueBody(github, writes, repo, issueNumber, content, note) {
-  const body = postableBody(content);
-  await writes.run(
-    `PATCH ${where(repo)}/issues/${issueNumber} (${note})`,
-    () => github.rest.issues.update({ ...repo, issue_number: issueNumber, body }),
-    void 0
-  );
-}
-async function closeIssueNotPlanned(github, writes, repo, issueNumber, note) {
-  await writes.run(
-    `PATCH ${where(repo)}/issues/${issueNumber} (close as not planned: ${note})`,
-    () => github.rest.issues.update({ ...repo, issue_number: issueNumber, state: "closed", state_reason: "not_planned" }),
-    void 0
-  );
-}
-async function createPull(github, writes, repo, o2) {
-  const title = postable(o2.title);
-  const body = postableBody(o2.body);
-  return writes.run(
-    `POST ${where(repo)}/pulls (${o2.head} \u2192 ${o2.base})`,
-    async () => {
-      const { data } = await github.rest.pulls.create({
-        ...repo,
-        title,
-        head: o2.head,
-        base: o2.base,
-        body,
-        ...o2.draft !== void 0 ? { draft: o2.draft } : {}
-      });
-      return { html_url: data.html_url, number: data.number };
-    },
-    { html_url: "", number: 0 }
-  );
-}
-async function updatePull(github, writes, repo, pullNumber, o2, note) {
-  const fields = {
-    ...o2.title !== void 0 ? { title: postable(o2.title) } : {},
-    ...o2.body !== void 0 ? { body: postableBody(o2.body) } : {},
-    ...o2.state !== void 0 ? { state: o2.state } : {}
-  };
-  await writes.run(
-    `PATCH ${where(repo)}/pulls/${pullNumber}${note ? ` (${note})` : ""}`,
-    () => github.rest.pulls.update({ ...repo, pull_number: pullNumber, ...fields }),
     void 0
   );
 }
@@ -59652,53 +59925,119 @@ function discussionThread(github, writes, repo, discussion) {
   };
 }
 
-// src/jobs/reviewed-answer.ts
-import { readFile as readFile2 } from "node:fs/promises";
-import path7 from "node:path";
+// src/markdown/issue-forms.ts
+var EMPTY_FIELD = /^### [^\n]*\n\n_No response_[ \t]*(?:\n+|$)/gm;
+var withoutEmptyFormFields = (body) => body.replace(EMPTY_FIELD, "");
 
-// src/github/twin-runs.ts
-var problemOf = (error) => error instanceof Error ? error.message : String(error);
-async function oldestAfterCreating(list, mine, idOf, what) {
-  const listed = await list().catch((error) => {
-    throw new Error(`could not list ${what} again: ${problemOf(error)}`);
-  });
-  const all = listed.some((item) => idOf(item) === idOf(mine)) ? listed : [...listed, mine].sort((a, b3) => idOf(a) - idOf(b3));
-  return { kept: all[0], others: all.slice(1) };
+// src/markdown/visible.ts
+function visibleMarkdown(text2) {
+  const markdown = lfLineBreaks(text2);
+  const readCodeSpan = codeSpanReader(markdown);
+  let out = "";
+  let i = 0;
+  while (i < markdown.length) {
+    const lineStart = i === 0 || markdown[i - 1] === "\n";
+    const codeEnd = (lineStart ? fencedBlockEnd(markdown, i) : void 0) ?? readCodeSpan(i)?.end;
+    if (codeEnd !== void 0) {
+      out += markdown.slice(i, codeEnd);
+      i = codeEnd;
+    } else if (markdown.startsWith("<!--", i)) {
+      const close = markdown.indexOf("-->", i + 4);
+      i = close < 0 ? markdown.length : close + 3;
+    } else {
+      out += markdown[i];
+      i++;
+    }
+  }
+  return out;
 }
 
-// src/github/comment-helper.ts
-async function ownAnswerComments(thread, key2, identity) {
-  return (await thread.comments()).filter((c3) => identity.owns(c3.user ?? void 0) && markerKey(c3.body) === key2).map((c3) => ({ id: c3.id, url: c3.url, body: c3.body, editedAt: editOfComment(c3.body) })).sort((a, b3) => a.id - b3.id);
+// src/jobs/question.ts
+var isBot = (user) => !!user && (user.type === "Bot" || /\[bot\]$/i.test(user.login));
+function afterCommand(title, command) {
+  const t2 = title.trimStart();
+  if (!t2.toLowerCase().startsWith(command.toLowerCase())) return void 0;
+  const rest = t2.slice(command.length);
+  if (rest !== "" && !/^[\s:]/.test(rest)) return void 0;
+  return rest.replace(/^[\s:]+/, "");
 }
-async function findAnswerComment(thread, key2, identity) {
-  return (await ownAnswerComments(thread, key2, identity))[0];
+function askedText(title, body, command) {
+  const asked = afterCommand(title, command) ?? title;
+  const shown2 = withoutEmptyFormFields(visibleMarkdown(body ?? "")).trim();
+  return shown2 ? `${asked}
+
+${shown2}` : asked;
 }
-async function upsertAnswerComment(o2, body, found) {
-  const existing = found === void 0 ? await findAnswerComment(o2.thread, o2.key, o2.identity) : found;
-  if (existing) {
-    await o2.thread.update(existing.id, body);
-    return { url: existing.url, created: false };
-  }
-  const mine = await o2.thread.create(body);
-  if (mine.id === 0) return { url: mine.url, created: true };
-  try {
-    return await converge(o2, body, { id: mine.id, url: mine.url, editedAt: o2.editedAt });
-  } catch (error) {
-    return { url: mine.url, created: true, problem: problemOf(error) };
-  }
-}
-async function converge(o2, body, mine) {
-  const { kept, others } = await oldestAfterCreating(
-    () => ownAnswerComments(o2.thread, o2.key, o2.identity),
-    mine,
-    (c3) => c3.id,
-    `the comments of ${o2.thread.describe}`
+
+// src/github/label-helper.ts
+var COLORS = { answered: "0e8a16", gap: "fbca04", cold: "c5def5", error: "b60205" };
+var DESCRIPTIONS = {
+  answered: "wiki-steward answered this from the wiki",
+  gap: "The wiki covers part of this question",
+  cold: "The wiki has nothing on this question yet",
+  error: "wiki-steward could not answer this now"
+};
+async function setOutcomeLabel(github, writes, repo, question, outcome, labels) {
+  const current = await question.current();
+  const name = labels[outcome];
+  const stale = ["answered", "gap", "cold", "error"].map((o2) => labels[o2]).filter((l3) => l3 !== name && current.includes(l3));
+  for (const old of stale) await question.remove(old);
+  if (current.includes(name)) return;
+  const exists = await github.rest.issues.getLabel({ ...repo, name }).then(
+    () => true,
+    (error) => {
+      if (error.status === 404) return false;
+      throw error;
+    }
   );
-  if (others.length === 0) return { url: mine.url, created: true };
-  const updated = kept.id !== mine.id && isNewerEdit(mine.editedAt, kept.editedAt);
-  if (updated) await o2.thread.update(kept.id, body);
-  for (const other of others) await o2.thread.remove(other.id);
-  return { url: kept.url, created: kept.id === mine.id, converged: { kept: kept.id, deleted: others.map((c3) => c3.id), updated } };
+  if (!exists) {
+    await writes.run(
+      `POST /repos/${repo.owner}/${repo.repo}/labels (${name})`,
+      () => github.rest.issues.createLabel({ ...repo, name, color: COLORS[outcome], description: DESCRIPTIONS[outcome] }).catch(ignoreAlreadyExists),
+      void 0
+    );
+  }
+  await question.add(name);
+}
+function ignoreAlreadyExists(error) {
+  if (error.status === 422) return void 0;
+  throw error;
+}
+
+// src/github/permission-helper.ts
+var RANK = { none: 0, read: 1, triage: 2, write: 3, maintain: 4, admin: 5 };
+async function roleOf(github, repo, username) {
+  try {
+    const { data } = await github.rest.repos.getCollaboratorPermissionLevel({ ...repo, username });
+    for (const role of [data.role_name, data.permission]) if (role && role in RANK) return role;
+    return "read";
+  } catch (error) {
+    if (error.status === 404) return "read";
+    throw error;
+  }
+}
+async function mayAsk(github, repo, username, minimum) {
+  if (minimum === "none") return { allowed: true, role: "none" };
+  const role = await roleOf(github, repo, username);
+  return { allowed: RANK[role] >= RANK[minimum], role };
+}
+
+// src/github/reaction-helper.ts
+var EMOJI = { eyes: "\u{1F440}", confused: "\u{1F615}" };
+async function acknowledge(reactions, log) {
+  const courtesy = (doing, write) => write().catch((error) => {
+    log.warning(`Could not ${doing} ${reactions.describe} (the answer is not affected): ${error instanceof Error ? error.message : String(error)}`);
+    return void 0;
+  });
+  const removeEyes = await courtesy(`add ${EMOJI.eyes} to`, () => reactions.add("eyes"));
+  let settled = false;
+  const settle = async (then) => {
+    if (settled) return;
+    settled = true;
+    if (removeEyes) await courtesy(`remove ${EMOJI.eyes} from`, removeEyes);
+    if (then) await courtesy(`add ${EMOJI[then]} to`, () => reactions.add(then));
+  };
+  return { done: () => settle(), failed: () => settle("confused") };
 }
 
 // src/answer/providers.ts
@@ -60890,460 +61229,6 @@ async function askFromCheckout(ctx, text2) {
   return { session, trace, fault };
 }
 
-// src/markdown/issue-forms.ts
-var EMPTY_FIELD = /^### [^\n]*\n\n_No response_[ \t]*(?:\n+|$)/gm;
-var withoutEmptyFormFields = (body) => body.replace(EMPTY_FIELD, "");
-
-// src/markdown/visible.ts
-function visibleMarkdown(text2) {
-  const markdown = lfLineBreaks(text2);
-  const readCodeSpan = codeSpanReader(markdown);
-  let out = "";
-  let i = 0;
-  while (i < markdown.length) {
-    const lineStart = i === 0 || markdown[i - 1] === "\n";
-    const codeEnd = (lineStart ? fencedBlockEnd(markdown, i) : void 0) ?? readCodeSpan(i)?.end;
-    if (codeEnd !== void 0) {
-      out += markdown.slice(i, codeEnd);
-      i = codeEnd;
-    } else if (markdown.startsWith("<!--", i)) {
-      const close = markdown.indexOf("-->", i + 4);
-      i = close < 0 ? markdown.length : close + 3;
-    } else {
-      out += markdown[i];
-      i++;
-    }
-  }
-  return out;
-}
-
-// src/jobs/question.ts
-var isBot = (user) => !!user && (user.type === "Bot" || /\[bot\]$/i.test(user.login));
-function afterCommand(title, command) {
-  const t2 = title.trimStart();
-  if (!t2.toLowerCase().startsWith(command.toLowerCase())) return void 0;
-  const rest = t2.slice(command.length);
-  if (rest !== "" && !/^[\s:]/.test(rest)) return void 0;
-  return rest.replace(/^[\s:]+/, "");
-}
-function askedText(title, body, command) {
-  const asked = afterCommand(title, command) ?? title;
-  const shown2 = withoutEmptyFormFields(visibleMarkdown(body ?? "")).trim();
-  return shown2 ? `${asked}
-
-${shown2}` : asked;
-}
-
-// src/jobs/reviewed-answer.ts
-var reviewedKey = (c3) => `reviewed-discussion-${c3.discussionNumber}-pr-${c3.pullNumber}`;
-async function pageState(ctx, page) {
-  const { workspace } = ctx;
-  if (!workspace.wikiRoot) return "no-page";
-  const file = path7.resolve(workspace.repoRoot, page);
-  const inWiki = path7.relative(workspace.wikiRoot, file);
-  if (inWiki.startsWith("..") || path7.isAbsolute(inWiki) || repoPathOf(workspace, inWiki.split(path7.sep).join("/")) !== page) return "no-page";
-  const text2 = await readFile2(file, "utf8").catch(() => void 0);
-  if (text2 === void 0) return "no-page";
-  const fm = readFrontmatter(text2);
-  return fm.kind === "ok" && isOpenCapture(fm.data) ? "still-open" : "accepted";
-}
-async function postReviewedAnswer(ctx, capture) {
-  const state = await pageState(ctx, capture.page);
-  if (state === "no-page") return { status: "no-page", reason: `${capture.page} is not a page of the checked-out wiki` };
-  if (state === "still-open") return { status: "still-open", reason: `${capture.page} still carries captured_by` };
-  const discussion = await readDiscussion(ctx.github, ctx.repo, capture.discussionNumber);
-  if (!discussion) return { status: "no-discussion", reason: `discussion #${capture.discussionNumber} is gone` };
-  const thread = discussionThread(ctx.github, ctx.writes, ctx.repo, { number: discussion.number, nodeId: discussion.nodeId });
-  const key2 = reviewedKey(capture);
-  const where2 = { thread: thread.comments, key: key2, identity: ctx.identity };
-  const existing = await findAnswerComment(thread.comments, key2, ctx.identity);
-  if (existing) return { status: "already", url: existing.url, marked: false };
-  const { trace } = await askFromCheckout(ctx, askedText(discussion.title, discussion.body, ctx.workspace.config.ask.command));
-  const pullUrl = `${ctx.serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/pull/${capture.pullNumber}`;
-  const footer = ["", `**A reviewer wrote the page this answer comes from** (\`${capture.page}\`, in ${pullUrl}), so it is marked as the answer.`];
-  const signature = answerSignature(trace, { serverUrl: ctx.serverUrl, repo: ctx.repo, runUrl: workflowRunUrl(ctx.env, ctx.serverUrl, ctx.repo) });
-  const posted = await upsertAnswerComment(where2, renderComment({ key: key2, trace, answer: trace.answer, footer, signature }), null);
-  const kept = await findAnswerComment(thread.comments, key2, ctx.identity);
-  if (!kept || !discussion.category.isAnswerable) {
-    if (kept)
-      ctx.reporter.info(
-        `Discussion #${discussion.number} is in '${discussion.category.name}', which takes no answer: the reviewed answer is posted, not marked.`
-      );
-    return { status: "posted", url: posted.url, marked: false };
-  }
-  const marked = await thread.markAnswer(kept.id).then(
-    () => true,
-    (error) => {
-      ctx.reporter.warning(
-        `The reviewed answer is posted (${posted.url}) but GitHub refused to mark it as the answer of discussion #${discussion.number}: ${error instanceof Error ? error.message : String(error)}`
-      );
-      return false;
-    }
-  );
-  return { status: "posted", url: posted.url, marked };
-}
-
-// src/github/git-data.ts
-var NO_SHA = "0".repeat(40);
-async function refSha(github, repo, branch) {
-  return github.rest.git.getRef({ ...repo, ref: `heads/${branch}` }).then(
-    (r2) => r2.data.object.sha,
-    (e) => {
-      if (e.status === 404) return void 0;
-      throw e;
-    }
-  );
-}
-async function commitFiles(github, writes, repo, baseSha, files, message) {
-  const where2 = `/repos/${repo.owner}/${repo.repo}/git`;
-  const baseTree = (await github.rest.git.getCommit({ ...repo, commit_sha: baseSha })).data.tree.sha;
-  const tree = files.map((file) => ({ path: file.path, mode: "100644", type: "blob", content: file.content }));
-  const treeSha = await writes.run(
-    `POST ${where2}/trees (${files.map((f3) => f3.path).join(", ")})`,
-    async () => (await github.rest.git.createTree({ ...repo, base_tree: baseTree, tree })).data.sha,
-    NO_SHA
-  );
-  return writes.run(
-    `POST ${where2}/commits (${message})`,
-    async () => (await github.rest.git.createCommit({ ...repo, message, tree: treeSha, parents: [baseSha] })).data.sha,
-    NO_SHA
-  );
-}
-async function setBranch(github, writes, repo, branch, sha, exists, force) {
-  const where2 = `/repos/${repo.owner}/${repo.repo}/git/refs`;
-  if (exists) await writes.run(`PATCH ${where2}/heads/${branch}`, () => github.rest.git.updateRef({ ...repo, ref: `heads/${branch}`, sha, force }), void 0);
-  else await writes.run(`POST ${where2} (refs/heads/${branch})`, () => github.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha }), void 0);
-}
-
-// src/jobs/capture-pr.ts
-var CAPTURE_BRANCH_PREFIX = "wiki-steward/capture/";
-var CAPTURE_MARKER = /<!-- wiki-steward:capture key=([\w-]+) issue=(\d+) page=(\S+) commit=([0-9a-f]{40}) -->/g;
-var TITLE_LIMIT2 = 200;
-var captureBranch = (q3) => `${CAPTURE_BRANCH_PREFIX}${q3.issueNumber}${q3.commentId !== void 0 ? `-c${q3.commentId}` : ""}`;
-function lastCaptureMarker(body) {
-  const m2 = [...body.matchAll(CAPTURE_MARKER)].at(-1);
-  if (!m2) return void 0;
-  let page;
-  try {
-    page = decodeURIComponent(m2[3]);
-  } catch {
-    return void 0;
-  }
-  return { marker: { key: m2[1], issueNumber: Number(m2[2]), page, commit: m2[4] }, index: m2.index, length: m2[0].length };
-}
-function readCaptureMarker(body) {
-  return lastCaptureMarker(body ?? "")?.marker;
-}
-function rewriteCaptureMarker(body, commit) {
-  const found = lastCaptureMarker(body);
-  if (!found) return { text: body };
-  const text2 = `${body.slice(0, found.index)}${body.slice(found.index + found.length)}`.trimEnd();
-  return { text: text2, markers: [markerText({ ...found.marker, commit })] };
-}
-var markerText = (m2) => `<!-- wiki-steward:capture key=${m2.key} issue=${m2.issueNumber} page=${encodeURIComponent(m2.page)} commit=${m2.commit} -->`;
-var TwinRunError = class extends Error {
-  constructor(branch) {
-    super(`another run of this question got there first (it created ${branch}); that run opens the pull request and posts the answer`);
-    this.branch = branch;
-    this.name = "TwinRunError";
-  }
-  branch;
-};
-var alreadyCreated = (error) => error instanceof GitHubWriteError && error.status === 422 && /Reference already exists|A pull request already exists/i.test(error.reason);
-var CaptureRefusedError = class extends Error {
-};
-function captureRefusal(error) {
-  const message = error.message ?? "";
-  if (/not permitted to create or approve pull requests/i.test(message))
-    return new CaptureRefusedError(
-      "GitHub Actions may not create pull requests in this repository: turn on 'Allow GitHub Actions to create and approve pull requests' (Settings \u2192 Actions \u2192 General \u2192 Workflow permissions), or pass a GitHub App or fine-grained token as github-token"
-    );
-  if (error instanceof GitHubWriteError && error.status === 403 && /Resource not accessible by integration/i.test(error.reason))
-    return new CaptureRefusedError(
-      `the workflow's token may not ${error.describe}: give the job \`contents: write\` and \`pull-requests: write\`, or set the input \`capture-pull-requests: false\` to answer only`
-    );
-  return void 0;
-}
-var MISSING_TERMS = 25;
-var TERM_CHARS3 = 200;
-function prBody(o2, marker) {
-  const q3 = o2.trace.question.length > QUOTED_QUESTION_LIMIT ? `${o2.trace.question.slice(0, QUOTED_QUESTION_LIMIT)}\u2026` : o2.trace.question;
-  const missed = o2.trace.outcome === "cold" ? "had no page for" : "covered only part of";
-  const startsWiki = o2.plan.bootstrap ? " and starts the wiki (`schema.md`, `index.md`)" : "";
-  const withIndexes = o2.plan.files.size > 1 ? " with its regenerated index files" : "";
-  const missing = boundedList(
-    o2.trace.missing.map((m2) => inlineCode(clip(m2, TERM_CHARS3))),
-    MISSING_TERMS
-  );
-  const markers = [markerText(marker)];
-  const text2 = fitVisible(
-    [
-      [
-        o2.question.place.kind === "discussion" ? `Captures the gap from discussion #${o2.question.issueNumber} (${o2.question.place.url}).` : `Captures the gap from #${o2.question.issueNumber}.`,
-        "",
-        `The wiki ${missed} this question, so this adds \`${marker.page}\`${startsWiki}${withIndexes}. Edit it into a real page, set \`rated_by: human\` when you have checked it, and merge.`,
-        "",
-        "### Question",
-        "",
-        // The asker's words, as the capture page has them: no HTML, no images.
-        ...q3.split("\n").map((l3) => `> ${inertText(l3)}`),
-        "",
-        "### The answer given"
-      ].join("\n"),
-      { flexible: o2.answer, what: "Answer" },
-      `What was missing: ${missing.length > 0 ? missing.join(", ") : "a full answer"}.`
-    ],
-    BODY_LIMIT - markers.reduce((n, m2) => n + m2.length + 1, 0)
-  );
-  return { text: text2, markers };
-}
-async function openCapturePr(o2) {
-  const { github, writes, repo } = o2;
-  const branch = captureBranch(o2.question);
-  const { data: repository } = await github.rest.repos.get({ owner: repo.owner, repo: repo.repo });
-  const base = repository.default_branch;
-  const baseSha = await refSha(github, repo, base);
-  const branchSha = await refSha(github, repo, branch);
-  const open = (await github.rest.pulls.list({ ...repo, state: "open", head: `${repo.owner}:${branch}`, per_page: 10 })).data[0];
-  const previous = readCaptureMarker(open?.body);
-  if (branchSha && open && previous && previous.commit !== branchSha) {
-    return { status: "human-edited", url: open.html_url, number: open.number, branch };
-  }
-  const page = repoPathOf(o2, o2.plan.path);
-  const commit = await writeCaptureBranch(github, writes, repo, {
-    branch,
-    exists: branchSha !== void 0,
-    baseSha,
-    files: o2.plan.files,
-    wikiPrefix: o2.wikiPrefix,
-    message: `wiki: capture "${o2.plan.path}" from #${o2.question.issueNumber}`
-  }).catch((error) => {
-    throw alreadyCreated(error) ? new TwinRunError(branch) : captureRefusal(error) ?? error;
-  });
-  const marker = { key: o2.question.key, issueNumber: o2.question.issueNumber, page, commit };
-  const title = `wiki: capture "${o2.trace.question.split("\n")[0].slice(0, TITLE_LIMIT2 - 20)}"`;
-  const body = prBody(o2, marker);
-  try {
-    if (open) {
-      await updatePull(github, writes, repo, open.number, { title, body });
-      return { status: "updated", url: open.html_url, number: open.number, branch };
-    }
-    const created = await createPull(github, writes, repo, { title, head: branch, base, body, draft: o2.draft });
-    if (o2.labels.length > 0) {
-      await writes.run(
-        `POST /repos/${repo.owner}/${repo.repo}/issues/${created.number}/labels (${o2.labels.join(", ")})`,
-        () => github.rest.issues.addLabels({ ...repo, issue_number: created.number, labels: o2.labels }),
-        void 0
-      );
-    }
-    if (o2.reviewers.length > 0) {
-      await writes.run(
-        `POST /repos/${repo.owner}/${repo.repo}/pulls/${created.number}/requested_reviewers`,
-        () => github.rest.pulls.requestReviewers({ ...repo, pull_number: created.number, reviewers: o2.reviewers }),
-        void 0
-      );
-    }
-    return { status: "opened", url: created.html_url, number: created.number, branch };
-  } catch (error) {
-    if (alreadyCreated(error)) throw new TwinRunError(branch);
-    if (!branchSha) await deleteBranch(github, writes, repo, branch).catch(() => void 0);
-    throw captureRefusal(error) ?? error;
-  }
-}
-async function writeCaptureBranch(github, writes, repo, o2) {
-  const files = [...o2.files].map(([file, content]) => ({ path: repoPathOf(o2, file), content }));
-  const commit = await commitFiles(github, writes, repo, o2.baseSha, files, o2.message);
-  await setBranch(github, writes, repo, o2.branch, commit, o2.exists, true);
-  return commit;
-}
-var NEEDS_REBASE = "<!-- wiki-steward:needs-rebase -->";
-async function rebuildCapturePrs(github, writes, repo, o2) {
-  const result = { refreshed: [], humanEdited: [] };
-  const pulls = await github.paginate(github.rest.pulls.list, { ...repo, state: "open", base: o2.base, per_page: 100 });
-  const fullName = `${repo.owner}/${repo.repo}`.toLowerCase();
-  const named = pulls.filter((p2) => p2.head.ref.startsWith(CAPTURE_BRANCH_PREFIX) && p2.head.repo?.full_name?.toLowerCase() === fullName);
-  if (named.length === 0) return result;
-  const identity = await o2.identity();
-  for (const pull of named.filter((p2) => identity.owns(p2.user))) {
-    const marker = readCaptureMarker(pull.body);
-    if (!marker) continue;
-    const branchSha = await refSha(github, repo, pull.head.ref);
-    if (!branchSha) continue;
-    const parent = (await github.rest.git.getCommit({ ...repo, commit_sha: branchSha })).data.parents[0]?.sha;
-    if (parent === o2.baseSha) continue;
-    if (branchSha !== marker.commit) {
-      result.humanEdited.push(pull.number);
-      const comments = await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: pull.number, per_page: 100 });
-      if (!comments.some((c3) => identity.owns(c3.user) && (c3.body ?? "").trimEnd().endsWith(NEEDS_REBASE))) {
-        const text2 = `${o2.base} has moved on and this branch has commits from a person, so wiki-steward leaves it alone: it needs a rebase (and \`wiki-steward index\`) before merging.`;
-        await createComment(github, writes, repo, pull.number, { text: text2, markers: [NEEDS_REBASE] }, "needs a rebase");
-      }
-      continue;
-    }
-    const page = await github.rest.repos.getContent({ ...repo, path: marker.page, ref: pull.head.ref });
-    const content = "content" in page.data && typeof page.data.content === "string" ? Buffer.from(page.data.content, "base64").toString("utf8") : void 0;
-    const wikiPage = wikiPathOf(o2.workspace, marker.page);
-    if (content === void 0 || wikiPage === void 0) continue;
-    const files = await captureFiles(o2.tree, o2.workspace.config, wikiPage, content);
-    const commit = await writeCaptureBranch(github, writes, repo, {
-      branch: pull.head.ref,
-      exists: true,
-      baseSha: o2.baseSha,
-      files,
-      wikiPrefix: o2.workspace.wikiPrefix,
-      message: `wiki: capture "${wikiPage}" rebuilt on ${o2.base}`
-    });
-    const body = rewriteCaptureMarker(pull.body ?? "", commit);
-    await updatePull(github, writes, repo, pull.number, { body }, "marker");
-    result.refreshed.push(pull.number);
-  }
-  return result;
-}
-var closedMarker = (pr2) => `<!-- wiki-steward:capture-closed pr=${pr2} -->`;
-async function handleClosedCapture(github, writes, repo, pull, o2) {
-  const { serverUrl, reporter } = o2;
-  const notOurs = (why2) => {
-    reporter.info(`PR #${pull.number} (${pull.branch}) ${why2}: not the steward's capture PR, so its branch is kept and nothing is replied.`);
-    return void 0;
-  };
-  const fullName = `${repo.owner}/${repo.repo}`;
-  if (pull.headRepo?.toLowerCase() !== fullName.toLowerCase()) {
-    return notOurs(`comes from ${pull.headRepo ?? "a repository that no longer exists"}, not from ${fullName}`);
-  }
-  const marker = readCaptureMarker(pull.body);
-  if (!marker) return notOurs("has no steward marker");
-  const markedBranch = captureBranch({ issueNumber: marker.issueNumber, ...commentOfKey(marker.key) });
-  if (markedBranch !== pull.branch) return notOurs(`carries a marker for ${markedBranch}`);
-  const identity = await o2.identity();
-  if (!identity.owns({ login: pull.author })) return notOurs(`was opened by ${pull.author ?? "nobody known"}, not by the steward (${identity.describe()})`);
-  const others = (await github.paginate(github.rest.pulls.list, { ...repo, state: "open", head: `${repo.owner}:${pull.branch}`, per_page: 100 })).filter(
-    (p2) => p2.number !== pull.number
-  );
-  if (others.length > 0) {
-    reporter.info(
-      `Capture PR #${pull.number} closed; its branch ${pull.branch} is kept: open PR ${others.map((p2) => `#${p2.number}`).join(", ")} still uses it.`
-    );
-  } else {
-    await deleteBranch(github, writes, repo, pull.branch);
-  }
-  const discussion = /^discussion-(\d+)$/.exec(marker.key);
-  if (pull.merged && discussion) {
-    const reviewed = await postReviewedAnswer(
-      { ...o2.ask, github, writes, identity },
-      { discussionNumber: Number(discussion[1]), pullNumber: pull.number, page: marker.page }
-    );
-    if ("url" in reviewed) {
-      reporter.info(
-        `Capture PR #${pull.number} merged with its page accepted: the reviewed answer ${reviewed.status === "already" ? "was already posted" : `is posted${reviewed.marked ? " and marked" : ""}`}: ${reviewed.url}.`
-      );
-      return reviewed.url;
-    }
-    reporter.info(`Capture PR #${pull.number} merged; no reviewed answer yet: ${reviewed.reason}.`);
-  }
-  const thread = await captureThread(github, writes, repo, marker);
-  if (!thread) {
-    reporter.info(`Capture PR #${pull.number} closed; the question it captured (${marker.key}) is gone, so nothing is replied.`);
-    return void 0;
-  }
-  const pageUrl = `${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? "HEAD"}/${marker.page.split("/").map(encodeURIComponent).join("/")}`;
-  const text2 = pull.merged ? `The capture page for this question is in the wiki: [\`${marker.page}\`](${pageUrl}) was merged in #${pull.number}. It records the question as asked and still open: once a reviewer writes the answer on that page and deletes its \`captured_by\` line, the wiki covers it and asking again is answered from it.` : `The capture pull request #${pull.number} was closed without merging, so the wiki still does not cover this question.`;
-  const comments = await thread.comments();
-  if (comments.some((c3) => identity.owns(c3.user ?? void 0) && c3.body.trimEnd().endsWith(closedMarker(pull.number)))) return void 0;
-  const reply = await thread.create({ text: text2, markers: [closedMarker(pull.number)] });
-  return reply.url;
-}
-async function captureThread(github, writes, repo, marker) {
-  if (!marker.key.startsWith("discussion-")) return issueThread(github, writes, repo, marker.issueNumber).comments;
-  const discussion = await readDiscussion(github, repo, marker.issueNumber);
-  return discussion ? discussionThread(github, writes, repo, { number: discussion.number, nodeId: discussion.nodeId }).comments : void 0;
-}
-var commentOfKey = (key2) => {
-  const m2 = /^(?:discussion-)?comment-(\d+)$/.exec(key2);
-  return m2 ? { commentId: Number(m2[1]) } : {};
-};
-async function deleteBranch(github, writes, repo, branch) {
-  await writes.run(
-    `DELETE /repos/${repo.owner}/${repo.repo}/git/refs/heads/${branch}`,
-    async () => {
-      await github.rest.git.deleteRef({ ...repo, ref: `heads/${branch}` }).catch((e) => {
-        if (e.status !== 422 && e.status !== 404) throw e;
-      });
-    },
-    void 0
-  );
-}
-
-// src/github/label-helper.ts
-var COLORS = { answered: "0e8a16", gap: "fbca04", cold: "c5def5", error: "b60205" };
-var DESCRIPTIONS = {
-  answered: "wiki-steward answered this from the wiki",
-  gap: "The wiki covers part of this question",
-  cold: "The wiki has nothing on this question yet",
-  error: "wiki-steward could not answer this now"
-};
-async function setOutcomeLabel(github, writes, repo, question, outcome, labels) {
-  const current = await question.current();
-  const name = labels[outcome];
-  const stale = ["answered", "gap", "cold", "error"].map((o2) => labels[o2]).filter((l3) => l3 !== name && current.includes(l3));
-  for (const old of stale) await question.remove(old);
-  if (current.includes(name)) return;
-  const exists = await github.rest.issues.getLabel({ ...repo, name }).then(
-    () => true,
-    (error) => {
-      if (error.status === 404) return false;
-      throw error;
-    }
-  );
-  if (!exists) {
-    await writes.run(
-      `POST /repos/${repo.owner}/${repo.repo}/labels (${name})`,
-      () => github.rest.issues.createLabel({ ...repo, name, color: COLORS[outcome], description: DESCRIPTIONS[outcome] }).catch(ignoreAlreadyExists),
-      void 0
-    );
-  }
-  await question.add(name);
-}
-function ignoreAlreadyExists(error) {
-  if (error.status === 422) return void 0;
-  throw error;
-}
-
-// src/github/permission-helper.ts
-var RANK = { none: 0, read: 1, triage: 2, write: 3, maintain: 4, admin: 5 };
-async function roleOf(github, repo, username) {
-  try {
-    const { data } = await github.rest.repos.getCollaboratorPermissionLevel({ ...repo, username });
-    for (const role of [data.role_name, data.permission]) if (role && role in RANK) return role;
-    return "read";
-  } catch (error) {
-    if (error.status === 404) return "read";
-    throw error;
-  }
-}
-async function mayAsk(github, repo, username, minimum) {
-  if (minimum === "none") return { allowed: true, role: "none" };
-  const role = await roleOf(github, repo, username);
-  return { allowed: RANK[role] >= RANK[minimum], role };
-}
-
-// src/github/reaction-helper.ts
-var EMOJI = { eyes: "\u{1F440}", confused: "\u{1F615}" };
-async function acknowledge(reactions, log) {
-  const courtesy = (doing, write) => write().catch((error) => {
-    log.warning(`Could not ${doing} ${reactions.describe} (the answer is not affected): ${error instanceof Error ? error.message : String(error)}`);
-    return void 0;
-  });
-  const removeEyes = await courtesy(`add ${EMOJI.eyes} to`, () => reactions.add("eyes"));
-  let settled = false;
-  const settle = async (then) => {
-    if (settled) return;
-    settled = true;
-    if (removeEyes) await courtesy(`remove ${EMOJI.eyes} from`, removeEyes);
-    if (then) await courtesy(`add ${EMOJI[then]} to`, () => reactions.add(then));
-  };
-  return { done: () => settle(), failed: () => settle("confused") };
-}
-
 // src/jobs/answer-issue.ts
 async function withdrawCapture(github, writes, repo, capture) {
   await updatePull(github, writes, repo, capture.number, { state: "closed" }, "close").catch(() => void 0);
@@ -61487,6 +61372,145 @@ ${fault ? `> [!WARNING]
 ` : ""}${body.text}`);
   return { outcome: trace.outcome, branch: trace.branch, commentUrl: url2, ...capture ? { pullRequestUrl: capture.url } : {} };
 }
+
+// src/jobs/reviewed-answer.ts
+import { readFile as readFile2 } from "node:fs/promises";
+import path7 from "node:path";
+var reviewedKey = (c3) => `reviewed-discussion-${c3.discussionNumber}-pr-${c3.pullNumber}`;
+async function pageState(ctx, page) {
+  return (await readPage(ctx, page)).state;
+}
+async function readPage(ctx, page) {
+  const none = { state: "no-page", tags: [] };
+  const { workspace } = ctx;
+  if (!workspace.wikiRoot) return none;
+  const file = path7.resolve(workspace.repoRoot, page);
+  const inWiki = path7.relative(workspace.wikiRoot, file);
+  if (inWiki.startsWith("..") || path7.isAbsolute(inWiki) || repoPathOf(workspace, inWiki.split(path7.sep).join("/")) !== page) return none;
+  const text2 = await readFile2(file, "utf8").catch(() => void 0);
+  if (text2 === void 0) return none;
+  const fm = readFrontmatter(text2);
+  if (fm.kind !== "ok") return { state: "accepted", tags: [] };
+  return { state: isOpenCapture(fm.data) ? "still-open" : "accepted", tags: stringList(fm.data.tags) };
+}
+async function postReviewedAnswer(ctx, capture) {
+  const state = await pageState(ctx, capture.page);
+  if (state === "no-page") return { status: "no-page", reason: `${capture.page} is not a page of the checked-out wiki` };
+  if (state === "still-open") return { status: "still-open", reason: `${capture.page} still carries captured_by` };
+  const discussion = await readDiscussion(ctx.github, ctx.repo, capture.discussionNumber);
+  if (!discussion) return { status: "no-discussion", reason: `discussion #${capture.discussionNumber} is gone` };
+  const thread = discussionThread(ctx.github, ctx.writes, ctx.repo, { number: discussion.number, nodeId: discussion.nodeId });
+  const key2 = reviewedKey(capture);
+  const where2 = { thread: thread.comments, key: key2, identity: ctx.identity };
+  const existing = await findAnswerComment(thread.comments, key2, ctx.identity);
+  if (existing) return { status: "already", url: existing.url, marked: false };
+  const { trace } = await askFromCheckout(ctx, askedText(discussion.title, discussion.body, ctx.workspace.config.ask.command));
+  const pullUrl = `${ctx.serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/pull/${capture.pullNumber}`;
+  const footer = ["", `**A reviewer wrote the page this answer comes from** (\`${capture.page}\`, in ${pullUrl}), so it is marked as the answer.`];
+  const signature = answerSignature(trace, { serverUrl: ctx.serverUrl, repo: ctx.repo, runUrl: workflowRunUrl(ctx.env, ctx.serverUrl, ctx.repo) });
+  const posted = await upsertAnswerComment(where2, renderComment({ key: key2, trace, answer: trace.answer, footer, signature }), null);
+  const kept = await findAnswerComment(thread.comments, key2, ctx.identity);
+  if (!kept || !discussion.category.isAnswerable) {
+    if (kept)
+      ctx.reporter.info(
+        `Discussion #${discussion.number} is in '${discussion.category.name}', which takes no answer: the reviewed answer is posted, not marked.`
+      );
+    return { status: "posted", url: posted.url, marked: false };
+  }
+  const marked = await thread.markAnswer(kept.id).then(
+    () => true,
+    (error) => {
+      ctx.reporter.warning(
+        `The reviewed answer is posted (${posted.url}) but GitHub refused to mark it as the answer of discussion #${discussion.number}: ${error instanceof Error ? error.message : String(error)}`
+      );
+      return false;
+    }
+  );
+  return { status: "posted", url: posted.url, marked };
+}
+async function reviewedAnswersAfterPush(ctx, changed) {
+  const accepted = [];
+  for (const page of new Set(changed.filter((p2) => p2.endsWith(".md")))) {
+    const read = await readPage(ctx, page);
+    if (read.state === "accepted" && read.tags.includes("capture")) accepted.push(page);
+  }
+  if (accepted.length === 0) return [];
+  const identity = await ctx.identity();
+  const pulls = await ctx.github.rest.pulls.list({ ...ctx.repo, state: "closed", sort: "updated", direction: "desc", per_page: 100 });
+  const answers = [];
+  for (const pull of pulls.data) {
+    if (!pull.merged_at || !pull.head.ref.startsWith(CAPTURE_BRANCH_PREFIX) || !identity.owns(pull.user ?? void 0)) continue;
+    const marker = readCaptureMarker(pull.body);
+    const discussion = marker && /^discussion-(\d+)$/.exec(marker.key);
+    if (!marker || !discussion || !accepted.includes(marker.page)) continue;
+    answers.push(await postReviewedAnswer({ ...ctx, identity }, { discussionNumber: Number(discussion[1]), pullNumber: pull.number, page: marker.page }));
+  }
+  return answers;
+}
+
+// src/jobs/capture-closed.ts
+var closedMarker = (pr2) => `<!-- wiki-steward:capture-closed pr=${pr2} -->`;
+async function handleClosedCapture(github, writes, repo, pull, o2) {
+  const { serverUrl, reporter } = o2;
+  const notOurs = (why2) => {
+    reporter.info(`PR #${pull.number} (${pull.branch}) ${why2}: not the steward's capture PR, so its branch is kept and nothing is replied.`);
+    return void 0;
+  };
+  const fullName = `${repo.owner}/${repo.repo}`;
+  if (pull.headRepo?.toLowerCase() !== fullName.toLowerCase()) {
+    return notOurs(`comes from ${pull.headRepo ?? "a repository that no longer exists"}, not from ${fullName}`);
+  }
+  const marker = readCaptureMarker(pull.body);
+  if (!marker) return notOurs("has no steward marker");
+  const markedBranch = captureBranch({ issueNumber: marker.issueNumber, ...commentOfKey(marker.key) });
+  if (markedBranch !== pull.branch) return notOurs(`carries a marker for ${markedBranch}`);
+  const identity = await o2.identity();
+  if (!identity.owns({ login: pull.author })) return notOurs(`was opened by ${pull.author ?? "nobody known"}, not by the steward (${identity.describe()})`);
+  const others = (await github.paginate(github.rest.pulls.list, { ...repo, state: "open", head: `${repo.owner}:${pull.branch}`, per_page: 100 })).filter(
+    (p2) => p2.number !== pull.number
+  );
+  if (others.length > 0) {
+    reporter.info(
+      `Capture PR #${pull.number} closed; its branch ${pull.branch} is kept: open PR ${others.map((p2) => `#${p2.number}`).join(", ")} still uses it.`
+    );
+  } else {
+    await deleteBranch(github, writes, repo, pull.branch);
+  }
+  const discussion = /^discussion-(\d+)$/.exec(marker.key);
+  if (pull.merged && discussion) {
+    const reviewed = await postReviewedAnswer(
+      { ...o2.ask, github, writes, identity },
+      { discussionNumber: Number(discussion[1]), pullNumber: pull.number, page: marker.page }
+    );
+    if ("url" in reviewed) {
+      reporter.info(
+        `Capture PR #${pull.number} merged with its page accepted: the reviewed answer ${reviewed.status === "already" ? "was already posted" : `is posted${reviewed.marked ? " and marked" : ""}`}: ${reviewed.url}.`
+      );
+      return reviewed.url;
+    }
+    reporter.info(`Capture PR #${pull.number} merged; no reviewed answer yet: ${reviewed.reason}.`);
+  }
+  const thread = await captureThread(github, writes, repo, marker);
+  if (!thread) {
+    reporter.info(`Capture PR #${pull.number} closed; the question it captured (${marker.key}) is gone, so nothing is replied.`);
+    return void 0;
+  }
+  const pageUrl = `${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? "HEAD"}/${marker.page.split("/").map(encodeURIComponent).join("/")}`;
+  const text2 = pull.merged ? `The capture page for this question is in the wiki: [\`${marker.page}\`](${pageUrl}) was merged in #${pull.number}. It records the question as asked and still open: once a reviewer writes the answer on that page and deletes its \`captured_by\` line, the wiki covers it and asking again is answered from it.` : `The capture pull request #${pull.number} was closed without merging, so the wiki still does not cover this question.`;
+  const comments = await thread.comments();
+  if (comments.some((c3) => identity.owns(c3.user ?? void 0) && c3.body.trimEnd().endsWith(closedMarker(pull.number)))) return void 0;
+  const reply = await thread.create({ text: text2, markers: [closedMarker(pull.number)] });
+  return reply.url;
+}
+async function captureThread(github, writes, repo, marker) {
+  if (!marker.key.startsWith("discussion-")) return issueThread(github, writes, repo, marker.issueNumber).comments;
+  const discussion = await readDiscussion(github, repo, marker.issueNumber);
+  return discussion ? discussionThread(github, writes, repo, { number: discussion.number, nodeId: discussion.nodeId }).comments : void 0;
+}
+var commentOfKey = (key2) => {
+  const m2 = /^(?:discussion-)?comment-(\d+)$/.exec(key2);
+  return m2 ? { commentId: Number(m2[1]) } : {};
+};
 
 // src/digest/wiki-health.ts
 import path9 from "node:path";
@@ -62894,6 +62918,11 @@ async function runStep(step5) {
       `maintain: ${maintained.indexFiles.length} stale index files${indexUpdate}; capture PRs rebuilt: ${pulls(maintained.refreshedCaptures)}; left for a person: ${pulls(maintained.humanEdited)}`
     );
     step5.setOutput("pull-request-url", maintained.pullRequestUrl ?? "");
+    const changed = (payload.commits ?? []).flatMap((c3) => [...c3.added ?? [], ...c3.modified ?? []]);
+    const ask = { workspace, env: providerEnv, clock: step5.clock, reporter, serverUrl, repo: { owner, repo } };
+    for (const reviewed of await reviewedAnswersAfterPush({ ...ask, github, writes: writes(), identity }, changed)) {
+      if ("url" in reviewed) reporter.info(`A reviewer accepted a discussion's capture page: its reviewed answer is ${reviewed.url}.`);
+    }
     const handled = maintained.committed || maintained.pullRequestUrl ? new Set(maintained.indexFiles) : /* @__PURE__ */ new Set();
     return validateCheckout(workspace, reporter, { cwd: workspaceDir, indexFilesHandled: handled });
   }

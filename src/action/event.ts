@@ -56,6 +56,8 @@ export interface EventPayload {
   label?: { name: string };
   sender?: GitHubUser;
   ref?: string;
+  /** A push's commits, with the files each added and modified. */
+  commits?: Array<{ added?: string[]; modified?: string[] }>;
   repository?: { default_branch?: string };
   pull_request?: PullRequestPayload;
 }

@@ -12,7 +12,8 @@ import { identitySource, viewerLoginOf } from '../github/identity.js';
 import { createGitHubClient } from '../github/octokit.js';
 import { RepoWrites } from '../github/repo-writes.js';
 import { answerQuestion } from '../jobs/answer-issue.js';
-import { handleClosedCapture } from '../jobs/capture-pr.js';
+import { handleClosedCapture } from '../jobs/capture-closed.js';
+import { reviewedAnswersAfterPush } from '../jobs/reviewed-answer.js';
 import { digestRaceLines, runDigest } from '../jobs/digest.js';
 import { maintainWiki } from '../jobs/maintain.js';
 import { validateCheckout } from '../jobs/validate.js';
@@ -83,6 +84,12 @@ async function runStep(step: Step): Promise<void> {
         `capture PRs rebuilt: ${pulls(maintained.refreshedCaptures)}; left for a person: ${pulls(maintained.humanEdited)}`,
     );
     step.setOutput('pull-request-url', maintained.pullRequestUrl ?? '');
+    // Capture pages a reviewer accepted in this push: their discussions' reviewed answers.
+    const changed = (payload.commits ?? []).flatMap((c) => [...(c.added ?? []), ...(c.modified ?? [])]);
+    const ask = { workspace, env: providerEnv, clock: step.clock, reporter, serverUrl, repo: { owner, repo } };
+    for (const reviewed of await reviewedAnswersAfterPush({ ...ask, github, writes: writes(), identity }, changed)) {
+      if ('url' in reviewed) reporter.info(`A reviewer accepted a discussion's capture page: its reviewed answer is ${reviewed.url}.`);
+    }
     const handled = maintained.committed || maintained.pullRequestUrl ? new Set(maintained.indexFiles) : new Set<string>();
     return validateCheckout(workspace, reporter, { cwd: workspaceDir, indexFilesHandled: handled });
   }

@@ -2,22 +2,17 @@
 // (`wiki-steward/capture/<issue>`, follow-ups `-c<comment-id>`), one commit built through the Git
 // Data API with no custom author or committer (so GitHub signs it as verified); re-runs update the
 // same PR, a branch a human has pushed to is left alone, a PR another merge left behind is rebuilt
-// on the new base by the same commit step, and when it closes the asker hears what happened.
+// on the new base by the same commit step (when it closes: capture-closed.ts).
 // A failure half-way leaves nothing behind: no branch without its PR. Two runs of the same question
 // at once (a re-run while the first still runs) end with one branch and one PR: the run that loses
 // the race to create them stops, its twin finishes the work (TwinRunError).
 // Titles and bodies go out through the text write helpers (mentions and markers neutralised); the
 // steward's marker is the PR body's trailer, and the last marker in a body is the one that counts.
-import { readDiscussion } from '../github/discussions.js';
-import { type CommentThread, discussionThread, issueThread } from '../github/question-thread.js';
-import type { AskContext } from './ask-checkout.js';
-import { postReviewedAnswer } from './reviewed-answer.js';
 import { type CapturePlan, captureFiles } from '../capture/capture-plan.js';
 import { type Workspace, repoPathOf, wikiPathOf } from '../config/workspace.js';
 import type { WikiTree } from '../wiki/tree.js';
-import type { Reporter } from './reporter.js';
 import type { Trace } from '../answer/trace.js';
-import type { ClosedCapture, Question } from './question.js';
+import type { Question } from './question.js';
 import type { GitHubClient } from '../github/octokit.js';
 import type { RepoRef } from '../github/octokit.js';
 import { GitHubWriteError, type RepoWrites } from '../github/repo-writes.js';
@@ -308,98 +303,6 @@ export async function rebuildCapturePrs(
   }
   return result;
 }
-
-const closedMarker = (pr: number) => `<!-- wiki-steward:capture-closed pr=${pr} -->`;
-
-/**
- * A PR named like a capture branch closed. Only the steward's own capture PR counts: its marker
- * names this very branch, the steward's identity opened it, and its head is a branch of this
- * repository. Anyone can open a PR (from a fork, through `pull_request_target`, or from the
- * steward's own branch) whose name and body look like one; such a PR deletes nothing and gets no
- * reply. The steward's PR gets one reply on the question's issue (merged: the page's permalink),
- * and its branch is deleted unless another open PR still has it as its head.
- */
-export async function handleClosedCapture(
-  github: GitHubClient,
-  writes: RepoWrites,
-  repo: RepoRef,
-  pull: ClosedCapture,
-  o: { serverUrl: string; reporter: Reporter; identity: () => Promise<StewardIdentity>; ask: AskContext },
-): Promise<string | undefined> {
-  const { serverUrl, reporter } = o;
-  const notOurs = (why: string) => {
-    reporter.info(`PR #${pull.number} (${pull.branch}) ${why}: not the steward's capture PR, so its branch is kept and nothing is replied.`);
-    return undefined;
-  };
-  const fullName = `${repo.owner}/${repo.repo}`;
-  if (pull.headRepo?.toLowerCase() !== fullName.toLowerCase()) {
-    return notOurs(`comes from ${pull.headRepo ?? 'a repository that no longer exists'}, not from ${fullName}`);
-  }
-  const marker = readCaptureMarker(pull.body);
-  if (!marker) return notOurs('has no steward marker');
-  const markedBranch = captureBranch({ issueNumber: marker.issueNumber, ...commentOfKey(marker.key) });
-  if (markedBranch !== pull.branch) return notOurs(`carries a marker for ${markedBranch}`);
-  const identity = await o.identity();
-  if (!identity.owns({ login: pull.author })) return notOurs(`was opened by ${pull.author ?? 'nobody known'}, not by the steward (${identity.describe()})`);
-
-  // The branch is the steward's; another open PR on it (a re-asked question's new capture PR, or a
-  // person's PR from it) still needs it.
-  const others = (await github.paginate(github.rest.pulls.list, { ...repo, state: 'open', head: `${repo.owner}:${pull.branch}`, per_page: 100 })).filter(
-    (p) => p.number !== pull.number,
-  );
-  if (others.length > 0) {
-    reporter.info(
-      `Capture PR #${pull.number} closed; its branch ${pull.branch} is kept: open PR ${others.map((p) => `#${p.number}`).join(', ')} still uses it.`,
-    );
-  } else {
-    await deleteBranch(github, writes, repo, pull.branch);
-  }
-  // A discussion's own question whose page the reviewer accepted in the pull request: the reviewed answer, marked.
-  const discussion = /^discussion-(\d+)$/.exec(marker.key);
-  if (pull.merged && discussion) {
-    const reviewed = await postReviewedAnswer(
-      { ...o.ask, github, writes, identity },
-      { discussionNumber: Number(discussion[1]), pullNumber: pull.number, page: marker.page },
-    );
-    if ('url' in reviewed) {
-      reporter.info(
-        `Capture PR #${pull.number} merged with its page accepted: ` +
-          `the reviewed answer ${reviewed.status === 'already' ? 'was already posted' : `is posted${reviewed.marked ? ' and marked' : ''}`}: ${reviewed.url}.`,
-      );
-      return reviewed.url;
-    }
-    reporter.info(`Capture PR #${pull.number} merged; no reviewed answer yet: ${reviewed.reason}.`);
-  }
-  const thread = await captureThread(github, writes, repo, marker);
-  if (!thread) {
-    reporter.info(`Capture PR #${pull.number} closed; the question it captured (${marker.key}) is gone, so nothing is replied.`);
-    return undefined;
-  }
-  const pageUrl = `${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? 'HEAD'}/${marker.page.split('/').map(encodeURIComponent).join('/')}`;
-  const text = pull.merged
-    ? `The capture page for this question is in the wiki: [\`${marker.page}\`](${pageUrl}) was merged in #${pull.number}. ` +
-      'It records the question as asked and still open: once a reviewer writes the answer on that page and deletes its `captured_by` line, ' +
-      'the wiki covers it and asking again is answered from it.'
-    : `The capture pull request #${pull.number} was closed without merging, so the wiki still does not cover this question.`;
-  // A re-run of the same event must not reply twice: the steward's own reply ends with this marker.
-  const comments = await thread.comments();
-  if (comments.some((c) => identity.owns(c.user ?? undefined) && c.body.trimEnd().endsWith(closedMarker(pull.number)))) return undefined;
-  const reply = await thread.create({ text, markers: [closedMarker(pull.number)] });
-  return reply.url;
-}
-
-/** Where a capture's question was asked: its issue's conversation, or its discussion (undefined when that is gone). */
-async function captureThread(github: GitHubClient, writes: RepoWrites, repo: RepoRef, marker: CaptureMarker): Promise<CommentThread | undefined> {
-  if (!marker.key.startsWith('discussion-')) return issueThread(github, writes, repo, marker.issueNumber).comments;
-  const discussion = await readDiscussion(github, repo, marker.issueNumber);
-  return discussion ? discussionThread(github, writes, repo, { number: discussion.number, nodeId: discussion.nodeId }).comments : undefined;
-}
-
-/** The follow-up comment a capture marker's key names (`comment-<id>`), for its branch name. */
-const commentOfKey = (key: string): { commentId?: number } => {
-  const m = /^(?:discussion-)?comment-(\d+)$/.exec(key);
-  return m ? { commentId: Number(m[1]) } : {};
-};
 
 export async function deleteBranch(github: GitHubClient, writes: RepoWrites, repo: RepoRef, branch: string): Promise<void> {
   await writes.run(

@@ -16,9 +16,10 @@ import type { StewardIdentity } from '../github/identity.js';
 import type { GitHubClient } from '../github/octokit.js';
 import { discussionThread } from '../github/question-thread.js';
 import type { RepoWrites } from '../github/repo-writes.js';
-import { readFrontmatter } from '../wiki/frontmatter.js';
+import { readFrontmatter, stringList } from '../wiki/frontmatter.js';
 import { isOpenCapture } from '../wiki/open-capture.js';
 import { type AskContext, askFromCheckout } from './ask-checkout.js';
+import { CAPTURE_BRANCH_PREFIX, readCaptureMarker } from './capture-pr.js';
 import { askedText } from './question.js';
 
 /** A merged capture of a discussion's own question (not a follow-up's). */
@@ -41,18 +42,24 @@ export type ReviewedAnswer =
 /** The key of the reviewed answer's comment: one per capture pull request. */
 export const reviewedKey = (c: MergedDiscussionCapture) => `reviewed-discussion-${c.discussionNumber}-pr-${c.pullNumber}`;
 
-/** Whether the checked-out capture page has been accepted (it exists, inside the wiki, without `captured_by`). */
+/** Whether the checked-out capture page has been accepted (it exists, inside the wiki, without `captured_by`), and its tags. */
 async function pageState(ctx: AskContext, page: string): Promise<'accepted' | 'still-open' | 'no-page'> {
+  return (await readPage(ctx, page)).state;
+}
+
+async function readPage(ctx: AskContext, page: string): Promise<{ state: 'accepted' | 'still-open' | 'no-page'; tags: string[] }> {
+  const none = { state: 'no-page' as const, tags: [] };
   const { workspace } = ctx;
-  if (!workspace.wikiRoot) return 'no-page';
+  if (!workspace.wikiRoot) return none;
   // The marker is the steward's own, but a path is checked before it is read all the same.
   const file = path.resolve(workspace.repoRoot, page);
   const inWiki = path.relative(workspace.wikiRoot, file);
-  if (inWiki.startsWith('..') || path.isAbsolute(inWiki) || repoPathOf(workspace, inWiki.split(path.sep).join('/')) !== page) return 'no-page';
+  if (inWiki.startsWith('..') || path.isAbsolute(inWiki) || repoPathOf(workspace, inWiki.split(path.sep).join('/')) !== page) return none;
   const text = await readFile(file, 'utf8').catch(() => undefined);
-  if (text === undefined) return 'no-page';
+  if (text === undefined) return none;
   const fm = readFrontmatter(text);
-  return fm.kind === 'ok' && isOpenCapture(fm.data) ? 'still-open' : 'accepted';
+  if (fm.kind !== 'ok') return { state: 'accepted', tags: [] };
+  return { state: isOpenCapture(fm.data) ? 'still-open' : 'accepted', tags: stringList(fm.data.tags) };
 }
 
 export async function postReviewedAnswer(ctx: ReviewedAnswerContext, capture: MergedDiscussionCapture): Promise<ReviewedAnswer> {
@@ -92,4 +99,33 @@ export async function postReviewedAnswer(ctx: ReviewedAnswerContext, capture: Me
     },
   );
   return { status: 'posted', url: posted.url, marked };
+}
+
+/**
+ * After a push to the default branch: the capture pages it changed that a reviewer has now accepted
+ * (their `capture` tag kept as history, `captured_by` gone) and that a merged capture pull request
+ * of a discussion's question added get their reviewed answer, once. Pages are read from the
+ * checkout; a push that touches no such page asks GitHub nothing.
+ */
+export async function reviewedAnswersAfterPush(
+  ctx: Omit<ReviewedAnswerContext, 'identity'> & { identity: () => Promise<StewardIdentity> },
+  changed: readonly string[],
+): Promise<ReviewedAnswer[]> {
+  const accepted: string[] = [];
+  for (const page of new Set(changed.filter((p) => p.endsWith('.md')))) {
+    const read = await readPage(ctx, page);
+    if (read.state === 'accepted' && read.tags.includes('capture')) accepted.push(page);
+  }
+  if (accepted.length === 0) return [];
+  const identity = await ctx.identity();
+  const pulls = await ctx.github.rest.pulls.list({ ...ctx.repo, state: 'closed', sort: 'updated', direction: 'desc', per_page: 100 });
+  const answers: ReviewedAnswer[] = [];
+  for (const pull of pulls.data) {
+    if (!pull.merged_at || !pull.head.ref.startsWith(CAPTURE_BRANCH_PREFIX) || !identity.owns(pull.user ?? undefined)) continue;
+    const marker = readCaptureMarker(pull.body);
+    const discussion = marker && /^discussion-(\d+)$/.exec(marker.key);
+    if (!marker || !discussion || !accepted.includes(marker.page)) continue;
+    answers.push(await postReviewedAnswer({ ...ctx, identity }, { discussionNumber: Number(discussion[1]), pullNumber: pull.number, page: marker.page }));
+  }
+  return answers;
 }

@@ -183,6 +183,33 @@ describe('the reviewed capture of a discussion question', () => {
     expect(gh.state.discussion(d.number).answer_comment_id).toBeNull();
   });
 
+  it("merged as a capture, accepted by a later push: the push's maintain run posts and marks the reviewed answer, once", async () => {
+    const { d, pull, file, text } = await captured();
+    gh.state.mergePull(pull, { by: 'maya' });
+    expectExit(await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, await checkout(gh.gitDir())), 0);
+    expect(comments(d.number)).toHaveLength(2);
+    gh.state.commitFiles({ branch: 'main', files: { [file]: reviewed(text) }, author: 'maya' });
+    const push = {
+      ref: 'refs/heads/main',
+      repository: { default_branch: 'main' },
+      sender: { login: 'maya', type: 'User' },
+      commits: [{ added: [], modified: [file] }],
+    };
+    const r = await run('push', push, undefined, await checkout(gh.gitDir()));
+    expectExit(r, 0);
+    const all = comments(d.number);
+    expect(all).toHaveLength(3);
+    expect(traceOf(all[2]!.body)?.outcome).toBe('answered');
+    expect(gh.state.discussion(d.number).answer_comment_id).toBe(all[2]!.id);
+    // Another push touching the page again: no second reviewed answer.
+    expectExit(await run('push', push, undefined, await checkout(gh.gitDir())), 0);
+    expect(comments(d.number)).toHaveLength(3);
+    // A push that touches no accepted capture page asks GitHub nothing about pull requests.
+    const before = gh.requests.length;
+    expectExit(await run('push', { ...push, commits: [{ modified: ['README.md'] }] }, undefined, await checkout(gh.gitDir())), 0);
+    expect(gh.requests.slice(before).filter((q) => q.route === '/repos/{owner}/{repo}/pulls' && q.query.state === 'closed')).toEqual([]);
+  });
+
   it('GitHub refuses the mark: the reviewed answer stays, the refusal is a warning, the run does not fail', async () => {
     const { d, pull, file, text } = await captured();
     gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewed(text) }, author: 'maya' });
