@@ -3,7 +3,24 @@
 // GraphQL only and executes every query and mutation against GitHub's published schema.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GitHubEmulator } from '../github-emulator/emulator.js';
-import { type Workspace, checkout, closeChecked, expectExit, makeWorkspace, removeTempDirs, runStep, seededRepo, traceOf, visible } from './harness.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { granted, parseWorkflow } from '../package/workflow-model.js';
+import { PROJECT_ROOT } from '../helpers/cli.js';
+import {
+  type Workspace,
+  checkout,
+  closeChecked,
+  expectExit,
+  makeWorkspace,
+  removeTempDirs,
+  runBundle,
+  runStep,
+  seededRepo,
+  snapshotAction,
+  traceOf,
+  visible,
+} from './harness.js';
 import { SERVER, REPO } from './routes.js';
 
 const COVERED = 'How do I install the pre-commit hook?';
@@ -229,5 +246,57 @@ describe('the reviewed capture of a discussion question', () => {
     expectExit(await run('discussion', gh.events.discussion('created', d.number)), 0);
     expect(gh.state.discussion(d.number).answer_comment_id).toBeNull();
     expect(gh.writes().filter((w) => JSON.stringify(w.body ?? '').includes('markDiscussionCommentAsAnswer'))).toEqual([]);
+  });
+});
+
+describe('through the committed bundle, with exactly the permissions the example workflow grants each job', () => {
+  const workflow = parseWorkflow(readFileSync(path.join(PROJECT_ROOT, 'examples/workflows/wiki-steward.yml'), 'utf8'), 'wiki-steward.yml');
+  const tokenOf = (job: string) => {
+    const p = granted(workflow, job)!;
+    return {
+      login: 'github-actions[bot]',
+      type: 'Bot' as const,
+      issues: p.issues ?? 'none',
+      contents: p.contents ?? 'none',
+      pull_requests: p['pull-requests'] ?? 'none',
+      discussions: p.discussions ?? 'none',
+    };
+  };
+  let bundle: string;
+  beforeAll(async () => {
+    bundle = await snapshotAction();
+  });
+  beforeEach(async () => {
+    await gh.close();
+    ({ gh, ws } = await seededRepo(template, { tokens: { ghs_discussions: tokenOf('discussions'), ghs_closed: tokenOf('capture-closed') } }));
+    gh.state.setPermission('alice', 'triage');
+  });
+  const bundled = (eventName: string, payload: unknown, token: string, workspace = ws) =>
+    runBundle({ bundle, githubEnv: gh.env(), workspace, eventName, payload, token });
+
+  it('the discussions job answers, opens the capture, labels; capture-closed posts and marks the reviewed answer', async () => {
+    const d = ask(COLD);
+    const r = await bundled('discussion', gh.events.discussion('created', d.number), 'ghs_discussions');
+    expectExit(r, 0);
+    expect(traceOf(comments(d.number)[0]!.body)?.outcome).toBe('cold');
+    expect(labelsOf(d.number)).toEqual(['question', 'wiki:cold']);
+    const pull = gh.state.pulls.find((p) => p.head === `wiki-steward/capture/${d.number}`)!;
+    const file = decodeURIComponent(/page=([^ ]+)/.exec(pull.body ?? '')![1]!);
+    const text = gh.state.fileAt(pull.head, file)!;
+    gh.state.commitFiles({
+      branch: pull.head,
+      files: {
+        [file]: text
+          .replace(/^captured_by: .*\n/m, '')
+          .replace(/\n---\n[\s\S]*$/, '\n---\nBake sourdough bread at 250 °C for 20 minutes with steam, then 20 minutes without.\n'),
+      },
+      author: 'maya',
+    });
+    gh.state.mergePull(pull, { by: 'maya' });
+    const closed = await bundled('pull_request', gh.events.pullRequest('closed', pull.number), 'ghs_closed', await checkout(gh.gitDir()));
+    expectExit(closed, 0);
+    const reviewed = comments(d.number)[1]!;
+    expect(traceOf(reviewed.body)?.outcome).toBe('answered');
+    expect(gh.state.discussion(d.number).answer_comment_id).toBe(reviewed.id);
   });
 });

@@ -242,7 +242,7 @@ export function issueRoutes(env: RouteEnv): Route[] {
       return { status: 200, body: env.render.label(label) };
     }),
 
-    compileRoute('POST', '/repos/{owner}/{repo}/labels', 'issues:write', (ctx) => {
+    compileRoute('POST', '/repos/{owner}/{repo}/labels', 'labels:write', (ctx) => {
       const b = ctx.body as { name: string; color?: string; description?: string };
       if (!canWrite(ctx)) throw basicError(403, 'Must have push access to repository', ctx.docs);
       if (b.name.trim() === '') throw validationFailed(ctx.docs, [{ resource: 'Label', code: 'missing_field', field: 'name' }]);
@@ -262,7 +262,7 @@ export function issueRoutes(env: RouteEnv): Route[] {
       return { status: 201, body, headers: { location: body.url } };
     }),
 
-    compileRoute('POST', '/repos/{owner}/{repo}/issues/{issue_number}/labels', 'issues:write', (ctx) => {
+    compileRoute('POST', '/repos/{owner}/{repo}/issues/{issue_number}/labels', 'labels:write', (ctx) => {
       const issue = getIssue(ctx);
       const b = ctx.body as { labels?: unknown[] } | undefined;
       if (ROLE_RANK[state.roleOf(ctx.actor.login, ctx.repo.full_name).base] < ROLE_RANK.triage) {
@@ -273,7 +273,7 @@ export function issueRoutes(env: RouteEnv): Route[] {
       return { status: 200, body: issueLabels(issue) };
     }),
 
-    compileRoute('DELETE', '/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', 'issues:write', (ctx) => {
+    compileRoute('DELETE', '/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', 'labels:write', (ctx) => {
       const issue = getIssue(ctx);
       const name = lower(ctx.params.name ?? '');
       const index = issue.labels.findIndex((n) => lower(n) === name);

@@ -34,8 +34,8 @@ export interface Route {
   regex: RegExp;
   names: string[];
   handler: Handler;
-  /** Which token permission the route needs. */
-  needs: 'read' | 'issues:write' | 'contents:write' | 'pull_requests:write';
+  /** Which token permission the route needs (`labels:write`: issues or pull requests write, as GitHub's docs list for the label endpoints). */
+  needs: 'read' | 'issues:write' | 'contents:write' | 'pull_requests:write' | 'labels:write';
 }
 
 export function compileRoute(method: string, template: string, needs: Route['needs'], handler: Handler): Route {

@@ -266,8 +266,12 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions = {}): 
       const op = findOperation(method, route.template);
       const docs = op?.spec.documentationUrl ?? DOCS;
       if (route.needs !== 'read') {
-        const scope = route.needs === 'issues:write' ? token.issues : route.needs === 'contents:write' ? token.contents : token.pull_requests;
-        if ((scope ?? 'write') !== 'write') throw basicError(403, 'Resource not accessible by integration', docs);
+        const writes = (scope: 'write' | 'read' | 'none' | undefined) => (scope ?? 'write') === 'write';
+        const allowed =
+          route.needs === 'labels:write'
+            ? writes(token.issues) || writes(token.pull_requests)
+            : writes(route.needs === 'issues:write' ? token.issues : route.needs === 'contents:write' ? token.contents : token.pull_requests);
+        if (!allowed) throw basicError(403, 'Resource not accessible by integration', docs);
         if (repo.archived) throw basicError(403, 'Repository was archived so is read-only.', docs);
       }
 

@@ -30,9 +30,10 @@ const ACTION = /^(\.\/|wiki-steward\/wiki-steward@)/;
 // what each job calls: see src/jobs/).
 const NEEDS: Record<string, Record<string, 'read' | 'write'>> = {
   answer: { contents: 'write', issues: 'write', 'pull-requests': 'write' },
+  discussions: { contents: 'write', discussions: 'write', 'pull-requests': 'write' },
   validate: { contents: 'read' },
-  'capture-closed': { contents: 'write', issues: 'write', 'pull-requests': 'read' },
-  maintain: { contents: 'write', 'pull-requests': 'write' },
+  'capture-closed': { contents: 'write', discussions: 'write', issues: 'write', 'pull-requests': 'read' },
+  maintain: { contents: 'write', discussions: 'write', 'pull-requests': 'write' },
   digest: { contents: 'read', issues: 'write', 'pull-requests': 'read' },
 };
 
@@ -56,6 +57,24 @@ const EVENT_TABLE: Array<{ row: string; event: SimulatedEvent; jobs: string[] }>
     row: 'issue_comment created, starting /wiki ask → answer',
     event: { name: 'issue_comment', payload: { action: 'created', issue, comment: { id: 99, body: '/wiki ask And pre-commit?' }, repository } },
     jobs: ['answer'],
+  },
+  ...['created', 'edited', 'category_changed', 'labeled'].map((action) => ({
+    row: `discussion ${action} → discussions`,
+    event: { name: 'discussion', payload: { action, discussion: { number: 8, title: 'How?', category: { name: 'Q&A' } }, repository } },
+    jobs: ['discussions'],
+  })),
+  {
+    row: 'discussion_comment created, starting /wiki ask → discussions',
+    event: {
+      name: 'discussion_comment',
+      payload: { action: 'created', discussion: { number: 8 }, comment: { id: 9, body: '/wiki ask And then?' }, repository },
+    },
+    jobs: ['discussions'],
+  },
+  {
+    row: 'discussion_comment created, an ordinary comment → nothing',
+    event: { name: 'discussion_comment', payload: { action: 'created', discussion: { number: 8 }, comment: { id: 10, body: 'Thanks!' }, repository } },
+    jobs: [],
   },
   {
     row: 'issue_comment created, an ordinary comment → nothing (and no run that would cancel an answer)',
@@ -155,6 +174,8 @@ describe.each(examples)('%s', (_name, load) => {
   it('listens to every event of the README table, with the action types the work needs', () => {
     expect(workflow.on.issues).toEqual({ types: ['opened', 'edited', 'labeled', 'reopened'] });
     expect(workflow.on.issue_comment).toEqual({ types: ['created'] });
+    expect(workflow.on.discussion).toEqual({ types: ['created', 'edited', 'category_changed', 'labeled'] });
+    expect(workflow.on.discussion_comment).toEqual({ types: ['created'] });
     // A bare `pull_request:` never fires on closed: the reply on a merged capture PR would never run.
     expect((workflow.on.pull_request as { types: string[] }).types.sort()).toEqual(['closed', 'opened', 'reopened', 'synchronize']);
     expect(workflow.on.push).toEqual({ branches: ['main'] });
