@@ -28,7 +28,8 @@ const sources = readdirSync(SRC, { recursive: true, encoding: 'utf8' })
   .map((f) => ({ file: `src/${f.split(path.sep).join('/')}`, text: readFileSync(path.join(SRC, f), 'utf8') }));
 
 /** Octokit calls that post text people read, and the one file allowed to make them. */
-const TEXT_WRITES = /\brest\.(?:issues\.(?:createComment|updateComment|create|update)|pulls\.(?:create|update))\b|\b(?:addDiscussionComment|updateDiscussionComment)\(input/;
+const TEXT_WRITES =
+  /\brest\.(?:issues\.(?:createComment|updateComment|create|update)|pulls\.(?:create|update))\b|\b(?:addDiscussionComment|updateDiscussionComment)\(input/;
 /** A job summary write (the Step's file command), and what else would reach the file or the process's own output. */
 const SUMMARY_WRITES = /\.appendSummary\(/;
 const SUMMARY_FILE = /\bGITHUB_STEP_SUMMARY\b/;
