@@ -76,7 +76,7 @@ export async function postReviewedAnswer(ctx: ReviewedAnswerContext, capture: Me
 
   const { trace } = await askFromCheckout(ctx, askedText(discussion.title, discussion.body, ctx.workspace.config.ask.command));
   const pullUrl = `${ctx.serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/pull/${capture.pullNumber}`;
-  const footer = ['', `**A reviewer wrote the page this answer comes from** (\`${capture.page}\`, in ${pullUrl}), so it is marked as the answer.`];
+  const footer = ['', `**A reviewer wrote the page this answer comes from:** \`${capture.page}\`, added in ${pullUrl}.`];
   const signature = answerSignature(trace, { serverUrl: ctx.serverUrl, repo: ctx.repo, runUrl: workflowRunUrl(ctx.env, ctx.serverUrl, ctx.repo) });
   const posted = await upsertAnswerComment(where, renderComment({ key, trace, answer: trace.answer, footer, signature }), null);
   const kept = await findAnswerComment(thread.comments, key, ctx.identity);
