@@ -33,7 +33,7 @@ const NEEDS: Record<string, Record<string, 'read' | 'write'>> = {
   validate: { contents: 'read' },
   'capture-closed': { contents: 'write', issues: 'write', 'pull-requests': 'read' },
   maintain: { contents: 'write', 'pull-requests': 'write' },
-  digest: { contents: 'read', issues: 'write', 'pull-requests': 'read' },
+  digest: { contents: 'read', issues: 'write', 'pull-requests': 'read', discussions: 'read' },
 };
 
 const issue = { number: 7, title: '/wiki How do hooks work?', user: { login: 'asker', type: 'User' }, labels: [] };
