@@ -57729,7 +57729,7 @@ function lineText(line) {
   const unmarked = atxHeading(inner)?.text ?? inner;
   const text2 = listItemContent(unmarked) ?? unmarked;
   if (!isPipedRow(text2)) return text2;
-  return text2.trim().slice(1, -1).split(/(?<!\\)\|/).map((cell2) => cell2.trim()).filter((cell2) => cell2 !== "").join(" \xB7 ");
+  return text2.trim().slice(1, -1).split(/(?<!\\)\|/).map((cell3) => cell3.trim()).filter((cell3) => cell3 !== "").join(" \xB7 ");
 }
 function readableText(text2) {
   const code3 = [];
@@ -59733,6 +59733,40 @@ async function discussionCommentExists(github, nodeId) {
   const data = await github.graphql(`query($id: ID!) { node(id: $id) { ... on DiscussionComment { id } } }`, { id: nodeId });
   return data.node !== null;
 }
+var DISCUSSIONS_OFF = /\bdoes not have discussions enabled\b|\bdiscussions (?:are|is) (?:not enabled|disabled)\b/i;
+function isDiscussionsOff(error) {
+  if (!(error instanceof Error) || error.name !== "GraphqlResponseError") return false;
+  const errors = error.errors;
+  if (!Array.isArray(errors) || errors.length === 0) return false;
+  return errors.every((e) => {
+    if (typeof e.message !== "string" || !DISCUSSIONS_OFF.test(e.message)) return false;
+    if (e.type === "FORBIDDEN" || e.type === "RATE_LIMITED") return false;
+    return e.path === void 0 || Array.isArray(e.path) && e.path[0] === "repository";
+  });
+}
+async function discussionsSince(github, repo, since2) {
+  const found = [];
+  for (let after = null; ; ) {
+    const first = after === null;
+    const data = await github.graphql(
+      `query($owner: String!, $name: String!, $after: String) { repository(owner: $owner, name: $name) {
+        discussions(first: 50, after: $after, orderBy: { field: UPDATED_AT, direction: DESC }) {
+          nodes { ${DISCUSSION_FIELDS} updatedAt } pageInfo { hasNextPage endCursor } } } }`,
+      { owner: repo.owner, name: repo.repo, after }
+    ).catch((error) => {
+      if (first && isDiscussionsOff(error)) return void 0;
+      throw error;
+    });
+    if (!data) return found;
+    const page = data.repository.discussions;
+    for (const d2 of page.nodes) {
+      if (new Date(d2.updatedAt) < since2) return found;
+      found.push({ ...discussionOf(d2), comments: await discussionComments(github, d2.id) });
+    }
+    if (!page.pageInfo.hasNextPage) return found;
+    after = page.pageInfo.endCursor;
+  }
+}
 async function setDiscussionReaction(github, writes, subjectId, content, on2) {
   const mutation = on2 ? "addReaction" : "removeReaction";
   return writes.run(
@@ -61377,6 +61411,7 @@ ${fault ? `> [!WARNING]
 import { readFile as readFile2 } from "node:fs/promises";
 import path7 from "node:path";
 var reviewedKey = (c3) => `reviewed-discussion-${c3.discussionNumber}-pr-${c3.pullNumber}`;
+var questionOfKey = (key2) => /^reviewed-(discussion-\d+)-pr-\d+$/.exec(key2)?.[1] ?? key2;
 async function pageState(ctx, page) {
   return (await readPage(ctx, page)).state;
 }
@@ -61987,25 +62022,43 @@ var jaccard = (a, b3) => {
   for (const x3 of a.keys()) if (b3.has(x3)) shared++;
   return shared / (a.size + b3.size - shared || 1);
 };
+var firstLine2 = (a) => a.trace.question.split("\n")[0];
+function oneAnswerPerQuestion(answers) {
+  const byQuestion = /* @__PURE__ */ new Map();
+  for (const a of answers) {
+    const key2 = `${a.where} ${a.questionKey ?? a.url}`;
+    const at2 = Date.parse(a.createdAt);
+    const seen = byQuestion.get(key2);
+    if (!seen) {
+      byQuestion.set(key2, { first: at2, latest: a, up: a.reactions.up, down: a.reactions.down });
+      continue;
+    }
+    seen.first = Math.min(seen.first, at2);
+    if (at2 >= Date.parse(seen.latest.createdAt)) seen.latest = a;
+    seen.up += a.reactions.up;
+    seen.down += a.reactions.down;
+  }
+  return [...byQuestion.values()].sort((x3, y2) => x3.first - y2.first || x3.latest.issueNumber - y2.latest.issueNumber || x3.latest.url.localeCompare(y2.latest.url)).map(({ latest, up, down }) => ({ ...latest, reactions: { up, down } }));
+}
 function groupUnanswered(answers, captures) {
   const groups2 = [];
   for (const a of answers) {
     if (a.trace.outcome === "answered") continue;
     const terms = topicTerms(a.trace);
     const home = groups2.find((g2) => jaccard(g2.termSet, terms) >= SAME_TOPIC);
-    const question = { question: a.trace.question.split("\n")[0], issueNumber: a.issueNumber, url: a.url, outcome: a.trace.outcome };
+    const question = { question: firstLine2(a), where: a.where, issueNumber: a.issueNumber, url: a.url, outcome: a.trace.outcome };
     if (home) {
       home.questions.push(question);
       for (const [k2, v2] of terms) if (!home.termSet.has(k2)) home.termSet.set(k2, v2);
     } else groups2.push({ terms: [], termSet: new Map(terms), questions: [question] });
   }
   return groups2.map(({ termSet, ...g2 }) => {
-    const capture = captures.find((c3) => g2.questions.some((q3) => q3.issueNumber === c3.issueNumber));
+    const capture = captures.find((c3) => g2.questions.some((q3) => q3.issueNumber === c3.issueNumber && q3.where === (c3.where ?? "issue")));
     return { ...g2, terms: [...termSet.values()].slice(0, 4), ...capture ? { capture: { number: capture.number, url: capture.url } } : {} };
   }).sort((a, b3) => b3.questions.length - a.questions.length);
 }
 function buildDigest(input) {
-  const inPeriod2 = input.answers;
+  const inPeriod2 = oneAnswerPerQuestion(input.answers);
   const outcomes = { answered: 0, gap: 0, cold: 0, error: 0 };
   for (const a of inPeriod2) outcomes[a.trace.outcome]++;
   const cited = /* @__PURE__ */ new Map();
@@ -62017,13 +62070,22 @@ function buildDigest(input) {
     period: { label: input.period.label, start: input.period.start.toISOString(), end: input.period.end.toISOString() },
     outcomes,
     asked: inPeriod2.length,
+    questions: inPeriod2.map((a) => ({
+      where: a.where,
+      issueNumber: a.issueNumber,
+      question: firstLine2(a),
+      outcome: a.trace.outcome,
+      url: a.url,
+      up: a.reactions.up,
+      down: a.reactions.down
+    })),
     unansweredTopics: groupUnanswered(inPeriod2, input.captures),
     openCaptures: input.captures.filter((c3) => c3.state === "open").sort((a, b3) => Date.parse(a.createdAt) - Date.parse(b3.createdAt) || a.number - b3.number).map((c3) => ({ number: c3.number, title: c3.title, url: c3.url, ageDays: Math.floor((input.now.getTime() - Date.parse(c3.createdAt)) / day) })),
     mergedCaptures: input.captures.filter((c3) => c3.mergedAt && Date.parse(c3.mergedAt) >= input.period.start.getTime() && Date.parse(c3.mergedAt) < input.period.end.getTime()).map((c3) => ({ number: c3.number, title: c3.title, url: c3.url })),
     feedback: {
       up: inPeriod2.reduce((n, a) => n + a.reactions.up, 0),
       down: inPeriod2.reduce((n, a) => n + a.reactions.down, 0),
-      mostDownvoted: inPeriod2.filter((a) => a.reactions.down > 0).sort((a, b3) => b3.reactions.down - a.reactions.down || a.reactions.up - b3.reactions.up).slice(0, 5).map((a) => ({ question: a.trace.question.split("\n")[0], url: a.url, down: a.reactions.down, up: a.reactions.up }))
+      mostDownvoted: inPeriod2.filter((a) => a.reactions.down > 0).sort((a, b3) => b3.reactions.down - a.reactions.down || a.reactions.up - b3.reactions.up).slice(0, 5).map((a) => ({ question: firstLine2(a), where: a.where, issueNumber: a.issueNumber, url: a.url, down: a.reactions.down, up: a.reactions.up }))
     },
     mostCited: [...cited].sort((a, b3) => b3[1] - a[1] || a[0].localeCompare(b3[0])).slice(0, 10).map(([path13, citations]) => ({ path: path13, citations })),
     oldestAskedAbout: [...asked].filter(([path13]) => input.health?.updated.has(path13)).map(([path13, n]) => ({ path: path13, asked: n, updated: input.health.updated.get(path13) })).sort((a, b3) => a.updated.localeCompare(b3.updated) || b3.asked - a.asked).slice(0, 10),
@@ -62031,10 +62093,13 @@ function buildDigest(input) {
   };
 }
 var LIST_LIMIT = 20;
+var TABLE_LIMIT = 50;
 var more = (n) => n > LIST_LIMIT ? [`- ${andMore(n - LIST_LIMIT)}`] : [];
 var FIELD_CHARS = 200;
 var code2 = (text2, max = FIELD_CHARS) => inlineCode(clip(text2, max));
 var plain = (text2, max = FIELD_CHARS) => inertText(clip(text2.replace(/\s+/g, " ").trim(), max));
+var cell = (text2, max = FIELD_CHARS) => plain(text2, max).replace(/\|/g, "\\|");
+var askedAt = (q3) => `${q3.where === "discussion" ? "discussion " : ""}#${q3.issueNumber}`;
 function renderDigest(r2, title) {
   const lines = [`# ${title}`, "", `Period ${r2.period.label} (${r2.period.start.slice(0, 10)} to ${r2.period.end.slice(0, 10)}, UTC).`, ""];
   lines.push(
@@ -62049,6 +62114,11 @@ function renderDigest(r2, title) {
       "pie title Outcomes",
       ...["answered", "gap", "cold", "error"].filter((o2) => r2.outcomes[o2] > 0).map((o2) => `  "${o2}" : ${r2.outcomes[o2]}`),
       "```",
+      "",
+      "| Asked in | Question | Outcome | \u{1F44D} | \u{1F44E} |",
+      "|---|---|---|---|---|",
+      ...r2.questions.slice(0, TABLE_LIMIT).map((q3) => `| [${askedAt(q3)}](${q3.url}) | ${cell(q3.question, 140)} | ${q3.outcome} | ${q3.up} | ${q3.down} |`),
+      ...r2.questions.length > TABLE_LIMIT ? ["", andMore(r2.questions.length - TABLE_LIMIT)] : [],
       ""
     );
   }
@@ -62056,10 +62126,7 @@ function renderDigest(r2, title) {
   if (r2.asked === 0) lines.push("No questions were asked this period.");
   else if (r2.unansweredTopics.length === 0) lines.push("Every question this period was answered from the wiki.");
   for (const g2 of r2.unansweredTopics.slice(0, LIST_LIMIT)) {
-    const asks = boundedList(
-      g2.questions.map((q3) => `#${q3.issueNumber}`),
-      LIST_LIMIT
-    ).join(", ");
+    const asks = boundedList(g2.questions.map(askedAt), LIST_LIMIT).join(", ");
     const capture = g2.capture ? `, capture #${g2.capture.number}` : "";
     const terms = g2.terms.map((t2) => code2(t2, 60)).join(", ");
     lines.push(`- **${terms || "no terms"}** \u2014 asked ${g2.questions.length}\xD7 (${asks})${capture}: \u201C${plain(g2.questions[0].question, 140)}\u201D`);
@@ -62125,15 +62192,33 @@ async function digestIssues(github, repo, label, period, identity) {
   const items = await github.paginate(github.rest.issues.listForRepo, { ...repo, labels: label, state: "all", per_page: 100 });
   return items.filter((i) => !i.pull_request && identity.owns(i.user) && digestPeriodOf(i.body ?? "") === period.label).map((i) => ({ number: i.number, url: i.html_url, open: i.state === "open" })).sort((a, b3) => a.number - b3.number);
 }
+function answerOf(period, identity, c3) {
+  if (!identity.owns(c3.user) || !inPeriod(period, c3.createdAt)) return void 0;
+  const body = c3.body ?? "";
+  const trace = traceFromComment(body);
+  if (!trace) return void 0;
+  const key2 = markerKey(body);
+  return { trace, ...key2 ? { questionKey: questionOfKey(key2) } : {} };
+}
+var captureAskedIn = (key2) => /^discussion-/.test(key2) ? "discussion" : "issue";
 async function readRepoActivity(github, repo, period, config, identity) {
   const comments = await github.paginate(github.rest.issues.listCommentsForRepo, { ...repo, since: period.start.toISOString(), per_page: 100 });
   const answers = [];
   for (const c3 of comments) {
-    if (!identity.owns(c3.user) || !inPeriod(period, c3.created_at)) continue;
-    const trace = traceFromComment(c3.body ?? "");
-    if (!trace) continue;
+    const answer = answerOf(period, identity, { user: c3.user, body: c3.body, createdAt: c3.created_at });
+    if (!answer) continue;
     const issueNumber = Number(/\/issues\/(\d+)$/.exec(c3.issue_url)?.[1] ?? 0);
-    answers.push({ trace, issueNumber, url: c3.html_url, createdAt: c3.created_at, reactions: { up: c3.reactions?.["+1"] ?? 0, down: c3.reactions?.["-1"] ?? 0 } });
+    const reactions = { up: c3.reactions?.["+1"] ?? 0, down: c3.reactions?.["-1"] ?? 0 };
+    answers.push({ ...answer, where: "issue", issueNumber, url: c3.html_url, createdAt: c3.created_at, reactions });
+  }
+  const discussions = await discussionsSince(github, repo, period.start).catch((error) => {
+    throw new Error(`could not read the repository's discussions (the digest's token needs discussions: read): ${problemOf(error)}`);
+  });
+  for (const d2 of discussions) {
+    for (const c3 of d2.comments) {
+      const answer = answerOf(period, identity, c3);
+      if (answer) answers.push({ ...answer, where: "discussion", issueNumber: d2.number, url: c3.url, createdAt: c3.createdAt, reactions: c3.reactions });
+    }
   }
   const items = await github.paginate(github.rest.issues.listForRepo, { ...repo, labels: config.labels.capture, state: "all", per_page: 100 });
   const captures = items.filter((i) => i.pull_request).map((i) => {
@@ -62145,7 +62230,7 @@ async function readRepoActivity(github, repo, period, config, identity) {
       createdAt: i.created_at,
       mergedAt: i.pull_request?.merged_at ?? null,
       state: i.state === "open" ? "open" : "closed",
-      ...marker ? { issueNumber: marker.issueNumber } : {}
+      ...marker ? { where: captureAskedIn(marker.key), issueNumber: marker.issueNumber } : {}
     };
   });
   return { answers, captures };
@@ -62487,9 +62572,9 @@ var count2 = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 var SUMMARY_ROWS = 300;
 var SUMMARY_TABLE_CHARS = 6e4;
 var CELL_CHARS = 300;
-var cell = (text2) => inertText(clip(text2.replace(/\s+/g, " ").trim(), CELL_CHARS)).replace(/\|/g, "\\|");
+var cell2 = (text2) => inertText(clip(text2.replace(/\s+/g, " ").trim(), CELL_CHARS)).replace(/\|/g, "\\|");
 function validateSummary(o2) {
-  const row = (d2) => `| ${cell(d2.path)} | ${d2.line} | ${cell(d2.message)} |`;
+  const row = (d2) => `| ${cell2(d2.path)} | ${d2.line} | ${cell2(d2.message)} |`;
   const { shown: shown2, left } = firstOf(o2.diagnostics, SUMMARY_ROWS, { budget: SUMMARY_TABLE_CHARS, length: (d2) => row(d2).length + 1 });
   const table = o2.diagnostics.length === 0 ? [] : [
     "| File | Line | Fault |",

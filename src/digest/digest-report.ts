@@ -10,9 +10,20 @@ import { inertText } from '../markdown/inert.js';
 import type { Period } from './period.js';
 import { CATEGORY_LIMIT, type WikiHealth } from './wiki-health.js';
 
+/** Where a question was asked: an issue (or a comment on one) or a discussion (or a comment in one). */
+export type AskedIn = 'issue' | 'discussion';
+
 export interface AnswerRecord {
   trace: Trace;
+  where: AskedIn;
+  /** The issue's or the discussion's number. */
   issueNumber: number;
+  /**
+   * The question this answers (its comment's marker key; a reviewed answer's is its discussion's):
+   * answers of one question count once, as the latest says, with the votes of them all.
+   * Undefined: the answer is its own question.
+   */
+  questionKey?: string;
   url: string;
   createdAt: string;
   reactions: { up: number; down: number };
@@ -25,7 +36,8 @@ export interface CaptureRecord {
   createdAt: string;
   mergedAt: string | null;
   state: 'open' | 'closed';
-  /** The question's issue, from the PR's marker. */
+  /** Where the question was asked, and its issue's or discussion's number, from the PR's marker. */
+  where?: AskedIn;
   issueNumber?: number;
 }
 
@@ -40,18 +52,35 @@ export interface DigestInput {
 export interface TopicGroup {
   /** The terms that name the group. */
   terms: string[];
-  questions: Array<{ question: string; issueNumber: number; url: string; outcome: Outcome }>;
+  questions: Array<{ question: string; where: AskedIn; issueNumber: number; url: string; outcome: Outcome }>;
   capture?: { number: number; url: string };
+}
+
+/** One question of the period, wherever it was asked: its latest answer's outcome and link, the votes on its answers. */
+export interface QuestionRow {
+  where: AskedIn;
+  issueNumber: number;
+  question: string;
+  outcome: Outcome;
+  url: string;
+  up: number;
+  down: number;
 }
 
 export interface DigestReport {
   period: { label: string; start: string; end: string };
   outcomes: Record<Outcome, number>;
   asked: number;
+  /** Every question of the period, issues and discussions alike, in the order they were first answered. */
+  questions: QuestionRow[];
   unansweredTopics: TopicGroup[];
   openCaptures: Array<{ number: number; title: string; url: string; ageDays: number }>;
   mergedCaptures: Array<{ number: number; title: string; url: string }>;
-  feedback: { up: number; down: number; mostDownvoted: Array<{ question: string; url: string; down: number; up: number }> };
+  feedback: {
+    up: number;
+    down: number;
+    mostDownvoted: Array<{ question: string; where: AskedIn; issueNumber: number; url: string; down: number; up: number }>;
+  };
   mostCited: Array<{ path: string; citations: number }>;
   oldestAskedAbout: Array<{ path: string; asked: number; updated: string }>;
   health: WikiHealth | undefined;
@@ -74,13 +103,41 @@ const jaccard = (a: Map<string, string>, b: Map<string, string>) => {
   return shared / (a.size + b.size - shared || 1);
 };
 
+const firstLine = (a: AnswerRecord): string => a.trace.question.split('\n')[0]!;
+
+/**
+ * One record per question: the latest of its answers in the period (a discussion's reviewed answer
+ * after its first one), with the votes on all of them, in the order the questions were first answered
+ * (then by number).
+ */
+function oneAnswerPerQuestion(answers: readonly AnswerRecord[]): AnswerRecord[] {
+  const byQuestion = new Map<string, { first: number; latest: AnswerRecord; up: number; down: number }>();
+  for (const a of answers) {
+    const key = `${a.where} ${a.questionKey ?? a.url}`;
+    const at = Date.parse(a.createdAt);
+    const seen = byQuestion.get(key);
+    if (!seen) {
+      byQuestion.set(key, { first: at, latest: a, up: a.reactions.up, down: a.reactions.down });
+      continue;
+    }
+    seen.first = Math.min(seen.first, at);
+    if (at >= Date.parse(seen.latest.createdAt)) seen.latest = a;
+    seen.up += a.reactions.up;
+    seen.down += a.reactions.down;
+  }
+  // GitHub numbers issues and discussions in one sequence, in the order they were opened.
+  return [...byQuestion.values()]
+    .sort((x, y) => x.first - y.first || x.latest.issueNumber - y.latest.issueNumber || x.latest.url.localeCompare(y.latest.url))
+    .map(({ latest, up, down }) => ({ ...latest, reactions: { up, down } }));
+}
+
 function groupUnanswered(answers: readonly AnswerRecord[], captures: readonly CaptureRecord[]): TopicGroup[] {
   const groups: Array<TopicGroup & { termSet: Map<string, string> }> = [];
   for (const a of answers) {
     if (a.trace.outcome === 'answered') continue;
     const terms = topicTerms(a.trace);
     const home = groups.find((g) => jaccard(g.termSet, terms) >= SAME_TOPIC);
-    const question = { question: a.trace.question.split('\n')[0]!, issueNumber: a.issueNumber, url: a.url, outcome: a.trace.outcome };
+    const question = { question: firstLine(a), where: a.where, issueNumber: a.issueNumber, url: a.url, outcome: a.trace.outcome };
     if (home) {
       home.questions.push(question);
       for (const [k, v] of terms) if (!home.termSet.has(k)) home.termSet.set(k, v);
@@ -88,14 +145,14 @@ function groupUnanswered(answers: readonly AnswerRecord[], captures: readonly Ca
   }
   return groups
     .map(({ termSet, ...g }) => {
-      const capture = captures.find((c) => g.questions.some((q) => q.issueNumber === c.issueNumber));
+      const capture = captures.find((c) => g.questions.some((q) => q.issueNumber === c.issueNumber && q.where === (c.where ?? 'issue')));
       return { ...g, terms: [...termSet.values()].slice(0, 4), ...(capture ? { capture: { number: capture.number, url: capture.url } } : {}) };
     })
     .sort((a, b) => b.questions.length - a.questions.length);
 }
 
 export function buildDigest(input: DigestInput): DigestReport {
-  const inPeriod = input.answers;
+  const inPeriod = oneAnswerPerQuestion(input.answers);
   const outcomes: Record<Outcome, number> = { answered: 0, gap: 0, cold: 0, error: 0 };
   for (const a of inPeriod) outcomes[a.trace.outcome]++;
   const cited = new Map<string, number>();
@@ -107,6 +164,15 @@ export function buildDigest(input: DigestInput): DigestReport {
     period: { label: input.period.label, start: input.period.start.toISOString(), end: input.period.end.toISOString() },
     outcomes,
     asked: inPeriod.length,
+    questions: inPeriod.map((a) => ({
+      where: a.where,
+      issueNumber: a.issueNumber,
+      question: firstLine(a),
+      outcome: a.trace.outcome,
+      url: a.url,
+      up: a.reactions.up,
+      down: a.reactions.down,
+    })),
     unansweredTopics: groupUnanswered(inPeriod, input.captures),
     openCaptures: input.captures
       .filter((c) => c.state === 'open')
@@ -122,7 +188,7 @@ export function buildDigest(input: DigestInput): DigestReport {
         .filter((a) => a.reactions.down > 0)
         .sort((a, b) => b.reactions.down - a.reactions.down || a.reactions.up - b.reactions.up)
         .slice(0, 5)
-        .map((a) => ({ question: a.trace.question.split('\n')[0]!, url: a.url, down: a.reactions.down, up: a.reactions.up })),
+        .map((a) => ({ question: firstLine(a), where: a.where, issueNumber: a.issueNumber, url: a.url, down: a.reactions.down, up: a.reactions.up })),
     },
     mostCited: [...cited]
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
@@ -138,6 +204,8 @@ export function buildDigest(input: DigestInput): DigestReport {
 }
 
 const LIST_LIMIT = 20;
+/** The rows of the questions table. */
+const TABLE_LIMIT = 50;
 const more = (n: number) => (n > LIST_LIMIT ? [`- ${andMore(n - LIST_LIMIT)}`] : []);
 /** The characters of one field a list item shows (a title, a question, a validator message). */
 const FIELD_CHARS = 200;
@@ -147,6 +215,10 @@ const FIELD_CHARS = 200;
 // or a validator's message (which quotes frontmatter) is inert text, and each is clipped.
 const code = (text: string, max = FIELD_CHARS): string => inlineCode(clip(text, max));
 const plain = (text: string, max = FIELD_CHARS): string => inertText(clip(text.replace(/\s+/g, ' ').trim(), max));
+const cell = (text: string, max = FIELD_CHARS): string => plain(text, max).replace(/\|/g, '\\|');
+
+/** Where a question was asked, as the digest names it: `#12` for an issue, `discussion #12` for a discussion. */
+const askedAt = (q: { where: AskedIn; issueNumber: number }): string => `${q.where === 'discussion' ? 'discussion ' : ''}#${q.issueNumber}`;
 
 /** The report as the digest issue's markdown (and the job summary, and the CLI's output). */
 export function renderDigest(r: DigestReport, title: string): string {
@@ -164,16 +236,18 @@ export function renderDigest(r: DigestReport, title: string): string {
       ...(['answered', 'gap', 'cold', 'error'] as const).filter((o) => r.outcomes[o] > 0).map((o) => `  "${o}" : ${r.outcomes[o]}`),
       '```',
       '',
+      '| Asked in | Question | Outcome | 👍 | 👎 |',
+      '|---|---|---|---|---|',
+      ...r.questions.slice(0, TABLE_LIMIT).map((q) => `| [${askedAt(q)}](${q.url}) | ${cell(q.question, 140)} | ${q.outcome} | ${q.up} | ${q.down} |`),
+      ...(r.questions.length > TABLE_LIMIT ? ['', andMore(r.questions.length - TABLE_LIMIT)] : []),
+      '',
     );
   }
   lines.push('## What to write next', '');
   if (r.asked === 0) lines.push('No questions were asked this period.');
   else if (r.unansweredTopics.length === 0) lines.push('Every question this period was answered from the wiki.');
   for (const g of r.unansweredTopics.slice(0, LIST_LIMIT)) {
-    const asks = boundedList(
-      g.questions.map((q) => `#${q.issueNumber}`),
-      LIST_LIMIT,
-    ).join(', ');
+    const asks = boundedList(g.questions.map(askedAt), LIST_LIMIT).join(', ');
     const capture = g.capture ? `, capture #${g.capture.number}` : '';
     const terms = g.terms.map((t) => code(t, 60)).join(', ');
     lines.push(`- **${terms || 'no terms'}** — asked ${g.questions.length}× (${asks})${capture}: “${plain(g.questions[0]!.question, 140)}”`);

@@ -157,17 +157,55 @@ export async function discussionCommentExists(github: GitHubClient, nodeId: stri
   return data.node !== null;
 }
 
-/** The discussions updated since `since`, newest first, with their comments (for the digest). */
+/**
+ * What GitHub says of a repository whose Discussions are turned off ("Repository does not have
+ * discussions enabled"): an error about the feature itself. Nothing else means "no discussions": a
+ * token without the `discussions` permission (FORBIDDEN "Resource not accessible by integration"),
+ * a rate limit, GitHub's "Something went wrong", a missing repository, or an HTTP or network failure.
+ */
+const DISCUSSIONS_OFF = /\bdoes not have discussions enabled\b|\bdiscussions (?:are|is) (?:not enabled|disabled)\b/i;
+
+/** Whether a failed read of `repository.discussions` is GitHub saying the repository has Discussions turned off. */
+export function isDiscussionsOff(error: unknown): boolean {
+  // octokit's GraphqlResponseError: HTTP 200 with `errors` (an HTTP failure is a RequestError, with a status).
+  if (!(error instanceof Error) || error.name !== 'GraphqlResponseError') return false;
+  const errors = (error as Error & { errors?: unknown }).errors;
+  if (!Array.isArray(errors) || errors.length === 0) return false;
+  return errors.every((e: { message?: unknown; type?: unknown; path?: unknown }) => {
+    if (typeof e.message !== 'string' || !DISCUSSIONS_OFF.test(e.message)) return false;
+    if (e.type === 'FORBIDDEN' || e.type === 'RATE_LIMITED') return false;
+    // At the read of the repository's discussions, when GitHub says where.
+    return e.path === undefined || (Array.isArray(e.path) && e.path[0] === 'repository');
+  });
+}
+
+interface DiscussionsPage {
+  repository: { discussions: Connection<RawDiscussion & { updatedAt: string }> };
+}
+
+/**
+ * The discussions updated since `since`, newest first, with their comments (for the digest). A
+ * repository with Discussions turned off has none: GitHub answers its (empty) connection, or the
+ * error isDiscussionsOff knows; any other failure is thrown as every other read's is.
+ */
 export async function discussionsSince(github: GitHubClient, repo: RepoRef, since: Date): Promise<Array<Discussion & { comments: DiscussionComment[] }>> {
   const found: Array<Discussion & { comments: DiscussionComment[] }> = [];
   for (let after: string | null = null; ;) {
-    const data: { repository: { discussions: Connection<RawDiscussion & { updatedAt: string }> } } = await github.graphql(
-      `query($owner: String!, $name: String!, $after: String) { repository(owner: $owner, name: $name) {
+    const first = after === null;
+    const data: DiscussionsPage | undefined = await github
+      .graphql<DiscussionsPage>(
+        `query($owner: String!, $name: String!, $after: String) { repository(owner: $owner, name: $name) {
         discussions(first: 50, after: $after, orderBy: { field: UPDATED_AT, direction: DESC }) {
           nodes { ${DISCUSSION_FIELDS} updatedAt } pageInfo { hasNextPage endCursor } } } }`,
-      { owner: repo.owner, name: repo.repo, after },
-    );
-    const page = data.repository.discussions;
+        { owner: repo.owner, name: repo.repo, after },
+      )
+      .catch((error: unknown) => {
+        // Only the first page can say the feature is off; a later page failing is a failed read.
+        if (first && isDiscussionsOff(error)) return undefined;
+        throw error;
+      });
+    if (!data) return found;
+    const page: DiscussionsPage['repository']['discussions'] = data.repository.discussions;
     for (const d of page.nodes) {
       if (new Date(d.updatedAt) < since) return found;
       found.push({ ...discussionOf(d), comments: await discussionComments(github, d.id) });

@@ -11,9 +11,11 @@
 // and each run that opened one of them says on it which issue is kept. The kept issue is not
 // rewritten: both runs read the same repository a moment apart.
 import { readCaptureMarker } from './capture-pr.js';
-import { traceFromComment } from '../github/answer-comment.js';
+import { markerKey, traceFromComment } from '../github/answer-comment.js';
+import { discussionsSince } from '../github/discussions.js';
+import { questionOfKey } from './reviewed-answer.js';
 import type { StewardConfig } from '../config/config.js';
-import { type AnswerRecord, type CaptureRecord, type DigestReport, buildDigest, renderDigest } from '../digest/digest-report.js';
+import { type AnswerRecord, type AskedIn, type CaptureRecord, type DigestReport, buildDigest, renderDigest } from '../digest/digest-report.js';
 import { type Period, inPeriod } from '../digest/period.js';
 import { wikiHealth } from '../digest/wiki-health.js';
 import type { Workspace } from '../config/workspace.js';
@@ -50,9 +52,28 @@ async function digestIssues(github: GitHubClient, repo: RepoRef, label: string, 
     .sort((a, b) => a.number - b.number);
 }
 
+/** The answer a comment holds, on an issue or in a discussion alike: one the steward wrote in the period, with the trace in its trailer. */
+function answerOf(
+  period: Period,
+  identity: StewardIdentity,
+  c: { user: { login?: string | null } | null | undefined; body: string | undefined; createdAt: string },
+): Pick<AnswerRecord, 'trace' | 'questionKey'> | undefined {
+  if (!identity.owns(c.user) || !inPeriod(period, c.createdAt)) return undefined;
+  const body = c.body ?? '';
+  const trace = traceFromComment(body);
+  if (!trace) return undefined;
+  const key = markerKey(body);
+  return { trace, ...(key ? { questionKey: questionOfKey(key) } : {}) };
+}
+
+/** Where a capture pull request's question was asked, by its marker's key (`discussion-N`, `discussion-comment-ID`). */
+const captureAskedIn = (key: string): AskedIn => (/^discussion-/.test(key) ? 'discussion' : 'issue');
+
 /**
- * The period's answers (the trace trailing each of the steward's own answer comments: comments by
- * anyone else, and traces anywhere else in a comment, do not count) and capture pull requests.
+ * The period's answers (the trace trailing each of the steward's own answer comments, on issues
+ * and in discussions: comments by anyone else, and traces anywhere else in a comment, do not
+ * count) and capture pull requests. A repository with Discussions turned off has no discussion
+ * answers (discussionsSince).
  */
 export async function readRepoActivity(
   github: GitHubClient,
@@ -64,11 +85,20 @@ export async function readRepoActivity(
   const comments = await github.paginate(github.rest.issues.listCommentsForRepo, { ...repo, since: period.start.toISOString(), per_page: 100 });
   const answers: AnswerRecord[] = [];
   for (const c of comments) {
-    if (!identity.owns(c.user) || !inPeriod(period, c.created_at)) continue;
-    const trace = traceFromComment(c.body ?? '');
-    if (!trace) continue;
+    const answer = answerOf(period, identity, { user: c.user, body: c.body, createdAt: c.created_at });
+    if (!answer) continue;
     const issueNumber = Number(/\/issues\/(\d+)$/.exec(c.issue_url)?.[1] ?? 0);
-    answers.push({ trace, issueNumber, url: c.html_url, createdAt: c.created_at, reactions: { up: c.reactions?.['+1'] ?? 0, down: c.reactions?.['-1'] ?? 0 } });
+    const reactions = { up: c.reactions?.['+1'] ?? 0, down: c.reactions?.['-1'] ?? 0 };
+    answers.push({ ...answer, where: 'issue', issueNumber, url: c.html_url, createdAt: c.created_at, reactions });
+  }
+  const discussions = await discussionsSince(github, repo, period.start).catch((error: unknown) => {
+    throw new Error(`could not read the repository's discussions (the digest's token needs discussions: read): ${problemOf(error)}`);
+  });
+  for (const d of discussions) {
+    for (const c of d.comments) {
+      const answer = answerOf(period, identity, c);
+      if (answer) answers.push({ ...answer, where: 'discussion', issueNumber: d.number, url: c.url, createdAt: c.createdAt, reactions: c.reactions });
+    }
   }
   const items = await github.paginate(github.rest.issues.listForRepo, { ...repo, labels: config.labels.capture, state: 'all', per_page: 100 });
   const captures: CaptureRecord[] = items
@@ -82,7 +112,7 @@ export async function readRepoActivity(
         createdAt: i.created_at,
         mergedAt: i.pull_request?.merged_at ?? null,
         state: i.state === 'open' ? 'open' : 'closed',
-        ...(marker ? { issueNumber: marker.issueNumber } : {}),
+        ...(marker ? { where: captureAskedIn(marker.key), issueNumber: marker.issueNumber } : {}),
       };
     });
   return { answers, captures };

@@ -42,6 +42,9 @@ export type ReviewedAnswer =
 /** The key of the reviewed answer's comment: one per capture pull request. */
 export const reviewedKey = (c: MergedDiscussionCapture) => `reviewed-discussion-${c.discussionNumber}-pr-${c.pullNumber}`;
 
+/** The question an answer comment's key answers: a reviewed answer's is its discussion's own (`discussion-N`), any other key its own. */
+export const questionOfKey = (key: string): string => /^reviewed-(discussion-\d+)-pr-\d+$/.exec(key)?.[1] ?? key;
+
 /** Whether the checked-out capture page has been accepted (it exists, inside the wiki, without `captured_by`), and its tags. */
 async function pageState(ctx: AskContext, page: string): Promise<'accepted' | 'still-open' | 'no-page'> {
   return (await readPage(ctx, page)).state;

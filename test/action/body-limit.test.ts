@@ -185,13 +185,39 @@ describe("the digest issue stays within GitHub's limit, and inert (item 15)", ()
       period: { label: '2026-W49', start: '2026-11-30T00:00:00.000Z', end: '2026-12-07T00:00:00.000Z' },
       outcomes: { answered: 1, gap: 5_000, cold: 5_000, error: 0 },
       asked: 10_001,
+      questions: many(10_001, (i) => ({
+        where: i % 2 === 0 ? ('discussion' as const) : ('issue' as const),
+        issueNumber: 100_000 + i,
+        question: long(i),
+        outcome: 'gap' as const,
+        url: `https://github.test/o/r/discussions/${100_000 + i}#discussioncomment-${9_000_000 + i}`,
+        up: 1_000,
+        down: 1_000,
+      })),
       unansweredTopics: many(2_000, (i) => ({
         terms: [PIXEL, TAG, `term${i}`, 'x'.repeat(500)],
-        questions: many(300, (k) => ({ question: long(k), issueNumber: k, url: `https://github.test/o/r/issues/${k}`, outcome: 'gap' as const })),
+        questions: many(300, (k) => ({
+          question: long(k),
+          where: k % 2 === 0 ? ('discussion' as const) : ('issue' as const),
+          issueNumber: k,
+          url: `https://github.test/o/r/issues/${k}`,
+          outcome: 'gap' as const,
+        })),
       })),
       openCaptures: many(5_000, (i) => ({ number: i, title: long(i), url: `https://github.test/o/r/pull/${i}`, ageDays: i })),
       mergedCaptures: many(5_000, (i) => ({ number: i, title: long(i), url: `https://github.test/o/r/pull/${i}` })),
-      feedback: { up: 1, down: 5, mostDownvoted: many(5, (i) => ({ question: long(i), url: `https://github.test/o/r/issues/1#c${i}`, down: 5, up: 0 })) },
+      feedback: {
+        up: 1,
+        down: 5,
+        mostDownvoted: many(5, (i) => ({
+          question: long(i),
+          where: 'issue' as const,
+          issueNumber: 1,
+          url: `https://github.test/o/r/issues/1#c${i}`,
+          down: 5,
+          up: 0,
+        })),
+      },
       mostCited: many(10, (i) => ({ path: `${TAG}/${'p'.repeat(300)}${i}.md`, citations: 3 })),
       oldestAskedAbout: many(10, (i) => ({ path: `a/${'q'.repeat(300)}${i}.md`, asked: 2, updated: `${TAG}` })),
       health: {
@@ -210,6 +236,7 @@ describe("the digest issue stays within GitHub's limit, and inert (item 15)", ()
     const markdown = renderDigest(report, 'wiki-steward digest 2026-W49');
     expectInert(markdown);
     expect(markdown).toContain('- … and 1980 more');
+    expect(markdown).toContain('\n… and 9951 more\n'); // the questions table: its first 50 rows
     expect(markdown).toContain('  - … and 49980 more');
     // renderDigest bounds the report itself; the write's cut is only a last resort.
     expect(markdown.length).toBeLessThanOrEqual(LIMIT);

@@ -51,6 +51,7 @@ const trace = (question: string, outcome: Outcome, terms: string[], cited: strin
 
 const record = (n: number, t: Trace, up = 0, down = 0): AnswerRecord => ({
   trace: t,
+  where: 'issue',
   issueNumber: n,
   url: `https://github.test/o/r/issues/${n}#c`,
   createdAt: '2026-11-30T10:00:00Z',
@@ -84,6 +85,66 @@ describe('digest report', () => {
     const md = renderDigest(r, 'wiki-steward digest 2026-W49');
     expect(md).toContain('```mermaid\npie title Outcomes\n  "answered" : 2\n  "gap" : 1\n  "cold" : 2\n```');
     expect(md).toContain('asked 2× (#1, #2), capture #9');
+  });
+
+  it('questions from issues and discussions in one table; a reviewed answer counts its question once, with the votes of both answers', () => {
+    const inDiscussion = (n: number, t: Trace, key: string, createdAt: string, up = 0, down = 0): AnswerRecord => ({
+      ...record(n, t, up, down),
+      where: 'discussion',
+      questionKey: key,
+      url: `https://github.test/o/r/discussions/${n}#${key}`,
+      createdAt,
+    });
+    const r = buildDigest({
+      period,
+      now: new Date('2026-12-01T00:00:00Z'),
+      answers: [
+        // The reviewed answer is read first (discussions come newest first): the latest still wins.
+        inDiscussion(
+          7,
+          trace('How do I rotate the deploy keys?', 'answered', ['rotate', 'deploy', 'keys'], ['how-to/keys.md']),
+          'discussion-7',
+          '2026-12-02T00:00:00Z',
+          1,
+          0,
+        ),
+        { ...record(1, trace('How do I rotate the deploy keys?', 'cold', ['rotate', 'deploy', 'keys'])), questionKey: 'issue-1' },
+        inDiscussion(7, trace('How do I rotate the deploy keys?', 'cold', ['rotate', 'deploy', 'keys']), 'discussion-7', '2026-11-30T11:00:00Z', 0, 2),
+        inDiscussion(8, trace('Deploy keys | rotate them?', 'gap', ['deploy', 'keys', 'rotate']), 'discussion-8', '2026-11-30T12:00:00Z'),
+      ],
+      captures: [
+        { number: 9, title: 'wiki: capture', url: 'u9', createdAt: '2026-11-30T00:00:00Z', mergedAt: null, state: 'open', where: 'issue', issueNumber: 8 },
+        {
+          number: 10,
+          title: 'wiki: capture',
+          url: 'u10',
+          createdAt: '2026-11-30T00:00:00Z',
+          mergedAt: null,
+          state: 'open',
+          where: 'discussion',
+          issueNumber: 8,
+        },
+      ],
+      health: undefined,
+    });
+    expect(r.asked).toBe(3);
+    expect(r.outcomes).toEqual({ answered: 1, gap: 1, cold: 1, error: 0 });
+    expect(r.questions.map((q) => [q.where, q.issueNumber, q.outcome, q.up, q.down])).toEqual([
+      ['issue', 1, 'cold', 0, 0],
+      ['discussion', 7, 'answered', 1, 2],
+      ['discussion', 8, 'gap', 0, 0],
+    ]);
+    expect(r.unansweredTopics.map((g) => g.questions.map((q) => `${q.where} ${q.issueNumber}`))).toEqual([['issue 1', 'discussion 8']]);
+    expect(r.unansweredTopics[0]!.capture).toEqual({ number: 10, url: 'u10' }); // the discussion's, not issue #8's
+    expect(r.feedback).toMatchObject({ up: 1, down: 2, mostDownvoted: [{ where: 'discussion', issueNumber: 7, down: 2, up: 1 }] });
+    const md = renderDigest(r, 'wiki-steward digest 2026-W49');
+    expect(md.split('\n').filter((l) => l.startsWith('| '))).toEqual([
+      '| Asked in | Question | Outcome | 👍 | 👎 |',
+      '| [#1](https://github.test/o/r/issues/1#c) | How do I rotate the deploy keys? | cold | 0 | 0 |',
+      '| [discussion #7](https://github.test/o/r/discussions/7#discussion-7) | How do I rotate the deploy keys? | answered | 1 | 2 |',
+      '| [discussion #8](https://github.test/o/r/discussions/8#discussion-8) | Deploy keys \\| rotate them? | gap | 0 | 0 |',
+    ]);
+    expect(md).toContain('asked 2× (#1, discussion #8), capture #10');
   });
 
   it('reports wiki health: invalid pages, orphans, stale and low-quality pages', async () => {

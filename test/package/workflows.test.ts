@@ -34,7 +34,7 @@ const NEEDS: Record<string, Record<string, 'read' | 'write'>> = {
   validate: { contents: 'read' },
   'capture-closed': { contents: 'write', discussions: 'write', issues: 'write', 'pull-requests': 'read' },
   maintain: { contents: 'write', discussions: 'write', 'pull-requests': 'write' },
-  digest: { contents: 'read', issues: 'write', 'pull-requests': 'read' },
+  digest: { contents: 'read', discussions: 'read', issues: 'write', 'pull-requests': 'read' },
 };
 
 const issue = { number: 7, title: '/wiki How do hooks work?', user: { login: 'asker', type: 'User' }, labels: [] };
