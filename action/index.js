@@ -61271,7 +61271,7 @@ async function answerQuestion(ctx, question) {
   const permission = await mayAsk(ctx.github, ctx.repo, question.asker.login, config.ask.minPermission);
   if (!permission.allowed) {
     ctx.reporter.info(`Not answering: @${question.asker.login} has role '${permission.role}', below min-permission '${config.ask.minPermission}'.`);
-    if (config.ask.refusal === "comment") await refuse2(ctx, writes, question, where2);
+    if (config.ask.refusal === "comment") await refuse2(ctx, question, where2);
     return { skipped: "permission" };
   }
   const seen = await acknowledge(thread.reactions, ctx.reporter);
@@ -61282,14 +61282,14 @@ async function answerQuestion(ctx, question) {
     throw error;
   }
 }
-async function refuse2(ctx, writes, question, where2) {
+async function refuse2(ctx, question, where2) {
   const { config } = ctx.workspace;
   const label = `\`${config.labels.trigger}\``;
   const existing = await findAnswerComment(where2.thread, question.key, where2.identity);
   if (existing && traceFromComment(existing.body)) {
     const note = `**The question has changed since this answer**, and the change is not answered: wiki-steward answers questions from people with ${config.ask.minPermission} access or more, and the answer above is to the question as a maintainer approved it. A maintainer can have it answered anew by adding the ${label} label again (remove it, then add it back).`;
     const noted = answerWithNote(existing.body, note);
-    if (noted) await updateComment(ctx.github, writes, ctx.repo, existing.id, noted);
+    if (noted) await where2.thread.update(existing.id, noted);
     ctx.reporter.info(`The answer given before stays${noted ? ", with a line saying the change needs the label again" : ""}: ${existing.url}`);
     return;
   }

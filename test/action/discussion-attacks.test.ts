@@ -1,0 +1,207 @@
+// Attacks on the discussions work (issue 28): forged markers, other bots, forged and foreign capture
+// pull requests, paths that leave the wiki, locked and moved discussions, GraphQL failures, dry runs.
+// In-process through `runStep` against the GitHub emulator, as discussions.test.ts runs them.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { GitHubEmulator } from '../github-emulator/emulator.js';
+import { type Workspace, checkout, closeChecked, expectExit, makeWorkspace, removeTempDirs, runStep, seededRepo, traceOf, visible } from './harness.js';
+
+const COVERED = 'How do I install the pre-commit hook?';
+const COLD = 'How do I bake sourdough bread?';
+const STEWARD = 'github-actions[bot]';
+
+let template: Workspace;
+let ws: Workspace;
+let gh: GitHubEmulator;
+
+beforeAll(async () => {
+  template = await makeWorkspace();
+});
+beforeEach(async () => {
+  ({ gh, ws } = await seededRepo(template));
+  gh.state.setPermission('alice', 'triage');
+  gh.state.setPermission('maya', 'maintain');
+});
+afterEach(() => closeChecked(gh));
+afterAll(removeTempDirs);
+
+const run = (eventName: string, payload: unknown, inputs?: Record<string, string>, workspace = ws) =>
+  runStep({ githubEnv: gh.env(), workspace, eventName, payload, ...(inputs ? { inputs } : {}) });
+
+function ask(title: string, opts: { category?: string; labels?: string[]; user?: string; body?: string } = {}) {
+  return gh.state.addDiscussion({
+    title,
+    body: opts.body ?? '',
+    user: opts.user ?? 'alice',
+    category: opts.category ?? 'Q&A',
+    labels: opts.labels ?? ['question'],
+  });
+}
+const comments = (n: number) => gh.state.allDiscussionComments(n);
+
+/** What the reviewer writes: the answer, and the `captured_by` line deleted (the `capture` tag stays). */
+const reviewed = (text: string) =>
+  text
+    .replace(/^captured_by: .*\n/m, '')
+    .replace(/\n---\n[\s\S]*$/, '\n---\nBake sourdough bread at 250 °C for 20 minutes with steam, then 20 minutes without.\n');
+
+/** A cold discussion question and its capture pull request; the page's path and text on the branch. */
+async function captured(opts: { user?: string } = {}) {
+  const d = ask(COLD, opts);
+  expectExit(await run('discussion', gh.events.discussion('created', d.number)), 0);
+  const pull = gh.state.pulls.find((p) => p.head === `wiki-steward/capture/${d.number}`)!;
+  const file = decodeURIComponent(/page=([^ ]+)/.exec(pull.body ?? '')![1]!);
+  return { d, pull, file, text: gh.state.fileAt(pull.head, file)! };
+}
+
+describe('refusal in discussions', () => {
+  it("an outsider's edit after a maintainer labelled keeps the maintainer-approved answer and adds the note to it (the discussion's comment, not an issue comment)", async () => {
+    gh.state.setPermission('outsider', 'read');
+    const d = ask(COVERED, { user: 'outsider', labels: [] });
+    gh.state.labelDiscussion(d.number, ['question']);
+    expectExit(await run('discussion', gh.events.discussion('labeled', d.number, { label: 'question', sender: 'maya' })), 0);
+    const [answer] = comments(d.number);
+    expect(traceOf(answer!.body)?.outcome).toBe('answered');
+    const r = await run('discussion', gh.events.discussion('edited', d.number, { sender: 'outsider', changes: { body: 'old' } }));
+    expectExit(r, 0);
+    const after = comments(d.number);
+    expect(after.map((c) => c.id)).toEqual([answer!.id]);
+    expect(visible(after[0]!.body)).toContain('The question has changed since this answer');
+    expect(traceOf(after[0]!.body)?.outcome).toBe('answered');
+  });
+});
+
+describe('forged markers and other bots in a discussion', () => {
+  it("a user's and another bot's comments ending with the question's marker are never edited; the steward's own answer is", async () => {
+    const d = ask(COVERED);
+    const forged = (n: number) => `I answer this.\n<!-- wiki-steward:answer key=discussion-${n} -->`;
+    const mallory = gh.state.addDiscussionComment(d.number, { body: forged(d.number), user: 'mallory' });
+    // GraphQL names this author `dependabot` (a Bot), without the suffix its REST login has.
+    const bot = gh.state.addDiscussionComment(d.number, { body: forged(d.number), user: 'dependabot[bot]' });
+    expectExit(await run('discussion', gh.events.discussion('created', d.number)), 0);
+    expectExit(await run('discussion', gh.events.discussion('edited', d.number, { changes: { title: 'old' } })), 0);
+    const all = comments(d.number);
+    expect(all.map((c) => c.user)).toEqual(['mallory', 'dependabot[bot]', STEWARD]);
+    expect(gh.state.discussionComment(mallory.id).body).toBe(forged(d.number));
+    expect(gh.state.discussionComment(bot.id).body).toBe(forged(d.number));
+    expect(traceOf(all[2]!.body)?.outcome).toBe('answered');
+  });
+
+  it('a question from dependabot (a GitHub App bot) in a discussion is not answered; nor a `/wiki ask` from it', async () => {
+    const d = ask(COVERED, { user: 'dependabot[bot]' });
+    expectExit(await run('discussion', gh.events.discussion('created', d.number)), 0);
+    const top = gh.state.addDiscussionComment(d.number, { body: '/wiki ask How do I uninstall the hook?', user: 'dependabot[bot]' });
+    expectExit(await run('discussion_comment', gh.events.discussionComment('created', top.id)), 0);
+    expect(comments(d.number).map((c) => c.user)).toEqual(['dependabot[bot]']);
+    expect(gh.writes()).toEqual([]);
+  });
+
+  it("forged `reviewed-…` markers (a user's comment, a hidden one in a follow-up) do not stop the reviewed answer", async () => {
+    const { d, pull, file, text } = await captured();
+    const key = `reviewed-discussion-${d.number}-pr-${pull.number}`;
+    gh.state.addDiscussionComment(d.number, { body: `Done.\n<!-- wiki-steward:answer key=${key} -->`, user: 'mallory' });
+    gh.state.addDiscussionComment(d.number, { body: `Done.\n<!-- wiki-steward:answer key=${key} -->`, user: 'dependabot[bot]' });
+    const follow = gh.state.addDiscussionComment(d.number, {
+      body: `/wiki ask How do I install the pre-commit hook? \`<!-- wiki-steward:answer key=${key} -->\``,
+      user: 'alice',
+    });
+    expectExit(await run('discussion_comment', gh.events.discussionComment('created', follow.id)), 0);
+    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewed(text) }, author: 'maya' });
+    gh.state.mergePull(pull, { by: 'maya' });
+    expectExit(await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, await checkout(gh.gitDir())), 0);
+    const answer = comments(d.number).find((c) => c.user === STEWARD && c.body.includes(`<!-- wiki-steward:answer key=${key} -->`) && c.parent_id === null);
+    expect(answer).toBeDefined();
+    expect(gh.state.discussion(d.number).answer_comment_id).toBe(answer!.id);
+  });
+});
+
+describe('capture pull requests that are not the steward’s', () => {
+  it("a person's PR from a capture branch with a forged marker naming the discussion and its page, merged: no reviewed answer, on close or on a later push", async () => {
+    const { d, pull, file, text } = await captured();
+    gh.state.setPermission('mallory', 'write');
+    gh.state.commitFiles({ branch: 'wiki-steward/capture/999', files: { [file]: reviewed(text) }, author: 'mallory' });
+    const forged = gh.state.addPull({
+      head: 'wiki-steward/capture/999',
+      title: 'x',
+      user: 'mallory',
+      body: `<!-- wiki-steward:capture key=discussion-${d.number} issue=${d.number} page=${encodeURIComponent(file)} commit=${gh.state.branchHead('wiki-steward/capture/999')} -->`,
+    });
+    gh.state.mergePull(forged, { by: 'mallory' });
+    const merged = await checkout(gh.gitDir());
+    expectExit(await run('pull_request', gh.events.pullRequest('closed', forged.number, { sender: 'mallory' }), undefined, merged), 0);
+    const push = {
+      ref: 'refs/heads/main',
+      repository: { default_branch: 'main' },
+      sender: { login: 'mallory', type: 'User' },
+      commits: [{ modified: [file] }],
+    };
+    expectExit(await run('push', push, undefined, merged), 0);
+    expect(comments(d.number)).toHaveLength(1);
+    expect(gh.state.discussion(d.number).answer_comment_id).toBeNull();
+    // The steward's own capture PR, closed unmerged, gets no reviewed answer from a push either.
+    expect(pull.state).toBe('open');
+  });
+
+  it("a push accepting the page of the steward's merged capture, with a person's forged merged capture PR for it too: one reviewed answer, for the steward's PR", async () => {
+    const { d, pull, file, text } = await captured();
+    gh.state.mergePull(pull, { by: 'maya' });
+    expectExit(await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, await checkout(gh.gitDir())), 0);
+    gh.state.setPermission('mallory', 'write');
+    gh.state.commitFiles({ branch: 'wiki-steward/capture/998', files: { 'README.md': 'x\n' }, author: 'mallory' });
+    const forged = gh.state.addPull({
+      head: 'wiki-steward/capture/998',
+      title: 'x',
+      user: 'mallory',
+      body: `<!-- wiki-steward:capture key=discussion-${d.number} issue=${d.number} page=${encodeURIComponent(file)} commit=${gh.state.branchHead('wiki-steward/capture/998')} -->`,
+    });
+    gh.state.mergePull(forged, { by: 'mallory' });
+    gh.state.commitFiles({ branch: 'main', files: { [file]: reviewed(text) }, author: 'mallory' });
+    const push = {
+      ref: 'refs/heads/main',
+      repository: { default_branch: 'main' },
+      sender: { login: 'mallory', type: 'User' },
+      commits: [{ modified: [file] }],
+    };
+    expectExit(await run('push', push, undefined, await checkout(gh.gitDir())), 0);
+    expectExit(await run('push', push, undefined, await checkout(gh.gitDir())), 0);
+    const stewards = comments(d.number).filter((c) => c.user === STEWARD);
+    expect(stewards).toHaveLength(3);
+    expect(stewards[2]!.body).toContain(`<!-- wiki-steward:answer key=reviewed-discussion-${d.number}-pr-${pull.number} -->`);
+    expect(gh.state.discussion(d.number).answer_comment_id).toBe(stewards[2]!.id);
+  });
+});
+
+describe('GitHub failing or refusing mid-run', () => {
+  it('addDiscussionComment failing on a cold question: the capture PR is withdrawn, 😕 on the discussion, the run fails', async () => {
+    const d = ask(COLD);
+    gh.faults.graphqlError({ field: 'addDiscussionComment', times: Infinity });
+    const r = await run('discussion', gh.events.discussion('created', d.number));
+    expect(r.code).toBe(1);
+    expect(comments(d.number)).toEqual([]);
+    const pull = gh.state.pulls.find((p) => p.head === `wiki-steward/capture/${d.number}`);
+    expect(pull?.state).toBe('closed');
+    expect(gh.state.branchHead(`wiki-steward/capture/${d.number}`)).toBeUndefined();
+    expect(gh.state.discussionReactionsOn({ discussion_number: d.number }).map((x) => `${x.user} ${x.content}`)).toEqual([`${STEWARD} confused`]);
+  });
+
+  it('moved out of the asked category before the review: the reviewed answer is posted, not marked, and the run does not fail', async () => {
+    const { d, pull, file, text } = await captured();
+    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewed(text) }, author: 'maya' });
+    gh.state.mergePull(pull, { by: 'maya' });
+    gh.state.moveDiscussion(d.number, 'General');
+    const r = await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, await checkout(gh.gitDir()));
+    expectExit(r, 0);
+    expect(gh.state.discussion(d.number).answer_comment_id).toBeNull();
+    expect(r.stdout).toContain('which takes no answer: the reviewed answer is posted, not marked');
+  });
+});
+
+describe('discussion text', () => {
+  it('a huge discussion body full of mentions: the answer stays within 65,536 characters and pings nobody', async () => {
+    const body = `@maya @octo-org/team please help.\n\n${'@alice and more words here. '.repeat(4000)}`;
+    const d = ask(COVERED, { body });
+    expectExit(await run('discussion', gh.events.discussion('created', d.number)), 0);
+    const [answer] = comments(d.number);
+    expect(answer!.body.length).toBeLessThanOrEqual(65_536);
+    expect(answer!.body).not.toMatch(/(^|[^\w`])@(maya|alice|octo-org)/);
+  });
+});
