@@ -61374,7 +61374,7 @@ ${fault ? `> [!WARNING]
 }
 
 // src/jobs/reviewed-answer.ts
-import { readFile as readFile2 } from "node:fs/promises";
+import { lstat as lstat2, readFile as readFile2 } from "node:fs/promises";
 import path7 from "node:path";
 var reviewedKey = (c3) => `reviewed-discussion-${c3.discussionNumber}-pr-${c3.pullNumber}`;
 async function pageState(ctx, page) {
@@ -61387,11 +61387,22 @@ async function readPage(ctx, page) {
   const file = path7.resolve(workspace.repoRoot, page);
   const inWiki = path7.relative(workspace.wikiRoot, file);
   if (inWiki.startsWith("..") || path7.isAbsolute(inWiki) || repoPathOf(workspace, inWiki.split(path7.sep).join("/")) !== page) return none;
+  if (!await isPlainFile(workspace.wikiRoot, inWiki)) return none;
   const text2 = await readFile2(file, "utf8").catch(() => void 0);
   if (text2 === void 0) return none;
   const fm = readFrontmatter(text2);
   if (fm.kind !== "ok") return { state: "accepted", tags: [] };
   return { state: isOpenCapture(fm.data) ? "still-open" : "accepted", tags: stringList(fm.data.tags) };
+}
+async function isPlainFile(root, rel) {
+  let at2 = root;
+  let stat;
+  for (const part of rel.split(path7.sep)) {
+    at2 = path7.join(at2, part);
+    stat = await lstat2(at2).catch(() => void 0);
+    if (!stat || stat.isSymbolicLink()) return false;
+  }
+  return !!stat?.isFile();
 }
 async function postReviewedAnswer(ctx, capture) {
   const state = await pageState(ctx, capture.page);

@@ -5,7 +5,8 @@
 // answer. Only here does the steward mark an answer: an answer the wiki alone produced is the
 // asker's or a maintainer's to accept. Once per capture: the comment's key names the capture pull
 // request, and twin runs (the merge's `pull_request` and `push` events) converge on one comment.
-import { readFile } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { repoPathOf } from '../config/workspace.js';
 import { answerSignature, workflowRunUrl } from '../github/answer-signature.js';
@@ -55,11 +56,27 @@ async function readPage(ctx: AskContext, page: string): Promise<{ state: 'accept
   const file = path.resolve(workspace.repoRoot, page);
   const inWiki = path.relative(workspace.wikiRoot, file);
   if (inWiki.startsWith('..') || path.isAbsolute(inWiki) || repoPathOf(workspace, inWiki.split(path.sep).join('/')) !== page) return none;
+  if (!(await isPlainFile(workspace.wikiRoot, inWiki))) return none;
   const text = await readFile(file, 'utf8').catch(() => undefined);
   if (text === undefined) return none;
   const fm = readFrontmatter(text);
   if (fm.kind !== 'ok') return { state: 'accepted', tags: [] };
   return { state: isOpenCapture(fm.data) ? 'still-open' : 'accepted', tags: stringList(fm.data.tags) };
+}
+
+/**
+ * Whether `rel` is a regular file reached through real folders of the wiki. The wiki never follows
+ * a symbolic link (wiki/tree.ts): a page linked to a file elsewhere is no page, and is not read.
+ */
+async function isPlainFile(root: string, rel: string): Promise<boolean> {
+  let at = root;
+  let stat: Stats | undefined;
+  for (const part of rel.split(path.sep)) {
+    at = path.join(at, part);
+    stat = await lstat(at).catch(() => undefined);
+    if (!stat || stat.isSymbolicLink()) return false;
+  }
+  return !!stat?.isFile();
 }
 
 export async function postReviewedAnswer(ctx: ReviewedAnswerContext, capture: MergedDiscussionCapture): Promise<ReviewedAnswer> {

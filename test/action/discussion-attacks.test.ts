@@ -1,6 +1,8 @@
 // Attacks on the discussions work (issue 28): forged markers, other bots, forged and foreign capture
 // pull requests, paths that leave the wiki, locked and moved discussions, GraphQL failures, dry runs.
 // In-process through `runStep` against the GitHub emulator, as discussions.test.ts runs them.
+import { symlink, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GitHubEmulator } from '../github-emulator/emulator.js';
 import { type Workspace, checkout, closeChecked, expectExit, makeWorkspace, removeTempDirs, runStep, seededRepo, traceOf, visible } from './harness.js';
@@ -167,6 +169,22 @@ describe('capture pull requests that are not the steward’s', () => {
     expect(stewards).toHaveLength(3);
     expect(stewards[2]!.body).toContain(`<!-- wiki-steward:answer key=reviewed-discussion-${d.number}-pr-${pull.number} -->`);
     expect(gh.state.discussion(d.number).answer_comment_id).toBe(stewards[2]!.id);
+  });
+});
+
+describe('the capture page named by the marker', () => {
+  it('a capture page that is a symlink to a file outside the wiki is not read as an accepted page', async () => {
+    const { d, pull, file } = await captured();
+    gh.state.mergePull(pull, { by: 'maya' });
+    const merged = await checkout(gh.gitDir());
+    // The reviewer's commit made the page a link to a file outside the wiki (git checks links out as links).
+    const outside = path.join(merged.dir, 'outside.md');
+    await writeFile(outside, '---\ntitle: not a wiki page\n---\nSecret.\n');
+    await unlink(path.join(merged.dir, file));
+    await symlink(outside, path.join(merged.dir, file));
+    expectExit(await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, merged), 0);
+    expect(gh.state.discussion(d.number).answer_comment_id).toBeNull();
+    expect(comments(d.number).some((c) => visible(c.body).includes('A reviewer wrote the page'))).toBe(false);
   });
 });
 
