@@ -59750,18 +59750,26 @@ async function setDiscussionReaction(github, writes, subjectId, content, on2) {
     false
   );
 }
-async function changeDiscussionLabels(github, writes, discussionId, change) {
-  for (const [mutation, labels] of [
+async function changeDiscussionLabels(github, writes, repo, discussionId, change) {
+  for (const [mutation, names] of [
     ["removeLabelsFromLabelable", change.remove],
     ["addLabelsToLabelable", change.add]
   ]) {
-    if (labels.length === 0) continue;
+    if (names.length === 0) continue;
     await writes.run(
-      `POST /graphql ${mutation} ${labels.map((l3) => l3.name).join(", ")} on ${discussionId}`,
-      () => github.graphql(`mutation($id: ID!, $labels: [ID!]!) { ${mutation}(input: { labelableId: $id, labelIds: $labels }) { clientMutationId } }`, {
-        id: discussionId,
-        labels: labels.map((l3) => l3.id)
-      }),
+      `POST /graphql ${mutation} ${names.join(", ")} on ${discussionId}`,
+      async () => {
+        const ids = [];
+        for (const name of names) {
+          const id = await labelNodeId(github, repo, name);
+          if (!id) throw new Error(`the repository has no label '${name}'`);
+          ids.push(id);
+        }
+        await github.graphql(`mutation($id: ID!, $labels: [ID!]!) { ${mutation}(input: { labelableId: $id, labelIds: $labels }) { clientMutationId } }`, {
+          id: discussionId,
+          labels: ids
+        });
+      },
       void 0
     );
   }
@@ -59902,15 +59910,10 @@ function discussionThread(github, writes, repo, discussion) {
       return added ? () => setDiscussionReaction(github, writes, subject, graphqlContent, false).then(() => void 0) : void 0;
     }
   };
-  const labelId = async (name) => {
-    const id = await labelNodeId(github, repo, name);
-    if (!id) throw new Error(`the repository has no label '${name}'`);
-    return { id, name };
-  };
   const labels = {
     current: async () => (await readDiscussion(github, repo, discussion.number))?.labels.map((l3) => l3.name) ?? [],
-    add: async (name) => changeDiscussionLabels(github, writes, discussion.nodeId, { add: [await labelId(name)], remove: [] }),
-    remove: async (name) => changeDiscussionLabels(github, writes, discussion.nodeId, { add: [], remove: [await labelId(name)] })
+    add: (name) => changeDiscussionLabels(github, writes, repo, discussion.nodeId, { add: [name], remove: [] }),
+    remove: (name) => changeDiscussionLabels(github, writes, repo, discussion.nodeId, { add: [], remove: [name] })
   };
   return {
     comments,

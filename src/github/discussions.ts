@@ -204,25 +204,36 @@ export async function setDiscussionReaction(
   );
 }
 
-/** Adds and removes labels on a discussion by their node ids. */
+/**
+ * Adds and removes labels on a discussion, by name. GraphQL names labels by node id: each is looked
+ * up inside its write, so a dry run (which creates no missing label) looks nothing up either.
+ */
 export async function changeDiscussionLabels(
   github: GitHubClient,
   writes: RepoWrites,
+  repo: RepoRef,
   discussionId: string,
-  change: { add: Array<{ id: string; name: string }>; remove: Array<{ id: string; name: string }> },
+  change: { add: string[]; remove: string[] },
 ): Promise<void> {
-  for (const [mutation, labels] of [
+  for (const [mutation, names] of [
     ['removeLabelsFromLabelable', change.remove],
     ['addLabelsToLabelable', change.add],
   ] as const) {
-    if (labels.length === 0) continue;
+    if (names.length === 0) continue;
     await writes.run(
-      `POST /graphql ${mutation} ${labels.map((l) => l.name).join(', ')} on ${discussionId}`,
-      () =>
-        github.graphql(`mutation($id: ID!, $labels: [ID!]!) { ${mutation}(input: { labelableId: $id, labelIds: $labels }) { clientMutationId } }`, {
+      `POST /graphql ${mutation} ${names.join(', ')} on ${discussionId}`,
+      async () => {
+        const ids: string[] = [];
+        for (const name of names) {
+          const id = await labelNodeId(github, repo, name);
+          if (!id) throw new Error(`the repository has no label '${name}'`);
+          ids.push(id);
+        }
+        await github.graphql(`mutation($id: ID!, $labels: [ID!]!) { ${mutation}(input: { labelableId: $id, labelIds: $labels }) { clientMutationId } }`, {
           id: discussionId,
-          labels: labels.map((l) => l.id),
-        }),
+          labels: ids,
+        });
+      },
       undefined,
     );
   }

@@ -39,6 +39,11 @@ function ask(title: string, opts: { category?: string; labels?: string[]; user?:
   });
 }
 const comments = (n: number) => gh.state.allDiscussionComments(n);
+const mutations = (since = 0) =>
+  gh.requests
+    .slice(since)
+    .filter((q) => q.route === '/graphql' && /^\s*mutation/.test(String((q.body as { query?: string } | undefined)?.query ?? '')))
+    .map((q) => String((q.body as { query: string }).query).match(/\{\s*(\w+)/)?.[1]);
 
 /** What the reviewer writes: the answer, and the `captured_by` line deleted (the `capture` tag stays). */
 const reviewed = (text: string) =>
@@ -199,6 +204,22 @@ describe('GitHub failing or refusing mid-run', () => {
     expect(pull?.state).toBe('closed');
     expect(gh.state.branchHead(`wiki-steward/capture/${d.number}`)).toBeUndefined();
     expect(gh.state.discussionReactionsOn({ discussion_number: d.number }).map((x) => `${x.user} ${x.content}`)).toEqual([`${STEWARD} confused`]);
+  });
+
+  it('a dry run of a discussion question and of a reviewed answer sends no GraphQL mutation', async () => {
+    const d = ask(COLD);
+    const r = await run('discussion', gh.events.discussion('created', d.number), { 'dry-run': 'true' });
+    expectExit(r, 0);
+    expect(gh.writes()).toEqual([]);
+    expect(r.stdout).toMatch(/\[dry-run\] would POST \/graphql addDiscussionComment/);
+    const { d: d2, pull, file, text } = await captured();
+    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewed(text) }, author: 'maya' });
+    gh.state.mergePull(pull, { by: 'maya' });
+    const before = gh.requests.length;
+    const dry = await run('pull_request', gh.events.pullRequest('closed', pull.number), { 'dry-run': 'true' }, await checkout(gh.gitDir()));
+    expectExit(dry, 0);
+    expect(mutations(before)).toEqual([]);
+    expect(gh.state.discussion(d2.number).answer_comment_id).toBeNull();
   });
 
   it('moved out of the asked category before the review: the reviewed answer is posted, not marked, and the run does not fail', async () => {
