@@ -61413,6 +61413,7 @@ async function postReviewedAnswer(ctx, capture) {
   if (state === "still-open") return { status: "still-open", reason: `${capture.page} still carries captured_by` };
   const discussion = await readDiscussion(ctx.github, ctx.repo, capture.discussionNumber);
   if (!discussion) return { status: "no-discussion", reason: `discussion #${capture.discussionNumber} is gone` };
+  if (discussion.locked) return { status: "locked", reason: `discussion #${discussion.number} is locked` };
   const thread = discussionThread(ctx.github, ctx.writes, ctx.repo, { number: discussion.number, nodeId: discussion.nodeId });
   const key2 = reviewedKey(capture);
   const where2 = { thread: thread.comments, key: key2, identity: ctx.identity };
@@ -61505,8 +61506,8 @@ async function handleClosedCapture(github, writes, repo, pull, o2) {
     reporter.info(`Capture PR #${pull.number} merged; no reviewed answer yet: ${reviewed.reason}.`);
   }
   const thread = await captureThread(github, writes, repo, marker);
-  if (!thread) {
-    reporter.info(`Capture PR #${pull.number} closed; the question it captured (${marker.key}) is gone, so nothing is replied.`);
+  if (typeof thread === "string") {
+    reporter.info(`Capture PR #${pull.number} closed; the question it captured (${marker.key}) ${thread}, so nothing is replied.`);
     return void 0;
   }
   const pageUrl = `${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? "HEAD"}/${marker.page.split("/").map(encodeURIComponent).join("/")}`;
@@ -61519,7 +61520,9 @@ async function handleClosedCapture(github, writes, repo, pull, o2) {
 async function captureThread(github, writes, repo, marker) {
   if (!marker.key.startsWith("discussion-")) return issueThread(github, writes, repo, marker.issueNumber).comments;
   const discussion = await readDiscussion(github, repo, marker.issueNumber);
-  return discussion ? discussionThread(github, writes, repo, { number: discussion.number, nodeId: discussion.nodeId }).comments : void 0;
+  if (!discussion) return "is gone";
+  if (discussion.locked) return `is in locked discussion #${discussion.number}`;
+  return discussionThread(github, writes, repo, { number: discussion.number, nodeId: discussion.nodeId }).comments;
 }
 var commentOfKey = (key2) => {
   const m2 = /^(?:discussion-)?comment-(\d+)$/.exec(key2);
@@ -62936,6 +62939,7 @@ async function runStep(step5) {
     const ask = { workspace, env: providerEnv, clock: step5.clock, reporter, serverUrl, repo: { owner, repo } };
     for (const reviewed of await reviewedAnswersAfterPush({ ...ask, github, writes: writes(), identity }, changed)) {
       if ("url" in reviewed) reporter.info(`A reviewer accepted a discussion's capture page: its reviewed answer is ${reviewed.url}.`);
+      else reporter.info(`A reviewer accepted a discussion's capture page; no reviewed answer yet: ${reviewed.reason}.`);
     }
     const handled = maintained.committed || maintained.pullRequestUrl ? new Set(maintained.indexFiles) : /* @__PURE__ */ new Set();
     return validateCheckout(workspace, reporter, { cwd: workspaceDir, indexFilesHandled: handled });

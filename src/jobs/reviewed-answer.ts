@@ -38,7 +38,7 @@ export interface ReviewedAnswerContext extends AskContext {
 }
 
 export type ReviewedAnswer =
-  { status: 'posted' | 'already'; url: string; marked: boolean } | { status: 'still-open' | 'no-page' | 'no-discussion'; reason: string };
+  { status: 'posted' | 'already'; url: string; marked: boolean } | { status: 'still-open' | 'no-page' | 'no-discussion' | 'locked'; reason: string };
 
 /** The key of the reviewed answer's comment: one per capture pull request. */
 export const reviewedKey = (c: MergedDiscussionCapture) => `reviewed-discussion-${c.discussionNumber}-pr-${c.pullNumber}`;
@@ -85,6 +85,9 @@ export async function postReviewedAnswer(ctx: ReviewedAnswerContext, capture: Me
   if (state === 'still-open') return { status: 'still-open', reason: `${capture.page} still carries captured_by` };
   const discussion = await readDiscussion(ctx.github, ctx.repo, capture.discussionNumber);
   if (!discussion) return { status: 'no-discussion', reason: `discussion #${capture.discussionNumber} is gone` };
+  // GitHub refuses a bot's comment on a locked discussion, and the steward answers no locked question.
+  // Not now, then: a push that touches the page once the discussion is unlocked posts it.
+  if (discussion.locked) return { status: 'locked', reason: `discussion #${discussion.number} is locked` };
   const thread = discussionThread(ctx.github, ctx.writes, ctx.repo, { number: discussion.number, nodeId: discussion.nodeId });
   const key = reviewedKey(capture);
   const where = { thread: thread.comments, key, identity: ctx.identity };

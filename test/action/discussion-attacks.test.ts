@@ -222,6 +222,35 @@ describe('GitHub failing or refusing mid-run', () => {
     expect(gh.state.discussion(d2.number).answer_comment_id).toBeNull();
   });
 
+  it('a locked discussion when its capture merges: no reply (GitHub refuses it), the run says why and does not fail; a push after unlocking posts the reviewed answer', async () => {
+    const { d, pull, file, text } = await captured();
+    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewed(text) }, author: 'maya' });
+    gh.state.mergePull(pull, { by: 'maya' });
+    gh.state.lockDiscussion(d.number, 'resolved');
+    const r = await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, await checkout(gh.gitDir()));
+    expectExit(r, 0);
+    expect(r.stdout).toContain(`no reviewed answer yet: discussion #${d.number} is locked`);
+    expect(r.stdout).toContain(`is in locked discussion #${d.number}, so nothing is replied`);
+    expect(comments(d.number)).toHaveLength(1);
+    gh.state.unlockDiscussion(d.number);
+    const push = { ref: 'refs/heads/main', repository: { default_branch: 'main' }, sender: { login: 'maya', type: 'User' }, commits: [{ modified: [file] }] };
+    expectExit(await run('push', push, undefined, await checkout(gh.gitDir())), 0);
+    const all = comments(d.number);
+    expect(all).toHaveLength(2);
+    expect(gh.state.discussion(d.number).answer_comment_id).toBe(all[1]!.id);
+  });
+
+  it('a locked discussion when its capture merges still a capture: no plain reply either, and the run does not fail', async () => {
+    const { d, pull } = await captured();
+    gh.state.mergePull(pull, { by: 'maya' });
+    gh.state.lockDiscussion(d.number, 'resolved');
+    const r = await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, await checkout(gh.gitDir()));
+    expectExit(r, 0);
+    expect(r.stdout).toContain(`is in locked discussion #${d.number}, so nothing is replied`);
+    expect(comments(d.number)).toHaveLength(1);
+    expect(gh.state.branchHead(pull.head)).toBeUndefined();
+  });
+
   it('moved out of the asked category before the review: the reviewed answer is posted, not marked, and the run does not fail', async () => {
     const { d, pull, file, text } = await captured();
     gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewed(text) }, author: 'maya' });
