@@ -49587,6 +49587,10 @@ var GitHubWriteError = class extends Error {
   status;
   reason;
 };
+function withPermissionHint(describe, reason) {
+  if (!describe.startsWith("POST /graphql") || !/Resource not accessible by integration/i.test(reason)) return reason;
+  return `${reason} (give the job \`discussions: write\`: the workflow's token may not write to discussions)`;
+}
 var RepoWrites = class {
   constructor(dryRun, log, budget = Infinity) {
     this.dryRun = dryRun;
@@ -49608,7 +49612,7 @@ var RepoWrites = class {
     try {
       return await write();
     } catch (error) {
-      throw new GitHubWriteError(describe, error.status, error.message);
+      throw new GitHubWriteError(describe, error.status, withPermissionHint(describe, error.message));
     }
   }
 };

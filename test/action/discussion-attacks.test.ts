@@ -273,3 +273,25 @@ describe('discussion text', () => {
     expect(answer!.body).not.toMatch(/(^|[^\w`])@(maya|alice|octo-org)/);
   });
 });
+
+describe('the discussions permission', () => {
+  it('a token without discussions: write fails the run with a message that names the permission', async () => {
+    await gh.close();
+    ({ gh, ws } = await seededRepo(template, {
+      tokens: { ghs_nodisc: { login: STEWARD, type: 'Bot', issues: 'write', contents: 'write', pull_requests: 'write', discussions: 'read' } },
+    }));
+    gh.state.setPermission('alice', 'triage');
+    const d = ask(COVERED);
+    const r = await runStep({
+      githubEnv: gh.env(),
+      workspace: ws,
+      eventName: 'discussion',
+      payload: gh.events.discussion('created', d.number),
+      token: 'ghs_nodisc',
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /::error::GitHub refused to POST \/graphql addDiscussionComment .*Resource not accessible by integration \(give the job `discussions: write`/,
+    );
+  });
+});
