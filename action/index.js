@@ -59734,7 +59734,10 @@ async function allReplies(github, top) {
   return replies;
 }
 async function discussionCommentExists(github, nodeId) {
-  const data = await github.graphql(`query($id: ID!) { node(id: $id) { ... on DiscussionComment { id } } }`, { id: nodeId });
+  const data = await github.graphql(`query($id: ID!) { node(id: $id) { ... on DiscussionComment { id } } }`, { id: nodeId }).catch((error) => {
+    if (error.errors?.some((e) => e.type === "NOT_FOUND")) return { node: null };
+    throw error;
+  });
   return data.node !== null;
 }
 async function setDiscussionReaction(github, writes, subjectId, content, on2) {

@@ -153,7 +153,13 @@ async function allReplies(github: GitHubClient, top: RawComment & { replies: Con
 
 /** Whether a discussion comment still exists (a `/wiki ask` comment may be deleted before its run). */
 export async function discussionCommentExists(github: GitHubClient, nodeId: string): Promise<boolean> {
-  const data = await github.graphql<{ node: { id: string } | null }>(`query($id: ID!) { node(id: $id) { ... on DiscussionComment { id } } }`, { id: nodeId });
+  // GitHub answers a deleted node's id with a NOT_FOUND error (and `node: null`), not with null alone.
+  const data = await github
+    .graphql<{ node: { id: string } | null }>(`query($id: ID!) { node(id: $id) { ... on DiscussionComment { id } } }`, { id: nodeId })
+    .catch((error: { errors?: Array<{ type?: string }> }) => {
+      if (error.errors?.some((e) => e.type === 'NOT_FOUND')) return { node: null };
+      throw error;
+    });
   return data.node !== null;
 }
 

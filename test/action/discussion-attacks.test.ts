@@ -295,3 +295,22 @@ describe('the discussions permission', () => {
     );
   });
 });
+
+describe('follow-ups in discussions', () => {
+  it('a `/wiki ask` deleted before its run is not answered; one in a reply to a reply joins the top-level thread', async () => {
+    const d = ask(COVERED);
+    const top = gh.state.addDiscussionComment(d.number, { body: 'Related:', user: 'alice' });
+    const gone = gh.state.addDiscussionComment(d.number, { body: '/wiki ask How do I uninstall the hook?', user: 'alice', replyTo: top.id });
+    const payload = gh.events.discussionComment('created', gone.id);
+    gh.state.deleteDiscussionComment(gone.id);
+    const r = await run('discussion_comment', payload);
+    expectExit(r, 0);
+    expect(r.stdout).toContain('was deleted before this run');
+    expect(gh.writes()).toEqual([]);
+    const reply = gh.state.addDiscussionComment(d.number, { body: 'And:', user: 'alice', replyTo: top.id });
+    const nested = gh.state.addDiscussionComment(d.number, { body: '/wiki ask How do I uninstall the hook?', user: 'alice', replyTo: reply.id });
+    expectExit(await run('discussion_comment', gh.events.discussionComment('created', nested.id)), 0);
+    const answer = comments(d.number).find((c) => c.user === STEWARD);
+    expect(answer?.parent_id).toBe(top.id);
+  });
+});
