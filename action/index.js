@@ -59666,7 +59666,7 @@ async function converge(o2, body, mine) {
 var PAGE = 100;
 var AUTHOR = "author { login __typename }";
 var COMMENT_FIELDS = `id databaseId url body createdAt isAnswer ${AUTHOR} reactionGroups { content reactors(first: 1) { totalCount } }`;
-var DISCUSSION_FIELDS = `id number url title body locked createdAt ${AUTHOR} category { name slug isAnswerable } labels(first: 100) { nodes { id name } }`;
+var DISCUSSION_FIELDS = `id number url title body locked createdAt ${AUTHOR} category { name slug isAnswerable } labels(first: 100) { nodes { id name } } answer { databaseId ${AUTHOR} }`;
 var authorOf = (a) => a ? a.__typename === "Bot" ? { login: a.login.endsWith("[bot]") ? a.login : `${a.login}[bot]`, type: "Bot" } : { login: a.login, type: "User" } : null;
 var count = (c3, content) => c3.reactionGroups?.find((g2) => g2.content === content)?.reactors.totalCount ?? 0;
 var commentOf = (c3, replyTo) => ({
@@ -59690,7 +59690,8 @@ var discussionOf = (d2) => ({
   createdAt: d2.createdAt,
   category: d2.category,
   labels: d2.labels?.nodes ?? [],
-  user: authorOf(d2.author)
+  user: authorOf(d2.author),
+  answer: d2.answer ? { id: d2.answer.databaseId, user: authorOf(d2.answer.author) } : null
 });
 async function readDiscussion(github, repo, number) {
   const data = await github.graphql(
@@ -61437,6 +61438,11 @@ async function postReviewedAnswer(ctx, capture) {
       ctx.reporter.info(
         `Discussion #${discussion.number} is in '${discussion.category.name}', which takes no answer: the reviewed answer is posted, not marked.`
       );
+    return { status: "posted", url: posted.url, marked: false };
+  }
+  if (discussion.answer && discussion.answer.id !== kept.id && !ctx.identity.owns(discussion.answer.user)) {
+    const chosen = `${discussion.answer.user?.login ?? "ghost"}'s comment ${discussion.answer.id}`;
+    ctx.reporter.info(`Discussion #${discussion.number} already has an answer a person chose (${chosen}): the reviewed answer is posted, not marked.`);
     return { status: "posted", url: posted.url, marked: false };
   }
   const marked = await thread.markAnswer(kept.id).then(

@@ -36,13 +36,17 @@ export interface Discussion {
   category: { name: string; slug: string; isAnswerable: boolean };
   labels: Array<{ id: string; name: string }>;
   user: DiscussionAuthor | null;
+  /** The comment chosen as the answer, and who wrote it; null when none is. */
+  answer: { id: number; user: DiscussionAuthor | null } | null;
 }
 
 const PAGE = 100;
 
 const AUTHOR = 'author { login __typename }';
 const COMMENT_FIELDS = `id databaseId url body createdAt isAnswer ${AUTHOR} reactionGroups { content reactors(first: 1) { totalCount } }`;
-const DISCUSSION_FIELDS = `id number url title body locked createdAt ${AUTHOR} category { name slug isAnswerable } labels(first: 100) { nodes { id name } }`;
+const DISCUSSION_FIELDS =
+  `id number url title body locked createdAt ${AUTHOR} category { name slug isAnswerable } ` +
+  `labels(first: 100) { nodes { id name } } answer { databaseId ${AUTHOR} }`;
 
 interface RawAuthor {
   login: string;
@@ -69,6 +73,7 @@ interface RawDiscussion {
   author: RawAuthor | null;
   category: { name: string; slug: string; isAnswerable: boolean };
   labels: { nodes: Array<{ id: string; name: string }> } | null;
+  answer: { databaseId: number; author: RawAuthor | null } | null;
 }
 interface Connection<T> {
   nodes: T[];
@@ -101,6 +106,7 @@ const discussionOf = (d: RawDiscussion): Discussion => ({
   category: d.category,
   labels: d.labels?.nodes ?? [],
   user: authorOf(d.author),
+  answer: d.answer ? { id: d.answer.databaseId, user: authorOf(d.answer.author) } : null,
 });
 
 /** A discussion by its number; undefined when there is none. */

@@ -107,6 +107,12 @@ export async function postReviewedAnswer(ctx: ReviewedAnswerContext, capture: Me
       );
     return { status: 'posted', url: posted.url, marked: false };
   }
+  // An answer the asker or a maintainer chose is theirs: the reviewed answer stands beside it, unmarked.
+  if (discussion.answer && discussion.answer.id !== kept.id && !ctx.identity.owns(discussion.answer.user)) {
+    const chosen = `${discussion.answer.user?.login ?? 'ghost'}'s comment ${discussion.answer.id}`;
+    ctx.reporter.info(`Discussion #${discussion.number} already has an answer a person chose (${chosen}): the reviewed answer is posted, not marked.`);
+    return { status: 'posted', url: posted.url, marked: false };
+  }
   // GitHub may refuse the mark (a locked discussion, a category changed meanwhile): the comment stays, and the refusal is said.
   const marked = await thread.markAnswer(kept.id).then(
     () => true,

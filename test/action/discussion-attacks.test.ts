@@ -314,3 +314,19 @@ describe('follow-ups in discussions', () => {
     expect(answer?.parent_id).toBe(top.id);
   });
 });
+describe('an answer a person chose', () => {
+  it('the reviewed answer is posted but does not replace the answer the asker or a maintainer already chose', async () => {
+    const { d, pull, file, text } = await captured();
+    const human = gh.state.addDiscussionComment(d.number, { body: 'Bake it hot, with steam.', user: 'maya' });
+    gh.state.markDiscussionAnswer(human.id, 'alice');
+    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewed(text) }, author: 'maya' });
+    gh.state.mergePull(pull, { by: 'maya' });
+    const r = await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, await checkout(gh.gitDir()));
+    expectExit(r, 0);
+    const all = comments(d.number);
+    expect(all).toHaveLength(3);
+    expect(traceOf(all[2]!.body)?.outcome).toBe('answered');
+    expect(gh.state.discussion(d.number).answer_comment_id).toBe(human.id);
+    expect(r.stdout).toContain('already has an answer');
+  });
+});
