@@ -49587,6 +49587,10 @@ var GitHubWriteError = class extends Error {
   status;
   reason;
 };
+function withPermissionHint(describe, reason) {
+  if (!describe.startsWith("POST /graphql") || !/Resource not accessible by integration/i.test(reason)) return reason;
+  return `${reason} (give the job \`discussions: write\`: the workflow's token may not write to discussions)`;
+}
 var RepoWrites = class {
   constructor(dryRun, log, budget = Infinity) {
     this.dryRun = dryRun;
@@ -49608,7 +49612,7 @@ var RepoWrites = class {
     try {
       return await write();
     } catch (error) {
-      throw new GitHubWriteError(describe, error.status, error.message);
+      throw new GitHubWriteError(describe, error.status, withPermissionHint(describe, error.message));
     }
   }
 };
@@ -59662,7 +59666,7 @@ async function converge(o2, body, mine) {
 var PAGE = 100;
 var AUTHOR = "author { login __typename }";
 var COMMENT_FIELDS = `id databaseId url body createdAt isAnswer ${AUTHOR} reactionGroups { content reactors(first: 1) { totalCount } }`;
-var DISCUSSION_FIELDS = `id number url title body locked createdAt ${AUTHOR} category { name slug isAnswerable } labels(first: 100) { nodes { id name } }`;
+var DISCUSSION_FIELDS = `id number url title body locked createdAt ${AUTHOR} category { name slug isAnswerable } labels(first: 100) { nodes { id name } } answer { databaseId ${AUTHOR} }`;
 var authorOf = (a) => a ? a.__typename === "Bot" ? { login: a.login.endsWith("[bot]") ? a.login : `${a.login}[bot]`, type: "Bot" } : { login: a.login, type: "User" } : null;
 var count = (c3, content) => c3.reactionGroups?.find((g2) => g2.content === content)?.reactors.totalCount ?? 0;
 var commentOf = (c3, replyTo) => ({
@@ -59686,7 +59690,8 @@ var discussionOf = (d2) => ({
   createdAt: d2.createdAt,
   category: d2.category,
   labels: d2.labels?.nodes ?? [],
-  user: authorOf(d2.author)
+  user: authorOf(d2.author),
+  answer: d2.answer ? { id: d2.answer.databaseId, user: authorOf(d2.answer.author) } : null
 });
 async function readDiscussion(github, repo, number) {
   const data = await github.graphql(
@@ -59730,7 +59735,10 @@ async function allReplies(github, top) {
   return replies;
 }
 async function discussionCommentExists(github, nodeId) {
-  const data = await github.graphql(`query($id: ID!) { node(id: $id) { ... on DiscussionComment { id } } }`, { id: nodeId });
+  const data = await github.graphql(`query($id: ID!) { node(id: $id) { ... on DiscussionComment { id } } }`, { id: nodeId }).catch((error) => {
+    if (error.errors?.some((e) => e.type === "NOT_FOUND")) return { node: null };
+    throw error;
+  });
   return data.node !== null;
 }
 var DISCUSSIONS_OFF = /\bdoes not have discussions enabled\b|\bdiscussions (?:are|is) (?:not enabled|disabled)\b/i;
@@ -59784,18 +59792,26 @@ async function setDiscussionReaction(github, writes, subjectId, content, on2) {
     false
   );
 }
-async function changeDiscussionLabels(github, writes, discussionId, change) {
-  for (const [mutation, labels] of [
+async function changeDiscussionLabels(github, writes, repo, discussionId, change) {
+  for (const [mutation, names] of [
     ["removeLabelsFromLabelable", change.remove],
     ["addLabelsToLabelable", change.add]
   ]) {
-    if (labels.length === 0) continue;
+    if (names.length === 0) continue;
     await writes.run(
-      `POST /graphql ${mutation} ${labels.map((l3) => l3.name).join(", ")} on ${discussionId}`,
-      () => github.graphql(`mutation($id: ID!, $labels: [ID!]!) { ${mutation}(input: { labelableId: $id, labelIds: $labels }) { clientMutationId } }`, {
-        id: discussionId,
-        labels: labels.map((l3) => l3.id)
-      }),
+      `POST /graphql ${mutation} ${names.join(", ")} on ${discussionId}`,
+      async () => {
+        const ids = [];
+        for (const name of names) {
+          const id = await labelNodeId(github, repo, name);
+          if (!id) throw new Error(`the repository has no label '${name}'`);
+          ids.push(id);
+        }
+        await github.graphql(`mutation($id: ID!, $labels: [ID!]!) { ${mutation}(input: { labelableId: $id, labelIds: $labels }) { clientMutationId } }`, {
+          id: discussionId,
+          labels: ids
+        });
+      },
       void 0
     );
   }
@@ -59936,15 +59952,10 @@ function discussionThread(github, writes, repo, discussion) {
       return added ? () => setDiscussionReaction(github, writes, subject, graphqlContent, false).then(() => void 0) : void 0;
     }
   };
-  const labelId = async (name) => {
-    const id = await labelNodeId(github, repo, name);
-    if (!id) throw new Error(`the repository has no label '${name}'`);
-    return { id, name };
-  };
   const labels = {
     current: async () => (await readDiscussion(github, repo, discussion.number))?.labels.map((l3) => l3.name) ?? [],
-    add: async (name) => changeDiscussionLabels(github, writes, discussion.nodeId, { add: [await labelId(name)], remove: [] }),
-    remove: async (name) => changeDiscussionLabels(github, writes, discussion.nodeId, { add: [], remove: [await labelId(name)] })
+    add: (name) => changeDiscussionLabels(github, writes, repo, discussion.nodeId, { add: [name], remove: [] }),
+    remove: (name) => changeDiscussionLabels(github, writes, repo, discussion.nodeId, { add: [], remove: [name] })
   };
   return {
     comments,
@@ -61305,7 +61316,7 @@ async function answerQuestion(ctx, question) {
   const permission = await mayAsk(ctx.github, ctx.repo, question.asker.login, config.ask.minPermission);
   if (!permission.allowed) {
     ctx.reporter.info(`Not answering: @${question.asker.login} has role '${permission.role}', below min-permission '${config.ask.minPermission}'.`);
-    if (config.ask.refusal === "comment") await refuse2(ctx, writes, question, where2);
+    if (config.ask.refusal === "comment") await refuse2(ctx, question, where2);
     return { skipped: "permission" };
   }
   const seen = await acknowledge(thread.reactions, ctx.reporter);
@@ -61316,14 +61327,14 @@ async function answerQuestion(ctx, question) {
     throw error;
   }
 }
-async function refuse2(ctx, writes, question, where2) {
+async function refuse2(ctx, question, where2) {
   const { config } = ctx.workspace;
   const label = `\`${config.labels.trigger}\``;
   const existing = await findAnswerComment(where2.thread, question.key, where2.identity);
   if (existing && traceFromComment(existing.body)) {
     const note = `**The question has changed since this answer**, and the change is not answered: wiki-steward answers questions from people with ${config.ask.minPermission} access or more, and the answer above is to the question as a maintainer approved it. A maintainer can have it answered anew by adding the ${label} label again (remove it, then add it back).`;
     const noted = answerWithNote(existing.body, note);
-    if (noted) await updateComment(ctx.github, writes, ctx.repo, existing.id, noted);
+    if (noted) await where2.thread.update(existing.id, noted);
     ctx.reporter.info(`The answer given before stays${noted ? ", with a line saying the change needs the label again" : ""}: ${existing.url}`);
     return;
   }
@@ -61408,7 +61419,7 @@ ${fault ? `> [!WARNING]
 }
 
 // src/jobs/reviewed-answer.ts
-import { readFile as readFile2 } from "node:fs/promises";
+import { lstat as lstat2, readFile as readFile2 } from "node:fs/promises";
 import path7 from "node:path";
 var reviewedKey = (c3) => `reviewed-discussion-${c3.discussionNumber}-pr-${c3.pullNumber}`;
 var questionOfKey = (key2) => /^reviewed-(discussion-\d+)-pr-\d+$/.exec(key2)?.[1] ?? key2;
@@ -61422,11 +61433,22 @@ async function readPage(ctx, page) {
   const file = path7.resolve(workspace.repoRoot, page);
   const inWiki = path7.relative(workspace.wikiRoot, file);
   if (inWiki.startsWith("..") || path7.isAbsolute(inWiki) || repoPathOf(workspace, inWiki.split(path7.sep).join("/")) !== page) return none;
+  if (!await isPlainFile(workspace.wikiRoot, inWiki)) return none;
   const text2 = await readFile2(file, "utf8").catch(() => void 0);
   if (text2 === void 0) return none;
   const fm = readFrontmatter(text2);
   if (fm.kind !== "ok") return { state: "accepted", tags: [] };
   return { state: isOpenCapture(fm.data) ? "still-open" : "accepted", tags: stringList(fm.data.tags) };
+}
+async function isPlainFile(root, rel) {
+  let at2 = root;
+  let stat;
+  for (const part of rel.split(path7.sep)) {
+    at2 = path7.join(at2, part);
+    stat = await lstat2(at2).catch(() => void 0);
+    if (!stat || stat.isSymbolicLink()) return false;
+  }
+  return !!stat?.isFile();
 }
 async function postReviewedAnswer(ctx, capture) {
   const state = await pageState(ctx, capture.page);
@@ -61434,6 +61456,7 @@ async function postReviewedAnswer(ctx, capture) {
   if (state === "still-open") return { status: "still-open", reason: `${capture.page} still carries captured_by` };
   const discussion = await readDiscussion(ctx.github, ctx.repo, capture.discussionNumber);
   if (!discussion) return { status: "no-discussion", reason: `discussion #${capture.discussionNumber} is gone` };
+  if (discussion.locked) return { status: "locked", reason: `discussion #${discussion.number} is locked` };
   const thread = discussionThread(ctx.github, ctx.writes, ctx.repo, { number: discussion.number, nodeId: discussion.nodeId });
   const key2 = reviewedKey(capture);
   const where2 = { thread: thread.comments, key: key2, identity: ctx.identity };
@@ -61450,6 +61473,11 @@ async function postReviewedAnswer(ctx, capture) {
       ctx.reporter.info(
         `Discussion #${discussion.number} is in '${discussion.category.name}', which takes no answer: the reviewed answer is posted, not marked.`
       );
+    return { status: "posted", url: posted.url, marked: false };
+  }
+  if (discussion.answer && discussion.answer.id !== kept.id && !ctx.identity.owns(discussion.answer.user)) {
+    const chosen = `${discussion.answer.user?.login ?? "ghost"}'s comment ${discussion.answer.id}`;
+    ctx.reporter.info(`Discussion #${discussion.number} already has an answer a person chose (${chosen}): the reviewed answer is posted, not marked.`);
     return { status: "posted", url: posted.url, marked: false };
   }
   const marked = await thread.markAnswer(kept.id).then(
@@ -61526,8 +61554,8 @@ async function handleClosedCapture(github, writes, repo, pull, o2) {
     reporter.info(`Capture PR #${pull.number} merged; no reviewed answer yet: ${reviewed.reason}.`);
   }
   const thread = await captureThread(github, writes, repo, marker);
-  if (!thread) {
-    reporter.info(`Capture PR #${pull.number} closed; the question it captured (${marker.key}) is gone, so nothing is replied.`);
+  if (typeof thread === "string") {
+    reporter.info(`Capture PR #${pull.number} closed; the question it captured (${marker.key}) ${thread}, so nothing is replied.`);
     return void 0;
   }
   const pageUrl = `${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? "HEAD"}/${marker.page.split("/").map(encodeURIComponent).join("/")}`;
@@ -61540,7 +61568,9 @@ async function handleClosedCapture(github, writes, repo, pull, o2) {
 async function captureThread(github, writes, repo, marker) {
   if (!marker.key.startsWith("discussion-")) return issueThread(github, writes, repo, marker.issueNumber).comments;
   const discussion = await readDiscussion(github, repo, marker.issueNumber);
-  return discussion ? discussionThread(github, writes, repo, { number: discussion.number, nodeId: discussion.nodeId }).comments : void 0;
+  if (!discussion) return "is gone";
+  if (discussion.locked) return `is in locked discussion #${discussion.number}`;
+  return discussionThread(github, writes, repo, { number: discussion.number, nodeId: discussion.nodeId }).comments;
 }
 var commentOfKey = (key2) => {
   const m2 = /^(?:discussion-)?comment-(\d+)$/.exec(key2);
@@ -63007,6 +63037,7 @@ async function runStep(step5) {
     const ask = { workspace, env: providerEnv, clock: step5.clock, reporter, serverUrl, repo: { owner, repo } };
     for (const reviewed of await reviewedAnswersAfterPush({ ...ask, github, writes: writes(), identity }, changed)) {
       if ("url" in reviewed) reporter.info(`A reviewer accepted a discussion's capture page: its reviewed answer is ${reviewed.url}.`);
+      else reporter.info(`A reviewer accepted a discussion's capture page; no reviewed answer yet: ${reviewed.reason}.`);
     }
     const handled = maintained.committed || maintained.pullRequestUrl ? new Set(maintained.indexFiles) : /* @__PURE__ */ new Set();
     return validateCheckout(workspace, reporter, { cwd: workspaceDir, indexFilesHandled: handled });

@@ -89,6 +89,7 @@ async function runStep(step: Step): Promise<void> {
     const ask = { workspace, env: providerEnv, clock: step.clock, reporter, serverUrl, repo: { owner, repo } };
     for (const reviewed of await reviewedAnswersAfterPush({ ...ask, github, writes: writes(), identity }, changed)) {
       if ('url' in reviewed) reporter.info(`A reviewer accepted a discussion's capture page: its reviewed answer is ${reviewed.url}.`);
+      else reporter.info(`A reviewer accepted a discussion's capture page; no reviewed answer yet: ${reviewed.reason}.`);
     }
     const handled = maintained.committed || maintained.pullRequestUrl ? new Set(maintained.indexFiles) : new Set<string>();
     return validateCheckout(workspace, reporter, { cwd: workspaceDir, indexFilesHandled: handled });

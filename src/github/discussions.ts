@@ -36,13 +36,17 @@ export interface Discussion {
   category: { name: string; slug: string; isAnswerable: boolean };
   labels: Array<{ id: string; name: string }>;
   user: DiscussionAuthor | null;
+  /** The comment chosen as the answer, and who wrote it; null when none is. */
+  answer: { id: number; user: DiscussionAuthor | null } | null;
 }
 
 const PAGE = 100;
 
 const AUTHOR = 'author { login __typename }';
 const COMMENT_FIELDS = `id databaseId url body createdAt isAnswer ${AUTHOR} reactionGroups { content reactors(first: 1) { totalCount } }`;
-const DISCUSSION_FIELDS = `id number url title body locked createdAt ${AUTHOR} category { name slug isAnswerable } labels(first: 100) { nodes { id name } }`;
+const DISCUSSION_FIELDS =
+  `id number url title body locked createdAt ${AUTHOR} category { name slug isAnswerable } ` +
+  `labels(first: 100) { nodes { id name } } answer { databaseId ${AUTHOR} }`;
 
 interface RawAuthor {
   login: string;
@@ -69,6 +73,7 @@ interface RawDiscussion {
   author: RawAuthor | null;
   category: { name: string; slug: string; isAnswerable: boolean };
   labels: { nodes: Array<{ id: string; name: string }> } | null;
+  answer: { databaseId: number; author: RawAuthor | null } | null;
 }
 interface Connection<T> {
   nodes: T[];
@@ -101,6 +106,7 @@ const discussionOf = (d: RawDiscussion): Discussion => ({
   category: d.category,
   labels: d.labels?.nodes ?? [],
   user: authorOf(d.author),
+  answer: d.answer ? { id: d.answer.databaseId, user: authorOf(d.answer.author) } : null,
 });
 
 /** A discussion by its number; undefined when there is none. */
@@ -153,7 +159,13 @@ async function allReplies(github: GitHubClient, top: RawComment & { replies: Con
 
 /** Whether a discussion comment still exists (a `/wiki ask` comment may be deleted before its run). */
 export async function discussionCommentExists(github: GitHubClient, nodeId: string): Promise<boolean> {
-  const data = await github.graphql<{ node: { id: string } | null }>(`query($id: ID!) { node(id: $id) { ... on DiscussionComment { id } } }`, { id: nodeId });
+  // GitHub answers a deleted node's id with a NOT_FOUND error (and `node: null`), not with null alone.
+  const data = await github
+    .graphql<{ node: { id: string } | null }>(`query($id: ID!) { node(id: $id) { ... on DiscussionComment { id } } }`, { id: nodeId })
+    .catch((error: { errors?: Array<{ type?: string }> }) => {
+      if (error.errors?.some((e) => e.type === 'NOT_FOUND')) return { node: null };
+      throw error;
+    });
   return data.node !== null;
 }
 
@@ -242,25 +254,36 @@ export async function setDiscussionReaction(
   );
 }
 
-/** Adds and removes labels on a discussion by their node ids. */
+/**
+ * Adds and removes labels on a discussion, by name. GraphQL names labels by node id: each is looked
+ * up inside its write, so a dry run (which creates no missing label) looks nothing up either.
+ */
 export async function changeDiscussionLabels(
   github: GitHubClient,
   writes: RepoWrites,
+  repo: RepoRef,
   discussionId: string,
-  change: { add: Array<{ id: string; name: string }>; remove: Array<{ id: string; name: string }> },
+  change: { add: string[]; remove: string[] },
 ): Promise<void> {
-  for (const [mutation, labels] of [
+  for (const [mutation, names] of [
     ['removeLabelsFromLabelable', change.remove],
     ['addLabelsToLabelable', change.add],
   ] as const) {
-    if (labels.length === 0) continue;
+    if (names.length === 0) continue;
     await writes.run(
-      `POST /graphql ${mutation} ${labels.map((l) => l.name).join(', ')} on ${discussionId}`,
-      () =>
-        github.graphql(`mutation($id: ID!, $labels: [ID!]!) { ${mutation}(input: { labelableId: $id, labelIds: $labels }) { clientMutationId } }`, {
+      `POST /graphql ${mutation} ${names.join(', ')} on ${discussionId}`,
+      async () => {
+        const ids: string[] = [];
+        for (const name of names) {
+          const id = await labelNodeId(github, repo, name);
+          if (!id) throw new Error(`the repository has no label '${name}'`);
+          ids.push(id);
+        }
+        await github.graphql(`mutation($id: ID!, $labels: [ID!]!) { ${mutation}(input: { labelableId: $id, labelIds: $labels }) { clientMutationId } }`, {
           id: discussionId,
-          labels: labels.map((l) => l.id),
-        }),
+          labels: ids,
+        });
+      },
       undefined,
     );
   }

@@ -14,7 +14,6 @@ import {
   deleteDiscussionComment,
   discussionCommentExists,
   discussionComments,
-  labelNodeId,
   markDiscussionAnswer,
   readDiscussion,
   setDiscussionReaction,
@@ -207,15 +206,10 @@ export function discussionThread(
       return added ? () => setDiscussionReaction(github, writes, subject, graphqlContent, false).then(() => undefined) : undefined;
     },
   };
-  const labelId = async (name: string) => {
-    const id = await labelNodeId(github, repo, name);
-    if (!id) throw new Error(`the repository has no label '${name}'`);
-    return { id, name };
-  };
   const labels: ThreadLabels = {
     current: async () => (await readDiscussion(github, repo, discussion.number))?.labels.map((l) => l.name) ?? [],
-    add: async (name) => changeDiscussionLabels(github, writes, discussion.nodeId, { add: [await labelId(name)], remove: [] }),
-    remove: async (name) => changeDiscussionLabels(github, writes, discussion.nodeId, { add: [], remove: [await labelId(name)] }),
+    add: (name) => changeDiscussionLabels(github, writes, repo, discussion.nodeId, { add: [name], remove: [] }),
+    remove: (name) => changeDiscussionLabels(github, writes, repo, discussion.nodeId, { add: [], remove: [name] }),
   };
   return {
     comments,

@@ -19,6 +19,15 @@ export class GitHubWriteError extends Error {
   }
 }
 
+/**
+ * GitHub's refusal of a token without the permission names none. The steward's only GraphQL
+ * writes are to discussions, so a refused one says which permission the job lacks.
+ */
+function withPermissionHint(describe: string, reason: string): string {
+  if (!describe.startsWith('POST /graphql') || !/Resource not accessible by integration/i.test(reason)) return reason;
+  return `${reason} (give the job \`discussions: write\`: the workflow's token may not write to discussions)`;
+}
+
 export class RepoWrites {
   readonly done: WriteLog[] = [];
 
@@ -42,7 +51,7 @@ export class RepoWrites {
       return await write();
     } catch (error) {
       // Say which write failed: a bare "Internal Server Error" tells a maintainer nothing.
-      throw new GitHubWriteError(describe, (error as { status?: number }).status, (error as Error).message);
+      throw new GitHubWriteError(describe, (error as { status?: number }).status, withPermissionHint(describe, (error as Error).message));
     }
   }
 }

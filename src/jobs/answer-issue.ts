@@ -14,7 +14,7 @@ import { type CapturePrResult, CaptureRefusedError, TwinRunError, deleteBranch, 
 import { type AnswerPlace, type UpsertResult, findAnswerComment, upsertAnswerComment } from '../github/comment-helper.js';
 import { type QuestionThread, discussionThread, issueThread } from '../github/question-thread.js';
 import type { StewardIdentity } from '../github/identity.js';
-import { updateComment, updatePull } from '../github/writes-text.js';
+import { updatePull } from '../github/writes-text.js';
 import { type Question, isBot } from './question.js';
 import { setOutcomeLabel } from '../github/label-helper.js';
 import type { GitHubClient } from '../github/octokit.js';
@@ -96,7 +96,7 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
   const permission = await mayAsk(ctx.github, ctx.repo, question.asker.login, config.ask.minPermission);
   if (!permission.allowed) {
     ctx.reporter.info(`Not answering: @${question.asker.login} has role '${permission.role}', below min-permission '${config.ask.minPermission}'.`);
-    if (config.ask.refusal === 'comment') await refuse(ctx, writes, question, where);
+    if (config.ask.refusal === 'comment') await refuse(ctx, question, where);
     return { skipped: 'permission' };
   }
 
@@ -116,7 +116,7 @@ export async function answerQuestion(ctx: AnswerContext, question: Question): Pr
  * (a maintainer approved it by adding the trigger label) keeps its answer, which gains one line: the
  * change is not answered until a maintainer adds the label again.
  */
-async function refuse(ctx: AnswerContext, writes: RepoWrites, question: Question, where: AnswerPlace): Promise<void> {
+async function refuse(ctx: AnswerContext, question: Question, where: AnswerPlace): Promise<void> {
   const { config } = ctx.workspace;
   const label = `\`${config.labels.trigger}\``;
   const existing = await findAnswerComment(where.thread, question.key, where.identity);
@@ -126,7 +126,8 @@ async function refuse(ctx: AnswerContext, writes: RepoWrites, question: Question
       `${config.ask.minPermission} access or more, and the answer above is to the question as a maintainer approved it. ` +
       `A maintainer can have it answered anew by adding the ${label} label again (remove it, then add it back).`;
     const noted = answerWithNote(existing.body, note);
-    if (noted) await updateComment(ctx.github, writes, ctx.repo, existing.id, noted);
+    // Through the question's thread: a discussion's answer is a GraphQL comment, not an issue comment.
+    if (noted) await where.thread.update(existing.id, noted);
     ctx.reporter.info(`The answer given before stays${noted ? ', with a line saying the change needs the label again' : ''}: ${existing.url}`);
     return;
   }

@@ -75,8 +75,8 @@ export async function handleClosedCapture(
     reporter.info(`Capture PR #${pull.number} merged; no reviewed answer yet: ${reviewed.reason}.`);
   }
   const thread = await captureThread(github, writes, repo, marker);
-  if (!thread) {
-    reporter.info(`Capture PR #${pull.number} closed; the question it captured (${marker.key}) is gone, so nothing is replied.`);
+  if (typeof thread === 'string') {
+    reporter.info(`Capture PR #${pull.number} closed; the question it captured (${marker.key}) ${thread}, so nothing is replied.`);
     return undefined;
   }
   const pageUrl = `${serverUrl}/${repo.owner}/${repo.repo}/blob/${pull.mergeCommitSha ?? 'HEAD'}/${marker.page.split('/').map(encodeURIComponent).join('/')}`;
@@ -92,11 +92,14 @@ export async function handleClosedCapture(
   return reply.url;
 }
 
-/** Where a capture's question was asked: its issue's conversation, or its discussion (undefined when that is gone). */
-async function captureThread(github: GitHubClient, writes: RepoWrites, repo: RepoRef, marker: CaptureMarker): Promise<CommentThread | undefined> {
+/** Where a capture's question was asked: its issue's conversation, or its discussion; or why there is no replying there. */
+async function captureThread(github: GitHubClient, writes: RepoWrites, repo: RepoRef, marker: CaptureMarker): Promise<CommentThread | string> {
   if (!marker.key.startsWith('discussion-')) return issueThread(github, writes, repo, marker.issueNumber).comments;
   const discussion = await readDiscussion(github, repo, marker.issueNumber);
-  return discussion ? discussionThread(github, writes, repo, { number: discussion.number, nodeId: discussion.nodeId }).comments : undefined;
+  if (!discussion) return 'is gone';
+  // GitHub refuses a bot's comment on a locked discussion.
+  if (discussion.locked) return `is in locked discussion #${discussion.number}`;
+  return discussionThread(github, writes, repo, { number: discussion.number, nodeId: discussion.nodeId }).comments;
 }
 
 /** The follow-up comment a capture marker's key names (`comment-<id>`), for its branch name. */

@@ -5,7 +5,8 @@
 // answer. Only here does the steward mark an answer: an answer the wiki alone produced is the
 // asker's or a maintainer's to accept. Once per capture: the comment's key names the capture pull
 // request, and twin runs (the merge's `pull_request` and `push` events) converge on one comment.
-import { readFile } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { repoPathOf } from '../config/workspace.js';
 import { answerSignature, workflowRunUrl } from '../github/answer-signature.js';
@@ -37,7 +38,7 @@ export interface ReviewedAnswerContext extends AskContext {
 }
 
 export type ReviewedAnswer =
-  { status: 'posted' | 'already'; url: string; marked: boolean } | { status: 'still-open' | 'no-page' | 'no-discussion'; reason: string };
+  { status: 'posted' | 'already'; url: string; marked: boolean } | { status: 'still-open' | 'no-page' | 'no-discussion' | 'locked'; reason: string };
 
 /** The key of the reviewed answer's comment: one per capture pull request. */
 export const reviewedKey = (c: MergedDiscussionCapture) => `reviewed-discussion-${c.discussionNumber}-pr-${c.pullNumber}`;
@@ -58,11 +59,27 @@ async function readPage(ctx: AskContext, page: string): Promise<{ state: 'accept
   const file = path.resolve(workspace.repoRoot, page);
   const inWiki = path.relative(workspace.wikiRoot, file);
   if (inWiki.startsWith('..') || path.isAbsolute(inWiki) || repoPathOf(workspace, inWiki.split(path.sep).join('/')) !== page) return none;
+  if (!(await isPlainFile(workspace.wikiRoot, inWiki))) return none;
   const text = await readFile(file, 'utf8').catch(() => undefined);
   if (text === undefined) return none;
   const fm = readFrontmatter(text);
   if (fm.kind !== 'ok') return { state: 'accepted', tags: [] };
   return { state: isOpenCapture(fm.data) ? 'still-open' : 'accepted', tags: stringList(fm.data.tags) };
+}
+
+/**
+ * Whether `rel` is a regular file reached through real folders of the wiki. The wiki never follows
+ * a symbolic link (wiki/tree.ts): a page linked to a file elsewhere is no page, and is not read.
+ */
+async function isPlainFile(root: string, rel: string): Promise<boolean> {
+  let at = root;
+  let stat: Stats | undefined;
+  for (const part of rel.split(path.sep)) {
+    at = path.join(at, part);
+    stat = await lstat(at).catch(() => undefined);
+    if (!stat || stat.isSymbolicLink()) return false;
+  }
+  return !!stat?.isFile();
 }
 
 export async function postReviewedAnswer(ctx: ReviewedAnswerContext, capture: MergedDiscussionCapture): Promise<ReviewedAnswer> {
@@ -71,6 +88,9 @@ export async function postReviewedAnswer(ctx: ReviewedAnswerContext, capture: Me
   if (state === 'still-open') return { status: 'still-open', reason: `${capture.page} still carries captured_by` };
   const discussion = await readDiscussion(ctx.github, ctx.repo, capture.discussionNumber);
   if (!discussion) return { status: 'no-discussion', reason: `discussion #${capture.discussionNumber} is gone` };
+  // GitHub refuses a bot's comment on a locked discussion, and the steward answers no locked question.
+  // Not now, then: a push that touches the page once the discussion is unlocked posts it.
+  if (discussion.locked) return { status: 'locked', reason: `discussion #${discussion.number} is locked` };
   const thread = discussionThread(ctx.github, ctx.writes, ctx.repo, { number: discussion.number, nodeId: discussion.nodeId });
   const key = reviewedKey(capture);
   const where = { thread: thread.comments, key, identity: ctx.identity };
@@ -88,6 +108,12 @@ export async function postReviewedAnswer(ctx: ReviewedAnswerContext, capture: Me
       ctx.reporter.info(
         `Discussion #${discussion.number} is in '${discussion.category.name}', which takes no answer: the reviewed answer is posted, not marked.`,
       );
+    return { status: 'posted', url: posted.url, marked: false };
+  }
+  // An answer the asker or a maintainer chose is theirs: the reviewed answer stands beside it, unmarked.
+  if (discussion.answer && discussion.answer.id !== kept.id && !ctx.identity.owns(discussion.answer.user)) {
+    const chosen = `${discussion.answer.user?.login ?? 'ghost'}'s comment ${discussion.answer.id}`;
+    ctx.reporter.info(`Discussion #${discussion.number} already has an answer a person chose (${chosen}): the reviewed answer is posted, not marked.`);
     return { status: 'posted', url: posted.url, marked: false };
   }
   // GitHub may refuse the mark (a locked discussion, a category changed meanwhile): the comment stays, and the refusal is said.
