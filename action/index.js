@@ -61502,10 +61502,11 @@ async function reviewedAnswersAfterPush(ctx, changed) {
   const pulls = await ctx.github.rest.pulls.list({ ...ctx.repo, state: "closed", sort: "updated", direction: "desc", per_page: 100 });
   const answers = [];
   for (const pull of pulls.data) {
-    if (!pull.merged_at || !pull.head.ref.startsWith(CAPTURE_BRANCH_PREFIX) || !identity.owns(pull.user ?? void 0)) continue;
+    if (!pull.merged_at || !identity.owns(pull.user ?? void 0) || pull.head.repo?.full_name !== `${ctx.repo.owner}/${ctx.repo.repo}`) continue;
     const marker = readCaptureMarker(pull.body);
     const discussion = marker && /^discussion-(\d+)$/.exec(marker.key);
-    if (!marker || !discussion || !accepted.includes(marker.page)) continue;
+    if (!marker || !discussion || Number(discussion[1]) !== marker.issueNumber || captureBranch(marker) !== pull.head.ref) continue;
+    if (!accepted.includes(marker.page)) continue;
     answers.push(await postReviewedAnswer({ ...ctx, identity }, { discussionNumber: Number(discussion[1]), pullNumber: pull.number, page: marker.page }));
   }
   return answers;

@@ -20,7 +20,7 @@ import type { RepoWrites } from '../github/repo-writes.js';
 import { readFrontmatter, stringList } from '../wiki/frontmatter.js';
 import { isOpenCapture } from '../wiki/open-capture.js';
 import { type AskContext, askFromCheckout } from './ask-checkout.js';
-import { CAPTURE_BRANCH_PREFIX, readCaptureMarker } from './capture-pr.js';
+import { captureBranch, readCaptureMarker } from './capture-pr.js';
 import { askedText } from './question.js';
 
 /** A merged capture of a discussion's own question (not a follow-up's). */
@@ -150,10 +150,12 @@ export async function reviewedAnswersAfterPush(
   const pulls = await ctx.github.rest.pulls.list({ ...ctx.repo, state: 'closed', sort: 'updated', direction: 'desc', per_page: 100 });
   const answers: ReviewedAnswer[] = [];
   for (const pull of pulls.data) {
-    if (!pull.merged_at || !pull.head.ref.startsWith(CAPTURE_BRANCH_PREFIX) || !identity.owns(pull.user ?? undefined)) continue;
+    if (!pull.merged_at || !identity.owns(pull.user ?? undefined) || pull.head.repo?.full_name !== `${ctx.repo.owner}/${ctx.repo.repo}`) continue;
     const marker = readCaptureMarker(pull.body);
     const discussion = marker && /^discussion-(\d+)$/.exec(marker.key);
-    if (!marker || !discussion || !accepted.includes(marker.page)) continue;
+    // As when the pull request closes: the marker must name this very branch and its own discussion.
+    if (!marker || !discussion || Number(discussion[1]) !== marker.issueNumber || captureBranch(marker) !== pull.head.ref) continue;
+    if (!accepted.includes(marker.page)) continue;
     answers.push(await postReviewedAnswer({ ...ctx, identity }, { discussionNumber: Number(discussion[1]), pullNumber: pull.number, page: marker.page }));
   }
   return answers;

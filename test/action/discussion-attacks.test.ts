@@ -177,6 +177,24 @@ describe('capture pull requests that are not the steward’s', () => {
   });
 });
 
+describe("the steward's own merged pull request whose marker does not match it", () => {
+  it('a marker naming another branch or another discussion gets no reviewed answer from a push', async () => {
+    const { d, pull, file, text } = await captured();
+    gh.state.mergePull(pull, { by: 'maya' });
+    expectExit(await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, await checkout(gh.gitDir())), 0);
+    // Someone with write access rewrote the steward's own merged PR's marker: its key now names the
+    // discussion, its branch and issue number do not.
+    const marker = (n: number) =>
+      `<!-- wiki-steward:capture key=discussion-${d.number} issue=${n} page=${encodeURIComponent(file)} commit=${'a'.repeat(40)} -->`;
+    pull.issue.body = marker(d.number + 100);
+    gh.state.commitFiles({ branch: 'main', files: { [file]: reviewed(text) }, author: 'maya' });
+    const push = { ref: 'refs/heads/main', repository: { default_branch: 'main' }, sender: { login: 'maya', type: 'User' }, commits: [{ modified: [file] }] };
+    expectExit(await run('push', push, undefined, await checkout(gh.gitDir())), 0);
+    expect(comments(d.number)).toHaveLength(2);
+    expect(gh.state.discussion(d.number).answer_comment_id).toBeNull();
+  });
+});
+
 describe('the capture page named by the marker', () => {
   it('a capture page that is a symlink to a file outside the wiki is not read as an accepted page', async () => {
     const { d, pull, file } = await captured();
