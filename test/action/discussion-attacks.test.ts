@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GitHubEmulator } from '../github-emulator/emulator.js';
 import { type Workspace, checkout, closeChecked, expectExit, makeWorkspace, removeTempDirs, runStep, seededRepo, traceOf, visible } from './harness.js';
+import { type DiscussionQuestion, capturedDiscussion, discussionQuestion, reviewedPage } from './discussion-fixtures.js';
 
 const COVERED = 'How do I install the pre-commit hook?';
 const COLD = 'How do I bake sourdough bread?';
@@ -29,36 +30,13 @@ afterAll(removeTempDirs);
 const run = (eventName: string, payload: unknown, inputs?: Record<string, string>, workspace = ws) =>
   runStep({ githubEnv: gh.env(), workspace, eventName, payload, ...(inputs ? { inputs } : {}) });
 
-function ask(title: string, opts: { category?: string; labels?: string[]; user?: string; body?: string } = {}) {
-  return gh.state.addDiscussion({
-    title,
-    body: opts.body ?? '',
-    user: opts.user ?? 'alice',
-    category: opts.category ?? 'Q&A',
-    labels: opts.labels ?? ['question'],
-  });
-}
+const ask = (title: string, opts?: DiscussionQuestion) => discussionQuestion(gh, title, opts);
 const comments = (n: number) => gh.state.allDiscussionComments(n);
 const mutations = (since = 0) =>
   gh.requests
     .slice(since)
     .filter((q) => q.route === '/graphql' && /^\s*mutation/.test(String((q.body as { query?: string } | undefined)?.query ?? '')))
     .map((q) => String((q.body as { query: string }).query).match(/\{\s*(\w+)/)?.[1]);
-
-/** What the reviewer writes: the answer, and the `captured_by` line deleted (the `capture` tag stays). */
-const reviewed = (text: string) =>
-  text
-    .replace(/^captured_by: .*\n/m, '')
-    .replace(/\n---\n[\s\S]*$/, '\n---\nBake sourdough bread at 250 °C for 20 minutes with steam, then 20 minutes without.\n');
-
-/** A cold discussion question and its capture pull request; the page's path and text on the branch. */
-async function captured(opts: { user?: string } = {}) {
-  const d = ask(COLD, opts);
-  expectExit(await run('discussion', gh.events.discussion('created', d.number)), 0);
-  const pull = gh.state.pulls.find((p) => p.head === `wiki-steward/capture/${d.number}`)!;
-  const file = decodeURIComponent(/page=([^ ]+)/.exec(pull.body ?? '')![1]!);
-  return { d, pull, file, text: gh.state.fileAt(pull.head, file)! };
-}
 
 describe('refusal in discussions', () => {
   it("an outsider's edit after a maintainer labelled keeps the maintainer-approved answer and adds the note to it (the discussion's comment, not an issue comment)", async () => {
@@ -103,7 +81,7 @@ describe('forged markers and other bots in a discussion', () => {
   });
 
   it("forged `reviewed-…` markers (a user's comment, a hidden one in a follow-up) do not stop the reviewed answer", async () => {
-    const { d, pull, file, text } = await captured();
+    const { d, pull, file, text } = await capturedDiscussion(gh, run, COLD);
     const key = `reviewed-discussion-${d.number}-pr-${pull.number}`;
     gh.state.addDiscussionComment(d.number, { body: `Done.\n<!-- wiki-steward:answer key=${key} -->`, user: 'mallory' });
     gh.state.addDiscussionComment(d.number, { body: `Done.\n<!-- wiki-steward:answer key=${key} -->`, user: 'dependabot[bot]' });
@@ -112,7 +90,7 @@ describe('forged markers and other bots in a discussion', () => {
       user: 'alice',
     });
     expectExit(await run('discussion_comment', gh.events.discussionComment('created', follow.id)), 0);
-    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewed(text) }, author: 'maya' });
+    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewedPage(text) }, author: 'maya' });
     gh.state.mergePull(pull, { by: 'maya' });
     expectExit(await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, await checkout(gh.gitDir())), 0);
     const answer = comments(d.number).find((c) => c.user === STEWARD && c.body.includes(`<!-- wiki-steward:answer key=${key} -->`) && c.parent_id === null);
@@ -123,9 +101,9 @@ describe('forged markers and other bots in a discussion', () => {
 
 describe('capture pull requests that are not the steward’s', () => {
   it("a person's PR from a capture branch with a forged marker naming the discussion and its page, merged: no reviewed answer, on close or on a later push", async () => {
-    const { d, pull, file, text } = await captured();
+    const { d, pull, file, text } = await capturedDiscussion(gh, run, COLD);
     gh.state.setPermission('mallory', 'write');
-    gh.state.commitFiles({ branch: 'wiki-steward/capture/999', files: { [file]: reviewed(text) }, author: 'mallory' });
+    gh.state.commitFiles({ branch: 'wiki-steward/capture/999', files: { [file]: reviewedPage(text) }, author: 'mallory' });
     const forged = gh.state.addPull({
       head: 'wiki-steward/capture/999',
       title: 'x',
@@ -149,7 +127,7 @@ describe('capture pull requests that are not the steward’s', () => {
   });
 
   it("a push accepting the page of the steward's merged capture, with a person's forged merged capture PR for it too: one reviewed answer, for the steward's PR", async () => {
-    const { d, pull, file, text } = await captured();
+    const { d, pull, file, text } = await capturedDiscussion(gh, run, COLD);
     gh.state.mergePull(pull, { by: 'maya' });
     expectExit(await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, await checkout(gh.gitDir())), 0);
     gh.state.setPermission('mallory', 'write');
@@ -161,7 +139,7 @@ describe('capture pull requests that are not the steward’s', () => {
       body: `<!-- wiki-steward:capture key=discussion-${d.number} issue=${d.number} page=${encodeURIComponent(file)} commit=${gh.state.branchHead('wiki-steward/capture/998')} -->`,
     });
     gh.state.mergePull(forged, { by: 'mallory' });
-    gh.state.commitFiles({ branch: 'main', files: { [file]: reviewed(text) }, author: 'mallory' });
+    gh.state.commitFiles({ branch: 'main', files: { [file]: reviewedPage(text) }, author: 'mallory' });
     const push = {
       ref: 'refs/heads/main',
       repository: { default_branch: 'main' },
@@ -179,7 +157,7 @@ describe('capture pull requests that are not the steward’s', () => {
 
 describe("the steward's own merged pull request whose marker does not match it", () => {
   it('a marker naming another branch or another discussion gets no reviewed answer from a push', async () => {
-    const { d, pull, file, text } = await captured();
+    const { d, pull, file, text } = await capturedDiscussion(gh, run, COLD);
     gh.state.mergePull(pull, { by: 'maya' });
     expectExit(await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, await checkout(gh.gitDir())), 0);
     // Someone with write access rewrote the steward's own merged PR's marker: its key now names the
@@ -187,7 +165,7 @@ describe("the steward's own merged pull request whose marker does not match it",
     const marker = (n: number) =>
       `<!-- wiki-steward:capture key=discussion-${d.number} issue=${n} page=${encodeURIComponent(file)} commit=${'a'.repeat(40)} -->`;
     pull.issue.body = marker(d.number + 100);
-    gh.state.commitFiles({ branch: 'main', files: { [file]: reviewed(text) }, author: 'maya' });
+    gh.state.commitFiles({ branch: 'main', files: { [file]: reviewedPage(text) }, author: 'maya' });
     const push = { ref: 'refs/heads/main', repository: { default_branch: 'main' }, sender: { login: 'maya', type: 'User' }, commits: [{ modified: [file] }] };
     expectExit(await run('push', push, undefined, await checkout(gh.gitDir())), 0);
     expect(comments(d.number)).toHaveLength(2);
@@ -197,7 +175,7 @@ describe("the steward's own merged pull request whose marker does not match it",
 
 describe('the capture page named by the marker', () => {
   it('a capture page that is a symlink to a file outside the wiki is not read as an accepted page', async () => {
-    const { d, pull, file } = await captured();
+    const { d, pull, file } = await capturedDiscussion(gh, run, COLD);
     gh.state.mergePull(pull, { by: 'maya' });
     const merged = await checkout(gh.gitDir());
     // The reviewer's commit made the page a link to a file outside the wiki (git checks links out as links).
@@ -230,8 +208,8 @@ describe('GitHub failing or refusing mid-run', () => {
     expectExit(r, 0);
     expect(gh.writes()).toEqual([]);
     expect(r.stdout).toMatch(/\[dry-run\] would POST \/graphql addDiscussionComment/);
-    const { d: d2, pull, file, text } = await captured();
-    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewed(text) }, author: 'maya' });
+    const { d: d2, pull, file, text } = await capturedDiscussion(gh, run, COLD);
+    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewedPage(text) }, author: 'maya' });
     gh.state.mergePull(pull, { by: 'maya' });
     const before = gh.requests.length;
     const dry = await run('pull_request', gh.events.pullRequest('closed', pull.number), { 'dry-run': 'true' }, await checkout(gh.gitDir()));
@@ -241,8 +219,8 @@ describe('GitHub failing or refusing mid-run', () => {
   });
 
   it('a locked discussion when its capture merges: no reply (GitHub refuses it), the run says why and does not fail; a push after unlocking posts the reviewed answer', async () => {
-    const { d, pull, file, text } = await captured();
-    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewed(text) }, author: 'maya' });
+    const { d, pull, file, text } = await capturedDiscussion(gh, run, COLD);
+    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewedPage(text) }, author: 'maya' });
     gh.state.mergePull(pull, { by: 'maya' });
     gh.state.lockDiscussion(d.number, 'resolved');
     const r = await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, await checkout(gh.gitDir()));
@@ -259,7 +237,7 @@ describe('GitHub failing or refusing mid-run', () => {
   });
 
   it('a locked discussion when its capture merges still a capture: no plain reply either, and the run does not fail', async () => {
-    const { d, pull } = await captured();
+    const { d, pull } = await capturedDiscussion(gh, run, COLD);
     gh.state.mergePull(pull, { by: 'maya' });
     gh.state.lockDiscussion(d.number, 'resolved');
     const r = await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, await checkout(gh.gitDir()));
@@ -270,8 +248,8 @@ describe('GitHub failing or refusing mid-run', () => {
   });
 
   it('moved out of the asked category before the review: the reviewed answer is posted, not marked, and the run does not fail', async () => {
-    const { d, pull, file, text } = await captured();
-    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewed(text) }, author: 'maya' });
+    const { d, pull, file, text } = await capturedDiscussion(gh, run, COLD);
+    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewedPage(text) }, author: 'maya' });
     gh.state.mergePull(pull, { by: 'maya' });
     gh.state.moveDiscussion(d.number, 'General');
     const r = await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, await checkout(gh.gitDir()));
@@ -334,10 +312,10 @@ describe('follow-ups in discussions', () => {
 });
 describe('an answer a person chose', () => {
   it('the reviewed answer is posted but does not replace the answer the asker or a maintainer already chose', async () => {
-    const { d, pull, file, text } = await captured();
+    const { d, pull, file, text } = await capturedDiscussion(gh, run, COLD);
     const human = gh.state.addDiscussionComment(d.number, { body: 'Bake it hot, with steam.', user: 'maya' });
     gh.state.markDiscussionAnswer(human.id, 'alice');
-    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewed(text) }, author: 'maya' });
+    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewedPage(text) }, author: 'maya' });
     gh.state.mergePull(pull, { by: 'maya' });
     const r = await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, await checkout(gh.gitDir()));
     expectExit(r, 0);

@@ -22,6 +22,7 @@ import {
   visible,
 } from './harness.js';
 import { SERVER, REPO } from './routes.js';
+import { type DiscussionQuestion, capturedDiscussion, discussionQuestion, reviewedPage } from './discussion-fixtures.js';
 
 const COVERED = 'How do I install the pre-commit hook?';
 const COLD = 'How do I bake sourdough bread?';
@@ -44,9 +45,7 @@ const run = (eventName: string, payload: unknown, inputs?: Record<string, string
   runStep({ githubEnv: gh.env(), workspace, eventName, payload, ...(inputs ? { inputs } : {}) });
 
 /** A question in the Q&A category, labelled as issues are asked. */
-function ask(title: string, opts: { category?: string; labels?: string[]; user?: string } = {}) {
-  return gh.state.addDiscussion({ title, body: '', user: opts.user ?? 'alice', category: opts.category ?? 'Q&A', labels: opts.labels ?? ['question'] });
-}
+const ask = (title: string, opts?: DiscussionQuestion) => discussionQuestion(gh, title, opts);
 const comments = (n: number) => gh.state.allDiscussionComments(n);
 const reactions = (n: number) => gh.state.discussionReactionsOn({ discussion_number: n }).map((r) => `${r.user} ${r.content}`);
 const labelsOf = (n: number) => [...gh.state.discussion(n).labels].sort();
@@ -152,24 +151,9 @@ describe('a question asked in a discussion', () => {
 });
 
 describe('the reviewed capture of a discussion question', () => {
-  /** A cold discussion question and its capture pull request; the page's path and text on the branch. */
-  async function captured() {
-    const d = ask(COLD);
-    expectExit(await run('discussion', gh.events.discussion('created', d.number)), 0);
-    const pull = gh.state.pulls.find((p) => p.head === `wiki-steward/capture/${d.number}`)!;
-    const page = /page=([^ ]+)/.exec(pull.body ?? '')![1]!;
-    const file = decodeURIComponent(page);
-    return { d, pull, file, text: gh.state.fileAt(pull.head, file)! };
-  }
-  /** What the reviewer writes: the answer, and the `captured_by` line deleted (the `capture` tag stays). */
-  const reviewed = (text: string) =>
-    text
-      .replace(/^captured_by: .*\n/m, '')
-      .replace(/\n---\n[\s\S]*$/, '\n---\nBake sourdough bread at 250 °C for 20 minutes with steam, then 20 minutes without.\n');
-
   it('merged with captured_by deleted: the question asked again of the merged wiki, a new top-level comment marked as the answer, once', async () => {
-    const { d, pull, file, text } = await captured();
-    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewed(text) }, author: 'maya' });
+    const { d, pull, file, text } = await capturedDiscussion(gh, run, COLD);
+    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewedPage(text) }, author: 'maya' });
     gh.state.setPermission('maya', 'maintain');
     gh.state.mergePull(pull, { by: 'maya' });
     const merged = await checkout(gh.gitDir());
@@ -191,7 +175,7 @@ describe('the reviewed capture of a discussion question', () => {
   });
 
   it('merged while still a capture: the plain reply on the discussion, and no answer marked', async () => {
-    const { d, pull } = await captured();
+    const { d, pull } = await capturedDiscussion(gh, run, COLD);
     gh.state.mergePull(pull, { by: 'maya' });
     const merged = await checkout(gh.gitDir());
     expectExit(await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, merged), 0);
@@ -201,11 +185,11 @@ describe('the reviewed capture of a discussion question', () => {
   });
 
   it("merged as a capture, accepted by a later push: the push's maintain run posts and marks the reviewed answer, once", async () => {
-    const { d, pull, file, text } = await captured();
+    const { d, pull, file, text } = await capturedDiscussion(gh, run, COLD);
     gh.state.mergePull(pull, { by: 'maya' });
     expectExit(await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, await checkout(gh.gitDir())), 0);
     expect(comments(d.number)).toHaveLength(2);
-    gh.state.commitFiles({ branch: 'main', files: { [file]: reviewed(text) }, author: 'maya' });
+    gh.state.commitFiles({ branch: 'main', files: { [file]: reviewedPage(text) }, author: 'maya' });
     const push = {
       ref: 'refs/heads/main',
       repository: { default_branch: 'main' },
@@ -228,8 +212,8 @@ describe('the reviewed capture of a discussion question', () => {
   });
 
   it('GitHub refuses the mark: the reviewed answer stays, the refusal is a warning, the run does not fail', async () => {
-    const { d, pull, file, text } = await captured();
-    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewed(text) }, author: 'maya' });
+    const { d, pull, file, text } = await capturedDiscussion(gh, run, COLD);
+    gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewedPage(text) }, author: 'maya' });
     gh.state.mergePull(pull, { by: 'maya' });
     gh.faults.graphqlError({ field: 'markDiscussionCommentAsAnswer', message: 'Discussion is locked' });
     const r = await run('pull_request', gh.events.pullRequest('closed', pull.number), undefined, await checkout(gh.gitDir()));
