@@ -44476,6 +44476,8 @@ var DEFAULT_CONFIG = {
     model: void 0,
     baseUrl: void 0,
     budgetPages: 40,
+    maxInputTokens: 12e3,
+    maxRunInputTokens: void 0,
     proposeTerms: false,
     copilotCliPath: void 0,
     timeoutMs: 6e4,
@@ -44613,6 +44615,15 @@ var CONFIG_KEYS = {
       shownDefault: "the provider's own"
     }),
     budget_pages: key(wholeNumber(1, 1e4), "Most candidate pages a model reads per question."),
+    max_input_tokens: key(
+      wholeNumber(1e3, 1e7),
+      "Most input tokens a model is sent for one question, over all its calls: pages past it go unread, and the trace says so."
+    ),
+    max_run_input_tokens: key(
+      wholeNumber(1e3, 1e9),
+      "Most input tokens a model is sent in one run (one Action run, one `ask --questions` batch); once spent, questions are answered offline.",
+      { shownDefault: "none" }
+    ),
     propose_terms: key(boolean, "One more model call per question for its signal terms in the wiki's words.", { flag: "--llm-terms" }),
     copilot_cli_path: key(text, "The Copilot CLI, for `provider: copilot`.", {
       flag: "--copilot-cli-path",
@@ -58691,7 +58702,7 @@ async function askUnderDeadline(session, asked, options2) {
       web_searches: web.searches,
       notes: [...askNotes, ...draft.notes ?? [], ...web.notes],
       ...draft.fault ? { provider_fault: draft.fault } : {},
-      ...providerTally(session, callsBefore)
+      ...providerTally(session, callsBefore, draft.estimatedTokens)
     });
     const uncommitted = draft.read.filter((p2) => session.changed.has(p2));
     if (uncommitted.length > 0 && trace.wiki.commit) {
@@ -58723,9 +58734,13 @@ async function askUnderDeadline(session, asked, options2) {
   trace.timings_ms.answer = since(answerStart);
   return trace;
 }
-function providerTally(session, from) {
+function providerTally(session, from, estimated = { input: 0, output: 0 }) {
   const calls = session.providers.http.calls.slice(from);
-  const tokens = calls.reduce((t2, c3) => ({ input: t2.input + (c3.tokens?.input ?? 0), output: t2.output + (c3.tokens?.output ?? 0) }), { input: 0, output: 0 });
+  const reported = calls.reduce((t2, c3) => ({ input: t2.input + (c3.tokens?.input ?? 0), output: t2.output + (c3.tokens?.output ?? 0) }), { input: 0, output: 0 });
+  const byProvider = reported.input + reported.output > 0;
+  const byEstimate = estimated.input + estimated.output > 0;
+  const counted = byProvider && byEstimate ? "provider and estimate" : byProvider ? "provider" : byEstimate ? "estimate" : void 0;
+  const tokens = { input: reported.input + estimated.input, output: reported.output + estimated.output, ...counted ? { counted } : {} };
   return { provider_calls: calls, tokens };
 }
 async function searchTheWeb(session, queries) {
@@ -60222,8 +60237,84 @@ var AnthropicMessagesModel = class {
   }
 };
 
+// src/answer/model/excerpt.ts
+var EXCERPT_CHARS = 1600;
+var TAIL_EXCERPT_CHARS = 300;
+var PART_CHARS = 800;
+var WHOLE_RATIO = 1.5;
+var HEADING_SHARE = 0.5;
+var excerptTerms = (terms) => terms.map((t2) => ({ pattern: termPattern(t2.term), strict: STRICT_KINDS.has(t2.kind), weight: t2.weight ?? 1 }));
+function partsOf(lines, from) {
+  const blocks = markdownBlocks(lines, from);
+  const parts = [];
+  const stack = [];
+  blocks.forEach((block, i) => {
+    let end = (blocks[i + 1]?.line ?? lines.length + 1) - 1;
+    while (end > block.line && lines[end - 1].trim() === "") end--;
+    if (block.kind === "heading") while (stack.length > 0 && stack.at(-1).level >= block.level) stack.pop();
+    const chars = lines.slice(block.line - 1, end).reduce((n, l3) => n + l3.length + 1, 0);
+    parts.push({ block, start: block.line, end, headings: stack.map((h3) => h3.index), own: 0, chars });
+    if (block.kind === "heading") stack.push({ level: block.level, index: i });
+  });
+  return parts;
+}
+function cappedEnd(lines, part, limit) {
+  let chars = 0;
+  for (let n = part.start; n <= part.end; n++) {
+    chars += lines[n - 1].length + 1;
+    if (chars > limit && n > part.start) return n - 1;
+  }
+  return part.end;
+}
+function pageExcerpt(text2, terms, cap = EXCERPT_CHARS) {
+  const lines = text2.split("\n");
+  const first = bodyStart(text2).line;
+  const whole = () => ({ lines: lines.slice(first - 1).map((t2, i) => ({ line: first + i, text: t2 })), whole: true });
+  const parts = partsOf(lines, first - 1);
+  for (const part of parts) {
+    const folded = foldText(lines.slice(part.start - 1, part.end).join("\n"));
+    part.own = terms.reduce((sum, t2) => sum + (textHasTerm(folded, t2.pattern, t2.strict) ? t2.weight : 0), 0);
+  }
+  const score = (part) => part.block.kind === "heading" ? 0 : part.own + HEADING_SHARE * part.headings.reduce((s, h3) => s + parts[h3].own, 0);
+  const sent = /* @__PURE__ */ new Set();
+  const send = (from, to2) => {
+    for (let n = from; n <= to2; n++) sent.add(n);
+  };
+  const partLimit = Math.min(PART_CHARS, cap);
+  let spent = 0;
+  const take = (index) => {
+    const part = parts[index];
+    const left = Math.min(partLimit, cap - spent);
+    if (left < Math.min(part.chars, partLimit) && spent > 0) return false;
+    for (const h3 of part.headings) send(parts[h3].start, parts[h3].start);
+    const end = cappedEnd(lines, part, left);
+    send(part.start, end);
+    spent += lines.slice(part.start - 1, end).reduce((n, l3) => n + l3.length + 1, 0);
+    return true;
+  };
+  const lead = parts.findIndex((p2) => p2.block.kind === "paragraph");
+  if (lead >= 0) take(lead);
+  const ranked = parts.map((part, index) => ({ index, score: score(part) })).filter((p2) => p2.score > 0 && p2.index !== lead).sort((a, b3) => b3.score - a.score || a.index - b3.index);
+  for (const { index } of ranked) take(index);
+  const sentChars = [...sent].reduce((n, line) => n + lines[line - 1].length + 1, 0);
+  const bodyChars = lines.slice(first - 1).reduce((n, l3) => n + l3.length + 1, 0);
+  if (bodyChars <= WHOLE_RATIO * sentChars || bodyChars <= cap) return whole();
+  const out = [];
+  for (let n = first; n <= lines.length; n++) {
+    if (sent.has(n)) {
+      out.push({ line: n, text: lines[n - 1] });
+      continue;
+    }
+    let last = n;
+    while (last < lines.length && !sent.has(last + 1)) last++;
+    if (lines.slice(n - 1, last).some((l3) => l3.trim() !== "")) out.push({ skipped: [n, last] });
+    n = last;
+  }
+  return { lines: out, whole: false };
+}
+
 // src/answer/model/model-answerer.ts
-var DEFAULT_MODEL_BUDGET = { pages: 40, tokens: 4e5, calls: 12, batchPages: 8 };
+var DEFAULT_MODEL_BUDGET = { pages: 40, inputTokens: 12e3, calls: 12, batchPages: 8 };
 var ANSWER_SCHEMA = {
   name: "wiki_answer",
   schema: {
@@ -60353,8 +60444,8 @@ function toSchemaShape(answer) {
     uncovered: answer.uncovered
   };
 }
-function pageBlock(path13, text2) {
-  const numbered = text2.split("\n").map((line, i) => `${i + 1}| ${line.replaceAll("</page>", "</ page>")}`).join("\n");
+function pageBlock(path13, lines) {
+  const numbered = lines.map((l3) => "skipped" in l3 ? `\u2026 (lines ${l3.skipped[0]}\u2013${l3.skipped[1]} not sent)` : `${l3.line}| ${l3.text.replaceAll("</page>", "</ page>")}`).join("\n");
   return `<page path="${path13.replaceAll('"', "")}">
 ${numbered}
 </page>`;
@@ -60363,6 +60454,7 @@ var questionBlock = (question) => `<question>
 ${question.replaceAll("</question>", "</ question>")}
 </question>`;
 var estimateTokens = (text2) => Math.ceil(text2.length / 4);
+var PROMPT_SHARE = 0.8;
 var ModelAnswerer = class {
   constructor(model, budget = DEFAULT_MODEL_BUDGET, maxOutputTokens = 2048) {
     this.model = model;
@@ -60374,34 +60466,55 @@ var ModelAnswerer = class {
   budget;
   maxOutputTokens;
   name;
-  spent = { tokens: 0, calls: 0 };
+  spent = { input: 0, calls: 0 };
+  /** This question's input-token budget: the per-question one, or what the run has left when less. */
+  allowed = 0;
+  /** Input tokens sent in this run, over all its questions. */
+  runSpent = 0;
+  /** Tokens of this question's calls whose provider reported no usage, as the budget estimated them. */
+  estimated = { input: 0, output: 0 };
   leftOut = { claims: 0, uncovered: 0 };
   async answer(request2) {
-    this.spent = { tokens: 0, calls: 0 };
+    try {
+      return await this.answerWithin(request2);
+    } finally {
+      this.estimated = { input: 0, output: 0 };
+    }
+  }
+  async answerWithin(request2) {
+    this.spent = { input: 0, calls: 0 };
     this.leftOut = { claims: 0, uncovered: 0 };
-    const ranked = [...request2.pages];
+    const { inputTokens, runInputTokens } = this.budget;
+    const runLeft = runInputTokens === void 0 ? Infinity : runInputTokens - this.runSpent;
+    if (runLeft <= 0) throw new ProviderError(this.model.provider, `run budget of ${runInputTokens} input tokens spent`, "malformed", false);
+    this.allowed = Math.min(inputTokens, runLeft);
+    const budgetReason = this.allowed < inputTokens ? `model budget: ${runInputTokens} input tokens per run (${Math.floor(runLeft)} left)` : `model budget: ${inputTokens} input tokens per question`;
     const unread = [];
-    let pages = ranked.slice(0, this.budget.pages);
-    for (const [path13] of ranked.slice(this.budget.pages)) unread.push({ path: path13, reason: `model budget: at most ${this.budget.pages} pages per question` });
+    const terms = excerptTerms(request2.terms);
+    const perCall = estimateTokens(SYSTEM) + estimateTokens(questionBlock(request2.question));
+    const pages = [];
     let estimate = 0;
-    const affordable = [];
-    for (const [path13, text2] of pages) {
-      const cost = estimateTokens(text2) + 50;
-      if (affordable.length > 0 && estimate + cost > this.budget.tokens * 0.8)
-        unread.push({ path: path13, reason: `model budget: ${this.budget.tokens} tokens per question` });
+    for (const [path13, text2] of request2.pages) {
+      if (pages.length >= this.budget.pages) {
+        unread.push({ path: path13, reason: `model budget: at most ${this.budget.pages} pages per question` });
+        continue;
+      }
+      const block = pageBlock(path13, pageExcerpt(text2, terms, pages.length < this.budget.batchPages ? EXCERPT_CHARS : TAIL_EXCERPT_CHARS).lines);
+      const cost = estimateTokens(block) + (pages.length % this.budget.batchPages === 0 ? perCall : 0);
+      if (pages.length > 0 && estimate + cost > this.allowed * PROMPT_SHARE) unread.push({ path: path13, reason: budgetReason });
       else {
-        affordable.push([path13, text2]);
+        pages.push([path13, block]);
         estimate += cost;
       }
     }
-    pages = affordable;
     const result = request2.branch === "explore" && pages.length > this.budget.batchPages ? await this.explore(request2.question, pages) : await this.ask(`${questionBlock(request2.question)}
 
-${pages.map(([p2, t2]) => pageBlock(p2, t2)).join("\n\n")}`);
+${pages.map(([, block]) => block).join("\n\n")}`);
     const notes = [
       ...unread.length > 0 ? [`${unread.length} candidate page(s) were not read: the model budget cut the list (see the trace).`] : [],
       ...leftOutNote(this.leftOut)
     ];
+    const estimated = this.estimated.input + this.estimated.output > 0 ? { estimatedTokens: { ...this.estimated } } : {};
     return {
       claims: result.claims,
       covered: result.covered && result.claims.length > 0,
@@ -60410,6 +60523,7 @@ ${pages.map(([p2, t2]) => pageBlock(p2, t2)).join("\n\n")}`);
       read: pages.map(([p2]) => p2),
       unread,
       missingAre: "claims",
+      ...estimated,
       ...notes.length > 0 ? { notes } : {}
     };
   }
@@ -60419,10 +60533,11 @@ ${pages.map(([p2, t2]) => pageBlock(p2, t2)).join("\n\n")}`);
    * terms that are not short plain names are dropped, and the ladder counts the rest.
    */
   async proposeTerms(question) {
+    this.estimated = { input: 0, output: 0 };
     const reply = await this.completeChecked(
       questionBlock(question),
       parseProposedTerms,
-      (user) => this.model.complete({ system: TERMS_SYSTEM, user, schema: TERMS_SCHEMA, maxTokens: 256 }).then((r2) => r2.text)
+      async (user) => this.counted(TERMS_SYSTEM, user, await this.model.complete({ system: TERMS_SYSTEM, user, schema: TERMS_SCHEMA, maxTokens: 256 }))
     );
     return typeof reply === "string" ? { terms: [], notes: [`The model's proposed search terms were not used: ${reply}.`] } : { terms: reply, notes: [] };
   }
@@ -60433,7 +60548,7 @@ ${pages.map(([p2, t2]) => pageBlock(p2, t2)).join("\n\n")}`);
       const batch = pages.slice(at2, at2 + this.budget.batchPages);
       partials.push(await this.ask(`${questionBlock(question)}
 
-${batch.map(([p2, t2]) => pageBlock(p2, t2)).join("\n\n")}`));
+${batch.map(([, block]) => block).join("\n\n")}`));
     }
     const useful = partials.filter((p2) => p2.claims.length > 0);
     if (useful.length === 0) return { claims: [], covered: false, uncovered: [...new Set(partials.flatMap((p2) => p2.uncovered))] };
@@ -60471,11 +60586,25 @@ Your previous reply could not be used: ${parsed}. Reply again with one JSON obje
   async call(user) {
     if (this.spent.calls >= this.budget.calls)
       throw new ProviderError(this.model.provider, `call budget of ${this.budget.calls} per question spent`, "malformed", false);
-    if (this.spent.tokens + estimateTokens(user) > this.budget.tokens)
-      throw new ProviderError(this.model.provider, `token budget of ${this.budget.tokens} per question spent`, "malformed", false);
+    if (this.spent.input + estimateTokens(SYSTEM) + estimateTokens(user) > this.allowed)
+      throw new ProviderError(this.model.provider, `input token budget of ${this.allowed} for this question spent`, "malformed", false);
     this.spent.calls++;
     const reply = await this.model.complete({ system: SYSTEM, user, schema: ANSWER_SCHEMA, maxTokens: this.maxOutputTokens });
-    this.spent.tokens += reply.usage.input + reply.usage.output;
+    return this.counted(SYSTEM, user, reply);
+  }
+  /**
+   * Counts a reply's tokens toward the question and the run: the provider's usage where it reports
+   * one (a prompt never costs it 0 input tokens), else the budget's estimate, kept apart for the trace.
+   */
+  counted(system, user, reply) {
+    const reported = reply.usage.input > 0;
+    const input = reported ? reply.usage.input : estimateTokens(system) + estimateTokens(user);
+    if (!reported) {
+      this.estimated.input += input;
+      this.estimated.output += estimateTokens(reply.text);
+    }
+    this.spent.input += input;
+    this.runSpent += input;
     return reply.text;
   }
 };
@@ -61125,7 +61254,12 @@ function providerOptions(config, env, clock = systemClock) {
     clock,
     retry: { ...DEFAULT_RETRY_POLICY, retries: config.answerer.maxRetries, timeoutMs: config.answerer.timeoutMs },
     deadlineMs: config.answerer.deadlineMs,
-    budget: { ...DEFAULT_MODEL_BUDGET, pages: config.answerer.budgetPages },
+    budget: {
+      ...DEFAULT_MODEL_BUDGET,
+      pages: config.answerer.budgetPages,
+      inputTokens: config.answerer.maxInputTokens,
+      runInputTokens: config.answerer.maxRunInputTokens
+    },
     proposeTerms: config.answerer.proposeTerms,
     webResults: config.search.maxResults
   };

@@ -10,6 +10,7 @@
 //   npm run eval -- --ablate [--dev DIR] [--only ID,ID…]
 //   npm run eval -- --sweep ID=V,V,… [--dev DIR]
 //   npm run eval -- --prune ID,ID,… [--dev DIR]
+//   npm run eval -- --llm-stand-in [--dev DIR]
 //
 // --bank FILE      JSONL bank, ours or eval-dev's (see bank.ts); default eval/questions.jsonl
 //                  (--questions is an alias)
@@ -29,6 +30,8 @@
 // --prune ID,…     backward elimination: each knob in turn off with those already gone, kept out
 //                  when the set still costs the macro under 2 questions on every figure and no bank
 //                  (our own included) more than 2 on any; prints the knobs that can go together
+// --llm-stand-in  the development banks through the model answerer against a local OpenAI stand-in
+//                  (prompts.ts): input tokens per question, page recall and fact recall of the prompts
 // Exits 0 whether or not the targets are met.
 import { existsSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -41,6 +44,7 @@ import { type Baseline, buildBaseline } from './baseline.js';
 import { contradictionOf } from './contradictions.js';
 import { type QuestionResult, type Ratio, type Row, type Target, candidatePaths, citedPages, isFlagged, rowsOf, targetsOf, typesOf } from './figures.js';
 import { startProposals } from './proposals.js';
+import { measurePrompts, promptTable } from './prompts.js';
 import { type BankSummary, branchesOf, macroOf, summaryOf } from './summary.js';
 
 const args = process.argv.slice(2);
@@ -327,7 +331,14 @@ async function bankAsker(specs: readonly BankSpec[]): Promise<() => Promise<Ques
   };
 }
 
-if (given(['--prune'])) {
+if (args.includes('--llm-stand-in')) {
+  const dev = devBanks(devDir);
+  if (dev.length === 0) throw new Error(`--llm-stand-in needs the development banks: none under ${devDir}`);
+  const rows = [];
+  for (const spec of dev) rows.push(await measurePrompts(spec.name, spec.bank, spec.wiki));
+  console.log("the model answerer's prompts, against the OpenAI stand-in, the token budget out of reach (input tokens: the estimate, 4 characters a token)");
+  console.log(promptTable(rows));
+} else if (given(['--prune'])) {
   // Backward elimination over the named knobs, on the development banks with our bank as a guard.
   const specs = [...devBanks(devDir), OUR_BANK];
   const askBanks = await bankAsker(specs);

@@ -45,6 +45,8 @@ export interface DraftAnswer {
   missingAre?: 'terms' | 'claims';
   /** Things the reader should know about how this answer was made (a fallback, a budget cut). */
   notes?: string[];
+  /** Tokens of this question's model calls whose provider reported no usage, as the model budget estimated them. */
+  estimatedTokens?: { input: number; output: number };
   /** Why the model failed, when the offline answerer stood in for it. */
   fault?: string;
 }

@@ -5,7 +5,7 @@ import { type Workspace, noWikiMessage } from '../config/workspace.js';
 import { GitCommandManager } from '../git/git-command-manager.js';
 import { type WikiCatalog, loadCatalog } from '../ladder/catalog.js';
 import { type LadderOptions, runLadder } from '../ladder/ladder.js';
-import { type Outcome, type Trace } from './trace.js';
+import { type Outcome, type TokenCount, type Trace } from './trace.js';
 import { extractSignalTerms, isOwnTerm } from '../ladder/signal-terms.js';
 import { loadFileTree } from '../wiki/tree.js';
 import type { Claim } from './answerer.js';
@@ -243,7 +243,7 @@ async function askUnderDeadline(session: AskSession, asked: string, options: Ask
       web_searches: web.searches,
       notes: [...askNotes, ...(draft.notes ?? []), ...web.notes],
       ...(draft.fault ? { provider_fault: draft.fault } : {}),
-      ...providerTally(session, callsBefore),
+      ...providerTally(session, callsBefore, draft.estimatedTokens),
     });
     const uncommitted = draft.read.filter((p) => session.changed.has(p));
     if (uncommitted.length > 0 && trace.wiki.commit) {
@@ -276,10 +276,14 @@ async function askUnderDeadline(session: AskSession, asked: string, options: Ask
   return trace;
 }
 
-/** The provider calls made since `from`, and the tokens they cost. */
-function providerTally(session: AskSession, from: number): Pick<Trace, 'provider_calls' | 'tokens'> {
+/** The provider calls made since `from`, and the tokens they cost: as reported, plus the estimate for calls that reported none. */
+function providerTally(session: AskSession, from: number, estimated = { input: 0, output: 0 }): Pick<Trace, 'provider_calls' | 'tokens'> {
   const calls = session.providers.http.calls.slice(from);
-  const tokens = calls.reduce((t, c) => ({ input: t.input + (c.tokens?.input ?? 0), output: t.output + (c.tokens?.output ?? 0) }), { input: 0, output: 0 });
+  const reported = calls.reduce((t, c) => ({ input: t.input + (c.tokens?.input ?? 0), output: t.output + (c.tokens?.output ?? 0) }), { input: 0, output: 0 });
+  const byProvider = reported.input + reported.output > 0;
+  const byEstimate = estimated.input + estimated.output > 0;
+  const counted: TokenCount | undefined = byProvider && byEstimate ? 'provider and estimate' : byProvider ? 'provider' : byEstimate ? 'estimate' : undefined;
+  const tokens = { input: reported.input + estimated.input, output: reported.output + estimated.output, ...(counted ? { counted } : {}) };
   return { provider_calls: calls, tokens };
 }
 

@@ -48,7 +48,12 @@ export function providerOptions(config: StewardConfig, env: NodeJS.ProcessEnv, c
     clock,
     retry: { ...DEFAULT_RETRY_POLICY, retries: config.answerer.maxRetries, timeoutMs: config.answerer.timeoutMs },
     deadlineMs: config.answerer.deadlineMs,
-    budget: { ...DEFAULT_MODEL_BUDGET, pages: config.answerer.budgetPages },
+    budget: {
+      ...DEFAULT_MODEL_BUDGET,
+      pages: config.answerer.budgetPages,
+      inputTokens: config.answerer.maxInputTokens,
+      runInputTokens: config.answerer.maxRunInputTokens,
+    },
     proposeTerms: config.answerer.proposeTerms,
     webResults: config.search.maxResults,
   };

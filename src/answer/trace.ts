@@ -6,6 +6,9 @@ import type { Branch } from '../ladder/ladder.js';
 import type { ProviderCall } from '../net/http-json.js';
 import type { TermKind } from '../ladder/signal-terms.js';
 
+/** How a trace's tokens were counted. */
+export type TokenCount = 'provider' | 'estimate' | 'provider and estimate';
+
 export type Outcome = 'answered' | 'gap' | 'cold' | 'error';
 
 export interface WikiCitation {
@@ -65,7 +68,11 @@ export interface Trace {
   web_searches: Array<{ provider: string; query: string; results: number; error?: string }>;
   /** Every model and search request, with retries and tokens; keys never appear here. */
   provider_calls: ProviderCall[];
-  tokens: { input: number; output: number };
+  /**
+   * Model tokens this question spent: the provider's reported usage, else (a provider that reports
+   * none) the model budget's estimate; `counted` says which, when any were spent.
+   */
+  tokens: { input: number; output: number; counted?: TokenCount };
   /** What the reader should know about how the answer was made (fallbacks, budget cuts). */
   notes: string[];
   /**

@@ -105,6 +105,10 @@ export interface StewardConfig {
     baseUrl: string | undefined;
     /** Most candidate pages a paid model reads per question. */
     budgetPages: number;
+    /** Most input tokens a model is sent for one question, over all its calls. */
+    maxInputTokens: number;
+    /** Most input tokens a model is sent in one run (an Action run, an `ask --questions` batch); none when undefined. */
+    maxRunInputTokens: number | undefined;
     /**
      * Whether step B also asks the model for the question's signal terms in the wiki's words (one
      * more call per question); the ladder counts them like its own, marked as proposed.
@@ -151,6 +155,8 @@ export const DEFAULT_CONFIG: StewardConfig = {
     model: undefined,
     baseUrl: undefined,
     budgetPages: 40,
+    maxInputTokens: 12_000,
+    maxRunInputTokens: undefined,
     proposeTerms: false,
     copilotCliPath: undefined,
     timeoutMs: 60_000,
@@ -323,6 +329,15 @@ export const CONFIG_KEYS: ConfigShape = {
       shownDefault: "the provider's own",
     }),
     budget_pages: key(wholeNumber(1, 10_000), 'Most candidate pages a model reads per question.'),
+    max_input_tokens: key(
+      wholeNumber(1_000, 10_000_000),
+      'Most input tokens a model is sent for one question, over all its calls: pages past it go unread, and the trace says so.',
+    ),
+    max_run_input_tokens: key(
+      wholeNumber(1_000, 1_000_000_000),
+      'Most input tokens a model is sent in one run (one Action run, one `ask --questions` batch); once spent, questions are answered offline.',
+      { shownDefault: 'none' },
+    ),
     propose_terms: key(boolean, "One more model call per question for its signal terms in the wiki's words.", { flag: '--llm-terms' }),
     copilot_cli_path: key(text, 'The Copilot CLI, for `provider: copilot`.', {
       flag: '--copilot-cli-path',

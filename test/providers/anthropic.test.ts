@@ -48,7 +48,7 @@ describe('ask --llm anthropic', () => {
     expect(trace.provider_calls).toEqual([
       { provider: 'anthropic', request: 'POST /v1/messages', status: 200, retries: 0, ms: expect.any(Number), tokens: { input: 2095, output: 503 } },
     ]);
-    expect(trace.tokens).toEqual({ input: 2095, output: 503 });
+    expect(trace.tokens).toEqual({ input: 2095, output: 503, counted: 'provider' });
     expectNoKeys(stdout, stderr);
   });
 
@@ -87,7 +87,7 @@ describe('ask --llm anthropic', () => {
       { input: 100, output: 10 },
       { input: 120, output: 12 },
     ]);
-    expect(trace.tokens).toEqual({ input: 220, output: 22 });
+    expect(trace.tokens).toEqual({ input: 220, output: 22, counted: 'provider' });
   });
 
   it('takes a JSON text reply when the model answered in text instead of the tool', async () => {

@@ -85,7 +85,7 @@ describe('ask --llm copilot', () => {
     expect(trace.provider_calls).toEqual([
       { provider: 'copilot', request: 'session.send', status: 'ok', retries: 0, ms: expect.any(Number), tokens: { input: 900, output: 80 } },
     ]);
-    expect(trace.tokens).toEqual({ input: 900, output: 80 });
+    expect(trace.tokens).toEqual({ input: 900, output: 80, counted: 'provider' });
     // The run ends the CLI: detached, then shut down.
     expect(calls('session.detach')).toHaveLength(1);
     expect(calls('runtime.shutdown')).toHaveLength(1);

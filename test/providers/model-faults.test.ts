@@ -219,7 +219,7 @@ describe('malformed answers', () => {
     expect(repair.startsWith(userText(openai.requests[0]!))).toBe(true);
     expect(repair).toMatch(/Your previous reply could not be used: not JSON \(.*\)\. Reply again with one JSON object that follows the schema exactly\.$/);
     expectOfflineFallback(trace, /^openai: malformed answer after one repair attempt: not JSON/);
-    expect(trace.tokens).toEqual({ input: 1020, output: 19 });
+    expect(trace.tokens).toEqual({ input: 1020, output: 19, counted: 'provider' });
   });
 
   it('a reply repaired on the second try is used', async () => {

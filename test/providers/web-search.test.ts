@@ -134,7 +134,7 @@ describe('D: a gap searches what the wiki is missing', () => {
       'tavily POST /search',
       'tavily POST /search',
     ]);
-    expect(trace.tokens).toEqual({ input: 900, output: 80 });
+    expect(trace.tokens).toEqual({ input: 900, output: 80, counted: 'provider' });
   });
 
   it("keeps a long uncovered claim within Brave's documented query limits (400 characters, 50 words)", async () => {

@@ -2,26 +2,31 @@
 // and the seed's sufficiency verdict. E: isolated calls over batches of candidates in rank order
 // (map), then one merge (reduce) that keeps every wiki-specific claim and cites every page it drew
 // from. Pages and the question travel as delimited data, never as instructions; whatever comes
-// back is only data, checked here for shape and by the cite contract for truth. A configurable
-// budget (pages, tokens, calls) may cut the explore list: every page left unread is reported.
+// back is only data, checked here for shape and by the cite contract for truth. Each page goes as
+// its excerpt for the question (excerpt.ts: the sections its terms matched, at their own line
+// numbers), or whole when small. A configurable budget (pages, input tokens per question and per
+// run, calls) may cut the list: every page left unread is reported, with why.
 import type { Citation } from '../trace.js';
 import type { AnswerRequest, Answerer, Claim, DraftAnswer, TermProposal } from '../answerer.js';
 import { withoutFenceMarks } from '../../markdown/code.js';
 import { ProviderError } from '../../net/http-json.js';
-import type { ChatModel, JsonSchema } from './chat-model.js';
+import type { ChatModel, ChatReply, JsonSchema } from './chat-model.js';
+import { EXCERPT_CHARS, type ExcerptLine, TAIL_EXCERPT_CHARS, excerptTerms, pageExcerpt } from './excerpt.js';
 
 export interface ModelBudget {
   /** Most candidate pages a question may send to the model. */
   pages: number;
-  /** Most input plus output tokens a question may spend (estimated before, counted after). */
-  tokens: number;
+  /** Most input tokens a question may send, over all its calls (estimated before, counted after). */
+  inputTokens: number;
+  /** Most input tokens one run (an Action run, an `ask --questions` batch) may send; none when undefined. */
+  runInputTokens?: number | undefined;
   /** Most model calls per question, repairs included. */
   calls: number;
   /** Pages per map call in the explore branch. */
   batchPages: number;
 }
 
-export const DEFAULT_MODEL_BUDGET: ModelBudget = { pages: 40, tokens: 400_000, calls: 12, batchPages: 8 };
+export const DEFAULT_MODEL_BUDGET: ModelBudget = { pages: 40, inputTokens: 12_000, calls: 12, batchPages: 8 };
 
 const ANSWER_SCHEMA: JsonSchema = {
   name: 'wiki_answer',
@@ -196,21 +201,29 @@ function toSchemaShape(answer: ModelAnswer): unknown {
   };
 }
 
-/** Pages as numbered lines inside delimiters the page text cannot close. */
-function pageBlock(path: string, text: string): string {
-  const numbered = text
-    .split('\n')
-    .map((line, i) => `${i + 1}| ${line.replaceAll('</page>', '</ page>')}`)
+/** A page's excerpt as lines numbered as in the page, inside delimiters the page text cannot close. */
+export function pageBlock(path: string, lines: readonly ExcerptLine[]): string {
+  const numbered = lines
+    .map((l) => ('skipped' in l ? `… (lines ${l.skipped[0]}–${l.skipped[1]} not sent)` : `${l.line}| ${l.text.replaceAll('</page>', '</ page>')}`))
     .join('\n');
   return `<page path="${path.replaceAll('"', '')}">\n${numbered}\n</page>`;
 }
 
 const questionBlock = (question: string) => `<question>\n${question.replaceAll('</question>', '</ question>')}\n</question>`;
-const estimateTokens = (text: string) => Math.ceil(text.length / 4);
+/** The budget's estimate where a provider reports no usage: about four characters a token. */
+export const estimateTokens = (text: string) => Math.ceil(text.length / 4);
+/** Room kept for the question, the instructions and a merge call when pages are fitted to the budget. */
+const PROMPT_SHARE = 0.8;
 
 export class ModelAnswerer implements Answerer {
   readonly name: string;
-  private spent = { tokens: 0, calls: 0 };
+  private spent = { input: 0, calls: 0 };
+  /** This question's input-token budget: the per-question one, or what the run has left when less. */
+  private allowed = 0;
+  /** Input tokens sent in this run, over all its questions. */
+  private runSpent = 0;
+  /** Tokens of this question's calls whose provider reported no usage, as the budget estimated them. */
+  private estimated = { input: 0, output: 0 };
   private leftOut = { claims: 0, uncovered: 0 };
 
   constructor(
@@ -222,34 +235,54 @@ export class ModelAnswerer implements Answerer {
   }
 
   async answer(request: AnswerRequest): Promise<DraftAnswer> {
-    this.spent = { tokens: 0, calls: 0 };
+    try {
+      return await this.answerWithin(request);
+    } finally {
+      this.estimated = { input: 0, output: 0 };
+    }
+  }
+
+  private async answerWithin(request: AnswerRequest): Promise<DraftAnswer> {
+    this.spent = { input: 0, calls: 0 };
     this.leftOut = { claims: 0, uncovered: 0 };
-    const ranked = [...request.pages];
+    const { inputTokens, runInputTokens } = this.budget;
+    const runLeft = runInputTokens === undefined ? Infinity : runInputTokens - this.runSpent;
+    if (runLeft <= 0) throw new ProviderError(this.model.provider, `run budget of ${runInputTokens} input tokens spent`, 'malformed', false);
+    this.allowed = Math.min(inputTokens, runLeft);
+    const budgetReason =
+      this.allowed < inputTokens
+        ? `model budget: ${runInputTokens} input tokens per run (${Math.floor(runLeft)} left)`
+        : `model budget: ${inputTokens} input tokens per question`;
     const unread: DraftAnswer['unread'] = [];
-    let pages = ranked.slice(0, this.budget.pages);
-    for (const [path] of ranked.slice(this.budget.pages)) unread.push({ path, reason: `model budget: at most ${this.budget.pages} pages per question` });
-    // Keep within the token budget, best-ranked pages first.
+    const terms = excerptTerms(request.terms);
+    // Best-ranked pages first, each as its excerpt, within the page and token budgets; each batch of
+    // the explore branch sends the instructions and the question again.
+    const perCall = estimateTokens(SYSTEM) + estimateTokens(questionBlock(request.question));
+    const pages: Array<[string, string]> = [];
     let estimate = 0;
-    const affordable: Array<[string, string]> = [];
-    for (const [path, text] of pages) {
-      const cost = estimateTokens(text) + 50;
-      if (affordable.length > 0 && estimate + cost > this.budget.tokens * 0.8)
-        unread.push({ path, reason: `model budget: ${this.budget.tokens} tokens per question` });
+    for (const [path, text] of request.pages) {
+      if (pages.length >= this.budget.pages) {
+        unread.push({ path, reason: `model budget: at most ${this.budget.pages} pages per question` });
+        continue;
+      }
+      const block = pageBlock(path, pageExcerpt(text, terms, pages.length < this.budget.batchPages ? EXCERPT_CHARS : TAIL_EXCERPT_CHARS).lines);
+      const cost = estimateTokens(block) + (pages.length % this.budget.batchPages === 0 ? perCall : 0);
+      if (pages.length > 0 && estimate + cost > this.allowed * PROMPT_SHARE) unread.push({ path, reason: budgetReason });
       else {
-        affordable.push([path, text]);
+        pages.push([path, block]);
         estimate += cost;
       }
     }
-    pages = affordable;
 
     const result =
       request.branch === 'explore' && pages.length > this.budget.batchPages
         ? await this.explore(request.question, pages)
-        : await this.ask(`${questionBlock(request.question)}\n\n${pages.map(([p, t]) => pageBlock(p, t)).join('\n\n')}`);
+        : await this.ask(`${questionBlock(request.question)}\n\n${pages.map(([, block]) => block).join('\n\n')}`);
     const notes = [
       ...(unread.length > 0 ? [`${unread.length} candidate page(s) were not read: the model budget cut the list (see the trace).`] : []),
       ...leftOutNote(this.leftOut),
     ];
+    const estimated = this.estimated.input + this.estimated.output > 0 ? { estimatedTokens: { ...this.estimated } } : {};
     return {
       claims: result.claims,
       covered: result.covered && result.claims.length > 0,
@@ -258,6 +291,7 @@ export class ModelAnswerer implements Answerer {
       read: pages.map(([p]) => p),
       unread,
       missingAre: 'claims',
+      ...estimated,
       ...(notes.length > 0 ? { notes } : {}),
     };
   }
@@ -268,8 +302,9 @@ export class ModelAnswerer implements Answerer {
    * terms that are not short plain names are dropped, and the ladder counts the rest.
    */
   async proposeTerms(question: string): Promise<TermProposal> {
-    const reply = await this.completeChecked(questionBlock(question), parseProposedTerms, (user) =>
-      this.model.complete({ system: TERMS_SYSTEM, user, schema: TERMS_SCHEMA, maxTokens: 256 }).then((r) => r.text),
+    this.estimated = { input: 0, output: 0 };
+    const reply = await this.completeChecked(questionBlock(question), parseProposedTerms, async (user) =>
+      this.counted(TERMS_SYSTEM, user, await this.model.complete({ system: TERMS_SYSTEM, user, schema: TERMS_SCHEMA, maxTokens: 256 })),
     );
     return typeof reply === 'string' ? { terms: [], notes: [`The model's proposed search terms were not used: ${reply}.`] } : { terms: reply, notes: [] };
   }
@@ -279,7 +314,7 @@ export class ModelAnswerer implements Answerer {
     const partials: ModelAnswer[] = [];
     for (let at = 0; at < pages.length; at += this.budget.batchPages) {
       const batch = pages.slice(at, at + this.budget.batchPages);
-      partials.push(await this.ask(`${questionBlock(question)}\n\n${batch.map(([p, t]) => pageBlock(p, t)).join('\n\n')}`));
+      partials.push(await this.ask(`${questionBlock(question)}\n\n${batch.map(([, block]) => block).join('\n\n')}`));
     }
     const useful = partials.filter((p) => p.claims.length > 0);
     if (useful.length === 0) return { claims: [], covered: false, uncovered: [...new Set(partials.flatMap((p) => p.uncovered))] };
@@ -313,11 +348,26 @@ export class ModelAnswerer implements Answerer {
   private async call(user: string): Promise<string> {
     if (this.spent.calls >= this.budget.calls)
       throw new ProviderError(this.model.provider, `call budget of ${this.budget.calls} per question spent`, 'malformed', false);
-    if (this.spent.tokens + estimateTokens(user) > this.budget.tokens)
-      throw new ProviderError(this.model.provider, `token budget of ${this.budget.tokens} per question spent`, 'malformed', false);
+    if (this.spent.input + estimateTokens(SYSTEM) + estimateTokens(user) > this.allowed)
+      throw new ProviderError(this.model.provider, `input token budget of ${this.allowed} for this question spent`, 'malformed', false);
     this.spent.calls++;
     const reply = await this.model.complete({ system: SYSTEM, user, schema: ANSWER_SCHEMA, maxTokens: this.maxOutputTokens });
-    this.spent.tokens += reply.usage.input + reply.usage.output;
+    return this.counted(SYSTEM, user, reply);
+  }
+
+  /**
+   * Counts a reply's tokens toward the question and the run: the provider's usage where it reports
+   * one (a prompt never costs it 0 input tokens), else the budget's estimate, kept apart for the trace.
+   */
+  private counted(system: string, user: string, reply: ChatReply): string {
+    const reported = reply.usage.input > 0;
+    const input = reported ? reply.usage.input : estimateTokens(system) + estimateTokens(user);
+    if (!reported) {
+      this.estimated.input += input;
+      this.estimated.output += estimateTokens(reply.text);
+    }
+    this.spent.input += input;
+    this.runSpent += input;
     return reply.text;
   }
 }

@@ -1,0 +1,136 @@
+// What of a page the model is sent: the parts the question's signal terms matched, not the whole
+// page. The page is cut into parts, one per markdown block (markdown/blocks.ts), each running to
+// the next block so the code and tables under a paragraph go with it. The parts that hold the
+// most terms are sent, each with the headings above it and the page's lead paragraph, up to a cap;
+// every line keeps its line number in the page, so a citation names the page's own lines, and
+// what is left out is said by a marker line. The frontmatter is never sent. A page whose excerpt
+// would be most of it anyway is sent whole. The cite contract checks quotes against the page
+// itself, never against this excerpt.
+import { type TermPattern, foldText, termPattern } from '../../ladder/text-match.js';
+import { STRICT_KINDS, type SignalTerm } from '../../ladder/signal-terms.js';
+import { bodyStart } from '../../markdown/body.js';
+import { type Block, markdownBlocks } from '../../markdown/blocks.js';
+import { textHasTerm } from '../passages.js';
+
+/** Most characters sent from one page, its lead included (the headings above what is sent come on top). */
+export const EXCERPT_CHARS = 1_600;
+/**
+ * Most characters sent from a page ranked past the first batch: the ranking seldom puts the answer
+ * there, and such pages are most of a long prompt's pages.
+ */
+export const TAIL_EXCERPT_CHARS = 300;
+/** Most characters of one part: a paragraph followed by a long code block is sent in its first lines. */
+const PART_CHARS = 800;
+/** A page whose body is at most this many times its excerpt is sent whole: the rest would save little. */
+const WHOLE_RATIO = 1.5;
+/** A heading's terms count this share toward every part under it. */
+const HEADING_SHARE = 0.5;
+
+/** One line as sent: its 1-based line number in the page and its text; or a marker for lines left out. */
+export type ExcerptLine = { line: number; text: string } | { skipped: [number, number] };
+
+export interface PageExcerpt {
+  lines: ExcerptLine[];
+  /** Whether the whole body went (only the frontmatter left out). */
+  whole: boolean;
+}
+
+interface Part {
+  block: Block;
+  /** 1-based first and last line, trailing blank lines left out. */
+  start: number;
+  end: number;
+  /** Indices of the heading parts above this one, outermost first. */
+  headings: number[];
+  own: number;
+  chars: number;
+}
+
+export interface ExcerptTerm {
+  pattern: TermPattern;
+  strict: boolean;
+  weight: number;
+}
+
+/** The question's terms as the excerpt weighs them: the ladder's weights, strict spelling for names. */
+export const excerptTerms = (terms: readonly SignalTerm[]): ExcerptTerm[] =>
+  terms.map((t) => ({ pattern: termPattern(t.term), strict: STRICT_KINDS.has(t.kind), weight: t.weight ?? 1 }));
+
+function partsOf(lines: readonly string[], from: number): Part[] {
+  const blocks = markdownBlocks(lines, from);
+  const parts: Part[] = [];
+  const stack: Array<{ level: number; index: number }> = [];
+  blocks.forEach((block, i) => {
+    let end = (blocks[i + 1]?.line ?? lines.length + 1) - 1;
+    while (end > block.line && lines[end - 1]!.trim() === '') end--;
+    if (block.kind === 'heading') while (stack.length > 0 && stack.at(-1)!.level >= block.level) stack.pop();
+    const chars = lines.slice(block.line - 1, end).reduce((n, l) => n + l.length + 1, 0);
+    parts.push({ block, start: block.line, end, headings: stack.map((h) => h.index), own: 0, chars });
+    if (block.kind === 'heading') stack.push({ level: block.level, index: i });
+  });
+  return parts;
+}
+
+/** The part's last line within `limit` characters (at least its first line). */
+function cappedEnd(lines: readonly string[], part: Part, limit: number): number {
+  let chars = 0;
+  for (let n = part.start; n <= part.end; n++) {
+    chars += lines[n - 1]!.length + 1;
+    if (chars > limit && n > part.start) return n - 1;
+  }
+  return part.end;
+}
+
+/** The page's excerpt for a question's terms. */
+export function pageExcerpt(text: string, terms: readonly ExcerptTerm[], cap = EXCERPT_CHARS): PageExcerpt {
+  const lines = text.split('\n');
+  const first = bodyStart(text).line;
+  const whole = (): PageExcerpt => ({ lines: lines.slice(first - 1).map((t, i) => ({ line: first + i, text: t })), whole: true });
+  const parts = partsOf(lines, first - 1);
+  for (const part of parts) {
+    const folded = foldText(lines.slice(part.start - 1, part.end).join('\n'));
+    part.own = terms.reduce((sum, t) => sum + (textHasTerm(folded, t.pattern, t.strict) ? t.weight : 0), 0);
+  }
+  const score = (part: Part) => (part.block.kind === 'heading' ? 0 : part.own + HEADING_SHARE * part.headings.reduce((s, h) => s + parts[h]!.own, 0));
+  const sent = new Set<number>();
+  const send = (from: number, to: number) => {
+    for (let n = from; n <= to; n++) sent.add(n);
+  };
+  const partLimit = Math.min(PART_CHARS, cap);
+  let spent = 0;
+  /** Sends a part (its first lines, within what is left of the cap) under its headings; false when nothing of it fits. */
+  const take = (index: number): boolean => {
+    const part = parts[index]!;
+    const left = Math.min(partLimit, cap - spent);
+    if (left < Math.min(part.chars, partLimit) && spent > 0) return false;
+    for (const h of part.headings) send(parts[h]!.start, parts[h]!.start);
+    const end = cappedEnd(lines, part, left);
+    send(part.start, end);
+    spent += lines.slice(part.start - 1, end).reduce((n, l) => n + l.length + 1, 0);
+    return true;
+  };
+  // The lead first: the first paragraph, under the page's first headings; then the parts that hold the most terms.
+  const lead = parts.findIndex((p) => p.block.kind === 'paragraph');
+  if (lead >= 0) take(lead);
+  const ranked = parts
+    .map((part, index) => ({ index, score: score(part) }))
+    .filter((p) => p.score > 0 && p.index !== lead)
+    .sort((a, b) => b.score - a.score || a.index - b.index);
+  for (const { index } of ranked) take(index);
+  const sentChars = [...sent].reduce((n, line) => n + lines[line - 1]!.length + 1, 0);
+  const bodyChars = lines.slice(first - 1).reduce((n, l) => n + l.length + 1, 0);
+  if (bodyChars <= WHOLE_RATIO * sentChars || bodyChars <= cap) return whole();
+  const out: ExcerptLine[] = [];
+  for (let n = first; n <= lines.length; n++) {
+    if (sent.has(n)) {
+      out.push({ line: n, text: lines[n - 1]! });
+      continue;
+    }
+    let last = n;
+    while (last < lines.length && !sent.has(last + 1)) last++;
+    // Blank lines between sent parts hold nothing to miss: left out without a marker.
+    if (lines.slice(n - 1, last).some((l) => l.trim() !== '')) out.push({ skipped: [n, last] });
+    n = last;
+  }
+  return { lines: out, whole: false };
+}
