@@ -61421,6 +61421,9 @@ function reportConvergence(reporter, posted) {
   const what = posted.created ? `kept this run's comment ${c3.kept} (the oldest) and deleted ${deleted}` : c3.updated ? `kept comment ${c3.kept} (the oldest), put this run's answer (to a later edit of the question) in it, and deleted ${deleted}` : `kept comment ${c3.kept} (the oldest) with its answer (to the same or a later edit of the question), and deleted ${deleted}`;
   reporter.info(`Another run of this question answered at the same time: ${what}.`);
 }
+var tokensLine = (trace) => trace.tokens.input + trace.tokens.output === 0 ? "" : `Model tokens: ${trace.tokens.input} in, ${trace.tokens.output} out${trace.tokens.counted ? ` (counted by ${trace.tokens.counted})` : ""}.
+
+`;
 function threadOf(ctx, writes, question) {
   const { place } = question;
   return place.kind === "discussion" ? discussionThread(ctx.github, writes, ctx.repo, { number: question.issueNumber, nodeId: place.nodeId, followUp: place.followUp }) : issueThread(ctx.github, writes, ctx.repo, question.issueNumber, question.commentId);
@@ -61543,13 +61546,15 @@ Two runs answered issue #${question.issueNumber} at once; ${opened.message}.`);
   await (trace.outcome === "error" ? seen.failed() : seen.done());
   if (question.commentId === void 0) await setOutcomeLabel(ctx.github, writes, ctx.repo, thread.labels, trace.outcome, config.labels);
   if (captureRefused) throw captureRefused;
-  await ctx.reporter.summary(`## wiki-steward: ${trace.outcome} (${trace.branch})
+  await ctx.reporter.summary(
+    `## wiki-steward: ${trace.outcome} (${trace.branch})
 
 ${fault ? `> [!WARNING]
 > ${fault}
 
-` : ""}${body.text}`);
-  return { outcome: trace.outcome, branch: trace.branch, commentUrl: url2, ...capture ? { pullRequestUrl: capture.url } : {} };
+` : ""}${tokensLine(trace)}${body.text}`
+  );
+  return { outcome: trace.outcome, branch: trace.branch, commentUrl: url2, tokens: trace.tokens, ...capture ? { pullRequestUrl: capture.url } : {} };
 }
 
 // src/jobs/reviewed-answer.ts
@@ -63214,6 +63219,8 @@ async function runStep(step5) {
   );
   step5.setOutput("ladder-branch", result.branch ?? "");
   step5.setOutput("outcome", result.outcome ?? "");
+  step5.setOutput("input-tokens", String(result.tokens?.input ?? 0));
+  step5.setOutput("output-tokens", String(result.tokens?.output ?? 0));
   step5.setOutput("comment-url", result.commentUrl ?? "");
   step5.setOutput("pull-request-url", result.pullRequestUrl ?? "");
 }

@@ -132,6 +132,8 @@ async function runStep(step: Step): Promise<void> {
   );
   step.setOutput('ladder-branch', result.branch ?? '');
   step.setOutput('outcome', result.outcome ?? '');
+  step.setOutput('input-tokens', String(result.tokens?.input ?? 0));
+  step.setOutput('output-tokens', String(result.tokens?.output ?? 0));
   step.setOutput('comment-url', result.commentUrl ?? '');
   step.setOutput('pull-request-url', result.pullRequestUrl ?? '');
 }

@@ -38,6 +38,8 @@ export interface AnswerContext extends AskContext {
 
 export interface AnswerResult {
   outcome?: Trace['outcome'];
+  /** The model tokens the question spent (none offline). */
+  tokens?: Trace['tokens'];
   branch?: Trace['branch'];
   commentUrl?: string;
   pullRequestUrl?: string;
@@ -62,6 +64,12 @@ function reportConvergence(reporter: Reporter, posted: UpsertResult): void {
       : `kept comment ${c.kept} (the oldest) with its answer (to the same or a later edit of the question), and deleted ${deleted}`;
   reporter.info(`Another run of this question answered at the same time: ${what}.`);
 }
+
+/** The summary's line on what a model cost: tokens in and out, and how they were counted; nothing offline. */
+const tokensLine = (trace: Trace): string =>
+  trace.tokens.input + trace.tokens.output === 0
+    ? ''
+    : `Model tokens: ${trace.tokens.input} in, ${trace.tokens.output} out${trace.tokens.counted ? ` (counted by ${trace.tokens.counted})` : ''}.\n\n`;
 
 /** The thread the question was asked in, where its answer goes. */
 function threadOf(ctx: AnswerContext, writes: RepoWrites, question: Question): QuestionThread {
@@ -224,6 +232,8 @@ async function answerAcknowledged(
 
   if (captureRefused) throw captureRefused;
   // The summary shows what people read (the visible text, without the hidden trailer), under the provider's fault.
-  await ctx.reporter.summary(`## wiki-steward: ${trace.outcome} (${trace.branch})\n\n${fault ? `> [!WARNING]\n> ${fault}\n\n` : ''}${body.text}`);
-  return { outcome: trace.outcome, branch: trace.branch, commentUrl: url, ...(capture ? { pullRequestUrl: capture.url } : {}) };
+  await ctx.reporter.summary(
+    `## wiki-steward: ${trace.outcome} (${trace.branch})\n\n${fault ? `> [!WARNING]\n> ${fault}\n\n` : ''}${tokensLine(trace)}${body.text}`,
+  );
+  return { outcome: trace.outcome, branch: trace.branch, commentUrl: url, tokens: trace.tokens, ...(capture ? { pullRequestUrl: capture.url } : {}) };
 }
