@@ -54868,7 +54868,10 @@ var MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
 var HEADER_AT = MAGIC.length + 4;
 async function openCatalogCache(root, files, config, options2) {
   const git = new GitCommandManager(root);
-  const dir = config.cache.dir !== void 0 ? path4.resolve(options2.repoRoot, config.cache.dir) : await git.gitDir().then((d2) => path4.join(d2, "wiki-steward"), () => void 0);
+  const dir = config.cache.dir !== void 0 ? path4.resolve(options2.repoRoot, config.cache.dir) : await git.gitDir().then(
+    (d2) => path4.join(d2, "wiki-steward"),
+    () => void 0
+  );
   if (dir === void 0) return void 0;
   const configText = JSON.stringify(config);
   const file = path4.join(dir, `catalog-${digest([root, configText]).slice(0, 16)}.bin`);
@@ -57401,9 +57404,19 @@ async function loadCatalog(tree, config, cache) {
   const keys = await cache?.keysOf([...pages, ...metaFiles]);
   const kept = keys && await cache.read();
   if (kept && sameKeys(kept.keys, keys) && kept.entries.every((e) => pages.has(e.path))) {
-    const { schema: schema3 } = await readMetaFiles(tree, ["schema.md"].filter((f3) => metaFiles.includes(f3)));
+    const { schema: schema3 } = await readMetaFiles(
+      tree,
+      ["schema.md"].filter((f3) => metaFiles.includes(f3))
+    );
     const relevance2 = restoredRelevance(kept.entries.length, kept.vocabulary, kept.postings);
-    return assembleCatalog(tree, layout, { entries: kept.entries, relevance: relevance2, acronyms: new Map(kept.acronyms), schema: schema3, indexFiles, unreadable: kept.unreadable });
+    return assembleCatalog(tree, layout, {
+      entries: kept.entries,
+      relevance: relevance2,
+      acronyms: new Map(kept.acronyms),
+      schema: schema3,
+      indexFiles,
+      unreadable: kept.unreadable
+    });
   }
   const facts = /* @__PURE__ */ new Map();
   const counter = new RelevanceCounter(builtinStopwords());

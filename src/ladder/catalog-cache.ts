@@ -59,9 +59,20 @@ export interface CatalogCacheOptions {
  * The cache for a wiki on disk whose tree holds `files`: in `cache.dir` when the configuration names
  * one, else in `<git dir>/wiki-steward/`; none outside git without `cache.dir`.
  */
-export async function openCatalogCache(root: string, files: ReadonlySet<string>, config: StewardConfig, options: CatalogCacheOptions): Promise<CatalogCache | undefined> {
+export async function openCatalogCache(
+  root: string,
+  files: ReadonlySet<string>,
+  config: StewardConfig,
+  options: CatalogCacheOptions,
+): Promise<CatalogCache | undefined> {
   const git = new GitCommandManager(root);
-  const dir = config.cache.dir !== undefined ? path.resolve(options.repoRoot, config.cache.dir) : await git.gitDir().then((d) => path.join(d, 'wiki-steward'), () => undefined);
+  const dir =
+    config.cache.dir !== undefined
+      ? path.resolve(options.repoRoot, config.cache.dir)
+      : await git.gitDir().then(
+          (d) => path.join(d, 'wiki-steward'),
+          () => undefined,
+        );
   if (dir === undefined) return undefined;
   const configText = JSON.stringify(config);
   const file = path.join(dir, `catalog-${digest([root, configText]).slice(0, 16)}.bin`);
@@ -170,7 +181,8 @@ export function decodeSnapshot(bytes: Buffer, stamp: string): CatalogSnapshot | 
 }
 
 /** Bytes [at, at + length) in a buffer of their own (aligned for a typed array, whatever the file buffer's offset). */
-const copyOf = (bytes: Buffer, at: number, length: number): ArrayBuffer => bytes.buffer.slice(bytes.byteOffset + at, bytes.byteOffset + at + length) as ArrayBuffer;
+const copyOf = (bytes: Buffer, at: number, length: number): ArrayBuffer =>
+  bytes.buffer.slice(bytes.byteOffset + at, bytes.byteOffset + at + length) as ArrayBuffer;
 
 /** Offsets rise from 0 to the postings' count; each word's pages ascend, within the catalog; every weight positive. */
 function postingsHold({ offsets, entries, pseudoFrequencies }: Postings, pages: number): boolean {

@@ -81,9 +81,19 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
   const keys = await cache?.keysOf([...pages, ...metaFiles]);
   const kept = keys && (await cache!.read());
   if (kept && sameKeys(kept.keys, keys!) && kept.entries.every((e) => pages.has(e.path))) {
-    const { schema } = await readMetaFiles(tree, ['schema.md'].filter((f) => metaFiles.includes(f)));
+    const { schema } = await readMetaFiles(
+      tree,
+      ['schema.md'].filter((f) => metaFiles.includes(f)),
+    );
     const relevance = restoredRelevance(kept.entries.length, kept.vocabulary, kept.postings);
-    return assembleCatalog(tree, layout, { entries: kept.entries, relevance, acronyms: new Map(kept.acronyms), schema, indexFiles, unreadable: kept.unreadable });
+    return assembleCatalog(tree, layout, {
+      entries: kept.entries,
+      relevance,
+      acronyms: new Map(kept.acronyms),
+      schema,
+      indexFiles,
+      unreadable: kept.unreadable,
+    });
   }
   const facts = new Map<string, PageFacts>();
   const counter = new RelevanceCounter(builtinStopwords());
