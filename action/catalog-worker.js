@@ -8146,7 +8146,7 @@ var RelevanceCounter = class {
       postings.entries[at] = entries[k];
       postings.pseudoFrequencies[at] = frequencies[k];
     }
-    return relevanceIndex(pages.length, this.foldedIds, postings);
+    return relevanceIndex(pages.length, this.foldedWordsById, this.foldedIds, postings);
   }
 };
 var DenseSums = class {
@@ -8168,7 +8168,7 @@ var DenseSums = class {
     this.touched.length = 0;
   }
 };
-function relevanceIndex(n, wordIds, postings) {
+function relevanceIndex(n, vocabulary, wordIds, postings) {
   const { offsets, entries, pseudoFrequencies } = postings;
   const sums = new DenseSums(n);
   const range = (word) => {
@@ -8213,7 +8213,8 @@ function relevanceIndex(n, wordIds, postings) {
       for (let k = from; k < to; k++) if (rest.every((word) => holds(entries[k], word))) return true;
       return false;
     },
-    wordsIn: (entry, words) => words.filter((word) => holds(entry, word))
+    wordsIn: (entry, words) => words.filter((word) => holds(entry, word)),
+    parts: () => ({ vocabulary, postings })
   };
 }
 

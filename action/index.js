@@ -1167,14 +1167,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path13 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path14 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path13 && path13[0] !== "/") {
-          path13 = `/${path13}`;
+        if (path14 && path14[0] !== "/") {
+          path14 = `/${path14}`;
         }
-        return new URL(`${origin}${path13}`);
+        return new URL(`${origin}${path14}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1625,39 +1625,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path13, origin }
+          request: { method, path: path14, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path13);
+        debuglog("sending request to %s %s/%s", method, origin, path14);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path13, origin },
+          request: { method, path: path14, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path13,
+          path14,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path13, origin }
+          request: { method, path: path14, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path13);
+        debuglog("trailers received from %s %s/%s", method, origin, path14);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path13, origin },
+          request: { method, path: path14, origin },
           error
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path13,
+          path14,
           error.message
         );
       });
@@ -1706,9 +1706,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path13, origin }
+            request: { method, path: path14, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path13);
+          debuglog("sending request to %s %s/%s", method, origin, path14);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1771,7 +1771,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request2 = class {
       constructor(origin, {
-        path: path13,
+        path: path14,
         method,
         body,
         headers,
@@ -1786,11 +1786,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path13 !== "string") {
+        if (typeof path14 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path13[0] !== "/" && !(path13.startsWith("http://") || path13.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path14[0] !== "/" && !(path14.startsWith("http://") || path14.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path13)) {
+        } else if (invalidPathRegex.test(path14)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1856,7 +1856,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path13, query) : path13;
+        this.path = query ? buildURL(path14, query) : path14;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6549,7 +6549,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path13, host, upgrade, blocking, reset } = request2;
+      const { method, path: path14, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util2.isFormDataLike(body)) {
@@ -6630,7 +6630,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path13} HTTP/1.1\r
+      let header = `${method} ${path14} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7159,7 +7159,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path13, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path14, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util2.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7256,7 +7256,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path13;
+      headers[HTTP2_HEADER_PATH] = path14;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7609,9 +7609,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util2.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path13 = search ? `${pathname}${search}` : pathname;
+        const path14 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path13;
+        this.opts.path = path14;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8850,10 +8850,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path13 = "/",
+          path: path14 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path13;
+        opts.path = origin + path14;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10825,20 +10825,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path13) {
-      if (typeof path13 !== "string") {
-        return path13;
+    function safeUrl(path14) {
+      if (typeof path14 !== "string") {
+        return path14;
       }
-      const pathSegments = path13.split("?");
+      const pathSegments = path14.split("?");
       if (pathSegments.length !== 2) {
-        return path13;
+        return path14;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path13, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path13);
+    function matchKey(mockDispatch2, { path: path14, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path14);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10860,7 +10860,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key2) {
       const basePath = key2.query ? buildURL(key2.path, key2.query) : key2.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path13 }) => matchValue(safeUrl(path13), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path14 }) => matchValue(safeUrl(path14), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10898,9 +10898,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path13, method, body, headers, query } = opts;
+      const { path: path14, method, body, headers, query } = opts;
       return {
-        path: path13,
+        path: path14,
         method,
         body,
         headers,
@@ -11363,10 +11363,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path13, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path14, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path13,
+            Path: path14,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16245,9 +16245,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path13) {
-      for (let i = 0; i < path13.length; ++i) {
-        const code3 = path13.charCodeAt(i);
+    function validateCookiePath(path14) {
+      for (let i = 0; i < path14.length; ++i) {
+        const code3 = path14.charCodeAt(i);
         if (code3 < 32 || // exclude CTLs (0-31)
         code3 > 126 || // exclude DEL and non-ascii
         code3 === 59) {
@@ -17319,8 +17319,8 @@ var require_connection = __commonJS({
             return;
           }
           const secWSAccept = response.headersList.get("Sec-WebSocket-Accept");
-          const digest = crypto.createHash("sha1").update(keyValue + uid).digest("base64");
-          if (secWSAccept !== digest) {
+          const digest2 = crypto.createHash("sha1").update(keyValue + uid).digest("base64");
+          if (secWSAccept !== digest2) {
             failWebsocketConnection(ws2, "Incorrect hash received in Sec-WebSocket-Accept header.");
             return;
           }
@@ -19167,11 +19167,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path13 = opts.path;
+          let path14 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path13 = `/${path13}`;
+            path14 = `/${path14}`;
           }
-          url2 = new URL(util2.parseOrigin(url2).origin + path13);
+          url2 = new URL(util2.parseOrigin(url2).origin + path14);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -25038,10 +25038,10 @@ var require_src2 = __commonJS({
     var fs_1 = __require("fs");
     var debug_1 = __importDefault(require_src());
     var log = debug_1.default("@kwsites/file-exists");
-    function check(path13, isFile, isDirectory2) {
-      log(`checking %s`, path13);
+    function check(path14, isFile, isDirectory2) {
+      log(`checking %s`, path14);
       try {
-        const stat = fs_1.statSync(path13);
+        const stat = fs_1.statSync(path14);
         if (stat.isFile() && isFile) {
           log(`[OK] path represents a file`);
           return true;
@@ -25061,8 +25061,8 @@ var require_src2 = __commonJS({
         throw e;
       }
     }
-    function exists(path13, type2 = exports2.READABLE) {
-      return check(path13, (type2 & exports2.FILE) > 0, (type2 & exports2.FOLDER) > 0);
+    function exists(path14, type2 = exports2.READABLE) {
+      return check(path14, (type2 & exports2.FILE) > 0, (type2 & exports2.FOLDER) > 0);
     }
     exports2.exists = exists;
     exports2.FILE = 1;
@@ -25260,15 +25260,15 @@ var require_is_extendable = __commonJS({
 var require_extend_shallow = __commonJS({
   "node_modules/extend-shallow/index.js"(exports2, module2) {
     "use strict";
-    var isObject2 = require_is_extendable();
+    var isObject3 = require_is_extendable();
     module2.exports = function extend(o2) {
-      if (!isObject2(o2)) {
+      if (!isObject3(o2)) {
         o2 = {};
       }
       var len = arguments.length;
       for (var i = 1; i < len; i++) {
         var obj = arguments[i];
-        if (isObject2(obj)) {
+        if (isObject3(obj)) {
           assign(o2, obj);
         }
       }
@@ -25401,7 +25401,7 @@ var require_common2 = __commonJS({
     function isNothing(subject) {
       return typeof subject === "undefined" || subject === null;
     }
-    function isObject2(subject) {
+    function isObject3(subject) {
       return typeof subject === "object" && subject !== null;
     }
     function toArray(sequence) {
@@ -25431,7 +25431,7 @@ var require_common2 = __commonJS({
       return number === 0 && Number.NEGATIVE_INFINITY === 1 / number;
     }
     module2.exports.isNothing = isNothing;
-    module2.exports.isObject = isObject2;
+    module2.exports.isObject = isObject3;
     module2.exports.toArray = toArray;
     module2.exports.repeat = repeat;
     module2.exports.isNegativeZero = isNegativeZero;
@@ -26977,7 +26977,7 @@ var require_loader = __commonJS({
       throwError(state, "unexpected end of the stream within a double quoted scalar");
     }
     function readFlowCollection(state, nodeIndent) {
-      var readNext = true, _line, _tag = state.tag, _result, _anchor = state.anchor, following, terminator, isPair, isExplicitPair, isMapping, overridableKeys = {}, keyNode, keyTag, valueNode, ch;
+      var readNext = true, _line, _tag = state.tag, _result, _anchor = state.anchor, following, terminator, isPair2, isExplicitPair, isMapping, overridableKeys = {}, keyNode, keyTag, valueNode, ch;
       ch = state.input.charCodeAt(state.position);
       if (ch === 91) {
         terminator = 93;
@@ -27008,11 +27008,11 @@ var require_loader = __commonJS({
           throwError(state, "missed comma between flow collection entries");
         }
         keyTag = keyNode = valueNode = null;
-        isPair = isExplicitPair = false;
+        isPair2 = isExplicitPair = false;
         if (ch === 63) {
           following = state.input.charCodeAt(state.position + 1);
           if (is_WS_OR_EOL(following)) {
-            isPair = isExplicitPair = true;
+            isPair2 = isExplicitPair = true;
             state.position++;
             skipSeparationSpace(state, true, nodeIndent);
           }
@@ -27024,7 +27024,7 @@ var require_loader = __commonJS({
         skipSeparationSpace(state, true, nodeIndent);
         ch = state.input.charCodeAt(state.position);
         if ((isExplicitPair || state.line === _line) && ch === 58) {
-          isPair = true;
+          isPair2 = true;
           ch = state.input.charCodeAt(++state.position);
           skipSeparationSpace(state, true, nodeIndent);
           composeNode(state, nodeIndent, CONTEXT_FLOW_IN, false, true);
@@ -27032,7 +27032,7 @@ var require_loader = __commonJS({
         }
         if (isMapping) {
           storeMappingPair(state, _result, overridableKeys, keyTag, keyNode, valueNode);
-        } else if (isPair) {
+        } else if (isPair2) {
           _result.push(storeMappingPair(state, null, overridableKeys, keyTag, keyNode, valueNode));
         } else {
           _result.push(keyNode);
@@ -31633,7 +31633,7 @@ var require_main = __commonJS({
     exports2.createMessageConnection = exports2.createServerSocketTransport = exports2.createClientSocketTransport = exports2.createServerPipeTransport = exports2.createClientPipeTransport = exports2.generateRandomPipeName = exports2.StreamMessageWriter = exports2.StreamMessageReader = exports2.SocketMessageWriter = exports2.SocketMessageReader = exports2.PortMessageWriter = exports2.PortMessageReader = exports2.IPCMessageWriter = exports2.IPCMessageReader = void 0;
     var ril_1 = require_ril();
     ril_1.default.install();
-    var path13 = __require("path");
+    var path14 = __require("path");
     var os4 = __require("os");
     var crypto_1 = __require("crypto");
     var net_1 = __require("net");
@@ -31769,9 +31769,9 @@ var require_main = __commonJS({
       }
       let result;
       if (XDG_RUNTIME_DIR) {
-        result = path13.join(XDG_RUNTIME_DIR, `vscode-ipc-${randomSuffix}.sock`);
+        result = path14.join(XDG_RUNTIME_DIR, `vscode-ipc-${randomSuffix}.sock`);
       } else {
-        result = path13.join(os4.tmpdir(), `vscode-${randomSuffix}.sock`);
+        result = path14.join(os4.tmpdir(), `vscode-${randomSuffix}.sock`);
       }
       const limit = safeIpcPathLengths.get(process.platform);
       if (limit !== void 0 && result.length > limit) {
@@ -34951,40 +34951,40 @@ function normalizeSqliteParams(params) {
 }
 function createSessionFsAdapter(provider) {
   return {
-    readFile: async ({ path: path13 }) => {
+    readFile: async ({ path: path14 }) => {
       try {
-        const content = await provider.readFile(path13);
+        const content = await provider.readFile(path14);
         return { content };
       } catch (err) {
         return { content: "", error: toSessionFsError(err) };
       }
     },
-    writeFile: async ({ path: path13, content, mode }) => {
+    writeFile: async ({ path: path14, content, mode }) => {
       try {
-        await provider.writeFile(path13, content, mode);
+        await provider.writeFile(path14, content, mode);
         return void 0;
       } catch (err) {
         return toSessionFsError(err);
       }
     },
-    appendFile: async ({ path: path13, content, mode }) => {
+    appendFile: async ({ path: path14, content, mode }) => {
       try {
-        await provider.appendFile(path13, content, mode);
+        await provider.appendFile(path14, content, mode);
         return void 0;
       } catch (err) {
         return toSessionFsError(err);
       }
     },
-    exists: async ({ path: path13 }) => {
+    exists: async ({ path: path14 }) => {
       try {
-        return { exists: await provider.exists(path13) };
+        return { exists: await provider.exists(path14) };
       } catch {
         return { exists: false };
       }
     },
-    stat: async ({ path: path13 }) => {
+    stat: async ({ path: path14 }) => {
       try {
-        return await provider.stat(path13);
+        return await provider.stat(path14);
       } catch (err) {
         return {
           isFile: false,
@@ -34996,33 +34996,33 @@ function createSessionFsAdapter(provider) {
         };
       }
     },
-    mkdir: async ({ path: path13, recursive, mode }) => {
+    mkdir: async ({ path: path14, recursive, mode }) => {
       try {
-        await provider.mkdir(path13, recursive ?? false, mode);
+        await provider.mkdir(path14, recursive ?? false, mode);
         return void 0;
       } catch (err) {
         return toSessionFsError(err);
       }
     },
-    readdir: async ({ path: path13 }) => {
+    readdir: async ({ path: path14 }) => {
       try {
-        const entries = await provider.readdir(path13);
+        const entries = await provider.readdir(path14);
         return { entries };
       } catch (err) {
         return { entries: [], error: toSessionFsError(err) };
       }
     },
-    readdirWithTypes: async ({ path: path13 }) => {
+    readdirWithTypes: async ({ path: path14 }) => {
       try {
-        const entries = await provider.readdirWithTypes(path13);
+        const entries = await provider.readdirWithTypes(path14);
         return { entries };
       } catch (err) {
         return { entries: [], error: toSessionFsError(err) };
       }
     },
-    rm: async ({ path: path13, recursive, force }) => {
+    rm: async ({ path: path14, recursive, force }) => {
       try {
-        await provider.rm(path13, recursive ?? false, force ?? false);
+        await provider.rm(path14, recursive ?? false, force ?? false);
         return void 0;
       } catch (err) {
         return toSessionFsError(err);
@@ -35629,11 +35629,11 @@ var init_copilotRequestHandler = __esm({
         if (this.#finished) {
           throw new Error("Copilot request response write() called after end()/error().");
         }
-        const isString = typeof data === "string";
+        const isString2 = typeof data === "string";
         await this.#rpc().llmInference.httpResponseChunk({
           requestId: this.requestId,
-          data: isString ? data : Buffer.from(data).toString("base64"),
-          binary: !isString,
+          data: isString2 ? data : Buffer.from(data).toString("base64"),
+          binary: !isString2,
           end: false
         });
       }
@@ -36119,16 +36119,16 @@ function toCanvasRpcError(error) {
   const message = error instanceof Error ? error.message : String(error);
   return new import_node.ResponseError(import_node.ErrorCodes.InternalError, message, { code: code3, message });
 }
-function strictJsonValidationError(context3, category, message, path13) {
+function strictJsonValidationError(context3, category, message, path14) {
   return new import_node.ResponseError(import_node.ErrorCodes.InternalError, message, {
     code: context3.code,
     category,
-    path: path13
+    path: path14
   });
 }
 function assertStrictJson(value, context3) {
   const ancestors = /* @__PURE__ */ new Set();
-  const visit = (current, path13, allowUndefined) => {
+  const visit = (current, path14, allowUndefined) => {
     if (current === void 0) {
       if (allowUndefined) {
         return;
@@ -36136,8 +36136,8 @@ function assertStrictJson(value, context3) {
       throw strictJsonValidationError(
         context3,
         "nested_undefined",
-        `${context3.label} contains nested undefined at ${path13}`,
-        path13
+        `${context3.label} contains nested undefined at ${path14}`,
+        path14
       );
     }
     if (current === null || typeof current === "boolean" || typeof current === "string") {
@@ -36148,16 +36148,16 @@ function assertStrictJson(value, context3) {
         throw strictJsonValidationError(
           context3,
           "non_finite_number",
-          `${context3.label} contains a non-finite number at ${path13}`,
-          path13
+          `${context3.label} contains a non-finite number at ${path14}`,
+          path14
         );
       }
       if (Object.is(current, -0)) {
         throw strictJsonValidationError(
           context3,
           "negative_zero",
-          `${context3.label} contains negative zero at ${path13}; normalize it to 0`,
-          path13
+          `${context3.label} contains negative zero at ${path14}; normalize it to 0`,
+          path14
         );
       }
       return;
@@ -36166,24 +36166,24 @@ function assertStrictJson(value, context3) {
       throw strictJsonValidationError(
         context3,
         "unsupported_type",
-        `${context3.label} contains a function, symbol, or BigInt at ${path13}`,
-        path13
+        `${context3.label} contains a function, symbol, or BigInt at ${path14}`,
+        path14
       );
     }
     if (typeof current !== "object") {
       throw strictJsonValidationError(
         context3,
         "unsupported_type",
-        `${context3.label} contains a function, symbol, or BigInt at ${path13}`,
-        path13
+        `${context3.label} contains a function, symbol, or BigInt at ${path14}`,
+        path14
       );
     }
     if (ancestors.has(current)) {
       throw strictJsonValidationError(
         context3,
         "cyclic_value",
-        `${context3.label} contains a cyclic reference at ${path13}`,
-        path13
+        `${context3.label} contains a cyclic reference at ${path14}`,
+        path14
       );
     }
     ancestors.add(current);
@@ -36196,8 +36196,8 @@ function assertStrictJson(value, context3) {
           throw strictJsonValidationError(
             context3,
             "unsupported_object",
-            `${context3.label} contains a non-JSON array property at ${path13}`,
-            path13
+            `${context3.label} contains a non-JSON array property at ${path14}`,
+            path14
           );
         }
         for (let index = 0; index < current.length; index++) {
@@ -36206,11 +36206,11 @@ function assertStrictJson(value, context3) {
             throw strictJsonValidationError(
               context3,
               "unsupported_object",
-              `${context3.label} contains a non-JSON array property at ${path13}[${index}]`,
-              `${path13}[${index}]`
+              `${context3.label} contains a non-JSON array property at ${path14}[${index}]`,
+              `${path14}[${index}]`
             );
           }
-          visit(descriptor.value, `${path13}[${index}]`, false);
+          visit(descriptor.value, `${path14}[${index}]`, false);
         }
         return;
       }
@@ -36219,8 +36219,8 @@ function assertStrictJson(value, context3) {
         throw strictJsonValidationError(
           context3,
           "unsupported_object",
-          `${context3.label} contains a non-JSON object at ${path13}`,
-          path13
+          `${context3.label} contains a non-JSON object at ${path14}`,
+          path14
         );
       }
       for (const key2 of Reflect.ownKeys(current)) {
@@ -36228,11 +36228,11 @@ function assertStrictJson(value, context3) {
           throw strictJsonValidationError(
             context3,
             "unsupported_type",
-            `${context3.label} contains a function, symbol, or BigInt at ${path13}`,
-            path13
+            `${context3.label} contains a function, symbol, or BigInt at ${path14}`,
+            path14
           );
         }
-        const propertyPath = /^[A-Za-z_$][\w$]*$/.test(key2) ? `${path13}.${key2}` : `${path13}[${JSON.stringify(key2)}]`;
+        const propertyPath = /^[A-Za-z_$][\w$]*$/.test(key2) ? `${path14}.${key2}` : `${path14}[${JSON.stringify(key2)}]`;
         const descriptor = Object.getOwnPropertyDescriptor(current, key2);
         if (descriptor === void 0 || !descriptor.enumerable || !("value" in descriptor)) {
           throw strictJsonValidationError(
@@ -37874,18 +37874,18 @@ import {
   readdirSync,
   renameSync,
   rmSync,
-  statSync as statSync2
+  statSync as statSync3
 } from "node:fs";
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join, relative, sep as sep2 } from "node:path";
-function validateFile(path13, label) {
-  if (!existsSync4(path13)) {
-    throw new Error(`${label} not found at ${path13}.`);
+function validateFile(path14, label) {
+  if (!existsSync4(path14)) {
+    throw new Error(`${label} not found at ${path14}.`);
   }
-  if (statSync2(path13).size === 0) {
-    throw new Error(`${label} at ${path13} is empty.`);
+  if (statSync3(path14).size === 0) {
+    throw new Error(`${label} at ${path14} is empty.`);
   }
 }
 function validateRuntimeBundle(wrapper, runtimeNode) {
@@ -37927,7 +37927,7 @@ function collectRuntimeAssets(sources) {
   return assets.sort((left, right) => left.relativePath.localeCompare(right.relativePath));
 }
 function sourceFingerprint(assets) {
-  const hash = createHash3("sha256");
+  const hash = createHash4("sha256");
   for (const asset of assets) {
     const stat = lstatSync(asset.source);
     hash.update(asset.relativePath).update("\0");
@@ -37935,13 +37935,13 @@ function sourceFingerprint(assets) {
   }
   return hash.digest("hex").slice(0, 20);
 }
-function makeExecutable(path13) {
+function makeExecutable(path14) {
   if (process.platform === "win32") {
     return;
   }
-  const mode = statSync2(path13).mode;
+  const mode = statSync3(path14).mode;
   if ((mode & 73) === 0) {
-    chmodSync(path13, mode | 73);
+    chmodSync(path14, mode | 73);
   }
 }
 function defaultRuntimeCacheRoot(platform = process.platform, home = homedir(), environment = process.env) {
@@ -39282,10 +39282,10 @@ var init_client = __esm({
           this.validateSessionFsConfig(options2.sessionFs);
         }
         if (options2.builtinPluginDirectories) {
-          for (const path13 of options2.builtinPluginDirectories) {
-            if (!isAbsolute(path13)) {
+          for (const path14 of options2.builtinPluginDirectories) {
+            if (!isAbsolute(path14)) {
               throw new Error(
-                `builtinPluginDirectories must contain only absolute paths: ${path13}`
+                `builtinPluginDirectories must contain only absolute paths: ${path14}`
               );
             }
           }
@@ -41370,7 +41370,7 @@ function requireCommon() {
   function isNothing(subject) {
     return typeof subject === "undefined" || subject === null;
   }
-  function isObject2(subject) {
+  function isObject3(subject) {
     return typeof subject === "object" && subject !== null;
   }
   function toArray(sequence) {
@@ -41399,7 +41399,7 @@ function requireCommon() {
     return number === 0 && Number.NEGATIVE_INFINITY === 1 / number;
   }
   common.isNothing = isNothing;
-  common.isObject = isObject2;
+  common.isObject = isObject3;
   common.toArray = toArray;
   common.repeat = repeat;
   common.isNegativeZero = isNegativeZero;
@@ -42940,7 +42940,7 @@ function requireLoader() {
     let _result;
     const _anchor = state.anchor;
     let terminator;
-    let isPair;
+    let isPair2;
     let isExplicitPair;
     let isMapping;
     const overridableKeys = /* @__PURE__ */ Object.create(null);
@@ -42979,11 +42979,11 @@ function requireLoader() {
         throwError(state, "expected the node content, but found ','");
       }
       keyTag = keyNode = valueNode = null;
-      isPair = isExplicitPair = false;
+      isPair2 = isExplicitPair = false;
       if (ch === 63) {
         const following = state.input.charCodeAt(state.position + 1);
         if (isWsOrEol(following)) {
-          isPair = isExplicitPair = true;
+          isPair2 = isExplicitPair = true;
           state.position++;
           skipSeparationSpace(state, true, nodeIndent);
         }
@@ -42997,7 +42997,7 @@ function requireLoader() {
       skipSeparationSpace(state, true, nodeIndent);
       ch = state.input.charCodeAt(state.position);
       if ((isExplicitPair || state.line === _line) && ch === 58) {
-        isPair = true;
+        isPair2 = true;
         ch = state.input.charCodeAt(++state.position);
         skipSeparationSpace(state, true, nodeIndent);
         composeNode(state, nodeIndent, CONTEXT_FLOW_IN, false, true);
@@ -43005,7 +43005,7 @@ function requireLoader() {
       }
       if (isMapping) {
         storeMappingPair(state, _result, overridableKeys, keyTag, keyNode, valueNode, _line, _lineStart, _pos);
-      } else if (isPair) {
+      } else if (isPair2) {
         _result.push(storeMappingPair(state, null, overridableKeys, keyTag, keyNode, valueNode, _line, _lineStart, _pos));
       } else {
         _result.push(keyNode);
@@ -44486,7 +44486,8 @@ var DEFAULT_CONFIG = {
   },
   search: { provider: "none", baseUrl: void 0, maxResults: 3 },
   digest: { period: "week", staleDays: 180, maxWrites: 5 },
-  validate: { preset: "upstream", rules: {}, types: "folder" }
+  validate: { preset: "upstream", rules: {}, types: "folder" },
+  cache: { dir: void 0 }
 };
 var ConfigError = class extends Error {
   constructor(file, message) {
@@ -44660,6 +44661,11 @@ var CONFIG_KEYS = {
     wikilink_aliases: key(boolean, "`[[Alias]]` resolves through a page's frontmatter `aliases:`.", { shownDefault: "on under `lenient` only" }),
     linked_sources: key(boolean, "`sources` entries read as links: `[[wikilinks]]` resolve, URLs and DOIs are sources.", {
       shownDefault: "on under `lenient` only"
+    })
+  },
+  cache: {
+    dir: key(text, "Folder for `ask`'s catalog snapshot, relative to the repository root (never commit it); `--no-cache` skips it.", {
+      shownDefault: "`wiki-steward/` in the git directory; none outside git"
     })
   }
 };
@@ -45203,7 +45209,7 @@ function redirectTarget(location, from) {
     return "an address that does not parse";
   }
 }
-var endpoint = (base, path13) => new URL(path13, base.endsWith("/") ? base : `${base}/`);
+var endpoint = (base, path14) => new URL(path14, base.endsWith("/") ? base : `${base}/`);
 
 // src/github/identity.ts
 var StewardIdentity = class {
@@ -45276,8 +45282,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path13 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path13} does not exist${EOL}`);
+        const path14 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path14} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -45836,8 +45842,8 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   const isFunctionReplacer = typeof replacer === "function";
   const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
   const prepareVal = (parent, key2, val) => {
-    const isObject2 = val !== null && typeof val === "object";
-    const hasToJSON = isObject2 && typeof val.toJSON === "function";
+    const isObject3 = val !== null && typeof val === "object";
+    const hasToJSON = isObject3 && typeof val.toJSON === "function";
     if (hasToJSON) {
       val = val.toJSON(key2);
     }
@@ -46121,12 +46127,12 @@ var serializeBigInts = (text2) => {
   return text2.replace(
     stringsOrLargeNumbers,
     (match, digits, fractional, exponential) => {
-      const isString = match[0] === '"';
-      const isNoise = isString && noiseValueWithQuotes.test(match);
+      const isString2 = match[0] === '"';
+      const isNoise = isString2 && noiseValueWithQuotes.test(match);
       if (isNoise) return match.substring(0, match.length - 1) + 'n"';
       const hasFractionalOrExponential = fractional || exponential;
       const isLessThanMaxSafeInt = digits && (digits.length < MAX_DIGITS || digits.length === MAX_DIGITS && digits <= MAX_INT);
-      const isStandardValue = isString || hasFractionalOrExponential || isLessThanMaxSafeInt;
+      const isStandardValue = isString2 || hasFractionalOrExponential || isLessThanMaxSafeInt;
       if (isStandardValue) return match;
       return '"' + match + 'n"';
     }
@@ -49390,7 +49396,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path13) => path13.split("/").map((c3) => c3.startsWith("{") ? "(?:.+?)" : c3).join("/")
+    (path14) => path14.split("/").map((c3) => c3.startsWith("{") ? "(?:.+?)" : c3).join("/")
   );
   const regex2 = `^(?:${regexes.map((r2) => `(?:${r2})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -53123,6 +53129,19 @@ var GitCommandManager = class {
     }
     return { commit, changed };
   }
+  /** Blob ids of the files in the staging area under the working directory, keyed by path relative to it (stage 0 only). */
+  async indexBlobs() {
+    const blobs = /* @__PURE__ */ new Map();
+    for (const line of (await this.git.raw(["ls-files", "--stage", "-z", "--", "."])).split("\0")) {
+      const m2 = /^\d+ ([0-9a-f]{40,64}) 0\t(.+)$/s.exec(line);
+      if (m2) blobs.set(m2[2], m2[1]);
+    }
+    return blobs;
+  }
+  /** The repository's git directory, absolute (a linked worktree's own). */
+  async gitDir() {
+    return (await this.git.raw(["rev-parse", "--absolute-git-dir"])).trim();
+  }
   async topLevel() {
     return (await this.git.revparse(["--show-toplevel"])).trim();
   }
@@ -53374,7 +53393,7 @@ var GitCommandManager = class {
 };
 
 // src/ladder/catalog.ts
-import path4 from "node:path";
+import path5 from "node:path";
 
 // src/markdown/py-strip.ts
 var PY_WHITESPACE = /* @__PURE__ */ new Set([
@@ -53667,19 +53686,19 @@ function parseIndexFile(indexFile, text2, options2) {
     const wikilink = markdown ? null : WIKILINK_ENTRY.exec(line);
     const match = markdown ?? wikilink;
     if (!match || match.index > 2) return;
-    let path13;
+    let path14;
     let title;
     if (markdown) {
       const target = decodeURIComponentSafe(markdown[2]);
-      path13 = resolveWikiPath(target.startsWith("/") ? "" : baseDir, target);
+      path14 = resolveWikiPath(target.startsWith("/") ? "" : baseDir, target);
       title = markdown[1].trim();
     } else {
-      path13 = options2.resolveWikilink(wikilink[1].trim());
+      path14 = options2.resolveWikilink(wikilink[1].trim());
       title = (wikilink[2] ?? "").trim();
     }
-    if (!path13 || path13.endsWith(`/${DIRECTORY_INDEX}`) || path13 === DIRECTORY_INDEX) return;
+    if (!path14 || path14.endsWith(`/${DIRECTORY_INDEX}`) || path14 === DIRECTORY_INDEX) return;
     const rest = line.slice(match.index + match[0].length).replace(SEPARATOR, "").replace(QUALITY_MARKER, "").trim();
-    entries.push({ indexFile, line: i + 1, path: path13, title, summary: rest });
+    entries.push({ indexFile, line: i + 1, path: path14, title, summary: rest });
   });
   return entries;
 }
@@ -53881,7 +53900,7 @@ function withinPageLimit(file) {
   const bytes = Buffer.byteLength(file.text);
   return bytes > MAX_PAGE_BYTES ? tooLarge(bytes, MAX_PAGE_BYTES) : file;
 }
-var readPages = (tree, paths, visit) => tree.readEach(paths, (path13, file) => visit(path13, withinPageLimit(file)), { maxBytes: MAX_PAGE_BYTES });
+var readPages = (tree, paths, visit) => tree.readEach(paths, (path14, file) => visit(path14, withinPageLimit(file)), { maxBytes: MAX_PAGE_BYTES });
 
 // src/markdown/code.ts
 var CODE_INDENT = 4;
@@ -54773,7 +54792,7 @@ var RelevanceCounter = class {
       postings.entries[at2] = entries[k2];
       postings.pseudoFrequencies[at2] = frequencies[k2];
     }
-    return relevanceIndex(pages.length, this.foldedIds, postings);
+    return relevanceIndex(pages.length, this.foldedWordsById, this.foldedIds, postings);
   }
 };
 var DenseSums = class {
@@ -54795,7 +54814,10 @@ var DenseSums = class {
     this.touched.length = 0;
   }
 };
-function relevanceIndex(n, wordIds, postings) {
+function restoredRelevance(n, vocabulary, postings) {
+  return relevanceIndex(n, vocabulary, new Map(vocabulary.map((word, id) => [word, id])), postings);
+}
+function relevanceIndex(n, vocabulary, wordIds, postings) {
   const { offsets, entries, pseudoFrequencies } = postings;
   const sums = new DenseSums(n);
   const range = (word) => {
@@ -54840,8 +54862,131 @@ function relevanceIndex(n, wordIds, postings) {
       for (let k2 = from; k2 < to2; k2++) if (rest.every((word) => holds(entries[k2], word))) return true;
       return false;
     },
-    wordsIn: (entry, words) => words.filter((word) => holds(entry, word))
+    wordsIn: (entry, words) => words.filter((word) => holds(entry, word)),
+    parts: () => ({ vocabulary, postings })
   };
+}
+
+// src/ladder/catalog-cache.ts
+import { createHash } from "node:crypto";
+import { statSync as statSync2 } from "node:fs";
+import { lstat as lstat2, mkdir, readFile as readFile2, rename, rm, writeFile } from "node:fs/promises";
+import path4 from "node:path";
+import { fileURLToPath } from "node:url";
+var SNAPSHOT_SCHEMA = 1;
+var MAGIC = Buffer.from("WSCATLG\n", "latin1");
+var MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
+var HEADER_AT = MAGIC.length + 4;
+async function openCatalogCache(root, files, config, options2) {
+  const git = new GitCommandManager(root);
+  const dir = config.cache.dir !== void 0 ? path4.resolve(options2.repoRoot, config.cache.dir) : await git.gitDir().then(
+    (d2) => path4.join(d2, "wiki-steward"),
+    () => void 0
+  );
+  if (dir === void 0) return void 0;
+  const configText = JSON.stringify(config);
+  const file = path4.join(dir, `catalog-${digest([root, configText]).slice(0, 16)}.bin`);
+  const code3 = statSync2(fileURLToPath(import.meta.url), { throwIfNoEntry: false });
+  const stamp = digest([String(SNAPSHOT_SCHEMA), options2.stewardVersion, `${code3?.size}:${code3?.mtimeMs}`, root, configText, ...[...files].sort()]);
+  const head = options2.head?.commit !== void 0 ? options2.head : void 0;
+  const blobs = head ? await git.indexBlobs().catch(() => void 0) : void 0;
+  return {
+    keysOf: async (paths) => paths.map((p2) => {
+      const blob = blobs?.get(p2);
+      return [p2, blob !== void 0 && !head.changed.has(p2) ? `blob ${blob}` : statKey(path4.join(root, p2))];
+    }),
+    read: async () => {
+      try {
+        const info = await lstat2(file);
+        if (!info.isFile() || info.size > MAX_SNAPSHOT_BYTES) return void 0;
+        return decodeSnapshot(await readFile2(file), stamp);
+      } catch {
+        return void 0;
+      }
+    },
+    write: async (snapshot) => {
+      const temp = `${file}.${process.pid}.tmp`;
+      try {
+        await mkdir(dir, { recursive: true });
+        if (!(await lstat2(dir)).isDirectory()) return;
+        await writeFile(temp, encodeSnapshot(snapshot, stamp), { flag: "wx" });
+        await rename(temp, file);
+      } catch {
+        await rm(temp, { force: true }).catch(() => void 0);
+      }
+    }
+  };
+}
+var digest = (parts) => createHash("sha256").update(parts.join("\0")).digest("hex");
+function statKey(file) {
+  const info = statSync2(file, { bigint: true, throwIfNoEntry: false });
+  return info ? `stat ${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}` : "missing";
+}
+function encodeSnapshot(snapshot, stamp) {
+  const { postings, ...rest } = snapshot;
+  const header = { stamp, ...rest, vocabulary: [...rest.vocabulary], postings: postings.entries.length };
+  const json2 = Buffer.from(JSON.stringify(header), "utf8");
+  const start = align8(HEADER_AT + json2.length);
+  const out = Buffer.alloc(start + postings.pseudoFrequencies.byteLength + postings.offsets.byteLength + postings.entries.byteLength);
+  MAGIC.copy(out, 0);
+  out.writeUInt32LE(json2.length, MAGIC.length);
+  json2.copy(out, HEADER_AT);
+  let at2 = start;
+  for (const array of [postings.pseudoFrequencies, postings.offsets, postings.entries]) {
+    out.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at2);
+    at2 += array.byteLength;
+  }
+  return out;
+}
+var align8 = (n) => Math.ceil(n / 8) * 8;
+function decodeSnapshot(bytes, stamp) {
+  if (bytes.length < HEADER_AT || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return void 0;
+  const headerLength = bytes.readUInt32LE(MAGIC.length);
+  if (HEADER_AT + headerLength > bytes.length) return void 0;
+  let header;
+  try {
+    header = JSON.parse(bytes.toString("utf8", HEADER_AT, HEADER_AT + headerLength));
+  } catch {
+    return void 0;
+  }
+  if (!isHeader(header) || header.stamp !== stamp) return void 0;
+  const words = header.vocabulary.length;
+  const count3 = header.postings;
+  const start = align8(HEADER_AT + headerLength);
+  if (bytes.length !== start + 8 * count3 + 4 * (words + 1) + 4 * count3) return void 0;
+  const pseudoFrequencies = new Float64Array(copyOf(bytes, start, 8 * count3));
+  const offsets = new Int32Array(copyOf(bytes, start + 8 * count3, 4 * (words + 1)));
+  const entries = new Int32Array(copyOf(bytes, start + 8 * count3 + 4 * (words + 1), 4 * count3));
+  const postings = { offsets, entries, pseudoFrequencies };
+  if (!postingsHold(postings, header.entries.length) || new Set(header.vocabulary).size !== words) return void 0;
+  return { keys: header.keys, entries: header.entries, acronyms: header.acronyms, unreadable: header.unreadable, vocabulary: header.vocabulary, postings };
+}
+var copyOf = (bytes, at2, length) => bytes.buffer.slice(bytes.byteOffset + at2, bytes.byteOffset + at2 + length);
+function postingsHold({ offsets, entries, pseudoFrequencies }, pages) {
+  if (offsets[0] !== 0 || offsets[offsets.length - 1] !== entries.length) return false;
+  for (let w2 = 0; w2 + 1 < offsets.length; w2++) {
+    if (offsets[w2 + 1] < offsets[w2]) return false;
+    for (let k2 = offsets[w2]; k2 < offsets[w2 + 1]; k2++) {
+      const entry = entries[k2];
+      if (entry < 0 || entry >= pages || k2 > offsets[w2] && entry <= entries[k2 - 1]) return false;
+    }
+  }
+  return pseudoFrequencies.every((f3) => Number.isFinite(f3) && f3 > 0);
+}
+var isString = (v2) => typeof v2 === "string";
+var isStrings = (v2) => Array.isArray(v2) && v2.every(isString);
+var isObject = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
+var isPair = (v2, first, second) => Array.isArray(v2) && v2.length === 2 && first(v2[0]) && second(v2[1]);
+function isFolded(v2) {
+  return isObject(v2) && isStrings(v2.words) && isString(v2.joined) && isString(v2.raw);
+}
+function isEntry(v2) {
+  if (!isObject(v2) || !isObject(v2.folded)) return false;
+  const { path: path14, category, title, summary, tags, aliases, headings, linkTexts, listedIn, openCapture, folded } = v2;
+  return [path14, category, title, summary].every(isString) && [tags, aliases, headings, linkTexts].every(isStrings) && (listedIn === void 0 || isString(listedIn)) && typeof openCapture === "boolean" && isFolded(folded.title) && isFolded(folded.summary);
+}
+function isHeader(v2) {
+  return isObject(v2) && isString(v2.stamp) && Array.isArray(v2.keys) && v2.keys.every((k2) => isPair(k2, isString, isString)) && Array.isArray(v2.entries) && v2.entries.every(isEntry) && Array.isArray(v2.acronyms) && v2.acronyms.every((a) => isPair(a, isString, isStrings)) && Array.isArray(v2.unreadable) && v2.unreadable.every((u2) => isObject(u2) && isString(u2.path) && isString(u2.reason)) && isStrings(v2.vocabulary) && Number.isSafeInteger(v2.postings) && v2.postings >= 0;
 }
 
 // src/ladder/acronyms.ts
@@ -56690,7 +56835,7 @@ function dedupe(terms) {
 // src/ladder/catalog-pages.ts
 import { existsSync as existsSync3 } from "node:fs";
 import os2 from "node:os";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath as fileURLToPath2 } from "node:url";
 import { Worker } from "node:worker_threads";
 
 // src/markdown/links.ts
@@ -57147,10 +57292,10 @@ function qualityMarker(frontmatter) {
 }
 
 // src/ladder/page-facts.ts
-function readPageFacts(path13, text2, counter, acronyms, resolveWikilink) {
+function readPageFacts(path14, text2, counter, acronyms, resolveWikilink) {
   const fm = readFrontmatter(text2);
   const data = fm.kind === "ok" ? fm.data : void 0;
-  const title = data && "title" in data ? pyStr(data.title) : fileStem(path13);
+  const title = data && "title" in data ? pyStr(data.title) : fileStem(path14);
   const declared = data ? [data.summary, data.description].find((v2) => typeof v2 === "string" && v2.trim() !== "") : void 0;
   const body = bodyOf(text2);
   const blocks = markdownBlocks(body.split("\n"));
@@ -57159,7 +57304,7 @@ function readPageFacts(path13, text2, counter, acronyms, resolveWikilink) {
   for (const link of markdownLinks(body)) {
     const target = link.target.split("#")[0];
     if (link.text === "" || !/.\.md$/.test(target) || /^[a-z]+:/i.test(target)) continue;
-    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path13), decodeURIComponentSafe(target));
+    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path14), decodeURIComponentSafe(target));
     if (resolved) links.push({ target: resolved, text: link.text });
   }
   for (const link of findWikilinks(body)) {
@@ -57190,9 +57335,9 @@ async function readChunkFacts(read, resolveWikilink, stopwords) {
   const counter = new RelevanceCounter(stopwords);
   const acronyms = new AcronymCollector();
   const chunk = { facts: [], unreadable: [], vocabulary: [], acronyms: /* @__PURE__ */ new Map() };
-  await read((path13, file) => {
-    if (file.ok) chunk.facts.push([path13, readPageFacts(path13, file.text, counter, acronyms, resolveWikilink)]);
-    else chunk.unreadable.push({ path: path13, reason: file.reason });
+  await read((path14, file) => {
+    if (file.ok) chunk.facts.push([path14, readPageFacts(path14, file.text, counter, acronyms, resolveWikilink)]);
+    else chunk.unreadable.push({ path: path14, reason: file.reason });
   });
   return { ...chunk, vocabulary: counter.vocabulary(), acronyms: acronyms.findings() };
 }
@@ -57223,9 +57368,9 @@ function workerCount(tree, pages) {
   const forced = process.env[WORKERS_ENV];
   const wanted = workersFor(pages, os2.availableParallelism(), forced);
   if (wanted === 0) return 0;
-  if (!existsSync3(fileURLToPath(WORKER_URL))) {
+  if (!existsSync3(fileURLToPath2(WORKER_URL))) {
     if (forced !== void 0)
-      process.emitWarning(`${WORKERS_ENV}=${forced}, but there is no catalog worker at ${fileURLToPath(WORKER_URL)}: reading pages on the main thread`);
+      process.emitWarning(`${WORKERS_ENV}=${forced}, but there is no catalog worker at ${fileURLToPath2(WORKER_URL)}: reading pages on the main thread`);
     return 0;
   }
   return wanted;
@@ -57262,35 +57407,47 @@ function buildPostings(entries) {
   });
   return postings;
 }
-async function loadCatalog(tree, config) {
+async function loadCatalog(tree, config, cache) {
   const layout = layoutOf(tree, config);
   const indexFiles = [...tree.files].filter(isIndexFilePath).sort((a, b3) => a === "index.md" ? -1 : b3 === "index.md" ? 1 : comparePathParts(a, b3));
+  const pages = new Set(layout.pages.filter((p2) => !isIndexFilePath(p2)));
+  const metaFiles = [...indexFiles, ...tree.files.has("schema.md") ? ["schema.md"] : []];
+  const keys = await cache?.keysOf([...pages, ...metaFiles]);
+  const kept = keys && await cache.read();
+  if (kept && sameKeys(kept.keys, keys) && kept.entries.every((e) => pages.has(e.path))) {
+    const { schema: schema3 } = await readMetaFiles(
+      tree,
+      ["schema.md"].filter((f3) => metaFiles.includes(f3))
+    );
+    const relevance2 = restoredRelevance(kept.entries.length, kept.vocabulary, kept.postings);
+    return assembleCatalog(tree, layout, {
+      entries: kept.entries,
+      relevance: relevance2,
+      acronyms: new Map(kept.acronyms),
+      schema: schema3,
+      indexFiles,
+      unreadable: kept.unreadable
+    });
+  }
   const facts = /* @__PURE__ */ new Map();
   const counter = new RelevanceCounter(builtinStopwords());
   const acronymCollector = new AcronymCollector();
-  const indexTexts = /* @__PURE__ */ new Map();
   const unreadable = [];
-  let schema2;
-  const pages = new Set(layout.pages.filter((p2) => !isIndexFilePath(p2)));
-  const resolveWikilink = wikilinkResolver(pages, { wikiName: path4.basename(tree.root) });
+  const resolveWikilink = wikilinkResolver(pages, { wikiName: path5.basename(tree.root) });
   for (const chunk of await readCatalogPages(tree, [...pages], resolveWikilink)) {
     const ids = counter.adopt(chunk.vocabulary);
     const remap = ids.some((id, k2) => id !== k2);
-    for (const [path13, f3] of chunk.facts) {
+    for (const [path14, f3] of chunk.facts) {
       if (remap) for (let k2 = 0; k2 < f3.body.ids.length; k2++) f3.body.ids[k2] = ids[f3.body.ids[k2]];
-      facts.set(path13, f3);
+      facts.set(path14, f3);
     }
     unreadable.push(...chunk.unreadable);
     acronymCollector.merge(chunk.acronyms);
   }
-  for (const path13 of layout.unsafeNames) {
-    unreadable.push({ path: escapeUnsafeName(path13), reason: "its file name holds a line break or other control character" });
+  for (const path14 of layout.unsafeNames) {
+    unreadable.push({ path: escapeUnsafeName(path14), reason: "its file name holds a line break or other control character" });
   }
-  await tree.readEach([...indexFiles, ...tree.files.has("schema.md") ? ["schema.md"] : []], (path13, file) => {
-    if (!file.ok) return;
-    if (path13 === "schema.md") schema2 = parseSchema(file.text);
-    else indexTexts.set(path13, file.text);
-  });
+  const { schema: schema2, indexTexts } = await readMetaFiles(tree, metaFiles);
   const listed = /* @__PURE__ */ new Map();
   for (const file of indexFiles) {
     const text2 = indexTexts.get(file);
@@ -57311,21 +57468,21 @@ async function loadCatalog(tree, config) {
     }
   }
   const entries = [];
-  for (const path13 of layout.pages) {
-    const f3 = facts.get(path13);
+  for (const path14 of layout.pages) {
+    const f3 = facts.get(path14);
     if (!f3) continue;
-    const index = listed.get(path13);
+    const index = listed.get(path14);
     const title = index?.title || f3.title;
     const summary = index?.summary || f3.ownSummary;
     entries.push({
-      path: path13,
-      category: path13.split("/")[0],
+      path: path14,
+      category: path14.split("/")[0],
       title,
       summary,
       tags: f3.tags,
       aliases: f3.aliases,
       headings: f3.headings,
-      linkTexts: [...new Set(linkTexts.get(path13) ?? [])],
+      linkTexts: [...new Set(linkTexts.get(path14) ?? [])],
       ...index ? { listedIn: index.indexFile } : {},
       openCapture: f3.openCapture,
       folded: { title: foldText(title), summary: foldText(summary) }
@@ -57338,6 +57495,22 @@ async function loadCatalog(tree, config) {
     }))
   );
   const acronyms = acronymCollector.result();
+  if (keys) await cache.write({ keys, entries, acronyms: [...acronyms], unreadable, ...relevance.parts() });
+  return assembleCatalog(tree, layout, { entries, relevance, acronyms, schema: schema2, indexFiles, unreadable });
+}
+var sameKeys = (a, b3) => a.length === b3.length && a.every(([p2, key2], i) => p2 === b3[i][0] && key2 === b3[i][1]);
+async function readMetaFiles(tree, files) {
+  let schema2;
+  const indexTexts = /* @__PURE__ */ new Map();
+  await tree.readEach(files, (path14, file) => {
+    if (!file.ok) return;
+    if (path14 === "schema.md") schema2 = parseSchema(file.text);
+    else indexTexts.set(path14, file.text);
+  });
+  return { schema: schema2, indexTexts };
+}
+function assembleCatalog(tree, layout, loaded) {
+  const { entries } = loaded;
   const positions = new Map(entries.map((e, i) => [e.path, i]));
   const postings = buildPostings(entries);
   const vocabulary = [...postings.keys()].sort();
@@ -57349,7 +57522,7 @@ async function loadCatalog(tree, config) {
   return {
     root: tree.root,
     layout,
-    entries,
+    ...loaded,
     mayMatch(pattern) {
       if (pattern.noSpaceScript || pattern.words.length === 0) return entries;
       let hits;
@@ -57362,12 +57535,7 @@ async function loadCatalog(tree, config) {
       return [...hits].sort((a, b3) => a - b3).map((i) => entries[i]);
     },
     byPath: new Map(entries.map((e) => [e.path, e])),
-    indexOf: (path13) => positions.get(path13) ?? -1,
-    relevance,
-    acronyms,
-    schema: schema2,
-    indexFiles,
-    unreadable,
+    indexOf: (path14) => positions.get(path14) ?? -1,
     readPages: keptPageReader(tree)
   };
 }
@@ -57378,19 +57546,19 @@ function keptPageReader(tree) {
     const fresh = /* @__PURE__ */ new Map();
     await readPages(
       tree,
-      paths.filter((path13) => !kept.has(path13)),
-      (path13, file) => {
-        if (file.ok) fresh.set(path13, file.text);
+      paths.filter((path14) => !kept.has(path14)),
+      (path14, file) => {
+        if (file.ok) fresh.set(path14, file.text);
       }
     );
     const out = /* @__PURE__ */ new Map();
-    for (const path13 of paths) {
-      const text2 = fresh.get(path13) ?? kept.get(path13);
-      if (text2 !== void 0) out.set(path13, text2);
+    for (const path14 of paths) {
+      const text2 = fresh.get(path14) ?? kept.get(path14);
+      if (text2 !== void 0) out.set(path14, text2);
     }
-    for (const [path13, text2] of fresh) {
+    for (const [path14, text2] of fresh) {
       if (keptChars + text2.length > PAGE_TEXT_CACHE_CHARS) [kept, keptChars] = [/* @__PURE__ */ new Map(), 0];
-      kept.set(path13, text2);
+      kept.set(path14, text2);
       keptChars += text2.length;
     }
     return out;
@@ -57499,7 +57667,7 @@ function runLadder(catalog, question, options2, proposed) {
   }
   for (const t2 of terms) t2.weight = weightOf(t2);
   const ranked = rankCandidates(catalog, gate, scores, terms);
-  const isCapture = (path13) => catalog.byPath.get(path13).openCapture;
+  const isCapture = (path14) => catalog.byPath.get(path14).openCapture;
   const candidates = ranked.filter((c3) => !isCapture(c3.path));
   return {
     // Step A orients on the index files: the pages the gate found there, else whatever was found.
@@ -57890,12 +58058,12 @@ function frontmatterTitle(block) {
   return title?.replace(/^(["'])(.*)\1$/, "$2");
 }
 var QUOTABLE_KINDS = /* @__PURE__ */ new Set(["paragraph", "item", "quote", "table-row"]);
-function readSections(path13, text2, lines) {
+function readSections(path14, text2, lines) {
   const frontmatter = frontmatterBlock(text2);
   const first = (frontmatter?.body.line ?? 1) - 1;
   const pageBlocks = markdownBlocks(lines, first);
   const h1 = pageBlocks.find((b3) => b3.kind === "heading" && b3.level === 1 && b3.text !== "");
-  const title = (frontmatter && frontmatterTitle(frontmatter.block)) ?? (h1 ? readableText(h1.text) : path13.split("/").at(-1).replace(/\.md$/i, ""));
+  const title = (frontmatter && frontmatterTitle(frontmatter.block)) ?? (h1 ? readableText(h1.text) : path14.split("/").at(-1).replace(/\.md$/i, ""));
   let top = first;
   while (top < lines.length - 1 && lines[top].trim() === "") top++;
   let section = makeSection(title, Math.min(top + 1, lines.length), 0);
@@ -57990,9 +58158,9 @@ function sentenceSpans(joined, item) {
   }
   return merged.filter(([a, b3]) => joined.slice(a, b3).trim() !== "");
 }
-function splitSentences(path13, text2) {
+function splitSentences(path14, text2) {
   const lines = text2.split("\n");
-  const { blocks, sections, title } = readSections(path13, text2, lines);
+  const { blocks, sections, title } = readSections(path14, text2, lines);
   const sentences = [];
   const titleFolded = foldText(title);
   let leadTaken = false;
@@ -58035,7 +58203,7 @@ function splitSentences(path13, text2) {
       if (prose) leadTaken = true;
       if (section.summary) summaryOpened.add(section);
       sentences.push({
-        path: path13,
+        path: path14,
         start: block.line + first,
         end: block.line + last,
         text: sentenceText,
@@ -58049,7 +58217,7 @@ function splitSentences(path13, text2) {
       });
     });
   }
-  return { path: path13, title, sections, sentences };
+  return { path: path14, title, sections, sentences };
 }
 function textHasTerm(folded, pattern, strict) {
   return containsWords(folded, pattern) || strict && pattern.raw.length > 1 && folded.raw.includes(pattern.raw);
@@ -58067,9 +58235,9 @@ function enforceCiteContract(claims, context3) {
   const violations = [];
   const kept = [];
   const pageLines = /* @__PURE__ */ new Map();
-  const linesOf = (path13) => {
-    let lines = pageLines.get(path13);
-    if (!lines) pageLines.set(path13, lines = context3.pagesRead.get(path13).split("\n"));
+  const linesOf = (path14) => {
+    let lines = pageLines.get(path14);
+    if (!lines) pageLines.set(path14, lines = context3.pagesRead.get(path14).split("\n"));
     return lines;
   };
   for (const claim of claims) {
@@ -58264,31 +58432,31 @@ function questionPhrases(question, terms) {
 var OfflineAnswerer = class {
   name = "offline";
   prepared = /* @__PURE__ */ new Map();
-  prepare(path13, text2) {
-    const cached = this.prepared.get(path13);
+  prepare(path14, text2) {
+    const cached = this.prepared.get(path14);
     if (cached && cached.text === text2) return cached;
-    const page = { text: text2, lines: text2.split("\n"), folded: foldText(text2), page: splitSentences(path13, text2) };
+    const page = { text: text2, lines: text2.split("\n"), folded: foldText(text2), page: splitSentences(path14, text2) };
     if (this.prepared.size >= PREPARED_PAGE_LIMIT) this.prepared.clear();
-    this.prepared.set(path13, page);
+    this.prepared.set(path14, page);
     return page;
   }
   async answer(request2) {
     const ranked = [...request2.pages.keys()];
     const read = ranked.slice(0, ANSWERER.OFFLINE_READ_BUDGET);
-    const unread = ranked.slice(ANSWERER.OFFLINE_READ_BUDGET).map((path13) => ({ path: path13, reason: `beyond the offline read budget of ${ANSWERER.OFFLINE_READ_BUDGET} pages` }));
+    const unread = ranked.slice(ANSWERER.OFFLINE_READ_BUDGET).map((path14) => ({ path: path14, reason: `beyond the offline read budget of ${ANSWERER.OFFLINE_READ_BUDGET} pages` }));
     const terms = weighTerms(request2.terms);
-    const pages = new Map(read.map((path13) => [path13, this.prepare(path13, request2.pages.get(path13))]));
+    const pages = new Map(read.map((path14) => [path14, this.prepare(path14, request2.pages.get(path14))]));
     const phrases = questionPhrases(request2.question, terms);
     const has = termLookup(terms);
-    const scored = read.flatMap((path13, rank) => {
-      const page = pages.get(path13);
+    const scored = read.flatMap((path14, rank) => {
+      const page = pages.get(path14);
       const held = terms.flatMap((t2, k2) => ANSWERER.HELD_SPECIFIC_TERMS && t2.strict && textHasTerm(page.folded, t2.pattern, t2.strict) ? [k2] : []);
       return page.page.sentences.map((s) => scoreSentence(s, terms, rank, held, phrases, has));
     });
     const holds = (s) => quoteHolds(pages.get(s.path).lines, [s.start, s.end], s.quote);
     const picked = pickSentences(scored, terms, holds, tiedWithBest(read, request2.scores));
     if (ANSWERER.TITLED_PAGE_LEAD && picked.length === 0) {
-      const named = read.find((path13) => terms.some((w2) => w2.required && textHasTerm(pages.get(path13).folded, w2.pattern, w2.strict)));
+      const named = read.find((path14) => terms.some((w2) => w2.required && textHasTerm(pages.get(path14).folded, w2.pattern, w2.strict)));
       const own = scored.filter((x3) => x3.sentence.path === named && holds(x3.sentence));
       const opening = own.find((x3) => x3.sentence.lead) ?? own[0];
       if (opening) picked.push(opening);
@@ -58299,8 +58467,8 @@ var OfflineAnswerer = class {
       section: { path: s.path, heading: s.section.heading, line: s.section.line }
     }));
     const judgedPaths = /* @__PURE__ */ new Set([...picked.map((x3) => x3.sentence.path), ...read.slice(0, ANSWERER.COVER_RANKS)]);
-    const folded = (paths) => paths.map((path13) => pages.get(path13).folded);
-    const coverage = judgeCoverage(terms, folded([...judgedPaths]), folded(read.filter((path13) => !judgedPaths.has(path13))));
+    const folded = (paths) => paths.map((path14) => pages.get(path14).folded);
+    const coverage = judgeCoverage(terms, folded([...judgedPaths]), folded(read.filter((path14) => !judgedPaths.has(path14))));
     return {
       claims,
       covered: read.length > 0 && claims.length > 0 && coverage.covered,
@@ -58555,11 +58723,17 @@ var offlineProviders = () => ({
   secrets: [],
   close: async () => void 0
 });
-async function openAskSession(workspace, providers = offlineProviders()) {
+async function openAskSession(workspace, providers = offlineProviders(), options2 = {}) {
   const started = performance.now();
-  const catalog = workspace.wikiRoot ? await loadCatalog(await loadFileTree(workspace.wikiRoot), workspace.config) : void 0;
-  const git = workspace.wikiRoot ? new GitCommandManager(workspace.wikiRoot) : void 0;
-  const head = await git?.headState();
+  const root = workspace.wikiRoot;
+  const head = root ? await new GitCommandManager(root).headState() : void 0;
+  let catalog;
+  if (root) {
+    const tree = await loadFileTree(root);
+    const { catalogCache } = options2;
+    const cache = catalogCache && await openCatalogCache(root, tree.files, workspace.config, { ...catalogCache, repoRoot: workspace.repoRoot, head });
+    catalog = await loadCatalog(tree, workspace.config, cache);
+  }
   return {
     catalog,
     commit: head?.commit ?? null,
@@ -59088,7 +59262,7 @@ function affectedIndexDirs(pagePaths) {
 }
 
 // src/capture/capture-content.ts
-import { createHash } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 var PENDING_BODY_FLOOR = 1500;
 var TITLE_LIMIT = 120;
 var isoSeconds = (d2) => d2.toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -59195,7 +59369,7 @@ function pendingCapture(input) {
 ${bodySections(input, link).join("\n")}
 `;
   const bytes = Buffer.byteLength(body);
-  const id = createHash("sha256").update(`${trace.question}\0${input.source.url ?? ""}`).digest("hex").slice(0, 32);
+  const id = createHash2("sha256").update(`${trace.question}\0${input.source.url ?? ""}`).digest("hex").slice(0, 32);
   const fields = [
     ["title", JSON.stringify(captureTitle(trace.question))],
     ["evidence", '"conversation"'],
@@ -59225,7 +59399,7 @@ ${body}`;
 }
 
 // src/capture/slug.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 var MAX_SLUG = 60;
 function slugify(text2) {
   const ascii = text2.normalize("NFKD").replace(new RegExp("\\p{M}+", "gu"), "").toLowerCase();
@@ -59234,7 +59408,7 @@ function slugify(text2) {
   return slug;
 }
 function captureSlug(question) {
-  return slugify(question) || `question-${createHash2("sha1").update(question).digest("hex").slice(0, 8)}`;
+  return slugify(question) || `question-${createHash3("sha1").update(question).digest("hex").slice(0, 8)}`;
 }
 
 // src/capture/capture-plan.ts
@@ -59262,9 +59436,9 @@ function topicTags(trace) {
   ).filter((t2) => /^[\p{Ll}\p{N}][\p{Ll}\p{N}-]{1,30}$/u.test(t2));
   return [...new Set(words)].slice(0, 3);
 }
-async function openCaptureTitle(tree, path13) {
+async function openCaptureTitle(tree, path14) {
   let title;
-  await tree.readEach([path13], (_3, file) => {
+  await tree.readEach([path14], (_3, file) => {
     if (!file.ok) return;
     const fm = readFrontmatter(file.text);
     if (fm.kind === "ok" && typeof fm.data.title === "string" && isOpenCapture(fm.data)) title = fm.data.title;
@@ -59278,15 +59452,15 @@ async function planCapture(tree, config, trace, source, now, provenance) {
   const base = tree ?? memoryTree("", /* @__PURE__ */ new Map([["schema.md", BOOTSTRAP_SCHEMA]]));
   const files = new Map(bootstrap ? [["schema.md", BOOTSTRAP_SCHEMA]] : []);
   if (config.capture.mode === "pending") {
-    const path14 = `.wiki-pending/${captureStamp(now)}-${slug}.md`;
-    files.set(path14, pendingCapture(input));
-    return { path: path14, files, bootstrap };
+    const path15 = `.wiki-pending/${captureStamp(now)}-${slug}.md`;
+    files.set(path15, pendingCapture(input));
+    return { path: path15, files, bootstrap };
   }
   const title = captureTitle(trace.question);
-  let path13 = `queries/${slug}.md`;
-  for (let n = 2; base.files.has(path13) && await openCaptureTitle(base, path13) !== title; n++) path13 = `queries/${slug}-${n}.md`;
-  files.set(path13, queriesPage(input, topicTags(trace)));
-  return { path: path13, files: await withIndexFiles(base, config, files, path13, bootstrap, provenance), bootstrap };
+  let path14 = `queries/${slug}.md`;
+  for (let n = 2; base.files.has(path14) && await openCaptureTitle(base, path14) !== title; n++) path14 = `queries/${slug}-${n}.md`;
+  files.set(path14, queriesPage(input, topicTags(trace)));
+  return { path: path14, files: await withIndexFiles(base, config, files, path14, bootstrap, provenance), bootstrap };
 }
 async function captureFiles(tree, config, page, content) {
   return withIndexFiles(tree, config, /* @__PURE__ */ new Map([[page, content]]), page, false);
@@ -59861,7 +60035,7 @@ var gone = (error) => {
   if (error.status !== 404) throw error;
 };
 function issueThread(github, writes, repo, issueNumber, askingComment) {
-  const path13 = `/repos/${repo.owner}/${repo.repo}`;
+  const path14 = `/repos/${repo.owner}/${repo.repo}`;
   const comments = {
     describe: `#${issueNumber}`,
     comments: async () => (await github.paginate(github.rest.issues.listComments, { ...repo, issue_number: issueNumber, per_page: 100 })).map((c3) => ({
@@ -59873,14 +60047,14 @@ function issueThread(github, writes, repo, issueNumber, askingComment) {
     create: (body) => createComment(github, writes, repo, issueNumber, body),
     update: (id, body) => updateComment(github, writes, repo, id, body),
     remove: (id) => writes.run(
-      `DELETE ${path13}/issues/comments/${id} (a twin run's answer comment)`,
+      `DELETE ${path14}/issues/comments/${id} (a twin run's answer comment)`,
       async () => {
         await github.rest.issues.deleteComment({ ...repo, comment_id: id }).catch(gone);
       },
       void 0
     )
   };
-  const reactionsPath = `${path13}/issues/${askingComment === void 0 ? issueNumber : `comments/${askingComment}`}/reactions`;
+  const reactionsPath = `${path14}/issues/${askingComment === void 0 ? issueNumber : `comments/${askingComment}`}/reactions`;
   const reactions = {
     describe: askingComment === void 0 ? `issue #${issueNumber}` : `comment ${askingComment}`,
     add: async (content) => {
@@ -59903,12 +60077,12 @@ function issueThread(github, writes, repo, issueNumber, askingComment) {
   const labels = {
     current: async () => (await github.rest.issues.get({ ...repo, issue_number: issueNumber })).data.labels.map((l3) => typeof l3 === "string" ? l3 : l3.name ?? ""),
     add: (name) => writes.run(
-      `POST ${path13}/issues/${issueNumber}/labels (${name})`,
+      `POST ${path14}/issues/${issueNumber}/labels (${name})`,
       async () => void await github.rest.issues.addLabels({ ...repo, issue_number: issueNumber, labels: [name] }),
       void 0
     ),
     remove: (name) => writes.run(
-      `DELETE ${path13}/issues/${issueNumber}/labels/${name}`,
+      `DELETE ${path14}/issues/${issueNumber}/labels/${name}`,
       async () => void await github.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name }),
       void 0
     )
@@ -60101,7 +60275,7 @@ async function acknowledge(reactions, log) {
 }
 
 // src/answer/providers.ts
-import path6 from "node:path";
+import path7 from "node:path";
 
 // src/web/search-provider.ts
 var BRAVE_MAX_WORDS = 50;
@@ -60376,7 +60550,7 @@ var TERMS_SYSTEM = [
 function parseProposedTerms(text2) {
   const data = parseJsonReply(text2);
   if (typeof data === "string") return data;
-  const terms = isObject(data.value) ? data.value.terms : void 0;
+  const terms = isObject2(data.value) ? data.value.terms : void 0;
   if (!Array.isArray(terms)) return '"terms" must be an array of strings';
   const usable = terms.filter((t2) => typeof t2 === "string" && !/[\p{Cc}]/u.test(t2.trim())).map((t2) => t2.trim().replace(/ +/g, " ")).filter(
     (t2) => t2.length > 0 && t2.length <= MAX_PROPOSED_CHARS && t2.split(" ").length <= MAX_PROPOSED_WORDS && /^[\p{L}\p{N}][\p{L}\p{N} .'’&/+-]*$/u.test(t2)
@@ -60386,7 +60560,7 @@ function parseProposedTerms(text2) {
 }
 var MAX_MODEL_CLAIMS = 40;
 var MAX_MODEL_UNCOVERED = 20;
-var isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+var isObject2 = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
 function parseJsonReply(text2) {
   try {
     return { value: JSON.parse(withoutFenceMarks(text2)) };
@@ -60397,18 +60571,18 @@ function parseJsonReply(text2) {
 function parseModelAnswer(text2) {
   const data = parseJsonReply(text2);
   if (typeof data === "string") return data;
-  if (!isObject(data.value)) return "the reply must be one JSON object";
+  if (!isObject2(data.value)) return "the reply must be one JSON object";
   const d2 = data.value;
   if (!Array.isArray(d2.claims)) return '"claims" must be an array';
   if (typeof d2.covered !== "boolean") return '"covered" must be true or false';
   if (!Array.isArray(d2.uncovered) || !d2.uncovered.every((u2) => typeof u2 === "string")) return '"uncovered" must be an array of strings';
   const claims = [];
   for (const [i, raw] of d2.claims.slice(0, MAX_MODEL_CLAIMS).entries()) {
-    const c3 = isObject(raw) ? raw : {};
+    const c3 = isObject2(raw) ? raw : {};
     if (typeof c3.text !== "string" || !Array.isArray(c3.citations)) return `claims[${i}] needs "text" and "citations"`;
     const citations = [];
     for (const [k2, rawCitation] of c3.citations.entries()) {
-      const r2 = isObject(rawCitation) ? rawCitation : {};
+      const r2 = isObject2(rawCitation) ? rawCitation : {};
       if (typeof r2.path !== "string" || !Number.isInteger(r2.start_line) || !Number.isInteger(r2.end_line) || typeof r2.quote !== "string") {
         return `claims[${i}].citations[${k2}] needs "path", "start_line", "end_line" and "quote"`;
       }
@@ -60444,9 +60618,9 @@ function toSchemaShape(answer) {
     uncovered: answer.uncovered
   };
 }
-function pageBlock(path13, lines) {
+function pageBlock(path14, lines) {
   const numbered = lines.map((l3) => "skipped" in l3 ? `\u2026 (lines ${l3.skipped[0]}\u2013${l3.skipped[1]} not sent)` : `${l3.line}| ${l3.text.replaceAll("</page>", "</ page>")}`).join("\n");
-  return `<page path="${path13.replaceAll('"', "")}">
+  return `<page path="${path14.replaceAll('"', "")}">
 ${numbered}
 </page>`;
 }
@@ -60494,16 +60668,16 @@ var ModelAnswerer = class {
     const perCall = estimateTokens(SYSTEM) + estimateTokens(questionBlock(request2.question));
     const pages = [];
     let estimate = 0;
-    for (const [path13, text2] of request2.pages) {
+    for (const [path14, text2] of request2.pages) {
       if (pages.length >= this.budget.pages) {
-        unread.push({ path: path13, reason: `model budget: at most ${this.budget.pages} pages per question` });
+        unread.push({ path: path14, reason: `model budget: at most ${this.budget.pages} pages per question` });
         continue;
       }
-      const block = pageBlock(path13, pageExcerpt(text2, terms, pages.length < this.budget.batchPages ? EXCERPT_CHARS : TAIL_EXCERPT_CHARS).lines);
+      const block = pageBlock(path14, pageExcerpt(text2, terms, pages.length < this.budget.batchPages ? EXCERPT_CHARS : TAIL_EXCERPT_CHARS).lines);
       const cost = estimateTokens(block) + (pages.length % this.budget.batchPages === 0 ? perCall : 0);
-      if (pages.length > 0 && estimate + cost > this.allowed * PROMPT_SHARE) unread.push({ path: path13, reason: budgetReason });
+      if (pages.length > 0 && estimate + cost > this.allowed * PROMPT_SHARE) unread.push({ path: path14, reason: budgetReason });
       else {
-        pages.push([path13, block]);
+        pages.push([path14, block]);
         estimate += cost;
       }
     }
@@ -60679,10 +60853,10 @@ ${schemaInPrompt(request2.schema)}`;
 };
 
 // src/answer/model/copilot-chat.ts
-import { accessSync, closeSync as closeSync2, constants as constants2, mkdtempSync as mkdtempSync2, openSync as openSync2, readSync, rmSync as rmSync2, statSync as statSync3 } from "node:fs";
+import { accessSync, closeSync as closeSync2, constants as constants2, mkdtempSync as mkdtempSync2, openSync as openSync2, readSync, rmSync as rmSync2, statSync as statSync4 } from "node:fs";
 import { EventEmitter } from "node:events";
 import os3 from "node:os";
-import path5 from "node:path";
+import path6 from "node:path";
 
 // src/answer/model/copilot-wire.ts
 import { Transform } from "node:stream";
@@ -60933,16 +61107,16 @@ function copilotEnvironment(env, token, platform = process.platform) {
 }
 var NOT_AUTHORISED_FIX = 'The workflow\'s token (GITHUB_TOKEN) can use Copilot only in an organisation-owned repository whose Copilot policy "Allow use of Copilot CLI billed to the organization" is on, and only with `permissions: copilot-requests: write` on the job. Elsewhere, personal repositories included, store a personal access token with Copilot access (a fine-grained token with the Copilot Requests permission) as a secret and pass it as COPILOT_GITHUB_TOKEN; if you already do, that token has no Copilot access.';
 function findOnPath(name, env) {
-  for (const dir of (env.PATH ?? "").split(path5.delimiter)) {
+  for (const dir of (env.PATH ?? "").split(path6.delimiter)) {
     if (dir === "") continue;
-    const candidate = path5.join(dir, name);
+    const candidate = path6.join(dir, name);
     if (isExecutable(candidate)) return candidate;
   }
   return void 0;
 }
 function isExecutable(file) {
   try {
-    if (!statSync3(file).isFile()) return false;
+    if (!statSync4(file).isFile()) return false;
     if (file.endsWith(".js")) return true;
     accessSync(file, constants2.X_OK);
     const interpreter = /^#!\s*(\S+)/.exec(firstBytes(file, 256))?.[1];
@@ -61144,7 +61318,7 @@ ${schemaInPrompt(request2.schema)}` },
       );
     const { CopilotClient: CopilotClient2, RuntimeConnection: RuntimeConnection2 } = await Promise.resolve().then(() => (init_dist(), dist_exports));
     await this.ended;
-    const workingDirectory = mkdtempSync2(path5.join(os3.tmpdir(), "wiki-steward-copilot-"));
+    const workingDirectory = mkdtempSync2(path6.join(os3.tmpdir(), "wiki-steward-copilot-"));
     const unmaskStderr = maskStderr((text2) => this.options.calls.masked(text2));
     const wire = new CopilotWire();
     let client;
@@ -61328,7 +61502,7 @@ function createProviders(options2) {
     const token = COPILOT_TOKEN_VARIABLES.map(key2).find((value) => value !== void 0 && value !== "");
     copilot = new CopilotChatModel({
       model: options2.llmModel ?? COPILOT_DEFAULT_MODEL,
-      cliPath: options2.copilotCliPath ? path6.resolve(options2.copilotCliPath) : findOnPath(COPILOT_CLI, options2.env),
+      cliPath: options2.copilotCliPath ? path7.resolve(options2.copilotCliPath) : findOnPath(COPILOT_CLI, options2.env),
       token,
       timeoutMs: retry2.timeoutMs,
       calls: http,
@@ -61558,8 +61732,8 @@ ${fault ? `> [!WARNING]
 }
 
 // src/jobs/reviewed-answer.ts
-import { lstat as lstat2, readFile as readFile2 } from "node:fs/promises";
-import path7 from "node:path";
+import { lstat as lstat3, readFile as readFile3 } from "node:fs/promises";
+import path8 from "node:path";
 var reviewedKey = (c3) => `reviewed-discussion-${c3.discussionNumber}-pr-${c3.pullNumber}`;
 var questionOfKey = (key2) => /^reviewed-(discussion-\d+)-pr-\d+$/.exec(key2)?.[1] ?? key2;
 async function pageState(ctx, page) {
@@ -61569,11 +61743,11 @@ async function readPage(ctx, page) {
   const none = { state: "no-page", tags: [] };
   const { workspace } = ctx;
   if (!workspace.wikiRoot) return none;
-  const file = path7.resolve(workspace.repoRoot, page);
-  const inWiki = path7.relative(workspace.wikiRoot, file);
-  if (inWiki.startsWith("..") || path7.isAbsolute(inWiki) || repoPathOf(workspace, inWiki.split(path7.sep).join("/")) !== page) return none;
+  const file = path8.resolve(workspace.repoRoot, page);
+  const inWiki = path8.relative(workspace.wikiRoot, file);
+  if (inWiki.startsWith("..") || path8.isAbsolute(inWiki) || repoPathOf(workspace, inWiki.split(path8.sep).join("/")) !== page) return none;
   if (!await isPlainFile(workspace.wikiRoot, inWiki)) return none;
-  const text2 = await readFile2(file, "utf8").catch(() => void 0);
+  const text2 = await readFile3(file, "utf8").catch(() => void 0);
   if (text2 === void 0) return none;
   const fm = readFrontmatter(text2);
   if (fm.kind !== "ok") return { state: "accepted", tags: [] };
@@ -61582,9 +61756,9 @@ async function readPage(ctx, page) {
 async function isPlainFile(root, rel) {
   let at2 = root;
   let stat;
-  for (const part of rel.split(path7.sep)) {
-    at2 = path7.join(at2, part);
-    stat = await lstat2(at2).catch(() => void 0);
+  for (const part of rel.split(path8.sep)) {
+    at2 = path8.join(at2, part);
+    stat = await lstat3(at2).catch(() => void 0);
     if (!stat || stat.isSymbolicLink()) return false;
   }
   return !!stat?.isFile();
@@ -61718,10 +61892,10 @@ var commentOfKey = (key2) => {
 };
 
 // src/digest/wiki-health.ts
-import path9 from "node:path";
+import path10 from "node:path";
 
 // src/wiki/validator.ts
-import path8 from "node:path";
+import path9 from "node:path";
 
 // src/wiki/rules.ts
 var WARNINGS_UPSTREAM = ["yaml-dialect", "not-followed"];
@@ -61773,13 +61947,13 @@ var RATERS = ["doctor", "human", "ingester"];
 var ISO_UTC = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
 var MAX_PATH_PARTS = 5;
 var isIndexFile = (relPath) => relPath === ROOT_INDEX || relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
-function reporterFor(path13, out) {
+function reporterFor(path14, out) {
   const add = (severity) => (rule, code3, message, options2 = {}) => {
     out.push({
       severity,
       rule,
       code: code3,
-      path: path13,
+      path: path14,
       line: options2.line ?? 1,
       message,
       ...options2.field !== void 0 ? { field: options2.field } : {},
@@ -61795,7 +61969,7 @@ function linkReading(layout, options2 = {}) {
   const cached = plain2 ? plainReadings.get(layout) : void 0;
   if (cached) return cached;
   const reading = {
-    find: wikilinkFinder(layout.tree.files, { wikiName: path8.basename(layout.tree.root), aliases: options2.aliases }),
+    find: wikilinkFinder(layout.tree.files, { wikiName: path9.basename(layout.tree.root), aliases: options2.aliases }),
     linkedSources: Boolean(options2.linkedSources)
   };
   if (plain2) plainReadings.set(layout, reading);
@@ -61852,11 +62026,11 @@ function validatePage(layout, page, settings = UPSTREAM_RULES, links = linkReadi
   checkSourcesExist(layout, links, data, report, at2);
   return out;
 }
-function checkType(layout, path13, data, report, at2, settings) {
+function checkType(layout, path14, data, report, at2, settings) {
   if (!("type" in data)) return;
   const type2 = data.type;
   const shown2 = cutValue(pyStr(type2));
-  const first = path13.split("/")[0];
+  const first = path14.split("/")[0];
   const names = settings.types ?? "folder";
   const isCategory = typeof type2 === "string" && layout.categories.includes(type2);
   const categories = `the wiki's categories (${layout.categories.join(", ") || "none"})`;
@@ -62073,14 +62247,14 @@ async function validateWiki(layout, only, rules = UPSTREAM_RULES) {
   await readPages(
     layout.tree,
     targets.filter((p2) => !isUnsafeName(p2)),
-    (path13, read) => {
+    (path14, read) => {
       if (!read.ok) {
         add([
           {
             severity: "error",
             rule: read.problem === "too-large" ? "page-too-large" : "unreadable",
             code: read.problem === "too-large" ? "page-too-large" : "unreadable",
-            path: path13,
+            path: path14,
             line: 1,
             message: read.reason
           }
@@ -62088,14 +62262,14 @@ async function validateWiki(layout, only, rules = UPSTREAM_RULES) {
         return;
       }
       try {
-        add(validatePage(layout, { path: path13, text: read.text }, rules, links));
+        add(validatePage(layout, { path: path14, text: read.text }, rules, links));
       } catch (error) {
         add([
           {
             severity: "error",
             rule: "check-failed",
             code: "check-failed",
-            path: path13,
+            path: path14,
             line: 1,
             message: `could not check this page: ${cutValue(error.message)}`
           }
@@ -62103,9 +62277,9 @@ async function validateWiki(layout, only, rules = UPSTREAM_RULES) {
       }
     }
   );
-  for (const path13 of targets.filter(isUnsafeName)) {
-    const message = `file name ${cutValue(quoteName(path13))} holds a line break or other control character: not checked, not indexed; rename the file`;
-    add([{ severity: "error", rule: "unsafe-file-name", code: "unsafe-file-name", path: path13, line: 1, message }]);
+  for (const path14 of targets.filter(isUnsafeName)) {
+    const message = `file name ${cutValue(quoteName(path14))} holds a line break or other control character: not checked, not indexed; rename the file`;
+    add([{ severity: "error", rule: "unsafe-file-name", code: "unsafe-file-name", path: path14, line: 1, message }]);
   }
   for (const skipped of layout.tree.skipped) {
     if (skipped.path.endsWith(".md")) {
@@ -62134,7 +62308,7 @@ async function wikiHealth(layout, options2) {
   const health = {
     pages: layout.pages.length,
     categories: layout.categories.length,
-    invalid: [...byPage].map(([path13, messages]) => ({ path: path13, messages })),
+    invalid: [...byPage].map(([path14, messages]) => ({ path: path14, messages })),
     brokenLinks: diagnostics.filter((d2) => d2.code === "broken-link").map((d2) => ({ path: d2.path, line: d2.line, target: d2.field ?? "" })),
     orphans: [],
     stale: [],
@@ -62145,35 +62319,35 @@ async function wikiHealth(layout, options2) {
   };
   const staleBefore = options2.now.getTime() - options2.staleDays * 864e5;
   const indexes = [...layout.tree.files].filter(isIndexFilePath);
-  const resolveWikilink = wikilinkResolver(layout.pages, { wikiName: path9.basename(layout.tree.root) });
+  const resolveWikilink = wikilinkResolver(layout.pages, { wikiName: path10.basename(layout.tree.root) });
   const linkTo = (from, resolved) => {
     if (resolved && resolved !== from && inbound.has(resolved)) inbound.set(resolved, inbound.get(resolved) + 1);
   };
-  await readPages(layout.tree, [...layout.pages, ...indexes], (path13, file) => {
+  await readPages(layout.tree, [...layout.pages, ...indexes], (path14, file) => {
     if (!file.ok) return;
-    if (isIndexFilePath(path13)) {
+    if (isIndexFilePath(path14)) {
       const bytes = Buffer.byteLength(file.text);
-      if (path13 !== "index.md" && bytes > INDEX_SIZE_LIMIT) health.oversizedIndexes.push({ path: path13, bytes });
+      if (path14 !== "index.md" && bytes > INDEX_SIZE_LIMIT) health.oversizedIndexes.push({ path: path14, bytes });
       return;
     }
     const body = bodyOf(file.text);
     for (const link of markdownLinks(body)) {
       const target = link.target.split("#")[0];
       if (target === "" || /^[a-z]+:/i.test(target)) continue;
-      linkTo(path13, resolveWikiPath(target.startsWith("/") ? "" : parentDir(path13), target));
+      linkTo(path14, resolveWikiPath(target.startsWith("/") ? "" : parentDir(path14), target));
     }
-    for (const link of findWikilinks(body)) linkTo(path13, resolveWikilink(link.target));
+    for (const link of findWikilinks(body)) linkTo(path14, resolveWikilink(link.target));
     const fm = readFrontmatter(file.text);
     if (fm.kind !== "ok") return;
     const updated = fm.data.updated;
     if (typeof updated === "string") {
-      health.updated.set(path13, updated);
-      if (Date.parse(updated) < staleBefore) health.stale.push({ path: path13, updated });
+      health.updated.set(path14, updated);
+      if (Date.parse(updated) < staleBefore) health.stale.push({ path: path14, updated });
     }
     const quality = fm.data.quality;
     if (isPyDict(quality) && quality.rated_by !== "human") {
       const overall = pyToFloat(quality.overall);
-      if (overall !== void 0 && overall < LOW_QUALITY) health.lowQuality.push({ path: path13, overall });
+      if (overall !== void 0 && overall < LOW_QUALITY) health.lowQuality.push({ path: path14, overall });
     }
   });
   health.orphans = [...inbound].filter(([, n]) => n === 0).map(([p2]) => p2);
@@ -62257,8 +62431,8 @@ function buildDigest(input) {
       down: inPeriod2.reduce((n, a) => n + a.reactions.down, 0),
       mostDownvoted: inPeriod2.filter((a) => a.reactions.down > 0).sort((a, b3) => b3.reactions.down - a.reactions.down || a.reactions.up - b3.reactions.up).slice(0, 5).map((a) => ({ question: firstLine2(a), where: a.where, issueNumber: a.issueNumber, url: a.url, down: a.reactions.down, up: a.reactions.up }))
     },
-    mostCited: [...cited].sort((a, b3) => b3[1] - a[1] || a[0].localeCompare(b3[0])).slice(0, 10).map(([path13, citations]) => ({ path: path13, citations })),
-    oldestAskedAbout: [...asked].filter(([path13]) => input.health?.updated.has(path13)).map(([path13, n]) => ({ path: path13, asked: n, updated: input.health.updated.get(path13) })).sort((a, b3) => a.updated.localeCompare(b3.updated) || b3.asked - a.asked).slice(0, 10),
+    mostCited: [...cited].sort((a, b3) => b3[1] - a[1] || a[0].localeCompare(b3[0])).slice(0, 10).map(([path14, citations]) => ({ path: path14, citations })),
+    oldestAskedAbout: [...asked].filter(([path14]) => input.health?.updated.has(path14)).map(([path14, n]) => ({ path: path14, asked: n, updated: input.health.updated.get(path14) })).sort((a, b3) => a.updated.localeCompare(b3.updated) || b3.asked - a.asked).slice(0, 10),
     health: input.health
   };
 }
@@ -62464,12 +62638,12 @@ function digestRaceLines(run) {
 }
 
 // src/wiki/index-provenance.ts
-import { createHash as createHash4 } from "node:crypto";
-import { mkdir, readFile as readFile3, writeFile } from "node:fs/promises";
-import path11 from "node:path";
+import { createHash as createHash5 } from "node:crypto";
+import { mkdir as mkdir2, readFile as readFile4, writeFile as writeFile2 } from "node:fs/promises";
+import path12 from "node:path";
 
 // src/wiki/git-tree.ts
-import path10 from "node:path";
+import path11 from "node:path";
 var BLOB_CHUNK = 2e3;
 function gitBlobTree(git, repoRoot, wikiPrefix, entries, missing) {
   const strip = wikiPrefix === "" ? 0 : wikiPrefix.length + 1;
@@ -62478,7 +62652,7 @@ function gitBlobTree(git, repoRoot, wikiPrefix, entries, missing) {
   const dirs = /* @__PURE__ */ new Set();
   addAncestors(files, dirs);
   return {
-    root: path10.join(repoRoot, wikiPrefix),
+    root: path11.join(repoRoot, wikiPrefix),
     files,
     dirs,
     skipped: [],
@@ -62499,7 +62673,7 @@ function gitBlobTree(git, repoRoot, wikiPrefix, entries, missing) {
 
 // src/wiki/index-provenance.ts
 var RECORD_FILE = "wiki-steward/generated-index-files.json";
-var sha256 = (text2) => createHash4("sha256").update(text2).digest("hex");
+var sha256 = (text2) => createHash5("sha256").update(text2).digest("hex");
 async function commitTree(git, commit, repoRoot, wikiPrefix) {
   return gitBlobTree(git, repoRoot, wikiPrefix, await git.treeEntries(commit, wikiPrefix), `not in commit ${commit}`);
 }
@@ -62545,7 +62719,7 @@ function gitIndexProvenance(options2) {
   const recordFile = () => git.gitPath(RECORD_FILE);
   async function loadRecord() {
     try {
-      const parsed = JSON.parse(await readFile3(await recordFile(), "utf8"));
+      const parsed = JSON.parse(await readFile4(await recordFile(), "utf8"));
       return parsed.files && typeof parsed.files === "object" ? parsed.files : {};
     } catch {
       return {};
@@ -62603,8 +62777,8 @@ function gitIndexProvenance(options2) {
         const file = await recordFile();
         const record = await loadRecord();
         for (const f3 of files) record[repoPath(f3.path)] = sha256(f3.content);
-        await mkdir(path11.dirname(file), { recursive: true });
-        await writeFile(file, `${JSON.stringify({ files: record }, null, 1)}
+        await mkdir2(path12.dirname(file), { recursive: true });
+        await writeFile2(file, `${JSON.stringify({ files: record }, null, 1)}
 `);
       } catch {
       }
@@ -62724,9 +62898,9 @@ async function pagesBrokenByRemovals(git, workspace, layout, removed, skip, by =
   const pages = new Set(layout.pages);
   const candidates = (await git.stagedFilesContaining(names, workspace.wikiPrefix)).map((p2) => wikiPathOf(workspace, p2)).filter((p2) => p2 !== void 0 && pages.has(p2) && !skip.has(p2) && !isIndexFile(p2));
   const out = [];
-  await layout.tree.readEach(candidates, (path13, read) => {
+  await layout.tree.readEach(candidates, (path14, read) => {
     if (!read.ok) return;
-    for (const d2 of validatePage(layout, { path: path13, text: read.text })) {
+    for (const d2 of validatePage(layout, { path: path14, text: read.text })) {
       const broken = explained(d2, removed, by);
       if (broken) out.push(broken);
     }
@@ -62735,9 +62909,9 @@ async function pagesBrokenByRemovals(git, workspace, layout, removed, skip, by =
 }
 
 // src/report/diagnostics-format.ts
-import path12 from "node:path";
-var toPosix = (p2) => p2.split(path12.sep).join("/");
-var displayPath = (d2, from, paths) => toPosix(path12.relative(from, path12.join(paths.wikiRoot, d2.path))) || ".";
+import path13 from "node:path";
+var toPosix = (p2) => p2.split(path13.sep).join("/");
+var displayPath = (d2, from, paths) => toPosix(path13.relative(from, path13.join(paths.wikiRoot, d2.path))) || ".";
 var count2 = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 var SUMMARY_ROWS = 300;
 var SUMMARY_TABLE_CHARS = 6e4;
@@ -63185,13 +63359,13 @@ async function runStep(step5) {
   if (work.kind === "digest") {
     const now = env.WIKI_STEWARD_NOW ? new Date(env.WIKI_STEWARD_NOW) : /* @__PURE__ */ new Date();
     const period = reportedPeriod(config.digest.period, now, eventName === "schedule");
-    const digest = await runDigest(workspace, { github, writes: writes(config.digest.maxWrites), repo: { owner, repo }, period, now, identity });
-    for (const line of digestRaceLines(digest)) {
+    const digest2 = await runDigest(workspace, { github, writes: writes(config.digest.maxWrites), repo: { owner, repo }, period, now, identity });
+    for (const line of digestRaceLines(digest2)) {
       if (line.warning) reporter.warning(line.text);
       else reporter.info(line.text);
     }
-    await reporter.summary(digest.markdown);
-    step5.setOutput("comment-url", digest.issueUrl ?? "");
+    await reporter.summary(digest2.markdown);
+    step5.setOutput("comment-url", digest2.issueUrl ?? "");
     return;
   }
   if (work.kind === "capture-closed") {

@@ -4,6 +4,7 @@ import type { StewardConfig } from '../config/config.js';
 import { type Workspace, noWikiMessage } from '../config/workspace.js';
 import { GitCommandManager } from '../git/git-command-manager.js';
 import { type WikiCatalog, loadCatalog } from '../ladder/catalog.js';
+import { openCatalogCache } from '../ladder/catalog-cache.js';
 import { type LadderOptions, runLadder } from '../ladder/ladder.js';
 import { type Outcome, type TokenCount, type Trace } from './trace.js';
 import { extractSignalTerms, isOwnTerm } from '../ladder/signal-terms.js';
@@ -71,11 +72,22 @@ export const offlineProviders = (): Providers => ({
   close: async () => undefined,
 });
 
-export async function openAskSession(workspace: Workspace, providers: Providers = offlineProviders()): Promise<AskSession> {
+/** `catalogCache`: keep the catalog's snapshot between runs (see ladder/catalog-cache.ts), as this version of the steward. */
+export interface AskSessionOptions {
+  catalogCache?: { stewardVersion: string };
+}
+
+export async function openAskSession(workspace: Workspace, providers: Providers = offlineProviders(), options: AskSessionOptions = {}): Promise<AskSession> {
   const started = performance.now();
-  const catalog = workspace.wikiRoot ? await loadCatalog(await loadFileTree(workspace.wikiRoot), workspace.config) : undefined;
-  const git = workspace.wikiRoot ? new GitCommandManager(workspace.wikiRoot) : undefined;
-  const head = await git?.headState();
+  const root = workspace.wikiRoot;
+  const head = root ? await new GitCommandManager(root).headState() : undefined;
+  let catalog: WikiCatalog | undefined;
+  if (root) {
+    const tree = await loadFileTree(root);
+    const { catalogCache } = options;
+    const cache = catalogCache && (await openCatalogCache(root, tree.files, workspace.config, { ...catalogCache, repoRoot: workspace.repoRoot, head }));
+    catalog = await loadCatalog(tree, workspace.config, cache);
+  }
   return {
     catalog,
     commit: head?.commit ?? null,

@@ -32,6 +32,10 @@ export interface AskCommandOptions {
   webBaseUrl?: string;
   /** Write a capture into the local wiki for cold and gap outcomes. */
   capture?: boolean;
+  /** `--no-cache` makes it false: the catalog is loaded afresh and no snapshot is kept. */
+  cache?: boolean;
+  /** The steward's version, which the catalog snapshot is kept for (set by program.ts, not a flag). */
+  stewardVersion?: string;
 }
 
 export async function askCommand(io: CliIo, question: string | undefined, options: AskCommandOptions): Promise<number> {
@@ -41,7 +45,8 @@ export async function askCommand(io: CliIo, question: string | undefined, option
   const workspace = await openCliWorkspace(io, options.wiki, { llm, llmBaseUrl, llmModel, llmTerms, copilotCliPath, web, webBaseUrl, inlineMax });
   const providers = createProviders(providerOptions(workspace.config, io.env, io.clock));
   try {
-    const session = await openAskSession(workspace, providers);
+    const { cache = true, stewardVersion } = options;
+    const session = await openAskSession(workspace, providers, cache && stewardVersion !== undefined ? { catalogCache: { stewardVersion } } : {});
     if (options.questions) return await askBatch(io, session, options.questions);
     const trace = await askQuestion(session, question!);
     io.stdout(renderAsk(trace, options.format, io.columns ?? DEFAULT_WIDTH));

@@ -85,12 +85,13 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .addOption(new Option('--web <provider>', 'web search for what the wiki lacks (default none)').choices(SEARCH_PROVIDERS))
     .option('--web-base-url <url>', 'search endpoint (self-hosted SearXNG, proxies); SEARXNG_URL is the default for searxng')
     .option('--capture', 'for a cold or gap outcome, write the capture (and its index files) into the local wiki')
+    .option('--no-cache', "load the wiki afresh: neither read nor write the catalog snapshot (in git's directory, or config cache.dir)")
     .action((question: string | undefined, opts: AskCommandOptions & { json?: boolean }, command: Command) =>
       run(async () => {
         const { json, ...rest } = opts;
         if (json && command.getOptionValueSource('format') === 'cli' && opts.format !== 'json')
           throw new Error(`--json is --format json, not --format ${opts.format}`);
-        return (await import('./ask-command.js')).askCommand(io, question, { ...rest, format: json ? 'json' : opts.format });
+        return (await import('./ask-command.js')).askCommand(io, question, { ...rest, format: json ? 'json' : opts.format, stewardVersion: VERSION });
       })(),
     );
 

@@ -131,6 +131,8 @@ export interface StewardConfig {
   digest: { period: DigestPeriodKind; staleDays: number; maxWrites: number };
   /** How `validate`, the hook and the Action weigh each rule: a preset, then per-rule overrides. */
   validate: ValidateSettings;
+  /** Where `ask` keeps its catalog snapshot; undefined: the repository's git directory (none outside git). */
+  cache: { dir: string | undefined };
 }
 
 export const DEFAULT_CONFIG: StewardConfig = {
@@ -166,6 +168,7 @@ export const DEFAULT_CONFIG: StewardConfig = {
   search: { provider: 'none', baseUrl: undefined, maxResults: 3 },
   digest: { period: 'week', staleDays: 180, maxWrites: 5 },
   validate: { preset: 'upstream', rules: {}, types: 'folder' },
+  cache: { dir: undefined },
 };
 
 export class ConfigError extends Error {
@@ -375,6 +378,11 @@ export const CONFIG_KEYS: ConfigShape = {
     wikilink_aliases: key(boolean, "`[[Alias]]` resolves through a page's frontmatter `aliases:`.", { shownDefault: 'on under `lenient` only' }),
     linked_sources: key(boolean, '`sources` entries read as links: `[[wikilinks]]` resolve, URLs and DOIs are sources.', {
       shownDefault: 'on under `lenient` only',
+    }),
+  },
+  cache: {
+    dir: key(text, "Folder for `ask`'s catalog snapshot, relative to the repository root (never commit it); `--no-cache` skips it.", {
+      shownDefault: '`wiki-steward/` in the git directory; none outside git',
     }),
   },
 };

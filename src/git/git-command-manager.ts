@@ -72,6 +72,21 @@ export class GitCommandManager {
     return { commit, changed };
   }
 
+  /** Blob ids of the files in the staging area under the working directory, keyed by path relative to it (stage 0 only). */
+  async indexBlobs(): Promise<Map<string, string>> {
+    const blobs = new Map<string, string>();
+    for (const line of (await this.git.raw(['ls-files', '--stage', '-z', '--', '.'])).split('\0')) {
+      const m = /^\d+ ([0-9a-f]{40,64}) 0\t(.+)$/s.exec(line);
+      if (m) blobs.set(m[2]!, m[1]!);
+    }
+    return blobs;
+  }
+
+  /** The repository's git directory, absolute (a linked worktree's own). */
+  async gitDir(): Promise<string> {
+    return (await this.git.raw(['rev-parse', '--absolute-git-dir'])).trim();
+  }
+
   async topLevel(): Promise<string> {
     return (await this.git.revparse(['--show-toplevel'])).trim();
   }

@@ -11,32 +11,17 @@ import { readPages } from '../wiki/page-limit.js';
 import { type WikiSchema, parseSchema } from '../wiki/schema-file.js';
 import { type FileText, type WikiTree } from '../wiki/tree.js';
 import { wikilinkResolver } from '../wiki/wikilinks.js';
-import { type RelevanceIndex, RelevanceCounter } from './relevance.js';
+import { type RelevanceIndex, RelevanceCounter, restoredRelevance } from './relevance.js';
+import { type CatalogCache } from './catalog-cache.js';
 import { AcronymCollector } from './acronyms.js';
 import { builtinStopwords } from './signal-terms.js';
 import { readCatalogPages } from './catalog-pages.js';
 import { type PageFacts } from './page-facts.js';
 import { lowerBound } from './sorted-search.js';
-import { type FoldedText, type TermPattern, foldText, foldedWords } from './text-match.js';
+import { type TermPattern, foldText, foldedWords } from './text-match.js';
+import { type WikiEntry } from './wiki-entry.js';
 
-export interface WikiEntry {
-  path: string;
-  category: string;
-  title: string;
-  summary: string;
-  tags: string[];
-  /** Frontmatter `aliases:`. */
-  aliases: string[];
-  /** The page's own headings, without the `#`s. */
-  headings: string[];
-  /** Texts of links (markdown or `[[wikilinks]]`, whose text is `|text` else this page's title) from other pages. */
-  linkTexts: string[];
-  /** The index file the title and summary came from, when one lists the page. */
-  listedIn?: string;
-  /** A capture still open (see `isOpenCapture`): a record of a gap, never coverage. */
-  openCapture: boolean;
-  folded: { title: FoldedText; summary: FoldedText };
-}
+export type { WikiEntry } from './wiki-entry.js';
 
 export interface WikiCatalog {
   root: string;
@@ -83,16 +68,37 @@ function buildPostings(entries: readonly WikiEntry[]): Map<string, number[]> {
   return postings;
 }
 
-export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promise<WikiCatalog> {
+/**
+ * The catalog of the wiki in `tree`. With a `cache`, a snapshot whose every file key is current
+ * stands for the load; otherwise the load runs and leaves one for the next run.
+ */
+export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?: CatalogCache): Promise<WikiCatalog> {
   const layout = layoutOf(tree, config);
   const indexFiles = [...tree.files].filter(isIndexFilePath).sort((a, b) => (a === 'index.md' ? -1 : b === 'index.md' ? 1 : comparePathParts(a, b)));
+  const pages = new Set(layout.pages.filter((p) => !isIndexFilePath(p)));
+  const metaFiles = [...indexFiles, ...(tree.files.has('schema.md') ? ['schema.md'] : [])];
+  // Keyed before reading: a file changed while it is read leaves a key the next run sees differ.
+  const keys = await cache?.keysOf([...pages, ...metaFiles]);
+  const kept = keys && (await cache!.read());
+  if (kept && sameKeys(kept.keys, keys!) && kept.entries.every((e) => pages.has(e.path))) {
+    const { schema } = await readMetaFiles(
+      tree,
+      ['schema.md'].filter((f) => metaFiles.includes(f)),
+    );
+    const relevance = restoredRelevance(kept.entries.length, kept.vocabulary, kept.postings);
+    return assembleCatalog(tree, layout, {
+      entries: kept.entries,
+      relevance,
+      acronyms: new Map(kept.acronyms),
+      schema,
+      indexFiles,
+      unreadable: kept.unreadable,
+    });
+  }
   const facts = new Map<string, PageFacts>();
   const counter = new RelevanceCounter(builtinStopwords());
   const acronymCollector = new AcronymCollector();
-  const indexTexts = new Map<string, string>();
   const unreadable: WikiCatalog['unreadable'] = [];
-  let schema: WikiSchema | undefined;
-  const pages = new Set(layout.pages.filter((p) => !isIndexFilePath(p)));
   const resolveWikilink = wikilinkResolver(pages, { wikiName: path.basename(tree.root) });
   // Pages over the page size limit are not read (see wiki/page-limit.ts): unreadable, with why.
   // Chunks merge in page order, so facts, word ids and acronyms come out as one pass gives them.
@@ -110,11 +116,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
   for (const path of layout.unsafeNames) {
     unreadable.push({ path: escapeUnsafeName(path), reason: 'its file name holds a line break or other control character' });
   }
-  await tree.readEach([...indexFiles, ...(tree.files.has('schema.md') ? ['schema.md'] : [])], (path, file: FileText) => {
-    if (!file.ok) return;
-    if (path === 'schema.md') schema = parseSchema(file.text);
-    else indexTexts.set(path, file.text);
-  });
+  const { schema, indexTexts } = await readMetaFiles(tree, metaFiles);
 
   // Index files speak for the pages they list: the first listing (root first, then by path) wins.
   const listed = new Map<string, IndexEntry>();
@@ -166,6 +168,32 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
     })),
   );
   const acronyms = acronymCollector.result();
+  if (keys) await cache!.write({ keys, entries, acronyms: [...acronyms], unreadable, ...relevance.parts() });
+  return assembleCatalog(tree, layout, { entries, relevance, acronyms, schema, indexFiles, unreadable });
+}
+
+const sameKeys = (a: ReadonlyArray<readonly [string, string]>, b: ReadonlyArray<readonly [string, string]>): boolean =>
+  a.length === b.length && a.every(([p, key], i) => p === b[i]![0] && key === b[i]![1]);
+
+/** schema.md parsed and the index files' texts, of those among `files` that can be read. */
+async function readMetaFiles(tree: WikiTree, files: readonly string[]): Promise<{ schema: WikiSchema | undefined; indexTexts: Map<string, string> }> {
+  let schema: WikiSchema | undefined;
+  const indexTexts = new Map<string, string>();
+  await tree.readEach(files, (path, file: FileText) => {
+    if (!file.ok) return;
+    if (path === 'schema.md') schema = parseSchema(file.text);
+    else indexTexts.set(path, file.text);
+  });
+  return { schema, indexTexts };
+}
+
+/** The catalog over entries loaded or kept: the lookups every question uses. */
+function assembleCatalog(
+  tree: WikiTree,
+  layout: WikiLayout,
+  loaded: Pick<WikiCatalog, 'entries' | 'relevance' | 'acronyms' | 'schema' | 'indexFiles' | 'unreadable'>,
+): WikiCatalog {
+  const { entries } = loaded;
   const positions = new Map(entries.map((e, i) => [e.path, i]));
   const postings = buildPostings(entries);
   // Sorted, so the words a prefix starts are one run found by binary search.
@@ -178,7 +206,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
   return {
     root: tree.root,
     layout,
-    entries,
+    ...loaded,
     mayMatch(pattern) {
       if (pattern.noSpaceScript || pattern.words.length === 0) return entries; // no words to look up: every entry
       let hits: Set<number> | undefined;
@@ -192,11 +220,6 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig): Promis
     },
     byPath: new Map(entries.map((e) => [e.path, e])),
     indexOf: (path) => positions.get(path) ?? -1,
-    relevance,
-    acronyms,
-    schema,
-    indexFiles,
-    unreadable,
     readPages: keptPageReader(tree),
   };
 }

@@ -42,7 +42,7 @@ const BM25F = defineKnobs('ladder/relevance', {
  * ÷ length normalisation in pseudoFrequencies. Three typed arrays instead of two JS arrays per word:
  * a 10,000-page wiki has millions of postings, and the garbage collector never walks typed arrays.
  */
-interface Postings {
+export interface Postings {
   offsets: Int32Array;
   entries: Int32Array;
   pseudoFrequencies: Float64Array;
@@ -60,6 +60,8 @@ export interface RelevanceIndex {
   anyPageHoldsAll(words: readonly string[]): boolean;
   /** Which of these folded words the page holds in any field. */
   wordsIn(entry: number, words: readonly string[]): string[];
+  /** What the index is made of, for the catalog cache to keep (see restoredRelevance). */
+  parts(): { vocabulary: readonly string[]; postings: Postings };
 }
 
 /** One field of one page, counted: folded word ids with their occurrences, and its length in words. */
@@ -224,7 +226,7 @@ export class RelevanceCounter {
       postings.entries[at] = entries[k]!;
       postings.pseudoFrequencies[at] = frequencies[k]!;
     }
-    return relevanceIndex(pages.length, this.foldedIds, postings);
+    return relevanceIndex(pages.length, this.foldedWordsById, this.foldedIds, postings);
   }
 }
 
@@ -256,7 +258,12 @@ class DenseSums {
   }
 }
 
-function relevanceIndex(n: number, wordIds: ReadonlyMap<string, number>, postings: Postings): RelevanceIndex {
+/** The index `parts()` gave, over `n` pages: the same answers to every question. */
+export function restoredRelevance(n: number, vocabulary: readonly string[], postings: Postings): RelevanceIndex {
+  return relevanceIndex(n, vocabulary, new Map(vocabulary.map((word, id) => [word, id])), postings);
+}
+
+function relevanceIndex(n: number, vocabulary: readonly string[], wordIds: ReadonlyMap<string, number>, postings: Postings): RelevanceIndex {
   const { offsets, entries, pseudoFrequencies } = postings;
   /** `score`'s scratch sums, one per page, empty between calls. */
   const sums = new DenseSums(n);
@@ -305,5 +312,6 @@ function relevanceIndex(n: number, wordIds: ReadonlyMap<string, number>, posting
       return false;
     },
     wordsIn: (entry, words) => words.filter((word) => holds(entry, word)),
+    parts: () => ({ vocabulary, postings }),
   };
 }

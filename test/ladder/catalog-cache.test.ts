@@ -1,0 +1,142 @@
+// The catalog snapshot (src/ladder/catalog-cache.ts) over real repositories and folders: a load
+// from it answers exactly as a fresh load does, any changed file sends the load back to the pages,
+// and a snapshot that is not whole, well formed and of this steward is ignored and rewritten.
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type AskSession, askQuestion, offlineProviders, openAskSession } from '../../src/answer/ask.js';
+import { openWorkspace } from '../../src/config/workspace.js';
+import { foldedWords } from '../../src/ladder/text-match.js';
+import { TempDirs, openRepo } from '../helpers/git-repo.js';
+import { createWikiRepo } from '../helpers/wiki-repo.js';
+
+const dirs = new TempDirs();
+afterEach(() => dirs.cleanup());
+
+const QUESTIONS = ['How do retry budgets work?', 'cache warming with redis', 'lease renewal'];
+
+async function open(root: string, options: { cache?: boolean; version?: string } = {}): Promise<AskSession> {
+  const workspace = await openWorkspace({ cwd: root, wikiFlag: root });
+  return openAskSession(workspace, offlineProviders(), options.cache === false ? {} : { catalogCache: { stewardVersion: options.version ?? 'test' } });
+}
+
+/** What a question can see of a session: the catalog's entries and lookups, and the traces of a few questions (timings left out). */
+async function seen(session: AskSession): Promise<unknown> {
+  const catalog = session.catalog!;
+  const score = (q: string) => [...catalog.relevance.score(new Map(foldedWords(q).map((w) => [w, 1])))].sort((a, b) => a[0] - b[0]);
+  const traces = [];
+  for (const q of QUESTIONS) traces.push({ ...(await askQuestion(session, q)), timings_ms: undefined });
+  return {
+    entries: catalog.entries,
+    acronyms: [...catalog.acronyms],
+    unreadable: catalog.unreadable,
+    indexFiles: catalog.indexFiles,
+    schema: catalog.schema,
+    scores: QUESTIONS.map(score),
+    traces,
+  };
+}
+
+const snapshots = (repo: { root: string }) => {
+  const dir = path.join(repo.root, '.git', 'wiki-steward');
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.startsWith('catalog-'))
+        .map((f) => path.join(dir, f))
+    : [];
+};
+
+describe('the catalog snapshot', () => {
+  it('is written under .git, never in the work tree, and a warm load sees exactly what a cold one sees', async () => {
+    const repo = await createWikiRepo(dirs);
+    const cold = await seen(await open(repo.root, { cache: false }));
+    expect(snapshots(repo)).toEqual([]);
+    const first = await seen(await open(repo.root));
+    expect(snapshots(repo)).toHaveLength(1);
+    expect(repo.git('status', '--porcelain', '--ignored')).toBe('');
+    const warm = await seen(await open(repo.root));
+    expect(first).toEqual(cold);
+    expect(warm).toEqual(cold);
+  });
+
+  it('a page changed, added, deleted or renamed, committed or not, loads as a cold load does', async () => {
+    const repo = await createWikiRepo(dirs);
+    const page = 'concepts/retry-budgets.md';
+    const changes: Array<() => void> = [
+      // Same size, different bytes: the blob id (committed) or the stat key (in the work tree) differs.
+      () => repo.write({ [page]: repo.read(page).replace('Retry Budgets', 'Retry Budgetz') }),
+      () => repo.git('commit', '-qam', 'edit', '--no-verify'),
+      () => repo.write({ 'concepts/new-page.md': repo.read(page).replace(/Retry Budgetz/g, 'Backoff Jitter (BJ)') }),
+      () => repo.git('mv', 'concepts/cache-warming.md', 'concepts/cache-warmup.md'),
+      () => repo.remove(page),
+    ];
+    await open(repo.root);
+    for (const change of changes) {
+      change();
+      const warm = await seen(await open(repo.root));
+      expect(warm).toEqual(await seen(await open(repo.root, { cache: false })));
+    }
+  });
+
+  it('outside git, keeps the snapshot only in cache.dir, keyed by stat', async () => {
+    const repo = await createWikiRepo(dirs);
+    const cacheDir = await dirs.make('ws-cache-dir-');
+    const wiki = await dirs.make('ws-plain-wiki-');
+    for (const file of repo.git('ls-files').split('\n').filter(Boolean)) {
+      const to = path.join(wiki, file);
+      openRepo(wiki).write({ [file]: readFileSync(path.join(repo.root, file), 'utf8') });
+      expect(existsSync(to)).toBe(true);
+    }
+    expect(await seen(await open(wiki))).toEqual(await seen(await open(wiki, { cache: false })));
+    writeFileSync(path.join(wiki, '.wiki-steward.yml'), `cache:\n  dir: ${cacheDir}\n`);
+    const cold = await seen(await open(wiki, { cache: false }));
+    await open(wiki);
+    expect(readdirSync(cacheDir)).toHaveLength(1);
+    expect(await seen(await open(wiki))).toEqual(cold);
+    openRepo(wiki).write({ 'concepts/retry-budgets.md': readFileSync(path.join(wiki, 'concepts/retry-budgets.md'), 'utf8').replace('Retry', 'Rétry') });
+    expect(await seen(await open(wiki))).toEqual(await seen(await open(wiki, { cache: false })));
+  });
+
+  it('ignores and rewrites a snapshot of another version, truncated, garbage, of wrong types or claiming a huge header', async () => {
+    const repo = await createWikiRepo(dirs);
+    const cold = await seen(await open(repo.root, { cache: false }));
+    await open(repo.root);
+    const [file] = snapshots(repo);
+    const good = readFileSync(file!);
+    const header = (bytes: Buffer) => JSON.parse(bytes.toString('utf8', 12, 12 + bytes.readUInt32LE(8))) as Record<string, unknown>;
+    const withHeader = (change: (h: Record<string, unknown>) => void): Buffer => {
+      const h = header(good);
+      change(h);
+      // Same length (spaces pad the JSON), so the arrays after it stay where they were.
+      const json = JSON.stringify(h).padEnd(good.readUInt32LE(8), ' ');
+      return Buffer.concat([good.subarray(0, 12), Buffer.from(json), good.subarray(12 + good.readUInt32LE(8))]);
+    };
+    const spoiled: Buffer[] = [
+      good.subarray(0, good.length - 3),
+      Buffer.from('not a snapshot at all'),
+      Buffer.concat([good.subarray(0, 8), Buffer.from([0xff, 0xff, 0xff, 0x7f]), good.subarray(12)]),
+      withHeader((h) => ((h.entries as Array<Record<string, unknown>>)[0]!.title = 42)),
+      withHeader((h) => (h.postings = -1)),
+    ];
+    for (const bytes of spoiled) {
+      writeFileSync(file!, bytes);
+      expect(await seen(await open(repo.root))).toEqual(cold);
+      expect(readFileSync(file!).equals(good)).toBe(true);
+    }
+    // Another steward version writes its own snapshot over this one's.
+    expect(await seen(await open(repo.root, { version: 'other' }))).toEqual(cold);
+    expect(readFileSync(file!).equals(good)).toBe(false);
+  });
+
+  it('--no-cache writes nothing, and a folder that cannot be written still answers', async () => {
+    const repo = await createWikiRepo(dirs);
+    const cold = await seen(await open(repo.root, { cache: false }));
+    expect(snapshots(repo)).toEqual([]);
+    // A folder under a file can never be made, whoever runs the test (permissions do not stop root).
+    const file = path.join(await dirs.make('ws-blocked-'), 'a-file');
+    writeFileSync(file, '');
+    writeFileSync(path.join(repo.root, '.wiki-steward.yml'), `cache:\n  dir: ${path.join(file, 'sub')}\n`);
+    expect(await seen(await open(repo.root))).toEqual(await seen(await open(repo.root, { cache: false })));
+    expect(await seen(await open(repo.root))).toEqual(cold);
+  });
+});
