@@ -54885,7 +54885,7 @@ async function openCatalogCache(root, files, config, options2) {
   );
   if (dir === void 0) return void 0;
   const configText = JSON.stringify(config);
-  const file = path4.join(dir, `catalog-${digest([root, configText]).slice(0, 16)}.bin`);
+  const file = path4.join(dir, `catalog-${digest([root]).slice(0, 16)}.bin`);
   const code3 = statSync2(fileURLToPath(import.meta.url), { throwIfNoEntry: false });
   const stamp = digest([String(SNAPSHOT_SCHEMA), options2.stewardVersion, `${code3?.size}:${code3?.mtimeMs}`, root, configText, ...[...files].sort()]);
   const head = options2.head?.commit !== void 0 ? options2.head : void 0;
@@ -57421,6 +57421,7 @@ async function loadCatalog(tree, config, cache) {
     );
     const relevance2 = restoredRelevance(kept.entries.length, kept.vocabulary, kept.postings);
     return assembleCatalog(tree, layout, {
+      loadedFrom: "snapshot",
       entries: kept.entries,
       relevance: relevance2,
       acronyms: new Map(kept.acronyms),
@@ -57496,7 +57497,15 @@ async function loadCatalog(tree, config, cache) {
   );
   const acronyms = acronymCollector.result();
   if (keys) await cache.write({ keys, entries, acronyms: [...acronyms], unreadable, ...relevance.parts() });
-  return assembleCatalog(tree, layout, { entries, relevance, acronyms, schema: schema2, indexFiles, unreadable });
+  return assembleCatalog(tree, layout, {
+    loadedFrom: "pages",
+    entries,
+    relevance,
+    acronyms,
+    schema: schema2,
+    indexFiles,
+    unreadable
+  });
 }
 var sameKeys = (a, b3) => a.length === b3.length && a.every(([p2, key2], i) => p2 === b3[i][0] && key2 === b3[i][1]);
 async function readMetaFiles(tree, files) {

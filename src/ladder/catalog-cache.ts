@@ -75,7 +75,8 @@ export async function openCatalogCache(
         );
   if (dir === undefined) return undefined;
   const configText = JSON.stringify(config);
-  const file = path.join(dir, `catalog-${digest([root, configText]).slice(0, 16)}.bin`);
+  // One snapshot per wiki root: a changed setting or version rewrites it rather than leaving another beside it.
+  const file = path.join(dir, `catalog-${digest([root]).slice(0, 16)}.bin`);
   // The steward's code as well as its version: a rebuilt bundle of the same version may count differently.
   const code = statSync(fileURLToPath(import.meta.url), { throwIfNoEntry: false });
   const stamp = digest([String(SNAPSHOT_SCHEMA), options.stewardVersion, `${code?.size}:${code?.mtimeMs}`, root, configText, ...[...files].sort()]);

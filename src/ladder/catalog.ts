@@ -25,6 +25,8 @@ export type { WikiEntry } from './wiki-entry.js';
 
 export interface WikiCatalog {
   root: string;
+  /** Whether this load read the pages, or took a snapshot whose every file key was current (catalog-cache.ts). */
+  loadedFrom: 'pages' | 'snapshot';
   layout: WikiLayout;
   entries: WikiEntry[];
   byPath: Map<string, WikiEntry>;
@@ -87,6 +89,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
     );
     const relevance = restoredRelevance(kept.entries.length, kept.vocabulary, kept.postings);
     return assembleCatalog(tree, layout, {
+      loadedFrom: 'snapshot',
       entries: kept.entries,
       relevance,
       acronyms: new Map(kept.acronyms),
@@ -169,7 +172,15 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
   );
   const acronyms = acronymCollector.result();
   if (keys) await cache!.write({ keys, entries, acronyms: [...acronyms], unreadable, ...relevance.parts() });
-  return assembleCatalog(tree, layout, { entries, relevance, acronyms, schema, indexFiles, unreadable });
+  return assembleCatalog(tree, layout, {
+    loadedFrom: 'pages',
+    entries,
+    relevance,
+    acronyms,
+    schema,
+    indexFiles,
+    unreadable,
+  });
 }
 
 const sameKeys = (a: ReadonlyArray<readonly [string, string]>, b: ReadonlyArray<readonly [string, string]>): boolean =>
@@ -191,7 +202,7 @@ async function readMetaFiles(tree: WikiTree, files: readonly string[]): Promise<
 function assembleCatalog(
   tree: WikiTree,
   layout: WikiLayout,
-  loaded: Pick<WikiCatalog, 'entries' | 'relevance' | 'acronyms' | 'schema' | 'indexFiles' | 'unreadable'>,
+  loaded: Pick<WikiCatalog, 'loadedFrom' | 'entries' | 'relevance' | 'acronyms' | 'schema' | 'indexFiles' | 'unreadable'>,
 ): WikiCatalog {
   const { entries } = loaded;
   const positions = new Map(entries.map((e, i) => [e.path, i]));

@@ -54,9 +54,16 @@ describe('the catalog snapshot', () => {
     const first = await seen(await open(repo.root));
     expect(snapshots(repo)).toHaveLength(1);
     expect(repo.git('status', '--porcelain', '--ignored')).toBe('');
-    const warm = await seen(await open(repo.root));
+    const warmSession = await open(repo.root);
+    expect(warmSession.catalog?.loadedFrom).toBe('snapshot');
+    const warm = await seen(warmSession);
     expect(first).toEqual(cold);
     expect(warm).toEqual(cold);
+    // A setting that changes the load rewrites the one snapshot: none is left beside it.
+    writeFileSync(path.join(repo.root, '.wiki-steward.yml'), 'ladder:\n  stopwords: [lease]\n');
+    expect((await open(repo.root)).catalog?.loadedFrom).toBe('pages');
+    expect(snapshots(repo)).toHaveLength(1);
+    expect((await open(repo.root)).catalog?.loadedFrom).toBe('snapshot');
   });
 
   it('a page changed, added, deleted or renamed, committed or not, loads as a cold load does', async () => {
