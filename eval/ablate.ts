@@ -42,6 +42,10 @@ export function figuresOf(results: readonly QuestionResult[]): number[] {
  * a constant that is neither a knob nor listed here.
  */
 export const NOT_KNOBS: Readonly<Record<string, string>> = {
+  'ladder/catalog-cache.SNAPSHOT_SCHEMA': "not a ranking choice: the snapshot's layout version, bumped when the layout changes",
+  'ladder/catalog-cache.MAX_SNAPSHOT_BYTES': 'not a ranking choice: the largest snapshot read, so a planted huge file is never read',
+  'ladder/catalog-cache.MAGIC': "not a ranking choice: the snapshot file's first bytes, which say what it is",
+  'ladder/catalog-cache.HEADER_AT': "not a ranking choice: where the snapshot's header starts, after the magic and its length",
   'ladder/acronyms.DEFINITION': 'part of `ladder/ladder.ACRONYM_EXPANSION`: how a page spells out an acronym, "long form (ACR)"',
   'ladder/ladder.QUESTION_WORD': "part of `ladder/ladder.ACRONYM_EXPANSION`: a question's whole words, hyphenated words kept whole",
   'ladder/ladder.WRITTEN_AS_ACRONYM': 'part of `ladder/ladder.ACRONYM_EXPANSION`: a question word written as an acronym',

@@ -12,7 +12,8 @@ import { INSTALL_QUESTION, runBuiltCli } from '../providers/support.js';
 /** The built CLI asked one question with WIKI_STEWARD_CATALOG_WORKERS set; `workers`: the worker threads it started. */
 async function built(value: string): Promise<{ code: number; stderr: string; workers: number }> {
   const preload = path.join(PROJECT_ROOT, 'test/helpers/count-workers.cjs');
-  const run = await runBuiltCli(['ask', '--wiki', '.', '--json', INSTALL_QUESTION], {
+  // --no-cache: a snapshot another run left would load the catalog with no worker at all.
+  const run = await runBuiltCli(['ask', '--no-cache', '--wiki', '.', '--json', INSTALL_QUESTION], {
     WIKI_STEWARD_CATALOG_WORKERS: value,
     NODE_OPTIONS: `--require ${JSON.stringify(preload)}`,
   });
