@@ -58070,8 +58070,8 @@ var QUOTABLE_KINDS = /* @__PURE__ */ new Set(["paragraph", "item", "quote", "tab
 function readSections(path14, text2, lines) {
   const frontmatter = frontmatterBlock(text2);
   const first = (frontmatter?.body.line ?? 1) - 1;
-  const pageBlocks = markdownBlocks(lines, first);
-  const h1 = pageBlocks.find((b3) => b3.kind === "heading" && b3.level === 1 && b3.text !== "");
+  const pageBlocks2 = markdownBlocks(lines, first);
+  const h1 = pageBlocks2.find((b3) => b3.kind === "heading" && b3.level === 1 && b3.text !== "");
   const title = (frontmatter && frontmatterTitle(frontmatter.block)) ?? (h1 ? readableText(h1.text) : path14.split("/").at(-1).replace(/\.md$/i, ""));
   let top = first;
   while (top < lines.length - 1 && lines[top].trim() === "") top++;
@@ -58079,7 +58079,7 @@ function readSections(path14, text2, lines) {
   const sections = [section];
   let referenceLevel = Infinity;
   const blocks = [];
-  for (const block of pageBlocks) {
+  for (const block of pageBlocks2) {
     if (block.kind === "heading") {
       section = makeSection(readableText(block.text), block.line, block.level);
       if (block.level <= referenceLevel) referenceLevel = section.reference ? block.level : Infinity;
@@ -60421,8 +60421,10 @@ var AnthropicMessagesModel = class {
 };
 
 // src/answer/model/excerpt.ts
-var EXCERPT_CHARS = 1600;
-var TAIL_EXCERPT_CHARS = 300;
+var EXCERPT_CHARS = 2400;
+var TAIL_EXCERPT_CHARS = 100;
+var HEAD_PAGES = 8;
+var excerptCap = (rank) => rank < HEAD_PAGES ? EXCERPT_CHARS : TAIL_EXCERPT_CHARS;
 var PART_CHARS = 800;
 var WHOLE_RATIO = 1.5;
 var HEADING_SHARE = 0.5;
@@ -60497,7 +60499,7 @@ function pageExcerpt(text2, terms, cap = EXCERPT_CHARS) {
 }
 
 // src/answer/model/model-answerer.ts
-var DEFAULT_MODEL_BUDGET = { pages: 40, inputTokens: 12e3, calls: 12, batchPages: 8 };
+var DEFAULT_MODEL_BUDGET = { pages: 40, inputTokens: 12e3, calls: 12, batchTokens: 9e3 };
 var ANSWER_SCHEMA = {
   name: "wiki_answer",
   schema: {
@@ -60633,6 +60635,7 @@ function pageBlock(path14, lines) {
 ${numbered}
 </page>`;
 }
+var pageBlocks = (pages) => pages.map(([, block]) => block).join("\n\n");
 var questionBlock = (question) => `<question>
 ${question.replaceAll("</question>", "</ question>")}
 </question>`;
@@ -60675,24 +60678,36 @@ var ModelAnswerer = class {
     const unread = [];
     const terms = excerptTerms(request2.terms);
     const perCall = estimateTokens(SYSTEM) + estimateTokens(questionBlock(request2.question));
-    const pages = [];
+    const batches = [];
+    let batchEstimate = 0;
     let estimate = 0;
+    let taken = 0;
     for (const [path14, text2] of request2.pages) {
-      if (pages.length >= this.budget.pages) {
+      if (taken >= this.budget.pages) {
         unread.push({ path: path14, reason: `model budget: at most ${this.budget.pages} pages per question` });
         continue;
       }
-      const block = pageBlock(path14, pageExcerpt(text2, terms, pages.length < this.budget.batchPages ? EXCERPT_CHARS : TAIL_EXCERPT_CHARS).lines);
-      const cost = estimateTokens(block) + (pages.length % this.budget.batchPages === 0 ? perCall : 0);
-      if (pages.length > 0 && estimate + cost > this.allowed * PROMPT_SHARE) unread.push({ path: path14, reason: budgetReason });
-      else {
-        pages.push([path14, block]);
-        estimate += cost;
+      const block = pageBlock(path14, pageExcerpt(text2, terms, excerptCap(taken)).lines);
+      const tokens = estimateTokens(block);
+      const opens = batches.length === 0 || request2.branch === "explore" && batchEstimate + tokens > this.budget.batchTokens;
+      const cost = tokens + (opens ? perCall : 0);
+      if (taken > 0 && estimate + cost > this.allowed * PROMPT_SHARE) {
+        unread.push({ path: path14, reason: budgetReason });
+        continue;
       }
+      if (opens) {
+        batches.push([]);
+        batchEstimate = perCall;
+      }
+      batches.at(-1).push([path14, block]);
+      batchEstimate += tokens;
+      estimate += cost;
+      taken++;
     }
-    const result = request2.branch === "explore" && pages.length > this.budget.batchPages ? await this.explore(request2.question, pages) : await this.ask(`${questionBlock(request2.question)}
+    const pages = batches.flat();
+    const result = batches.length > 1 ? await this.explore(request2.question, batches) : await this.ask(`${questionBlock(request2.question)}
 
-${pages.map(([, block]) => block).join("\n\n")}`);
+${pageBlocks(pages)}`);
     const notes = [
       ...unread.length > 0 ? [`${unread.length} candidate page(s) were not read: the model budget cut the list (see the trace).`] : [],
       ...leftOutNote(this.leftOut)
@@ -60725,14 +60740,11 @@ ${pages.map(([, block]) => block).join("\n\n")}`);
     return typeof reply === "string" ? { terms: [], notes: [`The model's proposed search terms were not used: ${reply}.`] } : { terms: reply, notes: [] };
   }
   /** Map over batches in rank order, then one reduce that merges the partial answers. */
-  async explore(question, pages) {
+  async explore(question, batches) {
     const partials = [];
-    for (let at2 = 0; at2 < pages.length; at2 += this.budget.batchPages) {
-      const batch = pages.slice(at2, at2 + this.budget.batchPages);
-      partials.push(await this.ask(`${questionBlock(question)}
+    for (const batch of batches) partials.push(await this.ask(`${questionBlock(question)}
 
-${batch.map(([, block]) => block).join("\n\n")}`));
-    }
+${pageBlocks(batch)}`));
     const useful = partials.filter((p2) => p2.claims.length > 0);
     if (useful.length === 0) return { claims: [], covered: false, uncovered: [...new Set(partials.flatMap((p2) => p2.uncovered))] };
     const merged = useful.map((p2, i) => `<partial n="${i + 1}">

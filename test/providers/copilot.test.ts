@@ -91,17 +91,18 @@ describe('ask --llm copilot', () => {
     expect(calls('runtime.shutdown')).toHaveLength(1);
   });
 
-  it('explores map/reduce through one CLI: a session per batch of 8, then the merge', async () => {
+  it('explores through one CLI: pages that fit one call go in one session, with no merge', async () => {
     const { trace, log, calls } = await askCopilot(EXPLORE_QUESTION, { fallback: { reader: true } });
     expect(trace.branch).toBe('explore');
-    const batches = Math.ceil(trace.read.length / 8);
-    expect(batches).toBeGreaterThan(1);
+    expect(trace.read.length).toBeGreaterThan(8);
     expect(log.filter((l) => l.launch)).toHaveLength(1);
-    expect(calls('session.send')).toHaveLength(batches + 1);
-    expect(calls('session.send')[batches]!.params!.prompt).toContain('<partial n="1">');
+    expect(calls('session.send')).toHaveLength(1);
+    const prompt = String(calls('session.send')[0]!.params!.prompt);
+    for (const path of trace.read) expect(prompt).toContain(`<page path="${path}">`);
+    expect(prompt).not.toContain('<partial');
     expect(trace.outcome).toBe('answered');
     expect(trace.violations).toEqual([]);
-    expect(trace.provider_calls).toHaveLength(batches + 1);
+    expect(trace.provider_calls).toHaveLength(1);
   });
 
   it("without COPILOT_GITHUB_TOKEN, the workflow's token (GH_TOKEN, else GITHUB_TOKEN) is the one given", async () => {

@@ -2,6 +2,9 @@
 // documented shape, the answer is parsed and its citations verified, the trace counts the calls
 // and their tokens, and retry-after, 5xx and servers without structured output are handled.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_MODEL_BUDGET, ModelAnswerer, estimateTokens } from '../../src/answer/model/model-answerer.js';
+import { OpenAiChatModel } from '../../src/answer/model/openai-chat.js';
+import { JsonHttpClient } from '../../src/net/http-json.js';
 import { type StandIn, pagesSent, readerReply, readerStep, startStandIn, systemText, userText } from './stand-ins.js';
 import { INSTALL_CLAIM, INSTALL_PAGE, INSTALL_QUESTION, INSTALL_QUOTE, KEYS, askCli, expectNoKeys } from './support.js';
 
@@ -57,34 +60,45 @@ describe('ask --llm openai', () => {
     expectNoKeys(stdout, stderr);
   });
 
-  it('explores many pages map/reduce: one call per batch of 8 and a merge, every call and token in the trace', async () => {
+  it('explores pages that fit one call in one call: no merge, every call and token in the trace', async () => {
     openai.setFallback(readerStep);
     const { trace } = await askCli('How do providers, answerers, web search, captures, labels and indexes work together?', flags(), env);
     expect(openai.problems()).toEqual([]);
     expect(trace.branch).toBe('explore');
-    const batches = Math.ceil(trace.read.length / 8);
-    expect(batches).toBeGreaterThan(1);
-    expect(openai.requests).toHaveLength(batches + 1);
-    // Each map call carries its own batch, in rank order; the merge carries the partial answers.
-    expect(openai.requests.slice(0, batches).flatMap((r) => pagesSent(userText(r)).map((p) => p.path))).toEqual(trace.read);
-    expect(userText(openai.requests[batches]!)).toContain('<partial n="1">');
+    expect(trace.read.length).toBeGreaterThan(8);
+    // Every page read goes in the one call, in rank order; nothing is merged.
+    expect(openai.requests).toHaveLength(1);
+    expect(pagesSent(userText(openai.requests[0]!)).map((p) => p.path)).toEqual(trace.read);
+    expect(userText(openai.requests[0]!)).not.toContain('<partial');
     expect(trace.outcome).toBe('answered');
     expect(trace.violations).toEqual([]);
     expect(new Set(trace.citations.map((c) => ('path' in c ? c.path : c.url)))).toEqual(new Set(trace.read));
-    expect(trace.provider_calls).toHaveLength(batches + 1);
-    for (const call of trace.provider_calls)
-      expect(call).toMatchObject({ provider: 'openai', status: 200, tokens: { input: expect.any(Number), output: expect.any(Number) } });
-    const sum = trace.provider_calls.reduce((t, c) => ({ input: t.input + c.tokens!.input, output: t.output + c.tokens!.output }), { input: 0, output: 0 });
-    expect(trace.tokens).toEqual({ ...sum, counted: 'provider' });
-    expect(sum.input).toBeGreaterThan(0);
+    expect(trace.provider_calls).toHaveLength(1);
+    expect(trace.provider_calls[0]).toMatchObject({ provider: 'openai', status: 200, tokens: { input: expect.any(Number), output: expect.any(Number) } });
+    expect(trace.tokens).toEqual({ ...trace.provider_calls[0]!.tokens, counted: 'provider' });
   });
 
-  it("shows the merge call its partial answers in the answer schema's own citation shape", async () => {
-    // A model that does what the merge prompt says — "keep each claim's citations exactly as
-    // given" — must end up with a reply that fits the schema it is held to.
+  it('explores pages that do not fit one call map/reduce: calls filled in rank order up to batchTokens, then a merge', async () => {
+    // The merge reply must fit the schema when a model does what the merge prompt says: "keep
+    // each claim's citations exactly as given".
     openai.setFallback((r) => ({ reply: readerReply(r, { literal: true }) }));
-    const { trace } = await askCli('How do providers, answerers, web search, captures, labels and indexes work together?', flags(), env);
-    const merge = openai.requests.find((r) => userText(r).includes('<partial n="1">'))!;
+    const model = new ModelAnswerer(new OpenAiChatModel(new JsonHttpClient(), `${openai.url}/v1`, 'gpt-test', KEYS.OPENAI_API_KEY), {
+      ...DEFAULT_MODEL_BUDGET,
+      batchTokens: 400,
+    });
+    const line = (n: number) => `Page ${n} says the retry budget is ${n} attempts.`;
+    const pages = new Map(Array.from({ length: 10 }, (_, n) => [`p${n}.md`, `# Page ${n}\n\n${line(n)}\n`]));
+    const terms = [{ term: 'retry', kind: 'word' as const }];
+    const answer = await model.answer({ question: 'What is the retry budget?', branch: 'explore', terms, pages });
+    const maps = openai.requests.slice(0, -1);
+    expect(maps.length).toBeGreaterThan(1);
+    // Each map call stays within batchTokens and carries the next pages in rank order; all are read.
+    for (const r of maps) expect(estimateTokens(systemText(r)) + estimateTokens(userText(r))).toBeLessThanOrEqual(400);
+    expect(maps.flatMap((r) => pagesSent(userText(r)).map((p) => p.path))).toEqual([...pages.keys()]);
+    expect(answer.read).toEqual([...pages.keys()]);
+    expect(answer.unread).toEqual([]);
+    const merge = openai.requests.at(-1)!;
+    expect(pagesSent(userText(merge))).toEqual([]);
     const partial = JSON.parse(/<partial n="1">\n(.*)\n<\/partial>/.exec(userText(merge))![1]!) as { claims: Array<{ citations: object[] }> };
     expect(partial.claims[0]!.citations[0]).toEqual({
       path: expect.any(String),
@@ -92,10 +106,8 @@ describe('ask --llm openai', () => {
       end_line: expect.any(Number),
       quote: expect.any(String),
     });
-    // Only the budget's cut is noted: the merge fits the schema.
-    expect(trace.notes.filter((n) => !n.includes('model budget'))).toEqual([]);
-    expect(trace.answerer).toBe('openai:gpt-test');
-    expect(openai.requests).toHaveLength(Math.ceil(trace.read.length / 8) + 1);
+    expect(answer.notes).toBeUndefined();
+    expect(answer.claims.length).toBeGreaterThan(0);
   });
 
   it('honours retry-after on a 429: waits the second it asks for, then succeeds, one retry recorded', async () => {

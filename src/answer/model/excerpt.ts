@@ -13,12 +13,18 @@ import { type Block, markdownBlocks } from '../../markdown/blocks.js';
 import { textHasTerm } from '../passages.js';
 
 /** Most characters sent from one page, its lead included (the headings above what is sent come on top). */
-export const EXCERPT_CHARS = 1_600;
+export const EXCERPT_CHARS = 2_400;
 /**
- * Most characters sent from a page ranked past the first batch: the ranking seldom puts the answer
- * there, and such pages are most of a long prompt's pages.
+ * Most characters sent from a page ranked past the first HEAD_PAGES: the ranking seldom puts the
+ * answer there, and such pages are most of a long prompt's pages. A part is sent at least its first
+ * line, so in effect such a page goes as the first line of its lead under its headings.
  */
-export const TAIL_EXCERPT_CHARS = 300;
+export const TAIL_EXCERPT_CHARS = 100;
+/** Best-ranked pages sent with EXCERPT_CHARS each. */
+export const HEAD_PAGES = 8;
+
+/** The excerpt cap of the page at 0-based `rank` among those sent. */
+export const excerptCap = (rank: number): number => (rank < HEAD_PAGES ? EXCERPT_CHARS : TAIL_EXCERPT_CHARS);
 /** Most characters of one part: a paragraph followed by a long code block is sent in its first lines. */
 const PART_CHARS = 800;
 /** A page whose body is at most this many times its excerpt is sent whole: the rest would save little. */

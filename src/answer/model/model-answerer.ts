@@ -11,7 +11,7 @@ import type { AnswerRequest, Answerer, Claim, DraftAnswer, TermProposal } from '
 import { withoutFenceMarks } from '../../markdown/code.js';
 import { ProviderError } from '../../net/http-json.js';
 import type { ChatModel, ChatReply, JsonSchema } from './chat-model.js';
-import { EXCERPT_CHARS, type ExcerptLine, TAIL_EXCERPT_CHARS, excerptTerms, pageExcerpt } from './excerpt.js';
+import { type ExcerptLine, excerptCap, excerptTerms, pageExcerpt } from './excerpt.js';
 
 export interface ModelBudget {
   /** Most candidate pages a question may send to the model. */
@@ -22,11 +22,15 @@ export interface ModelBudget {
   runInputTokens?: number | undefined;
   /** Most model calls per question, repairs included. */
   calls: number;
-  /** Pages per map call in the explore branch. */
-  batchPages: number;
+  /**
+   * Most input tokens one answer call carries (instructions, question and pages): the explore
+   * branch fills one call up to it and starts another (then merges them) only when its pages do
+   * not fit, since every call sends the instructions and the question again.
+   */
+  batchTokens: number;
 }
 
-export const DEFAULT_MODEL_BUDGET: ModelBudget = { pages: 40, inputTokens: 12_000, calls: 12, batchPages: 8 };
+export const DEFAULT_MODEL_BUDGET: ModelBudget = { pages: 40, inputTokens: 12_000, calls: 12, batchTokens: 9_000 };
 
 const ANSWER_SCHEMA: JsonSchema = {
   name: 'wiki_answer',
@@ -209,6 +213,7 @@ export function pageBlock(path: string, lines: readonly ExcerptLine[]): string {
   return `<page path="${path.replaceAll('"', '')}">\n${numbered}\n</page>`;
 }
 
+const pageBlocks = (pages: ReadonlyArray<[string, string]>) => pages.map(([, block]) => block).join('\n\n');
 const questionBlock = (question: string) => `<question>\n${question.replaceAll('</question>', '</ question>')}\n</question>`;
 /** The budget's estimate where a provider reports no usage: about four characters a token. */
 export const estimateTokens = (text: string) => Math.ceil(text.length / 4);
@@ -255,29 +260,40 @@ export class ModelAnswerer implements Answerer {
         : `model budget: ${inputTokens} input tokens per question`;
     const unread: DraftAnswer['unread'] = [];
     const terms = excerptTerms(request.terms);
-    // Best-ranked pages first, each as its excerpt, within the page and token budgets; each batch of
-    // the explore branch sends the instructions and the question again.
+    // Best-ranked pages first, each as its excerpt, within the page and token budgets, packed in
+    // rank order into calls of at most batchTokens; each further call of the explore branch sends
+    // the instructions and the question again.
     const perCall = estimateTokens(SYSTEM) + estimateTokens(questionBlock(request.question));
-    const pages: Array<[string, string]> = [];
+    const batches: Array<Array<[string, string]>> = [];
+    let batchEstimate = 0;
     let estimate = 0;
+    let taken = 0;
     for (const [path, text] of request.pages) {
-      if (pages.length >= this.budget.pages) {
+      if (taken >= this.budget.pages) {
         unread.push({ path, reason: `model budget: at most ${this.budget.pages} pages per question` });
         continue;
       }
-      const block = pageBlock(path, pageExcerpt(text, terms, pages.length < this.budget.batchPages ? EXCERPT_CHARS : TAIL_EXCERPT_CHARS).lines);
-      const cost = estimateTokens(block) + (pages.length % this.budget.batchPages === 0 ? perCall : 0);
-      if (pages.length > 0 && estimate + cost > this.allowed * PROMPT_SHARE) unread.push({ path, reason: budgetReason });
-      else {
-        pages.push([path, block]);
-        estimate += cost;
+      const block = pageBlock(path, pageExcerpt(text, terms, excerptCap(taken)).lines);
+      const tokens = estimateTokens(block);
+      const opens = batches.length === 0 || (request.branch === 'explore' && batchEstimate + tokens > this.budget.batchTokens);
+      const cost = tokens + (opens ? perCall : 0);
+      if (taken > 0 && estimate + cost > this.allowed * PROMPT_SHARE) {
+        unread.push({ path, reason: budgetReason });
+        continue;
       }
+      if (opens) {
+        batches.push([]);
+        batchEstimate = perCall;
+      }
+      batches.at(-1)!.push([path, block]);
+      batchEstimate += tokens;
+      estimate += cost;
+      taken++;
     }
+    const pages = batches.flat();
 
     const result =
-      request.branch === 'explore' && pages.length > this.budget.batchPages
-        ? await this.explore(request.question, pages)
-        : await this.ask(`${questionBlock(request.question)}\n\n${pages.map(([, block]) => block).join('\n\n')}`);
+      batches.length > 1 ? await this.explore(request.question, batches) : await this.ask(`${questionBlock(request.question)}\n\n${pageBlocks(pages)}`);
     const notes = [
       ...(unread.length > 0 ? [`${unread.length} candidate page(s) were not read: the model budget cut the list (see the trace).`] : []),
       ...leftOutNote(this.leftOut),
@@ -310,12 +326,9 @@ export class ModelAnswerer implements Answerer {
   }
 
   /** Map over batches in rank order, then one reduce that merges the partial answers. */
-  private async explore(question: string, pages: Array<[string, string]>): Promise<ModelAnswer> {
+  private async explore(question: string, batches: ReadonlyArray<ReadonlyArray<[string, string]>>): Promise<ModelAnswer> {
     const partials: ModelAnswer[] = [];
-    for (let at = 0; at < pages.length; at += this.budget.batchPages) {
-      const batch = pages.slice(at, at + this.budget.batchPages);
-      partials.push(await this.ask(`${questionBlock(question)}\n\n${batch.map(([, block]) => block).join('\n\n')}`));
-    }
+    for (const batch of batches) partials.push(await this.ask(`${questionBlock(question)}\n\n${pageBlocks(batch)}`));
     const useful = partials.filter((p) => p.claims.length > 0);
     if (useful.length === 0) return { claims: [], covered: false, uncovered: [...new Set(partials.flatMap((p) => p.uncovered))] };
     const merged = useful.map((p, i) => `<partial n="${i + 1}">\n${JSON.stringify(toSchemaShape(p))}\n</partial>`).join('\n');
