@@ -4,7 +4,7 @@
 // its `ask --questions` batch as a separate process on a second, 500-page wiki. The `obsidian-`
 // measures time `validate` and `digest` on a third, 3,000-page wiki in Obsidian's shape.
 //
-//   npm run bench -- [--pages N] [--only validate,index,hook,ask-load,ask-ladder,ask-batch,action,copilot,obsidian-validate,obsidian-digest]
+//   npm run bench -- [--pages N] [--only validate,index,hook,ask-load,ask-ladder,ask-batch,ask-cached,action,copilot,obsidian-validate,obsidian-digest]
 //                    [--runs N] [--seed N] [--keep] [--profile] [--strict]
 //
 // --keep     leave the generated wikis in the temp folder (their paths are printed)
@@ -34,7 +34,19 @@ const CLI = path.join(ROOT, 'dist/cli.js');
 const OUT_DIR = path.join(ROOT, '.bench');
 const GNU_TIME = '/usr/bin/time';
 
-const MEASURES = ['validate', 'index', 'hook', 'ask-load', 'ask-ladder', 'ask-batch', 'action', 'copilot', 'obsidian-validate', 'obsidian-digest'] as const;
+const MEASURES = [
+  'validate',
+  'index',
+  'hook',
+  'ask-load',
+  'ask-ladder',
+  'ask-batch',
+  'ask-cached',
+  'action',
+  'copilot',
+  'obsidian-validate',
+  'obsidian-digest',
+] as const;
 type Measure = (typeof MEASURES)[number];
 
 const TARGETS = {
@@ -45,6 +57,8 @@ const TARGETS = {
   askLoadSeconds: 1.5,
   askLadderMs: 50,
   askBatchSeconds: 5,
+  askWarmSeconds: 0.3,
+  askOneChangedSeconds: 0.5,
   actionBundleMb: 3,
   actionStartupMs: 300,
   actionQuestionSeconds: 2,
@@ -351,6 +365,66 @@ function editSentence(text: string, run: number): string {
   const end = dash >= 0 ? text.indexOf('.', dash) : -1;
   if (end < 0) return `${text}\nEdited by benchmark run ${run}.\n`;
   return `${text.slice(0, dash + 3)}This summary sentence was rewritten by benchmark run ${run}${text.slice(end)}`;
+}
+
+/** The question the cached `ask` measures ask, end to end through the built CLI. */
+const CACHED_QUESTION = 'how does the retry budget work';
+
+/**
+ * `ask` end to end with the catalog snapshot (src/ladder/catalog-cache.ts), in a git repository of
+ * the wiki: cold (no snapshot: the load, and the snapshot written), warm (nothing changed), one page
+ * changed since the snapshot, and `--no-cache` for comparison; plus the compat wiki warm, the
+ * floor that CLI start-up sets.
+ */
+function measureAskCached(ctx: Context): Metric[] {
+  const { wiki } = ctx;
+  if (!existsSync(path.join(wiki, '.git'))) {
+    git(wiki, 'init', '-q');
+    git(wiki, 'add', '-A');
+    git(wiki, 'commit', '-q', '--no-verify', '-m', 'bench: generated wiki');
+  }
+  const ask = (...flags: string[]) => timeCommand(['ask', ...flags, '--wiki', wiki, CACHED_QUESTION], ROOT);
+  const snapshots = path.join(wiki, '.git', 'wiki-steward');
+  const cold = repeat(
+    ctx.options.runs,
+    'ask (cold)',
+    0,
+    () => ask(),
+    () => rmSync(snapshots, { recursive: true, force: true }),
+  );
+  const uncached = repeat(ctx.options.runs, 'ask --no-cache', 0, () => ask('--no-cache'));
+  ask();
+  const warm = repeat(ctx.options.runs, 'ask (warm)', 0, () => ask());
+  const page = path.join(wiki, ctx.generated.pages[0]!);
+  const original = readFileSync(page, 'utf8');
+  // Each run changes the page again since the snapshot the run before wrote.
+  const changed = repeat(
+    ctx.options.runs,
+    'ask (one page changed)',
+    0,
+    () => ask(),
+    (run) => writeFileSync(page, `${original}\nEdited for run ${run}.\n`),
+  );
+  writeFileSync(page, original);
+  const tiny = path.join(ROOT, 'test/fixtures/compat/wiki');
+  timeCommand(['ask', '--wiki', tiny, CACHED_QUESTION], ROOT);
+  const tinyWarm = repeat(ctx.options.runs, 'ask (compat wiki)', 0, () => timeCommand(['ask', '--wiki', tiny, CACHED_QUESTION], ROOT));
+  return [
+    reportedMetric(
+      '`ask` cold, writing the snapshot',
+      cold.map((t) => t.ms),
+    ),
+    reportedMetric(
+      '`ask --no-cache`',
+      uncached.map((t) => t.ms),
+    ),
+    timeMetric('`ask` warm (snapshot current)', TARGETS.askWarmSeconds, warm),
+    timeMetric('`ask` with one page changed since the snapshot', TARGETS.askOneChangedSeconds, changed),
+    reportedMetric(
+      '`ask` on the compat wiki (CLI start-up floor)',
+      tinyWarm.map((t) => t.ms),
+    ),
+  ];
 }
 
 function measureHook(ctx: Context): Metric[] {
@@ -874,6 +948,7 @@ async function main(): Promise<number> {
       'ask-load': measureAskLoad,
       'ask-ladder': measureAskLadder,
       'ask-batch': measureAskBatch,
+      'ask-cached': measureAskCached,
       action: measureAction,
       copilot: measureCopilot,
       'obsidian-validate': measureObsidianValidate,
