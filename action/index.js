@@ -59836,14 +59836,14 @@ async function upsertAnswerComment(o2, body, found) {
   const existing = found === void 0 ? await findAnswerComment(o2.thread, o2.key, o2.identity) : found;
   if (existing) {
     await o2.thread.update(existing.id, body);
-    return { url: existing.url, created: false };
+    return { id: existing.id, url: existing.url, created: false };
   }
   const mine = await o2.thread.create(body);
-  if (mine.id === 0) return { url: mine.url, created: true };
+  if (mine.id === 0) return { id: 0, url: mine.url, created: true };
   try {
     return await converge(o2, body, { id: mine.id, url: mine.url, editedAt: o2.editedAt });
   } catch (error) {
-    return { url: mine.url, created: true, problem: problemOf(error) };
+    return { id: mine.id, url: mine.url, created: true, problem: problemOf(error) };
   }
 }
 async function converge(o2, body, mine) {
@@ -59853,11 +59853,11 @@ async function converge(o2, body, mine) {
     (c3) => c3.id,
     `the comments of ${o2.thread.describe}`
   );
-  if (others.length === 0) return { url: mine.url, created: true };
+  if (others.length === 0) return { id: mine.id, url: mine.url, created: true };
   const updated = kept.id !== mine.id && isNewerEdit(mine.editedAt, kept.editedAt);
   if (updated) await o2.thread.update(kept.id, body);
   for (const other of others) await o2.thread.remove(other.id);
-  return { url: kept.url, created: kept.id === mine.id, converged: { kept: kept.id, deleted: others.map((c3) => c3.id), updated } };
+  return { id: kept.id, url: kept.url, created: kept.id === mine.id, converged: { kept: kept.id, deleted: others.map((c3) => c3.id), updated } };
 }
 
 // src/github/discussions.ts
@@ -61757,9 +61757,6 @@ import { lstat as lstat3, readFile as readFile3 } from "node:fs/promises";
 import path8 from "node:path";
 var reviewedKey = (c3) => `reviewed-discussion-${c3.discussionNumber}-pr-${c3.pullNumber}`;
 var questionOfKey = (key2) => /^reviewed-(discussion-\d+)-pr-\d+$/.exec(key2)?.[1] ?? key2;
-async function pageState(ctx, page) {
-  return (await readPage(ctx, page)).state;
-}
 async function readPage(ctx, page) {
   const none = { state: "no-page", tags: [] };
   const { workspace } = ctx;
@@ -61785,7 +61782,7 @@ async function isPlainFile(root, rel) {
   return !!stat?.isFile();
 }
 async function postReviewedAnswer(ctx, capture) {
-  const state = await pageState(ctx, capture.page);
+  const { state } = await readPage(ctx, capture.page);
   if (state === "no-page") return { status: "no-page", reason: `${capture.page} is not a page of the checked-out wiki` };
   if (state === "still-open") return { status: "still-open", reason: `${capture.page} still carries captured_by` };
   const discussion = await readDiscussion(ctx.github, ctx.repo, capture.discussionNumber);
@@ -61801,20 +61798,20 @@ async function postReviewedAnswer(ctx, capture) {
   const footer = ["", `**A reviewer wrote the page this answer comes from:** \`${capture.page}\`, added in ${pullUrl}.`];
   const signature = answerSignature(trace, { serverUrl: ctx.serverUrl, repo: ctx.repo, runUrl: workflowRunUrl(ctx.env, ctx.serverUrl, ctx.repo) });
   const posted = await upsertAnswerComment(where2, renderComment({ key: key2, trace, answer: trace.answer, footer, signature }), null);
-  const kept = await findAnswerComment(thread.comments, key2, ctx.identity);
-  if (!kept || !discussion.category.isAnswerable) {
-    if (kept)
+  const kept = posted.id;
+  if (kept === 0 || !discussion.category.isAnswerable) {
+    if (kept !== 0)
       ctx.reporter.info(
         `Discussion #${discussion.number} is in '${discussion.category.name}', which takes no answer: the reviewed answer is posted, not marked.`
       );
     return { status: "posted", url: posted.url, marked: false };
   }
-  if (discussion.answer && discussion.answer.id !== kept.id && !ctx.identity.owns(discussion.answer.user)) {
+  if (discussion.answer && discussion.answer.id !== kept && !ctx.identity.owns(discussion.answer.user)) {
     const chosen = `${discussion.answer.user?.login ?? "ghost"}'s comment ${discussion.answer.id}`;
     ctx.reporter.info(`Discussion #${discussion.number} already has an answer a person chose (${chosen}): the reviewed answer is posted, not marked.`);
     return { status: "posted", url: posted.url, marked: false };
   }
-  const marked = await thread.markAnswer(kept.id).then(
+  const marked = await thread.markAnswer(kept).then(
     () => true,
     (error) => {
       ctx.reporter.warning(

@@ -59,7 +59,8 @@ export interface Convergence {
 }
 
 export interface UpsertResult {
-  /** The answer comment that stands. */
+  /** The answer comment that stands (id 0 in a dry run, which posts nothing). */
+  id: number;
   url: string;
   created: boolean;
   /** Set when another run's comment for the question was there too once this run had created its own. */
@@ -77,15 +78,15 @@ export async function upsertAnswerComment(
   const existing = found === undefined ? await findAnswerComment(o.thread, o.key, o.identity) : found;
   if (existing) {
     await o.thread.update(existing.id, body);
-    return { url: existing.url, created: false };
+    return { id: existing.id, url: existing.url, created: false };
   }
   const mine = await o.thread.create(body);
   // A dry run created nothing, so there is nothing to converge.
-  if (mine.id === 0) return { url: mine.url, created: true };
+  if (mine.id === 0) return { id: 0, url: mine.url, created: true };
   try {
     return await converge(o, body, { id: mine.id, url: mine.url, editedAt: o.editedAt });
   } catch (error) {
-    return { url: mine.url, created: true, problem: problemOf(error) };
+    return { id: mine.id, url: mine.url, created: true, problem: problemOf(error) };
   }
 }
 
@@ -97,10 +98,10 @@ async function converge(o: AnswerPlace, body: StewardText, mine: Omit<ExistingCo
     (c) => c.id,
     `the comments of ${o.thread.describe}`,
   );
-  if (others.length === 0) return { url: mine.url, created: true };
+  if (others.length === 0) return { id: mine.id, url: mine.url, created: true };
   const updated = kept.id !== mine.id && isNewerEdit(mine.editedAt, kept.editedAt);
   // The kept comment gets the newer answer before this run's own goes, so that answer is never lost.
   if (updated) await o.thread.update(kept.id, body);
   for (const other of others) await o.thread.remove(other.id);
-  return { url: kept.url, created: kept.id === mine.id, converged: { kept: kept.id, deleted: others.map((c) => c.id), updated } };
+  return { id: kept.id, url: kept.url, created: kept.id === mine.id, converged: { kept: kept.id, deleted: others.map((c) => c.id), updated } };
 }

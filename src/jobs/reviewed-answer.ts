@@ -47,10 +47,6 @@ export const reviewedKey = (c: MergedDiscussionCapture) => `reviewed-discussion-
 export const questionOfKey = (key: string): string => /^reviewed-(discussion-\d+)-pr-\d+$/.exec(key)?.[1] ?? key;
 
 /** Whether the checked-out capture page has been accepted (it exists, inside the wiki, without `captured_by`), and its tags. */
-async function pageState(ctx: AskContext, page: string): Promise<'accepted' | 'still-open' | 'no-page'> {
-  return (await readPage(ctx, page)).state;
-}
-
 async function readPage(ctx: AskContext, page: string): Promise<{ state: 'accepted' | 'still-open' | 'no-page'; tags: string[] }> {
   const none = { state: 'no-page' as const, tags: [] };
   const { workspace } = ctx;
@@ -83,7 +79,7 @@ async function isPlainFile(root: string, rel: string): Promise<boolean> {
 }
 
 export async function postReviewedAnswer(ctx: ReviewedAnswerContext, capture: MergedDiscussionCapture): Promise<ReviewedAnswer> {
-  const state = await pageState(ctx, capture.page);
+  const { state } = await readPage(ctx, capture.page);
   if (state === 'no-page') return { status: 'no-page', reason: `${capture.page} is not a page of the checked-out wiki` };
   if (state === 'still-open') return { status: 'still-open', reason: `${capture.page} still carries captured_by` };
   const discussion = await readDiscussion(ctx.github, ctx.repo, capture.discussionNumber);
@@ -102,22 +98,23 @@ export async function postReviewedAnswer(ctx: ReviewedAnswerContext, capture: Me
   const footer = ['', `**A reviewer wrote the page this answer comes from:** \`${capture.page}\`, added in ${pullUrl}.`];
   const signature = answerSignature(trace, { serverUrl: ctx.serverUrl, repo: ctx.repo, runUrl: workflowRunUrl(ctx.env, ctx.serverUrl, ctx.repo) });
   const posted = await upsertAnswerComment(where, renderComment({ key, trace, answer: trace.answer, footer, signature }), null);
-  const kept = await findAnswerComment(thread.comments, key, ctx.identity);
-  if (!kept || !discussion.category.isAnswerable) {
-    if (kept)
+  // The comment that stands once any twin run converged; none in a dry run.
+  const kept = posted.id;
+  if (kept === 0 || !discussion.category.isAnswerable) {
+    if (kept !== 0)
       ctx.reporter.info(
         `Discussion #${discussion.number} is in '${discussion.category.name}', which takes no answer: the reviewed answer is posted, not marked.`,
       );
     return { status: 'posted', url: posted.url, marked: false };
   }
   // An answer the asker or a maintainer chose is theirs: the reviewed answer stands beside it, unmarked.
-  if (discussion.answer && discussion.answer.id !== kept.id && !ctx.identity.owns(discussion.answer.user)) {
+  if (discussion.answer && discussion.answer.id !== kept && !ctx.identity.owns(discussion.answer.user)) {
     const chosen = `${discussion.answer.user?.login ?? 'ghost'}'s comment ${discussion.answer.id}`;
     ctx.reporter.info(`Discussion #${discussion.number} already has an answer a person chose (${chosen}): the reviewed answer is posted, not marked.`);
     return { status: 'posted', url: posted.url, marked: false };
   }
   // GitHub may refuse the mark (a locked discussion, a category changed meanwhile): the comment stays, and the refusal is said.
-  const marked = await thread.markAnswer(kept.id).then(
+  const marked = await thread.markAnswer(kept).then(
     () => true,
     (error: unknown) => {
       ctx.reporter.warning(
