@@ -48,6 +48,14 @@ const run = (eventName: string, payload: unknown, inputs?: Record<string, string
 const ask = (title: string, opts?: DiscussionQuestion) => discussionQuestion(gh, title, opts);
 const comments = (n: number) => gh.state.allDiscussionComments(n);
 const reactions = (n: number) => gh.state.discussionReactionsOn({ discussion_number: n }).map((r) => `${r.user} ${r.content}`);
+/** The reaction mutations the runs sent, in order: `addReaction EYES <subject node id>`. */
+const reactionWrites = () =>
+  gh.requests
+    .filter((q) => q.route === '/graphql' && /\b(?:add|remove)Reaction\(/.test(String((q.body as { query?: string })?.query)))
+    .map((q) => {
+      const body = q.body as { query: string; variables: { id: string; content: string } };
+      return `${/\b(add|remove)Reaction\(/.exec(body.query)![1]}Reaction ${body.variables.content} ${body.variables.id}`;
+    });
 const labelsOf = (n: number) => [...gh.state.discussion(n).labels].sort();
 
 describe('a question asked in a discussion', () => {
@@ -65,6 +73,9 @@ describe('a question asked in a discussion', () => {
     expect(answer!.body).toContain(`<!-- wiki-steward:answer key=discussion-${d.number} -->`);
     expect(visible(answer!.body)).toMatch(/Helpful\? React with 👍 or 👎/);
     expect(traceOf(answer!.body)?.outcome).toBe('answered');
+    // 👀 on the discussion while the run worked, taken away once the answer was posted.
+    const node = gh.state.discussion(d.number).node_id;
+    expect(reactionWrites()).toEqual([`addReaction EYES ${node}`, `removeReaction EYES ${node}`]);
     expect(reactions(d.number)).toEqual([]);
     expect(labelsOf(d.number)).toEqual(['question', 'wiki:answered']);
     expect(r.outputs['comment-url']).toMatch(new RegExp(`/discussions/${d.number}#discussioncomment-${answer!.id}$`));
@@ -133,6 +144,7 @@ describe('a question asked in a discussion', () => {
     const answer = comments(d.number).find((c) => c.body.includes(`key=discussion-comment-${followUp.id}`));
     expect(answer?.parent_id).toBe(top.id);
     expect(traceOf(answer!.body)?.question).toBe('How do I uninstall the hook?');
+    expect(reactionWrites().slice(-2)).toEqual([`addReaction EYES ${followUp.node_id}`, `removeReaction EYES ${followUp.node_id}`]);
     expect(gh.state.discussionReactionsOn({ comment_id: followUp.id })).toEqual([]);
     // The discussion's own label follows its own question, not the follow-up's.
     expect(labelsOf(d.number)).toEqual(['question', 'wiki:answered']);
