@@ -29,6 +29,11 @@ const unprocessable = (message: string) => new GraphqlFieldError(message, 'UNPRO
 const pascal = (field: string) => field.charAt(0).toUpperCase() + field.slice(1);
 
 /** The root value's mutation fields for one request. */
+interface LabelChange {
+  labelableId: string;
+  labelIds: string[];
+}
+
 export function mutationRoot(objects: GraphqlObjects): Record<(typeof EMULATED_MUTATIONS)[number], (args: never) => GqlObject> {
   const { state, token, actor, bodyLimit } = objects.ctx;
   const login = actor.login;
@@ -91,6 +96,18 @@ export function mutationRoot(objects: GraphqlObjects): Record<(typeof EMULATED_M
       if (!label) throw nodeNotFound(id);
       return label;
     });
+
+  /** Labels put on or taken off a discussion (triage access, as GitHub asks); other labelables are not emulated. */
+  const relabel = (field: string, input: LabelChange & { clientMutationId?: string | null }, change: 'add' | 'remove'): GqlObject => {
+    notEmulatedFor(field, input.labelableId, 'discussions');
+    const d = discussionById(input.labelableId);
+    const names = labelsById(d, input.labelIds).map((l) => l.name);
+    mayWrite(d.repo);
+    if (objects.rank(d.repo) < ROLE_RANK.triage) throw refuse(field);
+    if (change === 'add') state.labelDiscussion(d.number, names, d.repo);
+    else state.unlabelDiscussion(d.number, names, d.repo);
+    return payload(input, { labelable: objects.discussion(d) });
+  };
 
   return {
     addDiscussionComment: ({ input }: Input<{ discussionId: string; body: string; replyToId?: string | null }>) => {
@@ -162,34 +179,7 @@ export function mutationRoot(objects: GraphqlObjects): Record<(typeof EMULATED_M
       return payload(input, { reaction: removed ? objects.reaction(removed) : null, subject: on, reactionGroups: on.reactionGroups });
     },
 
-    addLabelsToLabelable: ({ input }: Input<{ labelableId: string; labelIds: string[] }>) => {
-      const field = 'addLabelsToLabelable';
-      notEmulatedFor(field, input.labelableId, 'discussions');
-      const d = discussionById(input.labelableId);
-      const labels = labelsById(d, input.labelIds);
-      mayWrite(d.repo);
-      if (objects.rank(d.repo) < ROLE_RANK.triage) throw refuse(field);
-      state.labelDiscussion(
-        d.number,
-        labels.map((l) => l.name),
-        d.repo,
-      );
-      return payload(input, { labelable: objects.discussion(d) });
-    },
-
-    removeLabelsFromLabelable: ({ input }: Input<{ labelableId: string; labelIds: string[] }>) => {
-      const field = 'removeLabelsFromLabelable';
-      notEmulatedFor(field, input.labelableId, 'discussions');
-      const d = discussionById(input.labelableId);
-      const labels = labelsById(d, input.labelIds);
-      mayWrite(d.repo);
-      if (objects.rank(d.repo) < ROLE_RANK.triage) throw refuse(field);
-      state.unlabelDiscussion(
-        d.number,
-        labels.map((l) => l.name),
-        d.repo,
-      );
-      return payload(input, { labelable: objects.discussion(d) });
-    },
+    addLabelsToLabelable: ({ input }: Input<LabelChange>) => relabel('addLabelsToLabelable', input, 'add'),
+    removeLabelsFromLabelable: ({ input }: Input<LabelChange>) => relabel('removeLabelsFromLabelable', input, 'remove'),
   };
 }
