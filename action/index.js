@@ -41346,7 +41346,7 @@ async function endProcess(code3, streams = [process.stdout, process.stderr], exi
 }
 
 // src/action/run-action.ts
-import { existsSync as existsSync7, readFileSync as readFileSync3 } from "node:fs";
+import { existsSync as existsSync7, readFileSync as readFileSync4 } from "node:fs";
 
 // src/config/workspace.ts
 import { existsSync, realpathSync, statSync } from "node:fs";
@@ -54869,7 +54869,7 @@ function relevanceIndex(n, vocabulary, wordIds, postings) {
 
 // src/ladder/catalog-cache.ts
 import { createHash } from "node:crypto";
-import { statSync as statSync2 } from "node:fs";
+import { readFileSync as readFileSync3, statSync as statSync2 } from "node:fs";
 import { lstat as lstat2, mkdir, readFile as readFile2, rename, rm, writeFile } from "node:fs/promises";
 import path4 from "node:path";
 import { fileURLToPath } from "node:url";
@@ -54886,8 +54886,7 @@ async function openCatalogCache(root, files, config, options2) {
   if (dir === void 0) return void 0;
   const configText = JSON.stringify(config);
   const file = path4.join(dir, `catalog-${digest([root]).slice(0, 16)}.bin`);
-  const code3 = statSync2(fileURLToPath(import.meta.url), { throwIfNoEntry: false });
-  const stamp = digest([String(SNAPSHOT_SCHEMA), options2.stewardVersion, `${code3?.size}:${code3?.mtimeMs}`, root, configText, ...[...files].sort()]);
+  const stamp = digest([String(SNAPSHOT_SCHEMA), options2.stewardVersion, codeDigest(), root, configText, ...[...files].sort()]);
   const head = options2.head?.commit !== void 0 ? options2.head : void 0;
   const blobs = head ? await git.indexBlobs().catch(() => void 0) : void 0;
   return {
@@ -54916,6 +54915,13 @@ async function openCatalogCache(root, files, config, options2) {
       }
     }
   };
+}
+function codeDigest() {
+  try {
+    return createHash("sha256").update(readFileSync3(fileURLToPath(import.meta.url))).digest("hex");
+  } catch {
+    return "unreadable";
+  }
 }
 var digest = (parts) => createHash("sha256").update(parts.join("\0")).digest("hex");
 function statKey(file) {
@@ -63418,7 +63424,7 @@ async function runStep(step5) {
 }
 function readEvent(eventPath) {
   if (!eventPath || !existsSync7(eventPath)) return {};
-  return JSON.parse(readFileSync3(eventPath, "utf8"));
+  return JSON.parse(readFileSync4(eventPath, "utf8"));
 }
 function workForMode(mode, eventName, payload, triggers) {
   if (mode !== "answer") return { kind: mode };

@@ -8,7 +8,7 @@
 // quotes the pages it reads in this run. Writing it is best effort: a folder that cannot be written
 // costs the next run its head start, nothing else.
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,9 +77,7 @@ export async function openCatalogCache(
   const configText = JSON.stringify(config);
   // One snapshot per wiki root: a changed setting or version rewrites it rather than leaving another beside it.
   const file = path.join(dir, `catalog-${digest([root]).slice(0, 16)}.bin`);
-  // The steward's code as well as its version: a rebuilt bundle of the same version may count differently.
-  const code = statSync(fileURLToPath(import.meta.url), { throwIfNoEntry: false });
-  const stamp = digest([String(SNAPSHOT_SCHEMA), options.stewardVersion, `${code?.size}:${code?.mtimeMs}`, root, configText, ...[...files].sort()]);
+  const stamp = digest([String(SNAPSHOT_SCHEMA), options.stewardVersion, codeDigest(), root, configText, ...[...files].sort()]);
   const head = options.head?.commit !== undefined ? options.head : undefined;
   const blobs = head ? await git.indexBlobs().catch(() => undefined) : undefined;
   return {
@@ -110,6 +108,21 @@ export async function openCatalogCache(
       }
     },
   };
+}
+
+/**
+ * The steward's code as well as its version: a rebuilt bundle of the same version may count
+ * differently. By content, not modification time: a snapshot the Actions cache restores onto a fresh
+ * runner, whose copy of the same bundle is newly written, must still be current.
+ */
+function codeDigest(): string {
+  try {
+    return createHash('sha256')
+      .update(readFileSync(fileURLToPath(import.meta.url)))
+      .digest('hex');
+  } catch {
+    return 'unreadable';
+  }
 }
 
 const digest = (parts: readonly string[]): string => createHash('sha256').update(parts.join('\0')).digest('hex');
