@@ -54877,12 +54877,16 @@ var SNAPSHOT_SCHEMA = 1;
 var MAGIC = Buffer.from("WSCATLG\n", "latin1");
 var MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
 var HEADER_AT = MAGIC.length + 4;
-async function openCatalogCache(root, files, config, options2) {
-  const git = new GitCommandManager(root);
-  const dir = config.cache.dir !== void 0 ? path4.resolve(options2.repoRoot, config.cache.dir) : await git.gitDir().then(
+async function snapshotFolder(root, config, repoRoot) {
+  if (config.cache.dir !== void 0) return path4.resolve(repoRoot, config.cache.dir);
+  return new GitCommandManager(root).gitDir().then(
     (d2) => path4.join(d2, "wiki-steward"),
     () => void 0
   );
+}
+async function openCatalogCache(root, files, config, options2) {
+  const git = new GitCommandManager(root);
+  const dir = await snapshotFolder(root, config, options2.repoRoot);
   if (dir === void 0) return void 0;
   const configText = JSON.stringify(config);
   const file = path4.join(dir, `catalog-${digest([root]).slice(0, 16)}.bin`);

@@ -56,6 +56,19 @@ export interface CatalogCacheOptions {
 }
 
 /**
+ * Where the snapshots of the wiki at `root` are kept: `cache.dir` (relative to `repoRoot`) when the
+ * configuration names one, else `<git dir>/wiki-steward/`; none outside git without `cache.dir`.
+ * The Action saves and restores this folder with the Actions cache.
+ */
+export async function snapshotFolder(root: string, config: StewardConfig, repoRoot: string): Promise<string | undefined> {
+  if (config.cache.dir !== undefined) return path.resolve(repoRoot, config.cache.dir);
+  return new GitCommandManager(root).gitDir().then(
+    (d) => path.join(d, 'wiki-steward'),
+    () => undefined,
+  );
+}
+
+/**
  * The cache for a wiki on disk whose tree holds `files`: in `cache.dir` when the configuration names
  * one, else in `<git dir>/wiki-steward/`; none outside git without `cache.dir`.
  */
@@ -66,13 +79,7 @@ export async function openCatalogCache(
   options: CatalogCacheOptions,
 ): Promise<CatalogCache | undefined> {
   const git = new GitCommandManager(root);
-  const dir =
-    config.cache.dir !== undefined
-      ? path.resolve(options.repoRoot, config.cache.dir)
-      : await git.gitDir().then(
-          (d) => path.join(d, 'wiki-steward'),
-          () => undefined,
-        );
+  const dir = await snapshotFolder(root, config, options.repoRoot);
   if (dir === undefined) return undefined;
   const configText = JSON.stringify(config);
   // One snapshot per wiki root: a changed setting or version rewrites it rather than leaving another beside it.
