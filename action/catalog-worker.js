@@ -3532,7 +3532,6 @@ var require_gray_matter = __commonJS({
 });
 
 // src/ladder/catalog-worker.ts
-import path2 from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 
 // src/wiki/tree.ts
@@ -3634,215 +3633,7 @@ function withinPageLimit(file) {
   const bytes = Buffer.byteLength(file.text);
   return bytes > MAX_PAGE_BYTES ? tooLarge(bytes, MAX_PAGE_BYTES) : file;
 }
-var readPages = (tree, paths2, visit) => tree.readEach(paths2, (path3, file) => visit(path3, withinPageLimit(file)), { maxBytes: MAX_PAGE_BYTES });
-
-// src/markdown/py-strip.ts
-var PY_WHITESPACE = /* @__PURE__ */ new Set([
-  9,
-  10,
-  11,
-  12,
-  13,
-  28,
-  29,
-  30,
-  31,
-  32,
-  133,
-  160,
-  5760,
-  8192,
-  8193,
-  8194,
-  8195,
-  8196,
-  8197,
-  8198,
-  8199,
-  8200,
-  8201,
-  8202,
-  8232,
-  8233,
-  8239,
-  8287,
-  12288
-]);
-var isPyWhitespace = (s, i) => PY_WHITESPACE.has(s.charCodeAt(i));
-function pyLStrip(s) {
-  let start = 0;
-  while (start < s.length && isPyWhitespace(s, start)) start++;
-  return start === 0 ? s : s.slice(start);
-}
-function pyRStrip(s, chars) {
-  let end = s.length;
-  if (chars === void 0) while (end > 0 && isPyWhitespace(s, end - 1)) end--;
-  else while (end > 0 && chars.includes(s[end - 1])) end--;
-  return end === s.length ? s : s.slice(0, end);
-}
-var pyStrip = (s) => pyRStrip(pyLStrip(s));
-
-// src/wiki/python-compat.ts
-var isPyDict = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
-function pySplitLines(s) {
-  if (s === "") return [];
-  const lines = s.split(/\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]/);
-  if (/(?:\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])$/.test(s)) lines.pop();
-  return lines;
-}
-var INT_RE = /^[+-]?(?:0(?:_?0)*|[1-9](?:_?[0-9])*|0[0-9](?:_?[0-9])*)$/;
-var DEC_DIGITS = "[0-9](?:_?[0-9])*";
-var FLOAT_RE = new RegExp(`^[+-]?(?:(?:${DEC_DIGITS})?\\.${DEC_DIGITS}|${DEC_DIGITS}\\.?)(?:[eE][+-]?${DEC_DIGITS})?$`);
-var FLOAT_SPECIAL_RE = /^([+-]?)(nan|inf|infinity)$/i;
-function pyParseInt(s) {
-  if (!INT_RE.test(s)) return void 0;
-  return BigInt(s.replace(/_/g, ""));
-}
-function pyParseFloat(raw) {
-  const s = pyStrip(raw);
-  const special = FLOAT_SPECIAL_RE.exec(s);
-  if (special) {
-    if (special[2].toLowerCase() === "nan") return NaN;
-    return special[1] === "-" ? -Infinity : Infinity;
-  }
-  if (!FLOAT_RE.test(s)) return void 0;
-  return Number(s.replace(/_/g, ""));
-}
-function pyFloatRepr(x) {
-  if (Number.isNaN(x)) return "nan";
-  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
-  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
-  const [mantissa, expText] = x.toExponential().split("e");
-  const exp = Number(expText);
-  if (exp < -4 || exp >= 16) {
-    return `${mantissa}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
-  }
-  const digits = mantissa.replace("-", "").replace(".", "");
-  const sign = x < 0 ? "-" : "";
-  if (exp >= digits.length - 1) return `${sign}${digits}${"0".repeat(exp - digits.length + 1)}.0`;
-  if (exp >= 0) return `${sign}${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
-  return `${sign}0.${"0".repeat(-exp - 1)}${digits}`;
-}
-function pyStrRepr(s) {
-  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0);
-    if (ch === quote || ch === "\\") out += `\\${ch}`;
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "	") out += "\\t";
-    else if (cp < 32 || cp === 127) out += `\\x${cp.toString(16).padStart(2, "0")}`;
-    else if (!isPrintable(ch, cp)) {
-      out += cp <= 255 ? `\\x${cp.toString(16).padStart(2, "0")}` : cp <= 65535 ? `\\u${cp.toString(16).padStart(4, "0")}` : `\\U${cp.toString(16).padStart(8, "0")}`;
-    } else out += ch;
-  }
-  return out + quote;
-}
-var NON_PRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
-var isPrintable = (ch, cp) => cp === 32 || !NON_PRINTABLE.test(ch);
-function pyRepr(v) {
-  if (typeof v === "string") return pyStrRepr(v);
-  if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
-  if (isPyDict(v))
-    return `{${Object.entries(v).map(([k, val]) => `${pyStrRepr(k)}: ${pyRepr(val)}`).join(", ")}}`;
-  return pyStr(v);
-}
-function pyStr(v) {
-  if (v === null) return "None";
-  if (typeof v === "boolean") return v ? "True" : "False";
-  if (typeof v === "bigint") return v.toString();
-  if (typeof v === "number") return pyFloatRepr(v);
-  if (typeof v === "string") return v;
-  return pyRepr(v);
-}
-function compareCodePoints(a, b) {
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (; ; ) {
-    const x = ia.next();
-    const y = ib.next();
-    if (x.done) return y.done ? 0 : -1;
-    if (y.done) return 1;
-    const d = x.value.codePointAt(0) - y.value.codePointAt(0);
-    if (d !== 0) return d;
-  }
-}
-
-// src/wiki/wiki-path.ts
-function resolveWikiPath(fromDir, target) {
-  const parts = fromDir === "" || target.startsWith("/") ? [] : fromDir.split("/");
-  for (const part of target.replace(/^\/+/, "").split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") {
-      if (parts.length === 0) return void 0;
-      parts.pop();
-    } else parts.push(part);
-  }
-  return parts.join("/");
-}
-
-// src/wiki/wikilinks.ts
-function wikilinkFinder(files, options2 = {}) {
-  const byPath = /* @__PURE__ */ new Map();
-  const byName = /* @__PURE__ */ new Map();
-  for (const file of files) {
-    const lower2 = file.toLowerCase();
-    push(byPath, lower2, file);
-    const name = lower2.slice(lower2.lastIndexOf("/") + 1);
-    push(byName, name, file);
-    if (name.endsWith(".md")) push(byName, name.slice(0, -3), file);
-  }
-  const byAlias = /* @__PURE__ */ new Map();
-  for (const [page, names] of options2.aliases ?? []) {
-    for (const alias of new Set(names.map((n) => n.trim().toLowerCase()))) if (alias !== "") push(byAlias, alias, page);
-  }
-  const prefix = options2.wikiName ? `${options2.wikiName.toLowerCase()}/` : void 0;
-  const fit = (normal) => {
-    const wanted = normal.toLowerCase();
-    for (const candidate of wanted.endsWith(".md") ? [wanted] : [`${wanted}.md`, wanted]) {
-      const exact = byPath.get(candidate);
-      if (exact) return one(exact.length === 1 ? exact : exact.filter((p) => p === normal || p === `${normal}.md`), exact);
-    }
-    const name = wanted.slice(wanted.lastIndexOf("/") + 1);
-    const fits = (byName.get(name) ?? []).filter((p) => {
-      const lower2 = p.toLowerCase();
-      return lower2.endsWith(`/${wanted}`) || lower2.endsWith(`/${wanted}.md`);
-    });
-    if (fits.length === 0) return void 0;
-    const depth = (p) => p.split("/").length;
-    const shortest = Math.min(...fits.map(depth));
-    return one(
-      fits.filter((p) => depth(p) === shortest),
-      fits
-    );
-  };
-  return (raw) => {
-    const normal = resolveWikiPath("", raw.trim().replace(/\\/g, "/"));
-    if (!normal) return void 0;
-    const found = fit(normal);
-    if (found) return found;
-    if (prefix && normal.toLowerCase().startsWith(prefix)) {
-      const fromRoot = fit(normal.slice(prefix.length));
-      if (fromRoot) return fromRoot;
-    }
-    const aliased = byAlias.get(normal.toLowerCase());
-    return aliased ? one(aliased, aliased) : void 0;
-  };
-}
-function wikilinkResolver(files, options2 = {}) {
-  const find = wikilinkFinder(files, options2);
-  return (target) => {
-    const found = find(target);
-    return found && "path" in found ? found.path : void 0;
-  };
-}
-var one = (best, all) => best.length === 1 ? { path: best[0] } : { ambiguous: [...best.length > 1 ? best : all].sort(compareCodePoints) };
-function push(map2, key, value) {
-  const list = map2.get(key);
-  if (list) list.push(value);
-  else map2.set(key, [value]);
-}
+var readPages = (tree, paths2, visit) => tree.readEach(paths2, (path2, file) => visit(path2, withinPageLimit(file)), { maxBytes: MAX_PAGE_BYTES });
 
 // src/markdown/code.ts
 var CODE_INDENT = 4;
@@ -3977,6 +3768,52 @@ function blankCode(markdown) {
   if (!mayHoldCode(markdown)) return markdown;
   return replaceCodeSpans(blankFences(markdown, fencedBlocks(markdown)), blank);
 }
+
+// src/markdown/py-strip.ts
+var PY_WHITESPACE = /* @__PURE__ */ new Set([
+  9,
+  10,
+  11,
+  12,
+  13,
+  28,
+  29,
+  30,
+  31,
+  32,
+  133,
+  160,
+  5760,
+  8192,
+  8193,
+  8194,
+  8195,
+  8196,
+  8197,
+  8198,
+  8199,
+  8200,
+  8201,
+  8202,
+  8232,
+  8233,
+  8239,
+  8287,
+  12288
+]);
+var isPyWhitespace = (s, i) => PY_WHITESPACE.has(s.charCodeAt(i));
+function pyLStrip(s) {
+  let start = 0;
+  while (start < s.length && isPyWhitespace(s, start)) start++;
+  return start === 0 ? s : s.slice(start);
+}
+function pyRStrip(s, chars) {
+  let end = s.length;
+  if (chars === void 0) while (end > 0 && isPyWhitespace(s, end - 1)) end--;
+  else while (end > 0 && chars.includes(s[end - 1])) end--;
+  return end === s.length ? s : s.slice(0, end);
+}
+var pyStrip = (s) => pyRStrip(pyLStrip(s));
 
 // src/markdown/blocks.ts
 var MAX_HEADING_LEVEL = 6;
@@ -7276,6 +7113,81 @@ var {
 var MAX_QUOTED = 120;
 var cutValue = (value) => value.length > MAX_QUOTED ? `${value.slice(0, MAX_QUOTED - 3)}\u2026` : value;
 
+// src/wiki/python-compat.ts
+var isPyDict = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+function pySplitLines(s) {
+  if (s === "") return [];
+  const lines = s.split(/\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]/);
+  if (/(?:\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])$/.test(s)) lines.pop();
+  return lines;
+}
+var INT_RE = /^[+-]?(?:0(?:_?0)*|[1-9](?:_?[0-9])*|0[0-9](?:_?[0-9])*)$/;
+var DEC_DIGITS = "[0-9](?:_?[0-9])*";
+var FLOAT_RE = new RegExp(`^[+-]?(?:(?:${DEC_DIGITS})?\\.${DEC_DIGITS}|${DEC_DIGITS}\\.?)(?:[eE][+-]?${DEC_DIGITS})?$`);
+var FLOAT_SPECIAL_RE = /^([+-]?)(nan|inf|infinity)$/i;
+function pyParseInt(s) {
+  if (!INT_RE.test(s)) return void 0;
+  return BigInt(s.replace(/_/g, ""));
+}
+function pyParseFloat(raw) {
+  const s = pyStrip(raw);
+  const special = FLOAT_SPECIAL_RE.exec(s);
+  if (special) {
+    if (special[2].toLowerCase() === "nan") return NaN;
+    return special[1] === "-" ? -Infinity : Infinity;
+  }
+  if (!FLOAT_RE.test(s)) return void 0;
+  return Number(s.replace(/_/g, ""));
+}
+function pyFloatRepr(x) {
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const [mantissa, expText] = x.toExponential().split("e");
+  const exp = Number(expText);
+  if (exp < -4 || exp >= 16) {
+    return `${mantissa}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+  }
+  const digits = mantissa.replace("-", "").replace(".", "");
+  const sign = x < 0 ? "-" : "";
+  if (exp >= digits.length - 1) return `${sign}${digits}${"0".repeat(exp - digits.length + 1)}.0`;
+  if (exp >= 0) return `${sign}${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
+  return `${sign}0.${"0".repeat(-exp - 1)}${digits}`;
+}
+function pyStrRepr(s) {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of s) {
+    const cp = ch.codePointAt(0);
+    if (ch === quote || ch === "\\") out += `\\${ch}`;
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "	") out += "\\t";
+    else if (cp < 32 || cp === 127) out += `\\x${cp.toString(16).padStart(2, "0")}`;
+    else if (!isPrintable(ch, cp)) {
+      out += cp <= 255 ? `\\x${cp.toString(16).padStart(2, "0")}` : cp <= 65535 ? `\\u${cp.toString(16).padStart(4, "0")}` : `\\U${cp.toString(16).padStart(8, "0")}`;
+    } else out += ch;
+  }
+  return out + quote;
+}
+var NON_PRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
+var isPrintable = (ch, cp) => cp === 32 || !NON_PRINTABLE.test(ch);
+function pyRepr(v) {
+  if (typeof v === "string") return pyStrRepr(v);
+  if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
+  if (isPyDict(v))
+    return `{${Object.entries(v).map(([k, val]) => `${pyStrRepr(k)}: ${pyRepr(val)}`).join(", ")}}`;
+  return pyStr(v);
+}
+function pyStr(v) {
+  if (v === null) return "None";
+  if (typeof v === "boolean") return v ? "True" : "False";
+  if (typeof v === "bigint") return v.toString();
+  if (typeof v === "number") return pyFloatRepr(v);
+  if (typeof v === "string") return v;
+  return pyRepr(v);
+}
+
 // src/wiki/mini-yaml.ts
 var MiniYamlError = class extends Error {
   constructor(message, line) {
@@ -7591,6 +7503,19 @@ var parentDir = (p) => {
   const at = p.lastIndexOf("/");
   return at < 0 ? "" : p.slice(0, at);
 };
+
+// src/wiki/wiki-path.ts
+function resolveWikiPath(fromDir, target) {
+  const parts = fromDir === "" || target.startsWith("/") ? [] : fromDir.split("/");
+  for (const part of target.replace(/^\/+/, "").split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (parts.length === 0) return void 0;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.join("/");
+}
 
 // src/wiki/index-entries.ts
 function decodeURIComponentSafe(s) {
@@ -8042,18 +7967,22 @@ var RelevanceCounter = class {
     this.clearTally();
     return { ids, counts, length };
   }
-  /**
-   * Counts short texts onto the ends of flat `ids` / `counts` lists and returns their length: the
-   * short fields of every page go into one list each, not two small typed arrays per field.
-   */
-  countOnto(texts, ids, counts) {
-    const length = this.tallyWords(texts, false);
-    for (const id of this.touched) {
-      ids.push(id);
-      counts.push(this.tally[id]);
-    }
-    this.clearTally();
-    return length;
+  /** Counts a page's short fields (title, aliases, tags, summary, headings, link texts), field by field. */
+  countFields(fields) {
+    const ids = [];
+    const counts = [];
+    const ends = new Int32Array(SHORT_FIELDS.length);
+    const lengths = new Int32Array(SHORT_FIELDS.length);
+    SHORT_FIELDS.forEach((field, f) => {
+      lengths[f] = this.tallyWords(fields[field], false);
+      for (const id of this.touched) {
+        ids.push(id);
+        counts.push(this.tally[id]);
+      }
+      this.clearTally();
+      ends[f] = ids.length;
+    });
+    return { ids: Int32Array.from(ids), counts: Int32Array.from(counts), ends, lengths };
   }
   /** Tallies the texts' folded words into `tally` / `touched`; returns how many words they have. */
   tallyWords(texts, skipLinkTargets) {
@@ -8097,34 +8026,36 @@ var RelevanceCounter = class {
   adopt(vocabulary) {
     return Int32Array.from(vocabulary, (word) => this.foldedIdFor(word));
   }
-  /** The index over the pages, in entry order: their short fields' texts and their counted bodies. */
+  /**
+   * Ids counted by another counter over `vocabulary` (a kept snapshot's) as this counter's: each
+   * word gets its id here on first sight, so only the words still in use are carried over.
+   */
+  remapper(vocabulary) {
+    const here = new Int32Array(vocabulary.length).fill(-1);
+    return (ids) => Int32Array.from(ids, (id) => {
+      if (here[id] < 0) here[id] = this.foldedIdFor(vocabulary[id]);
+      return here[id];
+    });
+  }
+  /** The index over the pages, in entry order: their short fields and bodies, counted by this counter. */
   build(pages) {
     const n = pages.length;
-    const short = SHORT_FIELDS.map((field) => {
-      const counted = { field, starts: new Int32Array(n + 1), lengths: new Int32Array(n), ids: [], counts: [] };
-      pages.forEach((page, entry) => {
-        counted.starts[entry] = counted.ids.length;
-        counted.lengths[entry] = this.countOnto(page.fields[field], counted.ids, counted.counts);
-      });
-      counted.starts[n] = counted.ids.length;
-      return counted;
-    });
     const average = (total) => n === 0 ? 1 : Math.max(1, total / n);
     const shareOf = (field, length, averageLength) => BM25F.FIELD_WEIGHTS[field] / (1 - LENGTH_NORMALISATION + LENGTH_NORMALISATION * length / averageLength);
-    const shortAverages = short.map((f) => average(f.lengths.reduce((sum, length) => sum + length, 0)));
+    const shortAverages = SHORT_FIELDS.map((_, f) => average(pages.reduce((sum, page) => sum + page.fields.lengths[f], 0)));
     const bodyAverage = average(pages.reduce((sum, page) => sum + page.body.length, 0));
     const vocabularySize = this.foldedWordsById.length;
     const sums = new DenseSums(vocabularySize);
-    const room = short.reduce((sum, f) => sum + f.ids.length, 0) + pages.reduce((sum, page) => sum + page.body.ids.length, 0);
+    const room = pages.reduce((sum, page) => sum + page.fields.ids.length + page.body.ids.length, 0);
     const words = new Int32Array(room);
     const entries = new Int32Array(room);
     const frequencies = new Float64Array(room);
     let size = 0;
-    pages.forEach(({ body }, entry) => {
-      short.forEach(({ field, starts, lengths, ids, counts }, f) => {
-        if (lengths[entry] === 0) return;
-        const share = shareOf(field, lengths[entry], shortAverages[f]);
-        for (let k = starts[entry]; k < starts[entry + 1]; k++) sums.add(ids[k], counts[k] * share);
+    pages.forEach(({ fields: { ids, counts, ends, lengths }, body }, entry) => {
+      SHORT_FIELDS.forEach((field, f) => {
+        if (lengths[f] === 0) return;
+        const share = shareOf(field, lengths[f], shortAverages[f]);
+        for (let k = f === 0 ? 0 : ends[f - 1]; k < ends[f]; k++) sums.add(ids[k], counts[k] * share);
       });
       if (body.length > 0) {
         const share = shareOf("body", body.length, bodyAverage);
@@ -8146,9 +8077,25 @@ var RelevanceCounter = class {
       postings.entries[at] = entries[k];
       postings.pseudoFrequencies[at] = frequencies[k];
     }
-    return relevanceIndex(pages.length, this.foldedWordsById, this.foldedIds, postings);
+    return relevanceIndex(pages.length, this.foldedWordsById, this.foldedIds, postings, namingFrequencies(pages, vocabularySize));
   }
 };
+var NAMING_FIELDS = SHORT_FIELDS.map((field, f) => [field, f]).filter(([field]) => field !== "links");
+function namingFrequencies(pages, vocabularySize) {
+  const naming = new Int32Array(vocabularySize);
+  const lastPage = new Int32Array(vocabularySize).fill(-1);
+  pages.forEach(({ fields: { ids, ends } }, entry) => {
+    for (const [, f] of NAMING_FIELDS) {
+      for (let k = f === 0 ? 0 : ends[f - 1]; k < ends[f]; k++) {
+        const id = ids[k];
+        if (lastPage[id] === entry) continue;
+        lastPage[id] = entry;
+        naming[id]++;
+      }
+    }
+  });
+  return naming;
+}
 var DenseSums = class {
   sums;
   touched = [];
@@ -8168,7 +8115,7 @@ var DenseSums = class {
     this.touched.length = 0;
   }
 };
-function relevanceIndex(n, vocabulary, wordIds, postings) {
+function relevanceIndex(n, vocabulary, wordIds, postings, naming) {
   const { offsets, entries, pseudoFrequencies } = postings;
   const sums = new DenseSums(n);
   const range = (word) => {
@@ -8214,29 +8161,30 @@ function relevanceIndex(n, vocabulary, wordIds, postings) {
       return false;
     },
     wordsIn: (entry, words) => words.filter((word) => holds(entry, word)),
-    parts: () => ({ vocabulary, postings })
+    namingFrequency(word) {
+      const id = wordIds.get(word);
+      return id === void 0 ? 0 : naming[id];
+    },
+    parts: () => ({ vocabulary, postings, naming })
   };
 }
 
 // src/ladder/page-facts.ts
-function readPageFacts(path3, text, counter, acronyms, resolveWikilink) {
+function readPageFacts(path2, text, counter) {
   const fm = readFrontmatter(text);
   const data = fm.kind === "ok" ? fm.data : void 0;
-  const title = data && "title" in data ? pyStr(data.title) : fileStem(path3);
+  const title = data && "title" in data ? pyStr(data.title) : fileStem(path2);
   const declared = data ? [data.summary, data.description].find((v) => typeof v === "string" && v.trim() !== "") : void 0;
   const body = bodyOf(text);
   const blocks = markdownBlocks(body.split("\n"));
+  const acronyms = new AcronymCollector();
   acronyms.add(body);
   const links = [];
   for (const link of markdownLinks(body)) {
     const target = link.target.split("#")[0];
     if (link.text === "" || !/.\.md$/.test(target) || /^[a-z]+:/i.test(target)) continue;
-    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path3), decodeURIComponentSafe(target));
+    const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path2), decodeURIComponentSafe(target));
     if (resolved) links.push({ target: resolved, text: link.text });
-  }
-  for (const link of findWikilinks(body)) {
-    const resolved = resolveWikilink(link.target);
-    if (resolved) links.push(link.text ? { target: resolved, text: link.text } : { target: resolved });
   }
   return {
     title,
@@ -8245,6 +8193,8 @@ function readPageFacts(path3, text, counter, acronyms, resolveWikilink) {
     aliases: stringList(data?.aliases),
     headings: blocks.filter((block) => block.kind === "heading" && block.text !== "").map((block) => block.text),
     links,
+    wikilinks: findWikilinks(body),
+    acronyms: acronyms.findings(),
     body: counter.countBody(body),
     openCapture: isOpenCapture(data)
   };
@@ -8258,25 +8208,17 @@ function bodySummary(text, blocks) {
   const first = blocks.find((block) => block.kind !== "heading");
   return first ? first.text.replace(/\s+/g, " ").trim().slice(0, PAGE_FACTS.SUMMARY_LIMIT) : description;
 }
-async function readChunkFacts(read, resolveWikilink, stopwords2) {
+async function readChunkFacts(read, stopwords2) {
   const counter = new RelevanceCounter(stopwords2);
-  const acronyms = new AcronymCollector();
-  const chunk2 = { facts: [], unreadable: [], vocabulary: [], acronyms: /* @__PURE__ */ new Map() };
-  await read((path3, file) => {
-    if (file.ok) chunk2.facts.push([path3, readPageFacts(path3, file.text, counter, acronyms, resolveWikilink)]);
-    else chunk2.unreadable.push({ path: path3, reason: file.reason });
-  });
-  return { ...chunk2, vocabulary: counter.vocabulary(), acronyms: acronyms.findings() };
+  const pages = [];
+  await read((path2, file) => pages.push(file.ok ? { path: path2, facts: readPageFacts(path2, file.text, counter) } : { path: path2, unreadable: file.reason }));
+  return { pages, vocabulary: counter.vocabulary() };
 }
 
 // src/ladder/catalog-worker.ts
-var { root, paths, allPages, stopwords } = workerData;
-var chunk = await readChunkFacts(
-  (visit) => readPages({ readEach: diskReader(root) }, paths, visit),
-  wikilinkResolver(allPages, { wikiName: path2.basename(root) }),
-  new Set(stopwords)
-);
+var { root, paths, stopwords } = workerData;
+var chunk = await readChunkFacts((visit) => readPages({ readEach: diskReader(root) }, paths, visit), new Set(stopwords));
 parentPort.postMessage(
   chunk,
-  chunk.facts.flatMap(([, facts]) => [facts.body.ids.buffer, facts.body.counts.buffer])
+  chunk.pages.flatMap((page) => "facts" in page ? [page.facts.body.ids.buffer, page.facts.body.counts.buffer] : [])
 );

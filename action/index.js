@@ -54688,18 +54688,22 @@ var RelevanceCounter = class {
     this.clearTally();
     return { ids, counts, length };
   }
-  /**
-   * Counts short texts onto the ends of flat `ids` / `counts` lists and returns their length: the
-   * short fields of every page go into one list each, not two small typed arrays per field.
-   */
-  countOnto(texts, ids, counts) {
-    const length = this.tallyWords(texts, false);
-    for (const id of this.touched) {
-      ids.push(id);
-      counts.push(this.tally[id]);
-    }
-    this.clearTally();
-    return length;
+  /** Counts a page's short fields (title, aliases, tags, summary, headings, link texts), field by field. */
+  countFields(fields) {
+    const ids = [];
+    const counts = [];
+    const ends = new Int32Array(SHORT_FIELDS.length);
+    const lengths = new Int32Array(SHORT_FIELDS.length);
+    SHORT_FIELDS.forEach((field, f3) => {
+      lengths[f3] = this.tallyWords(fields[field], false);
+      for (const id of this.touched) {
+        ids.push(id);
+        counts.push(this.tally[id]);
+      }
+      this.clearTally();
+      ends[f3] = ids.length;
+    });
+    return { ids: Int32Array.from(ids), counts: Int32Array.from(counts), ends, lengths };
   }
   /** Tallies the texts' folded words into `tally` / `touched`; returns how many words they have. */
   tallyWords(texts, skipLinkTargets) {
@@ -54743,34 +54747,36 @@ var RelevanceCounter = class {
   adopt(vocabulary) {
     return Int32Array.from(vocabulary, (word) => this.foldedIdFor(word));
   }
-  /** The index over the pages, in entry order: their short fields' texts and their counted bodies. */
+  /**
+   * Ids counted by another counter over `vocabulary` (a kept snapshot's) as this counter's: each
+   * word gets its id here on first sight, so only the words still in use are carried over.
+   */
+  remapper(vocabulary) {
+    const here = new Int32Array(vocabulary.length).fill(-1);
+    return (ids) => Int32Array.from(ids, (id) => {
+      if (here[id] < 0) here[id] = this.foldedIdFor(vocabulary[id]);
+      return here[id];
+    });
+  }
+  /** The index over the pages, in entry order: their short fields and bodies, counted by this counter. */
   build(pages) {
     const n = pages.length;
-    const short = SHORT_FIELDS.map((field) => {
-      const counted = { field, starts: new Int32Array(n + 1), lengths: new Int32Array(n), ids: [], counts: [] };
-      pages.forEach((page, entry) => {
-        counted.starts[entry] = counted.ids.length;
-        counted.lengths[entry] = this.countOnto(page.fields[field], counted.ids, counted.counts);
-      });
-      counted.starts[n] = counted.ids.length;
-      return counted;
-    });
     const average = (total) => n === 0 ? 1 : Math.max(1, total / n);
     const shareOf = (field, length, averageLength) => BM25F.FIELD_WEIGHTS[field] / (1 - LENGTH_NORMALISATION + LENGTH_NORMALISATION * length / averageLength);
-    const shortAverages = short.map((f3) => average(f3.lengths.reduce((sum, length) => sum + length, 0)));
+    const shortAverages = SHORT_FIELDS.map((_3, f3) => average(pages.reduce((sum, page) => sum + page.fields.lengths[f3], 0)));
     const bodyAverage = average(pages.reduce((sum, page) => sum + page.body.length, 0));
     const vocabularySize = this.foldedWordsById.length;
     const sums = new DenseSums(vocabularySize);
-    const room = short.reduce((sum, f3) => sum + f3.ids.length, 0) + pages.reduce((sum, page) => sum + page.body.ids.length, 0);
+    const room = pages.reduce((sum, page) => sum + page.fields.ids.length + page.body.ids.length, 0);
     const words = new Int32Array(room);
     const entries = new Int32Array(room);
     const frequencies = new Float64Array(room);
     let size = 0;
-    pages.forEach(({ body }, entry) => {
-      short.forEach(({ field, starts, lengths, ids, counts }, f3) => {
-        if (lengths[entry] === 0) return;
-        const share = shareOf(field, lengths[entry], shortAverages[f3]);
-        for (let k2 = starts[entry]; k2 < starts[entry + 1]; k2++) sums.add(ids[k2], counts[k2] * share);
+    pages.forEach(({ fields: { ids, counts, ends, lengths }, body }, entry) => {
+      SHORT_FIELDS.forEach((field, f3) => {
+        if (lengths[f3] === 0) return;
+        const share = shareOf(field, lengths[f3], shortAverages[f3]);
+        for (let k2 = f3 === 0 ? 0 : ends[f3 - 1]; k2 < ends[f3]; k2++) sums.add(ids[k2], counts[k2] * share);
       });
       if (body.length > 0) {
         const share = shareOf("body", body.length, bodyAverage);
@@ -54792,9 +54798,25 @@ var RelevanceCounter = class {
       postings.entries[at2] = entries[k2];
       postings.pseudoFrequencies[at2] = frequencies[k2];
     }
-    return relevanceIndex(pages.length, this.foldedWordsById, this.foldedIds, postings);
+    return relevanceIndex(pages.length, this.foldedWordsById, this.foldedIds, postings, namingFrequencies(pages, vocabularySize));
   }
 };
+var NAMING_FIELDS = SHORT_FIELDS.map((field, f3) => [field, f3]).filter(([field]) => field !== "links");
+function namingFrequencies(pages, vocabularySize) {
+  const naming = new Int32Array(vocabularySize);
+  const lastPage = new Int32Array(vocabularySize).fill(-1);
+  pages.forEach(({ fields: { ids, ends } }, entry) => {
+    for (const [, f3] of NAMING_FIELDS) {
+      for (let k2 = f3 === 0 ? 0 : ends[f3 - 1]; k2 < ends[f3]; k2++) {
+        const id = ids[k2];
+        if (lastPage[id] === entry) continue;
+        lastPage[id] = entry;
+        naming[id]++;
+      }
+    }
+  });
+  return naming;
+}
 var DenseSums = class {
   sums;
   touched = [];
@@ -54814,10 +54836,10 @@ var DenseSums = class {
     this.touched.length = 0;
   }
 };
-function restoredRelevance(n, vocabulary, postings) {
-  return relevanceIndex(n, vocabulary, new Map(vocabulary.map((word, id) => [word, id])), postings);
+function restoredRelevance(n, { vocabulary, postings, naming }) {
+  return relevanceIndex(n, vocabulary, new Map(vocabulary.map((word, id) => [word, id])), postings, naming);
 }
-function relevanceIndex(n, vocabulary, wordIds, postings) {
+function relevanceIndex(n, vocabulary, wordIds, postings, naming) {
   const { offsets, entries, pseudoFrequencies } = postings;
   const sums = new DenseSums(n);
   const range = (word) => {
@@ -54863,7 +54885,11 @@ function relevanceIndex(n, vocabulary, wordIds, postings) {
       return false;
     },
     wordsIn: (entry, words) => words.filter((word) => holds(entry, word)),
-    parts: () => ({ vocabulary, postings })
+    namingFrequency(word) {
+      const id = wordIds.get(word);
+      return id === void 0 ? 0 : naming[id];
+    },
+    parts: () => ({ vocabulary, postings, naming })
   };
 }
 
@@ -54873,10 +54899,68 @@ import { readFileSync as readFileSync3, statSync as statSync2 } from "node:fs";
 import { lstat as lstat2, mkdir, readFile as readFile2, rename, rm, writeFile } from "node:fs/promises";
 import path4 from "node:path";
 import { fileURLToPath } from "node:url";
-var SNAPSHOT_SCHEMA = 1;
+
+// src/ladder/word-index.ts
+var nameWords = (entry) => [
+  ...entry.folded.title.words,
+  ...entry.folded.summary.words,
+  ...entry.tags.flatMap((t2) => foldedWords(t2))
+];
+var phraseWords = (entry) => [...entry.aliases, ...entry.linkTexts].flatMap((t2) => foldedWords(t2));
+function buildWordIndex(entries, wordsOf) {
+  const byWord = /* @__PURE__ */ new Map();
+  entries.forEach((entry, i) => {
+    for (const word of new Set(wordsOf(entry))) {
+      const list = byWord.get(word);
+      if (list) list.push(i);
+      else byWord.set(word, [i]);
+    }
+  });
+  const words = [...byWord.keys()].sort();
+  const offsets = new Int32Array(words.length + 1);
+  words.forEach((word, w2) => offsets[w2 + 1] = offsets[w2] + byWord.get(word).length);
+  const held = new Int32Array(offsets[words.length]);
+  words.forEach((word, w2) => held.set(byWord.get(word), offsets[w2]));
+  return { words, offsets, entries: held };
+}
+function wordIndexHolds({ words, offsets, entries }, count3) {
+  if (offsets.length !== words.length + 1 || offsets[0] !== 0 || offsets[words.length] !== entries.length) return false;
+  for (let w2 = 0; w2 < words.length; w2++) {
+    if (offsets[w2 + 1] < offsets[w2] || w2 > 0 && !(words[w2 - 1] < words[w2])) return false;
+    for (let k2 = offsets[w2]; k2 < offsets[w2 + 1]; k2++) {
+      const entry = entries[k2];
+      if (entry < 0 || entry >= count3 || k2 > offsets[w2] && entry <= entries[k2 - 1]) return false;
+    }
+  }
+  return true;
+}
+function entriesThatMayMatch(index, all, pattern) {
+  if (pattern.noSpaceScript || pattern.words.length === 0) return all;
+  const { words, offsets, entries } = index;
+  let hits;
+  pattern.words.forEach((word, i) => {
+    const prefix = i === pattern.words.length - 1 && word.length >= 4;
+    const here = /* @__PURE__ */ new Set();
+    for (let w2 = positionOf(index, word); w2 < words.length && (prefix ? words[w2].startsWith(word) : words[w2] === word); w2++) {
+      for (let k2 = offsets[w2]; k2 < offsets[w2 + 1]; k2++) here.add(entries[k2]);
+      if (!prefix) break;
+    }
+    hits = hits ? new Set([...hits].filter((e) => here.has(e))) : here;
+  });
+  return [...hits].sort((a, b3) => a - b3).map((i) => all[i]);
+}
+var positionOf = ({ words }, word) => lowerBound(0, words.length, (k2) => words[k2] < word);
+function entriesHolding(index, word) {
+  const at2 = positionOf(index, word);
+  return index.words[at2] === word ? index.entries.subarray(index.offsets[at2], index.offsets[at2 + 1]) : new Int32Array(0);
+}
+
+// src/ladder/catalog-cache.ts
+var SNAPSHOT_SCHEMA = 2;
 var MAGIC = Buffer.from("WSCATLG\n", "latin1");
 var MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
 var HEADER_AT = MAGIC.length + 4;
+var SHORT_FIELD_COUNT = 6;
 async function snapshotFolder(root, config, repoRoot) {
   if (config.cache.dir !== void 0) return path4.resolve(repoRoot, config.cache.dir);
   return new GitCommandManager(root).gitDir().then(
@@ -54884,19 +54968,20 @@ async function snapshotFolder(root, config, repoRoot) {
     () => void 0
   );
 }
-async function openCatalogCache(root, files, config, options2) {
-  const git = new GitCommandManager(root);
-  const dir = await snapshotFolder(root, config, options2.repoRoot);
+async function openCatalogCache(root, config, options2) {
+  const [dir, blobs, state] = await Promise.all([
+    snapshotFolder(root, config, options2.repoRoot),
+    new GitCommandManager(root).indexBlobs().catch(() => void 0),
+    options2.head
+  ]);
   if (dir === void 0) return void 0;
-  const configText = JSON.stringify(config);
+  const head = state?.commit !== void 0 ? state : void 0;
   const file = path4.join(dir, `catalog-${digest([root]).slice(0, 16)}.bin`);
-  const stamp = digest([String(SNAPSHOT_SCHEMA), options2.stewardVersion, codeDigest(), root, configText, ...[...files].sort()]);
-  const head = options2.head?.commit !== void 0 ? options2.head : void 0;
-  const blobs = head ? await git.indexBlobs().catch(() => void 0) : void 0;
+  const stamp = digest([String(SNAPSHOT_SCHEMA), options2.stewardVersion, codeDigest(), root, JSON.stringify(config)]);
   return {
     keysOf: async (paths) => paths.map((p2) => {
-      const blob = blobs?.get(p2);
-      return [p2, blob !== void 0 && !head.changed.has(p2) ? `blob ${blob}` : statKey(path4.join(root, p2))];
+      const blob = head && blobs?.get(p2);
+      return [p2, blob && !head.changed.has(p2) ? `blob ${blob}` : statKey(path4.join(root, p2))];
     }),
     read: async () => {
       try {
@@ -54932,19 +55017,99 @@ function statKey(file) {
   const info = statSync2(file, { bigint: true, throwIfNoEntry: false });
   return info ? `stat ${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}` : "missing";
 }
+var ARRAYS = [
+  ["pseudoFrequencies", Float64Array],
+  ["offsets", Int32Array],
+  ["postingEntries", Int32Array],
+  ["naming", Int32Array],
+  ["nameOffsets", Int32Array],
+  ["nameEntries", Int32Array],
+  ["phraseOffsets", Int32Array],
+  ["phraseEntries", Int32Array],
+  ["fieldIds", Int32Array],
+  ["fieldCounts", Int32Array],
+  ["fieldEnds", Int32Array],
+  ["fieldLengths", Int32Array],
+  ["bodyIds", Int32Array],
+  ["bodyCounts", Int32Array],
+  ["bodyEnds", Int32Array]
+];
 function encodeSnapshot(snapshot, stamp) {
-  const { postings, ...rest } = snapshot;
-  const header = { stamp, ...rest, vocabulary: [...rest.vocabulary], postings: postings.entries.length };
+  const { postings, naming, vocabulary } = snapshot.relevance;
+  const fields = flatten(snapshot.fieldCounts, (f3) => [f3.ids, f3.counts]);
+  const read = snapshot.pages.flatMap((p2) => "facts" in p2 ? [p2.facts.body] : []);
+  const bodies = flatten(read, (b3) => [b3.ids, b3.counts]);
+  const arrays = {
+    pseudoFrequencies: postings.pseudoFrequencies,
+    offsets: postings.offsets,
+    postingEntries: postings.entries,
+    naming,
+    nameOffsets: snapshot.names.offsets,
+    nameEntries: snapshot.names.entries,
+    phraseOffsets: snapshot.phrases.offsets,
+    phraseEntries: snapshot.phrases.entries,
+    fieldIds: fields.values[0],
+    fieldCounts: fields.values[1],
+    // Each entry's field ends as offsets into the flat ids (FieldCounts' are the entry's own).
+    fieldEnds: concatInt32(snapshot.fieldCounts.map((f3, e) => f3.ends.map((end) => end + (e === 0 ? 0 : fields.ends[e - 1])))),
+    fieldLengths: concatInt32(snapshot.fieldCounts.map((f3) => f3.lengths)),
+    bodyIds: bodies.values[0],
+    bodyCounts: bodies.values[1],
+    bodyEnds: bodies.ends
+  };
+  const pages = snapshot.pages.map((p2) => {
+    if (!("facts" in p2)) return p2;
+    const { body, acronyms, ...facts } = p2.facts;
+    return { path: p2.path, key: p2.key, facts: { ...facts, acronyms: [...acronyms].map(([k2, forms]) => [k2, [...forms]]), bodyLength: body.length } };
+  });
+  const pagesJson = Buffer.from(JSON.stringify(pages), "utf8");
+  const header = {
+    stamp,
+    keys: snapshot.keys,
+    entries: snapshot.entries.map((e) => ({ ...e, folded: { title: e.folded.title.joined, summary: e.folded.summary.joined } })),
+    acronyms: snapshot.acronyms,
+    unreadable: snapshot.unreadable,
+    vocabulary: [...vocabulary],
+    nameWords: [...snapshot.names.words],
+    phraseWords: [...snapshot.phrases.words],
+    pagesBytes: pagesJson.length,
+    lengths: ARRAYS.map(([name]) => arrays[name].length)
+  };
   const json2 = Buffer.from(JSON.stringify(header), "utf8");
-  const start = align8(HEADER_AT + json2.length);
-  const out = Buffer.alloc(start + postings.pseudoFrequencies.byteLength + postings.offsets.byteLength + postings.entries.byteLength);
+  const start = align8(HEADER_AT + json2.length + pagesJson.length);
+  const out = Buffer.alloc(start + ARRAYS.reduce((n, [name]) => n + arrays[name].byteLength, 0));
   MAGIC.copy(out, 0);
   out.writeUInt32LE(json2.length, MAGIC.length);
   json2.copy(out, HEADER_AT);
+  pagesJson.copy(out, HEADER_AT + json2.length);
   let at2 = start;
-  for (const array of [postings.pseudoFrequencies, postings.offsets, postings.entries]) {
+  for (const [name] of ARRAYS) {
+    const array = arrays[name];
     out.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at2);
     at2 += array.byteLength;
+  }
+  return out;
+}
+function flatten(items, pair) {
+  const ends = new Int32Array(items.length);
+  let total = 0;
+  items.forEach((item, i) => ends[i] = total += pair(item)[0].length);
+  const values = [new Int32Array(total), new Int32Array(total)];
+  let at2 = 0;
+  for (const item of items) {
+    const [a, b3] = pair(item);
+    values[0].set(a, at2);
+    values[1].set(b3, at2);
+    at2 += a.length;
+  }
+  return { values, ends };
+}
+function concatInt32(arrays) {
+  const out = new Int32Array(arrays.reduce((n, a) => n + a.length, 0));
+  let at2 = 0;
+  for (const a of arrays) {
+    out.set(a, at2);
+    at2 += a.length;
   }
   return out;
 }
@@ -54953,50 +55118,143 @@ function decodeSnapshot(bytes, stamp) {
   if (bytes.length < HEADER_AT || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return void 0;
   const headerLength = bytes.readUInt32LE(MAGIC.length);
   if (HEADER_AT + headerLength > bytes.length) return void 0;
-  let header;
+  const header = parseJson(bytes, HEADER_AT, headerLength);
+  if (!isHeader(header) || header.stamp !== stamp) return void 0;
+  const pagesAt = HEADER_AT + headerLength;
+  const start = align8(pagesAt + header.pagesBytes);
+  const arrays = typedArrays(bytes, start, header.lengths);
+  if (!arrays) return void 0;
+  const words = header.vocabulary.length;
+  const postings = { offsets: arrays.offsets, entries: arrays.postingEntries, pseudoFrequencies: arrays.pseudoFrequencies };
+  const entries = header.entries.length;
+  const names = { words: header.nameWords, offsets: arrays.nameOffsets, entries: arrays.nameEntries };
+  const phrases = { words: header.phraseWords, offsets: arrays.phraseOffsets, entries: arrays.phraseEntries };
+  if (!wordIndexHolds(names, entries) || !wordIndexHolds(phrases, entries) || arrays.offsets.length !== words + 1 || !postingsHold(postings, entries) || arrays.naming.length !== words || !arrays.naming.every((n) => n >= 0 && n <= entries) || new Set(header.vocabulary).size !== words)
+    return void 0;
+  return {
+    keys: header.keys,
+    entries: header.entries.map(restoredEntry),
+    acronyms: header.acronyms,
+    unreadable: header.unreadable,
+    relevance: { vocabulary: header.vocabulary, postings, naming: arrays.naming },
+    names,
+    phrases,
+    // What only a load that reads some pages needs is checked when it is asked for: a malformed part throws.
+    fieldCounts: () => keptFieldCounts(arrays, entries, words),
+    pages: () => keptPages(parseJson(bytes, pagesAt, header.pagesBytes), arrays, words)
+  };
+}
+function parseJson(bytes, at2, length) {
   try {
-    header = JSON.parse(bytes.toString("utf8", HEADER_AT, HEADER_AT + headerLength));
+    return JSON.parse(bytes.toString("utf8", at2, at2 + length));
   } catch {
     return void 0;
   }
-  if (!isHeader(header) || header.stamp !== stamp) return void 0;
-  const words = header.vocabulary.length;
-  const count3 = header.postings;
-  const start = align8(HEADER_AT + headerLength);
-  if (bytes.length !== start + 8 * count3 + 4 * (words + 1) + 4 * count3) return void 0;
-  const pseudoFrequencies = new Float64Array(copyOf(bytes, start, 8 * count3));
-  const offsets = new Int32Array(copyOf(bytes, start + 8 * count3, 4 * (words + 1)));
-  const entries = new Int32Array(copyOf(bytes, start + 8 * count3 + 4 * (words + 1), 4 * count3));
-  const postings = { offsets, entries, pseudoFrequencies };
-  if (!postingsHold(postings, header.entries.length) || new Set(header.vocabulary).size !== words) return void 0;
-  return { keys: header.keys, entries: header.entries, acronyms: header.acronyms, unreadable: header.unreadable, vocabulary: header.vocabulary, postings };
 }
-var copyOf = (bytes, at2, length) => bytes.buffer.slice(bytes.byteOffset + at2, bytes.byteOffset + at2 + length);
+function typedArrays(bytes, start, lengths) {
+  if (lengths.length !== ARRAYS.length) return void 0;
+  const aligned = bytes.byteOffset % 8 === 0;
+  const out = {};
+  let at2 = start;
+  for (const [i, [name, Type2]] of ARRAYS.entries()) {
+    const byteLength = lengths[i] * Type2.BYTES_PER_ELEMENT;
+    if (at2 + byteLength > bytes.length) return void 0;
+    out[name] = aligned ? new Type2(bytes.buffer, bytes.byteOffset + at2, lengths[i]) : new Type2(bytes.buffer.slice(bytes.byteOffset + at2, bytes.byteOffset + at2 + byteLength));
+    at2 += byteLength;
+  }
+  return at2 === bytes.length ? out : void 0;
+}
 function postingsHold({ offsets, entries, pseudoFrequencies }, pages) {
-  if (offsets[0] !== 0 || offsets[offsets.length - 1] !== entries.length) return false;
+  if (entries.length !== pseudoFrequencies.length || offsets[0] !== 0 || offsets[offsets.length - 1] !== entries.length) return false;
   for (let w2 = 0; w2 + 1 < offsets.length; w2++) {
-    if (offsets[w2 + 1] < offsets[w2]) return false;
-    for (let k2 = offsets[w2]; k2 < offsets[w2 + 1]; k2++) {
+    const [from, to2] = [offsets[w2], offsets[w2 + 1]];
+    if (to2 < from) return false;
+    let last = -1;
+    for (let k2 = from; k2 < to2; k2++) {
       const entry = entries[k2];
-      if (entry < 0 || entry >= pages || k2 > offsets[w2] && entry <= entries[k2 - 1]) return false;
+      if (entry <= last || entry >= pages) return false;
+      last = entry;
     }
   }
-  return pseudoFrequencies.every((f3) => Number.isFinite(f3) && f3 > 0);
+  for (let k2 = 0; k2 < pseudoFrequencies.length; k2++) {
+    const f3 = pseudoFrequencies[k2];
+    if (!(f3 > 0 && f3 < Number.POSITIVE_INFINITY)) return false;
+  }
+  return true;
+}
+var MalformedSnapshot = class extends Error {
+  constructor(what) {
+    super(`malformed catalog snapshot: ${what}`);
+  }
+};
+function checkCounted(ids, counts, ends, words, what) {
+  if (counts.length !== ids.length) throw new MalformedSnapshot(what);
+  for (let k2 = 0; k2 < ids.length; k2++) if (ids[k2] < 0 || ids[k2] >= words || counts[k2] <= 0) throw new MalformedSnapshot(what);
+  let last = 0;
+  for (const end of ends) {
+    if (end < last || end > ids.length) throw new MalformedSnapshot(what);
+    last = end;
+  }
+  if (ends.length > 0 && last !== ids.length) throw new MalformedSnapshot(what);
+}
+function keptFieldCounts(arrays, entries, words) {
+  const { fieldIds, fieldCounts, fieldEnds, fieldLengths } = arrays;
+  if (fieldEnds.length !== entries * SHORT_FIELD_COUNT || fieldLengths.length !== fieldEnds.length || !fieldLengths.every((n) => n >= 0))
+    throw new MalformedSnapshot("field counts");
+  checkCounted(fieldIds, fieldCounts, fieldEnds, words, "field counts");
+  return Array.from({ length: entries }, (_3, e) => {
+    const from = e === 0 ? 0 : fieldEnds[e * SHORT_FIELD_COUNT - 1];
+    const to2 = fieldEnds[(e + 1) * SHORT_FIELD_COUNT - 1];
+    return {
+      ids: fieldIds.subarray(from, to2),
+      counts: fieldCounts.subarray(from, to2),
+      ends: fieldEnds.slice(e * SHORT_FIELD_COUNT, (e + 1) * SHORT_FIELD_COUNT).map((end) => end - from),
+      lengths: fieldLengths.subarray(e * SHORT_FIELD_COUNT, (e + 1) * SHORT_FIELD_COUNT)
+    };
+  });
+}
+function keptPages(json2, arrays, words) {
+  if (!Array.isArray(json2) || !json2.every(isKeptPage)) throw new MalformedSnapshot("pages");
+  const { bodyIds, bodyCounts, bodyEnds } = arrays;
+  const read = json2.filter((p2) => "facts" in p2);
+  if (bodyEnds.length !== read.length) throw new MalformedSnapshot("page bodies");
+  checkCounted(bodyIds, bodyCounts, bodyEnds, words, "page bodies");
+  let n = 0;
+  return json2.map((page) => {
+    if (!("facts" in page)) return page;
+    const from = n === 0 ? 0 : bodyEnds[n - 1];
+    const to2 = bodyEnds[n++];
+    const { bodyLength, acronyms, ...facts } = page.facts;
+    const body = { ids: bodyIds.subarray(from, to2), counts: bodyCounts.subarray(from, to2), length: bodyLength };
+    const findings = new Map(acronyms.map(([key2, forms]) => [key2, new Map(forms)]));
+    return { path: page.path, key: page.key, facts: { ...facts, acronyms: findings, body } };
+  });
+}
+function restoredEntry(entry) {
+  const folded = (joined, text2) => ({ words: joined.length > 2 ? joined.slice(1, -1).split(" ") : [], joined, raw: normalize(text2) });
+  return { ...entry, folded: { title: folded(entry.folded.title, entry.title), summary: folded(entry.folded.summary, entry.summary) } };
 }
 var isString = (v2) => typeof v2 === "string";
 var isStrings = (v2) => Array.isArray(v2) && v2.every(isString);
 var isObject = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
+var isCount = (v2) => Number.isSafeInteger(v2) && v2 >= 0;
 var isPair = (v2, first, second) => Array.isArray(v2) && v2.length === 2 && first(v2[0]) && second(v2[1]);
-function isFolded(v2) {
-  return isObject(v2) && isStrings(v2.words) && isString(v2.joined) && isString(v2.raw);
-}
+var isList = (v2, item) => Array.isArray(v2) && v2.every(item);
+var isJoined = (v2) => isString(v2) && v2.startsWith(" ") && v2.endsWith(" ") && v2.length >= 2;
 function isEntry(v2) {
   if (!isObject(v2) || !isObject(v2.folded)) return false;
   const { path: path14, category, title, summary, tags, aliases, headings, linkTexts, listedIn, openCapture, folded } = v2;
-  return [path14, category, title, summary].every(isString) && [tags, aliases, headings, linkTexts].every(isStrings) && (listedIn === void 0 || isString(listedIn)) && typeof openCapture === "boolean" && isFolded(folded.title) && isFolded(folded.summary);
+  return [path14, category, title, summary].every(isString) && [tags, aliases, headings, linkTexts].every(isStrings) && (listedIn === void 0 || isString(listedIn)) && typeof openCapture === "boolean" && isJoined(folded.title) && isJoined(folded.summary);
+}
+var isLink = (v2) => isObject(v2) && isString(v2.target) && (v2.text === void 0 || isString(v2.text));
+function isKeptPage(v2) {
+  if (!isObject(v2) || !isString(v2.path) || !isString(v2.key)) return false;
+  if (!("facts" in v2)) return isString(v2.unreadable);
+  const f3 = v2.facts;
+  return isObject(f3) && [f3.title, f3.ownSummary].every(isString) && [f3.tags, f3.aliases, f3.headings].every(isStrings) && isList(f3.links, (l3) => isLink(l3) && isString(l3.text)) && isList(f3.wikilinks, isLink) && typeof f3.openCapture === "boolean" && isCount(f3.bodyLength) && isList(f3.acronyms, (a) => isPair(a, isString, (forms) => isList(forms, (p2) => isPair(p2, isString, isString))));
 }
 function isHeader(v2) {
-  return isObject(v2) && isString(v2.stamp) && Array.isArray(v2.keys) && v2.keys.every((k2) => isPair(k2, isString, isString)) && Array.isArray(v2.entries) && v2.entries.every(isEntry) && Array.isArray(v2.acronyms) && v2.acronyms.every((a) => isPair(a, isString, isStrings)) && Array.isArray(v2.unreadable) && v2.unreadable.every((u2) => isObject(u2) && isString(u2.path) && isString(u2.reason)) && isStrings(v2.vocabulary) && Number.isSafeInteger(v2.postings) && v2.postings >= 0;
+  return isObject(v2) && isString(v2.stamp) && isList(v2.keys, (k2) => isPair(k2, isString, isString)) && isList(v2.entries, isEntry) && isList(v2.acronyms, (a) => isPair(a, isString, isStrings)) && isList(v2.unreadable, (u2) => isObject(u2) && isString(u2.path) && isString(u2.reason)) && isStrings(v2.vocabulary) && isStrings(v2.nameWords) && isStrings(v2.phraseWords) && isCount(v2.pagesBytes) && isList(v2.lengths, isCount);
 }
 
 // src/ladder/acronyms.ts
@@ -57302,13 +57560,14 @@ function qualityMarker(frontmatter) {
 }
 
 // src/ladder/page-facts.ts
-function readPageFacts(path14, text2, counter, acronyms, resolveWikilink) {
+function readPageFacts(path14, text2, counter) {
   const fm = readFrontmatter(text2);
   const data = fm.kind === "ok" ? fm.data : void 0;
   const title = data && "title" in data ? pyStr(data.title) : fileStem(path14);
   const declared = data ? [data.summary, data.description].find((v2) => typeof v2 === "string" && v2.trim() !== "") : void 0;
   const body = bodyOf(text2);
   const blocks = markdownBlocks(body.split("\n"));
+  const acronyms = new AcronymCollector();
   acronyms.add(body);
   const links = [];
   for (const link of markdownLinks(body)) {
@@ -57317,10 +57576,6 @@ function readPageFacts(path14, text2, counter, acronyms, resolveWikilink) {
     const resolved = resolveWikiPath(target.startsWith("/") ? "" : parentDir(path14), decodeURIComponentSafe(target));
     if (resolved) links.push({ target: resolved, text: link.text });
   }
-  for (const link of findWikilinks(body)) {
-    const resolved = resolveWikilink(link.target);
-    if (resolved) links.push(link.text ? { target: resolved, text: link.text } : { target: resolved });
-  }
   return {
     title,
     ownSummary: declared?.trim() ?? bodySummary(text2, blocks),
@@ -57328,6 +57583,8 @@ function readPageFacts(path14, text2, counter, acronyms, resolveWikilink) {
     aliases: stringList(data?.aliases),
     headings: blocks.filter((block) => block.kind === "heading" && block.text !== "").map((block) => block.text),
     links,
+    wikilinks: findWikilinks(body),
+    acronyms: acronyms.findings(),
     body: counter.countBody(body),
     openCapture: isOpenCapture(data)
   };
@@ -57341,15 +57598,11 @@ function bodySummary(text2, blocks) {
   const first = blocks.find((block) => block.kind !== "heading");
   return first ? first.text.replace(/\s+/g, " ").trim().slice(0, PAGE_FACTS.SUMMARY_LIMIT) : description;
 }
-async function readChunkFacts(read, resolveWikilink, stopwords) {
+async function readChunkFacts(read, stopwords) {
   const counter = new RelevanceCounter(stopwords);
-  const acronyms = new AcronymCollector();
-  const chunk = { facts: [], unreadable: [], vocabulary: [], acronyms: /* @__PURE__ */ new Map() };
-  await read((path14, file) => {
-    if (file.ok) chunk.facts.push([path14, readPageFacts(path14, file.text, counter, acronyms, resolveWikilink)]);
-    else chunk.unreadable.push({ path: path14, reason: file.reason });
-  });
-  return { ...chunk, vocabulary: counter.vocabulary(), acronyms: acronyms.findings() };
+  const pages = [];
+  await read((path14, file) => pages.push(file.ok ? { path: path14, facts: readPageFacts(path14, file.text, counter) } : { path: path14, unreadable: file.reason }));
+  return { pages, vocabulary: counter.vocabulary() };
 }
 
 // src/ladder/catalog-pages.ts
@@ -57358,14 +57611,14 @@ var MAX_CHUNKS = 4;
 var MAIN_THREAD_SHARE = 1.5;
 var WORKERS_ENV = "WIKI_STEWARD_CATALOG_WORKERS";
 var WORKER_URL = new URL("./catalog-worker.js", import.meta.url);
-async function readCatalogPages(tree, pages, resolveWikilink) {
+async function readCatalogPages(tree, pages) {
   const workers = workerCount(tree, pages.length);
-  const readHere = (paths) => readChunkFacts((visit) => readPages(tree, paths, visit), resolveWikilink, builtinStopwords());
+  const readHere = (paths) => readChunkFacts((visit) => readPages(tree, paths, visit), builtinStopwords());
   if (workers === 0) return [await readHere(pages)];
   const mainShare = Math.round(pages.length * MAIN_THREAD_SHARE / (workers + MAIN_THREAD_SHARE));
   const stopwords = [...builtinStopwords()];
   const pending = splitInto(pages.slice(mainShare), workers).map(
-    (paths) => inWorker({ root: tree.root, paths, allPages: pages, stopwords }).catch((error) => {
+    (paths) => inWorker({ root: tree.root, paths, stopwords }).catch((error) => {
       process.emitWarning(`catalog worker failed (${error.message}); reading its ${paths.length} pages on the main thread`);
       return readHere(paths);
     })
@@ -57405,60 +57658,41 @@ function inWorker(data) {
 
 // src/ladder/catalog.ts
 var PAGE_TEXT_CACHE_CHARS = 32 * 1024 * 1024;
-function buildPostings(entries) {
-  const postings = /* @__PURE__ */ new Map();
-  entries.forEach((entry, i) => {
-    const words = /* @__PURE__ */ new Set([...entry.folded.title.words, ...entry.folded.summary.words, ...entry.tags.flatMap((t2) => foldedWords(t2))]);
-    for (const word of words) {
-      const list = postings.get(word);
-      if (list) list.push(i);
-      else postings.set(word, [i]);
-    }
-  });
-  return postings;
-}
 async function loadCatalog(tree, config, cache) {
   const layout = layoutOf(tree, config);
   const indexFiles = [...tree.files].filter(isIndexFilePath).sort((a, b3) => a === "index.md" ? -1 : b3 === "index.md" ? 1 : comparePathParts(a, b3));
-  const pages = new Set(layout.pages.filter((p2) => !isIndexFilePath(p2)));
+  const pages = [...new Set(layout.pages.filter((p2) => !isIndexFilePath(p2)))];
   const metaFiles = [...indexFiles, ...tree.files.has("schema.md") ? ["schema.md"] : []];
   const keys = await cache?.keysOf([...pages, ...metaFiles]);
   const kept = keys && await cache.read();
-  if (kept && sameKeys(kept.keys, keys) && kept.entries.every((e) => pages.has(e.path))) {
+  const unsafe = layout.unsafeNames.map((path14) => ({ path: escapeUnsafeName(path14), reason: "its file name holds a line break or other control character" }));
+  if (kept && sameKeys(kept.keys, keys)) {
     const { schema: schema3 } = await readMetaFiles(
       tree,
-      ["schema.md"].filter((f3) => metaFiles.includes(f3))
+      metaFiles.filter((f3) => f3 === "schema.md")
     );
-    const relevance2 = restoredRelevance(kept.entries.length, kept.vocabulary, kept.postings);
     return assembleCatalog(tree, layout, {
       loadedFrom: "snapshot",
+      pagesRead: 0,
       entries: kept.entries,
-      relevance: relevance2,
+      relevance: restoredRelevance(kept.entries.length, kept.relevance),
+      names: kept.names,
+      phrases: kept.phrases,
       acronyms: new Map(kept.acronyms),
       schema: schema3,
       indexFiles,
-      unreadable: kept.unreadable
+      unreadable: [...kept.unreadable, ...unsafe]
     });
   }
-  const facts = /* @__PURE__ */ new Map();
   const counter = new RelevanceCounter(builtinStopwords());
+  const reuse = kept && keptParts(kept, keys, counter);
+  const read = await readOrKeep(tree, pages, counter, reuse?.pages);
+  const unreadable = read.flatMap((page) => "unreadable" in page ? [{ path: page.path, reason: page.unreadable }] : []);
+  const facts = new Map(read.flatMap((page) => "facts" in page ? [[page.path, page.facts]] : []));
   const acronymCollector = new AcronymCollector();
-  const unreadable = [];
-  const resolveWikilink = wikilinkResolver(pages, { wikiName: path5.basename(tree.root) });
-  for (const chunk of await readCatalogPages(tree, [...pages], resolveWikilink)) {
-    const ids = counter.adopt(chunk.vocabulary);
-    const remap = ids.some((id, k2) => id !== k2);
-    for (const [path14, f3] of chunk.facts) {
-      if (remap) for (let k2 = 0; k2 < f3.body.ids.length; k2++) f3.body.ids[k2] = ids[f3.body.ids[k2]];
-      facts.set(path14, f3);
-    }
-    unreadable.push(...chunk.unreadable);
-    acronymCollector.merge(chunk.acronyms);
-  }
-  for (const path14 of layout.unsafeNames) {
-    unreadable.push({ path: escapeUnsafeName(path14), reason: "its file name holds a line break or other control character" });
-  }
+  for (const f3 of facts.values()) acronymCollector.merge(f3.acronyms);
   const { schema: schema2, indexTexts } = await readMetaFiles(tree, metaFiles);
+  const resolveWikilink = wikilinkResolver(pages, { wikiName: path5.basename(tree.root) });
   const listed = /* @__PURE__ */ new Map();
   for (const file of indexFiles) {
     const text2 = indexTexts.get(file);
@@ -57469,7 +57703,11 @@ async function loadCatalog(tree, config, cache) {
   }
   const linkTexts = /* @__PURE__ */ new Map();
   for (const [from, f3] of facts) {
-    for (const link of f3.links) {
+    const wikilinks = f3.wikilinks.flatMap((link) => {
+      const target = resolveWikilink(link.target);
+      return target ? [{ target, text: link.text }] : [];
+    });
+    for (const link of [...f3.links, ...wikilinks]) {
       const target = facts.get(link.target);
       if (link.target === from || !target) continue;
       const text2 = link.text ?? target.title;
@@ -57479,13 +57717,14 @@ async function loadCatalog(tree, config, cache) {
     }
   }
   const entries = [];
+  const fieldCounts = [];
   for (const path14 of layout.pages) {
     const f3 = facts.get(path14);
     if (!f3) continue;
     const index = listed.get(path14);
     const title = index?.title || f3.title;
     const summary = index?.summary || f3.ownSummary;
-    entries.push({
+    const entry = {
       path: path14,
       category: path14.split("/")[0],
       title,
@@ -57495,29 +57734,94 @@ async function loadCatalog(tree, config, cache) {
       headings: f3.headings,
       linkTexts: [...new Set(linkTexts.get(path14) ?? [])],
       ...index ? { listedIn: index.indexFile } : {},
-      openCapture: f3.openCapture,
-      folded: { title: foldText(title), summary: foldText(summary) }
+      openCapture: f3.openCapture
+    };
+    const same = reuse?.entry(entry);
+    entries.push({ ...entry, folded: same?.folded ?? { title: foldText(title), summary: foldText(summary) } });
+    fieldCounts.push(same?.fieldCounts() ?? counter.countFields(shortFields(entry)));
+  }
+  const relevance = counter.build(entries.map((e, i) => ({ fields: fieldCounts[i], body: facts.get(e.path).body })));
+  const acronyms = acronymCollector.result();
+  const names = buildWordIndex(entries, nameWords);
+  const phrases = buildWordIndex(entries, phraseWords);
+  const keyOf = new Map(keys);
+  if (keys) {
+    await cache.write({
+      keys,
+      entries,
+      acronyms: [...acronyms],
+      unreadable,
+      relevance: relevance.parts(),
+      names,
+      phrases,
+      fieldCounts,
+      pages: read.map((page) => ({ ...page, key: keyOf.get(page.path) }))
     });
   }
-  const relevance = counter.build(
-    entries.map((e) => ({
-      fields: { title: [e.title], aliases: e.aliases, tags: e.tags, summary: [e.summary], headings: e.headings, links: e.linkTexts },
-      body: facts.get(e.path).body
-    }))
-  );
-  const acronyms = acronymCollector.result();
-  if (keys) await cache.write({ keys, entries, acronyms: [...acronyms], unreadable, ...relevance.parts() });
   return assembleCatalog(tree, layout, {
-    loadedFrom: "pages",
+    loadedFrom: reuse ? "updated snapshot" : "pages",
+    pagesRead: read.length - (reuse?.pages.size ?? 0),
     entries,
     relevance,
+    names,
+    phrases,
     acronyms,
     schema: schema2,
     indexFiles,
-    unreadable
+    unreadable: [...unreadable, ...unsafe]
   });
 }
+var shortFields = (e) => ({
+  title: [e.title],
+  aliases: e.aliases,
+  tags: e.tags,
+  summary: [e.summary],
+  headings: e.headings,
+  links: e.linkTexts
+});
 var sameKeys = (a, b3) => a.length === b3.length && a.every(([p2, key2], i) => p2 === b3[i][0] && key2 === b3[i][1]);
+var sameStrings = (a, b3) => a.length === b3.length && a.every((x3, i) => x3 === b3[i]);
+var sameFields = (a, b3) => Object.values(shortFields(a)).every((texts, f3) => sameStrings(texts, Object.values(shortFields(b3))[f3]));
+function keptParts(kept, keys, counter) {
+  let keptPages2, keptCounts;
+  try {
+    [keptPages2, keptCounts] = [kept.pages(), kept.fieldCounts()];
+  } catch {
+    return void 0;
+  }
+  const remap = counter.remapper(kept.relevance.vocabulary);
+  const current = new Map(keys);
+  const pages = /* @__PURE__ */ new Map();
+  for (const { key: key2, ...page } of keptPages2) {
+    if (current.get(page.path) !== key2) continue;
+    pages.set(page.path, "facts" in page ? { path: page.path, facts: { ...page.facts, body: { ...page.facts.body, ids: remap(page.facts.body.ids) } } } : page);
+  }
+  const positions = new Map(kept.entries.map((e, i) => [e.path, i]));
+  return {
+    pages,
+    entry(entry) {
+      const at2 = positions.get(entry.path);
+      if (at2 === void 0 || !sameFields(kept.entries[at2], entry)) return void 0;
+      const counts = keptCounts[at2];
+      return { folded: kept.entries[at2].folded, fieldCounts: () => ({ ...counts, ids: remap(counts.ids) }) };
+    }
+  };
+}
+async function readOrKeep(tree, pages, counter, kept) {
+  const read = /* @__PURE__ */ new Map();
+  for (const chunk of await readCatalogPages(
+    tree,
+    pages.filter((p2) => !kept?.has(p2))
+  )) {
+    const ids = counter.adopt(chunk.vocabulary);
+    const remap = ids.some((id, k2) => id !== k2);
+    for (const page of chunk.pages) {
+      if (remap && "facts" in page) for (let k2 = 0; k2 < page.facts.body.ids.length; k2++) page.facts.body.ids[k2] = ids[page.facts.body.ids[k2]];
+      read.set(page.path, page);
+    }
+  }
+  return pages.map((p2) => read.get(p2) ?? kept.get(p2));
+}
 async function readMetaFiles(tree, files) {
   let schema2;
   const indexTexts = /* @__PURE__ */ new Map();
@@ -57528,31 +57832,19 @@ async function readMetaFiles(tree, files) {
   });
   return { schema: schema2, indexTexts };
 }
-function assembleCatalog(tree, layout, loaded) {
+function assembleCatalog(tree, layout, {
+  names,
+  phrases,
+  ...loaded
+}) {
   const { entries } = loaded;
   const positions = new Map(entries.map((e, i) => [e.path, i]));
-  const postings = buildPostings(entries);
-  const vocabulary = [...postings.keys()].sort();
-  const wordsStartingWith = (prefix) => {
-    const words = [];
-    for (let i = lowerBound(0, vocabulary.length, (k2) => vocabulary[k2] < prefix); vocabulary[i]?.startsWith(prefix); i++) words.push(vocabulary[i]);
-    return words;
-  };
   return {
     root: tree.root,
     layout,
     ...loaded,
-    mayMatch(pattern) {
-      if (pattern.noSpaceScript || pattern.words.length === 0) return entries;
-      let hits;
-      pattern.words.forEach((word, i) => {
-        const last = i === pattern.words.length - 1 && word.length >= 4;
-        const here = /* @__PURE__ */ new Set();
-        for (const w2 of last ? wordsStartingWith(word) : [word]) for (const e of postings.get(w2) ?? []) here.add(e);
-        hits = hits ? new Set([...hits].filter((e) => here.has(e))) : here;
-      });
-      return [...hits].sort((a, b3) => a - b3).map((i) => entries[i]);
-    },
+    mayMatch: (pattern) => entriesThatMayMatch(names, entries, pattern),
+    phraseHolders: (word) => entriesHolding(phrases, word),
     byPath: new Map(entries.map((e) => [e.path, e])),
     indexOf: (path14) => positions.get(path14) ?? -1,
     readPages: keptPageReader(tree)
@@ -57752,7 +58044,6 @@ function hasEvidence(catalog, terms) {
 }
 function feedbackTerms(catalog, scores, terms, extraStopwords, limit) {
   if (LADDER.FEEDBACK_PAGES === 0) return [];
-  const named = pagesNaming(catalog);
   const enough = hasEvidence(catalog, terms);
   const top = topScores(scores, LADDER.FEEDBACK_PAGES).filter(([entry]) => enough(entry));
   if (top.length === 0) return [];
@@ -57766,7 +58057,7 @@ function feedbackTerms(catalog, scores, terms, extraStopwords, limit) {
     for (const word of [page.title, ...page.aliases, ...page.tags, page.summary, ...page.headings].flatMap(lowerWords)) {
       const folded = foldWord(word);
       if (seen.has(folded) || asked.has(folded) || word.length < 3 || /^\d+$/.test(word) || stop.has(word)) continue;
-      if ((named.get(folded) ?? 0) > limit) continue;
+      if (catalog.relevance.namingFrequency(folded) > limit) continue;
       seen.add(folded);
       const s = strength.get(folded) ?? { value: 0, word, pages: /* @__PURE__ */ new Set() };
       s.value += score / best * catalog.relevance.idf(folded);
@@ -57815,9 +58106,8 @@ function expandTerms(catalog, question, terms, extraStopwords) {
     }
   }
   const asked = new Set(contentWords(question, stop));
-  const phrases = vocabularyPhrases(catalog, extraStopwords);
-  const starting = [...LADDER.PHRASE_EXPANSION ? asked : []].flatMap((w2) => phrases.byFirstWord.get(w2) ?? []).sort((a, b3) => a.order - b3.order);
-  for (const { entry, phrase, kind, words, key: key2 } of starting) {
+  const phrases = LADDER.PHRASE_EXPANSION ? questionPhrases(catalog, stop, asked) : { starting: [], pagesWith: /* @__PURE__ */ new Map() };
+  for (const { entry, phrase, kind, words, key: key2 } of phrases.starting) {
     if (phrases.pagesWith.get(key2) > LADDER.ALWAYS_SPECIFIC || !words.every((w2) => asked.has(w2))) continue;
     add(entry.title, `${kind} "${phrase}" of ${entry.path}`, entry.path);
   }
@@ -57863,51 +58153,26 @@ function stopwordSet(extra) {
   return set2;
 }
 var contentWords = (text2, stop) => foldedWords(text2.replace(/[\p{L}\p{N}']+/gu, (w2) => stop.has(w2.toLowerCase()) ? " " : w2));
-var phraseCache = /* @__PURE__ */ new WeakMap();
-function vocabularyPhrases(catalog, extraStopwords) {
-  let byStopwords = phraseCache.get(catalog);
-  if (!byStopwords) phraseCache.set(catalog, byStopwords = /* @__PURE__ */ new Map());
-  const key2 = extraStopwords.join("\0");
-  const cached = byStopwords.get(key2);
-  if (cached) return cached;
-  const stop = stopwordSet(extraStopwords);
-  const phrases = [];
+function questionPhrases(catalog, stop, asked) {
+  const holders = /* @__PURE__ */ new Set();
+  for (const word of asked) for (const position of catalog.phraseHolders(word)) holders.add(position);
+  const starting = [];
   const pagesWith = /* @__PURE__ */ new Map();
-  for (const entry of catalog.entries) {
+  for (const position of [...holders].sort((a, b3) => a - b3)) {
+    const entry = catalog.entries[position];
     const seen = /* @__PURE__ */ new Set();
     const add = (phrase, kind) => {
       const words = [...new Set(contentWords(phrase, stop))];
-      const id = [...words].sort().join(" ");
-      if (words.length < 2 || seen.has(id)) return;
-      seen.add(id);
-      pagesWith.set(id, (pagesWith.get(id) ?? 0) + 1);
-      phrases.push({ entry, phrase, kind, words, key: id, order: phrases.length });
+      const key2 = [...words].sort().join(" ");
+      if (words.length < 2 || seen.has(key2)) return;
+      seen.add(key2);
+      pagesWith.set(key2, (pagesWith.get(key2) ?? 0) + 1);
+      if (asked.has(words[0])) starting.push({ entry, phrase, kind, words, key: key2 });
     };
     for (const p2 of entry.aliases) add(p2, "alias");
     for (const p2 of entry.linkTexts) add(p2, "link text");
   }
-  const byFirstWord = /* @__PURE__ */ new Map();
-  for (const p2 of phrases) {
-    const list = byFirstWord.get(p2.words[0]);
-    if (list) list.push(p2);
-    else byFirstWord.set(p2.words[0], [p2]);
-  }
-  const vocabulary = { byFirstWord, pagesWith };
-  byStopwords.set(key2, vocabulary);
-  return vocabulary;
-}
-var namingCounts = /* @__PURE__ */ new WeakMap();
-function pagesNaming(catalog) {
-  let counts = namingCounts.get(catalog);
-  if (!counts) {
-    counts = /* @__PURE__ */ new Map();
-    for (const page of catalog.entries) {
-      const words = new Set([page.title, ...page.aliases, ...page.tags, page.summary, ...page.headings].flatMap((text2) => foldedWords(text2)));
-      for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
-    }
-    namingCounts.set(catalog, counts);
-  }
-  return counts;
+  return { starting, pagesWith };
 }
 
 // src/answer/trace.ts
@@ -58436,7 +58701,7 @@ function termLookup(terms) {
     return row[k2] === 1;
   };
 }
-function questionPhrases(question, terms) {
+function questionPhrases2(question, terms) {
   const words = foldedWords(question);
   const owner = (w2) => terms.findIndex((t2) => !isRewording(t2.term) && t2.pattern.words.length === 1 && t2.pattern.words[0] === w2);
   const phrases = /* @__PURE__ */ new Set();
@@ -58459,13 +58724,19 @@ var OfflineAnswerer = class {
     this.prepared.set(path14, page);
     return page;
   }
+  get pageLimit() {
+    return ANSWERER.OFFLINE_READ_BUDGET;
+  }
   async answer(request2) {
     const ranked = [...request2.pages.keys()];
     const read = ranked.slice(0, ANSWERER.OFFLINE_READ_BUDGET);
-    const unread = ranked.slice(ANSWERER.OFFLINE_READ_BUDGET).map((path14) => ({ path: path14, reason: `beyond the offline read budget of ${ANSWERER.OFFLINE_READ_BUDGET} pages` }));
+    const unread = [...ranked.slice(ANSWERER.OFFLINE_READ_BUDGET), ...request2.beyond ?? []].map((path14) => ({
+      path: path14,
+      reason: `beyond the offline read budget of ${ANSWERER.OFFLINE_READ_BUDGET} pages`
+    }));
     const terms = weighTerms(request2.terms);
     const pages = new Map(read.map((path14) => [path14, this.prepare(path14, request2.pages.get(path14))]));
-    const phrases = questionPhrases(request2.question, terms);
+    const phrases = questionPhrases2(request2.question, terms);
     const has = termLookup(terms);
     const scored = read.flatMap((path14, rank) => {
       const page = pages.get(path14);
@@ -58745,12 +59016,17 @@ var offlineProviders = () => ({
 async function openAskSession(workspace, providers = offlineProviders(), options2 = {}) {
   const started = performance.now();
   const root = workspace.wikiRoot;
-  const head = root ? await new GitCommandManager(root).headState() : void 0;
   let catalog;
+  let head;
   if (root) {
-    const tree = await loadFileTree(root);
     const { catalogCache } = options2;
-    const cache = catalogCache && await openCatalogCache(root, tree.files, workspace.config, { ...catalogCache, repoRoot: workspace.repoRoot, head });
+    const headState = new GitCommandManager(root).headState();
+    headState.catch(() => void 0);
+    const [tree, cache] = await Promise.all([
+      loadFileTree(root),
+      catalogCache && openCatalogCache(root, workspace.config, { ...catalogCache, repoRoot: workspace.repoRoot, head: headState })
+    ]);
+    head = await headState;
     catalog = await loadCatalog(tree, workspace.config, cache);
   }
   return {
@@ -58767,6 +59043,17 @@ var since = (t2) => Math.round(performance.now() - t2);
 function cutAtSpace(text2, limit) {
   for (let at2 = limit; at2 > limit - 200 && at2 > 0; at2--) if (/\s/.test(text2[at2])) return text2.slice(0, at2);
   return text2.slice(0, limit);
+}
+async function readCandidates(catalog, ranked, limit = Number.POSITIVE_INFINITY) {
+  const pages = /* @__PURE__ */ new Map();
+  let next = 0;
+  while (next < ranked.length && pages.size < limit) {
+    const slice = ranked.slice(next, next + Math.min(ranked.length, limit - pages.size));
+    next += slice.length;
+    const texts = await catalog.readPages(slice);
+    for (const path14 of slice) if (texts.has(path14)) pages.set(path14, texts.get(path14));
+  }
+  return { pages, beyond: ranked.slice(next) };
 }
 var deadlineName = (ms2) => `the question's deadline (answerer.deadline_ms: ${ms2} ms)`;
 async function askQuestion(session, asked, options2 = {}) {
@@ -58874,10 +59161,14 @@ async function askUnderDeadline(session, asked, options2) {
     return trace;
   }
   try {
-    const texts = await session.catalog.readPages(ladder.candidates.map((c3) => c3.path));
-    const pages = new Map(ladder.candidates.filter((c3) => texts.has(c3.path)).map((c3) => [c3.path, texts.get(c3.path)]));
+    const { answerer } = session.providers;
+    const { pages, beyond } = await readCandidates(
+      session.catalog,
+      ladder.candidates.map((c3) => c3.path),
+      answerer.pageLimit
+    );
     const scores = new Map(ladder.candidates.map((c3) => [c3.path, c3.score]));
-    const draft = await session.providers.answerer.answer({ question, branch: ladder.branch, terms: ladder.terms, pages, scores });
+    const draft = await answerer.answer({ question, branch: ladder.branch, terms: ladder.terms, pages, scores, beyond });
     const pagesRead = new Map(draft.read.map((p2) => [p2, pages.get(p2)]));
     const wiki = enforceCiteContract(draft.claims, { pagesRead, searchUrls: /* @__PURE__ */ new Set() });
     const outcome = draft.covered && wiki.claims.length > 0 ? "answered" : "gap";

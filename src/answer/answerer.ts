@@ -23,8 +23,10 @@ export interface AnswerRequest {
   question: string;
   branch: Branch;
   terms: readonly SignalTerm[];
-  /** Candidate pages in rank order, with their full text. */
+  /** Candidate pages in rank order, with their full text (up to the answerer's pageLimit). */
   pages: ReadonlyMap<string, string>;
+  /** Candidates ranked past the answerer's pageLimit, in rank order: not read from disk, never read by the answerer. */
+  beyond?: readonly string[];
   /** The ladder's relevance score of each candidate, where known: near-equal scores are a tie the ranking cannot break. */
   scores?: ReadonlyMap<string, number>;
 }
@@ -60,6 +62,11 @@ export interface TermProposal {
 
 export interface Answerer {
   readonly name: string;
+  /**
+   * The most candidates it ever reads, best first, when it has such a limit: no more are read from
+   * disk for it (a common question on a large wiki has thousands of candidates).
+   */
+  readonly pageLimit?: number;
   answer(request: AnswerRequest): Promise<DraftAnswer>;
   /** Step B's model-proposed signal terms; only model answerers that are asked to have it. */
   proposeTerms?(question: string): Promise<TermProposal>;

@@ -80,12 +80,19 @@ export interface AskSessionOptions {
 export async function openAskSession(workspace: Workspace, providers: Providers = offlineProviders(), options: AskSessionOptions = {}): Promise<AskSession> {
   const started = performance.now();
   const root = workspace.wikiRoot;
-  const head = root ? await new GitCommandManager(root).headState() : undefined;
   let catalog: WikiCatalog | undefined;
+  let head: Awaited<ReturnType<GitCommandManager['headState']>> | undefined;
   if (root) {
-    const tree = await loadFileTree(root);
+    // Git's answers and the walk of the tree do not depend on each other: asked at once.
     const { catalogCache } = options;
-    const cache = catalogCache && (await openCatalogCache(root, tree.files, workspace.config, { ...catalogCache, repoRoot: workspace.repoRoot, head }));
+    const headState = new GitCommandManager(root).headState();
+    // Awaited below; a walk that fails first must not leave git's failure unhandled.
+    headState.catch(() => undefined);
+    const [tree, cache] = await Promise.all([
+      loadFileTree(root),
+      catalogCache && openCatalogCache(root, workspace.config, { ...catalogCache, repoRoot: workspace.repoRoot, head: headState }),
+    ]);
+    head = await headState;
     catalog = await loadCatalog(tree, workspace.config, cache);
   }
   return {
@@ -110,6 +117,26 @@ const since = (t: number) => Math.round(performance.now() - t);
 function cutAtSpace(text: string, limit: number): string {
   for (let at = limit; at > limit - 200 && at > 0; at--) if (/\s/.test(text[at]!)) return text.slice(0, at);
   return text.slice(0, limit);
+}
+
+/**
+ * The candidates' texts in rank order (best first: answerers read, and budget, in that order), those
+ * that cannot be read left out, up to `limit` texts; the candidates past them are `beyond`, unread.
+ */
+async function readCandidates(
+  catalog: WikiCatalog,
+  ranked: readonly string[],
+  limit = Number.POSITIVE_INFINITY,
+): Promise<{ pages: Map<string, string>; beyond: string[] }> {
+  const pages = new Map<string, string>();
+  let next = 0;
+  while (next < ranked.length && pages.size < limit) {
+    const slice = ranked.slice(next, next + Math.min(ranked.length, limit - pages.size));
+    next += slice.length;
+    const texts = await catalog.readPages(slice);
+    for (const path of slice) if (texts.has(path)) pages.set(path, texts.get(path)!);
+  }
+  return { pages, beyond: ranked.slice(next) };
 }
 
 /** How a question's deadline is named in the faults it causes (notes, `provider_calls`, the Action's warning). */
@@ -232,11 +259,14 @@ async function askUnderDeadline(session: AskSession, asked: string, options: Ask
     return trace;
   }
   try {
-    const texts = await session.catalog.readPages(ladder.candidates.map((c) => c.path));
-    // In rank order, best first: answerers read (and budget) in that order.
-    const pages = new Map(ladder.candidates.filter((c) => texts.has(c.path)).map((c) => [c.path, texts.get(c.path)!]));
+    const { answerer } = session.providers;
+    const { pages, beyond } = await readCandidates(
+      session.catalog,
+      ladder.candidates.map((c) => c.path),
+      answerer.pageLimit,
+    );
     const scores = new Map(ladder.candidates.map((c) => [c.path, c.score]));
-    const draft = await session.providers.answerer.answer({ question, branch: ladder.branch, terms: ladder.terms, pages, scores });
+    const draft = await answerer.answer({ question, branch: ladder.branch, terms: ladder.terms, pages, scores, beyond });
     const pagesRead = new Map(draft.read.map((p) => [p, pages.get(p)!]));
     const wiki = enforceCiteContract(draft.claims, { pagesRead, searchUrls: new Set() });
     const outcome: Outcome = draft.covered && wiki.claims.length > 0 ? 'answered' : 'gap';

@@ -231,12 +231,17 @@ export class OfflineAnswerer implements Answerer {
     return page;
   }
 
+  get pageLimit(): number {
+    return ANSWERER.OFFLINE_READ_BUDGET;
+  }
+
   async answer(request: AnswerRequest): Promise<DraftAnswer> {
     const ranked = [...request.pages.keys()];
     const read = ranked.slice(0, ANSWERER.OFFLINE_READ_BUDGET);
-    const unread = ranked
-      .slice(ANSWERER.OFFLINE_READ_BUDGET)
-      .map((path) => ({ path, reason: `beyond the offline read budget of ${ANSWERER.OFFLINE_READ_BUDGET} pages` }));
+    const unread = [...ranked.slice(ANSWERER.OFFLINE_READ_BUDGET), ...(request.beyond ?? [])].map((path) => ({
+      path,
+      reason: `beyond the offline read budget of ${ANSWERER.OFFLINE_READ_BUDGET} pages`,
+    }));
     const terms = weighTerms(request.terms);
     const pages = new Map(read.map((path) => [path, this.prepare(path, request.pages.get(path)!)]));
     const phrases = questionPhrases(request.question, terms);

@@ -1,12 +1,13 @@
-// The catalog's snapshot between runs: what a load computed (entries, acronyms, the ranking's
-// postings), kept with a key per file it read, so a later run over the same files skips reading and
-// counting every page. Keys: a tracked file git reports unchanged is keyed by its blob id; any other
-// (changed, untracked, outside git) by size, modification and change times and inode. A snapshot of
-// another steward version, layout or configuration, or whose keys differ in any file, is not used
-// (the load runs and writes a new one); one that is partial, unreadable or malformed is ignored too.
-// It is data (a checked JSON header and typed arrays), never code, and only ranks: the answerer
-// quotes the pages it reads in this run. Writing it is best effort: a folder that cannot be written
-// costs the next run its head start, nothing else.
+// The catalog's snapshot between runs: what a load computed, kept with a key per file it read, so a
+// later run over the same files skips reading and counting every page. Keys: a tracked file git
+// reports unchanged is keyed by its blob id; any other (changed, untracked, outside git) by size,
+// modification and change times and inode. A snapshot whose every key is current stands for the
+// load; one whose keys differ for some pages gives the load the facts of the pages that did not
+// change (catalog.ts reads the others and recomputes everything that spans pages). A snapshot of
+// another steward version, layout or configuration, or one that is partial, unreadable or malformed,
+// is not used, and the load writes a new one. It is data (checked JSON and typed arrays), never
+// code, and only ranks: the answerer quotes the pages it reads in this run. Writing it is best
+// effort: a folder that cannot be written costs the next run its head start, nothing else.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -14,16 +15,25 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StewardConfig } from '../config/config.js';
 import { GitCommandManager } from '../git/git-command-manager.js';
-import type { Postings } from './relevance.js';
-import type { FoldedText } from './text-match.js';
+import type { AcronymFindings } from './acronyms.js';
+import type { PageFacts, ReadPage } from './page-facts.js';
+import type { BodyCounts, FieldCounts, Postings, RelevanceParts } from './relevance.js';
+import { normalize } from './text-match.js';
 import type { WikiEntry } from './wiki-entry.js';
+import { type WordIndex, wordIndexHolds } from './word-index.js';
 
 /** Bumped whenever what the snapshot holds or means changes: a snapshot of another layout is ignored. */
-const SNAPSHOT_SCHEMA = 1;
+const SNAPSHOT_SCHEMA = 2;
 const MAGIC = Buffer.from('WSCATLG\n', 'latin1');
 /** Past this a snapshot file is not read (a wiki whose snapshot is this large loads cold). */
 const MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
+/** Where the header's length is, and where the header starts (after the magic and that length). */
 const HEADER_AT = MAGIC.length + 4;
+/** Short fields per page (FieldCounts' ends and lengths). */
+const SHORT_FIELD_COUNT = 6;
+
+/** A page as the snapshot keeps it: its facts or why it could not be read, with its file key. */
+export type KeptPage = ReadPage & { key: string };
 
 /** What a load computed, as kept (see loadCatalog). */
 export interface CatalogSnapshot {
@@ -31,11 +41,21 @@ export interface CatalogSnapshot {
   keys: Array<[path: string, key: string]>;
   entries: WikiEntry[];
   acronyms: Array<[acronym: string, expansions: string[]]>;
+  /** Pages that could not be read (a load adds the files whose names are unsafe). */
   unreadable: Array<{ path: string; reason: string }>;
-  /** The ranking's folded words by id, and its postings (see RelevanceIndex.parts). */
-  vocabulary: readonly string[];
-  postings: Postings;
+  /** The ranking's parts: its folded words by id, postings and naming frequencies (see RelevanceIndex.parts). */
+  relevance: RelevanceParts;
+  /** Which entries hold each word of their titles, summaries and tags, and of their aliases and link texts (word-index.ts). */
+  names: WordIndex;
+  phrases: WordIndex;
+  /** The entries' short fields counted, in entry order, over `relevance.vocabulary`. */
+  fieldCounts(): FieldCounts[];
+  /** Every page read, in page order, bodies counted over `relevance.vocabulary`. */
+  pages(): KeptPage[];
 }
+
+/** What a load writes: the snapshot with its parts at hand. */
+export type CatalogSnapshotParts = Omit<CatalogSnapshot, 'fieldCounts' | 'pages'> & { fieldCounts: FieldCounts[]; pages: KeptPage[] };
 
 export interface CatalogCache {
   /** Each path's key as it is now (see the file's head). */
@@ -43,7 +63,7 @@ export interface CatalogCache {
   /** The snapshot kept for this wiki, layout and configuration, when there is a well-formed one. */
   read(): Promise<CatalogSnapshot | undefined>;
   /** Keeps the snapshot for the next run; never fails (a folder that cannot be written keeps nothing). */
-  write(snapshot: CatalogSnapshot): Promise<void>;
+  write(snapshot: CatalogSnapshotParts): Promise<void>;
 }
 
 export interface CatalogCacheOptions {
@@ -52,7 +72,7 @@ export interface CatalogCacheOptions {
   /** Where a relative `cache.dir` is taken from. */
   repoRoot: string;
   /** The wiki's HEAD commit and the files that differ from it (GitCommandManager.headState), when in git. */
-  head?: { commit: string | undefined; changed: ReadonlySet<string> };
+  head?: Promise<{ commit: string | undefined; changed: ReadonlySet<string> }>;
 }
 
 /**
@@ -68,30 +88,24 @@ export async function snapshotFolder(root: string, config: StewardConfig, repoRo
   );
 }
 
-/**
- * The cache for a wiki on disk whose tree holds `files`: in `cache.dir` when the configuration names
- * one, else in `<git dir>/wiki-steward/`; none outside git without `cache.dir`.
- */
-export async function openCatalogCache(
-  root: string,
-  files: ReadonlySet<string>,
-  config: StewardConfig,
-  options: CatalogCacheOptions,
-): Promise<CatalogCache | undefined> {
-  const git = new GitCommandManager(root);
-  const dir = await snapshotFolder(root, config, options.repoRoot);
+/** The cache for a wiki on disk (see snapshotFolder for where); none outside git without `cache.dir`. */
+export async function openCatalogCache(root: string, config: StewardConfig, options: CatalogCacheOptions): Promise<CatalogCache | undefined> {
+  // The staging area's blob ids are read beside HEAD's state (git's answers do not wait on each other), and used when there is a HEAD.
+  const [dir, blobs, state] = await Promise.all([
+    snapshotFolder(root, config, options.repoRoot),
+    new GitCommandManager(root).indexBlobs().catch(() => undefined),
+    options.head,
+  ]);
   if (dir === undefined) return undefined;
-  const configText = JSON.stringify(config);
+  const head = state?.commit !== undefined ? state : undefined;
   // One snapshot per wiki root: a changed setting or version rewrites it rather than leaving another beside it.
   const file = path.join(dir, `catalog-${digest([root]).slice(0, 16)}.bin`);
-  const stamp = digest([String(SNAPSHOT_SCHEMA), options.stewardVersion, codeDigest(), root, configText, ...[...files].sort()]);
-  const head = options.head?.commit !== undefined ? options.head : undefined;
-  const blobs = head ? await git.indexBlobs().catch(() => undefined) : undefined;
+  const stamp = digest([String(SNAPSHOT_SCHEMA), options.stewardVersion, codeDigest(), root, JSON.stringify(config)]);
   return {
     keysOf: async (paths) =>
       paths.map((p) => {
-        const blob = blobs?.get(p);
-        return [p, blob !== undefined && !head!.changed.has(p) ? `blob ${blob}` : statKey(path.join(root, p))];
+        const blob = head && blobs?.get(p);
+        return [p, blob && !head.changed.has(p) ? `blob ${blob}` : statKey(path.join(root, p))];
       }),
     read: async () => {
       try {
@@ -144,33 +158,132 @@ function statKey(file: string): string {
   return info ? `stat ${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}` : 'missing';
 }
 
+// ---------------------------------------------------------------------------------------------
+// The file: MAGIC, the header's length (uint32 LE), the header (JSON), the pages' facts (JSON, read
+// only when some page changed), zeros to a multiple of 8, then the typed arrays of ARRAYS in that
+// order, little-endian, each as long as the header says.
+
+/** An entry as kept: its folded title and summary as their joined words (the rest is rebuilt from them). */
+type KeptEntry = Omit<WikiEntry, 'folded'> & { folded: { title: string; summary: string } };
+
+/** A page's facts as kept: the body's counts are in the arrays, the acronyms as pairs. */
+type KeptFacts = Omit<PageFacts, 'body' | 'acronyms'> & { acronyms: Array<[string, Array<[string, string]>]>; bodyLength: number };
+type KeptPageJson = { path: string; key: string; facts: KeptFacts } | { path: string; key: string; unreadable: string };
+
 interface Header {
   stamp: string;
   keys: CatalogSnapshot['keys'];
-  entries: WikiEntry[];
+  entries: KeptEntry[];
   acronyms: CatalogSnapshot['acronyms'];
   unreadable: CatalogSnapshot['unreadable'];
   vocabulary: string[];
-  postings: number;
+  nameWords: string[];
+  phraseWords: string[];
+  /** Bytes of the pages' JSON after the header. */
+  pagesBytes: number;
+  /** Each typed array's length in elements, ARRAYS' order. */
+  lengths: number[];
 }
 
-/**
- * The file: MAGIC, the JSON header's length (uint32 LE), the header, zeros to a multiple of 8,
- * then the postings' pseudo-frequencies (Float64), offsets and entries (Int32), little-endian.
- */
-function encodeSnapshot(snapshot: CatalogSnapshot, stamp: string): Buffer {
-  const { postings, ...rest } = snapshot;
-  const header: Header = { stamp, ...rest, vocabulary: [...rest.vocabulary], postings: postings.entries.length };
+/** The typed arrays, in file order: the postings, naming frequencies, the entries' field counts and the pages' body counts. */
+const ARRAYS = [
+  ['pseudoFrequencies', Float64Array],
+  ['offsets', Int32Array],
+  ['postingEntries', Int32Array],
+  ['naming', Int32Array],
+  ['nameOffsets', Int32Array],
+  ['nameEntries', Int32Array],
+  ['phraseOffsets', Int32Array],
+  ['phraseEntries', Int32Array],
+  ['fieldIds', Int32Array],
+  ['fieldCounts', Int32Array],
+  ['fieldEnds', Int32Array],
+  ['fieldLengths', Int32Array],
+  ['bodyIds', Int32Array],
+  ['bodyCounts', Int32Array],
+  ['bodyEnds', Int32Array],
+] as const;
+type ArrayName = (typeof ARRAYS)[number][0];
+
+function encodeSnapshot(snapshot: CatalogSnapshotParts, stamp: string): Buffer {
+  const { postings, naming, vocabulary } = snapshot.relevance;
+  const fields = flatten(snapshot.fieldCounts, (f) => [f.ids, f.counts]);
+  const read = snapshot.pages.flatMap((p) => ('facts' in p ? [p.facts.body] : []));
+  const bodies = flatten(read, (b) => [b.ids, b.counts]);
+  const arrays: Record<ArrayName, Float64Array | Int32Array> = {
+    pseudoFrequencies: postings.pseudoFrequencies,
+    offsets: postings.offsets,
+    postingEntries: postings.entries,
+    naming,
+    nameOffsets: snapshot.names.offsets,
+    nameEntries: snapshot.names.entries,
+    phraseOffsets: snapshot.phrases.offsets,
+    phraseEntries: snapshot.phrases.entries,
+    fieldIds: fields.values[0]!,
+    fieldCounts: fields.values[1]!,
+    // Each entry's field ends as offsets into the flat ids (FieldCounts' are the entry's own).
+    fieldEnds: concatInt32(snapshot.fieldCounts.map((f, e) => f.ends.map((end) => end + (e === 0 ? 0 : fields.ends[e - 1]!)))),
+    fieldLengths: concatInt32(snapshot.fieldCounts.map((f) => f.lengths)),
+    bodyIds: bodies.values[0]!,
+    bodyCounts: bodies.values[1]!,
+    bodyEnds: bodies.ends,
+  };
+  const pages: KeptPageJson[] = snapshot.pages.map((p) => {
+    if (!('facts' in p)) return p;
+    const { body, acronyms, ...facts } = p.facts;
+    return { path: p.path, key: p.key, facts: { ...facts, acronyms: [...acronyms].map(([k, forms]) => [k, [...forms]]), bodyLength: body.length } };
+  });
+  const pagesJson = Buffer.from(JSON.stringify(pages), 'utf8');
+  const header: Header = {
+    stamp,
+    keys: snapshot.keys,
+    entries: snapshot.entries.map((e) => ({ ...e, folded: { title: e.folded.title.joined, summary: e.folded.summary.joined } })),
+    acronyms: snapshot.acronyms,
+    unreadable: snapshot.unreadable,
+    vocabulary: [...vocabulary],
+    nameWords: [...snapshot.names.words],
+    phraseWords: [...snapshot.phrases.words],
+    pagesBytes: pagesJson.length,
+    lengths: ARRAYS.map(([name]) => arrays[name].length),
+  };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
-  const start = align8(HEADER_AT + json.length);
-  const out = Buffer.alloc(start + postings.pseudoFrequencies.byteLength + postings.offsets.byteLength + postings.entries.byteLength);
+  const start = align8(HEADER_AT + json.length + pagesJson.length);
+  const out = Buffer.alloc(start + ARRAYS.reduce((n, [name]) => n + arrays[name].byteLength, 0));
   MAGIC.copy(out, 0);
   out.writeUInt32LE(json.length, MAGIC.length);
   json.copy(out, HEADER_AT);
+  pagesJson.copy(out, HEADER_AT + json.length);
   let at = start;
-  for (const array of [postings.pseudoFrequencies, postings.offsets, postings.entries]) {
+  for (const [name] of ARRAYS) {
+    const array = arrays[name];
     out.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);
     at += array.byteLength;
+  }
+  return out;
+}
+
+/** Lists of pairs of arrays as two flat arrays, with each item's end (cumulative) in `ends`. */
+function flatten<T>(items: readonly T[], pair: (item: T) => [Int32Array, Int32Array]): { values: Int32Array[]; ends: Int32Array } {
+  const ends = new Int32Array(items.length);
+  let total = 0;
+  items.forEach((item, i) => (ends[i] = total += pair(item)[0].length));
+  const values = [new Int32Array(total), new Int32Array(total)];
+  let at = 0;
+  for (const item of items) {
+    const [a, b] = pair(item);
+    values[0]!.set(a, at);
+    values[1]!.set(b, at);
+    at += a.length;
+  }
+  return { values, ends };
+}
+
+function concatInt32(arrays: readonly Int32Array[]): Int32Array {
+  const out = new Int32Array(arrays.reduce((n, a) => n + a.length, 0));
+  let at = 0;
+  for (const a of arrays) {
+    out.set(a, at);
+    at += a.length;
   }
   return out;
 }
@@ -182,53 +295,162 @@ export function decodeSnapshot(bytes: Buffer, stamp: string): CatalogSnapshot | 
   if (bytes.length < HEADER_AT || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
   const headerLength = bytes.readUInt32LE(MAGIC.length);
   if (HEADER_AT + headerLength > bytes.length) return undefined;
-  let header: unknown;
+  const header = parseJson(bytes, HEADER_AT, headerLength);
+  if (!isHeader(header) || header.stamp !== stamp) return undefined;
+  const pagesAt = HEADER_AT + headerLength;
+  const start = align8(pagesAt + header.pagesBytes);
+  const arrays = typedArrays(bytes, start, header.lengths);
+  if (!arrays) return undefined;
+  const words = header.vocabulary.length;
+  const postings: Postings = { offsets: arrays.offsets, entries: arrays.postingEntries, pseudoFrequencies: arrays.pseudoFrequencies };
+  const entries = header.entries.length;
+  const names: WordIndex = { words: header.nameWords, offsets: arrays.nameOffsets, entries: arrays.nameEntries };
+  const phrases: WordIndex = { words: header.phraseWords, offsets: arrays.phraseOffsets, entries: arrays.phraseEntries };
+  if (
+    !wordIndexHolds(names, entries) ||
+    !wordIndexHolds(phrases, entries) ||
+    arrays.offsets.length !== words + 1 ||
+    !postingsHold(postings, entries) ||
+    arrays.naming.length !== words ||
+    !arrays.naming.every((n) => n >= 0 && n <= entries) ||
+    new Set(header.vocabulary).size !== words
+  )
+    return undefined;
+  return {
+    keys: header.keys,
+    entries: header.entries.map(restoredEntry),
+    acronyms: header.acronyms,
+    unreadable: header.unreadable,
+    relevance: { vocabulary: header.vocabulary, postings, naming: arrays.naming },
+    names,
+    phrases,
+    // What only a load that reads some pages needs is checked when it is asked for: a malformed part throws.
+    fieldCounts: () => keptFieldCounts(arrays, entries, words),
+    pages: () => keptPages(parseJson(bytes, pagesAt, header.pagesBytes), arrays, words),
+  };
+}
+
+function parseJson(bytes: Buffer, at: number, length: number): unknown {
   try {
-    header = JSON.parse(bytes.toString('utf8', HEADER_AT, HEADER_AT + headerLength));
+    return JSON.parse(bytes.toString('utf8', at, at + length));
   } catch {
     return undefined;
   }
-  if (!isHeader(header) || header.stamp !== stamp) return undefined;
-  const words = header.vocabulary.length;
-  const count = header.postings;
-  const start = align8(HEADER_AT + headerLength);
-  if (bytes.length !== start + 8 * count + 4 * (words + 1) + 4 * count) return undefined;
-  const pseudoFrequencies = new Float64Array(copyOf(bytes, start, 8 * count));
-  const offsets = new Int32Array(copyOf(bytes, start + 8 * count, 4 * (words + 1)));
-  const entries = new Int32Array(copyOf(bytes, start + 8 * count + 4 * (words + 1), 4 * count));
-  const postings = { offsets, entries, pseudoFrequencies };
-  if (!postingsHold(postings, header.entries.length) || new Set(header.vocabulary).size !== words) return undefined;
-  return { keys: header.keys, entries: header.entries, acronyms: header.acronyms, unreadable: header.unreadable, vocabulary: header.vocabulary, postings };
 }
 
-/** Bytes [at, at + length) in a buffer of their own (aligned for a typed array, whatever the file buffer's offset). */
-const copyOf = (bytes: Buffer, at: number, length: number): ArrayBuffer =>
-  bytes.buffer.slice(bytes.byteOffset + at, bytes.byteOffset + at + length) as ArrayBuffer;
+type SnapshotArrays = Record<Exclude<ArrayName, 'pseudoFrequencies'>, Int32Array<ArrayBuffer>> & { pseudoFrequencies: Float64Array<ArrayBuffer> };
+
+/**
+ * ARRAYS read from `start`, each `lengths[i]` long, when they fill the rest of the file exactly:
+ * laid over the file's own buffer when it is aligned (a large file read whole is), else copied.
+ */
+function typedArrays(bytes: Buffer, start: number, lengths: readonly number[]): SnapshotArrays | undefined {
+  if (lengths.length !== ARRAYS.length) return undefined;
+  const aligned = bytes.byteOffset % 8 === 0;
+  const out: Record<string, Float64Array | Int32Array> = {};
+  let at = start;
+  for (const [i, [name, Type]] of ARRAYS.entries()) {
+    const byteLength = lengths[i]! * Type.BYTES_PER_ELEMENT;
+    if (at + byteLength > bytes.length) return undefined;
+    out[name] = aligned
+      ? new Type(bytes.buffer as ArrayBuffer, bytes.byteOffset + at, lengths[i]!)
+      : new Type(bytes.buffer.slice(bytes.byteOffset + at, bytes.byteOffset + at + byteLength) as ArrayBuffer);
+    at += byteLength;
+  }
+  return at === bytes.length ? (out as SnapshotArrays) : undefined;
+}
 
 /** Offsets rise from 0 to the postings' count; each word's pages ascend, within the catalog; every weight positive. */
 function postingsHold({ offsets, entries, pseudoFrequencies }: Postings, pages: number): boolean {
-  if (offsets[0] !== 0 || offsets[offsets.length - 1] !== entries.length) return false;
+  if (entries.length !== pseudoFrequencies.length || offsets[0] !== 0 || offsets[offsets.length - 1] !== entries.length) return false;
   for (let w = 0; w + 1 < offsets.length; w++) {
-    if (offsets[w + 1]! < offsets[w]!) return false;
-    for (let k = offsets[w]!; k < offsets[w + 1]!; k++) {
+    const [from, to] = [offsets[w]!, offsets[w + 1]!];
+    if (to < from) return false;
+    let last = -1;
+    for (let k = from; k < to; k++) {
       const entry = entries[k]!;
-      if (entry < 0 || entry >= pages || (k > offsets[w]! && entry <= entries[k - 1]!)) return false;
+      if (entry <= last || entry >= pages) return false;
+      last = entry;
     }
   }
-  return pseudoFrequencies.every((f) => Number.isFinite(f) && f > 0);
+  // Plain loops: a callback per posting costs more than the check (millions on a large wiki).
+  for (let k = 0; k < pseudoFrequencies.length; k++) {
+    const f = pseudoFrequencies[k]!;
+    if (!(f > 0 && f < Number.POSITIVE_INFINITY)) return false;
+  }
+  return true;
+}
+
+class MalformedSnapshot extends Error {
+  constructor(what: string) {
+    super(`malformed catalog snapshot: ${what}`);
+  }
+}
+
+/** Word ids below `words` with positive counts, `ends` rising within the ids: else MalformedSnapshot. */
+function checkCounted(ids: Int32Array, counts: Int32Array, ends: Int32Array, words: number, what: string): void {
+  if (counts.length !== ids.length) throw new MalformedSnapshot(what);
+  for (let k = 0; k < ids.length; k++) if (ids[k]! < 0 || ids[k]! >= words || counts[k]! <= 0) throw new MalformedSnapshot(what);
+  let last = 0;
+  for (const end of ends) {
+    if (end < last || end > ids.length) throw new MalformedSnapshot(what);
+    last = end;
+  }
+  if (ends.length > 0 && last !== ids.length) throw new MalformedSnapshot(what);
+}
+
+function keptFieldCounts(arrays: SnapshotArrays, entries: number, words: number): FieldCounts[] {
+  const { fieldIds, fieldCounts, fieldEnds, fieldLengths } = arrays;
+  if (fieldEnds.length !== entries * SHORT_FIELD_COUNT || fieldLengths.length !== fieldEnds.length || !fieldLengths.every((n) => n >= 0))
+    throw new MalformedSnapshot('field counts');
+  checkCounted(fieldIds, fieldCounts, fieldEnds, words, 'field counts');
+  return Array.from({ length: entries }, (_, e) => {
+    const from = e === 0 ? 0 : fieldEnds[e * SHORT_FIELD_COUNT - 1]!;
+    const to = fieldEnds[(e + 1) * SHORT_FIELD_COUNT - 1]!;
+    return {
+      ids: fieldIds.subarray(from, to),
+      counts: fieldCounts.subarray(from, to),
+      ends: fieldEnds.slice(e * SHORT_FIELD_COUNT, (e + 1) * SHORT_FIELD_COUNT).map((end) => end - from),
+      lengths: fieldLengths.subarray(e * SHORT_FIELD_COUNT, (e + 1) * SHORT_FIELD_COUNT),
+    };
+  });
+}
+
+function keptPages(json: unknown, arrays: SnapshotArrays, words: number): KeptPage[] {
+  if (!Array.isArray(json) || !json.every(isKeptPage)) throw new MalformedSnapshot('pages');
+  const { bodyIds, bodyCounts, bodyEnds } = arrays;
+  const read = json.filter((p) => 'facts' in p);
+  if (bodyEnds.length !== read.length) throw new MalformedSnapshot('page bodies');
+  checkCounted(bodyIds, bodyCounts, bodyEnds, words, 'page bodies');
+  let n = 0;
+  return json.map((page): KeptPage => {
+    if (!('facts' in page)) return page;
+    const from = n === 0 ? 0 : bodyEnds[n - 1]!;
+    const to = bodyEnds[n++]!;
+    const { bodyLength, acronyms, ...facts } = page.facts;
+    const body: BodyCounts = { ids: bodyIds.subarray(from, to), counts: bodyCounts.subarray(from, to), length: bodyLength };
+    const findings: AcronymFindings = new Map(acronyms.map(([key, forms]) => [key, new Map(forms)]));
+    return { path: page.path, key: page.key, facts: { ...facts, acronyms: findings, body } };
+  });
+}
+
+/** A kept entry's folded texts rebuilt from their joined words (the costly folding is not done again). */
+function restoredEntry(entry: KeptEntry): WikiEntry {
+  const folded = (joined: string, text: string) => ({ words: joined.length > 2 ? joined.slice(1, -1).split(' ') : [], joined, raw: normalize(text) });
+  return { ...entry, folded: { title: folded(entry.folded.title, entry.title), summary: folded(entry.folded.summary, entry.summary) } };
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 const isPair = <A, B>(v: unknown, first: (x: unknown) => x is A, second: (x: unknown) => x is B): v is [A, B] =>
   Array.isArray(v) && v.length === 2 && first(v[0]) && second(v[1]);
+const isList = <T>(v: unknown, item: (x: unknown) => x is T): v is T[] => Array.isArray(v) && v.every(item);
+/** Joined folded words: ` word word ` (or two spaces for none). */
+const isJoined = (v: unknown): v is string => isString(v) && v.startsWith(' ') && v.endsWith(' ') && v.length >= 2;
 
-function isFolded(v: unknown): v is FoldedText {
-  return isObject(v) && isStrings(v.words) && isString(v.joined) && isString(v.raw);
-}
-
-function isEntry(v: unknown): v is WikiEntry {
+function isEntry(v: unknown): v is KeptEntry {
   if (!isObject(v) || !isObject(v.folded)) return false;
   const { path, category, title, summary, tags, aliases, headings, linkTexts, listedIn, openCapture, folded } = v;
   return (
@@ -236,8 +458,26 @@ function isEntry(v: unknown): v is WikiEntry {
     [tags, aliases, headings, linkTexts].every(isStrings) &&
     (listedIn === undefined || isString(listedIn)) &&
     typeof openCapture === 'boolean' &&
-    isFolded(folded.title) &&
-    isFolded(folded.summary)
+    isJoined(folded.title) &&
+    isJoined(folded.summary)
+  );
+}
+
+const isLink = (v: unknown): v is { target: string; text?: string } => isObject(v) && isString(v.target) && (v.text === undefined || isString(v.text));
+
+function isKeptPage(v: unknown): v is KeptPageJson {
+  if (!isObject(v) || !isString(v.path) || !isString(v.key)) return false;
+  if (!('facts' in v)) return isString(v.unreadable);
+  const f = v.facts;
+  return (
+    isObject(f) &&
+    [f.title, f.ownSummary].every(isString) &&
+    [f.tags, f.aliases, f.headings].every(isStrings) &&
+    isList(f.links, (l): l is { target: string; text: string } => isLink(l) && isString(l.text)) &&
+    isList(f.wikilinks, isLink) &&
+    typeof f.openCapture === 'boolean' &&
+    isCount(f.bodyLength) &&
+    isList(f.acronyms, (a): a is [string, Array<[string, string]>] => isPair(a, isString, (forms) => isList(forms, (p) => isPair(p, isString, isString))))
   );
 }
 
@@ -245,16 +485,14 @@ function isHeader(v: unknown): v is Header {
   return (
     isObject(v) &&
     isString(v.stamp) &&
-    Array.isArray(v.keys) &&
-    v.keys.every((k) => isPair(k, isString, isString)) &&
-    Array.isArray(v.entries) &&
-    v.entries.every(isEntry) &&
-    Array.isArray(v.acronyms) &&
-    v.acronyms.every((a) => isPair(a, isString, isStrings)) &&
-    Array.isArray(v.unreadable) &&
-    v.unreadable.every((u) => isObject(u) && isString(u.path) && isString(u.reason)) &&
+    isList(v.keys, (k) => isPair(k, isString, isString)) &&
+    isList(v.entries, isEntry) &&
+    isList(v.acronyms, (a) => isPair(a, isString, isStrings)) &&
+    isList(v.unreadable, (u): u is { path: string; reason: string } => isObject(u) && isString(u.path) && isString(u.reason)) &&
     isStrings(v.vocabulary) &&
-    Number.isSafeInteger(v.postings) &&
-    (v.postings as number) >= 0
+    isStrings(v.nameWords) &&
+    isStrings(v.phraseWords) &&
+    isCount(v.pagesBytes) &&
+    isList(v.lengths, isCount)
   );
 }

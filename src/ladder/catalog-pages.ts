@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { readPages } from '../wiki/page-limit.js';
 import { type WikiTree } from '../wiki/tree.js';
-import { type WikilinkResolver } from '../wiki/wikilinks.js';
 import type { CatalogWorkerData } from './catalog-worker.js';
 import { type ChunkFacts, readChunkFacts } from './page-facts.js';
 import { builtinStopwords } from './signal-terms.js';
@@ -45,15 +44,15 @@ const WORKERS_ENV = 'WIKI_STEWARD_CATALOG_WORKERS';
 const WORKER_URL = new URL('./catalog-worker.js', import.meta.url);
 
 /** The pages' facts, chunk by chunk in page order. */
-export async function readCatalogPages(tree: WikiTree, pages: readonly string[], resolveWikilink: WikilinkResolver): Promise<ChunkFacts[]> {
+export async function readCatalogPages(tree: WikiTree, pages: readonly string[]): Promise<ChunkFacts[]> {
   const workers = workerCount(tree, pages.length);
-  const readHere = (paths: readonly string[]) => readChunkFacts((visit) => readPages(tree, paths, visit), resolveWikilink, builtinStopwords());
+  const readHere = (paths: readonly string[]) => readChunkFacts((visit) => readPages(tree, paths, visit), builtinStopwords());
   if (workers === 0) return [await readHere(pages)];
   const mainShare = Math.round((pages.length * MAIN_THREAD_SHARE) / (workers + MAIN_THREAD_SHARE));
   const stopwords = [...builtinStopwords()];
   // Workers start first; the main thread reads the first chunk while they read the rest.
   const pending = splitInto(pages.slice(mainShare), workers).map((paths) =>
-    inWorker({ root: tree.root, paths, allPages: pages, stopwords }).catch((error: unknown) => {
+    inWorker({ root: tree.root, paths, stopwords }).catch((error: unknown) => {
       process.emitWarning(`catalog worker failed (${(error as Error).message}); reading its ${paths.length} pages on the main thread`);
       return readHere(paths);
     }),

@@ -11,22 +11,27 @@ import { readPages } from '../wiki/page-limit.js';
 import { type WikiSchema, parseSchema } from '../wiki/schema-file.js';
 import { type FileText, type WikiTree } from '../wiki/tree.js';
 import { wikilinkResolver } from '../wiki/wikilinks.js';
-import { type RelevanceIndex, RelevanceCounter, restoredRelevance } from './relevance.js';
-import { type CatalogCache } from './catalog-cache.js';
+import { type Field, type FieldCounts, type RelevanceIndex, RelevanceCounter, restoredRelevance } from './relevance.js';
+import { type CatalogCache, type CatalogSnapshot } from './catalog-cache.js';
 import { AcronymCollector } from './acronyms.js';
 import { builtinStopwords } from './signal-terms.js';
 import { readCatalogPages } from './catalog-pages.js';
-import { type PageFacts } from './page-facts.js';
-import { lowerBound } from './sorted-search.js';
-import { type TermPattern, foldText, foldedWords } from './text-match.js';
+import { type ReadPage } from './page-facts.js';
+import { type WordIndex, buildWordIndex, entriesHolding, entriesThatMayMatch, nameWords, phraseWords } from './word-index.js';
+import { type TermPattern, foldText } from './text-match.js';
 import { type WikiEntry } from './wiki-entry.js';
 
 export type { WikiEntry } from './wiki-entry.js';
 
 export interface WikiCatalog {
   root: string;
-  /** Whether this load read the pages, or took a snapshot whose every file key was current (catalog-cache.ts). */
-  loadedFrom: 'pages' | 'snapshot';
+  /**
+   * Whether this load read every page, took a snapshot whose every file key was current, or read
+   * only the pages that changed since the snapshot (catalog-cache.ts).
+   */
+  loadedFrom: 'pages' | 'snapshot' | 'updated snapshot';
+  /** How many pages this load read (the others came from the snapshot). */
+  pagesRead: number;
   layout: WikiLayout;
   entries: WikiEntry[];
   byPath: Map<string, WikiEntry>;
@@ -48,6 +53,8 @@ export interface WikiCatalog {
    * their title, summary or tags. Lets step B look at a handful of entries instead of all of them.
    */
   mayMatch(pattern: TermPattern): readonly WikiEntry[];
+  /** The entries (positions, ascending) whose aliases or the texts of links to them hold the folded word. */
+  phraseHolders(word: string): Int32Array;
 }
 
 /**
@@ -56,70 +63,49 @@ export interface WikiCatalog {
  */
 const PAGE_TEXT_CACHE_CHARS = 32 * 1024 * 1024;
 
-/** Folded word → indexes of the entries whose title, summary or tags hold it. */
-function buildPostings(entries: readonly WikiEntry[]): Map<string, number[]> {
-  const postings = new Map<string, number[]>();
-  entries.forEach((entry, i) => {
-    const words = new Set([...entry.folded.title.words, ...entry.folded.summary.words, ...entry.tags.flatMap((t) => foldedWords(t))]);
-    for (const word of words) {
-      const list = postings.get(word);
-      if (list) list.push(i);
-      else postings.set(word, [i]);
-    }
-  });
-  return postings;
-}
-
 /**
  * The catalog of the wiki in `tree`. With a `cache`, a snapshot whose every file key is current
- * stands for the load; otherwise the load runs and leaves one for the next run.
+ * stands for the load; one whose keys differ for some pages gives the facts of the others, and only
+ * the pages that changed (or came) are read. What spans pages (index listings, link texts, wikilinks,
+ * acronyms, the ranking's statistics) is worked out again whenever any page is read, as a load with
+ * no snapshot works it out. Any load that read pages leaves a snapshot for the next run.
  */
 export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?: CatalogCache): Promise<WikiCatalog> {
   const layout = layoutOf(tree, config);
   const indexFiles = [...tree.files].filter(isIndexFilePath).sort((a, b) => (a === 'index.md' ? -1 : b === 'index.md' ? 1 : comparePathParts(a, b)));
-  const pages = new Set(layout.pages.filter((p) => !isIndexFilePath(p)));
+  const pages = [...new Set(layout.pages.filter((p) => !isIndexFilePath(p)))];
   const metaFiles = [...indexFiles, ...(tree.files.has('schema.md') ? ['schema.md'] : [])];
   // Keyed before reading: a file changed while it is read leaves a key the next run sees differ.
   const keys = await cache?.keysOf([...pages, ...metaFiles]);
   const kept = keys && (await cache!.read());
-  if (kept && sameKeys(kept.keys, keys!) && kept.entries.every((e) => pages.has(e.path))) {
+  const unsafe = layout.unsafeNames.map((path) => ({ path: escapeUnsafeName(path), reason: 'its file name holds a line break or other control character' }));
+  if (kept && sameKeys(kept.keys, keys!)) {
     const { schema } = await readMetaFiles(
       tree,
-      ['schema.md'].filter((f) => metaFiles.includes(f)),
+      metaFiles.filter((f) => f === 'schema.md'),
     );
-    const relevance = restoredRelevance(kept.entries.length, kept.vocabulary, kept.postings);
     return assembleCatalog(tree, layout, {
       loadedFrom: 'snapshot',
+      pagesRead: 0,
       entries: kept.entries,
-      relevance,
+      relevance: restoredRelevance(kept.entries.length, kept.relevance),
+      names: kept.names,
+      phrases: kept.phrases,
       acronyms: new Map(kept.acronyms),
       schema,
       indexFiles,
-      unreadable: kept.unreadable,
+      unreadable: [...kept.unreadable, ...unsafe],
     });
   }
-  const facts = new Map<string, PageFacts>();
   const counter = new RelevanceCounter(builtinStopwords());
+  const reuse = kept && keptParts(kept, keys!, counter);
+  const read = await readOrKeep(tree, pages, counter, reuse?.pages);
+  const unreadable = read.flatMap((page) => ('unreadable' in page ? [{ path: page.path, reason: page.unreadable }] : []));
+  const facts = new Map(read.flatMap((page) => ('facts' in page ? [[page.path, page.facts] as const] : [])));
   const acronymCollector = new AcronymCollector();
-  const unreadable: WikiCatalog['unreadable'] = [];
-  const resolveWikilink = wikilinkResolver(pages, { wikiName: path.basename(tree.root) });
-  // Pages over the page size limit are not read (see wiki/page-limit.ts): unreadable, with why.
-  // Chunks merge in page order, so facts, word ids and acronyms come out as one pass gives them.
-  for (const chunk of await readCatalogPages(tree, [...pages], resolveWikilink)) {
-    const ids = counter.adopt(chunk.vocabulary);
-    // The first chunk's ids are already this counter's (it adopts them in order): nothing to remap.
-    const remap = ids.some((id, k) => id !== k);
-    for (const [path, f] of chunk.facts) {
-      if (remap) for (let k = 0; k < f.body.ids.length; k++) f.body.ids[k] = ids[f.body.ids[k]!]!;
-      facts.set(path, f);
-    }
-    unreadable.push(...chunk.unreadable);
-    acronymCollector.merge(chunk.acronyms);
-  }
-  for (const path of layout.unsafeNames) {
-    unreadable.push({ path: escapeUnsafeName(path), reason: 'its file name holds a line break or other control character' });
-  }
+  for (const f of facts.values()) acronymCollector.merge(f.acronyms);
   const { schema, indexTexts } = await readMetaFiles(tree, metaFiles);
+  const resolveWikilink = wikilinkResolver(pages, { wikiName: path.basename(tree.root) });
 
   // Index files speak for the pages they list: the first listing (root first, then by path) wins.
   const listed = new Map<string, IndexEntry>();
@@ -133,7 +119,11 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
 
   const linkTexts = new Map<string, string[]>();
   for (const [from, f] of facts) {
-    for (const link of f.links) {
+    const wikilinks = f.wikilinks.flatMap((link) => {
+      const target = resolveWikilink(link.target);
+      return target ? [{ target, text: link.text }] : [];
+    });
+    for (const link of [...f.links, ...wikilinks]) {
       const target = facts.get(link.target);
       if (link.target === from || !target) continue;
       const text = link.text ?? target.title;
@@ -144,13 +134,14 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
   }
 
   const entries: WikiEntry[] = [];
+  const fieldCounts: FieldCounts[] = [];
   for (const path of layout.pages) {
     const f = facts.get(path);
     if (!f) continue;
     const index = listed.get(path);
     const title = index?.title || f.title;
     const summary = index?.summary || f.ownSummary;
-    entries.push({
+    const entry: Omit<WikiEntry, 'folded'> = {
       path,
       category: path.split('/')[0]!,
       title,
@@ -161,30 +152,127 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
       linkTexts: [...new Set(linkTexts.get(path) ?? [])],
       ...(index ? { listedIn: index.indexFile } : {}),
       openCapture: f.openCapture,
-      folded: { title: foldText(title), summary: foldText(summary) },
+    };
+    // An entry the snapshot holds as it is now keeps its folding and counts; any other is counted.
+    const same = reuse?.entry(entry);
+    entries.push({ ...entry, folded: same?.folded ?? { title: foldText(title), summary: foldText(summary) } });
+    fieldCounts.push(same?.fieldCounts() ?? counter.countFields(shortFields(entry)));
+  }
+  const relevance = counter.build(entries.map((e, i) => ({ fields: fieldCounts[i]!, body: facts.get(e.path)!.body })));
+  const acronyms = acronymCollector.result();
+  const names = buildWordIndex(entries, nameWords);
+  const phrases = buildWordIndex(entries, phraseWords);
+  const keyOf = new Map(keys);
+  if (keys) {
+    await cache!.write({
+      keys,
+      entries,
+      acronyms: [...acronyms],
+      unreadable,
+      relevance: relevance.parts(),
+      names,
+      phrases,
+      fieldCounts,
+      pages: read.map((page) => ({ ...page, key: keyOf.get(page.path)! })),
     });
   }
-  const relevance = counter.build(
-    entries.map((e) => ({
-      fields: { title: [e.title], aliases: e.aliases, tags: e.tags, summary: [e.summary], headings: e.headings, links: e.linkTexts },
-      body: facts.get(e.path)!.body,
-    })),
-  );
-  const acronyms = acronymCollector.result();
-  if (keys) await cache!.write({ keys, entries, acronyms: [...acronyms], unreadable, ...relevance.parts() });
   return assembleCatalog(tree, layout, {
-    loadedFrom: 'pages',
+    loadedFrom: reuse ? 'updated snapshot' : 'pages',
+    pagesRead: read.length - (reuse?.pages.size ?? 0),
     entries,
     relevance,
+    names,
+    phrases,
     acronyms,
     schema,
     indexFiles,
-    unreadable,
+    unreadable: [...unreadable, ...unsafe],
   });
 }
 
+/** An entry's texts in the ranking's short fields. */
+const shortFields = (e: Omit<WikiEntry, 'folded'>): Record<Exclude<Field, 'body'>, readonly string[]> => ({
+  title: [e.title],
+  aliases: e.aliases,
+  tags: e.tags,
+  summary: [e.summary],
+  headings: e.headings,
+  links: e.linkTexts,
+});
+
 const sameKeys = (a: ReadonlyArray<readonly [string, string]>, b: ReadonlyArray<readonly [string, string]>): boolean =>
   a.length === b.length && a.every(([p, key], i) => p === b[i]![0] && key === b[i]![1]);
+
+const sameStrings = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Whether two entries have the same texts in every field the ranking counts. */
+const sameFields = (a: Omit<WikiEntry, 'folded'>, b: Omit<WikiEntry, 'folded'>): boolean =>
+  Object.values(shortFields(a)).every((texts, f) => sameStrings(texts, Object.values(shortFields(b))[f]!));
+
+/**
+ * What of a snapshot whose keys differ a load can still use, over `counter`'s word ids: the pages
+ * whose key is current, and, for an entry whose ranked texts are as the snapshot has them, its
+ * folding and field counts. Undefined when the snapshot's parts turn out malformed (a cold load).
+ */
+function keptParts(
+  kept: CatalogSnapshot,
+  keys: ReadonlyArray<readonly [string, string]>,
+  counter: RelevanceCounter,
+):
+  | { pages: Map<string, ReadPage>; entry(entry: Omit<WikiEntry, 'folded'>): { folded: WikiEntry['folded']; fieldCounts(): FieldCounts } | undefined }
+  | undefined {
+  let keptPages, keptCounts;
+  try {
+    [keptPages, keptCounts] = [kept.pages(), kept.fieldCounts()];
+  } catch {
+    return undefined;
+  }
+  const remap = counter.remapper(kept.relevance.vocabulary);
+  const current = new Map(keys);
+  const pages = new Map<string, ReadPage>();
+  for (const { key, ...page } of keptPages) {
+    if (current.get(page.path) !== key) continue;
+    pages.set(page.path, 'facts' in page ? { path: page.path, facts: { ...page.facts, body: { ...page.facts.body, ids: remap(page.facts.body.ids) } } } : page);
+  }
+  const positions = new Map(kept.entries.map((e, i) => [e.path, i]));
+  return {
+    pages,
+    entry(entry) {
+      const at = positions.get(entry.path);
+      if (at === undefined || !sameFields(kept.entries[at]!, entry)) return undefined;
+      const counts = keptCounts[at]!;
+      return { folded: kept.entries[at]!.folded, fieldCounts: () => ({ ...counts, ids: remap(counts.ids) }) };
+    },
+  };
+}
+
+/**
+ * Every page in page order, read or (when `kept` holds it) taken from the snapshot, bodies counted
+ * over `counter`'s ids. Pages over the size limit are not read (see wiki/page-limit.ts): unreadable,
+ * with why.
+ */
+async function readOrKeep(
+  tree: WikiTree,
+  pages: readonly string[],
+  counter: RelevanceCounter,
+  kept: ReadonlyMap<string, ReadPage> | undefined,
+): Promise<ReadPage[]> {
+  const read = new Map<string, ReadPage>();
+  // Chunks merge in page order, so word ids come out as one pass gives them.
+  for (const chunk of await readCatalogPages(
+    tree,
+    pages.filter((p) => !kept?.has(p)),
+  )) {
+    const ids = counter.adopt(chunk.vocabulary);
+    // Ids already this counter's (the first chunk of a load with nothing kept): nothing to remap.
+    const remap = ids.some((id, k) => id !== k);
+    for (const page of chunk.pages) {
+      if (remap && 'facts' in page) for (let k = 0; k < page.facts.body.ids.length; k++) page.facts.body.ids[k] = ids[page.facts.body.ids[k]!]!;
+      read.set(page.path, page);
+    }
+  }
+  return pages.map((p) => read.get(p) ?? kept!.get(p)!);
+}
 
 /** schema.md parsed and the index files' texts, of those among `files` that can be read. */
 async function readMetaFiles(tree: WikiTree, files: readonly string[]): Promise<{ schema: WikiSchema | undefined; indexTexts: Map<string, string> }> {
@@ -202,33 +290,23 @@ async function readMetaFiles(tree: WikiTree, files: readonly string[]): Promise<
 function assembleCatalog(
   tree: WikiTree,
   layout: WikiLayout,
-  loaded: Pick<WikiCatalog, 'loadedFrom' | 'entries' | 'relevance' | 'acronyms' | 'schema' | 'indexFiles' | 'unreadable'>,
+  {
+    names,
+    phrases,
+    ...loaded
+  }: Pick<WikiCatalog, 'loadedFrom' | 'pagesRead' | 'entries' | 'relevance' | 'acronyms' | 'schema' | 'indexFiles' | 'unreadable'> & {
+    names: WordIndex;
+    phrases: WordIndex;
+  },
 ): WikiCatalog {
   const { entries } = loaded;
   const positions = new Map(entries.map((e, i) => [e.path, i]));
-  const postings = buildPostings(entries);
-  // Sorted, so the words a prefix starts are one run found by binary search.
-  const vocabulary = [...postings.keys()].sort();
-  const wordsStartingWith = (prefix: string): string[] => {
-    const words: string[] = [];
-    for (let i = lowerBound(0, vocabulary.length, (k) => vocabulary[k]! < prefix); vocabulary[i]?.startsWith(prefix); i++) words.push(vocabulary[i]!);
-    return words;
-  };
   return {
     root: tree.root,
     layout,
     ...loaded,
-    mayMatch(pattern) {
-      if (pattern.noSpaceScript || pattern.words.length === 0) return entries; // no words to look up: every entry
-      let hits: Set<number> | undefined;
-      pattern.words.forEach((word, i) => {
-        const last = i === pattern.words.length - 1 && word.length >= 4;
-        const here = new Set<number>();
-        for (const w of last ? wordsStartingWith(word) : [word]) for (const e of postings.get(w) ?? []) here.add(e);
-        hits = hits ? new Set([...hits].filter((e) => here.has(e))) : here;
-      });
-      return [...hits!].sort((a, b) => a - b).map((i) => entries[i]!);
-    },
+    mayMatch: (pattern) => entriesThatMayMatch(names, entries, pattern),
+    phraseHolders: (word) => entriesHolding(phrases, word),
     byPath: new Map(entries.map((e) => [e.path, e])),
     indexOf: (path) => positions.get(path) ?? -1,
     readPages: keptPageReader(tree),

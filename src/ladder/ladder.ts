@@ -234,7 +234,6 @@ function feedbackTerms(
   limit: number,
 ): SignalTerm[] {
   if (LADDER.FEEDBACK_PAGES === 0) return [];
-  const named = pagesNaming(catalog);
   const enough = hasEvidence(catalog, terms);
   const top = topScores(scores, LADDER.FEEDBACK_PAGES).filter(([entry]) => enough(entry));
   if (top.length === 0) return [];
@@ -250,7 +249,7 @@ function feedbackTerms(
       if (seen.has(folded) || asked.has(folded) || word.length < 3 || /^\d+$/.test(word) || stop.has(word)) continue;
       // A word that names sections of many pages ("Related", "Practitioner notes") is the wiki's
       // layout, not the question's subject: too common by the rule the question's own words follow.
-      if ((named.get(folded) ?? 0) > limit) continue;
+      if (catalog.relevance.namingFrequency(folded) > limit) continue;
       seen.add(folded);
       const s = strength.get(folded) ?? { value: 0, word, pages: new Set<string>() };
       s.value += (score / best) * catalog.relevance.idf(folded);
@@ -324,10 +323,8 @@ function expandTerms(catalog: WikiCatalog, question: string, terms: readonly Sig
     }
   }
   const asked = new Set(contentWords(question, stop));
-  const phrases = vocabularyPhrases(catalog, extraStopwords);
-  // Only phrases that start with a word of the question can be wholly in it.
-  const starting = [...(LADDER.PHRASE_EXPANSION ? asked : [])].flatMap((w) => phrases.byFirstWord.get(w) ?? []).sort((a, b) => a.order - b.order);
-  for (const { entry, phrase, kind, words, key } of starting) {
+  const phrases = LADDER.PHRASE_EXPANSION ? questionPhrases(catalog, stop, asked) : { starting: [], pagesWith: new Map<string, number>() };
+  for (const { entry, phrase, kind, words, key } of phrases.starting) {
     // A phrase many pages share ("Failure modes" as a heading everywhere) names none of them.
     if (phrases.pagesWith.get(key)! > LADDER.ALWAYS_SPECIFIC || !words.every((w) => asked.has(w))) continue;
     add(entry.title, `${kind} "${phrase}" of ${entry.path}`, entry.path);
@@ -400,64 +397,38 @@ interface VocabularyPhrase {
   words: string[];
   /** The words, sorted and joined: phrases with the same key say the same thing. */
   key: string;
-  /** Position in the wiki's vocabulary (page order, then alias before link text). */
-  order: number;
 }
 
-interface Vocabulary {
-  /** Phrases by their first word. */
-  byFirstWord: Map<string, VocabularyPhrase[]>;
-  /** How many pages carry each phrase key. */
-  pagesWith: Map<string, number>;
-}
-
-/** Every alias, heading and link text of the wiki, folded once per catalog (not per question). */
-const phraseCache = new WeakMap<WikiCatalog, Map<string, Vocabulary>>();
-function vocabularyPhrases(catalog: WikiCatalog, extraStopwords: readonly string[]): Vocabulary {
-  let byStopwords = phraseCache.get(catalog);
-  if (!byStopwords) phraseCache.set(catalog, (byStopwords = new Map()));
-  const key = extraStopwords.join('\u0000');
-  const cached = byStopwords.get(key);
-  if (cached) return cached;
-  const stop = stopwordSet(extraStopwords);
-  const phrases: VocabularyPhrase[] = [];
+/**
+ * The aliases and link texts that start with a word of the question (only those can be wholly in
+ * it), in the wiki's order (page order, then alias before link text), and how many pages carry each
+ * phrase key. Only the pages whose aliases or link texts hold a word of the question are looked at:
+ * every page that shares a phrase made of the question's words holds those words, so the counts of
+ * such phrases are whole.
+ */
+function questionPhrases(
+  catalog: WikiCatalog,
+  stop: ReadonlySet<string>,
+  asked: ReadonlySet<string>,
+): { starting: VocabularyPhrase[]; pagesWith: Map<string, number> } {
+  const holders = new Set<number>();
+  for (const word of asked) for (const position of catalog.phraseHolders(word)) holders.add(position);
+  const starting: VocabularyPhrase[] = [];
   const pagesWith = new Map<string, number>();
-  for (const entry of catalog.entries) {
+  for (const position of [...holders].sort((a, b) => a - b)) {
+    const entry = catalog.entries[position]!;
     const seen = new Set<string>();
     const add = (phrase: string, kind: VocabularyPhrase['kind']) => {
       const words = [...new Set(contentWords(phrase, stop))];
-      const id = [...words].sort().join(' ');
+      const key = [...words].sort().join(' ');
       // Each page is expanded at most once per phrase set; one-word phrases never expand.
-      if (words.length < 2 || seen.has(id)) return;
-      seen.add(id);
-      pagesWith.set(id, (pagesWith.get(id) ?? 0) + 1);
-      phrases.push({ entry, phrase, kind, words, key: id, order: phrases.length });
+      if (words.length < 2 || seen.has(key)) return;
+      seen.add(key);
+      pagesWith.set(key, (pagesWith.get(key) ?? 0) + 1);
+      if (asked.has(words[0]!)) starting.push({ entry, phrase, kind, words, key });
     };
     for (const p of entry.aliases) add(p, 'alias');
     for (const p of entry.linkTexts) add(p, 'link text');
   }
-  const byFirstWord = new Map<string, VocabularyPhrase[]>();
-  for (const p of phrases) {
-    const list = byFirstWord.get(p.words[0]!);
-    if (list) list.push(p);
-    else byFirstWord.set(p.words[0]!, [p]);
-  }
-  const vocabulary = { byFirstWord, pagesWith };
-  byStopwords.set(key, vocabulary);
-  return vocabulary;
-}
-
-const namingCounts = new WeakMap<WikiCatalog, Map<string, number>>();
-/** Folded word → how many pages' titles, aliases, tags, summaries or headings hold it (once per catalog). */
-function pagesNaming(catalog: WikiCatalog): ReadonlyMap<string, number> {
-  let counts = namingCounts.get(catalog);
-  if (!counts) {
-    counts = new Map();
-    for (const page of catalog.entries) {
-      const words = new Set([page.title, ...page.aliases, ...page.tags, page.summary, ...page.headings].flatMap((text) => foldedWords(text)));
-      for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
-    }
-    namingCounts.set(catalog, counts);
-  }
-  return counts;
+  return { starting, pagesWith };
 }

@@ -1,6 +1,8 @@
 // What the catalog takes from one page as it reads it: title, own summary, tags, aliases, headings,
-// links and the body's word counts. Its own module so the catalog's worker threads (see
-// catalog-worker.ts) run the very code the sequential load runs.
+// links, the acronyms it spells out and the body's word counts. Its own module so the catalog's
+// worker threads (see catalog-worker.ts) run the very code the sequential load runs. The facts of a
+// page depend on that page alone (wikilinks are kept as written, resolved by the catalog against the
+// pages of the moment), so the catalog's snapshot can keep them for a page whose file is unchanged.
 import { bodyOf } from '../markdown/body.js';
 import { type Block, atxHeading, markdownBlocks } from '../markdown/blocks.js';
 import { findWikilinks, markdownLinks } from '../markdown/links.js';
@@ -13,7 +15,6 @@ import { fileStem } from '../wiki/page-summary.js';
 import { pyStr } from '../wiki/python-compat.js';
 import { type FileText } from '../wiki/tree.js';
 import { resolveWikiPath } from '../wiki/wiki-path.js';
-import { type WikilinkResolver } from '../wiki/wikilinks.js';
 import { type AcronymFindings, AcronymCollector } from './acronyms.js';
 import { type BodyCounts, RelevanceCounter } from './relevance.js';
 import { defineKnobs } from './tuning.js';
@@ -24,14 +25,18 @@ export interface PageFacts {
   tags: string[];
   aliases: string[];
   headings: string[];
-  /** Links to other pages; a `[[wikilink]]` without `|text` has no text (the target's title stands). */
-  links: Array<{ target: string; text?: string }>;
+  /** Markdown links to other pages, resolved to wiki paths. */
+  links: Array<{ target: string; text: string }>;
+  /** `[[wikilinks]]` as written (which page one names depends on the wiki's pages); without `|text` the target's title stands. */
+  wikilinks: Array<{ target: string; text?: string }>;
+  /** The acronyms the page spells out (see AcronymCollector), merged by the catalog in page order. */
+  acronyms: AcronymFindings;
   /** The body's words, counted for the ranking as the page is read (the text is not kept). */
   body: BodyCounts;
   openCapture: boolean;
 }
 
-export function readPageFacts(path: string, text: string, counter: RelevanceCounter, acronyms: AcronymCollector, resolveWikilink: WikilinkResolver): PageFacts {
+export function readPageFacts(path: string, text: string, counter: RelevanceCounter): PageFacts {
   const fm = readFrontmatter(text);
   const data = fm.kind === 'ok' ? fm.data : undefined;
   const title = data && 'title' in data ? pyStr(data.title!) : fileStem(path);
@@ -39,6 +44,7 @@ export function readPageFacts(path: string, text: string, counter: RelevanceCoun
   const body = bodyOf(text);
   // The blocks the answerer quotes from: the sections ranked are the sections quoted.
   const blocks = markdownBlocks(body.split('\n'));
+  const acronyms = new AcronymCollector();
   acronyms.add(body);
   const links: PageFacts['links'] = [];
   for (const link of markdownLinks(body)) {
@@ -48,10 +54,6 @@ export function readPageFacts(path: string, text: string, counter: RelevanceCoun
     const resolved = resolveWikiPath(target.startsWith('/') ? '' : parentDir(path), decodeURIComponentSafe(target));
     if (resolved) links.push({ target: resolved, text: link.text });
   }
-  for (const link of findWikilinks(body)) {
-    const resolved = resolveWikilink(link.target);
-    if (resolved) links.push(link.text ? { target: resolved, text: link.text } : { target: resolved });
-  }
   return {
     title,
     ownSummary: declared?.trim() ?? bodySummary(text, blocks),
@@ -59,6 +61,8 @@ export function readPageFacts(path: string, text: string, counter: RelevanceCoun
     aliases: stringList(data?.aliases),
     headings: blocks.filter((block) => block.kind === 'heading' && block.text !== '').map((block) => block.text),
     links,
+    wikilinks: findWikilinks(body),
+    acronyms: acronyms.findings(),
     body: counter.countBody(body),
     openCapture: isOpenCapture(data),
   };
@@ -76,28 +80,24 @@ function bodySummary(text: string, blocks: readonly Block[]): string {
   return first ? first.text.replace(/\s+/g, ' ').trim().slice(0, PAGE_FACTS.SUMMARY_LIMIT) : description;
 }
 
-/** Pages read on their own (a chunk of the catalog's pages), with their own counter and collector. */
+/** A page as read: its facts, or why it could not be read. */
+export type ReadPage = { path: string; facts: PageFacts } | { path: string; unreadable: string };
+
+/** Pages read on their own (a chunk of the catalog's pages), with their own counter. */
 export interface ChunkFacts {
-  /** The readable pages' facts, in the order read. */
-  facts: Array<[path: string, facts: PageFacts]>;
-  unreadable: Array<{ path: string; reason: string }>;
+  /** The pages, in the order read. */
+  pages: ReadPage[];
   /** The chunk counter's folded words, by folded id: what the bodies' `ids` refer to. */
   vocabulary: string[];
-  acronyms: AcronymFindings;
 }
 
 /** Gathers a chunk's facts as `read` hands its pages over (in order), counted apart from any other chunk. */
 export async function readChunkFacts(
   read: (visit: (path: string, file: FileText) => void) => Promise<void> | void,
-  resolveWikilink: WikilinkResolver,
   stopwords: ReadonlySet<string>,
 ): Promise<ChunkFacts> {
   const counter = new RelevanceCounter(stopwords);
-  const acronyms = new AcronymCollector();
-  const chunk: ChunkFacts = { facts: [], unreadable: [], vocabulary: [], acronyms: new Map() };
-  await read((path, file) => {
-    if (file.ok) chunk.facts.push([path, readPageFacts(path, file.text, counter, acronyms, resolveWikilink)]);
-    else chunk.unreadable.push({ path, reason: file.reason });
-  });
-  return { ...chunk, vocabulary: counter.vocabulary(), acronyms: acronyms.findings() };
+  const pages: ReadPage[] = [];
+  await read((path, file) => pages.push(file.ok ? { path, facts: readPageFacts(path, file.text, counter) } : { path, unreadable: file.reason }));
+  return { pages, vocabulary: counter.vocabulary() };
 }

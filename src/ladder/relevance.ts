@@ -60,13 +60,33 @@ export interface RelevanceIndex {
   anyPageHoldsAll(words: readonly string[]): boolean;
   /** Which of these folded words the page holds in any field. */
   wordsIn(entry: number, words: readonly string[]): string[];
+  /** Pages whose title, aliases, tags, summary or headings hold the folded word: how common it is as a name. */
+  namingFrequency(word: string): number;
   /** What the index is made of, for the catalog cache to keep (see restoredRelevance). */
-  parts(): { vocabulary: readonly string[]; postings: Postings };
+  parts(): RelevanceParts;
+}
+
+/** An index as kept: the folded words by id, the postings over them, and each word's naming frequency. */
+export interface RelevanceParts {
+  vocabulary: readonly string[];
+  postings: Postings;
+  naming: Int32Array<ArrayBuffer>;
+}
+
+/**
+ * A page's short fields counted, in SHORT_FIELDS order: field f's words are ids[ends[f - 1] … ends[f])
+ * (from 0 for the first) with their occurrences in counts, and lengths[f] is its length in words.
+ */
+export interface FieldCounts {
+  ids: Int32Array<ArrayBuffer>;
+  counts: Int32Array<ArrayBuffer>;
+  ends: Int32Array<ArrayBuffer>;
+  lengths: Int32Array<ArrayBuffer>;
 }
 
 /** One field of one page, counted: folded word ids with their occurrences, and its length in words. */
 export interface BodyCounts {
-  /** Own buffers (never shared), so a worker thread can transfer them. */
+  /** Own buffers when counted (a worker thread transfers them); a kept snapshot's are views of its file. */
   ids: Int32Array<ArrayBuffer>;
   counts: Int32Array<ArrayBuffer>;
   length: number;
@@ -110,18 +130,22 @@ export class RelevanceCounter {
     return { ids, counts, length };
   }
 
-  /**
-   * Counts short texts onto the ends of flat `ids` / `counts` lists and returns their length: the
-   * short fields of every page go into one list each, not two small typed arrays per field.
-   */
-  private countOnto(texts: readonly string[], ids: number[], counts: number[]): number {
-    const length = this.tallyWords(texts, false);
-    for (const id of this.touched) {
-      ids.push(id);
-      counts.push(this.tally[id]!);
-    }
-    this.clearTally();
-    return length;
+  /** Counts a page's short fields (title, aliases, tags, summary, headings, link texts), field by field. */
+  countFields(fields: Readonly<Record<ShortField, readonly string[]>>): FieldCounts {
+    const ids: number[] = [];
+    const counts: number[] = [];
+    const ends = new Int32Array(SHORT_FIELDS.length);
+    const lengths = new Int32Array(SHORT_FIELDS.length);
+    SHORT_FIELDS.forEach((field, f) => {
+      lengths[f] = this.tallyWords(fields[field], false);
+      for (const id of this.touched) {
+        ids.push(id);
+        counts.push(this.tally[id]!);
+      }
+      this.clearTally();
+      ends[f] = ids.length;
+    });
+    return { ids: Int32Array.from(ids), counts: Int32Array.from(counts), ends, lengths };
   }
 
   /** Tallies the texts' folded words into `tally` / `touched`; returns how many words they have. */
@@ -172,39 +196,42 @@ export class RelevanceCounter {
     return Int32Array.from(vocabulary, (word) => this.foldedIdFor(word));
   }
 
-  /** The index over the pages, in entry order: their short fields' texts and their counted bodies. */
-  build(pages: ReadonlyArray<{ fields: Readonly<Record<ShortField, readonly string[]>>; body: BodyCounts }>): RelevanceIndex {
-    const n = pages.length;
-    // Each short field of every page counted into flat lists: page e's words are ids[starts[e] … starts[e + 1]).
-    const short = SHORT_FIELDS.map((field) => {
-      const counted = { field, starts: new Int32Array(n + 1), lengths: new Int32Array(n), ids: [] as number[], counts: [] as number[] };
-      pages.forEach((page, entry) => {
-        counted.starts[entry] = counted.ids.length;
-        counted.lengths[entry] = this.countOnto(page.fields[field], counted.ids, counted.counts);
+  /**
+   * Ids counted by another counter over `vocabulary` (a kept snapshot's) as this counter's: each
+   * word gets its id here on first sight, so only the words still in use are carried over.
+   */
+  remapper(vocabulary: readonly string[]): (ids: Int32Array) => Int32Array<ArrayBuffer> {
+    const here = new Int32Array(vocabulary.length).fill(-1);
+    return (ids) =>
+      Int32Array.from(ids, (id) => {
+        if (here[id]! < 0) here[id] = this.foldedIdFor(vocabulary[id]!);
+        return here[id]!;
       });
-      counted.starts[n] = counted.ids.length;
-      return counted;
-    });
+  }
+
+  /** The index over the pages, in entry order: their short fields and bodies, counted by this counter. */
+  build(pages: ReadonlyArray<{ fields: FieldCounts; body: BodyCounts }>): RelevanceIndex {
+    const n = pages.length;
     const average = (total: number) => (n === 0 ? 1 : Math.max(1, total / n));
     const shareOf = (field: Field, length: number, averageLength: number) =>
       BM25F.FIELD_WEIGHTS[field] / (1 - LENGTH_NORMALISATION + (LENGTH_NORMALISATION * length) / averageLength);
-    const shortAverages = short.map((f) => average(f.lengths.reduce((sum, length) => sum + length, 0)));
+    const shortAverages = SHORT_FIELDS.map((_, f) => average(pages.reduce((sum, page) => sum + page.fields.lengths[f]!, 0)));
     const bodyAverage = average(pages.reduce((sum, page) => sum + page.body.length, 0));
     // Postings come out page by page (a dense scratch array sums each word's fields), then a
     // counting sort by word groups them, keeping each word's pages in entry order.
     const vocabularySize = this.foldedWordsById.length;
     const sums = new DenseSums(vocabularySize);
     // At most one posting per word counted in a field of a page: room for all of them at once.
-    const room = short.reduce((sum, f) => sum + f.ids.length, 0) + pages.reduce((sum, page) => sum + page.body.ids.length, 0);
+    const room = pages.reduce((sum, page) => sum + page.fields.ids.length + page.body.ids.length, 0);
     const words = new Int32Array(room);
     const entries = new Int32Array(room);
     const frequencies = new Float64Array(room);
     let size = 0;
-    pages.forEach(({ body }, entry) => {
-      short.forEach(({ field, starts, lengths, ids, counts }, f) => {
-        if (lengths[entry] === 0) return;
-        const share = shareOf(field, lengths[entry]!, shortAverages[f]!);
-        for (let k = starts[entry]!; k < starts[entry + 1]!; k++) sums.add(ids[k]!, counts[k]! * share);
+    pages.forEach(({ fields: { ids, counts, ends, lengths }, body }, entry) => {
+      SHORT_FIELDS.forEach((field, f) => {
+        if (lengths[f] === 0) return;
+        const share = shareOf(field, lengths[f]!, shortAverages[f]!);
+        for (let k = f === 0 ? 0 : ends[f - 1]!; k < ends[f]!; k++) sums.add(ids[k]!, counts[k]! * share);
       });
       if (body.length > 0) {
         const share = shareOf('body', body.length, bodyAverage);
@@ -226,8 +253,28 @@ export class RelevanceCounter {
       postings.entries[at] = entries[k]!;
       postings.pseudoFrequencies[at] = frequencies[k]!;
     }
-    return relevanceIndex(pages.length, this.foldedWordsById, this.foldedIds, postings);
+    return relevanceIndex(pages.length, this.foldedWordsById, this.foldedIds, postings, namingFrequencies(pages, vocabularySize));
   }
+}
+
+/** The fields that name a page (what it is called and what it covers): all but link texts and the body. */
+const NAMING_FIELDS = SHORT_FIELDS.map((field, f) => [field, f] as const).filter(([field]) => field !== 'links');
+
+/** Folded id → how many pages hold the word in a naming field. */
+function namingFrequencies(pages: ReadonlyArray<{ fields: FieldCounts }>, vocabularySize: number): Int32Array<ArrayBuffer> {
+  const naming = new Int32Array(vocabularySize);
+  const lastPage = new Int32Array(vocabularySize).fill(-1);
+  pages.forEach(({ fields: { ids, ends } }, entry) => {
+    for (const [, f] of NAMING_FIELDS) {
+      for (let k = f === 0 ? 0 : ends[f - 1]!; k < ends[f]!; k++) {
+        const id = ids[k]!;
+        if (lastPage[id] === entry) continue;
+        lastPage[id] = entry;
+        naming[id]!++;
+      }
+    }
+  });
+  return naming;
 }
 
 /**
@@ -259,11 +306,17 @@ class DenseSums {
 }
 
 /** The index `parts()` gave, over `n` pages: the same answers to every question. */
-export function restoredRelevance(n: number, vocabulary: readonly string[], postings: Postings): RelevanceIndex {
-  return relevanceIndex(n, vocabulary, new Map(vocabulary.map((word, id) => [word, id])), postings);
+export function restoredRelevance(n: number, { vocabulary, postings, naming }: RelevanceParts): RelevanceIndex {
+  return relevanceIndex(n, vocabulary, new Map(vocabulary.map((word, id) => [word, id])), postings, naming);
 }
 
-function relevanceIndex(n: number, vocabulary: readonly string[], wordIds: ReadonlyMap<string, number>, postings: Postings): RelevanceIndex {
+function relevanceIndex(
+  n: number,
+  vocabulary: readonly string[],
+  wordIds: ReadonlyMap<string, number>,
+  postings: Postings,
+  naming: Int32Array<ArrayBuffer>,
+): RelevanceIndex {
   const { offsets, entries, pseudoFrequencies } = postings;
   /** `score`'s scratch sums, one per page, empty between calls. */
   const sums = new DenseSums(n);
@@ -312,6 +365,10 @@ function relevanceIndex(n: number, vocabulary: readonly string[], wordIds: Reado
       return false;
     },
     wordsIn: (entry, words) => words.filter((word) => holds(entry, word)),
-    parts: () => ({ vocabulary, postings }),
+    namingFrequency(word) {
+      const id = wordIds.get(word);
+      return id === undefined ? 0 : naming[id]!;
+    },
+    parts: () => ({ vocabulary, postings, naming }),
   };
 }

@@ -78,11 +78,48 @@ describe('the catalog snapshot', () => {
       () => repo.remove(page),
     ];
     await open(repo.root);
+    // Each change reads only the page it touched (none for a deletion); the rest comes from the snapshot.
+    const pagesRead = [1, 1, 1, 1, 0];
+    for (const [i, change] of changes.entries()) {
+      change();
+      const session = await open(repo.root);
+      expect([session.catalog?.loadedFrom, session.catalog?.pagesRead]).toEqual(['updated snapshot', pagesRead[i]]);
+      expect(await seen(session)).toEqual(await seen(await open(repo.root, { cache: false })));
+      expect((await open(repo.root)).catalog?.loadedFrom).toBe('snapshot');
+    }
+  });
+
+  it('an edit that changes what other pages hold (a title others link to, an index listing, a wikilink target) loads as a cold load does', async () => {
+    const repo = await createWikiRepo(dirs);
+    const page = 'concepts/retry-budgets.md';
+    const changes: Array<() => void> = [
+      // The title is the text of every wikilink without |text to the page: the linking pages' entries change, not their files.
+      () => repo.write({ [page]: repo.read(page).replace(/^title: .*$/m, 'title: Retry Allowance') }),
+      // A new page a bare [[wikilink]] of an unchanged page now resolves to.
+      () => repo.write({ 'concepts/lease-renewal-notes.md': '---\ntitle: Lease renewal notes\n---\nSee [[retry-budgets]] and [[cache-warming]].\n' }),
+      () => repo.write({ 'concepts/other.md': '---\ntitle: Other\n---\nA page that names a lease renewal (LR) and [[lease-renewal-notes]].\n' }),
+      // An index file that lists the page with another summary.
+      () => repo.write({ 'concepts/_index.md': `${repo.read('concepts/_index.md')}\n` }),
+      () => repo.remove('concepts/lease-renewal-notes.md'),
+    ];
+    await open(repo.root);
     for (const change of changes) {
       change();
-      const warm = await seen(await open(repo.root));
-      expect(warm).toEqual(await seen(await open(repo.root, { cache: false })));
+      const session = await open(repo.root);
+      expect(session.catalog?.loadedFrom).toBe('updated snapshot');
+      expect(await seen(session)).toEqual(await seen(await open(repo.root, { cache: false })));
     }
+  });
+
+  it('a snapshot of an older tree (as the Actions cache restores one) reads only the pages that differ', async () => {
+    const repo = await createWikiRepo(dirs);
+    await open(repo.root);
+    const page = 'concepts/retry-budgets.md';
+    repo.write({ [page]: repo.read(page).replace('Retry Budgets', 'Retry Budgets, revised') });
+    repo.git('commit', '-qam', 'revise', '--no-verify');
+    const session = await open(repo.root);
+    expect([session.catalog?.loadedFrom, session.catalog?.pagesRead]).toEqual(['updated snapshot', 1]);
+    expect(await seen(session)).toEqual(await seen(await open(repo.root, { cache: false })));
   });
 
   it('outside git, keeps the snapshot only in cache.dir, keyed by stat', async () => {
@@ -123,13 +160,27 @@ describe('the catalog snapshot', () => {
       Buffer.from('not a snapshot at all'),
       Buffer.concat([good.subarray(0, 8), Buffer.from([0xff, 0xff, 0xff, 0x7f]), good.subarray(12)]),
       withHeader((h) => ((h.entries as Array<Record<string, unknown>>)[0]!.title = 42)),
-      withHeader((h) => (h.postings = -1)),
+      withHeader((h) => (h.lengths = [-1])),
+      withHeader((h) => ((h.vocabulary as string[])[0] = (h.vocabulary as string[])[1]!)),
     ];
     for (const bytes of spoiled) {
       writeFileSync(file!, bytes);
       expect(await seen(await open(repo.root))).toEqual(cold);
       expect(readFileSync(file!).equals(good)).toBe(true);
     }
+    // The pages' part is read only when some page changed: spoiled there, the load reads every page.
+    const pagesAt = 12 + good.readUInt32LE(8);
+    const spoiledPages = Buffer.from(good);
+    spoiledPages.write('x', pagesAt, 'latin1');
+    writeFileSync(file!, spoiledPages);
+    expect((await open(repo.root)).catalog?.loadedFrom).toBe('snapshot');
+    repo.write({ 'concepts/retry-budgets.md': `${repo.read('concepts/retry-budgets.md')}\nEdited.\n` });
+    writeFileSync(file!, spoiledPages);
+    const session = await open(repo.root);
+    expect(session.catalog?.loadedFrom).toBe('pages');
+    expect(await seen(session)).toEqual(await seen(await open(repo.root, { cache: false })));
+    repo.git('checkout', '--', 'concepts/retry-budgets.md');
+    await open(repo.root);
     // Another steward version writes its own snapshot over this one's.
     expect(await seen(await open(repo.root, { version: 'other' }))).toEqual(cold);
     expect(readFileSync(file!).equals(good)).toBe(false);

@@ -1,20 +1,11 @@
 // What the catalog takes from a page's body without reading it twice: headings (read as the
 // answerer reads them, test/markdown/blocks.test.ts) and links to pages, in time linear in the page.
 import { describe, expect, it } from 'vitest';
-import { AcronymCollector } from '../../src/ladder/acronyms.js';
 import { readPageFacts } from '../../src/ladder/page-facts.js';
 import { RelevanceCounter } from '../../src/ladder/relevance.js';
 import { builtinStopwords } from '../../src/ladder/signal-terms.js';
-import { wikilinkResolver } from '../../src/wiki/wikilinks.js';
 
-const facts = (body: string) =>
-  readPageFacts(
-    'concepts/p.md',
-    `---\ntitle: P\n---\n${body}`,
-    new RelevanceCounter(builtinStopwords()),
-    new AcronymCollector(),
-    wikilinkResolver(['concepts/p.md', 'concepts/q.md']),
-  );
+const facts = (body: string) => readPageFacts('concepts/p.md', `---\ntitle: P\n---\n${body}`, new RelevanceCounter(builtinStopwords()));
 
 describe('page facts', () => {
   it('reads the headings the answerer quotes sections under: ATX and setext, indented up to three columns, never in code', () => {
@@ -33,5 +24,12 @@ describe('page facts', () => {
     expect(read.headings[0]).toBe('a');
     expect(read.headings.at(-1)).toMatch(/^b +c$/);
     expect(read.links.at(-1)).toEqual({ target: 'concepts/q.md', text: 'Q' });
+  });
+
+  it('depend on the page alone: wikilinks as written, and the acronyms the page spells out', () => {
+    const read = facts('See [[Q]] and [[q|the other]], and [R](r.md), never `[[code]]`.\n\nA backend for frontend (BFF) answers.\n');
+    expect(read.wikilinks).toEqual([{ target: 'Q' }, { target: 'q', text: 'the other' }]);
+    expect(read.links).toEqual([{ target: 'concepts/r.md', text: 'R' }]);
+    expect([...read.acronyms]).toEqual([['bff', new Map([['backend for frontend', 'backend for frontend']])]]);
   });
 });
