@@ -53119,11 +53119,11 @@ var GitCommandManager = class {
     }
     const changed = /* @__PURE__ */ new Set();
     if (commit === void 0) return { commit, changed };
-    const status = await this.git.raw(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored=matching", "--", "."]);
+    const status = await this.git.raw(["status", "--porcelain=v1", "--branch", "-z", "--untracked-files=all", "--ignored=matching", "--", "."]);
     const fields = status.split("\0");
     for (let i = 0; i < fields.length; i++) {
       const entry = fields[i];
-      if (entry.length < 4) continue;
+      if (entry.length < 4 || i === 0 && entry.startsWith("## ")) continue;
       const paths = /^[RC]/.test(entry) ? [entry.slice(3), fields[++i] ?? ""] : [entry.slice(3)];
       for (const p2 of paths) if (p2.startsWith(prefix)) changed.add(p2.slice(prefix.length));
     }

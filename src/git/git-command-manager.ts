@@ -60,11 +60,13 @@ export class GitCommandManager {
     }
     const changed = new Set<string>();
     if (commit === undefined) return { commit, changed };
-    const status = await this.git.raw(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignored=matching', '--', '.']);
+    // `--branch` puts a `## branch` entry first, so the output is never empty: simple-git waits 50 ms
+    // more for a command that printed nothing (a clean tree's status), on every question.
+    const status = await this.git.raw(['status', '--porcelain=v1', '--branch', '-z', '--untracked-files=all', '--ignored=matching', '--', '.']);
     const fields = status.split('\0');
     for (let i = 0; i < fields.length; i++) {
       const entry = fields[i]!;
-      if (entry.length < 4) continue;
+      if (entry.length < 4 || (i === 0 && entry.startsWith('## '))) continue;
       // A rename or copy is followed by the path it came from: both differ from HEAD.
       const paths = /^[RC]/.test(entry) ? [entry.slice(3), fields[++i] ?? ''] : [entry.slice(3)];
       for (const p of paths) if (p.startsWith(prefix)) changed.add(p.slice(prefix.length));
