@@ -64,18 +64,29 @@ export async function restoreCatalogSnapshot(step: Step, workspace: Workspace, e
   const key = `${prefix}${tree}`;
   const compression = await compressionOf();
   const entry = { key, prefix, folder, compression, version: cacheVersion(folder, compression), workspaceDir: env.GITHUB_WORKSPACE ?? process.cwd() };
-  let restored: Restored = 'none';
+  // A run the runner gave a read-only (or write-only) cache token: what it may not do is skipped, quietly.
+  const mode = (env.ACTIONS_CACHE_MODE ?? '').trim().toLowerCase();
+  const [readable, writable] = [mode !== 'none' && mode !== 'write-only', mode !== 'none' && mode !== 'read'];
+  if (!readable) step.command('debug', `catalog snapshot: the cache mode '${mode}' permits no restore`);
+  const restored = readable ? await restoreAndSay(step, entry) : 'none';
+  const left = await snapshotStates(folder);
+  return { option, save: () => (restored === 'exact' || !writable ? Promise.resolve() : saveEntry(step, entry, left)) };
+}
+
+/** What the restore brought back, said in the log; a fault is a warning and restores nothing. */
+async function restoreAndSay(step: Step, entry: Entry): Promise<Restored> {
   try {
     const matched = await restoreEntry(step, entry);
-    restored = matched === undefined ? 'none' : matched === key ? 'exact' : 'older tree';
-    const said = matched === undefined ? `none in the Actions cache for ${key}` : `restored from the Actions cache (${restored}: ${matched})`;
-    step.info(`catalog snapshot: ${said}`);
+    const restored = matched === undefined ? 'none' : matched === entry.key ? 'exact' : 'older tree';
+    step.info(
+      `catalog snapshot: ${matched === undefined ? `none in the Actions cache for ${entry.key}` : `restored from the Actions cache (${restored}: ${matched})`}`,
+    );
+    return restored;
   } catch (error) {
     const what = (error as Error).message;
-    step.command('warning', `The catalog snapshot was not restored from the Actions cache (key ${key}): ${what}. The catalog loads from the pages.`);
+    step.command('warning', `The catalog snapshot was not restored from the Actions cache (key ${entry.key}): ${what}. The catalog loads from the pages.`);
+    return 'none';
   }
-  const left = await snapshotStates(folder);
-  return { option, save: () => (restored === 'exact' ? Promise.resolve() : saveEntry(step, entry, left)) };
 }
 
 interface Entry {

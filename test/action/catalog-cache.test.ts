@@ -203,6 +203,13 @@ describe('the catalog snapshot in the Actions cache, through the committed bundl
     expect(existsSync(snapshotDir())).toBe(false);
   });
 
+  it('a read-only cache (ACTIONS_CACHE_MODE read, as for an untrusted event) restores and quietly saves nothing', async () => {
+    const r = await ask({ env: { ACTIONS_CACHE_MODE: 'read' } });
+    expect(cache.calls.map((c) => c.endpoint)).toEqual(['GetCacheEntryDownloadURL']);
+    expect(r.stdout).not.toContain('::warning::');
+    expect(r.stdout).toContain('catalog: loaded from the pages');
+  });
+
   it('a hostile entry (garbage, links and paths outside, a forged stamp) leads to a cold load, a correct answer, nothing written outside the folder', async () => {
     const key = await treeKey();
     await ask();
