@@ -59,7 +59,7 @@ const TARGETS = {
   askBatchSeconds: 5,
   askWarmSeconds: 0.3,
   askOneChangedSeconds: 0.5,
-  actionBundleMb: 3,
+  actionBundleMb: 5,
   actionStartupMs: 300,
   actionQuestionSeconds: 2,
   obsidianValidateSeconds: 2,

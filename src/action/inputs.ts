@@ -18,6 +18,8 @@ export interface ActionInputs {
   reviewers: string[];
   draft: boolean;
   dryRun: boolean;
+  /** Keep the catalog's snapshot between runs in the Actions cache (and the snapshot folder). */
+  catalogCache: boolean;
 }
 
 export class InputError extends Error {}
@@ -73,5 +75,6 @@ export function readInputs(step: Step): ActionInputs {
     reviewers: logins(text, 'reviewers') ?? [],
     draft: flag(text, 'draft') ?? false,
     dryRun: flag(text, 'dry-run') ?? false,
+    catalogCache: flag(text, 'catalog-cache') ?? true,
   };
 }

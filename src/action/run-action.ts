@@ -6,20 +6,22 @@
 // gives it the process's environment and stdout, a test its own, so one run shares nothing with
 // another.
 import { existsSync, readFileSync } from 'node:fs';
-import { openWorkspace } from '../config/workspace.js';
+import { openWorkspace, type Workspace } from '../config/workspace.js';
 import { reportedPeriod } from '../digest/period.js';
 import { identitySource, viewerLoginOf } from '../github/identity.js';
 import { createGitHubClient } from '../github/octokit.js';
 import { RepoWrites } from '../github/repo-writes.js';
 import { answerQuestion } from '../jobs/answer-issue.js';
+import type { AskContext } from '../jobs/ask-checkout.js';
 import { handleClosedCapture } from '../jobs/capture-closed.js';
 import { reviewedAnswersAfterPush } from '../jobs/reviewed-answer.js';
 import { digestRaceLines, runDigest } from '../jobs/digest.js';
 import { maintainWiki } from '../jobs/maintain.js';
 import { validateCheckout } from '../jobs/validate.js';
 import { actionsReporter } from './actions-reporter.js';
+import { restoreCatalogSnapshot } from './catalog-cache-step.js';
 import { type EventPayload, type Triggers, type Work, workForEvent } from './event.js';
-import { type Mode, readInputs } from './inputs.js';
+import { type ActionInputs, type Mode, readInputs } from './inputs.js';
 import { Step, type StepContext } from './step.js';
 
 /** Runs the step and returns its exit code; a failure is an error annotation, never a stack trace. */
@@ -52,6 +54,29 @@ async function runStep(step: Step): Promise<void> {
 
   if (work.kind === 'skip') return;
   if (work.kind === 'validate') return validateCheckout(workspace, reporter, { cwd: workspaceDir, changedSince: payload.pull_request?.base?.sha });
+  if (work.kind === 'digest') return runGitHubWork(step, inputs, workspace, work, eventName, payload, undefined);
+  // The jobs that may ask the wiki: its catalog's snapshot comes from the Actions cache before, goes back after.
+  const catalogCache = await restoreCatalogSnapshot(step, workspace, inputs.catalogCache);
+  try {
+    await runGitHubWork(step, inputs, workspace, work, eventName, payload, catalogCache.option);
+  } finally {
+    await catalogCache.save();
+  }
+}
+
+async function runGitHubWork(
+  step: Step,
+  inputs: ActionInputs,
+  workspace: Workspace,
+  work: Exclude<Work, { kind: 'skip' | 'validate' }>,
+  eventName: string,
+  payload: EventPayload,
+  catalogCache: AskContext['catalogCache'],
+): Promise<void> {
+  const { env } = step;
+  const reporter = actionsReporter(step);
+  const config = workspace.config;
+  const workspaceDir = env.GITHUB_WORKSPACE!;
 
   if (!inputs.token) throw new Error("no GitHub token: pass 'github-token' (default: ${{ github.token }})");
   const repository = env.GITHUB_REPOSITORY ?? '';
@@ -86,7 +111,7 @@ async function runStep(step: Step): Promise<void> {
     step.setOutput('pull-request-url', maintained.pullRequestUrl ?? '');
     // Capture pages a reviewer accepted in this push: their discussions' reviewed answers.
     const changed = (payload.commits ?? []).flatMap((c) => [...(c.added ?? []), ...(c.modified ?? [])]);
-    const ask = { workspace, env: providerEnv, clock: step.clock, reporter, serverUrl, repo: { owner, repo } };
+    const ask = { workspace, env: providerEnv, clock: step.clock, reporter, serverUrl, repo: { owner, repo }, catalogCache };
     for (const reviewed of await reviewedAnswersAfterPush({ ...ask, github, writes: writes(), identity }, changed)) {
       if ('url' in reviewed) reporter.info(`A reviewer accepted a discussion's capture page: its reviewed answer is ${reviewed.url}.`);
       else reporter.info(`A reviewer accepted a discussion's capture page; no reviewed answer yet: ${reviewed.reason}.`);
@@ -108,7 +133,7 @@ async function runStep(step: Step): Promise<void> {
     return;
   }
   if (work.kind === 'capture-closed') {
-    const ask = { workspace, env: providerEnv, clock: step.clock, reporter, serverUrl, repo: { owner, repo } };
+    const ask = { workspace, env: providerEnv, clock: step.clock, reporter, serverUrl, repo: { owner, repo }, catalogCache };
     const reply = await handleClosedCapture(github, writes(), { owner, repo }, work.pull, { serverUrl, reporter, identity, ask });
     step.setOutput('comment-url', reply ?? '');
     return;
@@ -127,6 +152,7 @@ async function runStep(step: Step): Promise<void> {
       dryRun: inputs.dryRun,
       sender: payload.sender,
       identity,
+      catalogCache,
     },
     work.question,
   );

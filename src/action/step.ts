@@ -37,7 +37,7 @@ export class Step {
     this.write(`${message}\n`);
   }
 
-  command(name: 'notice' | 'warning' | 'error' | 'add-mask', message: string, properties?: AnnotationProperties): void {
+  command(name: 'debug' | 'notice' | 'warning' | 'error' | 'add-mask', message: string, properties?: AnnotationProperties): void {
     this.write(`${workflowCommand(name, message, properties)}\n`);
   }
 

@@ -84,6 +84,16 @@ export class GitCommandManager {
     return blobs;
   }
 
+  /** The tree id of `folder` (repository-relative, '' for the root) at HEAD; undefined when HEAD or the folder is missing. */
+  async headTreeId(folder: string): Promise<string | undefined> {
+    try {
+      const id = (await this.git.raw(['rev-parse', '--verify', '--quiet', `HEAD:${folder}`])).trim();
+      return /^[0-9a-f]{40,64}$/.test(id) ? id : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The repository's git directory, absolute (a linked worktree's own). */
   async gitDir(): Promise<string> {
     return (await this.git.raw(['rev-parse', '--absolute-git-dir'])).trim();

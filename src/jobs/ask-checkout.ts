@@ -1,6 +1,6 @@
 // Asking the checked-out wiki, as every job that answers does: the configured answerer, citations
 // as permalinks at the commit read, and a provider's fault said as a warning.
-import { type AskSession, askQuestion, openAskSession } from '../answer/ask.js';
+import { type AskSession, type AskSessionOptions, askQuestion, openAskSession } from '../answer/ask.js';
 import { createProviders, providerOptions } from '../answer/providers.js';
 import type { WikiCitationRenderer } from '../answer/render.js';
 import type { Trace } from '../answer/trace.js';
@@ -19,6 +19,8 @@ export interface AskContext {
   /** `$GITHUB_SERVER_URL`, for permalinks. */
   serverUrl: string;
   repo: RepoRef;
+  /** Keep the catalog's snapshot between runs (openAskSession's option); none when the Action's input turns it off. */
+  catalogCache?: AskSessionOptions['catalogCache'];
 }
 
 /** `$GITHUB_SERVER_URL/<repo>/blob/<sha>/<path>?plain=1#L<a>-L<b>`: line anchors work on markdown and on GHES. */
@@ -41,7 +43,9 @@ export async function askFromCheckout(ctx: AskContext, text: string): Promise<{ 
   let session: AskSession;
   let trace: Trace;
   try {
-    session = await openAskSession(workspace, providers);
+    session = await openAskSession(workspace, providers, ctx.catalogCache ? { catalogCache: ctx.catalogCache } : {});
+    const loadedFrom = session.catalog?.loadedFrom;
+    if (ctx.catalogCache && loadedFrom) ctx.reporter.info(`catalog: loaded from ${loadedFrom === 'snapshot' ? 'its snapshot' : 'the pages'}`);
     const commit = session.commit ?? ctx.env.GITHUB_SHA ?? 'HEAD';
     trace = await askQuestion(session, text, { renderCitation: permalinkRenderer(ctx.serverUrl, ctx.repo, commit, workspace) });
   } finally {

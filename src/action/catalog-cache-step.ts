@@ -1,0 +1,201 @@
+// The catalog's snapshot kept between runs in the Actions cache, keyed by the wiki's tree at HEAD:
+// restored before the jobs that ask load the catalog, saved after them when the key was not an
+// exact hit. A restore key (the same prefix) brings back a snapshot of an older tree, which the
+// load then updates page by page. Saving goes through @actions/cache; restoring does not let it
+// extract (see cache-archive.ts): the steward asks the cache service (v2, its Twirp JSON API) for
+// the entry itself and keeps only the snapshot files from the archive, which the load then checks
+// like any snapshot (ladder/catalog-cache.ts). The cache only saves time: every fault of it is a
+// warning, never a failed run.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { isFeatureAvailable, saveCache } from '@actions/cache';
+import type { Workspace } from '../config/workspace.js';
+import { GitCommandManager } from '../git/git-command-manager.js';
+import { snapshotFolder } from '../ladder/catalog-cache.js';
+import { type Clock, scaledSleeps } from '../net/clock.js';
+import { DEFAULT_RETRY_POLICY, JsonHttpClient, testWaitScale } from '../net/http-json.js';
+import { type Compression, decompress, regularFiles } from './cache-archive.js';
+import type { Step } from './step.js';
+
+const KEY_PREFIX = 'wiki-steward-catalog-v1';
+/** What @actions/cache mixes into an entry's version (its `versionSalt`): the restore must ask for the version the save made. */
+const VERSION_SALT = '1.0';
+/** Past this an archive, or what it unpacks to, is not restored (the catalog loads from the pages). */
+const MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
+const SNAPSHOT_FILE = /^catalog-[0-9a-f]{16}\.bin$/;
+const SERVICE = 'github.actions.results.api.v1.CacheService';
+
+export type Restored = 'exact' | 'older tree' | 'none';
+
+export interface CatalogCacheStep {
+  /** For openAskSession: undefined when the `catalog-cache` input is off. */
+  option: { stewardVersion: string } | undefined;
+  /** Saves the snapshot under this tree's key when the restore was not an exact hit; never throws. */
+  save(): Promise<void>;
+}
+
+const off = (option: CatalogCacheStep['option']): CatalogCacheStep => ({ option, save: async () => undefined });
+
+/**
+ * Restores the wiki's snapshot from the Actions cache when the input is on and the cache service
+ * (v2) is there; says in the log what came back (the exact tree's, an older tree's or none).
+ */
+export async function restoreCatalogSnapshot(step: Step, workspace: Workspace, enabled: boolean): Promise<CatalogCacheStep> {
+  if (!enabled) return off(undefined);
+  // The code itself is in the snapshot's stamp (its content's digest): the name only tells the Action's from the CLI's.
+  const option = { stewardVersion: 'action' };
+  const { env } = step;
+  // @actions/cache reads the process's environment: the step's must name the same service.
+  if (!isFeatureAvailable() || !env.ACTIONS_CACHE_SERVICE_V2 || !env.ACTIONS_RESULTS_URL || !env.ACTIONS_RUNTIME_TOKEN) {
+    step.command('debug', 'catalog snapshot: the Actions cache service (v2) is not available to this step; the snapshot is not restored or saved');
+    return off(option);
+  }
+  const root = workspace.wikiRoot;
+  const folder = root && (await snapshotFolder(root, workspace.config, workspace.repoRoot));
+  const tree = root && (await new GitCommandManager(workspace.repoRoot).headTreeId(workspace.wikiPrefix));
+  if (!folder || !tree) {
+    step.command('debug', 'catalog snapshot: no wiki folder committed at HEAD, or no place for its snapshot; the Actions cache is not used');
+    return off(option);
+  }
+  const prefix = `${KEY_PREFIX}-${env.RUNNER_OS ?? process.platform}-`;
+  const key = `${prefix}${tree}`;
+  const compression = await compressionOf();
+  const entry = { key, prefix, folder, compression, version: cacheVersion(folder, compression), workspaceDir: env.GITHUB_WORKSPACE ?? process.cwd() };
+  // A run the runner gave a read-only (or write-only) cache token: what it may not do is skipped, quietly.
+  const mode = (env.ACTIONS_CACHE_MODE ?? '').trim().toLowerCase();
+  const [readable, writable] = [mode !== 'none' && mode !== 'write-only', mode !== 'none' && mode !== 'read'];
+  if (!readable) step.command('debug', `catalog snapshot: the cache mode '${mode}' permits no restore`);
+  const restored = readable ? await restoreAndSay(step, entry) : 'none';
+  const left = await snapshotStates(folder);
+  return { option, save: () => (restored === 'exact' || !writable ? Promise.resolve() : saveEntry(step, entry, left)) };
+}
+
+/** What the restore brought back, said in the log; a fault is a warning and restores nothing. */
+async function restoreAndSay(step: Step, entry: Entry): Promise<Restored> {
+  try {
+    const matched = await restoreEntry(step, entry);
+    const restored = matched === undefined ? 'none' : matched === entry.key ? 'exact' : 'older tree';
+    step.info(
+      `catalog snapshot: ${matched === undefined ? `none in the Actions cache for ${entry.key}` : `restored from the Actions cache (${restored}: ${matched})`}`,
+    );
+    return restored;
+  } catch (error) {
+    const what = (error as Error).message;
+    step.command('warning', `The catalog snapshot was not restored from the Actions cache (key ${entry.key}): ${what}. The catalog loads from the pages.`);
+    return 'none';
+  }
+}
+
+interface Entry {
+  key: string;
+  prefix: string;
+  folder: string;
+  compression: Compression;
+  version: string;
+  /** What @actions/cache names archive members relative to (GITHUB_WORKSPACE). */
+  workspaceDir: string;
+}
+
+/** The key of the entry restored, or undefined when the cache holds none for this tree or an older one. */
+async function restoreEntry(step: Step, entry: Entry): Promise<string | undefined> {
+  const { env } = step;
+  const http = new JsonHttpClient(DEFAULT_RETRY_POLICY, scaledSleeps(step.clock, testWaitScale(env)));
+  const url = new URL(`twirp/${SERVICE}/GetCacheEntryDownloadURL`, env.ACTIONS_RESULTS_URL!.replace(/\/?$/, '/'));
+  const reply = await http.request({
+    provider: 'Actions cache',
+    method: 'POST',
+    url,
+    headers: { authorization: `Bearer ${env.ACTIONS_RUNTIME_TOKEN}` },
+    // Field names as the service's protobuf names them, as @actions/cache sends them.
+    body: { key: entry.key, restore_keys: [entry.prefix], version: entry.version },
+  });
+  const body = reply.body as { ok?: unknown; signed_download_url?: unknown; matched_key?: unknown } | null;
+  if (body?.ok !== true) return undefined;
+  const { signed_download_url: download, matched_key: matched } = body;
+  if (typeof download !== 'string' || typeof matched !== 'string' || !matched.startsWith(entry.prefix)) {
+    throw new Error('the cache service answered with no download address or a key this step did not ask for');
+  }
+  const archive = await downloadArchive(download, step.clock);
+  const tar = await decompress(archive, entry.compression, MAX_ARCHIVE_BYTES);
+  const member = path.relative(entry.workspaceDir, entry.folder).split(path.sep).join('/');
+  const files = regularFiles(tar, (name) => path.posix.dirname(name) === member && SNAPSHOT_FILE.test(path.posix.basename(name)));
+  if (files.size === 0) throw new Error(`the archive of ${matched} holds no catalog snapshot`);
+  await mkdir(entry.folder, { recursive: true });
+  // Never through a symbolic link: the folder must be a real one, each file written new ('wx') and renamed into place.
+  if (!(await lstat(entry.folder)).isDirectory()) throw new Error(`${entry.folder} is not a folder`);
+  for (const [name, bytes] of files) {
+    const file = path.join(entry.folder, path.posix.basename(name));
+    const temp = `${file}.${process.pid}.restored`;
+    await writeFile(temp, bytes, { flag: 'wx' });
+    await rename(temp, file).catch(async (error: unknown) => {
+      await rm(temp, { force: true });
+      throw error;
+    });
+  }
+  step.command('debug', `catalog snapshot: ${[...files.keys()].join(', ')} restored into ${entry.folder}`);
+  return matched;
+}
+
+/** The archive at the signed address, at most MAX_ARCHIVE_BYTES; one attempt under a time-out (a miss costs a cold load). */
+async function downloadArchive(address: string, clock: Clock): Promise<Buffer> {
+  const url = new URL(address);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('the download address is not an http(s) one');
+  const response = await fetch(url, { redirect: 'error', signal: clock.timeout(DEFAULT_RETRY_POLICY.timeoutMs) });
+  if (response.status !== 200 || !response.body) throw new Error(`the archive's download answered ${response.status}`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += (chunk as Uint8Array).byteLength;
+    if (size > MAX_ARCHIVE_BYTES) throw new Error(`the archive passed ${MAX_ARCHIVE_BYTES} bytes`);
+    chunks.push(Buffer.from(chunk as Uint8Array));
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Each snapshot file in the folder by name, as its inode, size and modification time (a rewritten one is a new file). */
+async function snapshotStates(folder: string): Promise<Map<string, string>> {
+  const states = new Map<string, string>();
+  for (const name of await readdir(folder).catch(() => [])) {
+    if (!SNAPSHOT_FILE.test(name)) continue;
+    const info = await lstat(path.join(folder, name), { bigint: true }).catch(() => undefined);
+    if (info?.isFile()) states.set(name, `${info.ino}:${info.size}:${info.mtimeNs}`);
+  }
+  return states;
+}
+
+/** Saves the snapshot folder under the exact key when this run wrote a snapshot (a job that never loaded the catalog saves nothing). */
+async function saveEntry(step: Step, entry: Entry, left: ReadonlyMap<string, string>): Promise<void> {
+  const written = [...(await snapshotStates(entry.folder))].filter(([name, state]) => left.get(name) !== state);
+  if (written.length === 0) return step.command('debug', 'catalog snapshot: none written by this run; nothing saved to the Actions cache');
+  let id = -1;
+  let reason = 'the cache service refused or failed (its message is above)';
+  try {
+    id = await saveCache([entry.folder], entry.key);
+  } catch (error) {
+    reason = (error as Error).message;
+  }
+  if (id === -1) {
+    return step.command(
+      'warning',
+      `The catalog snapshot was not saved to the Actions cache (key ${entry.key}): ${reason}. The next run loads it from the pages.`,
+    );
+  }
+  step.info(`catalog snapshot: saved to the Actions cache (${entry.key})`);
+}
+
+/** The entry's version as @actions/cache computes it: the paths, the compression, the salt (and Windows' own archives). */
+function cacheVersion(folder: string, compression: Compression): string {
+  const parts = [folder, compression, ...(process.platform === 'win32' ? ['windows-only'] : []), VERSION_SALT];
+  return createHash('sha256').update(parts.join('|')).digest('hex');
+}
+
+/** zstd when the runner has it, as @actions/cache decides for the archives it saves. */
+async function compressionOf(): Promise<Compression> {
+  return promisify(execFile)('zstd', ['--quiet', '--version']).then(
+    ({ stdout }) => (stdout.trim() !== '' ? 'zstd-without-long' : 'gzip'),
+    () => 'gzip',
+  );
+}
