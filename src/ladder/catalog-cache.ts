@@ -10,7 +10,8 @@
 // effort: a folder that cannot be written costs the next run its head start, nothing else.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, lstat, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StewardConfig } from '../config/config.js';
@@ -48,14 +49,16 @@ export interface CatalogSnapshot {
   /** Which entries hold each word of their titles, summaries and tags, and of their aliases and link texts (word-index.ts). */
   names: WordIndex;
   phrases: WordIndex;
-  /** The entries' short fields counted, in entry order, over `relevance.vocabulary`. */
-  fieldCounts(): FieldCounts[];
-  /** Every page read, in page order, bodies counted over `relevance.vocabulary`. */
-  pages(): KeptPage[];
+  /**
+   * What only a load that reads some pages needs, read and checked when it is asked for (it throws
+   * when malformed): the entries' short fields counted, in entry order, and every page read, in page
+   * order, both over `relevance.vocabulary`.
+   */
+  rest(): Promise<{ fieldCounts: FieldCounts[]; pages: KeptPage[] }>;
 }
 
 /** What a load writes: the snapshot with its parts at hand. */
-export type CatalogSnapshotParts = Omit<CatalogSnapshot, 'fieldCounts' | 'pages'> & { fieldCounts: FieldCounts[]; pages: KeptPage[] };
+export type CatalogSnapshotParts = Omit<CatalogSnapshot, 'rest'> & { fieldCounts: FieldCounts[]; pages: KeptPage[] };
 
 export interface CatalogCache {
   /** Each path's key as it is now (see the file's head). */
@@ -107,15 +110,7 @@ export async function openCatalogCache(root: string, config: StewardConfig, opti
         const blob = head && blobs?.get(p);
         return [p, blob && !head.changed.has(p) ? `blob ${blob}` : statKey(path.join(root, p))];
       }),
-    read: async () => {
-      try {
-        const info = await lstat(file);
-        if (!info.isFile() || info.size > MAX_SNAPSHOT_BYTES) return undefined;
-        return decodeSnapshot(await readFile(file), stamp);
-      } catch {
-        return undefined;
-      }
-    },
+    read: () => readSnapshot(file, stamp).catch(() => undefined),
     write: async (snapshot) => {
       const temp = `${file}.${process.pid}.tmp`;
       try {
@@ -159,9 +154,11 @@ function statKey(file: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The file: MAGIC, the header's length (uint32 LE), the header (JSON), the pages' facts (JSON, read
-// only when some page changed), zeros to a multiple of 8, then the typed arrays of ARRAYS in that
-// order, little-endian, each as long as the header says.
+// The file, in two parts. The head is what a load over unchanged files needs: MAGIC, the header's
+// length (uint32 LE), the header (JSON), zeros to a multiple of 8, then the typed arrays of
+// HEAD_ARRAYS. The rest is what a load that reads some pages needs: the pages' facts (JSON), zeros to
+// a multiple of 8, then the typed arrays of REST_ARRAYS. Typed arrays are little-endian, each as long
+// as the header says. A load over unchanged files reads the head alone.
 
 /** An entry as kept: its folded title and summary as their joined words (the rest is rebuilt from them). */
 type KeptEntry = Omit<WikiEntry, 'folded'> & { folded: { title: string; summary: string } };
@@ -179,14 +176,16 @@ interface Header {
   vocabulary: string[];
   nameWords: string[];
   phraseWords: string[];
-  /** Bytes of the pages' JSON after the header. */
+  /** Each head array's length in elements, HEAD_ARRAYS' order. */
+  head: number[];
+  /** Bytes of the pages' JSON that starts the rest. */
   pagesBytes: number;
-  /** Each typed array's length in elements, ARRAYS' order. */
-  lengths: number[];
+  /** Each rest array's length in elements, REST_ARRAYS' order. */
+  rest: number[];
 }
 
-/** The typed arrays, in file order: the postings, naming frequencies, the entries' field counts and the pages' body counts. */
-const ARRAYS = [
+/** The head's typed arrays, in file order: the postings, naming frequencies and the word indexes. */
+const HEAD_ARRAYS = [
   ['pseudoFrequencies', Float64Array],
   ['offsets', Int32Array],
   ['postingEntries', Int32Array],
@@ -195,6 +194,9 @@ const ARRAYS = [
   ['nameEntries', Int32Array],
   ['phraseOffsets', Int32Array],
   ['phraseEntries', Int32Array],
+] as const;
+/** The rest's typed arrays, in file order: the entries' field counts and the pages' body counts. */
+const REST_ARRAYS = [
   ['fieldIds', Int32Array],
   ['fieldCounts', Int32Array],
   ['fieldEnds', Int32Array],
@@ -203,14 +205,19 @@ const ARRAYS = [
   ['bodyCounts', Int32Array],
   ['bodyEnds', Int32Array],
 ] as const;
-type ArrayName = (typeof ARRAYS)[number][0];
+type ArrayList = typeof HEAD_ARRAYS | typeof REST_ARRAYS;
+type Arrays<L extends ArrayList> = { [K in L[number] as K[0]]: K[1] extends Float64ArrayConstructor ? Float64Array<ArrayBuffer> : Int32Array<ArrayBuffer> };
+type HeadArrays = Arrays<typeof HEAD_ARRAYS>;
+type RestArrays = Arrays<typeof REST_ARRAYS>;
+/** Arrays to write: any typed array of the right element type will do. */
+type ToWrite<L extends ArrayList> = Record<L[number][0], Float64Array | Int32Array>;
 
 function encodeSnapshot(snapshot: CatalogSnapshotParts, stamp: string): Buffer {
   const { postings, naming, vocabulary } = snapshot.relevance;
   const fields = flatten(snapshot.fieldCounts, (f) => [f.ids, f.counts]);
   const read = snapshot.pages.flatMap((p) => ('facts' in p ? [p.facts.body] : []));
   const bodies = flatten(read, (b) => [b.ids, b.counts]);
-  const arrays: Record<ArrayName, Float64Array | Int32Array> = {
+  const head: ToWrite<typeof HEAD_ARRAYS> = {
     pseudoFrequencies: postings.pseudoFrequencies,
     offsets: postings.offsets,
     postingEntries: postings.entries,
@@ -219,6 +226,8 @@ function encodeSnapshot(snapshot: CatalogSnapshotParts, stamp: string): Buffer {
     nameEntries: snapshot.names.entries,
     phraseOffsets: snapshot.phrases.offsets,
     phraseEntries: snapshot.phrases.entries,
+  };
+  const rest: ToWrite<typeof REST_ARRAYS> = {
     fieldIds: fields.values[0]!,
     fieldCounts: fields.values[1]!,
     // Each entry's field ends as offsets into the flat ids (FieldCounts' are the entry's own).
@@ -243,27 +252,40 @@ function encodeSnapshot(snapshot: CatalogSnapshotParts, stamp: string): Buffer {
     vocabulary: [...vocabulary],
     nameWords: [...snapshot.names.words],
     phraseWords: [...snapshot.phrases.words],
+    head: HEAD_ARRAYS.map(([name]) => head[name].length),
     pagesBytes: pagesJson.length,
-    lengths: ARRAYS.map(([name]) => arrays[name].length),
+    rest: REST_ARRAYS.map(([name]) => rest[name].length),
   };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
-  const start = align8(HEADER_AT + json.length + pagesJson.length);
-  const out = Buffer.alloc(start + ARRAYS.reduce((n, [name]) => n + arrays[name].byteLength, 0));
+  const layout = layoutOf(json.length, header);
+  const out = Buffer.alloc(layout.end);
   MAGIC.copy(out, 0);
   out.writeUInt32LE(json.length, MAGIC.length);
   json.copy(out, HEADER_AT);
-  pagesJson.copy(out, HEADER_AT + json.length);
-  let at = start;
-  for (const [name] of ARRAYS) {
-    const array = arrays[name];
-    out.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);
-    at += array.byteLength;
-  }
+  const put = (list: ArrayList, arrays: Record<string, Float64Array | Int32Array>, at: number) => {
+    for (const [name] of list) {
+      const array = arrays[name]!;
+      out.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);
+      at += array.byteLength;
+    }
+  };
+  put(HEAD_ARRAYS, head, layout.headArraysAt);
+  pagesJson.copy(out, layout.restAt);
+  put(REST_ARRAYS, rest, layout.restArraysAt);
   return out;
 }
 
+/** Where each part of a snapshot file starts, from its header (and the header's length in bytes). */
+function layoutOf(headerBytes: number, header: Pick<Header, 'head' | 'pagesBytes' | 'rest'>) {
+  const bytesOf = (list: ArrayList, lengths: readonly number[]) => list.reduce((n, [, Type], i) => n + (lengths[i] ?? 0) * Type.BYTES_PER_ELEMENT, 0);
+  const headArraysAt = align8(HEADER_AT + headerBytes);
+  const restAt = align8(headArraysAt + bytesOf(HEAD_ARRAYS, header.head));
+  const restArraysAt = align8(restAt + header.pagesBytes);
+  return { headArraysAt, restAt, restArraysAt, end: restArraysAt + bytesOf(REST_ARRAYS, header.rest) };
+}
+
 /** Lists of pairs of arrays as two flat arrays, with each item's end (cumulative) in `ends`. */
-function flatten<T>(items: readonly T[], pair: (item: T) => [Int32Array, Int32Array]): { values: Int32Array[]; ends: Int32Array } {
+function flatten<T>(items: readonly T[], pair: (item: T) => [Int32Array, Int32Array]): { values: Int32Array<ArrayBuffer>[]; ends: Int32Array<ArrayBuffer> } {
   const ends = new Int32Array(items.length);
   let total = 0;
   items.forEach((item, i) => (ends[i] = total += pair(item)[0].length));
@@ -278,7 +300,7 @@ function flatten<T>(items: readonly T[], pair: (item: T) => [Int32Array, Int32Ar
   return { values, ends };
 }
 
-function concatInt32(arrays: readonly Int32Array[]): Int32Array {
+function concatInt32(arrays: readonly Int32Array[]): Int32Array<ArrayBuffer> {
   const out = new Int32Array(arrays.reduce((n, a) => n + a.length, 0));
   let at = 0;
   for (const a of arrays) {
@@ -290,17 +312,54 @@ function concatInt32(arrays: readonly Int32Array[]): Int32Array {
 
 const align8 = (n: number): number => Math.ceil(n / 8) * 8;
 
-/** The snapshot in `bytes` when it is whole, well formed and of this `stamp`; else undefined. */
-export function decodeSnapshot(bytes: Buffer, stamp: string): CatalogSnapshot | undefined {
-  if (bytes.length < HEADER_AT || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
-  const headerLength = bytes.readUInt32LE(MAGIC.length);
-  if (HEADER_AT + headerLength > bytes.length) return undefined;
-  const header = parseJson(bytes, HEADER_AT, headerLength);
-  if (!isHeader(header) || header.stamp !== stamp) return undefined;
-  const pagesAt = HEADER_AT + headerLength;
-  const start = align8(pagesAt + header.pagesBytes);
-  const arrays = typedArrays(bytes, start, header.lengths);
-  if (!arrays) return undefined;
+/** Bytes [at, at + length) of an open file, or undefined when the file is shorter. */
+async function readRange(handle: FileHandle, at: number, length: number): Promise<Buffer | undefined> {
+  // Its own buffer, never the pool's: typed arrays are laid over it, aligned.
+  const bytes = Buffer.alloc(length);
+  const { bytesRead } = await handle.read(bytes, 0, length, at);
+  return bytesRead === length ? bytes : undefined;
+}
+
+/**
+ * The snapshot in `file` when it is well formed and of this `stamp`, reading its head only; else
+ * undefined. Its rest is read, and checked, when a load asks for it.
+ */
+async function readSnapshot(file: string, stamp: string): Promise<CatalogSnapshot | undefined> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    const { size } = await handle.stat();
+    const lead = size <= MAX_SNAPSHOT_BYTES ? await readRange(handle, 0, HEADER_AT) : undefined;
+    if (!lead || !lead.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+    const headerLength = lead.readUInt32LE(MAGIC.length);
+    const headerBytes = HEADER_AT + headerLength <= size ? await readRange(handle, HEADER_AT, headerLength) : undefined;
+    const header = headerBytes && parseJson(headerBytes);
+    if (!headerBytes || !isHeader(header) || header.stamp !== stamp) return undefined;
+    const layout = layoutOf(headerLength, header);
+    if (layout.end !== size) return undefined;
+    const headArrays = await readRange(handle, layout.headArraysAt, layout.restAt - layout.headArraysAt);
+    const arrays = headArrays && typedArrays(headArrays, HEAD_ARRAYS, header.head);
+    if (!arrays) return undefined;
+    // The rest is read from the file as it is then; the same header (and so the same keys and word ids) or nothing.
+    const rest = async () => {
+      const whole = await readFile(file, { flag: constants.O_RDONLY | constants.O_NOFOLLOW });
+      if (whole.length !== size || !whole.subarray(HEADER_AT, HEADER_AT + headerLength).equals(headerBytes))
+        throw new MalformedSnapshot('rewritten while read');
+      const restArrays = typedArrays(whole.subarray(layout.restArraysAt), REST_ARRAYS, header.rest);
+      if (!restArrays) throw new MalformedSnapshot('rest');
+      const words = header.vocabulary.length;
+      return {
+        fieldCounts: keptFieldCounts(restArrays, header.entries.length, words),
+        pages: keptPages(parseJson(whole.subarray(layout.restAt, layout.restAt + header.pagesBytes)), restArrays, words),
+      };
+    };
+    return decodeHead(header, arrays, rest);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The snapshot's head, checked: undefined when any part is malformed. */
+function decodeHead(header: Header, arrays: HeadArrays, rest: CatalogSnapshot['rest']): CatalogSnapshot | undefined {
   const words = header.vocabulary.length;
   const postings: Postings = { offsets: arrays.offsets, entries: arrays.postingEntries, pseudoFrequencies: arrays.pseudoFrequencies };
   const entries = header.entries.length;
@@ -324,40 +383,34 @@ export function decodeSnapshot(bytes: Buffer, stamp: string): CatalogSnapshot | 
     relevance: { vocabulary: header.vocabulary, postings, naming: arrays.naming },
     names,
     phrases,
-    // What only a load that reads some pages needs is checked when it is asked for: a malformed part throws.
-    fieldCounts: () => keptFieldCounts(arrays, entries, words),
-    pages: () => keptPages(parseJson(bytes, pagesAt, header.pagesBytes), arrays, words),
+    rest,
   };
 }
 
-function parseJson(bytes: Buffer, at: number, length: number): unknown {
+function parseJson(bytes: Buffer): unknown {
   try {
-    return JSON.parse(bytes.toString('utf8', at, at + length));
+    return JSON.parse(bytes.toString('utf8'));
   } catch {
     return undefined;
   }
 }
 
-type SnapshotArrays = Record<Exclude<ArrayName, 'pseudoFrequencies'>, Int32Array<ArrayBuffer>> & { pseudoFrequencies: Float64Array<ArrayBuffer> };
-
 /**
- * ARRAYS read from `start`, each `lengths[i]` long, when they fill the rest of the file exactly:
- * laid over the file's own buffer when it is aligned (a large file read whole is), else copied.
+ * The arrays of `list` laid over `bytes` (from its start), each `lengths[i]` long, when the lengths
+ * fit; a copy when `bytes` does not start on a multiple of 8 (a typed array must be aligned).
  */
-function typedArrays(bytes: Buffer, start: number, lengths: readonly number[]): SnapshotArrays | undefined {
-  if (lengths.length !== ARRAYS.length) return undefined;
-  const aligned = bytes.byteOffset % 8 === 0;
+function typedArrays<L extends ArrayList>(bytes: Buffer, list: L, lengths: readonly number[]): Arrays<L> | undefined {
+  if (lengths.length !== list.length) return undefined;
+  const base = bytes.byteOffset % 8 === 0 ? bytes : Buffer.from(bytes);
   const out: Record<string, Float64Array | Int32Array> = {};
-  let at = start;
-  for (const [i, [name, Type]] of ARRAYS.entries()) {
+  let at = 0;
+  for (const [i, [name, Type]] of list.entries()) {
     const byteLength = lengths[i]! * Type.BYTES_PER_ELEMENT;
-    if (at + byteLength > bytes.length) return undefined;
-    out[name] = aligned
-      ? new Type(bytes.buffer as ArrayBuffer, bytes.byteOffset + at, lengths[i]!)
-      : new Type(bytes.buffer.slice(bytes.byteOffset + at, bytes.byteOffset + at + byteLength) as ArrayBuffer);
+    if (at + byteLength > base.length) return undefined;
+    out[name] = new Type(base.buffer as ArrayBuffer, base.byteOffset + at, lengths[i]!);
     at += byteLength;
   }
-  return at === bytes.length ? (out as SnapshotArrays) : undefined;
+  return out as Arrays<L>;
 }
 
 /** Offsets rise from 0 to the postings' count; each word's pages ascend, within the catalog; every weight positive. */
@@ -399,7 +452,7 @@ function checkCounted(ids: Int32Array, counts: Int32Array, ends: Int32Array, wor
   if (ends.length > 0 && last !== ids.length) throw new MalformedSnapshot(what);
 }
 
-function keptFieldCounts(arrays: SnapshotArrays, entries: number, words: number): FieldCounts[] {
+function keptFieldCounts(arrays: RestArrays, entries: number, words: number): FieldCounts[] {
   const { fieldIds, fieldCounts, fieldEnds, fieldLengths } = arrays;
   if (fieldEnds.length !== entries * SHORT_FIELD_COUNT || fieldLengths.length !== fieldEnds.length || !fieldLengths.every((n) => n >= 0))
     throw new MalformedSnapshot('field counts');
@@ -416,7 +469,7 @@ function keptFieldCounts(arrays: SnapshotArrays, entries: number, words: number)
   });
 }
 
-function keptPages(json: unknown, arrays: SnapshotArrays, words: number): KeptPage[] {
+function keptPages(json: unknown, arrays: RestArrays, words: number): KeptPage[] {
   if (!Array.isArray(json) || !json.every(isKeptPage)) throw new MalformedSnapshot('pages');
   const { bodyIds, bodyCounts, bodyEnds } = arrays;
   const read = json.filter((p) => 'facts' in p);
@@ -492,7 +545,8 @@ function isHeader(v: unknown): v is Header {
     isStrings(v.vocabulary) &&
     isStrings(v.nameWords) &&
     isStrings(v.phraseWords) &&
+    isList(v.head, isCount) &&
     isCount(v.pagesBytes) &&
-    isList(v.lengths, isCount)
+    isList(v.rest, isCount)
   );
 }

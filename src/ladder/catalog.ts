@@ -98,7 +98,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
     });
   }
   const counter = new RelevanceCounter(builtinStopwords());
-  const reuse = kept && keptParts(kept, keys!, counter);
+  const reuse = kept ? await keptParts(kept, keys!, counter) : undefined;
   const read = await readOrKeep(tree, pages, counter, reuse?.pages);
   const unreadable = read.flatMap((page) => ('unreadable' in page ? [{ path: page.path, reason: page.unreadable }] : []));
   const facts = new Map(read.flatMap((page) => ('facts' in page ? [[page.path, page.facts] as const] : [])));
@@ -214,16 +214,16 @@ const sameFields = (a: Omit<WikiEntry, 'folded'>, b: Omit<WikiEntry, 'folded'>):
  * whose key is current, and, for an entry whose ranked texts are as the snapshot has them, its
  * folding and field counts. Undefined when the snapshot's parts turn out malformed (a cold load).
  */
-function keptParts(
+async function keptParts(
   kept: CatalogSnapshot,
   keys: ReadonlyArray<readonly [string, string]>,
   counter: RelevanceCounter,
-):
-  | { pages: Map<string, ReadPage>; entry(entry: Omit<WikiEntry, 'folded'>): { folded: WikiEntry['folded']; fieldCounts(): FieldCounts } | undefined }
-  | undefined {
+): Promise<
+  { pages: Map<string, ReadPage>; entry(entry: Omit<WikiEntry, 'folded'>): { folded: WikiEntry['folded']; fieldCounts(): FieldCounts } | undefined } | undefined
+> {
   let keptPages, keptCounts;
   try {
-    [keptPages, keptCounts] = [kept.pages(), kept.fieldCounts()];
+    ({ pages: keptPages, fieldCounts: keptCounts } = await kept.rest());
   } catch {
     return undefined;
   }

@@ -160,7 +160,7 @@ describe('the catalog snapshot', () => {
       Buffer.from('not a snapshot at all'),
       Buffer.concat([good.subarray(0, 8), Buffer.from([0xff, 0xff, 0xff, 0x7f]), good.subarray(12)]),
       withHeader((h) => ((h.entries as Array<Record<string, unknown>>)[0]!.title = 42)),
-      withHeader((h) => (h.lengths = [-1])),
+      withHeader((h) => (h.head = [-1])),
       withHeader((h) => ((h.vocabulary as string[])[0] = (h.vocabulary as string[])[1]!)),
     ];
     for (const bytes of spoiled) {
@@ -169,7 +169,11 @@ describe('the catalog snapshot', () => {
       expect(readFileSync(file!).equals(good)).toBe(true);
     }
     // The pages' part is read only when some page changed: spoiled there, the load reads every page.
-    const pagesAt = 12 + good.readUInt32LE(8);
+    const align8 = (n: number) => Math.ceil(n / 8) * 8;
+    // The head's arrays: the postings' weights (8 bytes each), then 4-byte ones.
+    const [weights = 0, ...others] = header(good).head as number[];
+    const pagesAt = align8(align8(12 + good.readUInt32LE(8)) + 8 * weights + 4 * others.reduce((a, b) => a + b, 0));
+    expect(good.toString('utf8', pagesAt, pagesAt + 9)).toBe('[{"path":');
     const spoiledPages = Buffer.from(good);
     spoiledPages.write('x', pagesAt, 'latin1');
     writeFileSync(file!, spoiledPages);
