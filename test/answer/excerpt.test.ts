@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { enforceCiteContract } from '../../src/answer/cite-contract.js';
-import { pageExcerpt } from '../../src/answer/model/excerpt.js';
+import { EXCERPT_CHARS, HEAD_PAGES, TAIL_LINE_CHARS, cutLine, excerptCap, pageExcerpt, rankedExcerpt } from '../../src/answer/model/excerpt.js';
+import { pageBlock } from '../../src/answer/model/model-answerer.js';
 import { termPattern } from '../../src/ladder/text-match.js';
 
 const filler = Array.from({ length: 60 }, (_, i) => `Filler paragraph ${i} about unrelated matters of the deployment schedule.\n`);
@@ -22,7 +23,7 @@ const terms = [{ pattern: termPattern('backoff'), strict: false, weight: 1 }];
 
 describe('page excerpts', () => {
   it('sends the lead and the matched part at their own line numbers, marks what is left out, never the frontmatter', () => {
-    const { lines, whole } = pageExcerpt(page, terms);
+    const { lines, whole } = pageExcerpt(page, terms, excerptCap(HEAD_PAGES - 1));
     expect(whole).toBe(false);
     const sent = lines.flatMap((l) => ('line' in l ? [l] : []));
     const text = page.split('\n');
@@ -33,7 +34,7 @@ describe('page excerpts', () => {
   });
 
   it('the cite contract checks a quote from a part not sent against the page itself', () => {
-    const sent = new Set(pageExcerpt(page, terms).lines.flatMap((l) => ('line' in l ? [l.line] : [])));
+    const sent = new Set(pageExcerpt(page, terms, excerptCap(HEAD_PAGES - 1)).lines.flatMap((l) => ('line' in l ? [l.line] : [])));
     const elided = page.split('\n').findIndex((t, i) => t.startsWith('Filler paragraph 30') && !sent.has(i + 1)) + 1;
     expect(elided).toBeGreaterThan(0);
     const pagesRead = new Map([['retries.md', page]]);
@@ -58,5 +59,64 @@ describe('page excerpts', () => {
     const { lines, whole } = pageExcerpt(small, terms);
     expect(whole).toBe(true);
     expect(lines[0]).toEqual({ line: 4, text: '# T' });
+  });
+});
+
+describe('excerpts by rank', () => {
+  const long = `Backoff ${'waits longer after each failed attempt and '.repeat(8)}then gives up.`;
+  const linked = [
+    '# Retries',
+    '',
+    'See [[Retry Policy|the retry policy]] for **how long** a client waits.',
+    '',
+    '```sh',
+    '# retries **stay** as written',
+    '```',
+    '',
+  ];
+  const ranked = ['---', 'title: Retries', '---', ...linked, ...filler, '## Limits', '', long, ''].join('\n');
+  const cite = (page: string, line: number, quote: string) =>
+    enforceCiteContract([{ text: 'x', citations: [{ path: 'r.md', lines: [line, line], quote }] }], {
+      pagesRead: new Map([['r.md', page]]),
+      searchUrls: new Set(),
+    });
+
+  it('gives the best-ranked pages the largest caps, falling with rank to a floor', () => {
+    const caps = Array.from({ length: HEAD_PAGES }, (_, rank) => excerptCap(rank));
+    expect(caps[0]).toBe(EXCERPT_CHARS);
+    for (let r = 1; r < caps.length; r++) expect(caps[r]).toBeLessThanOrEqual(caps[r - 1]!);
+    expect(caps.at(-1)).toBeGreaterThan(0);
+  });
+
+  it('sends lines as a reader sees them, code as written, and a quote copied from them verifies at the real line', () => {
+    const { lines } = rankedExcerpt(ranked, terms, 0);
+    const sent = new Map(lines.flatMap((l) => ('line' in l ? [[l.line, l.text] as const] : [])));
+    expect(sent.get(6)).toBe('See the retry policy for how long a client waits.');
+    expect(sent.get(9)).toBe('# retries **stay** as written');
+    expect([...sent.values()]).not.toContain('');
+    expect(cite(ranked, 6, sent.get(6)!).violations).toEqual([]);
+  });
+
+  it('sends a page ranked past the head as its best line, cut at a word and said to be cut; a quote from it verifies', () => {
+    const { lines } = rankedExcerpt(ranked, terms, HEAD_PAGES);
+    expect(lines).toHaveLength(1);
+    const [line] = lines as Array<{ line: number; text: string; cut?: true }>;
+    const real = ranked.split('\n').indexOf(long) + 1;
+    expect(line).toMatchObject({ line: real, cut: true });
+    expect(line!.text.length).toBeLessThanOrEqual(TAIL_LINE_CHARS);
+    expect(long.startsWith(line!.text) && long[line!.text.length]).toBe(' ');
+    const block = pageBlock('r.md', lines);
+    expect(block).toContain(`${real}| ${line!.text} …\n`);
+    // The model copies the line as sent, its cut mark included: the contract reads it as an elision.
+    expect(cite(ranked, real, `${line!.text} …`).violations).toEqual([]);
+  });
+
+  it('marks lines left out with one short marker', () => {
+    expect(pageBlock('r.md', [{ line: 4, text: '# T' }, { skipped: [5, 9] }, { line: 10, text: 'x' }])).toBe('<page path="r.md">\n4| # T\n…\n10| x\n</page>');
+  });
+
+  it('cuts a line with no space before the limit at the limit', () => {
+    expect(cutLine(3, 'x'.repeat(50), 10)).toEqual({ line: 3, text: 'x'.repeat(10), cut: true });
+    expect(cutLine(3, 'short', 10)).toEqual({ line: 3, text: 'short' });
   });
 });
