@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { constants } from 'node:fs';
-import { type FileHandle, lstat, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { type FileHandle, lstat, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StewardConfig } from '../config/config.js';
@@ -33,8 +33,11 @@ const HEADER_AT = MAGIC.length + 4;
 /** Short fields per page (FieldCounts' ends and lengths). */
 const SHORT_FIELD_COUNT = 6;
 
-/** A page as the snapshot keeps it: its facts or why it could not be read, with its file key. */
-export type KeptPage = ReadPage & { key: string };
+/**
+ * A page as the snapshot keeps it: its facts or why it could not be read, with its file key; one
+ * taken from a snapshot carries its line of the file, written again as it was.
+ */
+export type KeptPage = ReadPage & { key: string; line?: string };
 
 /** What a load computed, as kept (see loadCatalog). */
 export interface CatalogSnapshot {
@@ -117,7 +120,12 @@ export async function openCatalogCache(root: string, config: StewardConfig, opti
         await mkdir(dir, { recursive: true });
         // Never through a symbolic link: the folder must be a real one, and the temp name new ('wx').
         if (!(await lstat(dir)).isDirectory()) return;
-        await writeFile(temp, encodeSnapshot(snapshot, stamp), { flag: 'wx' });
+        const handle = await open(temp, 'wx');
+        try {
+          await handle.writev(encodeSnapshot(snapshot, stamp));
+        } finally {
+          await handle.close();
+        }
         await rename(temp, file);
       } catch {
         await rm(temp, { force: true }).catch(() => undefined);
@@ -212,7 +220,8 @@ type RestArrays = Arrays<typeof REST_ARRAYS>;
 /** Arrays to write: any typed array of the right element type will do. */
 type ToWrite<L extends ArrayList> = Record<L[number][0], Float64Array | Int32Array>;
 
-function encodeSnapshot(snapshot: CatalogSnapshotParts, stamp: string): Buffer {
+/** The snapshot file's bytes, in parts. */
+function encodeSnapshot(snapshot: CatalogSnapshotParts, stamp: string): Buffer[] {
   const { postings, naming, vocabulary } = snapshot.relevance;
   const fields = flatten(snapshot.fieldCounts, (f) => [f.ids, f.counts]);
   const read = snapshot.pages.flatMap((p) => ('facts' in p ? [p.facts.body] : []));
@@ -237,12 +246,8 @@ function encodeSnapshot(snapshot: CatalogSnapshotParts, stamp: string): Buffer {
     bodyCounts: bodies.values[1]!,
     bodyEnds: bodies.ends,
   };
-  const pages: KeptPageJson[] = snapshot.pages.map((p) => {
-    if (!('facts' in p)) return p;
-    const { body, acronyms, ...facts } = p.facts;
-    return { path: p.path, key: p.key, facts: { ...facts, acronyms: [...acronyms].map(([k, forms]) => [k, [...forms]]), bodyLength: body.length } };
-  });
-  const pagesJson = Buffer.from(JSON.stringify(pages), 'utf8');
+  // One line per page; a page the snapshot held with the same key is its line again (nothing of it changed).
+  const pagesJson = Buffer.from(snapshot.pages.map((p) => p.line ?? JSON.stringify(keptPageJson(p))).join('\n'), 'utf8');
   const header: Header = {
     stamp,
     keys: snapshot.keys,
@@ -258,21 +263,25 @@ function encodeSnapshot(snapshot: CatalogSnapshotParts, stamp: string): Buffer {
   };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const layout = layoutOf(json.length, header);
-  const out = Buffer.alloc(layout.end);
-  MAGIC.copy(out, 0);
-  out.writeUInt32LE(json.length, MAGIC.length);
-  json.copy(out, HEADER_AT);
-  const put = (list: ArrayList, arrays: Record<string, Float64Array | Int32Array>, at: number) => {
-    for (const [name] of list) {
-      const array = arrays[name]!;
-      out.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);
-      at += array.byteLength;
-    }
-  };
-  put(HEAD_ARRAYS, head, layout.headArraysAt);
-  pagesJson.copy(out, layout.restAt);
-  put(REST_ARRAYS, rest, layout.restArraysAt);
-  return out;
+  const lead = Buffer.alloc(HEADER_AT);
+  MAGIC.copy(lead, 0);
+  lead.writeUInt32LE(json.length, MAGIC.length);
+  // The parts as they go into the file, the arrays' own bytes and no copy of them.
+  const parts: Buffer[] = [lead, json, Buffer.alloc(layout.headArraysAt - HEADER_AT - json.length)];
+  const bytesOf = (array: Float64Array | Int32Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+  for (const [name] of HEAD_ARRAYS) parts.push(bytesOf(head[name]));
+  const written = () => parts.reduce((n, part) => n + part.length, 0);
+  parts.push(Buffer.alloc(layout.restAt - written()), pagesJson);
+  parts.push(Buffer.alloc(layout.restArraysAt - written()));
+  for (const [name] of REST_ARRAYS) parts.push(bytesOf(rest[name]));
+  return parts;
+}
+
+/** A page as its line of the file holds it: the body's counts are in the arrays, the acronyms as pairs. */
+function keptPageJson(p: KeptPage): KeptPageJson {
+  if (!('facts' in p)) return { path: p.path, key: p.key, unreadable: p.unreadable };
+  const { body, acronyms, ...facts } = p.facts;
+  return { path: p.path, key: p.key, facts: { ...facts, acronyms: [...acronyms].map(([k, forms]) => [k, [...forms]]), bodyLength: body.length } };
 }
 
 /** Where each part of a snapshot file starts, from its header (and the header's length in bytes). */
@@ -349,7 +358,7 @@ async function readSnapshot(file: string, stamp: string): Promise<CatalogSnapsho
       const words = header.vocabulary.length;
       return {
         fieldCounts: keptFieldCounts(restArrays, header.entries.length, words),
-        pages: keptPages(parseJson(whole.subarray(layout.restAt, layout.restAt + header.pagesBytes)), restArrays, words),
+        pages: keptPages(whole.toString('utf8', layout.restAt, layout.restAt + header.pagesBytes), restArrays, words),
       };
     };
     return decodeHead(header, arrays, rest);
@@ -469,22 +478,36 @@ function keptFieldCounts(arrays: RestArrays, entries: number, words: number): Fi
   });
 }
 
-function keptPages(json: unknown, arrays: RestArrays, words: number): KeptPage[] {
-  if (!Array.isArray(json) || !json.every(isKeptPage)) throw new MalformedSnapshot('pages');
+function keptPages(text: string, arrays: RestArrays, words: number): KeptPage[] {
+  const lines = text === '' ? [] : text.split('\n');
+  const json = lines.map((line) => {
+    const page = parseLine(line);
+    if (!isKeptPage(page)) throw new MalformedSnapshot('pages');
+    return page;
+  });
   const { bodyIds, bodyCounts, bodyEnds } = arrays;
   const read = json.filter((p) => 'facts' in p);
   if (bodyEnds.length !== read.length) throw new MalformedSnapshot('page bodies');
   checkCounted(bodyIds, bodyCounts, bodyEnds, words, 'page bodies');
   let n = 0;
-  return json.map((page): KeptPage => {
-    if (!('facts' in page)) return page;
+  return json.map((page, i): KeptPage => {
+    const line = lines[i]!;
+    if (!('facts' in page)) return { ...page, line };
     const from = n === 0 ? 0 : bodyEnds[n - 1]!;
     const to = bodyEnds[n++]!;
     const { bodyLength, acronyms, ...facts } = page.facts;
     const body: BodyCounts = { ids: bodyIds.subarray(from, to), counts: bodyCounts.subarray(from, to), length: bodyLength };
     const findings: AcronymFindings = new Map(acronyms.map(([key, forms]) => [key, new Map(forms)]));
-    return { path: page.path, key: page.key, facts: { ...facts, acronyms: findings, body } };
+    return { path: page.path, key: page.key, facts: { ...facts, acronyms: findings, body }, line };
   });
+}
+
+function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A kept entry's folded texts rebuilt from their joined words (the costly folding is not done again). */

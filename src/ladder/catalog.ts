@@ -12,7 +12,7 @@ import { type WikiSchema, parseSchema } from '../wiki/schema-file.js';
 import { type FileText, type WikiTree } from '../wiki/tree.js';
 import { wikilinkResolver } from '../wiki/wikilinks.js';
 import { type Field, type FieldCounts, type RelevanceIndex, RelevanceCounter, restoredRelevance } from './relevance.js';
-import { type CatalogCache, type CatalogSnapshot } from './catalog-cache.js';
+import { type CatalogCache, type CatalogSnapshot, type KeptPage } from './catalog-cache.js';
 import { AcronymCollector } from './acronyms.js';
 import { builtinStopwords } from './signal-terms.js';
 import { readCatalogPages } from './catalog-pages.js';
@@ -219,7 +219,7 @@ async function keptParts(
   keys: ReadonlyArray<readonly [string, string]>,
   counter: RelevanceCounter,
 ): Promise<
-  { pages: Map<string, ReadPage>; entry(entry: Omit<WikiEntry, 'folded'>): { folded: WikiEntry['folded']; fieldCounts(): FieldCounts } | undefined } | undefined
+  { pages: Map<string, KeptPage>; entry(entry: Omit<WikiEntry, 'folded'>): { folded: WikiEntry['folded']; fieldCounts(): FieldCounts } | undefined } | undefined
 > {
   let keptPages, keptCounts;
   try {
@@ -229,10 +229,10 @@ async function keptParts(
   }
   const remap = counter.remapper(kept.relevance.vocabulary);
   const current = new Map(keys);
-  const pages = new Map<string, ReadPage>();
-  for (const { key, ...page } of keptPages) {
-    if (current.get(page.path) !== key) continue;
-    pages.set(page.path, 'facts' in page ? { path: page.path, facts: { ...page.facts, body: { ...page.facts.body, ids: remap(page.facts.body.ids) } } } : page);
+  const pages = new Map<string, KeptPage>();
+  for (const page of keptPages) {
+    if (current.get(page.path) !== page.key) continue;
+    pages.set(page.path, 'facts' in page ? { ...page, facts: { ...page.facts, body: { ...page.facts.body, ids: remap(page.facts.body.ids) } } } : page);
   }
   const positions = new Map(kept.entries.map((e, i) => [e.path, i]));
   return {
@@ -255,8 +255,8 @@ async function readOrKeep(
   tree: WikiTree,
   pages: readonly string[],
   counter: RelevanceCounter,
-  kept: ReadonlyMap<string, ReadPage> | undefined,
-): Promise<ReadPage[]> {
+  kept: ReadonlyMap<string, KeptPage> | undefined,
+): Promise<Array<ReadPage | KeptPage>> {
   const read = new Map<string, ReadPage>();
   // Chunks merge in page order, so word ids come out as one pass gives them.
   for (const chunk of await readCatalogPages(
