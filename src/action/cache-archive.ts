@@ -2,10 +2,11 @@
 // cache entry this run can read chose its bytes. @actions/cache would extract it with the system
 // tar and `-P` in the workspace, which writes absolute paths, `..` paths and paths through
 // symbolic links it has just made, wherever the runner's user can write. So the steward never lets
-// it extract: it reads the archive here, in memory and bounded, and keeps only regular files with
-// the names it asks for. Nothing in the archive becomes a path, a link or a command.
+// it extract: it reads the archive here, in memory and bounded, with node-tar's parser (never its
+// extraction), and keeps only regular files with the names it asks for. Nothing in the archive becomes a path, a link or a command.
 import { execFile } from 'node:child_process';
 import { gunzipSync } from 'node:zlib';
+import { Parser } from 'tar/parse';
 
 /** How the archive was compressed: what @actions/cache chose when it saved it (zstd when the runner has it). */
 export type Compression = 'zstd-without-long' | 'gzip';
@@ -23,68 +24,41 @@ export async function decompress(archive: Buffer, compression: Compression, limi
   });
 }
 
-const BLOCK = 512;
+/** The entry types node-tar gives a regular file's bytes: type '0', the old NUL and contiguous '7'. */
+const REGULAR = new Set(['File', 'OldFile', 'ContiguousFile']);
+
+/** The two bytes node-tar takes for gzip at an archive's start. */
+const GZIP_MAGIC = [0x1f, 0x8b];
 
 /**
- * The regular files of a tar archive (ustar or pax, as `tar --posix` writes) whose names `wanted`
- * accepts, by name. Other members (folders, links, devices, other names) are skipped, never made.
- * A header whose checksum is wrong or an archive cut short ends it with an error.
+ * The regular files of a tar archive (ustar, pax as `tar --posix` writes, GNU long names) whose
+ * names `wanted` accepts, by name, read by node-tar's parser into memory: no more bytes than the
+ * archive's own, which `decompress` bounded. Other members (folders, links, devices, other names)
+ * are skipped, never made. A corrupt header, an archive cut short or no tar at all is an error.
  */
-export function regularFiles(tar: Buffer, wanted: (name: string) => boolean): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
-  let paxPath: string | undefined;
-  for (let at = 0; at + BLOCK <= tar.length;) {
-    const header = tar.subarray(at, at + BLOCK);
-    if (header.every((b) => b === 0)) return files;
-    if (!checksumHolds(header)) throw new Error(`a tar header at byte ${at} has a wrong checksum`);
-    const size = octal(header.subarray(124, 136));
-    const body = at + BLOCK;
-    if (size === undefined || body + size > tar.length) throw new Error(`the tar member at byte ${at} is cut short or has no readable size`);
-    const type = String.fromCharCode(header[156]!);
-    const data = tar.subarray(body, body + size);
-    if (type === 'x') {
-      paxPath = paxRecords(data).get('path');
-    } else if (type !== 'g') {
-      const prefix = text(header.subarray(345, 500));
-      const name = paxPath ?? (prefix ? `${prefix}/${text(header.subarray(0, 100))}` : text(header.subarray(0, 100)));
-      paxPath = undefined;
-      if ((type === '0' || type === '\0') && wanted(name)) files.set(name, Buffer.from(data));
-    }
-    at = body + Math.ceil(size / BLOCK) * BLOCK;
-  }
-  throw new Error('the tar archive ends without its end-of-archive blocks');
-}
-
-const text = (field: Buffer): string => {
-  const end = field.indexOf(0);
-  return field.toString('utf8', 0, end === -1 ? field.length : end);
-};
-
-/** An octal number field; undefined when it is not one (base-256 sizes are past any bound a snapshot has). */
-function octal(field: Buffer): number | undefined {
-  const digits = text(field).trim();
-  return /^[0-7]{1,12}$/.test(digits) ? parseInt(digits, 8) : undefined;
-}
-
-/** The header's checksum: its bytes summed with the checksum field as spaces. */
-function checksumHolds(header: Buffer): boolean {
-  const expected = octal(header.subarray(148, 156));
-  let sum = 0;
-  for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 0x20 : header[i]!;
-  return expected === sum;
-}
-
-/** A pax extended header's records, `<length> <key>=<value>\n` each. */
-function paxRecords(data: Buffer): Map<string, string> {
-  const records = new Map<string, string>();
-  for (let at = 0; at < data.length;) {
-    const space = data.indexOf(0x20, at);
-    const length = space === -1 ? NaN : Number(data.toString('latin1', at, space));
-    if (!Number.isSafeInteger(length) || length <= space - at || at + length > data.length) break;
-    const record = data.toString('utf8', space + 1, at + length - 1);
-    const equals = record.indexOf('=');
-    if (equals > 0) records.set(record.slice(0, equals), record.slice(equals + 1));
-    at += length;
-  }
-  return records;
+export async function regularFiles(tar: Buffer, wanted: (name: string) => boolean): Promise<Map<string, Buffer>> {
+  // The bytes are decompressed already, within the bound. node-tar would decompress again, whole and in
+  // memory before its ratio check, what starts like gzip (no option turns that off), zstd or brotli.
+  if (tar[0] === GZIP_MAGIC[0] && tar[1] === GZIP_MAGIC[1]) throw new Error('the tar archive is compressed twice');
+  return new Promise((resolve, reject) => {
+    const files = new Map<string, Buffer>();
+    let ended = false;
+    const parser = new Parser({
+      // Every warning (a wrong checksum, a truncated member, no tar at all) is an error, not a skipped member.
+      strict: true,
+      zstd: false,
+      brotli: false,
+      filter: (name, entry) => 'type' in entry && REGULAR.has(entry.type) && wanted(name),
+      onReadEntry: (entry) => {
+        const chunks: Buffer[] = [];
+        entry.on('data', (chunk: Buffer) => chunks.push(chunk));
+        entry.on('end', () => files.set(entry.path, Buffer.concat(chunks)));
+      },
+    });
+    parser.on('eof', () => (ended = true));
+    parser.on('error', (error: Error) => reject(new Error(`the tar archive is corrupt: ${error.message}`)));
+    // GNU tar and node-tar accept an archive that stops between members; one cut there may have lost some.
+    parser.on('end', () => (ended ? resolve(files) : reject(new Error('the tar archive ends without its end-of-archive blocks'))));
+    parser.end(tar);
+  });
 }

@@ -121,7 +121,7 @@ async function restoreEntry(step: Step, entry: Entry): Promise<string | undefine
   const archive = await downloadArchive(download, step.clock);
   const tar = await decompress(archive, entry.compression, MAX_ARCHIVE_BYTES);
   const member = path.relative(entry.workspaceDir, entry.folder).split(path.sep).join('/');
-  const files = regularFiles(tar, (name) => path.posix.dirname(name) === member && SNAPSHOT_FILE.test(path.posix.basename(name)));
+  const files = await regularFiles(tar, (name) => path.posix.dirname(name) === member && SNAPSHOT_FILE.test(path.posix.basename(name)));
   if (files.size === 0) throw new Error(`the archive of ${matched} holds no catalog snapshot`);
   await mkdir(entry.folder, { recursive: true });
   // Never through a symbolic link: the folder must be a real one, each file written new ('wx') and renamed into place.
