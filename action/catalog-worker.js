@@ -8032,10 +8032,15 @@ var RelevanceCounter = class {
    */
   remapper(vocabulary) {
     const here = new Int32Array(vocabulary.length).fill(-1);
-    return (ids) => Int32Array.from(ids, (id) => {
-      if (here[id] < 0) here[id] = this.foldedIdFor(vocabulary[id]);
-      return here[id];
-    });
+    return (ids) => {
+      const out = new Int32Array(ids.length);
+      for (let k = 0; k < ids.length; k++) {
+        const id = ids[k];
+        if (here[id] < 0) here[id] = this.foldedIdFor(vocabulary[id]);
+        out[k] = here[id];
+      }
+      return out;
+    };
   }
   /** The index over the pages, in entry order: their short fields and bodies, counted by this counter. */
   build(pages) {

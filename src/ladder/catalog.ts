@@ -17,7 +17,7 @@ import { AcronymCollector } from './acronyms.js';
 import { builtinStopwords } from './signal-terms.js';
 import { readCatalogPages } from './catalog-pages.js';
 import { type ReadPage } from './page-facts.js';
-import { type WordIndex, buildWordIndex, entriesHolding, entriesThatMayMatch, nameWords, phraseWords } from './word-index.js';
+import { type WordIndex, buildWordIndex, entriesHolding, entriesThatMayMatch, nameWords, phraseWords, wordsByEntry } from './word-index.js';
 import { type TermPattern, foldText } from './text-match.js';
 import { type WikiEntry } from './wiki-entry.js';
 
@@ -135,6 +135,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
 
   const entries: WikiEntry[] = [];
   const fieldCounts: FieldCounts[] = [];
+  const keptWords: Array<KeptWords | undefined> = [];
   for (const path of layout.pages) {
     const f = facts.get(path);
     if (!f) continue;
@@ -157,11 +158,12 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
     const same = reuse?.entry(entry);
     entries.push({ ...entry, folded: same?.folded ?? { title: foldText(title), summary: foldText(summary) } });
     fieldCounts.push(same?.fieldCounts() ?? counter.countFields(shortFields(entry)));
+    keptWords.push(same?.words);
   }
   const relevance = counter.build(entries.map((e, i) => ({ fields: fieldCounts[i]!, body: facts.get(e.path)!.body })));
   const acronyms = acronymCollector.result();
-  const names = buildWordIndex(entries, nameWords);
-  const phrases = buildWordIndex(entries, phraseWords);
+  const names = buildWordIndex(entries, (e, i) => keptWords[i]?.names() ?? nameWords(e));
+  const phrases = buildWordIndex(entries, (e, i) => keptWords[i]?.phrases() ?? phraseWords(e));
   const keyOf = new Map(keys);
   if (keys) {
     await cache!.write({
@@ -214,13 +216,7 @@ const sameFields = (a: Omit<WikiEntry, 'folded'>, b: Omit<WikiEntry, 'folded'>):
  * whose key is current, and, for an entry whose ranked texts are as the snapshot has them, its
  * folding and field counts. Undefined when the snapshot's parts turn out malformed (a cold load).
  */
-async function keptParts(
-  kept: CatalogSnapshot,
-  keys: ReadonlyArray<readonly [string, string]>,
-  counter: RelevanceCounter,
-): Promise<
-  { pages: Map<string, KeptPage>; entry(entry: Omit<WikiEntry, 'folded'>): { folded: WikiEntry['folded']; fieldCounts(): FieldCounts } | undefined } | undefined
-> {
+async function keptParts(kept: CatalogSnapshot, keys: ReadonlyArray<readonly [string, string]>, counter: RelevanceCounter): Promise<KeptParts | undefined> {
   let keptPages, keptCounts;
   try {
     ({ pages: keptPages, fieldCounts: keptCounts } = await kept.rest());
@@ -235,15 +231,39 @@ async function keptParts(
     pages.set(page.path, 'facts' in page ? { ...page, facts: { ...page.facts, body: { ...page.facts.body, ids: remap(page.facts.body.ids) } } } : page);
   }
   const positions = new Map(kept.entries.map((e, i) => [e.path, i]));
+  // Each kept entry's words in the word indexes, read back from them once (cheaper than folding every entry's texts again).
+  let names: string[][] | undefined;
+  let phrases: string[][] | undefined;
   return {
     pages,
     entry(entry) {
       const at = positions.get(entry.path);
       if (at === undefined || !sameFields(kept.entries[at]!, entry)) return undefined;
       const counts = keptCounts[at]!;
-      return { folded: kept.entries[at]!.folded, fieldCounts: () => ({ ...counts, ids: remap(counts.ids) }) };
+      return {
+        folded: kept.entries[at]!.folded,
+        fieldCounts: () => ({ ...counts, ids: remap(counts.ids) }),
+        words: {
+          names: () => (names ??= wordsByEntry(kept.names, kept.entries.length))[at]!,
+          phrases: () => (phrases ??= wordsByEntry(kept.phrases, kept.entries.length))[at]!,
+        },
+      };
     },
   };
+}
+
+/** What a load that reads some pages takes from the snapshot. */
+interface KeptParts {
+  /** The pages whose key is current. */
+  pages: Map<string, KeptPage>;
+  /** For an entry whose ranked texts are as the snapshot has them, what of it the snapshot holds. */
+  entry(entry: Omit<WikiEntry, 'folded'>): { folded: WikiEntry['folded']; fieldCounts(): FieldCounts; words: KeptWords } | undefined;
+}
+
+/** A kept entry's words in the name and phrase word indexes. */
+interface KeptWords {
+  names(): readonly string[];
+  phrases(): readonly string[];
 }
 
 /**

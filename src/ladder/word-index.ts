@@ -24,10 +24,10 @@ export const nameWords = (entry: WikiEntry): string[] => [
 /** The folded words of an entry's aliases and the texts of links to it. */
 export const phraseWords = (entry: WikiEntry): string[] => [...entry.aliases, ...entry.linkTexts].flatMap((t) => foldedWords(t));
 
-export function buildWordIndex(entries: readonly WikiEntry[], wordsOf: (entry: WikiEntry) => readonly string[]): WordIndex {
+export function buildWordIndex(entries: readonly WikiEntry[], wordsOf: (entry: WikiEntry, position: number) => readonly string[]): WordIndex {
   const byWord = new Map<string, number[]>();
   entries.forEach((entry, i) => {
-    for (const word of new Set(wordsOf(entry))) {
+    for (const word of new Set(wordsOf(entry, i))) {
       const list = byWord.get(word);
       if (list) list.push(i);
       else byWord.set(word, [i]);
@@ -39,6 +39,13 @@ export function buildWordIndex(entries: readonly WikiEntry[], wordsOf: (entry: W
   const held = new Int32Array(offsets[words.length]!);
   words.forEach((word, w) => held.set(byWord.get(word)!, offsets[w]!));
   return { words, offsets, entries: held };
+}
+
+/** Each of `count` entries' words in the index (distinct, in the index's order), by position: the index read back. */
+export function wordsByEntry({ words, offsets, entries }: WordIndex, count: number): string[][] {
+  const byEntry = Array.from({ length: count }, (): string[] => []);
+  for (let w = 0; w < words.length; w++) for (let k = offsets[w]!; k < offsets[w + 1]!; k++) byEntry[entries[k]!]!.push(words[w]!);
+  return byEntry;
 }
 
 /** Whether a kept index is well formed over `count` entries (untrusted: a snapshot is read from disk). */
