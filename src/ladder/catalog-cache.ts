@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { constants } from 'node:fs';
-import { type FileHandle, lstat, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { type FileHandle, lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StewardConfig } from '../config/config.js';
@@ -350,16 +350,21 @@ async function readSnapshot(file: string, stamp: string): Promise<CatalogSnapsho
     if (!arrays) return undefined;
     // The rest is read from the file as it is then; the same header (and so the same keys and word ids) or nothing.
     const rest = async () => {
-      const whole = await readFile(file, { flag: constants.O_RDONLY | constants.O_NOFOLLOW });
-      if (whole.length !== size || !whole.subarray(HEADER_AT, HEADER_AT + headerLength).equals(headerBytes))
-        throw new MalformedSnapshot('rewritten while read');
-      const restArrays = typedArrays(whole.subarray(layout.restArraysAt), REST_ARRAYS, header.rest);
-      if (!restArrays) throw new MalformedSnapshot('rest');
-      const words = header.vocabulary.length;
-      return {
-        fieldCounts: keptFieldCounts(restArrays, header.entries.length, words),
-        pages: keptPages(whole.toString('utf8', layout.restAt, layout.restAt + header.pagesBytes), restArrays, words),
-      };
+      const again = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+      try {
+        const same = (await again.stat()).size === size && (await readRange(again, HEADER_AT, headerLength))?.equals(headerBytes);
+        const bytes = same ? await readRange(again, layout.restAt, size - layout.restAt) : undefined;
+        if (!bytes) throw new MalformedSnapshot('rewritten while read');
+        const restArrays = typedArrays(bytes.subarray(layout.restArraysAt - layout.restAt), REST_ARRAYS, header.rest);
+        if (!restArrays) throw new MalformedSnapshot('rest');
+        const words = header.vocabulary.length;
+        return {
+          fieldCounts: keptFieldCounts(restArrays, header.entries.length, words),
+          pages: keptPages(bytes.toString('utf8', 0, header.pagesBytes), restArrays, words),
+        };
+      } finally {
+        await again.close();
+      }
     };
     return decodeHead(header, arrays, rest);
   } finally {
