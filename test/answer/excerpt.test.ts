@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { enforceCiteContract } from '../../src/answer/cite-contract.js';
-import { EXCERPT_CHARS, HEAD_PAGES, TAIL_LINE_CHARS, cutLine, excerptCap, pageExcerpt, rankedExcerpt } from '../../src/answer/model/excerpt.js';
+import { EXCERPT_CHARS, HEAD_PAGES, TAIL_LINE_CHARS, cutLine, excerptCap, excerptTerms, pageExcerpt, rankedExcerpt } from '../../src/answer/model/excerpt.js';
 import { pageBlock } from '../../src/answer/model/model-answerer.js';
 import { termPattern } from '../../src/ladder/text-match.js';
 
@@ -109,6 +109,26 @@ describe('excerpts by rank', () => {
     expect(block).toContain(`${real}| ${line!.text} …\n`);
     // The model copies the line as sent, its cut mark included: the contract reads it as an elision.
     expect(cite(ranked, real, `${line!.text} …`).violations).toEqual([]);
+  });
+
+  it("weighs a term by how rare it is among the page's parts: the part holding the one term few parts hold beats parts holding two they all share", () => {
+    const shared = ['deployment', 'schedule', 'backoff'].map((t) => ({ pattern: termPattern(t), strict: false, weight: 1 }));
+    const { lines } = pageExcerpt(page, shared, excerptCap(5));
+    const sent = lines.flatMap((l) => ('line' in l ? [l.text] : []));
+    expect(sent).toContain('Jittered backoff doubles the wait each attempt.');
+    // Every filler holds both shared terms, more than the backoff part's one: counted alike, they would fill the cap.
+    expect(sent.filter((t) => t.startsWith('Filler')).length).toBeLessThan(filler.length);
+  });
+
+  it('weighs a term by how rare it is among the candidate pages: a tail page goes as the line holding its distinctive word', () => {
+    const tail = ['---', 'title: T', '---', '# T', '', 'Retries and timeouts are everywhere.', '', 'Backoff is jittered here.', ''].join('\n');
+    const others = ['Retries and timeouts.', 'Timeouts and retries.', 'Retries, timeouts.'];
+    const question = ['retries', 'timeouts', 'backoff'].map((term) => ({ term, kind: 'word' as const }));
+    const [retries, , backoff] = excerptTerms(question, [tail, ...others]);
+    expect(backoff!.weight).toBeGreaterThan(retries!.weight);
+    expect(rankedExcerpt(tail, excerptTerms(question, [tail, ...others]), HEAD_PAGES).lines).toEqual([{ line: 8, text: 'Backoff is jittered here.' }]);
+    // Without the candidates to compare against, every term weighs the same and the line holding two wins.
+    expect(rankedExcerpt(tail, excerptTerms(question), HEAD_PAGES).lines).toEqual([{ line: 6, text: 'Retries and timeouts are everywhere.' }]);
   });
 
   it('marks lines left out with one short marker', () => {

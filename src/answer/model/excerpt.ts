@@ -1,7 +1,8 @@
 // What of a page the model is sent: the parts the question's signal terms matched, not the whole
 // page. The page is cut into parts, one per markdown block (markdown/blocks.ts), each running to
 // the next block so the code and tables under a paragraph go with it. The parts that hold the
-// most terms are sent, each with the headings above it and the page's lead paragraph, up to a cap;
+// most terms, each weighed by how rare it is among the candidate pages and among the page's own
+// parts, are sent, each with the headings above it and the page's lead paragraph, up to a cap;
 // every line keeps its line number in the page, so a citation names the page's own lines, and
 // what is left out is said by a marker line. The cap falls with the page's rank; pages ranked past
 // HEAD_PAGES go as their one best line, cut at a word when long. Lines go as a reader sees them
@@ -70,9 +71,24 @@ export interface ExcerptTerm {
   weight: number;
 }
 
-/** The question's terms as the excerpt weighs them: the ladder's weights, strict spelling for names. */
-export const excerptTerms = (terms: readonly SignalTerm[]): ExcerptTerm[] =>
-  terms.map((t) => ({ pattern: termPattern(t.term), strict: STRICT_KINDS.has(t.kind), weight: t.weight ?? 1 }));
+/** How much a term found in `holding` of `of` texts says: log2(1 + of / holding): 1 when every text holds it, more the rarer it is. */
+export const rarityOf = (of: number, holding: number): number => Math.log2(1 + of / Math.max(1, holding));
+
+/**
+ * The question's terms as the excerpt weighs them: the ladder's weights, strict spelling for
+ * names, each times its rarity among the candidate `pages` sent (rarityOf), so the parts and tail
+ * lines that hold the question's distinctive words win over those holding the words every
+ * candidate shares.
+ */
+export function excerptTerms(terms: readonly SignalTerm[], pages: readonly string[] = []): ExcerptTerm[] {
+  const folded = pages.map(foldText);
+  return terms.map((t) => {
+    const pattern = termPattern(t.term);
+    const strict = STRICT_KINDS.has(t.kind);
+    const rarity = folded.length === 0 ? 1 : rarityOf(folded.length, folded.filter((f) => textHasTerm(f, pattern, strict)).length);
+    return { pattern, strict, weight: (t.weight ?? 1) * rarity };
+  });
+}
 
 function partsOf(lines: readonly string[], from: number): Part[] {
   const blocks = markdownBlocks(lines, from);
@@ -105,10 +121,17 @@ export function pageExcerpt(text: string, terms: readonly ExcerptTerm[], cap = E
   const first = bodyStart(text).line;
   const whole = (): PageExcerpt => ({ lines: lines.slice(first - 1).map((t, i) => ({ line: first + i, text: t })), whole: true });
   const parts = partsOf(lines, first - 1);
-  for (const part of parts) {
+  // A term counts by how rare it is among the page's parts: one that most parts hold (the page's
+  // own subject) tells little of where the answer is, one that few hold points at it.
+  const hits = parts.map((part) => {
     const folded = foldText(lines.slice(part.start - 1, part.end).join('\n'));
-    part.own = terms.reduce((sum, t) => sum + (textHasTerm(folded, t.pattern, t.strict) ? t.weight : 0), 0);
-  }
+    return terms.map((t) => textHasTerm(folded, t.pattern, t.strict));
+  });
+  const prose = parts.filter((p) => p.block.kind !== 'heading');
+  const rarity = terms.map((_, k) => rarityOf(prose.length, parts.filter((p, i) => p.block.kind !== 'heading' && hits[i]![k]).length));
+  parts.forEach((part, i) => {
+    part.own = terms.reduce((sum, t, k) => sum + (hits[i]![k] ? t.weight * rarity[k]! : 0), 0);
+  });
   const score = (part: Part) => (part.block.kind === 'heading' ? 0 : part.own + HEADING_SHARE * part.headings.reduce((s, h) => s + parts[h]!.own, 0));
   const sent = new Set<number>();
   const send = (from: number, to: number) => {

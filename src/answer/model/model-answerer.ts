@@ -259,7 +259,8 @@ export class ModelAnswerer implements Answerer {
         ? `model budget: ${runInputTokens} input tokens per run (${Math.floor(runLeft)} left)`
         : `model budget: ${inputTokens} input tokens per question`;
     const unread: DraftAnswer['unread'] = [];
-    const terms = excerptTerms(request.terms);
+    // Each term weighs by how rare it is among the pages the budget lets the model be sent.
+    const terms = excerptTerms(request.terms, [...request.pages.values()].slice(0, this.budget.pages));
     // Best-ranked pages first, each as its excerpt, within the page and token budgets, packed in
     // rank order into calls of at most batchTokens; each further call of the explore branch sends
     // the instructions and the question again.
