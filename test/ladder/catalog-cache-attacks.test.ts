@@ -1,0 +1,97 @@
+// The catalog snapshot (src/ladder/catalog-cache.ts) attacked: snapshots forged with every key
+// current (a blob id is no secret), files in its place that are not snapshots, and edits git does
+// not report. Whatever the snapshot holds, a load sees what a load with no snapshot sees, and reads
+// nothing outside the wiki's pages.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type AskSession, askQuestion, offlineProviders, openAskSession } from '../../src/answer/ask.js';
+import { openWorkspace } from '../../src/config/workspace.js';
+import { foldedWords } from '../../src/ladder/text-match.js';
+import { TempDirs } from '../helpers/git-repo.js';
+import { createWikiRepo } from '../helpers/wiki-repo.js';
+
+const dirs = new TempDirs();
+afterEach(() => dirs.cleanup());
+
+const QUESTIONS = ['How do retry budgets work?', 'cache warming with redis', 'lease renewal'];
+
+async function open(repoRoot: string, wiki: string, options: { cache?: boolean } = {}): Promise<AskSession> {
+  const workspace = await openWorkspace({ cwd: repoRoot, wikiFlag: wiki });
+  return openAskSession(workspace, offlineProviders(), options.cache === false ? {} : { catalogCache: { stewardVersion: 'test' } });
+}
+
+/** As catalog-cache.test.ts's `seen`: the catalog's entries and lookups and a few questions' traces. */
+async function seen(session: AskSession): Promise<unknown> {
+  const catalog = session.catalog!;
+  const score = (q: string) => [...catalog.relevance.score(new Map(foldedWords(q).map((w) => [w, 1])))].sort((a, b) => a[0] - b[0]);
+  const traces = [];
+  for (const q of QUESTIONS) traces.push({ ...(await askQuestion(session, q)), timings_ms: undefined });
+  return {
+    entries: catalog.entries,
+    acronyms: [...catalog.acronyms],
+    unreadable: catalog.unreadable,
+    indexFiles: catalog.indexFiles,
+    schema: catalog.schema,
+    scores: QUESTIONS.map(score),
+    traces,
+  };
+}
+
+const snapshotFile = (repoRoot: string): string => {
+  const dir = path.join(repoRoot, '.git', 'wiki-steward');
+  const [file] = readdirSync(dir).filter((f) => f.startsWith('catalog-') && f.endsWith('.bin'));
+  return path.join(dir, file!);
+};
+
+const align8 = (n: number) => Math.ceil(n / 8) * 8;
+
+/** The snapshot with its header changed as `change` says, of any length (what follows the header moves by a multiple of 8). */
+function forged(good: Buffer, change: (h: Record<string, unknown>) => void): Buffer {
+  const length = good.readUInt32LE(8);
+  const header = JSON.parse(good.toString('utf8', 12, 12 + length)) as Record<string, unknown>;
+  change(header);
+  const json = Buffer.from(JSON.stringify(header), 'utf8');
+  const lead = Buffer.alloc(12);
+  good.copy(lead, 0, 0, 8);
+  lead.writeUInt32LE(json.length, 8);
+  return Buffer.concat([lead, json, Buffer.alloc(align8(12 + json.length) - 12 - json.length), good.subarray(align8(12 + length))]);
+}
+
+describe('the catalog snapshot, attacked', () => {
+  it('a forged snapshot whose keys are all current never makes the load read a file that is not a page of the wiki', async () => {
+    const repo = await createWikiRepo(dirs, { wikiDir: 'wiki' });
+    const wiki = path.join(repo.root, 'wiki');
+    const page = 'concepts/retry-budgets.md';
+    // Files outside the wiki's pages, holding what the page holds and a secret.
+    const secret = `${readFileSync(path.join(wiki, page), 'utf8')}\nTOP-SECRET-OUTSIDE\n`;
+    writeFileSync(path.join(repo.root, 'outside.md'), secret);
+    const cold = await seen(await open(repo.root, 'wiki', { cache: false }));
+    await open(repo.root, 'wiki');
+    const file = snapshotFile(repo.root);
+    const good = readFileSync(file);
+    for (const elsewhere of ['../outside.md', '/etc/hostname', 'concepts/../../outside.md']) {
+      writeFileSync(
+        file,
+        forged(good, (h) => {
+          for (const e of h.entries as Array<Record<string, unknown>>) if (e.path === page) e.path = elsewhere;
+        }),
+      );
+      const session = await open(repo.root, 'wiki');
+      const now = await seen(session);
+      expect(JSON.stringify(now)).not.toContain('TOP-SECRET-OUTSIDE');
+      expect(now).toEqual(cold);
+    }
+    // An index file that is none of the wiki's, named as the one listing every page, is never shown as oriented on.
+    writeFileSync(
+      file,
+      forged(good, (h) => {
+        for (const e of h.entries as Array<Record<string, unknown>>) e.listedIn = '../outside.md';
+      }),
+    );
+    expect(await seen(await open(repo.root, 'wiki'))).toEqual(cold);
+  });
+});
+
+void [execFileSync, existsSync, rmSync];
