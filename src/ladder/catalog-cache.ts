@@ -30,6 +30,8 @@ const MAGIC = Buffer.from('WSCATLG\n', 'latin1');
 const MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
 /** Where the header's length is, and where the header starts (after the magic and that length). */
 const HEADER_AT = MAGIC.length + 4;
+/** How a snapshot file is opened: not through a symbolic link, and not waiting for a FIFO's writer. */
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 /** Short fields per page (FieldCounts' ends and lengths). */
 const SHORT_FIELD_COUNT = 6;
 
@@ -334,10 +336,12 @@ async function readRange(handle: FileHandle, at: number, length: number): Promis
  * undefined. Its rest is read, and checked, when a load asks for it.
  */
 async function readSnapshot(file: string, stamp: string): Promise<CatalogSnapshot | undefined> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  // Never through a symbolic link, and never waiting on a FIFO: only a regular file is read.
+  const handle = await open(file, READ_FLAGS);
   try {
-    const { size } = await handle.stat();
-    const lead = size <= MAX_SNAPSHOT_BYTES ? await readRange(handle, 0, HEADER_AT) : undefined;
+    const info = await handle.stat();
+    const size = info.size;
+    const lead = info.isFile() && size <= MAX_SNAPSHOT_BYTES ? await readRange(handle, 0, HEADER_AT) : undefined;
     if (!lead || !lead.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
     const headerLength = lead.readUInt32LE(MAGIC.length);
     const headerBytes = HEADER_AT + headerLength <= size ? await readRange(handle, HEADER_AT, headerLength) : undefined;
@@ -350,7 +354,7 @@ async function readSnapshot(file: string, stamp: string): Promise<CatalogSnapsho
     if (!arrays) return undefined;
     // The rest is read from the file as it is then; the same header (and so the same keys and word ids) or nothing.
     const rest = async () => {
-      const whole = await readFile(file, { flag: constants.O_RDONLY | constants.O_NOFOLLOW });
+      const whole = await readFile(file, { flag: READ_FLAGS });
       if (whole.length !== size || !whole.subarray(HEADER_AT, HEADER_AT + headerLength).equals(headerBytes))
         throw new MalformedSnapshot('rewritten while read');
       const restArrays = typedArrays(whole.subarray(layout.restArraysAt), REST_ARRAYS, header.rest);

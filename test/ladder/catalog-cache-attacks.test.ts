@@ -3,7 +3,7 @@
 // not report. Whatever the snapshot holds, a load sees what a load with no snapshot sees, and reads
 // nothing outside the wiki's pages.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AskSession, askQuestion, offlineProviders, openAskSession } from '../../src/answer/ask.js';
@@ -91,6 +91,29 @@ describe('the catalog snapshot, attacked', () => {
       }),
     );
     expect(await seen(await open(repo.root, 'wiki'))).toEqual(cold);
+  });
+
+  it('a FIFO, a folder or a symbolic link in place of the snapshot costs a cold load, never a hang, and is left as it is', async () => {
+    const repo = await createWikiRepo(dirs);
+    const cold = await seen(await open(repo.root, repo.root, { cache: false }));
+    await open(repo.root, repo.root);
+    const file = snapshotFile(repo.root);
+    const good = readFileSync(file);
+    const target = path.join(await dirs.make('ws-link-target-'), 'snapshot.bin');
+    writeFileSync(target, good);
+    const places: Array<[string, () => void]> = [
+      ['fifo', () => execFileSync('mkfifo', [file])],
+      ['folder', () => mkdirSync(path.join(file, 'inside'), { recursive: true })],
+      ['link', () => symlinkSync(target, file)],
+    ];
+    for (const [kind, place] of places) {
+      rmSync(file, { recursive: true, force: true });
+      place();
+      const session = await open(repo.root, repo.root);
+      expect([kind, session.catalog?.loadedFrom]).toEqual([kind, 'pages']);
+      expect(await seen(session)).toEqual(cold);
+      expect(readFileSync(target).equals(good)).toBe(true);
+    }
   });
 });
 
