@@ -74,11 +74,16 @@ export class GitCommandManager {
     return { commit, changed };
   }
 
-  /** Blob ids of the files in the staging area under the working directory, keyed by path relative to it (stage 0 only). */
+  /**
+   * Blob ids of the files in the staging area under the working directory, keyed by path relative to
+   * it (stage 0 only). Files marked assume-unchanged or skip-worktree are left out: `status` does not
+   * look at them, so their blob says nothing of the file on disk.
+   */
   async indexBlobs(): Promise<Map<string, string>> {
     const blobs = new Map<string, string>();
-    for (const line of (await this.git.raw(['ls-files', '--stage', '-z', '--', '.'])).split('\0')) {
-      const m = /^\d+ ([0-9a-f]{40,64}) 0\t(.+)$/s.exec(line);
+    // `-v` tags each file: `H` for one `status` compares (lowercase for assume-unchanged, `S` for skip-worktree).
+    for (const line of (await this.git.raw(['ls-files', '--stage', '-v', '-z', '--', '.'])).split('\0')) {
+      const m = /^H \d+ ([0-9a-f]{40,64}) 0\t(.+)$/s.exec(line);
       if (m) blobs.set(m[2]!, m[1]!);
     }
     return blobs;
