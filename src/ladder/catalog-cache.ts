@@ -115,7 +115,8 @@ export async function openCatalogCache(root: string, config: StewardConfig, opti
         const blob = head && blobs?.get(p);
         return [p, blob && !head.changed.has(p) ? `blob ${blob}` : statKey(path.join(root, p))];
       }),
-    read: () => readSnapshot(file, stamp).catch(() => undefined),
+    // Not through a symbolic link in place of the folder either (as `write`).
+    read: async () => ((await lstat(dir).catch(() => undefined))?.isDirectory() ? readSnapshot(file, stamp).catch(() => undefined) : undefined),
     write: async (snapshot) => {
       const temp = `${file}.${process.pid}.tmp`;
       try {

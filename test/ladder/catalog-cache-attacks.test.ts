@@ -3,7 +3,7 @@
 // not report. Whatever the snapshot holds, a load sees what a load with no snapshot sees, and reads
 // nothing outside the wiki's pages.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AskSession, askQuestion, offlineProviders, openAskSession } from '../../src/answer/ask.js';
@@ -114,6 +114,36 @@ describe('the catalog snapshot, attacked', () => {
       expect(await seen(session)).toEqual(cold);
       expect(readFileSync(target).equals(good)).toBe(true);
     }
+  });
+
+  it('a symbolic link in place of the snapshot folder is neither read through nor written through', async () => {
+    const repo = await createWikiRepo(dirs);
+    const cold = await seen(await open(repo.root, repo.root, { cache: false }));
+    await open(repo.root, repo.root);
+    const folder = path.dirname(snapshotFile(repo.root));
+    const elsewhere = path.join(await dirs.make('ws-link-folder-'), 'wiki-steward');
+    renameSync(folder, elsewhere);
+    symlinkSync(elsewhere, folder);
+    const before = readdirSync(elsewhere).map((f) => readFileSync(path.join(elsewhere, f)));
+    const session = await open(repo.root, repo.root);
+    expect(session.catalog?.loadedFrom).toBe('pages');
+    expect(await seen(session)).toEqual(cold);
+    expect(readdirSync(elsewhere).map((f) => readFileSync(path.join(elsewhere, f)))).toEqual(before);
+  });
+
+  it('an edit git is told not to look at (assume-unchanged, skip-worktree) loads as a cold load does', async () => {
+    const repo = await createWikiRepo(dirs);
+    const page = 'concepts/retry-budgets.md';
+    const other = 'concepts/cache-warming.md';
+    await open(repo.root, repo.root);
+    repo.git('update-index', '--assume-unchanged', page);
+    repo.git('update-index', '--skip-worktree', other);
+    // Words the questions ask for, in the pages' bodies: the ranking's counts change.
+    repo.write({ [page]: `${repo.read(page)}\nLease renewal, lease renewal and cache warming with redis.\n` });
+    repo.write({ [other]: `${repo.read(other)}\nRetry budgets: how retry budgets work, and lease renewal.\n` });
+    expect(repo.git('status', '--porcelain')).toBe('');
+    const session = await open(repo.root, repo.root);
+    expect(await seen(session)).toEqual(await seen(await open(repo.root, repo.root, { cache: false })));
   });
 });
 
