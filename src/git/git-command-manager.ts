@@ -62,7 +62,12 @@ export class GitCommandManager {
     if (commit === undefined) return { commit, changed };
     // `--branch` puts a `## branch` entry first, so the output is never empty: simple-git waits 50 ms
     // more for a command that printed nothing (a clean tree's status), on every question.
-    const status = await this.git.raw(['status', '--porcelain=v1', '--branch', '-z', '--untracked-files=all', '--ignored=matching', '--', '.']);
+    // Every stat field compared, whatever the repository's config trusts: an edit of the same size
+    // with its modification time set back still moves the change time and may move the inode.
+    const status = await this.git.raw([
+      ...['-c', 'core.trustctime=true', '-c', 'core.checkStat=default'],
+      ...['status', '--porcelain=v1', '--branch', '-z', '--untracked-files=all', '--ignored=matching', '--', '.'],
+    ]);
     const fields = status.split('\0');
     for (let i = 0; i < fields.length; i++) {
       const entry = fields[i]!;

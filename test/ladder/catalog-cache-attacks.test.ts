@@ -3,7 +3,7 @@
 // not report. Whatever the snapshot holds, a load sees what a load with no snapshot sees, and reads
 // nothing outside the wiki's pages.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AskSession, askQuestion, offlineProviders, openAskSession } from '../../src/answer/ask.js';
@@ -141,6 +141,30 @@ describe('the catalog snapshot, attacked', () => {
     // Words the questions ask for, in the pages' bodies: the ranking's counts change.
     repo.write({ [page]: `${repo.read(page)}\nLease renewal, lease renewal and cache warming with redis.\n` });
     repo.write({ [other]: `${repo.read(other)}\nRetry budgets: how retry budgets work, and lease renewal.\n` });
+    expect(repo.git('status', '--porcelain')).toBe('');
+    const session = await open(repo.root, repo.root);
+    expect(await seen(session)).toEqual(await seen(await open(repo.root, repo.root, { cache: false })));
+  });
+
+  it('a page replaced by another of the same size and modification time loads as a cold load does, whatever git is told to trust', async () => {
+    const repo = await createWikiRepo(dirs);
+    // Git told to compare sizes and whole-second modification times only.
+    repo.git('config', 'core.trustctime', 'false');
+    repo.git('config', 'core.checkStat', 'minimal');
+    const page = 'concepts/retry-budgets.md';
+    const file = path.join(repo.root, page);
+    const then = new Date('2001-01-01T00:00:00Z');
+    utimesSync(file, then, then);
+    repo.git('update-index', '--refresh');
+    await open(repo.root, repo.root);
+    const text = repo.read(page);
+    // Same length: a word the questions ask for in place of one they do not.
+    const edited = text.replace('a page written for a test', 'a page for lease renewals');
+    expect(edited.length).toBe(text.length);
+    // Another file of the same size and time put in the page's place: only its inode and change time differ.
+    writeFileSync(`${file}.new`, edited);
+    utimesSync(`${file}.new`, then, then);
+    renameSync(`${file}.new`, file);
     expect(repo.git('status', '--porcelain')).toBe('');
     const session = await open(repo.root, repo.root);
     expect(await seen(session)).toEqual(await seen(await open(repo.root, repo.root, { cache: false })));
