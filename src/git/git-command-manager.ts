@@ -94,6 +94,14 @@ export class GitCommandManager {
     return blobs;
   }
 
+  /**
+   * The repository's filter drivers as configured (`filter.*` settings, '' for none): what turns a
+   * blob into the file checked out besides the blob itself (git-crypt, LFS).
+   */
+  async filterConfig(): Promise<string> {
+    return this.git.raw(['config', '-z', '--get-regexp', '^filter\\.']).catch(() => '');
+  }
+
   /** The tree id of `folder` (repository-relative, '' for the root) at HEAD; undefined when HEAD or the folder is missing. */
   async headTreeId(folder: string): Promise<string | undefined> {
     try {

@@ -4,10 +4,11 @@
 // modification and change times and inode. A snapshot whose every key is current stands for the
 // load; one whose keys differ for some pages gives the load the facts of the pages that did not
 // change (catalog.ts reads the others and recomputes everything that spans pages). A snapshot of
-// another steward version, layout or configuration, or one that is partial, unreadable or malformed,
-// is not used, and the load writes a new one. It is data (checked JSON and typed arrays), never
-// code, and only ranks: the answerer quotes the pages it reads in this run. Writing it is best
-// effort: a folder that cannot be written costs the next run its head start, nothing else.
+// another steward version, layout, configuration or set of git filter drivers, or one that is
+// partial, unreadable or malformed, is not used, and the load writes a new one. It is data (checked
+// JSON and typed arrays), never code, and only ranks: the answerer quotes the pages it reads in this
+// run. Writing it is best effort: a folder that cannot be written costs the next run its head
+// start, nothing else.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { constants } from 'node:fs';
@@ -99,16 +100,18 @@ export async function snapshotFolder(root: string, config: StewardConfig, repoRo
 /** The cache for a wiki on disk (see snapshotFolder for where); none outside git without `cache.dir`. */
 export async function openCatalogCache(root: string, config: StewardConfig, options: CatalogCacheOptions): Promise<CatalogCache | undefined> {
   // The staging area's blob ids are read beside HEAD's state (git's answers do not wait on each other), and used when there is a HEAD.
-  const [dir, blobs, state] = await Promise.all([
+  // The filter drivers too: a file checked out through another (git-crypt unlocked) is other bytes of the same blob.
+  const [dir, blobs, state, filters] = await Promise.all([
     snapshotFolder(root, config, options.repoRoot),
     new GitCommandManager(root).indexBlobs().catch(() => undefined),
     options.head,
+    new GitCommandManager(root).filterConfig(),
   ]);
   if (dir === undefined) return undefined;
   const head = state?.commit !== undefined ? state : undefined;
   // One snapshot per wiki root: a changed setting or version rewrites it rather than leaving another beside it.
   const file = path.join(dir, `catalog-${digest([root]).slice(0, 16)}.bin`);
-  const stamp = digest([String(SNAPSHOT_SCHEMA), options.stewardVersion, codeDigest(), root, JSON.stringify(config)]);
+  const stamp = digest([String(SNAPSHOT_SCHEMA), options.stewardVersion, codeDigest(), root, JSON.stringify(config), filters]);
   return {
     keysOf: async (paths) =>
       paths.map((p) => {

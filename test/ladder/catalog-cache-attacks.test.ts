@@ -169,6 +169,76 @@ describe('the catalog snapshot, attacked', () => {
     const session = await open(repo.root, repo.root);
     expect(await seen(session)).toEqual(await seen(await open(repo.root, repo.root, { cache: false })));
   });
+
+  it('changes whose effects reach other pages, one after another, each load as a cold load does', async () => {
+    const repo = await createWikiRepo(dirs);
+    const page = 'concepts/retry-budgets.md';
+    const changes: Array<[string, () => void]> = [
+      ['acronym defined', () => repo.write({ 'entities/defs.md': '---\ntitle: Definitions\n---\nA Retry Budget Limit (RBL) caps retries.\n' })],
+      ['acronym moved', () => repo.write({ [page]: `${repo.read(page)}\nSee the Retry Budget Limit (RBL) and Lease Renewal Window (LRW).\n` })],
+      ['definition removed', () => repo.remove('entities/defs.md')],
+      ['binary page', () => repo.write({ 'entities/redis.md': `${repo.read('entities/redis.md')}\0` })],
+      ['binary page mended', () => repo.git('checkout', '--', 'entities/redis.md')],
+      [
+        'over the size limit',
+        () => repo.write({ 'concepts/cache-warming.md': `${repo.read('concepts/cache-warming.md')}${'lease renewal '.repeat(160_000)}` }),
+      ],
+      ['under it again', () => repo.git('checkout', '--', 'concepts/cache-warming.md')],
+      ['index removed', () => repo.remove('concepts/_index.md')],
+      ['index back', () => repo.git('checkout', '--', 'concepts/_index.md')],
+      ['schema synonyms', () => repo.write({ 'schema.md': `${repo.read('schema.md')}\n## Tag synonyms\n- testing: retry\n` })],
+      [
+        'capture page',
+        () => repo.write({ 'concepts/open-question.md': '---\ntitle: Open question\nstatus: open\n---\nHow do retry budgets work with lease renewal?\n' }),
+      ],
+      ['linked page renamed', () => repo.git('mv', 'concepts/ops/lease-renewal.md', 'concepts/lease-renewal.md')],
+      [
+        'title others link to, unlisted',
+        () => repo.write({ 'concepts/lease-renewal.md': repo.read('concepts/lease-renewal.md').replace(/^title: .*$/m, 'title: Lease Extension') }),
+      ],
+      ['committed', () => repo.git('add', '--all') && repo.git('commit', '-qm', 'all', '--no-verify')],
+    ];
+    await open(repo.root, repo.root);
+    for (const [what, change] of changes) {
+      change();
+      const session = await open(repo.root, repo.root);
+      const warm = await seen(session);
+      const cold = await seen(await open(repo.root, repo.root, { cache: false }));
+      expect([what, warm]).toEqual([what, cold]);
+      expect([what, await seen(await open(repo.root, repo.root))]).toEqual([what, cold]);
+    }
+  });
+
+  it('a page whose checkout a filter changes (locked, then unlocked as git-crypt does) loads as a cold load does', async () => {
+    const repo = await createWikiRepo(dirs);
+    const page = 'concepts/retry-budgets.md';
+    // A filter that stores the page rot13'd: checked out without it (locked), the page holds other words.
+    const rot13 = "tr 'A-Za-z' 'N-ZA-Mn-za-m'";
+    const unlock = () => {
+      repo.git('config', 'filter.rot.clean', rot13);
+      repo.git('config', 'filter.rot.smudge', rot13);
+    };
+    const lock = () => repo.git('config', '--remove-section', 'filter.rot');
+    const checkout = () => {
+      rmSync(path.join(repo.root, page));
+      repo.git('checkout', '--', page);
+    };
+    unlock();
+    repo.write({ '.gitattributes': `${page} filter=rot\n` });
+    repo.git('add', '--all');
+    repo.git('rm', '-q', '--cached', page);
+    repo.git('add', page);
+    repo.git('commit', '-qm', 'filtered', '--no-verify');
+    lock();
+    checkout();
+    expect(repo.read(page)).not.toContain('Retry Budgets');
+    await open(repo.root, repo.root);
+    unlock();
+    checkout();
+    expect(repo.read(page)).toContain('Retry Budgets');
+    expect(repo.git('status', '--porcelain')).toBe('');
+    expect(await seen(await open(repo.root, repo.root))).toEqual(await seen(await open(repo.root, repo.root, { cache: false })));
+  });
 });
 
 void [execFileSync, existsSync, rmSync];
