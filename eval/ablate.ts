@@ -47,6 +47,7 @@ export const NOT_KNOBS: Readonly<Record<string, string>> = {
   'ladder/catalog-cache.MAGIC': "not a ranking choice: the snapshot file's first bytes, which say what it is",
   'ladder/catalog-cache.HEADER_AT': "not a ranking choice: where the snapshot's header starts, after the magic and its length",
   'ladder/catalog-cache.SHORT_FIELD_COUNT': "not a ranking choice: how many short fields each entry's kept counts hold (the ranking's own list)",
+  'ladder/catalog-cache.READ_FLAGS': 'not a ranking choice: how a snapshot file is opened (no symbolic link followed, no FIFO waited on)',
   'ladder/catalog-cache.HEAD_ARRAYS': "not a ranking choice: the typed arrays of the snapshot's head (what a load over unchanged files reads) and their order",
   'ladder/catalog-cache.REST_ARRAYS': "not a ranking choice: the typed arrays of the snapshot's rest (what a load that reads some pages reads) and their order",
   'ladder/relevance.NAMING_FIELDS': 'definition: the fields that name a page, for how common a word is as a name (the feedback rule that uses it is a knob)',

@@ -62,7 +62,12 @@ export class GitCommandManager {
     if (commit === undefined) return { commit, changed };
     // `--branch` puts a `## branch` entry first, so the output is never empty: simple-git waits 50 ms
     // more for a command that printed nothing (a clean tree's status), on every question.
-    const status = await this.git.raw(['status', '--porcelain=v1', '--branch', '-z', '--untracked-files=all', '--ignored=matching', '--', '.']);
+    // Every stat field compared, whatever the repository's config trusts: an edit of the same size
+    // with its modification time set back still moves the change time and may move the inode.
+    const status = await this.git.raw([
+      ...['-c', 'core.trustctime=true', '-c', 'core.checkStat=default'],
+      ...['status', '--porcelain=v1', '--branch', '-z', '--untracked-files=all', '--ignored=matching', '--', '.'],
+    ]);
     const fields = status.split('\0');
     for (let i = 0; i < fields.length; i++) {
       const entry = fields[i]!;
@@ -74,14 +79,27 @@ export class GitCommandManager {
     return { commit, changed };
   }
 
-  /** Blob ids of the files in the staging area under the working directory, keyed by path relative to it (stage 0 only). */
+  /**
+   * Blob ids of the files in the staging area under the working directory, keyed by path relative to
+   * it (stage 0 only). Files marked assume-unchanged or skip-worktree are left out: `status` does not
+   * look at them, so their blob says nothing of the file on disk.
+   */
   async indexBlobs(): Promise<Map<string, string>> {
     const blobs = new Map<string, string>();
-    for (const line of (await this.git.raw(['ls-files', '--stage', '-z', '--', '.'])).split('\0')) {
-      const m = /^\d+ ([0-9a-f]{40,64}) 0\t(.+)$/s.exec(line);
+    // `-v` tags each file: `H` for one `status` compares (lowercase for assume-unchanged, `S` for skip-worktree).
+    for (const line of (await this.git.raw(['ls-files', '--stage', '-v', '-z', '--', '.'])).split('\0')) {
+      const m = /^H \d+ ([0-9a-f]{40,64}) 0\t(.+)$/s.exec(line);
       if (m) blobs.set(m[2]!, m[1]!);
     }
     return blobs;
+  }
+
+  /**
+   * The repository's filter drivers as configured (`filter.*` settings, '' for none): what turns a
+   * blob into the file checked out besides the blob itself (git-crypt, LFS).
+   */
+  async filterConfig(): Promise<string> {
+    return this.git.raw(['config', '-z', '--get-regexp', '^filter\\.']).catch(() => '');
   }
 
   /** The tree id of `folder` (repository-relative, '' for the root) at HEAD; undefined when HEAD or the folder is missing. */

@@ -4,13 +4,13 @@
 // modification and change times and inode. A snapshot whose every key is current stands for the
 // load; one whose keys differ for some pages gives the load the facts of the pages that did not
 // change (catalog.ts reads the others and recomputes everything that spans pages). A snapshot of
-// another steward version, layout or configuration, or one that is partial, unreadable or malformed,
-// is not used, and the load writes a new one. It is data (checked JSON and typed arrays), never
-// code, and only ranks: the answerer quotes the pages it reads in this run. Writing it is best
-// effort: a folder that cannot be written costs the next run its head start, nothing else.
+// another steward version, layout, configuration or set of git filter drivers, or one that is
+// partial, unreadable or malformed, is not used, and the load writes a new one. It is data (checked
+// JSON and typed arrays), never code, and only ranks: the answerer quotes the pages it reads in this
+// run. Writing it is best effort: a folder that cannot be written costs the next run its head
+// start, nothing else.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import { constants } from 'node:fs';
+import { constants, readFileSync, statSync } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +30,8 @@ const MAGIC = Buffer.from('WSCATLG\n', 'latin1');
 const MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
 /** Where the header's length is, and where the header starts (after the magic and that length). */
 const HEADER_AT = MAGIC.length + 4;
+/** How a snapshot file is opened: not through a symbolic link, and not waiting for a FIFO's writer. */
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 /** Short fields per page (FieldCounts' ends and lengths). */
 const SHORT_FIELD_COUNT = 6;
 
@@ -97,23 +99,26 @@ export async function snapshotFolder(root: string, config: StewardConfig, repoRo
 /** The cache for a wiki on disk (see snapshotFolder for where); none outside git without `cache.dir`. */
 export async function openCatalogCache(root: string, config: StewardConfig, options: CatalogCacheOptions): Promise<CatalogCache | undefined> {
   // The staging area's blob ids are read beside HEAD's state (git's answers do not wait on each other), and used when there is a HEAD.
-  const [dir, blobs, state] = await Promise.all([
+  // The filter drivers too: a file checked out through another (git-crypt unlocked) is other bytes of the same blob.
+  const [dir, blobs, state, filters] = await Promise.all([
     snapshotFolder(root, config, options.repoRoot),
     new GitCommandManager(root).indexBlobs().catch(() => undefined),
     options.head,
+    new GitCommandManager(root).filterConfig(),
   ]);
   if (dir === undefined) return undefined;
   const head = state?.commit !== undefined ? state : undefined;
   // One snapshot per wiki root: a changed setting or version rewrites it rather than leaving another beside it.
   const file = path.join(dir, `catalog-${digest([root]).slice(0, 16)}.bin`);
-  const stamp = digest([String(SNAPSHOT_SCHEMA), options.stewardVersion, codeDigest(), root, JSON.stringify(config)]);
+  const stamp = digest([String(SNAPSHOT_SCHEMA), options.stewardVersion, codeDigest(), root, JSON.stringify(config), filters]);
   return {
     keysOf: async (paths) =>
       paths.map((p) => {
         const blob = head && blobs?.get(p);
         return [p, blob && !head.changed.has(p) ? `blob ${blob}` : statKey(path.join(root, p))];
       }),
-    read: () => readSnapshot(file, stamp).catch(() => undefined),
+    // Not through a symbolic link in place of the folder either (as `write`).
+    read: async () => ((await lstat(dir).catch(() => undefined))?.isDirectory() ? readSnapshot(file, stamp).catch(() => undefined) : undefined),
     write: async (snapshot) => {
       const temp = `${file}.${process.pid}.tmp`;
       try {
@@ -334,10 +339,12 @@ async function readRange(handle: FileHandle, at: number, length: number): Promis
  * undefined. Its rest is read, and checked, when a load asks for it.
  */
 async function readSnapshot(file: string, stamp: string): Promise<CatalogSnapshot | undefined> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  // Never through a symbolic link, and never waiting on a FIFO: only a regular file is read.
+  const handle = await open(file, READ_FLAGS);
   try {
-    const { size } = await handle.stat();
-    const lead = size <= MAX_SNAPSHOT_BYTES ? await readRange(handle, 0, HEADER_AT) : undefined;
+    const info = await handle.stat();
+    const size = info.size;
+    const lead = info.isFile() && size <= MAX_SNAPSHOT_BYTES ? await readRange(handle, 0, HEADER_AT) : undefined;
     if (!lead || !lead.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
     const headerLength = lead.readUInt32LE(MAGIC.length);
     const headerBytes = HEADER_AT + headerLength <= size ? await readRange(handle, HEADER_AT, headerLength) : undefined;
@@ -350,9 +357,10 @@ async function readSnapshot(file: string, stamp: string): Promise<CatalogSnapsho
     if (!arrays) return undefined;
     // The rest is read from the file as it is then; the same header (and so the same keys and word ids) or nothing.
     const rest = async () => {
-      const again = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+      const again = await open(file, READ_FLAGS);
       try {
-        const same = (await again.stat()).size === size && (await readRange(again, HEADER_AT, headerLength))?.equals(headerBytes);
+        const info = await again.stat();
+        const same = info.isFile() && info.size === size && (await readRange(again, HEADER_AT, headerLength))?.equals(headerBytes);
         const bytes = same ? await readRange(again, layout.restAt, size - layout.restAt) : undefined;
         if (!bytes) throw new MalformedSnapshot('rewritten while read');
         const restArrays = typedArrays(bytes.subarray(layout.restArraysAt - layout.restAt), REST_ARRAYS, header.rest);

@@ -79,7 +79,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
   const keys = await cache?.keysOf([...pages, ...metaFiles]);
   const kept = keys && (await cache!.read());
   const unsafe = layout.unsafeNames.map((path) => ({ path: escapeUnsafeName(path), reason: 'its file name holds a line break or other control character' }));
-  if (kept && sameKeys(kept.keys, keys!)) {
+  if (kept && sameKeys(kept.keys, keys!) && holdsPages(kept, pages, indexFiles)) {
     const { schema } = await readMetaFiles(
       tree,
       metaFiles.filter((f) => f === 'schema.md'),
@@ -204,6 +204,25 @@ const shortFields = (e: Omit<WikiEntry, 'folded'>): Record<Exclude<Field, 'body'
 
 const sameKeys = (a: ReadonlyArray<readonly [string, string]>, b: ReadonlyArray<readonly [string, string]>): boolean =>
   a.length === b.length && a.every(([p, key], i) => p === b[i]![0] && key === b[i]![1]);
+
+/**
+ * Whether a snapshot's entries and unreadable pages are the tree's pages, each once (entries in page
+ * order), listed in none but its index files: a snapshot forged with every key current names no
+ * other file for a question to read or show.
+ */
+function holdsPages(kept: CatalogSnapshot, pages: readonly string[], indexFiles: readonly string[]): boolean {
+  const unreadable = new Set(kept.unreadable.map((u) => u.path));
+  const readable = pages.filter((p) => !unreadable.has(p));
+  return (
+    unreadable.size === kept.unreadable.length &&
+    readable.length + unreadable.size === pages.length &&
+    sameStrings(
+      kept.entries.map((e) => e.path),
+      readable,
+    ) &&
+    kept.entries.every((e) => e.listedIn === undefined || indexFiles.includes(e.listedIn))
+  );
+}
 
 const sameStrings = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 

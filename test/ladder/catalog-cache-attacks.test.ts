@@ -1,0 +1,244 @@
+// The catalog snapshot (src/ladder/catalog-cache.ts) attacked: snapshots forged with every key
+// current (a blob id is no secret), files in its place that are not snapshots, and edits git does
+// not report. Whatever the snapshot holds, a load sees what a load with no snapshot sees, and reads
+// nothing outside the wiki's pages.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type AskSession, askQuestion, offlineProviders, openAskSession } from '../../src/answer/ask.js';
+import { openWorkspace } from '../../src/config/workspace.js';
+import { foldedWords } from '../../src/ladder/text-match.js';
+import { TempDirs } from '../helpers/git-repo.js';
+import { createWikiRepo } from '../helpers/wiki-repo.js';
+
+const dirs = new TempDirs();
+afterEach(() => dirs.cleanup());
+
+const QUESTIONS = ['How do retry budgets work?', 'cache warming with redis', 'lease renewal'];
+
+async function open(repoRoot: string, wiki: string, options: { cache?: boolean } = {}): Promise<AskSession> {
+  const workspace = await openWorkspace({ cwd: repoRoot, wikiFlag: wiki });
+  return openAskSession(workspace, offlineProviders(), options.cache === false ? {} : { catalogCache: { stewardVersion: 'test' } });
+}
+
+/** As catalog-cache.test.ts's `seen`: the catalog's entries and lookups and a few questions' traces. */
+async function seen(session: AskSession): Promise<unknown> {
+  const catalog = session.catalog!;
+  const score = (q: string) => [...catalog.relevance.score(new Map(foldedWords(q).map((w) => [w, 1])))].sort((a, b) => a[0] - b[0]);
+  const traces = [];
+  for (const q of QUESTIONS) traces.push({ ...(await askQuestion(session, q)), timings_ms: undefined });
+  return {
+    entries: catalog.entries,
+    acronyms: [...catalog.acronyms],
+    unreadable: catalog.unreadable,
+    indexFiles: catalog.indexFiles,
+    schema: catalog.schema,
+    scores: QUESTIONS.map(score),
+    traces,
+  };
+}
+
+const snapshotFile = (repoRoot: string): string => {
+  const dir = path.join(repoRoot, '.git', 'wiki-steward');
+  const [file] = readdirSync(dir).filter((f) => f.startsWith('catalog-') && f.endsWith('.bin'));
+  return path.join(dir, file!);
+};
+
+const align8 = (n: number) => Math.ceil(n / 8) * 8;
+
+/** The snapshot with its header changed as `change` says, of any length (what follows the header moves by a multiple of 8). */
+function forged(good: Buffer, change: (h: Record<string, unknown>) => void): Buffer {
+  const length = good.readUInt32LE(8);
+  const header = JSON.parse(good.toString('utf8', 12, 12 + length)) as Record<string, unknown>;
+  change(header);
+  const json = Buffer.from(JSON.stringify(header), 'utf8');
+  const lead = Buffer.alloc(12);
+  good.copy(lead, 0, 0, 8);
+  lead.writeUInt32LE(json.length, 8);
+  return Buffer.concat([lead, json, Buffer.alloc(align8(12 + json.length) - 12 - json.length), good.subarray(align8(12 + length))]);
+}
+
+describe('the catalog snapshot, attacked', () => {
+  it('a forged snapshot whose keys are all current never makes the load read a file that is not a page of the wiki', async () => {
+    const repo = await createWikiRepo(dirs, { wikiDir: 'wiki' });
+    const wiki = path.join(repo.root, 'wiki');
+    const page = 'concepts/retry-budgets.md';
+    // Files outside the wiki's pages, holding what the page holds and a secret.
+    const secret = `${readFileSync(path.join(wiki, page), 'utf8')}\nTOP-SECRET-OUTSIDE\n`;
+    writeFileSync(path.join(repo.root, 'outside.md'), secret);
+    const cold = await seen(await open(repo.root, 'wiki', { cache: false }));
+    await open(repo.root, 'wiki');
+    const file = snapshotFile(repo.root);
+    const good = readFileSync(file);
+    for (const elsewhere of ['../outside.md', '/etc/hostname', 'concepts/../../outside.md']) {
+      writeFileSync(
+        file,
+        forged(good, (h) => {
+          for (const e of h.entries as Array<Record<string, unknown>>) if (e.path === page) e.path = elsewhere;
+        }),
+      );
+      const session = await open(repo.root, 'wiki');
+      const now = await seen(session);
+      expect(JSON.stringify(now)).not.toContain('TOP-SECRET-OUTSIDE');
+      expect(now).toEqual(cold);
+    }
+    // An index file that is none of the wiki's, named as the one listing every page, is never shown as oriented on.
+    writeFileSync(
+      file,
+      forged(good, (h) => {
+        for (const e of h.entries as Array<Record<string, unknown>>) e.listedIn = '../outside.md';
+      }),
+    );
+    expect(await seen(await open(repo.root, 'wiki'))).toEqual(cold);
+  });
+
+  it('a FIFO, a folder or a symbolic link in place of the snapshot costs a cold load, never a hang, and is left as it is', async () => {
+    const repo = await createWikiRepo(dirs);
+    const cold = await seen(await open(repo.root, repo.root, { cache: false }));
+    await open(repo.root, repo.root);
+    const file = snapshotFile(repo.root);
+    const good = readFileSync(file);
+    const target = path.join(await dirs.make('ws-link-target-'), 'snapshot.bin');
+    writeFileSync(target, good);
+    const places: Array<[string, () => void]> = [
+      ['fifo', () => execFileSync('mkfifo', [file])],
+      ['folder', () => mkdirSync(path.join(file, 'inside'), { recursive: true })],
+      ['link', () => symlinkSync(target, file)],
+    ];
+    for (const [kind, place] of places) {
+      rmSync(file, { recursive: true, force: true });
+      place();
+      const session = await open(repo.root, repo.root);
+      expect([kind, session.catalog?.loadedFrom]).toEqual([kind, 'pages']);
+      expect(await seen(session)).toEqual(cold);
+      expect(readFileSync(target).equals(good)).toBe(true);
+    }
+  });
+
+  it('a symbolic link in place of the snapshot folder is neither read through nor written through', async () => {
+    const repo = await createWikiRepo(dirs);
+    const cold = await seen(await open(repo.root, repo.root, { cache: false }));
+    await open(repo.root, repo.root);
+    const folder = path.dirname(snapshotFile(repo.root));
+    const elsewhere = path.join(await dirs.make('ws-link-folder-'), 'wiki-steward');
+    renameSync(folder, elsewhere);
+    symlinkSync(elsewhere, folder);
+    const before = readdirSync(elsewhere).map((f) => readFileSync(path.join(elsewhere, f)));
+    const session = await open(repo.root, repo.root);
+    expect(session.catalog?.loadedFrom).toBe('pages');
+    expect(await seen(session)).toEqual(cold);
+    expect(readdirSync(elsewhere).map((f) => readFileSync(path.join(elsewhere, f)))).toEqual(before);
+  });
+
+  it('an edit git is told not to look at (assume-unchanged, skip-worktree) loads as a cold load does', async () => {
+    const repo = await createWikiRepo(dirs);
+    const page = 'concepts/retry-budgets.md';
+    const other = 'concepts/cache-warming.md';
+    await open(repo.root, repo.root);
+    repo.git('update-index', '--assume-unchanged', page);
+    repo.git('update-index', '--skip-worktree', other);
+    // Words the questions ask for, in the pages' bodies: the ranking's counts change.
+    repo.write({ [page]: `${repo.read(page)}\nLease renewal, lease renewal and cache warming with redis.\n` });
+    repo.write({ [other]: `${repo.read(other)}\nRetry budgets: how retry budgets work, and lease renewal.\n` });
+    expect(repo.git('status', '--porcelain')).toBe('');
+    const session = await open(repo.root, repo.root);
+    expect(await seen(session)).toEqual(await seen(await open(repo.root, repo.root, { cache: false })));
+  });
+
+  it('a page replaced by another of the same size and modification time loads as a cold load does, whatever git is told to trust', async () => {
+    const repo = await createWikiRepo(dirs);
+    // Git told to compare sizes and whole-second modification times only.
+    repo.git('config', 'core.trustctime', 'false');
+    repo.git('config', 'core.checkStat', 'minimal');
+    const page = 'concepts/retry-budgets.md';
+    const file = path.join(repo.root, page);
+    const then = new Date('2001-01-01T00:00:00Z');
+    utimesSync(file, then, then);
+    repo.git('update-index', '--refresh');
+    await open(repo.root, repo.root);
+    const text = repo.read(page);
+    // Same length: a word the questions ask for in place of one they do not.
+    const edited = text.replace('a page written for a test', 'a page for lease renewals');
+    expect(edited.length).toBe(text.length);
+    // Another file of the same size and time put in the page's place: only its inode and change time differ.
+    writeFileSync(`${file}.new`, edited);
+    utimesSync(`${file}.new`, then, then);
+    renameSync(`${file}.new`, file);
+    expect(repo.git('status', '--porcelain')).toBe('');
+    const session = await open(repo.root, repo.root);
+    expect(await seen(session)).toEqual(await seen(await open(repo.root, repo.root, { cache: false })));
+  });
+
+  it('changes whose effects reach other pages, one after another, each load as a cold load does', async () => {
+    const repo = await createWikiRepo(dirs);
+    const page = 'concepts/retry-budgets.md';
+    const changes: Array<[string, () => void]> = [
+      ['acronym defined', () => repo.write({ 'entities/defs.md': '---\ntitle: Definitions\n---\nA Retry Budget Limit (RBL) caps retries.\n' })],
+      ['acronym moved', () => repo.write({ [page]: `${repo.read(page)}\nSee the Retry Budget Limit (RBL) and Lease Renewal Window (LRW).\n` })],
+      ['definition removed', () => repo.remove('entities/defs.md')],
+      ['binary page', () => repo.write({ 'entities/redis.md': `${repo.read('entities/redis.md')}\0` })],
+      ['binary page mended', () => repo.git('checkout', '--', 'entities/redis.md')],
+      [
+        'over the size limit',
+        () => repo.write({ 'concepts/cache-warming.md': `${repo.read('concepts/cache-warming.md')}${'lease renewal '.repeat(160_000)}` }),
+      ],
+      ['under it again', () => repo.git('checkout', '--', 'concepts/cache-warming.md')],
+      ['index removed', () => repo.remove('concepts/_index.md')],
+      ['index back', () => repo.git('checkout', '--', 'concepts/_index.md')],
+      ['schema synonyms', () => repo.write({ 'schema.md': `${repo.read('schema.md')}\n## Tag synonyms\n- testing: retry\n` })],
+      [
+        'capture page',
+        () => repo.write({ 'concepts/open-question.md': '---\ntitle: Open question\nstatus: open\n---\nHow do retry budgets work with lease renewal?\n' }),
+      ],
+      ['linked page renamed', () => repo.git('mv', 'concepts/ops/lease-renewal.md', 'concepts/lease-renewal.md')],
+      [
+        'title others link to, unlisted',
+        () => repo.write({ 'concepts/lease-renewal.md': repo.read('concepts/lease-renewal.md').replace(/^title: .*$/m, 'title: Lease Extension') }),
+      ],
+      ['committed', () => repo.git('add', '--all') && repo.git('commit', '-qm', 'all', '--no-verify')],
+    ];
+    await open(repo.root, repo.root);
+    for (const [what, change] of changes) {
+      change();
+      const session = await open(repo.root, repo.root);
+      const warm = await seen(session);
+      const cold = await seen(await open(repo.root, repo.root, { cache: false }));
+      expect([what, warm]).toEqual([what, cold]);
+      expect([what, await seen(await open(repo.root, repo.root))]).toEqual([what, cold]);
+    }
+  });
+
+  it('a page whose checkout a filter changes (locked, then unlocked as git-crypt does) loads as a cold load does', async () => {
+    const repo = await createWikiRepo(dirs);
+    const page = 'concepts/retry-budgets.md';
+    // A filter that stores the page rot13'd: checked out without it (locked), the page holds other words.
+    const rot13 = "tr 'A-Za-z' 'N-ZA-Mn-za-m'";
+    const unlock = () => {
+      repo.git('config', 'filter.rot.clean', rot13);
+      repo.git('config', 'filter.rot.smudge', rot13);
+    };
+    const lock = () => repo.git('config', '--remove-section', 'filter.rot');
+    const checkout = () => {
+      rmSync(path.join(repo.root, page));
+      repo.git('checkout', '--', page);
+    };
+    unlock();
+    repo.write({ '.gitattributes': `${page} filter=rot\n` });
+    repo.git('add', '--all');
+    repo.git('rm', '-q', '--cached', page);
+    repo.git('add', page);
+    repo.git('commit', '-qm', 'filtered', '--no-verify');
+    lock();
+    checkout();
+    expect(repo.read(page)).not.toContain('Retry Budgets');
+    await open(repo.root, repo.root);
+    unlock();
+    checkout();
+    expect(repo.read(page)).toContain('Retry Budgets');
+    expect(repo.git('status', '--porcelain')).toBe('');
+    expect(await seen(await open(repo.root, repo.root))).toEqual(await seen(await open(repo.root, repo.root, { cache: false })));
+  });
+});
+
+void [execFileSync, existsSync, rmSync];
