@@ -4,7 +4,7 @@
 // its `ask --questions` batch as a separate process on a second, 500-page wiki. The `obsidian-`
 // measures time `validate` and `digest` on a third, 3,000-page wiki in Obsidian's shape.
 //
-//   npm run bench -- [--pages N] [--only validate,index,hook,ask-load,ask-ladder,ask-batch,ask-cached,action,copilot,obsidian-validate,obsidian-digest]
+//   npm run bench -- [--pages N] [--only validate,index,hook,ask-load,ask-ladder,ask-batch,ask-cached,prompts,action,copilot,obsidian-validate,obsidian-digest]
 //                    [--runs N] [--seed N] [--keep] [--profile] [--strict]
 //
 // --keep     leave the generated wikis in the temp folder (their paths are printed)
@@ -28,6 +28,8 @@ import { systemClock } from '../src/net/clock.js';
 import { type LadderResult, runLadder } from '../src/ladder/ladder.js';
 import type { Trace } from '../src/answer/trace.js';
 import { type GeneratedWiki, generateQuestions, generateWiki } from './generate-wiki.js';
+import { devBanks } from '../eval/bank.js';
+import { type PromptFigures, measurePrompts as promptFigures, promptTable } from '../eval/prompts.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist/cli.js');
@@ -42,6 +44,7 @@ const MEASURES = [
   'ask-ladder',
   'ask-batch',
   'ask-cached',
+  'prompts',
   'action',
   'copilot',
   'obsidian-validate',
@@ -59,6 +62,10 @@ const TARGETS = {
   askBatchSeconds: 5,
   askWarmSeconds: 0.3,
   askOneChangedSeconds: 0.5,
+  promptMedianTokens: 6_000,
+  promptP95Tokens: 12_000,
+  /** Fact recall of the excerpts sent, at most this far below the same pages sent whole. */
+  factRecallGap: 0.02,
   actionBundleMb: 5,
   actionStartupMs: 300,
   actionQuestionSeconds: 2,
@@ -225,7 +232,7 @@ interface Metric {
   /** null when there is no figure (e.g. no RSS without GNU time). */
   pass: boolean | null;
   value: number | null;
-  unit: 's' | 'ms' | 'MB';
+  unit: 's' | 'ms' | 'MB' | 'tokens' | 'share';
   runs: number[];
 }
 
@@ -424,6 +431,67 @@ function measureAskCached(ctx: Context): Metric[] {
       '`ask` on the compat wiki (CLI start-up floor)',
       tinyWarm.map((t) => t.ms),
     ),
+  ];
+}
+
+/** The development banks the `prompts` measure runs on (eval-dev beside the checkout, as `npm run eval` finds them). */
+const DEV_BANKS = path.resolve(ROOT, '../shared/eval-dev');
+
+/**
+ * What the model answerer sends, as `npm run eval -- --llm-stand-in` measures it (eval/prompts.ts):
+ * every development bank against the OpenAI stand-in, the token budget out of reach. Macro figures,
+ * each bank weighing the same; page recall must hold on every bank.
+ */
+async function measurePromptBudget(ctx: Context): Promise<Metric[]> {
+  const banks = devBanks(DEV_BANKS);
+  if (banks.length === 0) {
+    ctx.notes.push(`prompts: no development banks under ${DEV_BANKS}, so nothing was measured`);
+    return [];
+  }
+  const rows: PromptFigures[] = [];
+  for (const bank of banks) rows.push(await promptFigures(bank.name, bank.bank, bank.wiki));
+  ctx.notes.push(`prompts (${rows.length} banks, input tokens as the budget estimates them):\n${promptTable(rows)}`);
+  const mean = (f: (r: PromptFigures) => number) => rows.reduce((sum, r) => sum + f(r), 0) / rows.length;
+  const tokens = (name: string, limit: number, value: number): Metric => ({
+    metric: name,
+    target: `≤ ${limit.toLocaleString('en')}`,
+    measured: Math.round(value).toLocaleString('en'),
+    pass: value <= limit,
+    value: Math.round(value),
+    unit: 'tokens',
+    runs: [],
+  });
+  const gap = mean((r) => r.factWhole - r.factExcerpts);
+  const short = rows.filter((r) => r.pageRecall < r.offlineRead).map((r) => r.bank);
+  return [
+    tokens(
+      'prompt input tokens per question, median (macro)',
+      TARGETS.promptMedianTokens,
+      mean((r) => r.median),
+    ),
+    tokens(
+      'prompt input tokens per question, p95 (macro)',
+      TARGETS.promptP95Tokens,
+      mean((r) => r.p95),
+    ),
+    {
+      metric: 'page recall, every bank (an expected page in the prompt)',
+      target: "≥ the offline answerer's read rate",
+      measured: short.length === 0 ? 'every bank' : `below on ${short.join(', ')}`,
+      pass: short.length === 0,
+      value: Number(mean((r) => r.pageRecall).toFixed(3)),
+      unit: 'share',
+      runs: rows.map((r) => Number(r.pageRecall.toFixed(3))),
+    },
+    {
+      metric: 'fact recall of the excerpts, below whole pages (macro)',
+      target: `≤ ${TARGETS.factRecallGap.toFixed(2)}`,
+      measured: `${gap.toFixed(3)} (${mean((r) => r.factExcerpts).toFixed(3)} vs ${mean((r) => r.factWhole).toFixed(3)})`,
+      pass: gap <= TARGETS.factRecallGap,
+      value: Number(gap.toFixed(3)),
+      unit: 'share',
+      runs: rows.map((r) => Number((r.factWhole - r.factExcerpts).toFixed(3))),
+    },
   ];
 }
 
@@ -949,6 +1017,7 @@ async function main(): Promise<number> {
       'ask-ladder': measureAskLadder,
       'ask-batch': measureAskBatch,
       'ask-cached': measureAskCached,
+      prompts: measurePromptBudget,
       action: measureAction,
       copilot: measureCopilot,
       'obsidian-validate': measureObsidianValidate,

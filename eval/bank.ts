@@ -3,6 +3,7 @@
 //   eval-dev  {"id", "question", "type", "expected_slugs": [file stems], "must_refuse", …}
 // An expected entry containing `/` or ending in `.md` matches a page by its wiki-relative path;
 // any other entry matches by file stem, exactly as /work/shared/eval-dev/score.mjs's slugOf does.
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -72,4 +73,19 @@ export async function loadBank(file: string): Promise<BankQuestion[]> {
       raw,
     };
   });
+}
+
+export interface BankSpec {
+  name: string;
+  bank: string;
+  wiki: string;
+}
+
+/** The development banks under `dir`: each folder holding questions.jsonl and wiki/, by name. */
+export function devBanks(dir: string): BankSpec[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(path.join(dir, e.name, 'questions.jsonl')) && existsSync(path.join(dir, e.name, 'wiki')))
+    .map((e) => ({ name: e.name, bank: path.join(dir, e.name, 'questions.jsonl'), wiki: path.join(dir, e.name, 'wiki') }))
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
 }

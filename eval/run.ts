@@ -33,12 +33,11 @@
 // --llm-stand-in  the development banks through the model answerer against a local OpenAI stand-in
 //                  (prompts.ts): input tokens per question, page recall and fact recall of the prompts
 // Exits 0 whether or not the targets are met.
-import { existsSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { askQuestion, openAskSession } from '../src/answer/ask.js';
 import { openWorkspace } from '../src/config/workspace.js';
-import { type BankQuestion, firstExpectedRank, isExpected, loadBank } from './bank.js';
+import { type BankQuestion, type BankSpec, devBanks, firstExpectedRank, isExpected, loadBank } from './bank.js';
 import { ablate, ablationTable, prune, sweep } from './ablate.js';
 import { type Baseline, buildBaseline } from './baseline.js';
 import { contradictionOf } from './contradictions.js';
@@ -60,21 +59,6 @@ const resultsFile = given(['--results']) ?? '';
 const verbose = args.includes('--verbose');
 const asJson = args.includes('--json');
 const withProposals = args.includes('--proposed');
-
-interface BankSpec {
-  name: string;
-  bank: string;
-  wiki: string;
-}
-
-/** The development banks under `dir`: each folder holding questions.jsonl and wiki/, by name. */
-function devBanks(dir: string): BankSpec[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && existsSync(path.join(dir, e.name, 'questions.jsonl')) && existsSync(path.join(dir, e.name, 'wiki')))
-    .map((e) => ({ name: e.name, bank: path.join(dir, e.name, 'questions.jsonl'), wiki: path.join(dir, e.name, 'wiki') }))
-    .sort((a, b) => (a.name < b.name ? -1 : 1));
-}
 
 /**
  * Asks a bank on a wiki; with `proposals`, each question's terms are first proposed by the model
