@@ -1,6 +1,9 @@
 // Every git call the project makes, in one place: simple-git for ordinary commands, and one streamed
 // `git cat-file --batch` for reading many blobs at once (one process, not one per page).
 import { spawn } from 'node:child_process';
+import { readFile, realpath } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { type SimpleGit, simpleGit } from 'simple-git';
 
 export interface StagedEntry {
@@ -95,17 +98,39 @@ export class GitCommandManager {
   }
 
   /**
-   * The repository's filter drivers as configured (`filter.*` settings, '' for none): what turns a
-   * blob into the file checked out besides the blob itself (git-crypt, LFS).
+   * What turns a blob into the file checked out besides the blob itself: the filter drivers as
+   * configured (`filter.*` settings, '' for none: git-crypt, LFS), and the attributes files that say
+   * which files they and `working-tree-encoding` apply to, with their contents ('' for a missing
+   * one): every `.gitattributes` from this folder up to the work tree's top, the repository's
+   * `info/attributes`, the user's (`core.attributesFile`, else git's default) and the system's.
    */
-  async filterConfig(): Promise<string> {
+  async checkoutSettings(): Promise<string> {
     // The whole configuration, filtered here: `--get-regexp` prints nothing when no filter is set,
     // and simple-git waits 50 ms more for a command that prints nothing.
-    const settings = await this.git.raw(['config', '--list', '-z']).catch(() => '');
-    return settings
-      .split('\0')
-      .filter((setting) => setting.startsWith('filter.'))
-      .join('\0');
+    const [settings, places] = await Promise.all([
+      this.git.raw(['config', '--list', '-z']).catch(() => ''),
+      this.git.raw(['rev-parse', '--show-toplevel', '--absolute-git-dir']).catch(() => ''),
+    ]);
+    const entries = settings.split('\0');
+    const filters = entries.filter((setting) => setting.startsWith('filter.'));
+    const userFile = entries.find((setting) => setting.startsWith('core.attributesfile\n'))?.slice('core.attributesfile\n'.length);
+    const [top, gitDir] = places.split('\n').map((line) => line.trim());
+    // From this folder (as git sees it, links resolved) up to the top, the top included.
+    const folders: string[] = [];
+    const here = await realpath(this.cwd).catch(() => path.resolve(this.cwd));
+    for (let dir = here; top && (dir === top || dir.startsWith(`${top}${path.sep}`)); dir = path.dirname(dir)) {
+      folders.push(dir);
+      if (dir === top) break;
+    }
+    const home = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
+    const files = [
+      ...folders.map((dir) => path.join(dir, '.gitattributes')),
+      ...(gitDir ? [path.join(gitDir, 'info', 'attributes')] : []),
+      userFile ? path.resolve(userFile.replace(/^~(?=\/|$)/, os.homedir())) : path.join(home, 'git', 'attributes'),
+      '/etc/gitattributes',
+    ];
+    const contents = await Promise.all(files.map((file) => readFile(file, 'utf8').catch(() => '')));
+    return [...filters, ...files.map((file, i) => `${file}\0${contents[i]}`)].join('\0');
   }
 
   /** The tree id of `folder` (repository-relative, '' for the root) at HEAD; undefined when HEAD or the folder is missing. */

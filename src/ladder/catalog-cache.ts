@@ -43,7 +43,7 @@ export type KeptPage = ReadPage & { key: string; line?: string };
 
 /** What a load computed, as kept (see loadCatalog). */
 export interface CatalogSnapshot {
-  /** Every file the load read (pages, index files, schema.md), wiki-relative, with its key, in the order read. */
+  /** Every file the load read (pages, index files, schema.md) and the attributes files in the wiki's folders, wiki-relative, with their keys. */
   keys: Array<[path: string, key: string]>;
   entries: WikiEntry[];
   acronyms: Array<[acronym: string, expansions: string[]]>;
@@ -99,18 +99,19 @@ export async function snapshotFolder(root: string, config: StewardConfig, repoRo
 /** The cache for a wiki on disk (see snapshotFolder for where); none outside git without `cache.dir`. */
 export async function openCatalogCache(root: string, config: StewardConfig, options: CatalogCacheOptions): Promise<CatalogCache | undefined> {
   // The staging area's blob ids are read beside HEAD's state (git's answers do not wait on each other), and used when there is a HEAD.
-  // The filter drivers too: a file checked out through another (git-crypt unlocked) is other bytes of the same blob.
-  const [dir, blobs, state, filters] = await Promise.all([
+  // What turns a blob into its checkout too (filter drivers, attributes files): a file checked out
+  // through another driver or encoding (git-crypt unlocked) is other bytes of the same blob.
+  const [dir, blobs, state, checkout] = await Promise.all([
     snapshotFolder(root, config, options.repoRoot),
     new GitCommandManager(root).indexBlobs().catch(() => undefined),
     options.head,
-    new GitCommandManager(root).filterConfig(),
+    new GitCommandManager(root).checkoutSettings(),
   ]);
   if (dir === undefined) return undefined;
   const head = state?.commit !== undefined ? state : undefined;
   // One snapshot per wiki root: a changed setting or version rewrites it rather than leaving another beside it.
   const file = path.join(dir, `catalog-${digest([root]).slice(0, 16)}.bin`);
-  const stamp = digest([String(SNAPSHOT_SCHEMA), options.stewardVersion, codeDigest(), root, JSON.stringify(config), filters]);
+  const stamp = digest([String(SNAPSHOT_SCHEMA), options.stewardVersion, codeDigest(), root, JSON.stringify(config), checkout]);
   return {
     keysOf: async (paths) =>
       paths.map((p) => {

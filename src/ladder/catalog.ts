@@ -75,8 +75,11 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
   const indexFiles = [...tree.files].filter(isIndexFilePath).sort((a, b) => (a === 'index.md' ? -1 : b === 'index.md' ? 1 : comparePathParts(a, b)));
   const pages = [...new Set(layout.pages.filter((p) => !isIndexFilePath(p)))];
   const metaFiles = [...indexFiles, ...(tree.files.has('schema.md') ? ['schema.md'] : [])];
+  // The attributes files in the wiki's folders say how its pages are checked out (those at its root
+  // and above are in the snapshot's stamp): keyed too, and when one differs no page's facts are kept.
+  const attributes = [...tree.files].filter((f) => f.endsWith('/.gitattributes')).sort(comparePathParts);
   // Keyed before reading: a file changed while it is read leaves a key the next run sees differ.
-  const keys = await cache?.keysOf([...pages, ...metaFiles]);
+  const keys = await cache?.keysOf([...pages, ...metaFiles, ...attributes]);
   const kept = keys && (await cache!.read());
   const unsafe = layout.unsafeNames.map((path) => ({ path: escapeUnsafeName(path), reason: 'its file name holds a line break or other control character' }));
   if (kept && sameKeys(kept.keys, keys!) && holdsPages(kept, pages, indexFiles)) {
@@ -98,7 +101,8 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
     });
   }
   const counter = new RelevanceCounter(builtinStopwords());
-  const reuse = kept ? await keptParts(kept, keys!, counter) : undefined;
+  const attributeKeys = (all: ReadonlyArray<readonly [string, string]>) => all.filter(([p]) => p.endsWith('/.gitattributes'));
+  const reuse = kept && sameKeys(attributeKeys(kept.keys), attributeKeys(keys!)) ? await keptParts(kept, keys!, counter) : undefined;
   const read = await readOrKeep(tree, pages, counter, reuse?.pages);
   const unreadable = read.flatMap((page) => ('unreadable' in page ? [{ path: page.path, reason: page.unreadable }] : []));
   const facts = new Map(read.flatMap((page) => ('facts' in page ? [[page.path, page.facts] as const] : [])));

@@ -3,7 +3,7 @@
 // not report. Whatever the snapshot holds, a load sees what a load with no snapshot sees, and reads
 // nothing outside the wiki's pages.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AskSession, askQuestion, offlineProviders, openAskSession } from '../../src/answer/ask.js';
@@ -239,6 +239,25 @@ describe('the catalog snapshot, attacked', () => {
     expect(repo.git('status', '--porcelain')).toBe('');
     expect(await seen(await open(repo.root, repo.root))).toEqual(await seen(await open(repo.root, repo.root, { cache: false })));
   });
-});
 
-void [execFileSync, existsSync, rmSync];
+  it('an attributes file that changes how a page is checked out (working-tree-encoding), at the root or in a folder, loads as a cold load does', async () => {
+    for (const [attributes, line] of [
+      ['.gitattributes', 'concepts/retry-budgets.md working-tree-encoding=UTF-16LE'],
+      ['concepts/.gitattributes', 'retry-budgets.md working-tree-encoding=UTF-16LE'],
+    ] as const) {
+      const repo = await createWikiRepo(dirs);
+      const page = 'concepts/retry-budgets.md';
+      await open(repo.root, repo.root);
+      // The same blob, checked out again as UTF-16: other bytes, and git reports the page unchanged.
+      repo.write({ [attributes]: `${line}\n` });
+      rmSync(path.join(repo.root, page));
+      repo.git('checkout', '--', page);
+      expect(readFileSync(path.join(repo.root, page)).includes(0)).toBe(true);
+      expect(repo.git('status', '--porcelain', '--', page)).toBe('');
+      const session = await open(repo.root, repo.root);
+      expect(session.catalog?.loadedFrom).toBe('pages');
+      expect(await seen(session)).toEqual(await seen(await open(repo.root, repo.root, { cache: false })));
+      expect(session.catalog?.unreadable.map((u) => u.path)).toContain(page);
+    }
+  });
+});
