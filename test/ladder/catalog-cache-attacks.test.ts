@@ -6,37 +6,18 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type AskSession, askQuestion, offlineProviders, openAskSession } from '../../src/answer/ask.js';
+import { type AskSession, offlineProviders, openAskSession } from '../../src/answer/ask.js';
 import { openWorkspace } from '../../src/config/workspace.js';
-import { foldedWords } from '../../src/ladder/text-match.js';
 import { TempDirs } from '../helpers/git-repo.js';
+import { seen } from '../helpers/catalog-seen.js';
 import { createWikiRepo } from '../helpers/wiki-repo.js';
 
 const dirs = new TempDirs();
 afterEach(() => dirs.cleanup());
 
-const QUESTIONS = ['How do retry budgets work?', 'cache warming with redis', 'lease renewal'];
-
 async function open(repoRoot: string, wiki: string, options: { cache?: boolean } = {}): Promise<AskSession> {
   const workspace = await openWorkspace({ cwd: repoRoot, wikiFlag: wiki });
   return openAskSession(workspace, offlineProviders(), options.cache === false ? {} : { catalogCache: { stewardVersion: 'test' } });
-}
-
-/** As catalog-cache.test.ts's `seen`: the catalog's entries and lookups and a few questions' traces. */
-async function seen(session: AskSession): Promise<unknown> {
-  const catalog = session.catalog!;
-  const score = (q: string) => [...catalog.relevance.score(new Map(foldedWords(q).map((w) => [w, 1])))].sort((a, b) => a[0] - b[0]);
-  const traces = [];
-  for (const q of QUESTIONS) traces.push({ ...(await askQuestion(session, q)), timings_ms: undefined });
-  return {
-    entries: catalog.entries,
-    acronyms: [...catalog.acronyms],
-    unreadable: catalog.unreadable,
-    indexFiles: catalog.indexFiles,
-    schema: catalog.schema,
-    scores: QUESTIONS.map(score),
-    traces,
-  };
 }
 
 const snapshotFile = (repoRoot: string): string => {

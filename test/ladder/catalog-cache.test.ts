@@ -4,37 +4,18 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type AskSession, askQuestion, offlineProviders, openAskSession } from '../../src/answer/ask.js';
+import { type AskSession, offlineProviders, openAskSession } from '../../src/answer/ask.js';
 import { openWorkspace } from '../../src/config/workspace.js';
-import { foldedWords } from '../../src/ladder/text-match.js';
 import { TempDirs, openRepo } from '../helpers/git-repo.js';
+import { seen } from '../helpers/catalog-seen.js';
 import { createWikiRepo } from '../helpers/wiki-repo.js';
 
 const dirs = new TempDirs();
 afterEach(() => dirs.cleanup());
 
-const QUESTIONS = ['How do retry budgets work?', 'cache warming with redis', 'lease renewal'];
-
 async function open(root: string, options: { cache?: boolean; version?: string } = {}): Promise<AskSession> {
   const workspace = await openWorkspace({ cwd: root, wikiFlag: root });
   return openAskSession(workspace, offlineProviders(), options.cache === false ? {} : { catalogCache: { stewardVersion: options.version ?? 'test' } });
-}
-
-/** What a question can see of a session: the catalog's entries and lookups, and the traces of a few questions (timings left out). */
-async function seen(session: AskSession): Promise<unknown> {
-  const catalog = session.catalog!;
-  const score = (q: string) => [...catalog.relevance.score(new Map(foldedWords(q).map((w) => [w, 1])))].sort((a, b) => a[0] - b[0]);
-  const traces = [];
-  for (const q of QUESTIONS) traces.push({ ...(await askQuestion(session, q)), timings_ms: undefined });
-  return {
-    entries: catalog.entries,
-    acronyms: [...catalog.acronyms],
-    unreadable: catalog.unreadable,
-    indexFiles: catalog.indexFiles,
-    schema: catalog.schema,
-    scores: QUESTIONS.map(score),
-    traces,
-  };
 }
 
 const snapshots = (repo: { root: string }) => {
