@@ -1,4 +1,4 @@
-// One page as the catalog holds it: its own module so the catalog's snapshot (catalog-cache.ts) can
+// One page as the catalog holds it: its own module so the catalog's snapshot (snapshot-file.ts) can
 // check and rebuild entries without importing the catalog that imports it.
 import { type FoldedText } from './text-match.js';
 
