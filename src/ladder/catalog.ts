@@ -10,14 +10,14 @@ import { layoutOf } from '../wiki/open.js';
 import { readPages } from '../wiki/page-limit.js';
 import { type WikiSchema, parseSchema } from '../wiki/schema-file.js';
 import { type FileText, type WikiTree } from '../wiki/tree.js';
-import { wikilinkResolver } from '../wiki/wikilinks.js';
+import { type WikilinkResolver, wikilinkResolver } from '../wiki/wikilinks.js';
 import { type Field, type FieldCounts, type RelevanceIndex, RelevanceCounter, restoredRelevance } from './relevance.js';
 import { type CatalogCache } from './catalog-cache.js';
 import { type CatalogSnapshot, type KeptPage } from './snapshot-file.js';
 import { AcronymCollector } from './acronyms.js';
 import { builtinStopwords } from './signal-terms.js';
 import { readCatalogPages } from './catalog-pages.js';
-import { type ReadPage } from './page-facts.js';
+import { type PageFacts, type ReadPage } from './page-facts.js';
 import { type WordIndex, buildWordIndex, entriesHolding, entriesThatMayMatch, nameWords, phraseWords, wordsByEntry } from './word-index.js';
 import { type TermPattern, foldText } from './text-match.js';
 import { type WikiEntry } from './wiki-entry.js';
@@ -112,31 +112,8 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
   const { schema, indexTexts } = await readMetaFiles(tree, metaFiles);
   const resolveWikilink = wikilinkResolver(pages, { wikiName: path.basename(tree.root) });
 
-  // Index files speak for the pages they list: the first listing (root first, then by path) wins.
-  const listed = new Map<string, IndexEntry>();
-  for (const file of indexFiles) {
-    const text = indexTexts.get(file);
-    if (text === undefined) continue;
-    for (const entry of parseIndexFile(file, text, { resolveWikilink })) {
-      if (facts.has(entry.path) && !listed.has(entry.path)) listed.set(entry.path, entry);
-    }
-  }
-
-  const linkTexts = new Map<string, string[]>();
-  for (const [from, f] of facts) {
-    const wikilinks = f.wikilinks.flatMap((link) => {
-      const target = resolveWikilink(link.target);
-      return target ? [{ target, text: link.text }] : [];
-    });
-    for (const link of [...f.links, ...wikilinks]) {
-      const target = facts.get(link.target);
-      if (link.target === from || !target) continue;
-      const text = link.text ?? target.title;
-      const list = linkTexts.get(link.target);
-      if (list) list.push(text);
-      else linkTexts.set(link.target, [text]);
-    }
-  }
+  const listed = listingsOf(indexFiles, indexTexts, facts, resolveWikilink);
+  const linkTexts = linkTextsOf(facts, resolveWikilink);
 
   const entries: WikiEntry[] = [];
   const fieldCounts: FieldCounts[] = [];
@@ -195,6 +172,44 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
     indexFiles,
     unreadable: [...unreadable, ...unsafe],
   });
+}
+
+/** Index files speak for the pages they list: the first listing (root first, then by path) wins. */
+function listingsOf(
+  indexFiles: readonly string[],
+  indexTexts: ReadonlyMap<string, string>,
+  facts: ReadonlyMap<string, PageFacts>,
+  resolveWikilink: WikilinkResolver,
+): Map<string, IndexEntry> {
+  const listed = new Map<string, IndexEntry>();
+  for (const file of indexFiles) {
+    const text = indexTexts.get(file);
+    if (text === undefined) continue;
+    for (const entry of parseIndexFile(file, text, { resolveWikilink })) {
+      if (facts.has(entry.path) && !listed.has(entry.path)) listed.set(entry.path, entry);
+    }
+  }
+  return listed;
+}
+
+/** Each page's texts of the links to it from other pages (a wikilink without `|text` shows the page's title), in page order. */
+function linkTextsOf(facts: ReadonlyMap<string, PageFacts>, resolveWikilink: WikilinkResolver): Map<string, string[]> {
+  const linkTexts = new Map<string, string[]>();
+  for (const [from, f] of facts) {
+    const wikilinks = f.wikilinks.flatMap((link) => {
+      const target = resolveWikilink(link.target);
+      return target ? [{ target, text: link.text }] : [];
+    });
+    for (const link of [...f.links, ...wikilinks]) {
+      const target = facts.get(link.target);
+      if (link.target === from || !target) continue;
+      const text = link.text ?? target.title;
+      const list = linkTexts.get(link.target);
+      if (list) list.push(text);
+      else linkTexts.set(link.target, [text]);
+    }
+  }
+  return linkTexts;
 }
 
 /** An entry's texts in the ranking's short fields. */
