@@ -1,10 +1,13 @@
 // Every git call the project makes, in one place: simple-git for ordinary commands, and one streamed
 // `git cat-file --batch` for reading many blobs at once (one process, not one per page).
 import { spawn } from 'node:child_process';
-import { readFile, realpath } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { type SimpleGit, simpleGit } from 'simple-git';
+
+/** Where a repository is: its work tree's top and its git directory, absolute. */
+export interface GitPlaces {
+  top: string;
+  gitDir: string;
+}
 
 export interface StagedEntry {
   /** Repository-relative path. */
@@ -98,39 +101,20 @@ export class GitCommandManager {
   }
 
   /**
-   * What turns a blob into the file checked out besides the blob itself: the filter drivers as
-   * configured (`filter.*` settings, '' for none: git-crypt, LFS), and the attributes files that say
-   * which files they and `working-tree-encoding` apply to, with their contents ('' for a missing
-   * one): every `.gitattributes` from this folder up to the work tree's top, the repository's
-   * `info/attributes`, the user's (`core.attributesFile`, else git's default) and the system's.
+   * Every configuration setting in force here (system, user, repository), as `[key, value]` in
+   * git's order; keys lowercased as git prints them. The whole list, filtered by the caller:
+   * `--get-regexp` prints nothing when nothing matches, and simple-git waits 50 ms more for a
+   * command that prints nothing.
    */
-  async checkoutSettings(): Promise<string> {
-    // The whole configuration, filtered here: `--get-regexp` prints nothing when no filter is set,
-    // and simple-git waits 50 ms more for a command that prints nothing.
-    const [settings, places] = await Promise.all([
-      this.git.raw(['config', '--list', '-z']).catch(() => ''),
-      this.git.raw(['rev-parse', '--show-toplevel', '--absolute-git-dir']).catch(() => ''),
-    ]);
-    const entries = settings.split('\0');
-    const filters = entries.filter((setting) => setting.startsWith('filter.'));
-    const userFile = entries.find((setting) => setting.startsWith('core.attributesfile\n'))?.slice('core.attributesfile\n'.length);
-    const [top, gitDir] = places.split('\n').map((line) => line.trim());
-    // From this folder (as git sees it, links resolved) up to the top, the top included.
-    const folders: string[] = [];
-    const here = await realpath(this.cwd).catch(() => path.resolve(this.cwd));
-    for (let dir = here; top && (dir === top || dir.startsWith(`${top}${path.sep}`)); dir = path.dirname(dir)) {
-      folders.push(dir);
-      if (dir === top) break;
-    }
-    const home = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
-    const files = [
-      ...folders.map((dir) => path.join(dir, '.gitattributes')),
-      ...(gitDir ? [path.join(gitDir, 'info', 'attributes')] : []),
-      userFile ? path.resolve(userFile.replace(/^~(?=\/|$)/, os.homedir())) : path.join(home, 'git', 'attributes'),
-      '/etc/gitattributes',
-    ];
-    const contents = await Promise.all(files.map((file) => readFile(file, 'utf8').catch(() => '')));
-    return [...filters, ...files.map((file, i) => `${file}\0${contents[i]}`)].join('\0');
+  async settings(): Promise<Array<[key: string, value: string]>> {
+    const list = await this.git.raw(['config', '--list', '-z']).catch(() => '');
+    return list
+      .split('\0')
+      .filter(Boolean)
+      .map((entry) => {
+        const at = entry.indexOf('\n');
+        return at < 0 ? [entry, ''] : [entry.slice(0, at), entry.slice(at + 1)];
+      });
   }
 
   /** The tree id of `folder` (repository-relative, '' for the root) at HEAD; undefined when HEAD or the folder is missing. */
@@ -143,9 +127,11 @@ export class GitCommandManager {
     }
   }
 
-  /** The repository's git directory, absolute (a linked worktree's own). */
-  async gitDir(): Promise<string> {
-    return (await this.git.raw(['rev-parse', '--absolute-git-dir'])).trim();
+  /** The work tree's top and the repository's git directory (a linked worktree's own), absolute; undefined outside git. */
+  async places(): Promise<GitPlaces | undefined> {
+    const out = await this.git.raw(['rev-parse', '--show-toplevel', '--absolute-git-dir']).catch(() => '');
+    const [top, gitDir] = out.split('\n').map((line) => line.trim());
+    return top && gitDir ? { top, gitDir } : undefined;
   }
 
   async topLevel(): Promise<string> {

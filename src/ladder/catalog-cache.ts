@@ -12,11 +12,12 @@
 // start, nothing else.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, open, readFile, realpath, rename, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StewardConfig } from '../config/config.js';
-import { GitCommandManager } from '../git/git-command-manager.js';
+import { GitCommandManager, type GitPlaces } from '../git/git-command-manager.js';
 import { type CatalogSnapshot, type CatalogSnapshotParts, encodeSnapshot, readSnapshot } from './snapshot-file.js';
 
 /** Bumped whenever what the snapshot holds or means changes: a snapshot of another layout is ignored. */
@@ -45,24 +46,27 @@ export interface CatalogCacheOptions {
  * configuration names one, else `<git dir>/wiki-steward/`; none outside git without `cache.dir`.
  * The Action saves and restores this folder with the Actions cache.
  */
-export async function snapshotFolder(root: string, config: StewardConfig, repoRoot: string): Promise<string | undefined> {
+export async function snapshotFolder(
+  root: string,
+  config: StewardConfig,
+  repoRoot: string,
+  places: Promise<GitPlaces | undefined> = new GitCommandManager(root).places(),
+): Promise<string | undefined> {
   if (config.cache.dir !== undefined) return path.resolve(repoRoot, config.cache.dir);
-  return new GitCommandManager(root).gitDir().then(
-    (d) => path.join(d, 'wiki-steward'),
-    () => undefined,
-  );
+  const gitDir = (await places)?.gitDir;
+  return gitDir && path.join(gitDir, 'wiki-steward');
 }
 
 /** The cache for a wiki on disk (see snapshotFolder for where); none outside git without `cache.dir`. */
 export async function openCatalogCache(root: string, config: StewardConfig, options: CatalogCacheOptions): Promise<CatalogCache | undefined> {
+  const git = new GitCommandManager(root);
+  const places = git.places();
   // The staging area's blob ids are read beside HEAD's state (git's answers do not wait on each other), and used when there is a HEAD.
-  // What turns a blob into its checkout too (filter drivers, attributes files): a file checked out
-  // through another driver or encoding (git-crypt unlocked) is other bytes of the same blob.
   const [dir, blobs, state, checkout] = await Promise.all([
-    snapshotFolder(root, config, options.repoRoot),
-    new GitCommandManager(root).indexBlobs().catch(() => undefined),
+    snapshotFolder(root, config, options.repoRoot, places),
+    git.indexBlobs().catch(() => undefined),
     options.head,
-    new GitCommandManager(root).checkoutSettings(),
+    checkoutSettings(root, git, places),
   ]);
   if (dir === undefined) return undefined;
   const head = state?.commit !== undefined ? state : undefined;
@@ -95,6 +99,38 @@ export async function openCatalogCache(root: string, config: StewardConfig, opti
       }
     },
   };
+}
+
+/**
+ * What turns a blob into the file checked out besides the blob itself, for the stamp: a file
+ * checked out through another driver or encoding (git-crypt unlocked) is other bytes of the same
+ * blob. The filter drivers as configured (`filter.*`: git-crypt, LFS), and the attributes files that
+ * say which files they and `working-tree-encoding` apply to, with their contents ('' for a missing
+ * one): every `.gitattributes` from the wiki's root up to the work tree's top (those below the root
+ * are keyed by the load), the repository's `info/attributes`, the user's (`core.attributesFile`,
+ * else git's default) and the system's.
+ */
+async function checkoutSettings(root: string, git: GitCommandManager, places: Promise<GitPlaces | undefined>): Promise<string> {
+  const [settings, where] = await Promise.all([git.settings(), places]);
+  const filters = settings.filter(([key]) => key.startsWith('filter.')).map(([key, value]) => `${key}=${value}`);
+  const userFile = settings.find(([key]) => key === 'core.attributesfile')?.[1];
+  // From the wiki's root (as git sees it, links resolved) up to the top, the top included.
+  const folders: string[] = [];
+  const top = where?.top;
+  const here = await realpath(root).catch(() => path.resolve(root));
+  for (let dir = here; top && (dir === top || dir.startsWith(`${top}${path.sep}`)); dir = path.dirname(dir)) {
+    folders.push(dir);
+    if (dir === top) break;
+  }
+  const home = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
+  const files = [
+    ...folders.map((dir) => path.join(dir, '.gitattributes')),
+    ...(where ? [path.join(where.gitDir, 'info', 'attributes')] : []),
+    userFile ? path.resolve(userFile.replace(/^~(?=\/|$)/, os.homedir())) : path.join(home, 'git', 'attributes'),
+    '/etc/gitattributes',
+  ];
+  const contents = await Promise.all(files.map((file) => readFile(file, 'utf8').catch(() => '')));
+  return [...filters, ...files.map((file, i) => `${file}\0${contents[i]}`)].join('\0');
 }
 
 /**
