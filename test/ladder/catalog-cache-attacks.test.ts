@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type AskSession, offlineProviders, openAskSession } from '../../src/answer/ask.js';
 import { openWorkspace } from '../../src/config/workspace.js';
 import { TempDirs } from '../helpers/git-repo.js';
-import { seen } from '../helpers/catalog-seen.js';
+import { forgedSnapshot, seen } from '../helpers/catalog-snapshot.js';
 import { createWikiRepo } from '../helpers/wiki-repo.js';
 
 const dirs = new TempDirs();
@@ -26,20 +26,6 @@ const snapshotFile = (repoRoot: string): string => {
   return path.join(dir, file!);
 };
 
-const align8 = (n: number) => Math.ceil(n / 8) * 8;
-
-/** The snapshot with its header changed as `change` says, of any length (what follows the header moves by a multiple of 8). */
-function forged(good: Buffer, change: (h: Record<string, unknown>) => void): Buffer {
-  const length = good.readUInt32LE(8);
-  const header = JSON.parse(good.toString('utf8', 12, 12 + length)) as Record<string, unknown>;
-  change(header);
-  const json = Buffer.from(JSON.stringify(header), 'utf8');
-  const lead = Buffer.alloc(12);
-  good.copy(lead, 0, 0, 8);
-  lead.writeUInt32LE(json.length, 8);
-  return Buffer.concat([lead, json, Buffer.alloc(align8(12 + json.length) - 12 - json.length), good.subarray(align8(12 + length))]);
-}
-
 describe('the catalog snapshot, attacked', () => {
   it('a forged snapshot whose keys are all current never makes the load read a file that is not a page of the wiki', async () => {
     const repo = await createWikiRepo(dirs, { wikiDir: 'wiki' });
@@ -55,7 +41,7 @@ describe('the catalog snapshot, attacked', () => {
     for (const elsewhere of ['../outside.md', '/etc/hostname', 'concepts/../../outside.md']) {
       writeFileSync(
         file,
-        forged(good, (h) => {
+        forgedSnapshot(good, (h) => {
           for (const e of h.entries as Array<Record<string, unknown>>) if (e.path === page) e.path = elsewhere;
         }),
       );
@@ -67,7 +53,7 @@ describe('the catalog snapshot, attacked', () => {
     // An index file that is none of the wiki's, named as the one listing every page, is never shown as oriented on.
     writeFileSync(
       file,
-      forged(good, (h) => {
+      forgedSnapshot(good, (h) => {
         for (const e of h.entries as Array<Record<string, unknown>>) e.listedIn = '../outside.md';
       }),
     );

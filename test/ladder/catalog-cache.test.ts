@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type AskSession, offlineProviders, openAskSession } from '../../src/answer/ask.js';
 import { openWorkspace } from '../../src/config/workspace.js';
 import { TempDirs, openRepo } from '../helpers/git-repo.js';
-import { seen } from '../helpers/catalog-seen.js';
+import { forgedSnapshot, seen, snapshotHeader } from '../helpers/catalog-snapshot.js';
 import { createWikiRepo } from '../helpers/wiki-repo.js';
 
 const dirs = new TempDirs();
@@ -128,21 +128,19 @@ describe('the catalog snapshot', () => {
     await open(repo.root);
     const [file] = snapshots(repo);
     const good = readFileSync(file!);
-    const header = (bytes: Buffer) => JSON.parse(bytes.toString('utf8', 12, 12 + bytes.readUInt32LE(8))) as Record<string, unknown>;
-    const withHeader = (change: (h: Record<string, unknown>) => void): Buffer => {
-      const h = header(good);
-      change(h);
-      // Same length (spaces pad the JSON), so the arrays after it stay where they were.
-      const json = JSON.stringify(h).padEnd(good.readUInt32LE(8), ' ');
-      return Buffer.concat([good.subarray(0, 12), Buffer.from(json), good.subarray(12 + good.readUInt32LE(8))]);
-    };
+    // The forging itself leaves a snapshot that stands: each spoiled header below is refused for what was changed.
+    writeFileSync(
+      file!,
+      forgedSnapshot(good, () => undefined),
+    );
+    expect((await open(repo.root)).catalog?.loadedFrom).toBe('snapshot');
     const spoiled: Buffer[] = [
       good.subarray(0, good.length - 3),
       Buffer.from('not a snapshot at all'),
       Buffer.concat([good.subarray(0, 8), Buffer.from([0xff, 0xff, 0xff, 0x7f]), good.subarray(12)]),
-      withHeader((h) => ((h.entries as Array<Record<string, unknown>>)[0]!.title = 42)),
-      withHeader((h) => (h.head = [-1])),
-      withHeader((h) => ((h.vocabulary as string[])[0] = (h.vocabulary as string[])[1]!)),
+      forgedSnapshot(good, (h) => ((h.entries as Array<Record<string, unknown>>)[0]!.title = 42)),
+      forgedSnapshot(good, (h) => (h.head = [-1])),
+      forgedSnapshot(good, (h) => ((h.vocabulary as string[])[0] = (h.vocabulary as string[])[1]!)),
     ];
     for (const bytes of spoiled) {
       writeFileSync(file!, bytes);
@@ -152,7 +150,7 @@ describe('the catalog snapshot', () => {
     // The pages' part is read only when some page changed: spoiled there, the load reads every page.
     const align8 = (n: number) => Math.ceil(n / 8) * 8;
     // The head's arrays: the postings' weights (8 bytes each), then 4-byte ones.
-    const [weights = 0, ...others] = header(good).head as number[];
+    const [weights = 0, ...others] = snapshotHeader(good).head as number[];
     const pagesAt = align8(align8(12 + good.readUInt32LE(8)) + 8 * weights + 4 * others.reduce((a, b) => a + b, 0));
     expect(good.toString('utf8', pagesAt, pagesAt + 8)).toBe('{"path":');
     const spoiledPages = Buffer.from(good);
