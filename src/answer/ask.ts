@@ -131,7 +131,7 @@ async function readCandidates(
   const pages = new Map<string, string>();
   let next = 0;
   while (next < ranked.length && pages.size < limit) {
-    const slice = ranked.slice(next, next + Math.min(ranked.length, limit - pages.size));
+    const slice = ranked.slice(next, next + (limit - pages.size));
     next += slice.length;
     const texts = await catalog.readPages(slice);
     for (const path of slice) if (texts.has(path)) pages.set(path, texts.get(path)!);

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/config/config.js';
 import { loadCatalog } from '../../src/ladder/catalog.js';
 import { type WikiTree, memoryTree } from '../../src/wiki/tree.js';
+import { askQuestion, ladderOptionsOf, offlineProviders } from '../../src/answer/ask.js';
+import { ANSWERER } from '../../src/answer/offline-answerer.js';
 
 const page = (title: string) => `---\ntitle: ${title}\ntype: concepts\n---\n\n${title} body.\n`;
 
@@ -55,5 +57,21 @@ describe('catalog page texts', () => {
     asked.length = 0;
     await catalog.readPages([paths[0]!, paths[19]!]);
     expect(asked).toEqual([paths[0]]);
+  });
+
+  it('a question reads from disk only the candidates the answerer reads, and names the rest as beyond its budget', async () => {
+    const paths = Array.from({ length: 30 }, (_, i) => `concepts/retry-${i}.md`);
+    const tree = memoryTree('/wiki', new Map(paths.map((p, i) => [p, page(`Retry budget ${i}`)])));
+    const asked: string[] = [];
+    const counting: WikiTree = { ...tree, readEach: (paths, visit, options) => (asked.push(...paths), tree.readEach(paths, visit, options)) };
+    const catalog = await loadCatalog(counting, DEFAULT_CONFIG);
+    asked.length = 0;
+    const session = { catalog, commit: null, changed: new Set<string>(), loadMs: 0, ladder: ladderOptionsOf(DEFAULT_CONFIG), providers: offlineProviders() };
+    const trace = await askQuestion(session, 'How does the retry budget work?');
+    expect(trace.candidates.length).toBe(30);
+    expect(asked).toHaveLength(ANSWERER.OFFLINE_READ_BUDGET);
+    expect(new Set(asked)).toEqual(new Set(trace.candidates.slice(0, ANSWERER.OFFLINE_READ_BUDGET).map((c) => c.path)));
+    const beyond = trace.unread.filter((u) => u.reason.startsWith('beyond the offline read budget'));
+    expect(beyond.map((u) => u.path)).toEqual(trace.candidates.slice(ANSWERER.OFFLINE_READ_BUDGET).map((c) => c.path));
   });
 });
