@@ -178,7 +178,7 @@ export async function discussionCommentExists(github: GitHubClient, nodeId: stri
 const DISCUSSIONS_OFF = /\bdoes not have discussions enabled\b|\bdiscussions (?:are|is) (?:not enabled|disabled)\b/i;
 
 /** Whether a failed read of `repository.discussions` is GitHub saying the repository has Discussions turned off. */
-export function isDiscussionsOff(error: unknown): boolean {
+function isDiscussionsOff(error: unknown): boolean {
   // octokit's GraphqlResponseError: HTTP 200 with `errors` (an HTTP failure is a RequestError, with a status).
   if (!(error instanceof Error) || error.name !== 'GraphqlResponseError') return false;
   const errors = (error as Error & { errors?: unknown }).errors;
@@ -290,7 +290,7 @@ export async function changeDiscussionLabels(
 }
 
 /** A label's node id, by name; undefined when the repository has none of that name. */
-export async function labelNodeId(github: GitHubClient, repo: RepoRef, name: string): Promise<string | undefined> {
+async function labelNodeId(github: GitHubClient, repo: RepoRef, name: string): Promise<string | undefined> {
   const data = await github.graphql<{ repository: { label: { id: string } | null } }>(
     `query($owner: String!, $name: String!, $label: String!) { repository(owner: $owner, name: $name) { label(name: $label) { id } } }`,
     { owner: repo.owner, name: repo.repo, label: name },

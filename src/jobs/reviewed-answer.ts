@@ -41,7 +41,7 @@ export type ReviewedAnswer =
   { status: 'posted' | 'already'; url: string; marked: boolean } | { status: 'still-open' | 'no-page' | 'no-discussion' | 'locked'; reason: string };
 
 /** The key of the reviewed answer's comment: one per capture pull request. */
-export const reviewedKey = (c: MergedDiscussionCapture) => `reviewed-discussion-${c.discussionNumber}-pr-${c.pullNumber}`;
+const reviewedKey = (c: MergedDiscussionCapture) => `reviewed-discussion-${c.discussionNumber}-pr-${c.pullNumber}`;
 
 /** The question an answer comment's key answers: a reviewed answer's is its discussion's own (`discussion-N`), any other key its own. */
 export const questionOfKey = (key: string): string => /^reviewed-(discussion-\d+)-pr-\d+$/.exec(key)?.[1] ?? key;

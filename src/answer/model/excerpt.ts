@@ -72,7 +72,7 @@ export interface ExcerptTerm {
 }
 
 /** How much a term found in `holding` of `of` texts says: log2(1 + of / holding): 1 when every text holds it, more the rarer it is. */
-export const rarityOf = (of: number, holding: number): number => Math.log2(1 + of / Math.max(1, holding));
+const rarityOf = (of: number, holding: number): number => Math.log2(1 + of / Math.max(1, holding));
 
 /**
  * The question's terms as the excerpt weighs them: the ladder's weights, strict spelling for
@@ -221,7 +221,7 @@ export function cutLine(line: number, text: string, limit: number): ExcerptLine 
  * lead's first line when none does), as a reader sees it, cut at a word past TAIL_LINE_CHARS.
  * Enough for the model to know the page is there and what it says to the question; its path names it.
  */
-export function tailExcerpt(text: string, terms: readonly ExcerptTerm[]): PageExcerpt {
+function tailExcerpt(text: string, terms: readonly ExcerptTerm[]): PageExcerpt {
   const lines = text.split('\n');
   const fenced = fencedLines(lines, bodyStart(text).line);
   let best: { line: number; text: string; score: number } | undefined;
