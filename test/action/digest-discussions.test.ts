@@ -3,45 +3,29 @@
 // reviewed answer on the merged capture's `pull_request` event), the digest is the scheduled run,
 // all in this process (`runStep`) against the GitHub emulator, which serves discussions in GraphQL
 // only, against GitHub's published schema.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { GitHubEmulator } from '../github-emulator/emulator.js';
-import {
-  type Workspace,
-  checkout,
-  closeChecked,
-  expectExit,
-  makeWorkspace,
-  removeTempDirs,
-  runCli,
-  runStep,
-  seededRepo,
-  traceOf,
-  writesOf,
-} from './harness.js';
+import { type Workspace, checkout, expectExit, runCli, runStep, traceOf, writesOf } from './harness.js';
 import { ISSUES, REPO, SERVER } from './routes.js';
+import { COLD, COVERED, STEWARD, discussionRepo } from './discussion-fixtures.js';
 
-const COVERED = 'How do I install the pre-commit hook?';
-const COLD = 'How do I bake sourdough bread?';
 const COLD_AGAIN = 'How should I bake sourdough bread at home?';
 const VALIDATE = 'How do I validate the wiki in CI?';
 const ROTATE = 'How do we rotate the staging database password?';
-const STEWARD = 'github-actions[bot]';
 const DAY = 86_400_000;
 
-let template: Workspace;
 let gh: GitHubEmulator;
 let ws: Workspace;
 
-beforeAll(async () => {
-  template = await makeWorkspace();
+const { ask, comments } = discussionRepo({
+  seeded: (repo) => {
+    ({ gh, ws } = repo);
+    for (const user of ['alice', 'bob', 'carol']) gh.state.setPermission(user, 'triage');
+  },
+  current: () => ({ gh, ws }),
 });
-beforeEach(async () => {
-  ({ gh, ws } = await seededRepo(template));
-  for (const user of ['alice', 'bob', 'carol']) gh.state.setPermission(user, 'triage');
-});
-afterEach(() => closeChecked(gh));
-afterAll(removeTempDirs);
 
+/** This file's runs take an environment (the digest's clock) rather than inputs. */
 const run = (eventName: string, payload: unknown, opts: { workspace?: Workspace; env?: Record<string, string> } = {}) =>
   runStep({ githubEnv: gh.env(), workspace: opts.workspace ?? ws, eventName, payload, ...(opts.env ? { env: opts.env } : {}) });
 
@@ -75,9 +59,9 @@ async function askInIssue(number: number, title: string, user = 'alice') {
 }
 /** A discussion question in Q&A, answered by the Action: the discussion and its answer comment. */
 async function askInDiscussion(title: string, user = 'alice') {
-  const d = gh.state.addDiscussion({ title, body: '', user, category: 'Q&A', labels: ['question'] });
+  const d = ask(title, { user });
   expectExit(await run('discussion', gh.events.discussion('created', d.number)), 0);
-  const answer = gh.state.allDiscussionComments(d.number).find((c) => c.user === STEWARD);
+  const answer = comments(d.number).find((c) => c.user === STEWARD);
   expect(answer, `no answer on discussion #${d.number}`).toBeDefined();
   return { d, answer: answer! };
 }
@@ -203,7 +187,7 @@ describe('a repository with Discussions turned off still gets its digest', () =>
 
   it('has_discussions: false (GitHub answers an empty connection): the issue questions, no discussion ones, no failure', async () => {
     await issueOnly();
-    const d = gh.state.addDiscussion({ title: VALIDATE, body: '', user: 'alice', category: 'Q&A', labels: ['question'] });
+    const d = ask(VALIDATE);
     gh.state.addDiscussionComment(d.number, { body: gh.state.comments.find((c) => c.user === STEWARD)!.body, user: STEWARD });
     gh.state.repos[0]!.has_discussions = false;
     const r = await digestRun();

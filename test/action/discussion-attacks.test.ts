@@ -3,40 +3,22 @@
 // In-process through `runStep` against the GitHub emulator, as discussions.test.ts runs them.
 import { symlink, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { GitHubEmulator } from '../github-emulator/emulator.js';
-import { type Workspace, checkout, closeChecked, expectExit, makeWorkspace, removeTempDirs, runStep, seededRepo, traceOf, visible } from './harness.js';
-import { type DiscussionQuestion, capturedDiscussion, discussionQuestion, reviewedPage } from './discussion-fixtures.js';
+import { type Workspace, checkout, expectExit, runStep, seededRepo, traceOf, visible } from './harness.js';
+import { COLD, COVERED, STEWARD, capturedDiscussion, discussionMutations, discussionRepo, reviewedPage } from './discussion-fixtures.js';
 
-const COVERED = 'How do I install the pre-commit hook?';
-const COLD = 'How do I bake sourdough bread?';
-const STEWARD = 'github-actions[bot]';
-
-let template: Workspace;
 let ws: Workspace;
 let gh: GitHubEmulator;
 
-beforeAll(async () => {
-  template = await makeWorkspace();
+const { template, run, ask, comments } = discussionRepo({
+  seeded: (repo) => {
+    ({ gh, ws } = repo);
+    gh.state.setPermission('alice', 'triage');
+    gh.state.setPermission('maya', 'maintain');
+  },
+  current: () => ({ gh, ws }),
 });
-beforeEach(async () => {
-  ({ gh, ws } = await seededRepo(template));
-  gh.state.setPermission('alice', 'triage');
-  gh.state.setPermission('maya', 'maintain');
-});
-afterEach(() => closeChecked(gh));
-afterAll(removeTempDirs);
-
-const run = (eventName: string, payload: unknown, inputs?: Record<string, string>, workspace = ws) =>
-  runStep({ githubEnv: gh.env(), workspace, eventName, payload, ...(inputs ? { inputs } : {}) });
-
-const ask = (title: string, opts?: DiscussionQuestion) => discussionQuestion(gh, title, opts);
-const comments = (n: number) => gh.state.allDiscussionComments(n);
-const mutations = (since = 0) =>
-  gh.requests
-    .slice(since)
-    .filter((q) => q.route === '/graphql' && /^\s*mutation/.test(String((q.body as { query?: string } | undefined)?.query ?? '')))
-    .map((q) => String((q.body as { query: string }).query).match(/\{\s*(\w+)/)?.[1]);
 
 describe('refusal in discussions', () => {
   it("an outsider's edit after a maintainer labelled keeps the maintainer-approved answer and adds the note to it (the discussion's comment, not an issue comment)", async () => {
@@ -214,7 +196,7 @@ describe('GitHub failing or refusing mid-run', () => {
     const before = gh.requests.length;
     const dry = await run('pull_request', gh.events.pullRequest('closed', pull.number), { 'dry-run': 'true' }, await checkout(gh.gitDir()));
     expectExit(dry, 0);
-    expect(mutations(before)).toEqual([]);
+    expect(discussionMutations(gh, before)).toEqual([]);
     expect(gh.state.discussion(d2.number).answer_comment_id).toBeNull();
   });
 
@@ -273,7 +255,7 @@ describe('discussion text', () => {
 describe('the discussions permission', () => {
   it('a token without discussions: write fails the run with a message that names the permission', async () => {
     await gh.close();
-    ({ gh, ws } = await seededRepo(template, {
+    ({ gh, ws } = await seededRepo(template(), {
       tokens: { ghs_nodisc: { login: STEWARD, type: 'Bot', issues: 'write', contents: 'write', pull_requests: 'write', discussions: 'read' } },
     }));
     gh.state.setPermission('alice', 'triage');

@@ -1,57 +1,32 @@
 // Questions asked in GitHub Discussions, answered as issue questions are: in-process through the
 // Action's entry function (`runStep`) against the GitHub emulator, which speaks Discussions in
 // GraphQL only and executes every query and mutation against GitHub's published schema.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GitHubEmulator } from '../github-emulator/emulator.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { granted, parseWorkflow } from '../package/workflow-model.js';
 import { PROJECT_ROOT } from '../helpers/cli.js';
-import {
-  type Workspace,
-  checkout,
-  closeChecked,
-  expectExit,
-  makeWorkspace,
-  removeTempDirs,
-  runBundle,
-  runStep,
-  seededRepo,
-  snapshotAction,
-  traceOf,
-  visible,
-} from './harness.js';
+import { type Workspace, checkout, expectExit, makeWorkspace, runBundle, seededRepo, snapshotAction, traceOf, visible } from './harness.js';
 import { SERVER, REPO } from './routes.js';
-import { type DiscussionQuestion, capturedDiscussion, discussionQuestion, reviewedPage } from './discussion-fixtures.js';
+import { COLD, COVERED, capturedDiscussion, discussionRepo, graphqlQuery, graphqlRequests, reviewedPage } from './discussion-fixtures.js';
 
-const COVERED = 'How do I install the pre-commit hook?';
-const COLD = 'How do I bake sourdough bread?';
-
-let template: Workspace;
 let ws: Workspace;
 let gh: GitHubEmulator;
 
-beforeAll(async () => {
-  template = await makeWorkspace();
+/** A question in the Q&A category (`ask`), labelled as issues are asked. */
+const { template, run, ask, comments } = discussionRepo({
+  seeded: (repo) => {
+    ({ gh, ws } = repo);
+    gh.state.setPermission('alice', 'triage');
+  },
+  current: () => ({ gh, ws }),
 });
-beforeEach(async () => {
-  ({ gh, ws } = await seededRepo(template));
-  gh.state.setPermission('alice', 'triage');
-});
-afterEach(() => closeChecked(gh));
-afterAll(removeTempDirs);
-
-const run = (eventName: string, payload: unknown, inputs?: Record<string, string>, workspace = ws) =>
-  runStep({ githubEnv: gh.env(), workspace, eventName, payload, ...(inputs ? { inputs } : {}) });
-
-/** A question in the Q&A category, labelled as issues are asked. */
-const ask = (title: string, opts?: DiscussionQuestion) => discussionQuestion(gh, title, opts);
-const comments = (n: number) => gh.state.allDiscussionComments(n);
 const reactions = (n: number) => gh.state.discussionReactionsOn({ discussion_number: n }).map((r) => `${r.user} ${r.content}`);
 /** The reaction mutations the runs sent, in order: `addReaction EYES <subject node id>`. */
 const reactionWrites = () =>
-  gh.requests
-    .filter((q) => q.route === '/graphql' && /\b(?:add|remove)Reaction\(/.test(String((q.body as { query?: string })?.query)))
+  graphqlRequests(gh)
+    .filter((q) => /\b(?:add|remove)Reaction\(/.test(graphqlQuery(q)))
     .map((q) => {
       const body = q.body as { query: string; variables: { id: string; content: string } };
       return `${/\b(add|remove)Reaction\(/.exec(body.query)![1]}Reaction ${body.variables.content} ${body.variables.id}`;
@@ -264,7 +239,7 @@ describe('through the committed bundle, with exactly the permissions the example
   });
   beforeEach(async () => {
     await gh.close();
-    ({ gh, ws } = await seededRepo(template, { tokens: { ghs_discussions: tokenOf('discussions'), ghs_closed: tokenOf('capture-closed') } }));
+    ({ gh, ws } = await seededRepo(template(), { tokens: { ghs_discussions: tokenOf('discussions'), ghs_closed: tokenOf('capture-closed') } }));
     gh.state.setPermission('alice', 'triage');
   });
   const bundled = (eventName: string, payload: unknown, token: string, workspace = ws) =>
