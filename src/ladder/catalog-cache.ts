@@ -21,7 +21,7 @@ import { GitCommandManager, type GitPlaces } from '../git/git-command-manager.js
 import { type CatalogSnapshot, type CatalogSnapshotParts, encodeSnapshot, readSnapshot } from './snapshot-file.js';
 
 /** Bumped whenever what the snapshot holds or means changes: a snapshot of another layout is ignored. */
-const SNAPSHOT_SCHEMA = 2;
+const SNAPSHOT_SCHEMA = 3;
 
 export interface CatalogCache {
   /** Each path's key as it is now (see the file's head). */

@@ -13,7 +13,7 @@ import { type FileText, type WikiTree } from '../wiki/tree.js';
 import { type WikilinkResolver, wikilinkResolver } from '../wiki/wikilinks.js';
 import { type Field, type FieldCounts, type RelevanceIndex, RelevanceCounter, restoredRelevance } from './relevance.js';
 import { type CatalogCache } from './catalog-cache.js';
-import { type CatalogSnapshot, type KeptPage } from './snapshot-file.js';
+import { type CatalogSnapshot, type FileKeys, type KeptPage, keysDigest } from './snapshot-file.js';
 import { AcronymCollector } from './acronyms.js';
 import { builtinStopwords } from './signal-terms.js';
 import { readCatalogPages } from './catalog-pages.js';
@@ -83,7 +83,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
   const keys = await cache?.keysOf([...pages, ...metaFiles, ...attributes]);
   const kept = keys && (await cache!.read());
   const unsafe = layout.unsafeNames.map((path) => ({ path: escapeUnsafeName(path), reason: 'its file name holds a line break or other control character' }));
-  if (kept && sameKeys(kept.keys, keys!) && holdsPages(kept, pages, indexFiles)) {
+  if (kept && kept.keysDigest === keysDigest(keys!) && holdsPages(kept, pages, indexFiles)) {
     const { schema } = await readMetaFiles(
       tree,
       metaFiles.filter((f) => f === 'schema.md'),
@@ -102,8 +102,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
     });
   }
   const counter = new RelevanceCounter(builtinStopwords());
-  const attributeKeys = (all: ReadonlyArray<readonly [string, string]>) => all.filter(([p]) => p.endsWith('/.gitattributes'));
-  const reuse = kept && sameKeys(attributeKeys(kept.keys), attributeKeys(keys!)) ? await keptParts(kept, keys!, counter) : undefined;
+  const reuse = kept && (await keptParts(kept, keys!, counter));
   const read = await readOrKeep(tree, pages, counter, reuse?.pages);
   const unreadable = read.flatMap((page) => ('unreadable' in page ? [{ path: page.path, reason: page.unreadable }] : []));
   const facts = new Map(read.flatMap((page) => ('facts' in page ? [[page.path, page.facts] as const] : [])));
@@ -253,15 +252,18 @@ const sameFields = (a: Omit<WikiEntry, 'folded'>, b: Omit<WikiEntry, 'folded'>):
 /**
  * What of a snapshot whose keys differ a load can still use, over `counter`'s word ids: the pages
  * whose key is current, and, for an entry whose ranked texts are as the snapshot has them, its
- * folding and field counts. Undefined when the snapshot's parts turn out malformed (a cold load).
+ * folding and field counts. Undefined when the snapshot's parts turn out malformed, or an attributes
+ * file in the wiki's folders differs (a cold load).
  */
-async function keptParts(kept: CatalogSnapshot, keys: ReadonlyArray<readonly [string, string]>, counter: RelevanceCounter): Promise<KeptParts | undefined> {
-  let keptPages, keptCounts;
+async function keptParts(kept: CatalogSnapshot, keys: FileKeys, counter: RelevanceCounter): Promise<KeptParts | undefined> {
+  let keptPages, keptCounts, keptKeys;
   try {
-    ({ pages: keptPages, fieldCounts: keptCounts } = await kept.rest());
+    ({ pages: keptPages, fieldCounts: keptCounts, keys: keptKeys } = await kept.rest());
   } catch {
     return undefined;
   }
+  const attributeKeys = (all: FileKeys) => all.filter(([p]) => p.endsWith('/.gitattributes'));
+  if (!sameKeys(attributeKeys(keptKeys), attributeKeys(keys))) return undefined;
   const remap = counter.remapper(kept.relevance.vocabulary);
   const current = new Map(keys);
   const pages = new Map<string, KeptPage>();

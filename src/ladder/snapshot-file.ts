@@ -1,16 +1,19 @@
 // The catalog snapshot's file (see catalog-cache.ts for what it is and when it is used), in two
 // parts. The head is what a load over unchanged files needs: MAGIC, the header's length (uint32 LE),
-// the header (JSON), zeros to a multiple of 8, then the typed arrays of HEAD_ARRAYS. The rest is what
-// a load that reads some pages needs: one JSON line per page, zeros to a multiple of 8, then the
-// typed arrays of REST_ARRAYS. Typed arrays are little-endian, each as long as the header says. The
-// file is untrusted: everything read is checked, and a malformed part is no snapshot.
+// the header (JSON), zeros to a multiple of 8, the typed arrays of HEAD_ARRAYS, zeros to a multiple
+// of 8, then the entries' texts (kept-entries.ts). The rest is what a load that reads some pages
+// needs: the files' keys (JSON), one JSON line per page, zeros to a multiple of 8, then the typed
+// arrays of REST_ARRAYS. Typed arrays are little-endian, each as long as the header says. The file
+// is untrusted: everything read is checked, and a malformed part is no snapshot (a malformed entry
+// text, decoded only when read, is an entry of its path alone).
+import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import type { AcronymFindings } from './acronyms.js';
 import type { PageFacts, ReadPage } from './page-facts.js';
 import type { BodyCounts, FieldCounts, Postings, RelevanceParts } from './relevance.js';
-import { normalize } from './text-match.js';
 import type { WikiEntry } from './wiki-entry.js';
+import { encodeEntries, keptEntries } from './kept-entries.js';
 import { type WordIndex, wordIndexHolds } from './word-index.js';
 
 const MAGIC = Buffer.from('WSCATLG\n', 'latin1');
@@ -29,10 +32,21 @@ const SHORT_FIELD_COUNT = 6;
  */
 export type KeptPage = ReadPage & { key: string; line?: string };
 
+/** Every file a load read (pages, index files, schema.md) and the attributes files in the wiki's folders, wiki-relative, with their keys. */
+export type FileKeys = Array<[path: string, key: string]>;
+
+/** The digest of a load's file keys: a warm load compares it, and reads the keys themselves only to update. */
+export function keysDigest(keys: ReadonlyArray<readonly [string, string]>): string {
+  const hash = createHash('sha256');
+  for (const [p, key] of keys) hash.update(`${p}\0${key}\0`);
+  return hash.digest('hex');
+}
+
 /** What a load computed, as kept (see loadCatalog). */
 export interface CatalogSnapshot {
-  /** Every file the load read (pages, index files, schema.md) and the attributes files in the wiki's folders, wiki-relative, with their keys. */
-  keys: Array<[path: string, key: string]>;
+  /** keysDigest of the keys the snapshot was made from. */
+  keysDigest: string;
+  /** In page order; each entry's fields are decoded when first read. */
   entries: WikiEntry[];
   acronyms: Array<[acronym: string, expansions: string[]]>;
   /** Pages that could not be read (a load adds the files whose names are unsafe). */
@@ -44,17 +58,20 @@ export interface CatalogSnapshot {
   phrases: WordIndex;
   /**
    * What only a load that reads some pages needs, read and checked when it is asked for (it throws
-   * when malformed): the entries' short fields counted, in entry order, and every page read, in page
-   * order, both over `relevance.vocabulary`.
+   * when malformed): the file keys, the entries' short fields counted, in entry order, and every page
+   * read, in page order, both over `relevance.vocabulary`.
    */
-  rest(): Promise<{ fieldCounts: FieldCounts[]; pages: KeptPage[] }>;
+  rest(): Promise<SnapshotRest>;
+}
+
+export interface SnapshotRest {
+  keys: FileKeys;
+  fieldCounts: FieldCounts[];
+  pages: KeptPage[];
 }
 
 /** What a load writes: the snapshot with its parts at hand. */
-export type CatalogSnapshotParts = Omit<CatalogSnapshot, 'rest'> & { fieldCounts: FieldCounts[]; pages: KeptPage[] };
-
-/** An entry as kept: its folded title and summary as their joined words (the rest is rebuilt from them). */
-type KeptEntry = Omit<WikiEntry, 'folded'> & { folded: { title: string; summary: string } };
+export type CatalogSnapshotParts = Omit<CatalogSnapshot, 'rest' | 'keysDigest'> & SnapshotRest;
 
 /** A page's facts as kept: the body's counts are in the arrays, the acronyms as pairs. */
 type KeptFacts = Omit<PageFacts, 'body' | 'acronyms'> & { acronyms: Array<[string, Array<[string, string]>]>; bodyLength: number };
@@ -62,8 +79,11 @@ type KeptPageJson = { path: string; key: string; facts: KeptFacts } | { path: st
 
 interface Header {
   stamp: string;
-  keys: CatalogSnapshot['keys'];
-  entries: KeptEntry[];
+  keysDigest: string;
+  /** The entries' paths, in entry order. */
+  paths: string[];
+  /** The index files that list entries (the head array `listedBy` says which lists which). */
+  listers: string[];
   acronyms: CatalogSnapshot['acronyms'];
   unreadable: CatalogSnapshot['unreadable'];
   vocabulary: string[];
@@ -71,13 +91,19 @@ interface Header {
   phraseWords: string[];
   /** Each head array's length in elements, HEAD_ARRAYS' order. */
   head: number[];
-  /** Bytes of the pages' JSON that starts the rest. */
+  /** Bytes of the entries' texts that end the head. */
+  entryBytes: number;
+  /** Bytes of the keys' JSON that starts the rest, and of the pages' JSON that follows it. */
+  keysBytes: number;
   pagesBytes: number;
   /** Each rest array's length in elements, REST_ARRAYS' order. */
   rest: number[];
 }
 
-/** The head's typed arrays, in file order: the postings, naming frequencies and the word indexes. */
+/**
+ * The head's typed arrays, in file order: the postings, naming frequencies, the word indexes, and
+ * per entry its index file (a position in the header's `listers`, or -1) and where its text ends.
+ */
 const HEAD_ARRAYS = [
   ['pseudoFrequencies', Float64Array],
   ['offsets', Int32Array],
@@ -87,6 +113,8 @@ const HEAD_ARRAYS = [
   ['nameEntries', Int32Array],
   ['phraseOffsets', Int32Array],
   ['phraseEntries', Int32Array],
+  ['listedBy', Int32Array],
+  ['entryEnds', Int32Array],
 ] as const;
 /** The rest's typed arrays, in file order: the entries' field counts and the pages' body counts. */
 const REST_ARRAYS = [
@@ -111,6 +139,8 @@ export function encodeSnapshot(snapshot: CatalogSnapshotParts, stamp: string): B
   const fields = flatten(snapshot.fieldCounts, (f) => [f.ids, f.counts]);
   const read = snapshot.pages.flatMap((p) => ('facts' in p ? [p.facts.body] : []));
   const bodies = flatten(read, (b) => [b.ids, b.counts]);
+  const listers = [...new Set(snapshot.entries.flatMap((e) => (e.listedIn === undefined ? [] : [e.listedIn])))];
+  const entryTexts = encodeEntries(snapshot.entries);
   const head: ToWrite<typeof HEAD_ARRAYS> = {
     pseudoFrequencies: postings.pseudoFrequencies,
     offsets: postings.offsets,
@@ -120,6 +150,8 @@ export function encodeSnapshot(snapshot: CatalogSnapshotParts, stamp: string): B
     nameEntries: snapshot.names.entries,
     phraseOffsets: snapshot.phrases.offsets,
     phraseEntries: snapshot.phrases.entries,
+    listedBy: Int32Array.from(snapshot.entries, (e) => (e.listedIn === undefined ? -1 : listers.indexOf(e.listedIn))),
+    entryEnds: entryTexts.ends,
   };
   const rest: ToWrite<typeof REST_ARRAYS> = {
     fieldIds: fields.values[0]!,
@@ -133,16 +165,20 @@ export function encodeSnapshot(snapshot: CatalogSnapshotParts, stamp: string): B
   };
   // One line per page; a page the snapshot held with the same key is its line again (nothing of it changed).
   const pagesJson = Buffer.from(snapshot.pages.map((p) => p.line ?? JSON.stringify(keptPageJson(p))).join('\n'), 'utf8');
+  const keysJson = Buffer.from(JSON.stringify(snapshot.keys), 'utf8');
   const header: Header = {
     stamp,
-    keys: snapshot.keys,
-    entries: snapshot.entries.map((e) => ({ ...e, folded: { title: e.folded.title.joined, summary: e.folded.summary.joined } })),
+    keysDigest: keysDigest(snapshot.keys),
+    paths: snapshot.entries.map((e) => e.path),
+    listers,
     acronyms: snapshot.acronyms,
     unreadable: snapshot.unreadable,
     vocabulary: [...vocabulary],
     nameWords: [...snapshot.names.words],
     phraseWords: [...snapshot.phrases.words],
     head: HEAD_ARRAYS.map(([name]) => head[name].length),
+    entryBytes: entryTexts.bytes.length,
+    keysBytes: keysJson.length,
     pagesBytes: pagesJson.length,
     rest: REST_ARRAYS.map(([name]) => rest[name].length),
   };
@@ -156,7 +192,8 @@ export function encodeSnapshot(snapshot: CatalogSnapshotParts, stamp: string): B
   const bytesOf = (array: Float64Array | Int32Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
   for (const [name] of HEAD_ARRAYS) parts.push(bytesOf(head[name]));
   const written = () => parts.reduce((n, part) => n + part.length, 0);
-  parts.push(Buffer.alloc(layout.restAt - written()), pagesJson);
+  parts.push(Buffer.alloc(layout.entriesAt - written()), entryTexts.bytes);
+  parts.push(Buffer.alloc(layout.restAt - written()), keysJson, pagesJson);
   parts.push(Buffer.alloc(layout.restArraysAt - written()));
   for (const [name] of REST_ARRAYS) parts.push(bytesOf(rest[name]));
   return parts;
@@ -170,12 +207,13 @@ function keptPageJson(p: KeptPage): KeptPageJson {
 }
 
 /** Where each part of a snapshot file starts, from its header (and the header's length in bytes). */
-function layoutOf(headerBytes: number, header: Pick<Header, 'head' | 'pagesBytes' | 'rest'>) {
+function layoutOf(headerBytes: number, header: Pick<Header, 'head' | 'entryBytes' | 'keysBytes' | 'pagesBytes' | 'rest'>) {
   const bytesOf = (list: ArrayList, lengths: readonly number[]) => list.reduce((n, [, Type], i) => n + (lengths[i] ?? 0) * Type.BYTES_PER_ELEMENT, 0);
   const headArraysAt = align8(HEADER_AT + headerBytes);
-  const restAt = align8(headArraysAt + bytesOf(HEAD_ARRAYS, header.head));
-  const restArraysAt = align8(restAt + header.pagesBytes);
-  return { headArraysAt, restAt, restArraysAt, end: restArraysAt + bytesOf(REST_ARRAYS, header.rest) };
+  const entriesAt = align8(headArraysAt + bytesOf(HEAD_ARRAYS, header.head));
+  const restAt = align8(entriesAt + header.entryBytes);
+  const restArraysAt = align8(restAt + header.keysBytes + header.pagesBytes);
+  return { headArraysAt, entriesAt, restAt, restArraysAt, end: restArraysAt + bytesOf(REST_ARRAYS, header.rest) };
 }
 
 /** Lists of pairs of arrays as two flat arrays, with each item's end (cumulative) in `ends`. */
@@ -232,9 +270,10 @@ export async function readSnapshot(file: string, stamp: string): Promise<Catalog
     if (!headerBytes || !isHeader(header) || header.stamp !== stamp) return undefined;
     const layout = layoutOf(headerLength, header);
     if (layout.end !== size) return undefined;
-    const headArrays = await readRange(handle, layout.headArraysAt, layout.restAt - layout.headArraysAt);
-    const arrays = headArrays && typedArrays(headArrays, HEAD_ARRAYS, header.head);
+    const head = await readRange(handle, layout.headArraysAt, layout.restAt - layout.headArraysAt);
+    const arrays = head && typedArrays(head, HEAD_ARRAYS, header.head);
     if (!arrays) return undefined;
+    const entryTexts = head.subarray(layout.entriesAt - layout.headArraysAt, layout.entriesAt - layout.headArraysAt + header.entryBytes);
     // The rest is read from the file as it is then; the same header (and so the same keys and word ids) or nothing.
     const rest = async () => {
       const again = await open(file, READ_FLAGS);
@@ -246,25 +285,30 @@ export async function readSnapshot(file: string, stamp: string): Promise<Catalog
         const restArrays = typedArrays(bytes.subarray(layout.restArraysAt - layout.restAt), REST_ARRAYS, header.rest);
         if (!restArrays) throw new MalformedSnapshot('rest');
         const words = header.vocabulary.length;
+        const keys = parseJson(bytes.subarray(0, header.keysBytes));
+        if (!isList(keys, (k) => isPair(k, isString, isString))) throw new MalformedSnapshot('keys');
+        if (keysDigest(keys) !== header.keysDigest) throw new MalformedSnapshot('keys');
         return {
-          fieldCounts: keptFieldCounts(restArrays, header.entries.length, words),
-          pages: keptPages(bytes.toString('utf8', 0, header.pagesBytes), restArrays, words),
+          keys,
+          fieldCounts: keptFieldCounts(restArrays, header.paths.length, words),
+          pages: keptPages(bytes.toString('utf8', header.keysBytes, header.keysBytes + header.pagesBytes), restArrays, words),
         };
       } finally {
         await again.close();
       }
     };
-    return decodeHead(header, arrays, rest);
+    return decodeHead(header, arrays, entryTexts, rest);
   } finally {
     await handle.close();
   }
 }
 
 /** The snapshot's head, checked: undefined when any part is malformed. */
-function decodeHead(header: Header, arrays: HeadArrays, rest: CatalogSnapshot['rest']): CatalogSnapshot | undefined {
+function decodeHead(header: Header, arrays: HeadArrays, entryTexts: Buffer, rest: CatalogSnapshot['rest']): CatalogSnapshot | undefined {
   const words = header.vocabulary.length;
   const postings: Postings = { offsets: arrays.offsets, entries: arrays.postingEntries, pseudoFrequencies: arrays.pseudoFrequencies };
-  const entries = header.entries.length;
+  const entries = header.paths.length;
+  const { listedBy, entryEnds } = arrays;
   const names: WordIndex = { words: header.nameWords, offsets: arrays.nameOffsets, entries: arrays.nameEntries };
   const phrases: WordIndex = { words: header.phraseWords, offsets: arrays.phraseOffsets, entries: arrays.phraseEntries };
   if (
@@ -274,12 +318,18 @@ function decodeHead(header: Header, arrays: HeadArrays, rest: CatalogSnapshot['r
     !postingsHold(postings, entries) ||
     arrays.naming.length !== words ||
     !arrays.naming.every((n) => n >= 0 && n <= entries) ||
-    new Set(header.vocabulary).size !== words
+    new Set(header.vocabulary).size !== words ||
+    listedBy.length !== entries ||
+    !listedBy.every((n) => n >= -1 && n < header.listers.length) ||
+    entryEnds.length !== entries ||
+    !entryEnds.every((end, i) => end >= (i === 0 ? 0 : entryEnds[i - 1]!)) ||
+    (entries > 0 ? entryEnds[entries - 1]! : 0) !== header.entryBytes
   )
     return undefined;
+  const listedIn = Array.from(listedBy, (n) => header.listers[n]);
   return {
-    keys: header.keys,
-    entries: header.entries.map(restoredEntry),
+    keysDigest: header.keysDigest,
+    entries: keptEntries(header.paths, listedIn, entryTexts, entryEnds),
     acronyms: header.acronyms,
     unreadable: header.unreadable,
     relevance: { vocabulary: header.vocabulary, postings, naming: arrays.naming },
@@ -403,12 +453,6 @@ function parseLine(line: string): unknown {
   }
 }
 
-/** A kept entry's folded texts rebuilt from their joined words (the costly folding is not done again). */
-function restoredEntry(entry: KeptEntry): WikiEntry {
-  const folded = (joined: string, text: string) => ({ words: joined.length > 2 ? joined.slice(1, -1).split(' ') : [], joined, raw: normalize(text) });
-  return { ...entry, folded: { title: folded(entry.folded.title, entry.title), summary: folded(entry.folded.summary, entry.summary) } };
-}
-
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -416,22 +460,6 @@ const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as nu
 const isPair = <A, B>(v: unknown, first: (x: unknown) => x is A, second: (x: unknown) => x is B): v is [A, B] =>
   Array.isArray(v) && v.length === 2 && first(v[0]) && second(v[1]);
 const isList = <T>(v: unknown, item: (x: unknown) => x is T): v is T[] => Array.isArray(v) && v.every(item);
-/** Joined folded words: ` word word ` (or two spaces for none). */
-const isJoined = (v: unknown): v is string => isString(v) && v.startsWith(' ') && v.endsWith(' ') && v.length >= 2;
-
-function isEntry(v: unknown): v is KeptEntry {
-  if (!isObject(v) || !isObject(v.folded)) return false;
-  const { path, category, title, summary, tags, aliases, headings, linkTexts, listedIn, openCapture, folded } = v;
-  return (
-    [path, category, title, summary].every(isString) &&
-    [tags, aliases, headings, linkTexts].every(isStrings) &&
-    (listedIn === undefined || isString(listedIn)) &&
-    typeof openCapture === 'boolean' &&
-    isJoined(folded.title) &&
-    isJoined(folded.summary)
-  );
-}
-
 const isLink = (v: unknown): v is { target: string; text?: string } => isObject(v) && isString(v.target) && (v.text === undefined || isString(v.text));
 
 function isKeptPage(v: unknown): v is KeptPageJson {
@@ -454,14 +482,17 @@ function isHeader(v: unknown): v is Header {
   return (
     isObject(v) &&
     isString(v.stamp) &&
-    isList(v.keys, (k) => isPair(k, isString, isString)) &&
-    isList(v.entries, isEntry) &&
+    isString(v.keysDigest) &&
+    isStrings(v.paths) &&
+    isStrings(v.listers) &&
     isList(v.acronyms, (a) => isPair(a, isString, isStrings)) &&
     isList(v.unreadable, (u): u is { path: string; reason: string } => isObject(u) && isString(u.path) && isString(u.reason)) &&
     isStrings(v.vocabulary) &&
     isStrings(v.nameWords) &&
     isStrings(v.phraseWords) &&
     isList(v.head, isCount) &&
+    isCount(v.entryBytes) &&
+    isCount(v.keysBytes) &&
     isCount(v.pagesBytes) &&
     isList(v.rest, isCount)
   );

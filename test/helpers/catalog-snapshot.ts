@@ -12,7 +12,8 @@ export async function seen(session: AskSession): Promise<unknown> {
   const traces = [];
   for (const q of QUESTIONS) traces.push({ ...(await askQuestion(session, q)), timings_ms: undefined });
   return {
-    entries: catalog.entries,
+    // As plain data: a snapshot's entries decode their fields when read (src/ladder/kept-entries.ts).
+    entries: JSON.parse(JSON.stringify(catalog.entries)) as unknown,
     acronyms: [...catalog.acronyms],
     unreadable: catalog.unreadable,
     indexFiles: catalog.indexFiles,
@@ -27,6 +28,21 @@ export const snapshotHeader = (bytes: Buffer): Record<string, unknown> =>
   JSON.parse(bytes.toString('utf8', 12, 12 + bytes.readUInt32LE(8))) as Record<string, unknown>;
 
 const align8 = (n: number) => Math.ceil(n / 8) * 8;
+
+/**
+ * A snapshot file's header, its entries' texts (as the file has them, with where each ends, the
+ * head's last array) and where its rest starts. The head's arrays are the postings' weights, 8 bytes
+ * each, then 4-byte ones.
+ */
+export function snapshotRegions(bytes: Buffer): { header: Record<string, unknown>; entriesAt: number; entryTexts: string[]; restAt: number } {
+  const header = snapshotHeader(bytes);
+  const [weights = 0, ...others] = header.head as number[];
+  const endsAt = align8(12 + bytes.readUInt32LE(8)) + 8 * weights + 4 * others.slice(0, -1).reduce((a, b) => a + b, 0);
+  const ends = [0, ...new Int32Array(bytes.buffer.slice(bytes.byteOffset + endsAt, bytes.byteOffset + endsAt + 4 * others.at(-1)!))];
+  const entriesAt = align8(endsAt + 4 * others.at(-1)!);
+  const entryTexts = ends.slice(1).map((end, i) => bytes.toString('utf8', entriesAt + ends[i]!, entriesAt + end));
+  return { header, entriesAt, entryTexts, restAt: align8(entriesAt + (header.entryBytes as number)) };
+}
 
 /**
  * The snapshot with its header changed as `change` says, of any length: what follows the header

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type AskSession, offlineProviders, openAskSession } from '../../src/answer/ask.js';
 import { openWorkspace } from '../../src/config/workspace.js';
 import { TempDirs } from '../helpers/git-repo.js';
-import { forgedSnapshot, seen } from '../helpers/catalog-snapshot.js';
+import { forgedSnapshot, seen, snapshotRegions } from '../helpers/catalog-snapshot.js';
 import { createWikiRepo } from '../helpers/wiki-repo.js';
 
 const dirs = new TempDirs();
@@ -42,7 +42,7 @@ describe('the catalog snapshot, attacked', () => {
       writeFileSync(
         file,
         forgedSnapshot(good, (h) => {
-          for (const e of h.entries as Array<Record<string, unknown>>) if (e.path === page) e.path = elsewhere;
+          h.paths = (h.paths as string[]).map((p) => (p === page ? elsewhere : p));
         }),
       );
       const session = await open(repo.root, 'wiki');
@@ -54,10 +54,45 @@ describe('the catalog snapshot, attacked', () => {
     writeFileSync(
       file,
       forgedSnapshot(good, (h) => {
-        for (const e of h.entries as Array<Record<string, unknown>>) e.listedIn = '../outside.md';
+        expect(h.listers).not.toEqual([]);
+        h.listers = (h.listers as string[]).map(() => '../outside.md');
       }),
     );
     expect(await seen(await open(repo.root, 'wiki'))).toEqual(cold);
+  });
+
+  it('a forged entry text reads as an entry of its path alone, and never names another file or index file', async () => {
+    const repo = await createWikiRepo(dirs);
+    writeFileSync(path.join(repo.root, 'outside.md'), `${repo.read('concepts/retry-budgets.md')}\nTOP-SECRET-OUTSIDE\n`);
+    await open(repo.root, repo.root);
+    const file = snapshotFile(repo.root);
+    const good = readFileSync(file);
+    const { header, entriesAt, entryTexts } = snapshotRegions(good);
+    const text = (i: number) => entryTexts[i]!;
+    const at = (i: number) => entriesAt + Buffer.byteLength(entryTexts.slice(0, i).join(''));
+    expect(JSON.parse(text(0))).toHaveProperty('title');
+    // Each forged text as long as the one it replaces, so the offsets still hold: one of the wrong
+    // shape, and one well formed but naming a file outside the wiki as its path and index file.
+    const forged = Buffer.from(good);
+    const put = (i: number, json: string) => {
+      const room = Buffer.byteLength(text(i));
+      expect(Buffer.byteLength(json)).toBeLessThanOrEqual(room);
+      forged.write(json.padEnd(room), at(i), 'utf8');
+    };
+    put(0, '{"title":42}');
+    const hostile = { ...JSON.parse(text(1)), path: '../outside.md', listedIn: '../outside.md', summary: '', headings: [], linkTexts: [], aliases: [] };
+    put(1, JSON.stringify({ ...hostile, folded: { ...hostile.folded, summary: '  ' } }));
+    writeFileSync(file, forged);
+    const session = await open(repo.root, repo.root);
+    expect(session.catalog?.loadedFrom).toBe('snapshot');
+    const paths = header.paths as string[];
+    const [first, second] = session.catalog!.entries;
+    expect(JSON.parse(JSON.stringify(first))).toMatchObject({ path: paths[0], title: path.posix.basename(paths[0]!, '.md'), summary: '', tags: [] });
+    expect([second!.path, second!.listedIn]).toEqual([
+      paths[1],
+      ((await seen(await open(repo.root, repo.root, { cache: false }))) as { entries: Array<{ listedIn?: string }> }).entries[1]!.listedIn,
+    ]);
+    expect(JSON.stringify(await seen(session))).not.toContain('TOP-SECRET-OUTSIDE');
   });
 
   it('a FIFO, a folder or a symbolic link in place of the snapshot costs a cold load, never a hang, and is left as it is', async () => {

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type AskSession, offlineProviders, openAskSession } from '../../src/answer/ask.js';
 import { openWorkspace } from '../../src/config/workspace.js';
 import { TempDirs, openRepo } from '../helpers/git-repo.js';
-import { forgedSnapshot, seen, snapshotHeader } from '../helpers/catalog-snapshot.js';
+import { forgedSnapshot, seen, snapshotRegions } from '../helpers/catalog-snapshot.js';
 import { createWikiRepo } from '../helpers/wiki-repo.js';
 
 const dirs = new TempDirs();
@@ -138,7 +138,7 @@ describe('the catalog snapshot', () => {
       good.subarray(0, good.length - 3),
       Buffer.from('not a snapshot at all'),
       Buffer.concat([good.subarray(0, 8), Buffer.from([0xff, 0xff, 0xff, 0x7f]), good.subarray(12)]),
-      forgedSnapshot(good, (h) => ((h.entries as Array<Record<string, unknown>>)[0]!.title = 42)),
+      forgedSnapshot(good, (h) => ((h.paths as unknown[])[0] = 42)),
       forgedSnapshot(good, (h) => (h.head = [-1])),
       forgedSnapshot(good, (h) => ((h.vocabulary as string[])[0] = (h.vocabulary as string[])[1]!)),
     ];
@@ -148,10 +148,9 @@ describe('the catalog snapshot', () => {
       expect(readFileSync(file!).equals(good)).toBe(true);
     }
     // The pages' part is read only when some page changed: spoiled there, the load reads every page.
-    const align8 = (n: number) => Math.ceil(n / 8) * 8;
-    // The head's arrays: the postings' weights (8 bytes each), then 4-byte ones.
-    const [weights = 0, ...others] = snapshotHeader(good).head as number[];
-    const pagesAt = align8(align8(12 + good.readUInt32LE(8)) + 8 * weights + 4 * others.reduce((a, b) => a + b, 0));
+    // The rest starts with the keys, then the pages.
+    const { header, restAt } = snapshotRegions(good);
+    const pagesAt = restAt + (header.keysBytes as number);
     expect(good.toString('utf8', pagesAt, pagesAt + 8)).toBe('{"path":');
     const spoiledPages = Buffer.from(good);
     spoiledPages.write('x', pagesAt, 'latin1');

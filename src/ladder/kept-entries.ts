@@ -1,0 +1,154 @@
+// The catalog's entries as its snapshot keeps them (snapshot-file.ts): each entry's fields, all but
+// its path and index file (kept beside them), as one JSON text, the texts laid end to end. A warm
+// load decodes an entry only when a question reads it: on a large wiki a question reads a few
+// hundred of its thousands, and decoding them all (the strings and arrays of every entry) cost a
+// warm load more than anything else it did. The texts are untrusted: a malformed one reads as an
+// entry of its path alone (its file name as its title), since the snapshot only ranks.
+import path from 'node:path';
+import { type FoldedText, foldText, normalize } from './text-match.js';
+import type { WikiEntry } from './wiki-entry.js';
+
+/** An entry's own fields: what its text holds (folded texts as their joined words, the rest rebuilt from them). */
+type EntryFields = Omit<WikiEntry, 'path' | 'category' | 'listedIn'>;
+type EntryText = Omit<EntryFields, 'folded'> & { folded: { title: string; summary: string } };
+
+/** The entries' texts, end to end, with where each ends (in bytes). */
+export function encodeEntries(entries: readonly WikiEntry[]): { bytes: Buffer; ends: Int32Array<ArrayBuffer> } {
+  const ends = new Int32Array(entries.length);
+  let end = 0;
+  const texts = entries.map((e, i) => {
+    const text: EntryText = {
+      title: e.title,
+      summary: e.summary,
+      tags: e.tags,
+      aliases: e.aliases,
+      headings: e.headings,
+      linkTexts: e.linkTexts,
+      openCapture: e.openCapture,
+      folded: { title: e.folded.title.joined, summary: e.folded.summary.joined },
+    };
+    const json = JSON.stringify(text);
+    ends[i] = end += Buffer.byteLength(json, 'utf8');
+    return json;
+  });
+  return { bytes: Buffer.from(texts.join(''), 'utf8'), ends };
+}
+
+/**
+ * The entries kept in `bytes` (entry i's text ends at ends[i]), each decoded when first read. The
+ * caller has checked that `ends` rise within `bytes`.
+ */
+export function keptEntries(paths: readonly string[], listedIn: ReadonlyArray<string | undefined>, bytes: Buffer, ends: Int32Array): WikiEntry[] {
+  return paths.map((p, i) => new KeptEntry(p, listedIn[i], () => bytes.toString('utf8', i === 0 ? 0 : ends[i - 1]!, ends[i]!)));
+}
+
+class KeptEntry implements WikiEntry {
+  readonly category: string;
+  #text: (() => string) | undefined;
+  #fields: EntryFields | undefined;
+
+  constructor(
+    readonly path: string,
+    readonly listedIn: string | undefined,
+    text: () => string,
+  ) {
+    this.category = path.split('/')[0]!;
+    this.#text = text;
+  }
+
+  get title(): string {
+    return this.#decoded().title;
+  }
+  get summary(): string {
+    return this.#decoded().summary;
+  }
+  get tags(): string[] {
+    return this.#decoded().tags;
+  }
+  get aliases(): string[] {
+    return this.#decoded().aliases;
+  }
+  get headings(): string[] {
+    return this.#decoded().headings;
+  }
+  get linkTexts(): string[] {
+    return this.#decoded().linkTexts;
+  }
+  get openCapture(): boolean {
+    return this.#decoded().openCapture;
+  }
+  get folded(): { title: FoldedText; summary: FoldedText } {
+    return this.#decoded().folded;
+  }
+
+  /** The entry as a plain object (what JSON and a comparison see). */
+  toJSON(): WikiEntry {
+    const { path, category, listedIn } = this;
+    return { path, category, ...this.#decoded(), ...(listedIn === undefined ? {} : { listedIn }) };
+  }
+
+  #decoded(): EntryFields {
+    if (!this.#fields) {
+      this.#fields = decodeEntry(this.#text!(), this.path);
+      this.#text = undefined;
+    }
+    return this.#fields;
+  }
+}
+
+function decodeEntry(text: string, page: string): EntryFields {
+  let kept: unknown;
+  try {
+    kept = JSON.parse(text);
+  } catch {
+    kept = undefined;
+  }
+  if (!isEntryText(kept)) {
+    const title = path.posix.basename(page, '.md');
+    return {
+      title,
+      summary: '',
+      tags: [],
+      aliases: [],
+      headings: [],
+      linkTexts: [],
+      openCapture: false,
+      folded: { title: foldText(title), summary: foldText('') },
+    };
+  }
+  // The folded texts rebuilt from their joined words: the costly folding is not done again.
+  const folded = (joined: string, text: string): FoldedText => ({
+    words: joined.length > 2 ? joined.slice(1, -1).split(' ') : [],
+    joined,
+    raw: normalize(text),
+  });
+  const { title, summary, tags, aliases, headings, linkTexts, openCapture } = kept;
+  return {
+    title,
+    summary,
+    tags,
+    aliases,
+    headings,
+    linkTexts,
+    openCapture,
+    folded: { title: folded(kept.folded.title, title), summary: folded(kept.folded.summary, summary) },
+  };
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Joined folded words: ` word word ` (or two spaces for none). */
+const isJoined = (v: unknown): v is string => isString(v) && v.startsWith(' ') && v.endsWith(' ') && v.length >= 2;
+
+function isEntryText(v: unknown): v is EntryText {
+  if (!isObject(v) || !isObject(v.folded)) return false;
+  const { title, summary, tags, aliases, headings, linkTexts, openCapture, folded } = v;
+  return (
+    [title, summary].every(isString) &&
+    [tags, aliases, headings, linkTexts].every(isStrings) &&
+    typeof openCapture === 'boolean' &&
+    isJoined(folded.title) &&
+    isJoined(folded.summary)
+  );
+}
