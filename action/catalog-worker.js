@@ -8136,8 +8136,10 @@ function relevanceIndex(n, vocabulary, wordIds, postings, naming) {
     return df === 0 ? 0 : Math.log(1 + (n - df + 0.5) / (df + 0.5));
   };
   const holds = (entry, word) => {
-    const [from, to] = range(word);
-    const at = lowerBound(from, to, (k) => entries[k] < entry);
+    const id = wordIds.get(word);
+    if (id === void 0) return false;
+    const to = offsets[id + 1];
+    const at = lowerBound(offsets[id], to, (k) => entries[k] < entry);
     return at < to && entries[at] === entry;
   };
   return {

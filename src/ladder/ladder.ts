@@ -175,12 +175,14 @@ function rankCandidates(
     .filter((w) => w.length > 0);
   const unknownSubject = LADDER.UNKNOWN_SUBJECT && names.length > 0 && !names.some((name) => catalog.relevance.anyPageHoldsAll(name));
   const enough = hasEvidence(catalog, terms);
-  const body = unknownSubject
-    ? []
-    : above
-        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-        .filter(([entry]) => enough(entry))
-        .slice(0, LADDER.BODY_CANDIDATES);
+  const body: Array<[number, number]> = [];
+  if (!unknownSubject) {
+    // Best first, until enough have the evidence (on a large wiki thousands of pages score).
+    for (const pair of above.sort((a, b) => b[1] - a[1] || a[0] - b[0])) {
+      if (body.length === LADDER.BODY_CANDIDATES) break;
+      if (enough(pair[0])) body.push(pair);
+    }
+  }
   for (const [entry, score] of body) {
     const page = catalog.entries[entry]!;
     // The terms the page holds, as the trace names them (every word of the term, in any field).

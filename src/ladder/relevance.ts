@@ -340,8 +340,10 @@ function relevanceIndex(
   };
   /** Whether a page holds the word: a binary search of the word's (ascending) pages. */
   const holds = (entry: number, word: string) => {
-    const [from, to] = range(word);
-    const at = lowerBound(from, to, (k) => entries[k]! < entry);
+    const id = wordIds.get(word);
+    if (id === undefined) return false;
+    const to = offsets[id + 1]!;
+    const at = lowerBound(offsets[id]!, to, (k) => entries[k]! < entry);
     return at < to && entries[at] === entry;
   };
   return {

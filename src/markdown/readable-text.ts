@@ -16,6 +16,11 @@ const ESCAPE_PLACEHOLDER = /\u0001(\d+)\u0001/g;
 /** An Obsidian callout's type at the start of a blockquote: `> [!note] Title`, `> [!tip]-`. */
 const CALLOUT_TYPE = /^\[![\w-]+\][+-]?[ \t]*/;
 
+/** A character some rule below acts on (code, escapes, HTML, links, emphasis, comments, quotes, headings, tables, entities). */
+const MARKUP_CHARACTER = /[`\\<>[\]!*_~=%&|#]/;
+/** A line that opens with a list marker (blocks.ts' LIST_MARKER), the one rule that needs none of those characters. */
+const LIST_MARKER_LINE = /(?:^|\n)[^\S\n]*(?:[-+]|\d{1,9}[.)])[^\S\n]/;
+
 /** `[[target|text]]` → text; `[[folder/target#heading]]` → target (`[[#heading]]` → heading). */
 function wikilinkText(target: string, alias: string | undefined): string {
   if (alias !== undefined && alias.trim() !== '') return alias.trim();
@@ -50,6 +55,8 @@ function lineText(line: string): string {
  * same way to quotes and to page lines.
  */
 export function readableText(text: string): string {
+  // Most sentences hold no markup: then the rules below would change nothing but the whitespace.
+  if (!MARKUP_CHARACTER.test(text) && !LIST_MARKER_LINE.test(text)) return text.replace(/\s+/g, ' ').trim();
   const code: string[] = [];
   const escaped: string[] = [];
   let s = replaceCodeSpans(text, (span) => `\u0000${code.push(span.replace(/\s+/g, ' ')) - 1}\u0000`)

@@ -184,30 +184,41 @@ const TITLECASE_EXCEPTIONS: Record<string, string> = {
 };
 const titleCaseOf = (ch: string): string => TITLECASE_EXCEPTIONS[ch] ?? ch.toUpperCase();
 
+/**
+ * A UTF-16 unit's place in code point order: surrogates (the units of the code points past U+FFFF)
+ * after every other unit, which JavaScript's own ordering puts before U+E000–U+FFFF.
+ */
+const codePointRank = (unit: number): number => (unit < 0xd800 ? unit : unit < 0xe000 ? unit + 0x2000 : unit - 0x800);
+
 /** Python's default string ordering: by code point (JavaScript compares UTF-16 units). */
 export function compareCodePoints(a: string, b: string): number {
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (;;) {
-    const x = ia.next();
-    const y = ib.next();
-    if (x.done) return y.done ? 0 : -1;
-    if (y.done) return 1;
-    const d = x.value.codePointAt(0)! - y.value.codePointAt(0)!;
-    if (d !== 0) return d;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
   }
+  return a.length - b.length;
 }
 
-/** Python `pathlib` ordering of relative paths: part by part, each part by code point. */
+const SLASH = 0x2f;
+
+/**
+ * Python `pathlib` ordering of relative paths: part by part, each part by code point (a part that
+ * ends first, at a `/` or the path's end, comes first). Unit by unit, splitting nothing: a large
+ * wiki's pages are sorted by it on every load.
+ */
 export function comparePathParts(a: string, b: string): number {
-  const pa = a.split('/');
-  const pb = b.split('/');
-  const n = Math.min(pa.length, pb.length);
+  const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
-    const d = compareCodePoints(pa[i]!, pb[i]!);
-    if (d !== 0) return d;
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x === SLASH) return -1;
+    if (y === SLASH) return 1;
+    return codePointRank(x) - codePointRank(y);
   }
-  return pa.length - pb.length;
+  return a.length - b.length;
 }
 
 /** Length in code points, as Python's len(str). */

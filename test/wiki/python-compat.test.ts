@@ -80,5 +80,21 @@ describe('Python repr and ordering', () => {
   it('orders by code point and by path part', () => {
     expect(['b', 'B', 'Ä', 'a', '\u{1F600}', '\uFF21'].sort(compareCodePoints)).toEqual(['B', 'a', 'b', 'Ä', '\uFF21', '\u{1F600}']);
     expect(['a-b.md', 'a/z.md'].sort(comparePathParts)).toEqual(['a/z.md', 'a-b.md']);
+    // Against the definition (parts split, each compared by code point, fewer parts first), over
+    // paths of short parts drawn from characters either side of '/' and of the surrogates.
+    const units = ['a', '-', '.', '0', 'é', '\uFF21', '\u{1F600}', '\u{1F601}'];
+    let seed = 7;
+    const pick = () => units[(seed = (seed * 1103515245 + 12345) % 2147483648) % units.length]!;
+    const paths = Array.from({ length: 300 }, () => Array.from({ length: 1 + (seed % 3) }, () => pick() + (seed % 2 ? pick() : '')).join('/'));
+    const byDefinition = (a: string, b: string) => {
+      const [pa, pb] = [a.split('/'), b.split('/')];
+      for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+        const [x, y] = [[...pa[i]!].map((c) => c.codePointAt(0)!), [...pb[i]!].map((c) => c.codePointAt(0)!)];
+        for (let k = 0; k < Math.min(x.length, y.length); k++) if (x[k] !== y[k]) return x[k]! - y[k]!;
+        if (x.length !== y.length) return x.length - y.length;
+      }
+      return pa.length - pb.length;
+    };
+    for (const a of paths) for (const b of paths.slice(0, 40)) expect([a, b, Math.sign(comparePathParts(a, b))]).toEqual([a, b, Math.sign(byDefinition(a, b))]);
   });
 });
