@@ -18,6 +18,7 @@ import { AcronymCollector } from './acronyms.js';
 import { builtinStopwords } from './signal-terms.js';
 import { readCatalogPages } from './catalog-pages.js';
 import { type PageFacts, type ReadPage } from './page-facts.js';
+import { entryFieldsText, keptEntry, keptText } from './kept-entries.js';
 import { type WordIndex, buildWordIndex, entriesHolding, entriesThatMayMatch, nameWords, phraseWords, wordsByEntry } from './word-index.js';
 import { type TermPattern, foldText } from './text-match.js';
 import { type WikiEntry } from './wiki-entry.js';
@@ -135,9 +136,9 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
       ...(index ? { listedIn: index.indexFile } : {}),
       openCapture: f.openCapture,
     };
-    // An entry the snapshot holds as it is now keeps its folding and counts; any other is counted.
+    // An entry the snapshot holds as it is now is the kept one (its folding and counts too); any other is counted.
     const same = reuse?.entry(entry);
-    entries.push({ ...entry, folded: same?.folded ?? { title: foldText(title), summary: foldText(summary) } });
+    entries.push(same?.entry ?? { ...entry, folded: { title: foldText(title), summary: foldText(summary) } });
     fieldCounts.push(same?.fieldCounts() ?? counter.countFields(shortFields(entry)));
     keptWords.push(same?.words);
   }
@@ -245,14 +246,10 @@ function holdsPages(kept: CatalogSnapshot, pages: readonly string[], indexFiles:
 
 const sameStrings = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
-/** Whether two entries have the same texts in every field the ranking counts. */
-const sameFields = (a: Omit<WikiEntry, 'folded'>, b: Omit<WikiEntry, 'folded'>): boolean =>
-  Object.values(shortFields(a)).every((texts, f) => sameStrings(texts, Object.values(shortFields(b))[f]!));
-
 /**
  * What of a snapshot whose keys differ a load can still use, over `counter`'s word ids: the pages
- * whose key is current, and, for an entry whose ranked texts are as the snapshot has them, its
- * folding and field counts. Undefined when the snapshot's parts turn out malformed, or an attributes
+ * whose key is current, and, for an entry whose own fields are as the snapshot has them, the kept
+ * entry and its field counts. Undefined when the snapshot's parts turn out malformed, or an attributes
  * file in the wiki's folders differs (a cold load).
  */
 async function keptParts(kept: CatalogSnapshot, keys: FileKeys, counter: RelevanceCounter): Promise<KeptParts | undefined> {
@@ -279,10 +276,12 @@ async function keptParts(kept: CatalogSnapshot, keys: FileKeys, counter: Relevan
     pages,
     entry(entry) {
       const at = positions.get(entry.path);
-      if (at === undefined || !sameFields(kept.entries[at]!, entry)) return undefined;
+      if (at === undefined) return undefined;
+      const text = keptText(kept.entries[at]!);
+      if (text === undefined || !text.startsWith(entryFieldsText(entry))) return undefined;
       const counts = keptCounts[at]!;
       return {
-        folded: kept.entries[at]!.folded,
+        entry: keptEntry(entry.path, entry.listedIn, text),
         fieldCounts: () => ({ ...counts, ids: remap(counts.ids) }),
         words: {
           names: () => (names ??= wordsByEntry(kept.names, kept.entries.length))[at]!,
@@ -297,8 +296,8 @@ async function keptParts(kept: CatalogSnapshot, keys: FileKeys, counter: Relevan
 interface KeptParts {
   /** The pages whose key is current. */
   pages: Map<string, KeptPage>;
-  /** For an entry whose ranked texts are as the snapshot has them, what of it the snapshot holds. */
-  entry(entry: Omit<WikiEntry, 'folded'>): { folded: WikiEntry['folded']; fieldCounts(): FieldCounts; words: KeptWords } | undefined;
+  /** For an entry whose own fields are as the snapshot has them, what of it the snapshot holds: the kept entry (as listed now), its counts and words. */
+  entry(entry: Omit<WikiEntry, 'folded'>): { entry: WikiEntry; fieldCounts(): FieldCounts; words: KeptWords } | undefined;
 }
 
 /** A kept entry's words in the name and phrase word indexes. */

@@ -12,27 +12,41 @@ import type { WikiEntry } from './wiki-entry.js';
 type EntryFields = Omit<WikiEntry, 'path' | 'category' | 'listedIn'>;
 type EntryText = Omit<EntryFields, 'folded'> & { folded: { title: string; summary: string } };
 
-/** The entries' texts, end to end, with where each ends (in bytes). */
+/**
+ * The start of an entry's text up to its folded texts, which come last: the same for two entries
+ * exactly when their own fields are (a load that reads some pages compares a kept entry by it,
+ * without decoding the kept one).
+ */
+export function entryFieldsText(e: Omit<WikiEntry, 'folded'>): string {
+  const fields: Omit<EntryText, 'folded'> = {
+    title: e.title,
+    summary: e.summary,
+    tags: e.tags,
+    aliases: e.aliases,
+    headings: e.headings,
+    linkTexts: e.linkTexts,
+    openCapture: e.openCapture,
+  };
+  return `${JSON.stringify(fields).slice(0, -1)},"folded":`;
+}
+
+/** The entries' texts, end to end, with where each ends (in bytes); a kept entry's as it was read. */
 export function encodeEntries(entries: readonly WikiEntry[]): { bytes: Buffer; ends: Int32Array<ArrayBuffer> } {
   const ends = new Int32Array(entries.length);
   let end = 0;
   const texts = entries.map((e, i) => {
-    const text: EntryText = {
-      title: e.title,
-      summary: e.summary,
-      tags: e.tags,
-      aliases: e.aliases,
-      headings: e.headings,
-      linkTexts: e.linkTexts,
-      openCapture: e.openCapture,
-      folded: { title: e.folded.title.joined, summary: e.folded.summary.joined },
-    };
-    const json = JSON.stringify(text);
+    const json = keptText(e) ?? `${entryFieldsText(e)}${JSON.stringify({ title: e.folded.title.joined, summary: e.folded.summary.joined })}}`;
     ends[i] = end += Buffer.byteLength(json, 'utf8');
     return json;
   });
   return { bytes: Buffer.from(texts.join(''), 'utf8'), ends };
 }
+
+/** A kept entry's text as the snapshot holds it (undefined for an entry a load built). */
+export const keptText = (entry: WikiEntry): string | undefined => (entry instanceof KeptEntry ? entry.text() : undefined);
+
+/** The entry a kept text holds, at `path` and listed in `listedIn` (a kept text holds neither). */
+export const keptEntry = (path: string, listedIn: string | undefined, text: string): WikiEntry => new KeptEntry(path, listedIn, () => text);
 
 /**
  * The entries kept in `bytes` (entry i's text ends at ends[i]), each decoded when first read. The
@@ -44,7 +58,8 @@ export function keptEntries(paths: readonly string[], listedIn: ReadonlyArray<st
 
 class KeptEntry implements WikiEntry {
   readonly category: string;
-  #text: (() => string) | undefined;
+  /** The entry's text (read from the snapshot's bytes when asked for: kept for a write, which copies it). */
+  readonly text: () => string;
   #fields: EntryFields | undefined;
 
   constructor(
@@ -53,7 +68,7 @@ class KeptEntry implements WikiEntry {
     text: () => string,
   ) {
     this.category = path.split('/')[0]!;
-    this.#text = text;
+    this.text = text;
   }
 
   get title(): string {
@@ -88,10 +103,7 @@ class KeptEntry implements WikiEntry {
   }
 
   #decoded(): EntryFields {
-    if (!this.#fields) {
-      this.#fields = decodeEntry(this.#text!(), this.path);
-      this.#text = undefined;
-    }
+    this.#fields ??= decodeEntry(this.text(), this.path);
     return this.#fields;
   }
 }
