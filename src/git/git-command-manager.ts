@@ -57,24 +57,27 @@ export class GitCommandManager {
   async headState(): Promise<{ commit: string | undefined; changed: Set<string> }> {
     let prefix = '';
     let commit: string | undefined;
+    const place = this.git.raw(['rev-parse', '--show-prefix', '--verify', '--quiet', 'HEAD']);
+    // `--branch` puts a `## branch` entry first, so the output is never empty: simple-git waits 50 ms
+    // more for a command that printed nothing (a clean tree's status), on every question.
+    // Every stat field compared, whatever the repository's config trusts: an edit of the same size
+    // with its modification time set back still moves the change time and may move the inode.
+    // Asked beside rev-parse (neither waits on the other), and read only when there is a HEAD.
+    const status = this.git.raw([
+      ...['-c', 'core.trustctime=true', '-c', 'core.checkStat=default'],
+      ...['status', '--porcelain=v1', '--branch', '-z', '--untracked-files=all', '--ignored=matching', '--', '.'],
+    ]);
+    status.catch(() => undefined);
     try {
-      const [place = '', head = ''] = (await this.git.raw(['rev-parse', '--show-prefix', '--verify', '--quiet', 'HEAD'])).split('\n');
-      prefix = place.trim();
+      const [where = '', head = ''] = (await place).split('\n');
+      prefix = where.trim();
       commit = /^[0-9a-f]{40,64}$/.test(head.trim()) ? head.trim() : undefined;
     } catch {
       commit = undefined;
     }
     const changed = new Set<string>();
     if (commit === undefined) return { commit, changed };
-    // `--branch` puts a `## branch` entry first, so the output is never empty: simple-git waits 50 ms
-    // more for a command that printed nothing (a clean tree's status), on every question.
-    // Every stat field compared, whatever the repository's config trusts: an edit of the same size
-    // with its modification time set back still moves the change time and may move the inode.
-    const status = await this.git.raw([
-      ...['-c', 'core.trustctime=true', '-c', 'core.checkStat=default'],
-      ...['status', '--porcelain=v1', '--branch', '-z', '--untracked-files=all', '--ignored=matching', '--', '.'],
-    ]);
-    const fields = status.split('\0');
+    const fields = (await status).split('\0');
     for (let i = 0; i < fields.length; i++) {
       const entry = fields[i]!;
       if (entry.length < 4 || (i === 0 && entry.startsWith('## '))) continue;

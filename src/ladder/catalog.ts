@@ -18,7 +18,7 @@ import { AcronymCollector } from './acronyms.js';
 import { builtinStopwords } from './signal-terms.js';
 import { readCatalogPages } from './catalog-pages.js';
 import { type PageFacts, type ReadPage } from './page-facts.js';
-import { entryFieldsText, keptEntry, keptText } from './kept-entries.js';
+import { holdsFields, keptBytes, keptEntry } from './kept-entries.js';
 import { type WordIndex, buildWordIndex, entriesHolding, entriesThatMayMatch, nameWords, phraseWords, wordsByEntry } from './word-index.js';
 import { type TermPattern, foldText } from './text-match.js';
 import { type WikiEntry } from './wiki-entry.js';
@@ -277,11 +277,11 @@ async function keptParts(kept: CatalogSnapshot, keys: FileKeys, counter: Relevan
     entry(entry) {
       const at = positions.get(entry.path);
       if (at === undefined) return undefined;
-      const text = keptText(kept.entries[at]!);
-      if (text === undefined || !text.startsWith(entryFieldsText(entry))) return undefined;
+      const bytes = keptBytes(kept.entries[at]!);
+      if (bytes === undefined || !holdsFields(bytes, entry)) return undefined;
       const counts = keptCounts[at]!;
       return {
-        entry: keptEntry(entry.path, entry.listedIn, text),
+        entry: keptEntry(entry.path, entry.listedIn, bytes),
         fieldCounts: () => ({ ...counts, ids: remap(counts.ids) }),
         words: {
           names: () => (names ??= wordsByEntry(kept.names, kept.entries.length))[at]!,

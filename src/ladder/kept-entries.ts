@@ -17,7 +17,7 @@ type EntryText = Omit<EntryFields, 'folded'> & { folded: { title: string; summar
  * exactly when their own fields are (a load that reads some pages compares a kept entry by it,
  * without decoding the kept one).
  */
-export function entryFieldsText(e: Omit<WikiEntry, 'folded'>): string {
+function entryFieldsText(e: Omit<WikiEntry, 'folded'>): string {
   const fields: Omit<EntryText, 'folded'> = {
     title: e.title,
     summary: e.summary,
@@ -30,45 +30,50 @@ export function entryFieldsText(e: Omit<WikiEntry, 'folded'>): string {
   return `${JSON.stringify(fields).slice(0, -1)},"folded":`;
 }
 
-/** The entries' texts, end to end, with where each ends (in bytes); a kept entry's as it was read. */
+/** The entries' texts, end to end, with where each ends (in bytes); a kept entry's as the file had it. */
 export function encodeEntries(entries: readonly WikiEntry[]): { bytes: Buffer; ends: Int32Array<ArrayBuffer> } {
   const ends = new Int32Array(entries.length);
   let end = 0;
   const texts = entries.map((e, i) => {
-    const json = keptText(e) ?? `${entryFieldsText(e)}${JSON.stringify({ title: e.folded.title.joined, summary: e.folded.summary.joined })}}`;
-    ends[i] = end += Buffer.byteLength(json, 'utf8');
+    const json =
+      keptBytes(e) ?? Buffer.from(`${entryFieldsText(e)}${JSON.stringify({ title: e.folded.title.joined, summary: e.folded.summary.joined })}}`, 'utf8');
+    ends[i] = end += json.length;
     return json;
   });
-  return { bytes: Buffer.from(texts.join(''), 'utf8'), ends };
+  return { bytes: Buffer.concat(texts), ends };
 }
 
-/** A kept entry's text as the snapshot holds it (undefined for an entry a load built). */
-export const keptText = (entry: WikiEntry): string | undefined => (entry instanceof KeptEntry ? entry.text() : undefined);
+/** A kept entry's text as the snapshot file holds it (undefined for an entry a load built). */
+export const keptBytes = (entry: WikiEntry): Buffer | undefined => (entry instanceof KeptEntry ? entry.bytes : undefined);
+
+/** Whether a kept entry's text holds these own fields (it starts with their entryFieldsText). */
+export function holdsFields(bytes: Buffer, entry: Omit<WikiEntry, 'folded'>): boolean {
+  const fields = Buffer.from(entryFieldsText(entry), 'utf8');
+  return fields.equals(bytes.subarray(0, fields.length));
+}
 
 /** The entry a kept text holds, at `path` and listed in `listedIn` (a kept text holds neither). */
-export const keptEntry = (path: string, listedIn: string | undefined, text: string): WikiEntry => new KeptEntry(path, listedIn, () => text);
+export const keptEntry = (path: string, listedIn: string | undefined, bytes: Buffer): WikiEntry => new KeptEntry(path, listedIn, bytes);
 
 /**
  * The entries kept in `bytes` (entry i's text ends at ends[i]), each decoded when first read. The
  * caller has checked that `ends` rise within `bytes`.
  */
 export function keptEntries(paths: readonly string[], listedIn: ReadonlyArray<string | undefined>, bytes: Buffer, ends: Int32Array): WikiEntry[] {
-  return paths.map((p, i) => new KeptEntry(p, listedIn[i], () => bytes.toString('utf8', i === 0 ? 0 : ends[i - 1]!, ends[i]!)));
+  return paths.map((p, i) => new KeptEntry(p, listedIn[i], bytes.subarray(i === 0 ? 0 : ends[i - 1]!, ends[i]!)));
 }
 
 class KeptEntry implements WikiEntry {
   readonly category: string;
-  /** The entry's text (read from the snapshot's bytes when asked for: kept for a write, which copies it). */
-  readonly text: () => string;
   #fields: EntryFields | undefined;
 
   constructor(
     readonly path: string,
     readonly listedIn: string | undefined,
-    text: () => string,
+    /** The entry's text as the snapshot file holds it (a write copies it as it is). */
+    readonly bytes: Buffer,
   ) {
     this.category = path.split('/')[0]!;
-    this.text = text;
   }
 
   get title(): string {
@@ -103,7 +108,7 @@ class KeptEntry implements WikiEntry {
   }
 
   #decoded(): EntryFields {
-    this.#fields ??= decodeEntry(this.text(), this.path);
+    this.#fields ??= decodeEntry(this.bytes.toString('utf8'), this.path);
     return this.#fields;
   }
 }

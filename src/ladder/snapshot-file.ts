@@ -17,6 +17,7 @@ import { encodeEntries, keptEntries } from './kept-entries.js';
 import { type WordIndex, wordIndexHolds } from './word-index.js';
 
 const MAGIC = Buffer.from('WSCATLG\n', 'latin1');
+const NEWLINE = Buffer.from('\n', 'latin1');
 /** Past this a snapshot file is not read (a wiki whose snapshot is this large loads cold). */
 const MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
 /** Where the header's length is, and where the header starts (after the magic and that length). */
@@ -30,7 +31,7 @@ const SHORT_FIELD_COUNT = 6;
  * A page as the snapshot keeps it: its facts or why it could not be read, with its file key; one
  * taken from a snapshot carries its line of the file, written again as it was.
  */
-export type KeptPage = ReadPage & { key: string; line?: string };
+export type KeptPage = ReadPage & { key: string; line?: Buffer };
 
 /** Every file a load read (pages, index files, schema.md) and the attributes files in the wiki's folders, wiki-relative, with their keys. */
 export type FileKeys = Array<[path: string, key: string]>;
@@ -164,7 +165,9 @@ export function encodeSnapshot(snapshot: CatalogSnapshotParts, stamp: string): B
     bodyEnds: bodies.ends,
   };
   // One line per page; a page the snapshot held with the same key is its line again (nothing of it changed).
-  const pagesJson = Buffer.from(snapshot.pages.map((p) => p.line ?? JSON.stringify(keptPageJson(p))).join('\n'), 'utf8');
+  const pagesJson = Buffer.concat(
+    snapshot.pages.flatMap((p, i) => [...(i === 0 ? [] : [NEWLINE]), p.line ?? Buffer.from(JSON.stringify(keptPageJson(p)), 'utf8')]),
+  );
   const keysJson = Buffer.from(JSON.stringify(snapshot.keys), 'utf8');
   const header: Header = {
     stamp,
@@ -246,8 +249,9 @@ const align8 = (n: number): number => Math.ceil(n / 8) * 8;
 
 /** Bytes [at, at + length) of an open file, or undefined when the file is shorter. */
 async function readRange(handle: FileHandle, at: number, length: number): Promise<Buffer | undefined> {
-  // Its own buffer, never the pool's: typed arrays are laid over it, aligned.
-  const bytes = Buffer.alloc(length);
+  // Its own buffer, never the pool's: typed arrays are laid over it, aligned. Not zeroed first: a
+  // read that fills less of it is refused.
+  const bytes = Buffer.allocUnsafeSlow(length);
   const { bytesRead } = await handle.read(bytes, 0, length, at);
   return bytesRead === length ? bytes : undefined;
 }
@@ -291,7 +295,7 @@ export async function readSnapshot(file: string, stamp: string): Promise<Catalog
         return {
           keys,
           fieldCounts: keptFieldCounts(restArrays, header.paths.length, words),
-          pages: keptPages(bytes.toString('utf8', header.keysBytes, header.keysBytes + header.pagesBytes), restArrays, words),
+          pages: keptPages(bytes.subarray(header.keysBytes, header.keysBytes + header.pagesBytes), restArrays, words),
         };
       } finally {
         await again.close();
@@ -421,8 +425,15 @@ function keptFieldCounts(arrays: RestArrays, entries: number, words: number): Fi
   });
 }
 
-function keptPages(text: string, arrays: RestArrays, words: number): KeptPage[] {
-  const lines = text === '' ? [] : text.split('\n');
+function keptPages(bytes: Buffer, arrays: RestArrays, words: number): KeptPage[] {
+  // Each line as the file's bytes: a page kept again is written from them, never encoded anew.
+  const lines: Buffer[] = [];
+  for (let from = 0; from < bytes.length;) {
+    const end = bytes.indexOf(0x0a, from);
+    const to = end < 0 ? bytes.length : end;
+    lines.push(bytes.subarray(from, to));
+    from = to + 1;
+  }
   const json = lines.map((line) => {
     const page = parseLine(line);
     if (!isKeptPage(page)) throw new MalformedSnapshot('pages');
@@ -445,9 +456,9 @@ function keptPages(text: string, arrays: RestArrays, words: number): KeptPage[] 
   });
 }
 
-function parseLine(line: string): unknown {
+function parseLine(line: Buffer): unknown {
   try {
-    return JSON.parse(line);
+    return JSON.parse(line.toString('utf8'));
   } catch {
     return undefined;
   }
