@@ -184,20 +184,27 @@ const TITLECASE_EXCEPTIONS: Record<string, string> = {
 };
 const titleCaseOf = (ch: string): string => TITLECASE_EXCEPTIONS[ch] ?? ch.toUpperCase();
 
+/** Whether a UTF-16 unit is a high (leading) surrogate. */
+const isHighSurrogate = (unit: number): boolean => unit >= 0xd800 && unit < 0xdc00;
+
 /**
- * A UTF-16 unit's place in code point order: surrogates (the units of the code points past U+FFFF)
- * after every other unit, which JavaScript's own ordering puts before U+E000–U+FFFF.
+ * The code point order of `a` and `b`, which agree up to unit `i` and differ there. The code points
+ * compared start at `i`, or at `i - 1` when that unit is a high surrogate (the pair it starts, or
+ * it alone, then the code points from `i`). A surrogate not in a pair is a code point of its own, as
+ * in Python: '\ud800' comes before '\ue000', which comes before '\u{10000}'.
  */
-const codePointRank = (unit: number): number => (unit < 0xd800 ? unit : unit < 0xe000 ? unit + 0x2000 : unit - 0x800);
+function pointOrderAt(a: string, b: string, i: number): number {
+  if (i > 0 && isHighSurrogate(a.charCodeAt(i - 1))) {
+    const d = a.codePointAt(i - 1)! - b.codePointAt(i - 1)!;
+    if (d !== 0) return d;
+  }
+  return a.codePointAt(i)! - b.codePointAt(i)!;
+}
 
 /** Python's default string ordering: by code point (JavaScript compares UTF-16 units). */
 export function compareCodePoints(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return codePointRank(x) - codePointRank(y);
-  }
+  for (let i = 0; i < n; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return pointOrderAt(a, b, i);
   return a.length - b.length;
 }
 
@@ -216,7 +223,7 @@ export function comparePathParts(a: string, b: string): number {
     if (x === y) continue;
     if (x === SLASH) return -1;
     if (y === SLASH) return 1;
-    return codePointRank(x) - codePointRank(y);
+    return pointOrderAt(a, b, i);
   }
   return a.length - b.length;
 }

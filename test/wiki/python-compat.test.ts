@@ -97,4 +97,37 @@ describe('Python repr and ordering', () => {
     };
     for (const a of paths) for (const b of paths.slice(0, 40)) expect([a, b, Math.sign(comparePathParts(a, b))]).toEqual([a, b, Math.sign(byDefinition(a, b))]);
   });
+
+  it('orders lone surrogates by their own code points, as Python does (a YAML title may hold one: "\\ud800")', () => {
+    // Python: '\ud800' < '\ue000' < '\U00010000'; a lone surrogate is a code point of its own.
+    expect(['\u{10000}', '\ue000', '\ud800'].sort(compareCodePoints)).toEqual(['\ud800', '\ue000', '\u{10000}']);
+    expect(['\ue000', '\udc00x'].sort(compareCodePoints)).toEqual(['\udc00x', '\ue000']);
+    expect(['a/\ue000.md', 'a/\ud800.md'].sort(comparePathParts)).toEqual(['a/\ud800.md', 'a/\ue000.md']);
+    // Against the definition, over every string of up to three pieces: lone surrogates (high and
+    // low, which side by side make a pair), the units either side of them, pairs and '/'.
+    const pieces = ['a', '/', '\ud7ff', '\ud800', '\udbff', '\udc00', '\udfff', '\ue000', '\uffff', '\u{10000}', '\u{1F600}'];
+    const strings = [''];
+    for (let n = 0; n < 3; n++) for (const s of [...strings]) for (const p of pieces) strings.push(s + p);
+    const points = (s: string) => [...s].map((c) => c.codePointAt(0)!);
+    const byPoints = (x: number[], y: number[]) => {
+      for (let k = 0; k < Math.min(x.length, y.length); k++) if (x[k] !== y[k]) return x[k]! - y[k]!;
+      return x.length - y.length;
+    };
+    const byParts = (a: string, b: string) => {
+      const [pa, pb] = [a.split('/'), b.split('/')];
+      for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+        const d = byPoints(points(pa[i]!), points(pb[i]!));
+        if (d !== 0) return d;
+      }
+      return pa.length - pb.length;
+    };
+    const sample = strings.filter((_, i) => i % 7 === 0);
+    const wrong: Array<[string, string, string]> = [];
+    for (const a of strings)
+      for (const b of sample) {
+        if (Math.sign(compareCodePoints(a, b)) !== Math.sign(byPoints(points(a), points(b)))) wrong.push(['compareCodePoints', a, b]);
+        if (Math.sign(comparePathParts(a, b)) !== Math.sign(byParts(a, b))) wrong.push(['comparePathParts', a, b]);
+      }
+    expect(wrong).toEqual([]);
+  });
 });
