@@ -46,10 +46,22 @@ export function encodeEntries(entries: readonly WikiEntry[]): { bytes: Buffer; e
 /** A kept entry's text as the snapshot file holds it (undefined for an entry a load built). */
 export const keptBytes = (entry: WikiEntry): Buffer | undefined => (entry instanceof KeptEntry ? entry.bytes : undefined);
 
-/** Whether a kept entry's text holds these own fields (it starts with their entryFieldsText). */
+/**
+ * Whether a kept entry's text holds these own fields: it starts with their entryFieldsText and what
+ * follows is the folded texts alone, then the text's end. The text is untrusted: one that went on
+ * past its folded texts (`…},"title":"other"}`, JSON keeping the last) or ended in a malformed tail
+ * would decode to other fields than the ones compared.
+ */
 export function holdsFields(bytes: Buffer, entry: Omit<WikiEntry, 'folded'>): boolean {
   const fields = Buffer.from(entryFieldsText(entry), 'utf8');
-  return fields.equals(bytes.subarray(0, fields.length));
+  if (bytes.length <= fields.length || bytes[bytes.length - 1] !== 0x7d || !fields.equals(bytes.subarray(0, fields.length))) return false;
+  let folded: unknown;
+  try {
+    folded = JSON.parse(bytes.toString('utf8', fields.length, bytes.length - 1));
+  } catch {
+    return false;
+  }
+  return isObject(folded) && Object.keys(folded).length === 2 && isJoined(folded.title) && isJoined(folded.summary);
 }
 
 /** The entry a kept text holds, at `path` and listed in `listedIn` (a kept text holds neither). */

@@ -95,6 +95,38 @@ describe('the catalog snapshot, attacked', () => {
     expect(JSON.stringify(await seen(session))).not.toContain('TOP-SECRET-OUTSIDE');
   });
 
+  it('a forged entry text that starts with its own fields as they are but ends otherwise is not kept when another page changes', async () => {
+    const repo = await createWikiRepo(dirs);
+    await open(repo.root, repo.root);
+    const file = snapshotFile(repo.root);
+    const good = readFileSync(file);
+    const { header, entriesAt, entryTexts } = snapshotRegions(good);
+    const paths = header.paths as string[];
+    const at = (i: number) => entriesAt + Buffer.byteLength(entryTexts.slice(0, i).join(''));
+    // Each text's own fields kept as they are, what follows them forged (as long as the original,
+    // so the offsets hold): a title given again after the folded texts (JSON keeps the last), and
+    // folded texts of the wrong shape.
+    const forged = Buffer.from(good);
+    const tails = ['{"title":"  ","summary":"  "},"title":"Forged title"}', '{"title":42}'];
+    tails.forEach((tail, i) => {
+      const text = entryTexts[i]!;
+      const own = text.slice(0, text.indexOf(',"folded":') + ',"folded":'.length);
+      const room = Buffer.byteLength(text);
+      expect(Buffer.byteLength(own + tail)).toBeLessThanOrEqual(room);
+      forged.fill(' ', at(i), at(i) + room).write(own + tail, at(i), 'utf8');
+    });
+    writeFileSync(file, forged);
+    // A real edit of a page neither of the two links to or lists: the load reads it and keeps the rest.
+    const edited = 'entities/redis.md';
+    expect(paths.slice(0, 2)).not.toContain(edited);
+    repo.write({ [edited]: `${repo.read(edited)}\nOne more line about redis.\n` });
+    const session = await open(repo.root, repo.root);
+    expect(session.catalog?.loadedFrom).toBe('updated snapshot');
+    const cold = await seen(await open(repo.root, repo.root, { cache: false }));
+    expect(await seen(session)).toEqual(cold);
+    expect(await seen(await open(repo.root, repo.root))).toEqual(cold);
+  });
+
   it('a FIFO, a folder or a symbolic link in place of the snapshot costs a cold load, never a hang, and is left as it is', async () => {
     const repo = await createWikiRepo(dirs);
     const cold = await seen(await open(repo.root, repo.root, { cache: false }));
