@@ -230,7 +230,15 @@ describe('the catalog snapshot, attacked', () => {
         'title others link to, unlisted',
         () => repo.write({ 'concepts/lease-renewal.md': repo.read('concepts/lease-renewal.md').replace(/^title: .*$/m, 'title: Lease Extension') }),
       ],
-      ['committed', () => repo.git('add', '--all') && repo.git('commit', '-qm', 'all', '--no-verify')],
+      [
+        'committed',
+        () => {
+          // Both run ('git add' prints nothing: `add && commit` never committed), and the tree is then clean.
+          repo.git('add', '--all');
+          repo.git('commit', '-qm', 'all', '--no-verify');
+          expect(repo.git('status', '--porcelain')).toBe('');
+        },
+      ],
     ];
     await open(repo.root, repo.root);
     for (const [what, change] of changes) {
