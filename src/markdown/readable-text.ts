@@ -13,6 +13,8 @@ const CODE_PLACEHOLDER = /\u0000(\d+)\u0000/g;
 /** A backslash before ASCII punctuation makes it a literal character (CommonMark). */
 const ESCAPED_PUNCTUATION = /\\[!-/:-@[-`{-~]/g;
 const ESCAPE_PLACEHOLDER = /\u0001(\d+)\u0001/g;
+/** The characters the placeholders are made of: one the text holds itself is kept aside as an escape is. */
+const PLACEHOLDER_CHARACTER = /[\u0000\u0001]/g;
 /** An Obsidian callout's type at the start of a blockquote: `> [!note] Title`, `> [!tip]-`. */
 const CALLOUT_TYPE = /^\[![\w-]+\][+-]?[ \t]*/;
 
@@ -59,7 +61,10 @@ export function readableText(text: string): string {
   if (!MARKUP_CHARACTER.test(text) && !LIST_MARKER_LINE.test(text)) return text.replace(/\s+/g, ' ').trim();
   const code: string[] = [];
   const escaped: string[] = [];
-  let s = replaceCodeSpans(text, (span) => `\u0000${code.push(span.replace(/\s+/g, ' ')) - 1}\u0000`)
+  // A placeholder's own characters in the text (`\u00010\u0001` as written) would read as a
+  // placeholder: each is set aside first, as an escape is, and put back as it was.
+  const unplaced = text.replace(PLACEHOLDER_CHARACTER, (c) => `\u0001${escaped.push(c) - 1}\u0001`);
+  let s = replaceCodeSpans(unplaced, (span) => `\u0000${code.push(span.replace(/\s+/g, ' ')) - 1}\u0000`)
     // `\_` is a literal `_`: kept out of the way of the emphasis and link rules and put back as
     // written, so the text reads the same in markdown and a second reading changes nothing.
     .replace(ESCAPED_PUNCTUATION, (escape) => `\u0001${escaped.push(escape) - 1}\u0001`);

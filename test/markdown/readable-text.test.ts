@@ -46,6 +46,16 @@ describe('readableText', () => {
     expect(readableText('A plain [bracket] and a \\[not link\\](x.md).')).toBe('A plain [bracket] and a \\[not link\\](x.md).');
   });
 
+  it('keeps control characters as written: text shaped like its own placeholders is never read as one', () => {
+    // Text without markup is read by a fast path that leaves it as it is; with markup it must read the same.
+    const lookalikes = 'a \u00010\u0001 b \u00000\u0000 c \u00019\u0001 d';
+    expect(readableText(lookalikes)).toBe(lookalikes);
+    expect(readableText(`${lookalikes} *e*`)).toBe(`${lookalikes} e`);
+    // With a code span and an escape of its own, a lookalike is not replaced by them either.
+    expect(readableText('`x` and \\* then \u00000\u0000 and \u00010\u0001')).toBe('`x` and \\* then \u00000\u0000 and \u00010\u0001');
+    expect(readableText('\u0000\u0001 `\u00010\u0001` \u0001')).toBe('\u0000\u0001 `\u00010\u0001` \u0001');
+  });
+
   it('reads hostile text in one pass: 300,000 brackets, backticks or comment openers', () => {
     // Each of these made an expression rescan the rest of the text from each of its characters (minutes).
     for (const piece of ['[', '[[', '[](', '![[', '[^', '`', '<!--', '%%', '<http:', '# ', '**a']) {
