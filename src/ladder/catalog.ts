@@ -253,9 +253,12 @@ const sameStrings = (a: readonly string[], b: readonly string[]): boolean => a.l
  * file in the wiki's folders differs (a cold load).
  */
 async function keptParts(kept: CatalogSnapshot, keys: FileKeys, counter: RelevanceCounter): Promise<KeptParts | undefined> {
-  let keptPages, keptCounts, keptKeys;
+  let keptPages: KeptPage[], keptCounts, keptKeys;
   try {
-    ({ pages: keptPages, fieldCounts: keptCounts, keys: keptKeys } = await kept.rest());
+    const rest = await kept.rest();
+    ({ fieldCounts: keptCounts, keys: keptKeys } = rest);
+    // Every line parsed (and checked) before any word is remapped into the counter.
+    keptPages = Array.from({ length: rest.pages.count }, (_, i) => rest.pages.page(i));
   } catch {
     return undefined;
   }

@@ -18,6 +18,8 @@ import { type WordIndex, wordIndexHolds } from './word-index.js';
 
 const MAGIC = Buffer.from('WSCATLG\n', 'latin1');
 const NEWLINE = Buffer.from('\n', 'latin1');
+/** The counts of a page that could not be read. */
+const NO_BODY: BodyCounts = { ids: new Int32Array(0), counts: new Int32Array(0), length: 0 };
 /** Past this a snapshot file is not read (a wiki whose snapshot is this large loads cold). */
 const MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
 /** Where the header's length is, and where the header starts (after the magic and that length). */
@@ -68,14 +70,33 @@ export interface CatalogSnapshot {
 export interface SnapshotRest {
   keys: FileKeys;
   fieldCounts: FieldCounts[];
-  pages: KeptPage[];
+  /** The kept pages, in page order, each parsed and checked when asked for. */
+  pages: KeptPages;
 }
 
-/** What a load writes: the snapshot with its parts at hand. */
-export type CatalogSnapshotParts = Omit<CatalogSnapshot, 'rest' | 'keysDigest'> & SnapshotRest;
+export interface KeptPages {
+  readonly count: number;
+  /** Page i, its line parsed and checked (it throws when malformed). */
+  page(i: number): KeptPage;
+  /** Page i as written again without parsing its line: the line and the body's counts. */
+  line(i: number): KeptLine;
+}
+
+/** A kept page written again as the file has it, its line unparsed, with its body's counts (empty for a page that could not be read). */
+export interface KeptLine {
+  line: Buffer;
+  body: BodyCounts;
+}
+
+/** What a load writes: the snapshot with its parts at hand; pages read, or kept as they were. */
+export type CatalogSnapshotParts = Omit<CatalogSnapshot, 'rest' | 'keysDigest'> & {
+  keys: FileKeys;
+  fieldCounts: FieldCounts[];
+  pages: Array<KeptPage | KeptLine>;
+};
 
 /** A page's facts as kept: the body's counts are in the arrays, the acronyms as pairs. */
-type KeptFacts = Omit<PageFacts, 'body' | 'acronyms'> & { acronyms: Array<[string, Array<[string, string]>]>; bodyLength: number };
+type KeptFacts = Omit<PageFacts, 'body' | 'acronyms'> & { acronyms: Array<[string, Array<[string, string]>]> };
 type KeptPageJson = { path: string; key: string; facts: KeptFacts } | { path: string; key: string; unreadable: string };
 
 interface Header {
@@ -117,7 +138,7 @@ const HEAD_ARRAYS = [
   ['listedBy', Int32Array],
   ['entryEnds', Int32Array],
 ] as const;
-/** The rest's typed arrays, in file order: the entries' field counts and the pages' body counts. */
+/** The rest's typed arrays, in file order: the entries' field counts and every page's body counts (none for one that could not be read). */
 const REST_ARRAYS = [
   ['fieldIds', Int32Array],
   ['fieldCounts', Int32Array],
@@ -126,6 +147,7 @@ const REST_ARRAYS = [
   ['bodyIds', Int32Array],
   ['bodyCounts', Int32Array],
   ['bodyEnds', Int32Array],
+  ['bodyLengths', Int32Array],
 ] as const;
 type ArrayList = typeof HEAD_ARRAYS | typeof REST_ARRAYS;
 type Arrays<L extends ArrayList> = { [K in L[number] as K[0]]: K[1] extends Float64ArrayConstructor ? Float64Array<ArrayBuffer> : Int32Array<ArrayBuffer> };
@@ -138,8 +160,8 @@ type ToWrite<L extends ArrayList> = Record<L[number][0], Float64Array | Int32Arr
 export function encodeSnapshot(snapshot: CatalogSnapshotParts, stamp: string): Buffer[] {
   const { postings, naming, vocabulary } = snapshot.relevance;
   const fields = flatten(snapshot.fieldCounts, (f) => [f.ids, f.counts]);
-  const read = snapshot.pages.flatMap((p) => ('facts' in p ? [p.facts.body] : []));
-  const bodies = flatten(read, (b) => [b.ids, b.counts]);
+  const pageBodies = snapshot.pages.map((p) => ('facts' in p ? p.facts.body : 'body' in p ? p.body : NO_BODY));
+  const bodies = flatten(pageBodies, (b) => [b.ids, b.counts]);
   const listers = [...new Set(snapshot.entries.flatMap((e) => (e.listedIn === undefined ? [] : [e.listedIn])))];
   const entryTexts = encodeEntries(snapshot.entries);
   const head: ToWrite<typeof HEAD_ARRAYS> = {
@@ -163,10 +185,14 @@ export function encodeSnapshot(snapshot: CatalogSnapshotParts, stamp: string): B
     bodyIds: bodies.values[0]!,
     bodyCounts: bodies.values[1]!,
     bodyEnds: bodies.ends,
+    bodyLengths: Int32Array.from(pageBodies, (b) => b.length),
   };
   // One line per page; a page the snapshot held with the same key is its line again (nothing of it changed).
   const pagesJson = Buffer.concat(
-    snapshot.pages.flatMap((p, i) => [...(i === 0 ? [] : [NEWLINE]), p.line ?? Buffer.from(JSON.stringify(keptPageJson(p)), 'utf8')]),
+    snapshot.pages.flatMap((p, i) => [
+      ...(i === 0 ? [] : [NEWLINE]),
+      !('path' in p) ? p.line : (p.line ?? Buffer.from(JSON.stringify(keptPageJson(p)), 'utf8')),
+    ]),
   );
   const keysJson = Buffer.from(JSON.stringify(snapshot.keys), 'utf8');
   const header: Header = {
@@ -205,8 +231,9 @@ export function encodeSnapshot(snapshot: CatalogSnapshotParts, stamp: string): B
 /** A page as its line of the file holds it: the body's counts are in the arrays, the acronyms as pairs. */
 function keptPageJson(p: KeptPage): KeptPageJson {
   if (!('facts' in p)) return { path: p.path, key: p.key, unreadable: p.unreadable };
-  const { body, acronyms, ...facts } = p.facts;
-  return { path: p.path, key: p.key, facts: { ...facts, acronyms: [...acronyms].map(([k, forms]) => [k, [...forms]]), bodyLength: body.length } };
+  const { title, ownSummary, tags, aliases, headings, links, wikilinks, acronyms, openCapture } = p.facts;
+  const pairs: KeptFacts['acronyms'] = [...acronyms].map(([k, forms]) => [k, [...forms]]);
+  return { path: p.path, key: p.key, facts: { title, ownSummary, tags, aliases, headings, links, wikilinks, acronyms: pairs, openCapture } };
 }
 
 /** Where each part of a snapshot file starts, from its header (and the header's length in bytes). */
@@ -425,7 +452,8 @@ function keptFieldCounts(arrays: RestArrays, entries: number, words: number): Fi
   });
 }
 
-function keptPages(bytes: Buffer, arrays: RestArrays, words: number): KeptPage[] {
+/** The kept pages over the rest's bytes and arrays: the bodies checked now, each line when its page is asked for. */
+function keptPages(bytes: Buffer, arrays: RestArrays, words: number): KeptPages {
   // Each line as the file's bytes: a page kept again is written from them, never encoded anew.
   const lines: Buffer[] = [];
   for (let from = 0; from < bytes.length;) {
@@ -434,26 +462,26 @@ function keptPages(bytes: Buffer, arrays: RestArrays, words: number): KeptPage[]
     lines.push(bytes.subarray(from, to));
     from = to + 1;
   }
-  const json = lines.map((line) => {
-    const page = parseLine(line);
-    if (!isKeptPage(page)) throw new MalformedSnapshot('pages');
-    return page;
-  });
-  const { bodyIds, bodyCounts, bodyEnds } = arrays;
-  const read = json.filter((p) => 'facts' in p);
-  if (bodyEnds.length !== read.length) throw new MalformedSnapshot('page bodies');
+  const { bodyIds, bodyCounts, bodyEnds, bodyLengths } = arrays;
+  if (bodyEnds.length !== lines.length || bodyLengths.length !== lines.length || !bodyLengths.every((n) => n >= 0)) throw new MalformedSnapshot('page bodies');
   checkCounted(bodyIds, bodyCounts, bodyEnds, words, 'page bodies');
-  let n = 0;
-  return json.map((page, i): KeptPage => {
-    const line = lines[i]!;
-    if (!('facts' in page)) return { ...page, line };
-    const from = n === 0 ? 0 : bodyEnds[n - 1]!;
-    const to = bodyEnds[n++]!;
-    const { bodyLength, acronyms, ...facts } = page.facts;
-    const body: BodyCounts = { ids: bodyIds.subarray(from, to), counts: bodyCounts.subarray(from, to), length: bodyLength };
-    const findings: AcronymFindings = new Map(acronyms.map(([key, forms]) => [key, new Map(forms)]));
-    return { path: page.path, key: page.key, facts: { ...facts, acronyms: findings, body }, line };
-  });
+  const body = (i: number): BodyCounts => {
+    const from = i === 0 ? 0 : bodyEnds[i - 1]!;
+    return { ids: bodyIds.subarray(from, bodyEnds[i]!), counts: bodyCounts.subarray(from, bodyEnds[i]!), length: bodyLengths[i]! };
+  };
+  return {
+    count: lines.length,
+    line: (i) => ({ line: lines[i]!, body: body(i) }),
+    page(i) {
+      const line = lines[i]!;
+      const page = parseLine(line);
+      if (!isKeptPage(page)) throw new MalformedSnapshot('pages');
+      if (!('facts' in page)) return { ...page, line };
+      const { acronyms, ...facts } = page.facts;
+      const findings: AcronymFindings = new Map(acronyms.map(([key, forms]) => [key, new Map(forms)]));
+      return { path: page.path, key: page.key, facts: { ...facts, acronyms: findings, body: body(i) }, line };
+    },
+  };
 }
 
 function parseLine(line: Buffer): unknown {
@@ -484,7 +512,6 @@ function isKeptPage(v: unknown): v is KeptPageJson {
     isList(f.links, (l): l is { target: string; text: string } => isLink(l) && isString(l.text)) &&
     isList(f.wikilinks, isLink) &&
     typeof f.openCapture === 'boolean' &&
-    isCount(f.bodyLength) &&
     isList(f.acronyms, (a): a is [string, Array<[string, string]>] => isPair(a, isString, (forms) => isList(forms, (p) => isPair(p, isString, isString))))
   );
 }
