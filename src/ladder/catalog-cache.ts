@@ -3,7 +3,7 @@
 // reports unchanged is keyed by its blob id; any other (changed, untracked, outside git) by size,
 // modification and change times and inode. A snapshot whose every key is current stands for the
 // load; one whose keys differ for some pages gives the load the facts of the pages that did not
-// change (catalog.ts reads the others and recomputes everything that spans pages). A snapshot of
+// change (catalog.ts reads the others, and recomputes what spans pages when a change reaches it). A snapshot of
 // another steward version, layout or configuration, or of other git filter drivers or attributes
 // files (which change how a blob is checked out), or one that is partial, unreadable or malformed,
 // is not used, and the load writes a new one. It is data (checked JSON and typed arrays, in the

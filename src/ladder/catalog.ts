@@ -11,9 +11,9 @@ import { readPages } from '../wiki/page-limit.js';
 import { type WikiSchema, parseSchema } from '../wiki/schema-file.js';
 import { type FileText, type WikiTree } from '../wiki/tree.js';
 import { type WikilinkResolver, wikilinkResolver } from '../wiki/wikilinks.js';
-import { type Field, type FieldCounts, type RelevanceIndex, RelevanceCounter, restoredRelevance } from './relevance.js';
+import { type BodyCounts, type Field, type FieldCounts, type RelevanceIndex, RelevanceCounter, restoredRelevance } from './relevance.js';
 import { type CatalogCache } from './catalog-cache.js';
-import { type CatalogSnapshot, type FileKeys, type KeptPage, keysDigest } from './snapshot-file.js';
+import { type CatalogSnapshot, type FileKeys, type KeptLine, type KeptPage, type SnapshotRest, keysDigest } from './snapshot-file.js';
 import { AcronymCollector } from './acronyms.js';
 import { builtinStopwords } from './signal-terms.js';
 import { readCatalogPages } from './catalog-pages.js';
@@ -29,9 +29,10 @@ export interface WikiCatalog {
   root: string;
   /**
    * Whether this load read every page, took a snapshot whose every file key was current, or read
-   * only the pages that changed since the snapshot (catalog-cache.ts).
+   * only the pages that changed since the snapshot (catalog-cache.ts): `patched snapshot` when no
+   * change reached another page's entry (see patchedLoad), else `updated snapshot`.
    */
-  loadedFrom: 'pages' | 'snapshot' | 'updated snapshot';
+  loadedFrom: 'pages' | 'snapshot' | 'patched snapshot' | 'updated snapshot';
   /** How many pages this load read (the others came from the snapshot). */
   pagesRead: number;
   layout: WikiLayout;
@@ -68,9 +69,11 @@ const PAGE_TEXT_CACHE_CHARS = 32 * 1024 * 1024;
 /**
  * The catalog of the wiki in `tree`. With a `cache`, a snapshot whose every file key is current
  * stands for the load; one whose keys differ for some pages gives the facts of the others, and only
- * the pages that changed (or came) are read. What spans pages (index listings, link texts, wikilinks,
- * acronyms, the ranking's statistics) is worked out again whenever any page is read, as a load with
- * no snapshot works it out. Any load that read pages leaves a snapshot for the next run.
+ * the pages that changed (or came) are read. When none of those changes reaches another page's
+ * entry, only the changed pages' entries are rebuilt (patchedLoad); otherwise what spans pages
+ * (index listings, link texts, wikilinks, acronyms) is worked out again, as a load with no snapshot
+ * works it out. The ranking's statistics are rebuilt whenever any page is read. Any load that read
+ * pages leaves a snapshot for the next run.
  */
 export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?: CatalogCache): Promise<WikiCatalog> {
   const layout = layoutOf(tree, config);
@@ -103,8 +106,11 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
     });
   }
   const counter = new RelevanceCounter(builtinStopwords());
+  const patch = kept ? await patchedLoad(tree, layout, { pages, indexFiles, metaFiles, unsafe }, kept, keys!, cache!, counter) : undefined;
+  if (patch && 'catalog' in patch) return patch.catalog;
   const reuse = kept && (await keptParts(kept, keys!, counter));
-  const read = await readOrKeep(tree, pages, counter, reuse?.pages);
+  // The pages the patch read are not read again.
+  const read = await readOrKeep(tree, pages, counter, new Map([...(reuse?.pages ?? []), ...(patch?.read ?? [])]));
   const unreadable = read.flatMap((page) => ('unreadable' in page ? [{ path: page.path, reason: page.unreadable }] : []));
   const facts = new Map(read.flatMap((page) => ('facts' in page ? [[page.path, page.facts] as const] : [])));
   const acronymCollector = new AcronymCollector();
@@ -174,11 +180,146 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
   });
 }
 
-/** Index files speak for the pages they list: the first listing (root first, then by path) wins. */
+/** The files a load keys, as loadCatalog lists them, and the pages whose names are unsafe. */
+interface LoadFiles {
+  pages: readonly string[];
+  indexFiles: readonly string[];
+  metaFiles: readonly string[];
+  unsafe: WikiCatalog['unreadable'];
+}
+
+/**
+ * A load that reads only the pages whose keys differ and rebuilds only their entries: when the
+ * wiki's pages, index files, schema and attributes files are the snapshot's, and every changed page
+ * is still readable, titled, linking and spelling out acronyms as the snapshot has it, nothing that
+ * spans pages moved (listings, link texts, wikilinks, acronyms), so every other entry is the kept
+ * one. The ranking's statistics are rebuilt from the counts as any load builds them, and the result
+ * is what a load with no snapshot gives. When any of that does not hold (or the snapshot turns out
+ * malformed), no catalog: the caller's update works out everything that spans pages instead, with
+ * the pages this read (over `counter`'s ids, as the caller's).
+ */
+async function patchedLoad(
+  tree: WikiTree,
+  layout: WikiLayout,
+  { pages, indexFiles, metaFiles, unsafe }: LoadFiles,
+  kept: CatalogSnapshot,
+  keys: FileKeys,
+  cache: CatalogCache,
+  counter: RelevanceCounter,
+): Promise<{ catalog: WikiCatalog } | { read: ReadonlyMap<string, ReadPage> } | undefined> {
+  if (!holdsPages(kept, pages, indexFiles)) return undefined;
+  let rest: SnapshotRest;
+  let before: KeptPage[];
+  // Keys list the pages first, in page order, then the other files: those all as they were.
+  let changed: number[];
+  try {
+    rest = await kept.rest();
+    if (rest.keys.length !== keys.length || rest.pages.count !== pages.length || !rest.keys.every(([p], i) => p === keys[i]![0])) return undefined;
+    changed = pages.flatMap((_, i) => (keys[i]![1] === rest.keys[i]![1] ? [] : [i]));
+    if (changed.length === 0 || !sameKeys(rest.keys.slice(pages.length), keys.slice(pages.length))) return undefined;
+    before = changed.map((i) => rest.pages.page(i));
+  } catch {
+    return undefined;
+  }
+  const now = await readOrKeep(
+    tree,
+    changed.map((i) => pages[i]!),
+    counter,
+    undefined,
+  );
+  const read = new Map(now.map((page) => [page.path, page]));
+  const changedFacts = new Map<string, PageFacts>();
+  for (const [k, page] of now.entries()) {
+    const old = before[k]!;
+    if (!('facts' in page) || !('facts' in old) || old.path !== page.path || crossPageFacts(old.facts) !== crossPageFacts(page.facts)) return { read };
+    changedFacts.set(page.path, page.facts);
+  }
+  const { schema, indexTexts } = await readMetaFiles(tree, metaFiles);
+  const positions = new Map(kept.entries.map((e, i) => [e.path, i]));
+  const listed = listingsOf(indexFiles, indexTexts, positions, wikilinkResolver(pages, { wikiName: path.basename(tree.root) }));
+  const remap = counter.remapper(kept.relevance.vocabulary);
+  const keptNames = wordsByEntry(kept.names, kept.entries.length);
+  const keptPhrases = wordsByEntry(kept.phrases, kept.entries.length);
+  const entries: WikiEntry[] = [];
+  const fieldCounts: FieldCounts[] = [];
+  const rebuilt = new Set<number>();
+  kept.entries.forEach((keptOne, at) => {
+    const f = changedFacts.get(keptOne.path);
+    const counts = rest.fieldCounts[at]!;
+    const index = f && listed.get(keptOne.path);
+    const entry: Omit<WikiEntry, 'folded'> | undefined = f && {
+      path: keptOne.path,
+      category: keptOne.category,
+      title: index?.title || f.title,
+      summary: index?.summary || f.ownSummary,
+      tags: f.tags,
+      aliases: f.aliases,
+      headings: f.headings,
+      // Links to a page whose title is unchanged, from pages whose links are unchanged: as kept.
+      linkTexts: keptOne.linkTexts,
+      ...(index ? { listedIn: index.indexFile } : {}),
+      openCapture: f.openCapture,
+    };
+    if (entry && !holdsFields(keptBytes(keptOne)!, entry)) {
+      rebuilt.add(at);
+      entries.push({ ...entry, folded: { title: foldText(entry.title), summary: foldText(entry.summary) } });
+      fieldCounts.push(counter.countFields(shortFields(entry)));
+    } else {
+      entries.push(keptOne);
+      fieldCounts.push({ ...counts, ids: remap(counts.ids) });
+    }
+  });
+  // Each page as kept (its line, its body's counts over this counter's ids) or as read now.
+  const bodies = new Map<string, BodyCounts>();
+  const written: Array<KeptPage | KeptLine> = pages.map((p, i) => {
+    const f = changedFacts.get(p);
+    if (f) {
+      bodies.set(p, f.body);
+      return { path: p, key: keys[i]![1], facts: f };
+    }
+    const { line, body } = rest.pages.line(i);
+    const counted = { ...body, ids: remap(body.ids) };
+    bodies.set(p, counted);
+    return { line, body: counted };
+  });
+  const relevance = counter.build(entries.map((e, at) => ({ fields: fieldCounts[at]!, body: bodies.get(e.path)! })));
+  const names = buildWordIndex(entries, (e, at) => (rebuilt.has(at) ? nameWords(e) : keptNames[at]!));
+  const phrases = buildWordIndex(entries, (e, at) => (rebuilt.has(at) ? phraseWords(e) : keptPhrases[at]!));
+  await cache.write({
+    keys,
+    entries,
+    acronyms: kept.acronyms,
+    unreadable: kept.unreadable,
+    relevance: relevance.parts(),
+    names,
+    phrases,
+    fieldCounts,
+    pages: written,
+  });
+  const catalog = assembleCatalog(tree, layout, {
+    loadedFrom: 'patched snapshot',
+    pagesRead: changed.length,
+    entries,
+    relevance,
+    names,
+    phrases,
+    acronyms: new Map(kept.acronyms),
+    schema,
+    indexFiles: [...indexFiles],
+    unreadable: [...kept.unreadable, ...unsafe],
+  });
+  return { catalog };
+}
+
+/** What of a page's facts reaches other pages' entries or the wiki's tables: its title, links, wikilinks and acronyms. */
+const crossPageFacts = (f: PageFacts): string =>
+  JSON.stringify([f.title, f.links, f.wikilinks, [...f.acronyms].map(([acronym, forms]) => [acronym, [...forms]])]);
+
+/** Index files speak for the pages they list (of `readable`): the first listing (root first, then by path) wins. */
 function listingsOf(
   indexFiles: readonly string[],
   indexTexts: ReadonlyMap<string, string>,
-  facts: ReadonlyMap<string, PageFacts>,
+  readable: { has(path: string): boolean },
   resolveWikilink: WikilinkResolver,
 ): Map<string, IndexEntry> {
   const listed = new Map<string, IndexEntry>();
@@ -186,7 +327,7 @@ function listingsOf(
     const text = indexTexts.get(file);
     if (text === undefined) continue;
     for (const entry of parseIndexFile(file, text, { resolveWikilink })) {
-      if (facts.has(entry.path) && !listed.has(entry.path)) listed.set(entry.path, entry);
+      if (readable.has(entry.path) && !listed.has(entry.path)) listed.set(entry.path, entry);
     }
   }
   return listed;
@@ -310,15 +451,15 @@ interface KeptWords {
 }
 
 /**
- * Every page in page order, read or (when `kept` holds it) taken from the snapshot, bodies counted
- * over `counter`'s ids. Pages over the size limit are not read (see wiki/page-limit.ts): unreadable,
+ * Every page in page order, read or (when `kept` holds it) taken from the snapshot or an earlier
+ * read of this load, bodies counted over `counter`'s ids. Pages over the size limit are not read (see wiki/page-limit.ts): unreadable,
  * with why.
  */
 async function readOrKeep(
   tree: WikiTree,
   pages: readonly string[],
   counter: RelevanceCounter,
-  kept: ReadonlyMap<string, KeptPage> | undefined,
+  kept: ReadonlyMap<string, ReadPage | KeptPage> | undefined,
 ): Promise<Array<ReadPage | KeptPage>> {
   const read = new Map<string, ReadPage>();
   // Chunks merge in page order, so word ids come out as one pass gives them.

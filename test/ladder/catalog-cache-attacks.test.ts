@@ -116,10 +116,12 @@ describe('the catalog snapshot, attacked', () => {
       forged.fill(' ', at(i), at(i) + room).write(own + tail, at(i), 'utf8');
     });
     writeFileSync(file, forged);
-    // A real edit of a page neither of the two links to or lists: the load reads it and keeps the rest.
-    const edited = 'entities/redis.md';
+    // A real change that reaches other pages' entries (a page added): the load reads it, rebuilds
+    // every entry and keeps the rest. (An edit that reaches no other entry keeps the other entries
+    // as kept, as a warm load takes them.)
+    const edited = 'entities/redis-notes.md';
     expect(paths.slice(0, 2)).not.toContain(edited);
-    repo.write({ [edited]: `${repo.read(edited)}\nOne more line about redis.\n` });
+    repo.write({ [edited]: `${repo.read('entities/redis.md')}\nOne more line about redis.\n` });
     const session = await open(repo.root, repo.root);
     expect(session.catalog?.loadedFrom).toBe('updated snapshot');
     const cold = await seen(await open(repo.root, repo.root, { cache: false }));

@@ -5,7 +5,12 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AskSession, offlineProviders, openAskSession } from '../../src/answer/ask.js';
+import { DEFAULT_CONFIG } from '../../src/config/config.js';
 import { openWorkspace } from '../../src/config/workspace.js';
+import { GitCommandManager } from '../../src/git/git-command-manager.js';
+import { openCatalogCache } from '../../src/ladder/catalog-cache.js';
+import { loadCatalog } from '../../src/ladder/catalog.js';
+import { type WikiTree, loadFileTree } from '../../src/wiki/tree.js';
 import { TempDirs, openRepo } from '../helpers/git-repo.js';
 import { forgedSnapshot, seen, snapshotRegions } from '../helpers/catalog-snapshot.js';
 import { createWikiRepo } from '../helpers/wiki-repo.js';
@@ -60,11 +65,18 @@ describe('the catalog snapshot', () => {
     ];
     await open(repo.root);
     // Each change reads only the page it touched (none for a deletion); the rest comes from the snapshot.
-    const pagesRead = [1, 1, 1, 1, 0];
+    // The commit changes the page's key, not what it holds: no other entry can differ, so only that page's is rebuilt.
+    const loads = [
+      ['updated snapshot', 1],
+      ['patched snapshot', 1],
+      ['updated snapshot', 1],
+      ['updated snapshot', 1],
+      ['updated snapshot', 0],
+    ];
     for (const [i, change] of changes.entries()) {
       change();
       const session = await open(repo.root);
-      expect([session.catalog?.loadedFrom, session.catalog?.pagesRead]).toEqual(['updated snapshot', pagesRead[i]]);
+      expect([session.catalog?.loadedFrom, session.catalog?.pagesRead]).toEqual(loads[i]);
       expect(await seen(session)).toEqual(await seen(await open(repo.root, { cache: false })));
       expect((await open(repo.root)).catalog?.loadedFrom).toBe('snapshot');
     }
@@ -90,6 +102,48 @@ describe('the catalog snapshot', () => {
       expect(session.catalog?.loadedFrom).toBe('updated snapshot');
       expect(await seen(session)).toEqual(await seen(await open(repo.root, { cache: false })));
     }
+  });
+
+  it('an edit that reaches no other page rebuilds only its own entry; one that does works out what spans pages; both load as a cold load does', async () => {
+    const repo = await createWikiRepo(dirs);
+    const page = 'concepts/retry-budgets.md';
+    const edit = (change: (text: string) => string) => () => repo.write({ [page]: change(repo.read(page)) });
+    const changes: Array<[string, () => void]> = [
+      ['patched snapshot', edit((t) => `${t}\nA paragraph about lease renewal and cache warming with redis.\n`)],
+      ['patched snapshot', edit((t) => `${t}\n## Budgets under load\n\nHow retry budgets behave under load.\n`)],
+      ['patched snapshot', edit((t) => t.replace('tags: [testing]', 'tags: [testing, retries]'))],
+      ['patched snapshot', edit((t) => t.replace('a page written for a test', 'a page about retry limits'))],
+      // A link to another page: that page's link texts change.
+      ['updated snapshot', edit((t) => `${t}\nSee [the redis notes](../entities/redis.md).\n`)],
+      ['updated snapshot', edit((t) => `${t}\nSee [[lease-renewal|renewing leases]].\n`)],
+      // An acronym spelled out: the wiki's acronyms change.
+      ['updated snapshot', edit((t) => `${t}\nA retry budget policy (RBP) caps retries.\n`)],
+    ];
+    await open(repo.root);
+    for (const [loadedFrom, change] of changes) {
+      change();
+      const session = await open(repo.root);
+      expect([loadedFrom, session.catalog?.loadedFrom, session.catalog?.pagesRead]).toEqual([loadedFrom, loadedFrom, 1]);
+      expect(await seen(session)).toEqual(await seen(await open(repo.root, { cache: false })));
+      expect((await open(repo.root)).catalog?.loadedFrom).toBe('snapshot');
+    }
+  });
+
+  it('an edit found to reach other pages is read once: the update that follows takes the page as the first look read it', async () => {
+    const repo = await createWikiRepo(dirs);
+    await open(repo.root);
+    const page = 'concepts/retry-budgets.md';
+    repo.write({ [page]: `${repo.read(page)}\nSee [[lease-renewal|renewing leases]].\n` });
+    const tree = await loadFileTree(repo.root);
+    const asked: string[] = [];
+    const counting: WikiTree = { ...tree, readEach: (paths, visit, options) => (asked.push(...paths), tree.readEach(paths, visit, options)) };
+    const cache = await openCatalogCache(repo.root, DEFAULT_CONFIG, {
+      stewardVersion: 'test',
+      repoRoot: repo.root,
+      head: new GitCommandManager(repo.root).headState(),
+    });
+    const catalog = await loadCatalog(counting, DEFAULT_CONFIG, cache);
+    expect([catalog.loadedFrom, catalog.pagesRead, asked.filter((p) => p === page)]).toEqual(['updated snapshot', 1, [page]]);
   });
 
   it('a snapshot of an older tree (as the Actions cache restores one) reads only the pages that differ', async () => {
@@ -147,21 +201,32 @@ describe('the catalog snapshot', () => {
       expect(await seen(await open(repo.root))).toEqual(cold);
       expect(readFileSync(file!).equals(good)).toBe(true);
     }
-    // The pages' part is read only when some page changed: spoiled there, the load reads every page.
-    // The rest starts with the keys, then the pages.
+    // The pages' part is read only when some page changed, and a page's line only when the load
+    // needs it: spoiled there, the load reads every page. The rest starts with the keys, then the pages.
     const { header, restAt } = snapshotRegions(good);
     const pagesAt = restAt + (header.keysBytes as number);
-    expect(good.toString('utf8', pagesAt, pagesAt + 8)).toBe('{"path":');
+    const firstPage = (header.paths as string[])[0]!;
+    expect(good.toString('utf8', pagesAt, pagesAt + 9 + firstPage.length)).toBe(`{"path":"${firstPage}`);
     const spoiledPages = Buffer.from(good);
     spoiledPages.write('x', pagesAt, 'latin1');
     writeFileSync(file!, spoiledPages);
     expect((await open(repo.root)).catalog?.loadedFrom).toBe('snapshot');
-    repo.write({ 'concepts/retry-budgets.md': `${repo.read('concepts/retry-budgets.md')}\nEdited.\n` });
-    writeFileSync(file!, spoiledPages);
-    const session = await open(repo.root);
-    expect(session.catalog?.loadedFrom).toBe('pages');
-    expect(await seen(session)).toEqual(await seen(await open(repo.root, { cache: false })));
-    repo.git('checkout', '--', 'concepts/retry-budgets.md');
+    const edit = (page: string) => repo.write({ [page]: `${repo.read(page)}\nEdited.\n` });
+    // Another page's body edited: only that page's line is read, and the spoiled one is written back unread.
+    edit('concepts/retry-budgets.md');
+    const patched = await open(repo.root);
+    expect(patched.catalog?.loadedFrom).toBe('patched snapshot');
+    expect(await seen(patched)).toEqual(await seen(await open(repo.root, { cache: false })));
+    // The spoiled page edited (its line is read), or a page added (every line is read): every page is read.
+    for (const change of [() => edit(firstPage), () => repo.write({ 'concepts/added.md': '---\ntitle: Added\n---\nA page.\n' })]) {
+      writeFileSync(file!, spoiledPages);
+      change();
+      const session = await open(repo.root);
+      expect(session.catalog?.loadedFrom).toBe('pages');
+      expect(await seen(session)).toEqual(await seen(await open(repo.root, { cache: false })));
+    }
+    repo.git('checkout', '--', '.');
+    repo.remove('concepts/added.md');
     await open(repo.root);
     // Another steward version writes its own snapshot over this one's.
     expect(await seen(await open(repo.root, { version: 'other' }))).toEqual(cold);
