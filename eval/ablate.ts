@@ -49,6 +49,8 @@ export const NOT_KNOBS: Readonly<Record<string, string>> = {
   'ladder/snapshot-file.SHORT_FIELD_COUNT': "not a ranking choice: how many short fields each entry's kept counts hold (the ranking's own list)",
   'ladder/snapshot-file.READ_FLAGS': 'not a ranking choice: how a snapshot file is opened (no symbolic link followed, no FIFO waited on)',
   'ladder/snapshot-file.HEAD_ARRAYS': "not a ranking choice: the typed arrays of the snapshot's head (what a load over unchanged files reads) and their order",
+  'ladder/snapshot-file.NEWLINE': "not a ranking choice: what ends each page's line in the snapshot",
+  'ladder/snapshot-file.NO_BODY': 'not a ranking choice: the body counts kept for a page that could not be read (none)',
   'ladder/snapshot-file.REST_ARRAYS': "not a ranking choice: the typed arrays of the snapshot's rest (what a load that reads some pages reads) and their order",
   'ladder/relevance.NAMING_FIELDS': 'definition: the fields that name a page, for how common a word is as a name (the feedback rule that uses it is a knob)',
   'ladder/acronyms.DEFINITION': 'part of `ladder/ladder.ACRONYM_EXPANSION`: how a page spells out an acronym, "long form (ACR)"',
