@@ -4,6 +4,7 @@ import { type AskSession, type AskSessionOptions, askQuestion, openAskSession } 
 import { createProviders, providerOptions } from '../answer/providers.js';
 import type { WikiCitationRenderer } from '../answer/render.js';
 import type { Trace } from '../answer/trace.js';
+import type { WikiCatalog } from '../ladder/catalog.js';
 import { repoPathOf, type Workspace } from '../config/workspace.js';
 import type { RepoRef } from '../github/octokit.js';
 import type { Clock } from '../net/clock.js';
@@ -44,8 +45,7 @@ export async function askFromCheckout(ctx: AskContext, text: string): Promise<{ 
   let trace: Trace;
   try {
     session = await openAskSession(workspace, providers, ctx.catalogCache ? { catalogCache: ctx.catalogCache } : {});
-    const loadedFrom = session.catalog?.loadedFrom;
-    if (ctx.catalogCache && loadedFrom) ctx.reporter.info(`catalog: loaded from ${loadedFrom === 'snapshot' ? 'its snapshot' : 'the pages'}`);
+    if (ctx.catalogCache && session.catalog) ctx.reporter.info(`catalog: loaded from ${loadedFrom(session.catalog)}`);
     const commit = session.commit ?? ctx.env.GITHUB_SHA ?? 'HEAD';
     trace = await askQuestion(session, text, { renderCitation: permalinkRenderer(ctx.serverUrl, ctx.repo, commit, workspace) });
   } finally {
@@ -58,4 +58,11 @@ export async function askFromCheckout(ctx: AskContext, text: string): Promise<{ 
   const fault = trace.provider_fault ? `The ${trace.answerer} answerer failed: ${trace.provider_fault} — this answer was made offline.` : undefined;
   if (fault) ctx.reporter.warning(fault);
   return { session, trace, fault };
+}
+
+/** Where the catalog came from, for the log: the pages, the snapshot, or the snapshot and the pages changed since it. */
+function loadedFrom({ loadedFrom: from, pagesRead }: WikiCatalog): string {
+  if (from === 'pages') return 'the pages';
+  if (from === 'snapshot') return 'its snapshot';
+  return `its snapshot and the ${pagesRead === 1 ? 'page' : `${pagesRead} pages`} changed since`;
 }
