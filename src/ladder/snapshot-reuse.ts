@@ -3,6 +3,7 @@
 // every unchanged page for a load that works out again what spans pages (keptParts). The snapshot
 // is untrusted (snapshot-file.ts checks its parts); what either gives equals a load with no snapshot.
 import path from 'node:path';
+import { type WikiTree } from '../wiki/tree.js';
 import { wikilinkResolver } from '../wiki/wikilinks.js';
 import { type BodyCounts, type FieldCounts, RelevanceCounter } from './relevance.js';
 import { type CatalogCache } from './catalog-cache.js';
@@ -13,7 +14,6 @@ import { holdsFields, keptBytes, keptEntry } from './kept-entries.js';
 import { buildWordIndex, nameWords, phraseWords, wordsByEntry } from './word-index.js';
 import { foldText } from './text-match.js';
 import { type WikiEntry } from './wiki-entry.js';
-import { type WikiTree } from '../wiki/tree.js';
 
 /** The files a load keys, as loadCatalog lists them, and the pages whose names are unsafe. */
 export interface LoadFiles {
@@ -150,6 +150,7 @@ export async function patchedLoad(
 const crossPageFacts = (f: PageFacts): string =>
   JSON.stringify([f.title, f.links, f.wikilinks, [...f.acronyms].map(([acronym, forms]) => [acronym, [...forms]])]);
 
+/** Whether two lists of file keys name the same files, in the same order, with the same keys. */
 export const sameKeys = (a: ReadonlyArray<readonly [string, string]>, b: ReadonlyArray<readonly [string, string]>): boolean =>
   a.length === b.length && a.every(([p, key], i) => p === b[i]![0] && key === b[i]![1]);
 
