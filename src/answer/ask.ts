@@ -72,9 +72,14 @@ export const offlineProviders = (): Providers => ({
   close: async () => undefined,
 });
 
-/** `catalogCache`: keep the catalog's snapshot between runs (see ladder/catalog-cache.ts), as this version of the steward. */
+/**
+ * `catalogCache`: keep the catalog's snapshot between runs (see ladder/catalog-cache.ts), as this
+ * version of the steward; `writeSnapshotLater`: write it when `session.catalog.persist()` is called
+ * (after the answers are out), not while the session opens.
+ */
 export interface AskSessionOptions {
   catalogCache?: { stewardVersion: string };
+  writeSnapshotLater?: boolean;
 }
 
 export async function openAskSession(workspace: Workspace, providers: Providers = offlineProviders(), options: AskSessionOptions = {}): Promise<AskSession> {
@@ -93,7 +98,7 @@ export async function openAskSession(workspace: Workspace, providers: Providers 
       catalogCache && openCatalogCache(root, workspace.config, { ...catalogCache, repoRoot: workspace.repoRoot, head: headState }),
     ]);
     head = await headState;
-    catalog = await loadCatalog(tree, workspace.config, cache);
+    catalog = await loadCatalog(tree, workspace.config, cache, { writeSnapshotLater: options.writeSnapshotLater ?? false });
   }
   return {
     catalog,

@@ -46,12 +46,21 @@ export async function askCommand(io: CliIo, question: string | undefined, option
   const providers = createProviders(providerOptions(workspace.config, io.env, io.clock));
   try {
     const { cache = true, stewardVersion } = options;
-    const session = await openAskSession(workspace, providers, cache && stewardVersion !== undefined ? { catalogCache: { stewardVersion } } : {});
-    if (options.questions) return await askBatch(io, session, options.questions);
-    const trace = await askQuestion(session, question!);
-    io.stdout(renderAsk(trace, options.format, io.columns ?? DEFAULT_WIDTH));
-    if (options.capture) await captureLocally(io, workspace, trace);
-    return trace.outcome === 'error' ? EXIT.faults : EXIT.ok;
+    const session = await openAskSession(
+      workspace,
+      providers,
+      cache && stewardVersion !== undefined ? { catalogCache: { stewardVersion }, writeSnapshotLater: true } : {},
+    );
+    try {
+      if (options.questions) return await askBatch(io, session, options.questions);
+      const trace = await askQuestion(session, question!);
+      io.stdout(renderAsk(trace, options.format, io.columns ?? DEFAULT_WIDTH));
+      if (options.capture) await captureLocally(io, workspace, trace);
+      return trace.outcome === 'error' ? EXIT.faults : EXIT.ok;
+    } finally {
+      // The catalog's snapshot is written once the answers are out: nobody waits on it to read them.
+      await session.catalog?.persist();
+    }
   } finally {
     await providers.close();
   }

@@ -13,7 +13,7 @@ import { type WikiTree } from '../wiki/tree.js';
 import { wikilinkResolver } from '../wiki/wikilinks.js';
 import { type FieldCounts, type RelevanceIndex, RelevanceCounter, restoredRelevance } from './relevance.js';
 import { type CatalogCache } from './catalog-cache.js';
-import { keysDigest } from './snapshot-file.js';
+import { type CatalogSnapshotParts, keysDigest } from './snapshot-file.js';
 import { AcronymCollector } from './acronyms.js';
 import { builtinStopwords } from './signal-terms.js';
 import { type LoadedCatalog, type LoadedFrom, linkTextsOf, listingsOf, readMetaFiles, readOrKeep, shortFields } from './catalog-parts.js';
@@ -48,6 +48,12 @@ export interface WikiCatalog {
   indexFiles: string[];
   /** Pages that could not be read, with why. */
   unreadable: Array<{ path: string; reason: string }>;
+  /**
+   * Keeps this load's snapshot for the next run (see catalog-cache.ts), when it read pages: at once
+   * unless the load was asked to write it later (LoadOptions' `writeSnapshotLater`), then on the
+   * first call. Never fails; a load that read no pages, or has no cache, has nothing to write.
+   */
+  persist(): Promise<void>;
   /** Reads pages in full (for steps C and E), in the order asked; pages that cannot be read are left out. */
   readPages(paths: readonly string[]): Promise<Map<string, string>>;
   /**
@@ -74,7 +80,15 @@ const PAGE_TEXT_CACHE_CHARS = 32 * 1024 * 1024;
  * works it out. The ranking's statistics are rebuilt whenever any page is read. Any load that read
  * pages leaves a snapshot for the next run.
  */
-export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?: CatalogCache): Promise<WikiCatalog> {
+export interface LoadOptions {
+  /**
+   * Leave writing the snapshot to `persist()`, so a command can answer first: encoding and writing
+   * it is most of what a cold load costs beyond reading the pages.
+   */
+  writeSnapshotLater?: boolean;
+}
+
+export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?: CatalogCache, options: LoadOptions = {}): Promise<WikiCatalog> {
   const layout = layoutOf(tree, config);
   const indexFiles = [...tree.files].filter(isIndexFilePath).sort((a, b) => (a === 'index.md' ? -1 : b === 'index.md' ? 1 : comparePathParts(a, b)));
   const pages = [...new Set(layout.pages.filter((p) => !isIndexFilePath(p)))];
@@ -91,7 +105,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
       tree,
       metaFiles.filter((f) => f === 'schema.md'),
     );
-    return assembleCatalog(tree, layout, {
+    return assembleCatalog(tree, layout, nothingToWrite, {
       loadedFrom: 'snapshot',
       pagesRead: 0,
       entries: kept.entries,
@@ -105,8 +119,8 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
     });
   }
   const counter = new RelevanceCounter(builtinStopwords());
-  const patch = kept ? await patchedLoad(tree, { pages, indexFiles, metaFiles, unsafe }, kept, keys!, cache!, counter) : undefined;
-  if (patch && 'loaded' in patch) return assembleCatalog(tree, layout, patch.loaded);
+  const patch = kept ? await patchedLoad(tree, { pages, indexFiles, metaFiles, unsafe }, kept, keys!, counter) : undefined;
+  if (patch && 'loaded' in patch) return assembleCatalog(tree, layout, await snapshotWriter(cache!, patch.snapshot, options), patch.loaded);
   const reuse = kept && (await keptParts(kept, keys!, counter, patch?.rest));
   // The pages the patch read are not read again.
   const read = await readOrKeep(tree, pages, counter, new Map([...(reuse?.pages ?? []), ...(patch?.read ?? [])]));
@@ -152,20 +166,24 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
   const names = buildWordIndex(entries, (e, i) => keptWords[i]?.names() ?? nameWords(e));
   const phrases = buildWordIndex(entries, (e, i) => keptWords[i]?.phrases() ?? phraseWords(e));
   const keyOf = new Map(keys);
-  if (keys) {
-    await cache!.write({
-      keys,
-      entries,
-      acronyms: [...acronyms],
-      unreadable,
-      relevance: relevance.parts(),
-      names,
-      phrases,
-      fieldCounts,
-      pages: read.map((page) => ({ ...page, key: keyOf.get(page.path)! })),
-    });
-  }
-  return assembleCatalog(tree, layout, {
+  const persist = keys
+    ? await snapshotWriter(
+        cache!,
+        {
+          keys,
+          entries,
+          acronyms: [...acronyms],
+          unreadable,
+          relevance: relevance.parts(),
+          names,
+          phrases,
+          fieldCounts,
+          pages: read.map((page) => ({ ...page, key: keyOf.get(page.path)! })),
+        },
+        options,
+      )
+    : nothingToWrite;
+  return assembleCatalog(tree, layout, persist, {
     loadedFrom: reuse ? 'updated snapshot' : 'pages',
     pagesRead: read.length - (reuse?.pages.size ?? 0),
     entries,
@@ -179,14 +197,25 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
   });
 }
 
+const nothingToWrite = async (): Promise<void> => undefined;
+
+/** `persist` for a load that computed `snapshot`: it writes the snapshot once, now or (`writeSnapshotLater`) on its first call. */
+async function snapshotWriter(cache: CatalogCache, snapshot: CatalogSnapshotParts, options: LoadOptions): Promise<() => Promise<void>> {
+  let written: Promise<void> | undefined;
+  const persist = () => (written ??= cache.write(snapshot));
+  if (!options.writeSnapshotLater) await persist();
+  return persist;
+}
+
 /** The catalog over entries loaded or kept: the lookups every question uses. */
-function assembleCatalog(tree: WikiTree, layout: WikiLayout, { names, phrases, ...loaded }: LoadedCatalog): WikiCatalog {
+function assembleCatalog(tree: WikiTree, layout: WikiLayout, persist: () => Promise<void>, { names, phrases, ...loaded }: LoadedCatalog): WikiCatalog {
   const { entries } = loaded;
   const positions = new Map(entries.map((e, i) => [e.path, i]));
   return {
     root: tree.root,
     layout,
     ...loaded,
+    persist,
     mayMatch: (pattern) => entriesThatMayMatch(names, entries, pattern),
     phraseHolders: (word) => entriesHolding(phrases, word),
     byPath: new Map(entries.map((e) => [e.path, e])),

@@ -6,8 +6,7 @@ import path from 'node:path';
 import { type WikiTree } from '../wiki/tree.js';
 import { wikilinkResolver } from '../wiki/wikilinks.js';
 import { type BodyCounts, type FieldCounts, RelevanceCounter } from './relevance.js';
-import { type CatalogCache } from './catalog-cache.js';
-import { type CatalogSnapshot, type FileKeys, type KeptLine, type KeptPage, type SnapshotRest } from './snapshot-file.js';
+import { type CatalogSnapshot, type CatalogSnapshotParts, type FileKeys, type KeptLine, type KeptPage, type SnapshotRest } from './snapshot-file.js';
 import { type LoadedCatalog, listingsOf, readMetaFiles, readOrKeep, shortFields } from './catalog-parts.js';
 import { type PageFacts, type ReadPage } from './page-facts.js';
 import { holdsFields, keptBytes, keptEntry } from './kept-entries.js';
@@ -28,19 +27,18 @@ export interface LoadFiles {
  * wiki's pages, index files, schema and attributes files are the snapshot's, and every changed page
  * is still readable, titled, linking and spelling out acronyms as the snapshot has it, nothing that
  * spans pages moved (listings, link texts, wikilinks, acronyms), so every other entry is the kept
- * one. The ranking's statistics are rebuilt from the counts as any load builds them, and the result
- * is what a load with no snapshot gives. When any of that does not hold (or the snapshot turns out
- * malformed), nothing loaded: the caller's update works out everything that spans pages instead, with
- * the pages this read (over `counter`'s ids, as the caller's).
+ * one. The ranking's statistics are rebuilt from the counts as any load builds them, and what is
+ * loaded (with the snapshot to write for it) is what a load with no snapshot gives. When any of that
+ * does not hold (or the snapshot turns out malformed), nothing is loaded: the caller's update works
+ * out everything that spans pages instead, with the pages this read (over `counter`'s ids).
  */
 export async function patchedLoad(
   tree: WikiTree,
   { pages, indexFiles, metaFiles, unsafe }: LoadFiles,
   kept: CatalogSnapshot,
   keys: FileKeys,
-  cache: CatalogCache,
   counter: RelevanceCounter,
-): Promise<{ loaded: LoadedCatalog } | { read: ReadonlyMap<string, ReadPage>; rest: SnapshotRest } | undefined> {
+): Promise<{ loaded: LoadedCatalog; snapshot: CatalogSnapshotParts } | { read: ReadonlyMap<string, ReadPage>; rest: SnapshotRest } | undefined> {
   if (!holdsPages(kept, pages, indexFiles)) return undefined;
   let rest: SnapshotRest;
   let before: KeptPage[];
@@ -120,7 +118,7 @@ export async function patchedLoad(
   const relevance = counter.build(entries.map((e, at) => ({ fields: fieldCounts[at]!, body: bodies.get(e.path)! })));
   const names = buildWordIndex(entries, (e, at) => (rebuilt.has(at) ? nameWords(e) : keptNames[at]!));
   const phrases = buildWordIndex(entries, (e, at) => (rebuilt.has(at) ? phraseWords(e) : keptPhrases[at]!));
-  await cache.write({
+  const snapshot: CatalogSnapshotParts = {
     keys,
     entries,
     acronyms: kept.acronyms,
@@ -130,7 +128,7 @@ export async function patchedLoad(
     phrases,
     fieldCounts,
     pages: written,
-  });
+  };
   const loaded: LoadedCatalog = {
     loadedFrom: 'patched snapshot',
     pagesRead: changed.length,
@@ -143,7 +141,7 @@ export async function patchedLoad(
     indexFiles: [...indexFiles],
     unreadable: [...kept.unreadable, ...unsafe],
   };
-  return { loaded };
+  return { loaded, snapshot };
 }
 
 /** What of a page's facts reaches other pages' entries or the wiki's tables: its title, links, wikilinks and acronyms. */

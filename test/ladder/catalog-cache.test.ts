@@ -5,11 +5,13 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AskSession, offlineProviders, openAskSession } from '../../src/answer/ask.js';
+import { VERSION, main } from '../../src/cli/program.js';
 import { DEFAULT_CONFIG } from '../../src/config/config.js';
 import { openWorkspace } from '../../src/config/workspace.js';
 import { GitCommandManager } from '../../src/git/git-command-manager.js';
 import { openCatalogCache } from '../../src/ladder/catalog-cache.js';
 import { loadCatalog } from '../../src/ladder/catalog.js';
+import { systemClock } from '../../src/net/clock.js';
 import { type WikiTree, loadFileTree } from '../../src/wiki/tree.js';
 import { TempDirs, openRepo } from '../helpers/git-repo.js';
 import { forgedSnapshot, seen, snapshotRegions } from '../helpers/catalog-snapshot.js';
@@ -231,6 +233,26 @@ describe('the catalog snapshot', () => {
     // Another steward version writes its own snapshot over this one's.
     expect(await seen(await open(repo.root, { version: 'other' }))).toEqual(cold);
     expect(readFileSync(file!).equals(good)).toBe(false);
+  });
+
+  it('`ask` prints its answer before it writes the snapshot, and the next run loads from it', async () => {
+    const repo = await createWikiRepo(dirs);
+    const printed: Array<{ text: string; snapshots: number }> = [];
+    const io = { cwd: repo.root, env: process.env, clock: systemClock, stderr: () => undefined };
+    const ask = (args: string[]) =>
+      main(['ask', '--wiki', repo.root, ...args, 'How do retry budgets work?'], {
+        ...io,
+        stdout: (text) => printed.push({ text, snapshots: snapshots(repo).length }),
+      });
+    expect(await ask([])).toBe(0);
+    expect(printed.map((p) => p.snapshots)).toEqual([0]);
+    expect(printed[0]!.text).toContain('retry-budgets');
+    expect(snapshots(repo)).toHaveLength(1);
+    expect((await open(repo.root, { version: VERSION })).catalog?.loadedFrom).toBe('snapshot');
+    // --no-cache neither reads nor writes it.
+    const before = readFileSync(snapshots(repo)[0]!);
+    expect(await ask(['--no-cache'])).toBe(0);
+    expect(readFileSync(snapshots(repo)[0]!).equals(before)).toBe(true);
   });
 
   it('--no-cache writes nothing, and a folder that cannot be written still answers', async () => {
