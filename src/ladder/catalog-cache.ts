@@ -12,7 +12,7 @@
 // start, nothing else.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { lstat, mkdir, open, readFile, realpath, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, open, readFile, readdir, realpath, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,6 +87,10 @@ export async function openCatalogCache(root: string, config: StewardConfig, opti
         await mkdir(dir, { recursive: true });
         // Never through a symbolic link: the folder must be a real one, and the temp name new ('wx').
         if (!(await lstat(dir)).isDirectory()) return;
+        // A run stopped while it wrote (`ask` writes after its answer, when one may well stop it)
+        // leaves its temp file: cleared, or it would pile up, and block a later run of its pid.
+        const stale = (await readdir(dir)).filter((name) => name.startsWith(`${path.basename(file)}.`) && name.endsWith('.tmp'));
+        await Promise.all(stale.map((name) => rm(path.join(dir, name), { force: true }).catch(() => undefined)));
         const handle = await open(temp, 'wx');
         try {
           await handle.writev(encodeSnapshot(snapshot, stamp));

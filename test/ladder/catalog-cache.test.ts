@@ -255,6 +255,18 @@ describe('the catalog snapshot', () => {
     expect(readFileSync(snapshots(repo)[0]!).equals(before)).toBe(true);
   });
 
+  it("a run stopped while it wrote leaves a temp file that the next write clears, this run's pid's too", async () => {
+    const repo = await createWikiRepo(dirs);
+    await open(repo.root);
+    const [file] = snapshots(repo);
+    const strays = [`${file}.99999999.tmp`, `${file}.${process.pid}.tmp`];
+    for (const stray of strays) writeFileSync(stray, 'half a snapshot');
+    repo.write({ 'concepts/retry-budgets.md': `${repo.read('concepts/retry-budgets.md')}\nEdited.\n` });
+    expect((await open(repo.root)).catalog?.loadedFrom).toBe('patched snapshot');
+    expect(strays.filter((stray) => existsSync(stray))).toEqual([]);
+    expect((await open(repo.root)).catalog?.loadedFrom).toBe('snapshot');
+  });
+
   it('--no-cache writes nothing, and a folder that cannot be written still answers', async () => {
     const repo = await createWikiRepo(dirs);
     const cold = await seen(await open(repo.root, { cache: false }));
