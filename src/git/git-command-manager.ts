@@ -52,12 +52,15 @@ export class GitCommandManager {
    * The commit HEAD points at (undefined outside a repository or before the first commit), and the
    * files under this folder whose text is not that commit's: modified, staged, deleted, untracked
    * or ignored, relative to this folder. A commit names the text read only when none of it is
-   * here. Two git processes: one `rev-parse` for the folder's place and HEAD, one `status`.
+   * here. With them, the repository's places (see `places`), undefined outside one. Two git
+   * processes: one `rev-parse` for the places, the folder's place in the tree and HEAD, one `status`.
    */
-  async headState(): Promise<{ commit: string | undefined; changed: Set<string> }> {
+  async headState(): Promise<{ commit: string | undefined; changed: Set<string>; places: GitPlaces | undefined }> {
     let prefix = '';
     let commit: string | undefined;
-    const place = this.git.raw(['rev-parse', '--show-prefix', '--verify', '--quiet', 'HEAD']);
+    let places: GitPlaces | undefined;
+    // Before the first commit `--verify` fails quietly, after printing the places: those still stand.
+    const place = this.git.raw(['rev-parse', '--show-toplevel', '--absolute-git-dir', '--show-prefix', '--verify', '--quiet', 'HEAD']);
     // `--branch` puts a `## branch` entry first, so the output is never empty: simple-git waits 50 ms
     // more for a command that printed nothing (a clean tree's status), on every question.
     // Every stat field compared, whatever the repository's config trusts: an edit of the same size
@@ -69,14 +72,15 @@ export class GitCommandManager {
     ]);
     status.catch(() => undefined);
     try {
-      const [where = '', head = ''] = (await place).split('\n');
-      prefix = where.trim();
-      commit = /^[0-9a-f]{40,64}$/.test(head.trim()) ? head.trim() : undefined;
+      const [top = '', gitDir = '', where = '', head = ''] = (await place).split('\n').map((line) => line.trim());
+      places = top && gitDir ? { top, gitDir } : undefined;
+      prefix = where;
+      commit = /^[0-9a-f]{40,64}$/.test(head) ? head : undefined;
     } catch {
       commit = undefined;
     }
     const changed = new Set<string>();
-    if (commit === undefined) return { commit, changed };
+    if (commit === undefined) return { commit, changed, places };
     const fields = (await status).split('\0');
     for (let i = 0; i < fields.length; i++) {
       const entry = fields[i]!;
@@ -85,7 +89,7 @@ export class GitCommandManager {
       const paths = /^[RC]/.test(entry) ? [entry.slice(3), fields[++i] ?? ''] : [entry.slice(3)];
       for (const p of paths) if (p.startsWith(prefix)) changed.add(p.slice(prefix.length));
     }
-    return { commit, changed };
+    return { commit, changed, places };
   }
 
   /**

@@ -37,8 +37,8 @@ export interface CatalogCacheOptions {
   stewardVersion: string;
   /** Where a relative `cache.dir` is taken from. */
   repoRoot: string;
-  /** The wiki's HEAD commit and the files that differ from it (GitCommandManager.headState), when in git. */
-  head?: Promise<{ commit: string | undefined; changed: ReadonlySet<string> }>;
+  /** The wiki's HEAD commit, the files that differ from it and the repository's places (GitCommandManager.headState), when in git. */
+  head?: ReturnType<GitCommandManager['headState']>;
 }
 
 /**
@@ -60,7 +60,12 @@ export async function snapshotFolder(
 /** The cache for a wiki on disk (see snapshotFolder for where); none outside git without `cache.dir`. */
 export async function openCatalogCache(root: string, config: StewardConfig, options: CatalogCacheOptions): Promise<CatalogCache | undefined> {
   const git = new GitCommandManager(root);
-  const places = git.places();
+  // The places from HEAD's state when it was asked for them, not from a git process of their own.
+  const places =
+    options.head?.then(
+      ({ places }) => places,
+      () => undefined,
+    ) ?? git.places();
   // The staging area's blob ids are read beside HEAD's state (git's answers do not wait on each other), and used when there is a HEAD.
   const [dir, blobs, state, checkout] = await Promise.all([
     snapshotFolder(root, config, options.repoRoot, places),
