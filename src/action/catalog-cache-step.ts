@@ -13,6 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { isFeatureAvailable, saveCache } from '@actions/cache';
 import type { Workspace } from '../config/workspace.js';
+import type { CatalogCacheOption } from '../jobs/ask-checkout.js';
 import { GitCommandManager } from '../git/git-command-manager.js';
 import { snapshotFolder } from '../ladder/catalog-cache.js';
 import { type Clock, scaledSleeps } from '../net/clock.js';
@@ -31,34 +32,48 @@ const SERVICE = 'github.actions.results.api.v1.CacheService';
 export type Restored = 'exact' | 'older tree' | 'none';
 
 export interface CatalogCacheStep {
-  /** For openAskSession: undefined when the `catalog-cache` input is off. */
-  option: { stewardVersion: string } | undefined;
-  /** Saves the snapshot under this tree's key when the restore was not an exact hit; never throws. */
+  /** For the jobs that ask (AskContext's): undefined when the `catalog-cache` input is off. */
+  option: CatalogCacheOption | undefined;
+  /**
+   * Writes the snapshots the jobs left to write after their answers, then saves the snapshot under
+   * this tree's key when the restore was not an exact hit; never throws.
+   */
   save(): Promise<void>;
 }
 
-const off = (option: CatalogCacheStep['option']): CatalogCacheStep => ({ option, save: async () => undefined });
+/** The option the jobs get, and the snapshot writes they leave to the step (run before it saves). */
+function jobOption(): { option: CatalogCacheOption; writeLeft: () => Promise<void> } {
+  const writes: Array<() => Promise<void>> = [];
+  // The code itself is in the snapshot's stamp (its content's digest): the name only tells the Action's from the CLI's.
+  const option: CatalogCacheOption = { stewardVersion: 'action', writeLater: (persist) => void writes.push(persist) };
+  // One after another: two writes of the same snapshot in one process would share its temp file's name.
+  const writeLeft = async () => {
+    for (const write of writes.splice(0)) await write();
+  };
+  return { option, writeLeft };
+}
+
+const off = (job: ReturnType<typeof jobOption>): CatalogCacheStep => ({ option: job.option, save: job.writeLeft });
 
 /**
  * Restores the wiki's snapshot from the Actions cache when the input is on and the cache service
  * (v2) is there; says in the log what came back (the exact tree's, an older tree's or none).
  */
 export async function restoreCatalogSnapshot(step: Step, workspace: Workspace, enabled: boolean): Promise<CatalogCacheStep> {
-  if (!enabled) return off(undefined);
-  // The code itself is in the snapshot's stamp (its content's digest): the name only tells the Action's from the CLI's.
-  const option = { stewardVersion: 'action' };
+  if (!enabled) return { option: undefined, save: async () => undefined };
+  const job = jobOption();
   const { env } = step;
   // @actions/cache reads the process's environment: the step's must name the same service.
   if (!isFeatureAvailable() || !env.ACTIONS_CACHE_SERVICE_V2 || !env.ACTIONS_RESULTS_URL || !env.ACTIONS_RUNTIME_TOKEN) {
     step.command('debug', 'catalog snapshot: the Actions cache service (v2) is not available to this step; the snapshot is not restored or saved');
-    return off(option);
+    return off(job);
   }
   const root = workspace.wikiRoot;
   const folder = root && (await snapshotFolder(root, workspace.config, workspace.repoRoot));
   const tree = root && (await new GitCommandManager(workspace.repoRoot).headTreeId(workspace.wikiPrefix));
   if (!folder || !tree) {
     step.command('debug', 'catalog snapshot: no wiki folder committed at HEAD, or no place for its snapshot; the Actions cache is not used');
-    return off(option);
+    return off(job);
   }
   const prefix = `${KEY_PREFIX}-${env.RUNNER_OS ?? process.platform}-`;
   const key = `${prefix}${tree}`;
@@ -70,7 +85,13 @@ export async function restoreCatalogSnapshot(step: Step, workspace: Workspace, e
   if (!readable) step.command('debug', `catalog snapshot: the cache mode '${mode}' permits no restore`);
   const restored = readable ? await restoreAndSay(step, entry) : 'none';
   const left = await snapshotStates(folder);
-  return { option, save: () => (restored === 'exact' || !writable ? Promise.resolve() : saveEntry(step, entry, left)) };
+  return {
+    option: job.option,
+    save: async () => {
+      await job.writeLeft();
+      if (restored !== 'exact' && writable) await saveEntry(step, entry, left);
+    },
+  };
 }
 
 /** What the restore brought back, said in the log; a fault is a warning and restores nothing. */

@@ -100,7 +100,11 @@ describe('the catalog snapshot in the Actions cache, through the committed bundl
 
   it('a first run saves the snapshot; a fresh checkout of the same tree restores it and the catalog comes from it', async () => {
     const key = await treeKey();
+    // The answer is posted before the snapshot is written: seen as the emulator handles the comment.
+    const atComment: boolean[] = [];
+    gh.faults.hold({ match: { method: 'POST', path: /\/issues\/\d+\/comments$/ }, until: () => atComment.push(existsSync(snapshotDir())) });
     const first = await ask();
+    expect(atComment).toEqual([false]);
     expect(first.stdout).toContain(`catalog snapshot: none in the Actions cache for ${key}`);
     expect(first.stdout).toContain('catalog: loaded from the pages');
     expect(first.stdout).toContain(`catalog snapshot: saved to the Actions cache (${key})`);
