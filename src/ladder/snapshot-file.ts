@@ -4,8 +4,9 @@
 // of 8, then the entries' texts (kept-entries.ts). The rest is what a load that reads some pages
 // needs: the files' keys (JSON), one JSON line per page, zeros to a multiple of 8, then the typed
 // arrays of REST_ARRAYS. Typed arrays are little-endian, each as long as the header says. The file
-// is untrusted: everything read is checked, and a malformed part is no snapshot (a malformed entry
-// text, decoded only when read, is an entry of its path alone).
+// is untrusted: everything read is checked, and a malformed part is no snapshot. Two parts are
+// checked only when read: an entry's text (a malformed one is an entry of its path alone) and a
+// page's line (a malformed one makes the load that asked for it read every page).
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
