@@ -10,7 +10,7 @@ import { type CatalogSnapshot, type CatalogSnapshotParts, type FileKeys, type Ke
 import { type LoadedCatalog, listingsOf, readMetaFiles, readOrKeep, shortFields } from './catalog-parts.js';
 import { type PageFacts, type ReadPage } from './page-facts.js';
 import { holdsFields, keptBytes, keptEntry } from './kept-entries.js';
-import { buildWordIndex, nameWords, phraseWords, wordsByEntry } from './word-index.js';
+import { nameWords, patchedWordIndex, phraseWords, wordsByEntry } from './word-index.js';
 import { foldText } from './text-match.js';
 import { type WikiEntry } from './wiki-entry.js';
 
@@ -70,8 +70,6 @@ export async function patchedLoad(
   const positions = new Map(kept.entries.map((e, i) => [e.path, i]));
   const listed = listingsOf(indexFiles, indexTexts, positions, wikilinkResolver(pages, { wikiName: path.basename(tree.root) }));
   const remap = counter.remapper(kept.relevance.vocabulary);
-  const keptNames = wordsByEntry(kept.names, kept.entries.length);
-  const keptPhrases = wordsByEntry(kept.phrases, kept.entries.length);
   const entries: WikiEntry[] = [];
   const fieldCounts: FieldCounts[] = [];
   const rebuilt = new Set<number>();
@@ -116,8 +114,8 @@ export async function patchedLoad(
     return { line, body: counted };
   });
   const relevance = counter.build(entries.map((e, at) => ({ fields: fieldCounts[at]!, body: bodies.get(e.path)! })));
-  const names = buildWordIndex(entries, (e, at) => (rebuilt.has(at) ? nameWords(e) : keptNames[at]!));
-  const phrases = buildWordIndex(entries, (e, at) => (rebuilt.has(at) ? phraseWords(e) : keptPhrases[at]!));
+  const names = patchedWordIndex(kept.names, new Map([...rebuilt].map((at) => [at, nameWords(entries[at]!)])));
+  const phrases = patchedWordIndex(kept.phrases, new Map([...rebuilt].map((at) => [at, phraseWords(entries[at]!)])));
   const snapshot: CatalogSnapshotParts = {
     keys,
     entries,

@@ -41,6 +41,37 @@ export function buildWordIndex(entries: readonly WikiEntry[], wordsOf: (entry: W
   return { words, offsets, entries: held };
 }
 
+/**
+ * The index `kept` with the entries at the positions of `rebuilt` holding the words given there
+ * instead of what they held: what buildWordIndex gives over the same entries, without going
+ * through every entry's words (a load that rebuilt a few entries of thousands).
+ */
+export function patchedWordIndex(kept: WordIndex, rebuilt: ReadonlyMap<number, readonly string[]>): WordIndex {
+  // Each word's rebuilt holders, ascending.
+  const added = new Map<string, number[]>();
+  for (const at of [...rebuilt.keys()].sort((a, b) => a - b)) {
+    for (const word of new Set(rebuilt.get(at))) {
+      const list = added.get(word);
+      if (list) list.push(at);
+      else added.set(word, [at]);
+    }
+  }
+  const keptAt = new Map(kept.words.map((word, w) => [word, w]));
+  const rows: Array<[string, number[]]> = [];
+  for (const word of [...new Set([...kept.words, ...added.keys()])].sort()) {
+    const w = keptAt.get(word);
+    const held: number[] = [];
+    if (w !== undefined) for (let k = kept.offsets[w]!; k < kept.offsets[w + 1]!; k++) if (!rebuilt.has(kept.entries[k]!)) held.push(kept.entries[k]!);
+    const merged = added.has(word) ? [...held, ...added.get(word)!].sort((a, b) => a - b) : held;
+    if (merged.length > 0) rows.push([word, merged]);
+  }
+  const offsets = new Int32Array(rows.length + 1);
+  rows.forEach(([, held], w) => (offsets[w + 1] = offsets[w]! + held.length));
+  const entries = new Int32Array(offsets[rows.length]!);
+  rows.forEach(([, held], w) => entries.set(held, offsets[w]!));
+  return { words: rows.map(([word]) => word), offsets, entries };
+}
+
 /** Each of `count` entries' words in the index (distinct, in the index's order), by position: the index read back. */
 export function wordsByEntry({ words, offsets, entries }: WordIndex, count: number): string[][] {
   const byEntry = Array.from({ length: count }, (): string[] => []);
