@@ -9,6 +9,7 @@ import type { Field, RelevanceCounter, RelevanceIndex } from './relevance.js';
 import type { KeptPage } from './snapshot-file.js';
 import { readCatalogPages } from './catalog-pages.js';
 import type { PageFacts, ReadPage } from './page-facts.js';
+import { foldText } from './text-match.js';
 import type { WordIndex } from './word-index.js';
 import type { WikiEntry } from './wiki-entry.js';
 
@@ -66,6 +67,29 @@ export function linkTextsOf(facts: ReadonlyMap<string, PageFacts>, resolveWikili
   }
   return linkTexts;
 }
+
+/**
+ * A page's entry but for its folding: its facts, with the title and summary of the index file that
+ * lists it (`listing`) when that gives them, and the texts of the links to it.
+ */
+export const unfoldedEntry = (path: string, f: PageFacts, listing: IndexEntry | undefined, linkTexts: string[]): Omit<WikiEntry, 'folded'> => ({
+  path,
+  category: path.split('/')[0]!,
+  title: listing?.title || f.title,
+  summary: listing?.summary || f.ownSummary,
+  tags: f.tags,
+  aliases: f.aliases,
+  headings: f.headings,
+  linkTexts,
+  ...(listing ? { listedIn: listing.indexFile } : {}),
+  openCapture: f.openCapture,
+});
+
+/** The entry with its title and summary folded (what matching a term reads). */
+export const foldedEntry = (entry: Omit<WikiEntry, 'folded'>): WikiEntry => ({
+  ...entry,
+  folded: { title: foldText(entry.title), summary: foldText(entry.summary) },
+});
 
 /** An entry's texts in the ranking's short fields. */
 export const shortFields = (e: Omit<WikiEntry, 'folded'>): Record<Exclude<Field, 'body'>, readonly string[]> => ({

@@ -16,10 +16,20 @@ import { type CatalogCache } from './catalog-cache.js';
 import { type CatalogSnapshotParts, keysDigest } from './snapshot-file.js';
 import { AcronymCollector } from './acronyms.js';
 import { builtinStopwords } from './signal-terms.js';
-import { type LoadedCatalog, type LoadedFrom, linkTextsOf, listingsOf, readMetaFiles, readOrKeep, shortFields } from './catalog-parts.js';
+import {
+  type LoadedCatalog,
+  type LoadedFrom,
+  foldedEntry,
+  linkTextsOf,
+  listingsOf,
+  readMetaFiles,
+  readOrKeep,
+  shortFields,
+  unfoldedEntry,
+} from './catalog-parts.js';
 import { type KeptWords, holdsPages, keptParts, patchedLoad } from './snapshot-reuse.js';
 import { buildWordIndex, entriesHolding, entriesThatMayMatch, nameWords, phraseWords } from './word-index.js';
-import { type TermPattern, foldText } from './text-match.js';
+import { type TermPattern } from './text-match.js';
 import { type WikiEntry } from './wiki-entry.js';
 
 export type { WikiEntry } from './wiki-entry.js';
@@ -140,24 +150,10 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
   for (const path of layout.pages) {
     const f = facts.get(path);
     if (!f) continue;
-    const index = listed.get(path);
-    const title = index?.title || f.title;
-    const summary = index?.summary || f.ownSummary;
-    const entry: Omit<WikiEntry, 'folded'> = {
-      path,
-      category: path.split('/')[0]!,
-      title,
-      summary,
-      tags: f.tags,
-      aliases: f.aliases,
-      headings: f.headings,
-      linkTexts: [...new Set(linkTexts.get(path) ?? [])],
-      ...(index ? { listedIn: index.indexFile } : {}),
-      openCapture: f.openCapture,
-    };
+    const entry = unfoldedEntry(path, f, listed.get(path), [...new Set(linkTexts.get(path) ?? [])]);
     // An entry the snapshot holds as it is now is the kept one (its folding and counts too); any other is counted.
     const same = reuse?.entry(entry);
-    entries.push(same?.entry ?? { ...entry, folded: { title: foldText(title), summary: foldText(summary) } });
+    entries.push(same?.entry ?? foldedEntry(entry));
     fieldCounts.push(same?.fieldCounts() ?? counter.countFields(shortFields(entry)));
     keptWords.push(same?.words);
   }

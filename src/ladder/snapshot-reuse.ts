@@ -7,15 +7,14 @@ import { type WikiTree } from '../wiki/tree.js';
 import { wikilinkResolver } from '../wiki/wikilinks.js';
 import { type BodyCounts, type FieldCounts, RelevanceCounter } from './relevance.js';
 import { type CatalogSnapshot, type CatalogSnapshotParts, type FileKeys, type KeptLine, type KeptPage, type SnapshotRest } from './snapshot-file.js';
-import { type LoadedCatalog, listingsOf, readMetaFiles, readOrKeep, shortFields } from './catalog-parts.js';
+import { type LoadedCatalog, foldedEntry, listingsOf, readMetaFiles, readOrKeep, shortFields, unfoldedEntry } from './catalog-parts.js';
 import { type PageFacts, type ReadPage } from './page-facts.js';
 import { holdsFields, keptBytes, keptEntry } from './kept-entries.js';
 import { nameWords, patchedWordIndex, phraseWords, wordsByEntry } from './word-index.js';
-import { foldText } from './text-match.js';
 import { type WikiEntry } from './wiki-entry.js';
 
 /** The files a load keys, as loadCatalog lists them, and the pages whose names are unsafe. */
-export interface LoadFiles {
+interface LoadFiles {
   pages: readonly string[];
   indexFiles: readonly string[];
   metaFiles: readonly string[];
@@ -67,8 +66,7 @@ export async function patchedLoad(
     changedFacts.set(page.path, page.facts);
   }
   const { schema, indexTexts } = await readMetaFiles(tree, metaFiles);
-  const positions = new Map(kept.entries.map((e, i) => [e.path, i]));
-  const listed = listingsOf(indexFiles, indexTexts, positions, wikilinkResolver(pages, { wikiName: path.basename(tree.root) }));
+  const listed = listingsOf(indexFiles, indexTexts, new Set(kept.entries.map((e) => e.path)), wikilinkResolver(pages, { wikiName: path.basename(tree.root) }));
   const remap = counter.remapper(kept.relevance.vocabulary);
   const entries: WikiEntry[] = [];
   const fieldCounts: FieldCounts[] = [];
@@ -76,23 +74,11 @@ export async function patchedLoad(
   kept.entries.forEach((keptOne, at) => {
     const f = changedFacts.get(keptOne.path);
     const counts = rest.fieldCounts[at]!;
-    const index = f && listed.get(keptOne.path);
-    const entry: Omit<WikiEntry, 'folded'> | undefined = f && {
-      path: keptOne.path,
-      category: keptOne.category,
-      title: index?.title || f.title,
-      summary: index?.summary || f.ownSummary,
-      tags: f.tags,
-      aliases: f.aliases,
-      headings: f.headings,
-      // Links to a page whose title is unchanged, from pages whose links are unchanged: as kept.
-      linkTexts: keptOne.linkTexts,
-      ...(index ? { listedIn: index.indexFile } : {}),
-      openCapture: f.openCapture,
-    };
+    // Links to a page whose title is unchanged, from pages whose links are unchanged: as kept.
+    const entry = f && unfoldedEntry(keptOne.path, f, listed.get(keptOne.path), keptOne.linkTexts);
     if (entry && !holdsFields(keptBytes(keptOne)!, entry)) {
       rebuilt.add(at);
-      entries.push({ ...entry, folded: { title: foldText(entry.title), summary: foldText(entry.summary) } });
+      entries.push(foldedEntry(entry));
       fieldCounts.push(counter.countFields(shortFields(entry)));
     } else {
       // A changed page's entry as kept, but listed as the index files list it now.
@@ -147,7 +133,7 @@ const crossPageFacts = (f: PageFacts): string =>
   JSON.stringify([f.title, f.links, f.wikilinks, [...f.acronyms].map(([acronym, forms]) => [acronym, [...forms]])]);
 
 /** Whether two lists of file keys name the same files, in the same order, with the same keys. */
-export const sameKeys = (a: ReadonlyArray<readonly [string, string]>, b: ReadonlyArray<readonly [string, string]>): boolean =>
+const sameKeys = (a: ReadonlyArray<readonly [string, string]>, b: ReadonlyArray<readonly [string, string]>): boolean =>
   a.length === b.length && a.every(([p, key], i) => p === b[i]![0] && key === b[i]![1]);
 
 /**
@@ -221,7 +207,7 @@ export async function keptParts(kept: CatalogSnapshot, keys: FileKeys, counter: 
 }
 
 /** What a load that reads some pages takes from the snapshot. */
-export interface KeptParts {
+interface KeptParts {
   /** The pages whose key is current. */
   pages: Map<string, KeptPage>;
   /** For an entry whose own fields are as the snapshot has them, what of it the snapshot holds: the kept entry (as listed now), its counts and words. */
