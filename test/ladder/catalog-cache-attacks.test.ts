@@ -129,6 +129,28 @@ describe('the catalog snapshot, attacked', () => {
     expect(await seen(await open(repo.root, repo.root))).toEqual(cold);
   });
 
+  it("file keys in the snapshot's rest that are not the ones its header's digest is of are refused: the load reads every page", async () => {
+    const repo = await createWikiRepo(dirs);
+    repo.git('add', '-A');
+    repo.git('commit', '-qm', 'all tracked', '--no-verify', '--allow-empty');
+    await open(repo.root, repo.root);
+    const file = snapshotFile(repo.root);
+    const good = readFileSync(file);
+    const { header, restAt } = snapshotRegions(good);
+    const keys = JSON.parse(good.toString('utf8', restAt, restAt + (header.keysBytes as number))) as Array<[string, string]>;
+    // Two pages' keys swapped (blob ids, the same length): the JSON is as long, only what it says differs.
+    expect([keys[0]![1].length, keys[0]![1] === keys[1]![1]]).toEqual([keys[1]![1].length, false]);
+    [keys[0]![1], keys[1]![1]] = [keys[1]![1], keys[0]![1]];
+    const forged = Buffer.from(good);
+    forged.write(JSON.stringify(keys), restAt, 'utf8');
+    writeFileSync(file, forged);
+    const page = 'entities/redis.md';
+    repo.write({ [page]: `${repo.read(page)}\nOne more line about redis.\n` });
+    const session = await open(repo.root, repo.root);
+    expect(session.catalog?.loadedFrom).toBe('pages');
+    expect(await seen(session)).toEqual(await seen(await open(repo.root, repo.root, { cache: false })));
+  });
+
   it('a FIFO, a folder or a symbolic link in place of the snapshot costs a cold load, never a hang, and is left as it is', async () => {
     const repo = await createWikiRepo(dirs);
     const cold = await seen(await open(repo.root, repo.root, { cache: false }));
