@@ -4674,6 +4674,7 @@ function describeStandard(value) {
 }
 
 // src/wiki/layout.ts
+var DIRECTORY_INDEX = "_index.md";
 var parentDir = (p) => {
   const at = p.lastIndexOf("/");
   return at < 0 ? "" : p.slice(0, at);
@@ -4693,6 +4694,7 @@ function resolveWikiPath(fromDir, target) {
 }
 
 // src/wiki/index-entries.ts
+var IN_A_FOLDER = `/${DIRECTORY_INDEX}`;
 function decodeURIComponentSafe(s) {
   try {
     return decodeURIComponent(s);
@@ -5297,7 +5299,6 @@ var DenseSums = class {
 };
 function relevanceIndex(n, vocabulary, wordIds, postings, naming) {
   const { offsets, entries, pseudoFrequencies } = postings;
-  const sums = new DenseSums(n);
   const range = (word) => {
     const id = wordIds.get(word);
     return id === void 0 ? [0, 0] : [offsets[id], offsets[id + 1]];
@@ -5322,18 +5323,28 @@ function relevanceIndex(n, vocabulary, wordIds, postings, naming) {
     documentFrequency,
     idf,
     score(query) {
+      const values = new Float64Array(n);
+      const order = new Int32Array(n);
+      let size = 0;
       for (const [word, weight] of query) {
         const [from, to] = range(word);
         if (from === to || weight <= 0) continue;
         const w = weight * idf(word);
         for (let k = from; k < to; k++) {
+          const entry = entries[k];
           const pf = pseudoFrequencies[k];
-          sums.add(entries[k], w * pf / (BM25F.K1 + pf));
+          if (values[entry] === 0) order[size++] = entry;
+          values[entry] = values[entry] + w * pf / (BM25F.K1 + pf);
         }
       }
-      const scores = /* @__PURE__ */ new Map();
-      sums.drain((entry, sum) => scores.set(entry, sum));
-      return scores;
+      return {
+        size,
+        of: (entry) => values[entry] ?? 0,
+        page: (k) => order[k],
+        *[Symbol.iterator]() {
+          for (let k = 0; k < size; k++) yield [order[k], values[order[k]]];
+        }
+      };
     },
     anyPageHoldsAll(words) {
       if (words.length === 0) return false;

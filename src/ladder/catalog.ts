@@ -46,7 +46,8 @@ export interface WikiCatalog {
   pagesRead: number;
   layout: WikiLayout;
   entries: WikiEntry[];
-  byPath: Map<string, WikiEntry>;
+  /** The entry at a path: a lookup of `indexOf`'s positions, not a map of its own. */
+  byPath: Pick<ReadonlyMap<string, WikiEntry>, 'get' | 'has'>;
   /** An entry's position in `entries` (the relevance index's page number). */
   indexOf(path: string): number;
   schema: WikiSchema | undefined;
@@ -206,7 +207,9 @@ async function snapshotWriter(cache: CatalogCache, snapshot: CatalogSnapshotPart
 /** The catalog over entries loaded or kept: the lookups every question uses. */
 function assembleCatalog(tree: WikiTree, layout: WikiLayout, persist: () => Promise<void>, { names, phrases, ...loaded }: LoadedCatalog): WikiCatalog {
   const { entries } = loaded;
-  const positions = new Map(entries.map((e, i) => [e.path, i]));
+  // A loop rather than a Map of pairs: on a large wiki the pairs were garbage a warm load made by the thousand.
+  const positions = new Map<string, number>();
+  entries.forEach((e, i) => positions.set(e.path, i));
   return {
     root: tree.root,
     layout,
@@ -214,7 +217,13 @@ function assembleCatalog(tree: WikiTree, layout: WikiLayout, persist: () => Prom
     persist,
     mayMatch: (pattern) => entriesThatMayMatch(names, entries, pattern),
     phraseHolders: (word) => entriesHolding(phrases, word),
-    byPath: new Map(entries.map((e) => [e.path, e])),
+    byPath: {
+      get: (path) => {
+        const at = positions.get(path);
+        return at === undefined ? undefined : entries[at];
+      },
+      has: (path) => positions.has(path),
+    },
     indexOf: (path) => positions.get(path) ?? -1,
     readPages: keptPageReader(tree),
   };

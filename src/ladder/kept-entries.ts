@@ -65,27 +65,35 @@ export function holdsFields(bytes: Buffer, entry: Omit<WikiEntry, 'folded'>): bo
 }
 
 /** The entry a kept text holds, at `path` and listed in `listedIn` (a kept text holds neither). */
-export const keptEntry = (path: string, listedIn: string | undefined, bytes: Buffer): WikiEntry => new KeptEntry(path, listedIn, bytes);
+export const keptEntry = (path: string, listedIn: string | undefined, bytes: Buffer): WikiEntry => new KeptEntry(path, listedIn, bytes, 0, bytes.length);
 
 /**
  * The entries kept in `bytes` (entry i's text ends at ends[i]), each decoded when first read. The
  * caller has checked that `ends` rise within `bytes`.
  */
 export function keptEntries(paths: readonly string[], listedIn: ReadonlyArray<string | undefined>, bytes: Buffer, ends: Int32Array): WikiEntry[] {
-  return paths.map((p, i) => new KeptEntry(p, listedIn[i], bytes.subarray(i === 0 ? 0 : ends[i - 1]!, ends[i]!)));
+  return paths.map((p, i) => new KeptEntry(p, listedIn[i], bytes, i === 0 ? 0 : ends[i - 1]!, ends[i]!));
 }
 
 class KeptEntry implements WikiEntry {
-  readonly category: string;
   #fields: EntryFields | undefined;
 
   constructor(
     readonly path: string,
     readonly listedIn: string | undefined,
-    /** The entry's text as the snapshot file holds it (a write copies it as it is). */
-    readonly bytes: Buffer,
-  ) {
-    this.category = path.split('/')[0]!;
+    /** The entries' texts, this one's from `start` to `end` (a view made only when read: most never are). */
+    private readonly texts: Buffer,
+    private readonly start: number,
+    private readonly end: number,
+  ) {}
+
+  /** The entry's text as the snapshot file holds it (a write copies it as it is). */
+  get bytes(): Buffer {
+    return this.texts.subarray(this.start, this.end);
+  }
+  get category(): string {
+    const slash = this.path.indexOf('/');
+    return slash < 0 ? this.path : this.path.slice(0, slash);
   }
 
   get title(): string {
@@ -120,7 +128,7 @@ class KeptEntry implements WikiEntry {
   }
 
   #decoded(): EntryFields {
-    this.#fields ??= decodeEntry(this.bytes.toString('utf8'), this.path);
+    this.#fields ??= decodeEntry(this.texts.toString('utf8', this.start, this.end), this.path);
     return this.#fields;
   }
 }
@@ -145,12 +153,22 @@ function decodeEntry(text: string, page: string): EntryFields {
       folded: { title: foldText(title), summary: foldText('') },
     };
   }
-  // The folded texts rebuilt from their joined words: the costly folding is not done again.
-  const folded = (joined: string, text: string): FoldedText => ({
-    words: joined.length > 2 ? joined.slice(1, -1).split(' ') : [],
-    joined,
-    raw: normalize(text),
-  });
+  // The folded texts rebuilt from their joined words: the costly folding is not done again, and
+  // the words and normalised text only when read (a question's term matching reads `joined` alone
+  // for most of the entries it decodes).
+  const folded = (joined: string, text: string): FoldedText => {
+    let words: readonly string[] | undefined;
+    let raw: string | undefined;
+    return {
+      get words() {
+        return (words ??= joined.length > 2 ? joined.slice(1, -1).split(' ') : []);
+      },
+      joined,
+      get raw() {
+        return (raw ??= normalize(text));
+      },
+    };
+  };
   const { title, summary, tags, aliases, headings, linkTexts, openCapture } = kept;
   return {
     title,

@@ -9,6 +9,7 @@
 // score, best first, and the branch comes from the size of the union.
 import { type DroppedTerm, STRICT_KINDS, type SignalTerm, builtinStopwords, extractSignalTerms, isOwnTerm, isRewording } from './signal-terms.js';
 import type { WikiCatalog, WikiEntry } from './catalog.js';
+import type { PageScores } from './relevance.js';
 import { type Candidate, type TermMatch, compareGateCandidates, documentFrequency, findCandidates } from './candidates.js';
 import { foldWord, foldedWords, lowerWords, termPattern } from './text-match.js';
 import { defineKnobs } from './tuning.js';
@@ -148,7 +149,7 @@ function queryWords(terms: readonly SignalTerm[]): Map<string, number> {
 function rankCandidates(
   catalog: WikiCatalog,
   gate: readonly Candidate[],
-  scores: ReadonlyMap<number, number>,
+  scores: PageScores,
   terms: readonly SignalTerm[],
 ): RankedCandidate[] {
   // A term the page's title or an alias holds whole (the seed's title rule) names the page: that
@@ -158,14 +159,19 @@ function rankCandidates(
     [...new Set(c.matched.filter((m) => m.field === 'title').map((m) => m.term))].reduce((sum, term) => sum + (naming.get(term) ?? 0), 0);
   const ranked: RankedCandidate[] = gate.map((c) => ({
     ...c,
-    score: (scores.get(catalog.indexOf(c.path)) ?? 0) + LADDER.TITLE_NAME_BONUS * named(c),
+    score: scores.of(catalog.indexOf(c.path)) + LADDER.TITLE_NAME_BONUS * named(c),
     source: 'gate',
   }));
   const inGate = new Set(gate.map((c) => c.path));
   let best = 0;
-  for (const score of scores.values()) best = Math.max(best, score);
+  for (let k = 0; k < scores.size; k++) best = Math.max(best, scores.of(scores.page(k)));
   for (const c of ranked) best = Math.max(best, c.score);
-  const above = [...scores].filter(([entry, score]) => score >= LADDER.BODY_SCORE_FLOOR * best && !inGate.has(catalog.entries[entry]!.path));
+  const above: Array<[number, number]> = [];
+  for (let k = 0; k < scores.size; k++) {
+    const entry = scores.page(k);
+    const score = scores.of(entry);
+    if (score >= LADDER.BODY_SCORE_FLOOR * best && !inGate.has(catalog.entries[entry]!.path)) above.push([entry, score]);
+  }
   // A question that names things (names, identifiers, versions, code, quotes) none of which any
   // page mentions is about something this wiki does not know: sharing ordinary words with it
   // ("database", "servers") does not make a page a candidate.
@@ -199,13 +205,15 @@ function rankCandidates(
 }
 
 /** The k best (entry, score) pairs, best first (ties: earlier entry), in one pass. */
-function topScores(scores: ReadonlyMap<number, number>, k: number): Array<[number, number]> {
+function topScores(scores: PageScores, k: number): Array<[number, number]> {
   const top: Array<[number, number]> = [];
-  for (const pair of scores) {
-    if (top.length === k && pair[1] <= top[k - 1]![1]) continue;
+  for (let i = 0; i < scores.size; i++) {
+    const entry = scores.page(i);
+    const score = scores.of(entry);
+    if (top.length === k && score <= top[k - 1]![1]) continue;
     let at = top.length;
-    while (at > 0 && (top[at - 1]![1] < pair[1] || (top[at - 1]![1] === pair[1] && top[at - 1]![0] > pair[0]))) at--;
-    top.splice(at, 0, pair);
+    while (at > 0 && (top[at - 1]![1] < score || (top[at - 1]![1] === score && top[at - 1]![0] > entry))) at--;
+    top.splice(at, 0, [entry, score]);
     if (top.length > k) top.pop();
   }
   return top;
@@ -230,7 +238,7 @@ function hasEvidence(catalog: WikiCatalog, terms: readonly SignalTerm[]): (entry
  */
 function feedbackTerms(
   catalog: WikiCatalog,
-  scores: ReadonlyMap<number, number>,
+  scores: PageScores,
   terms: readonly SignalTerm[],
   extraStopwords: readonly string[],
   limit: number,

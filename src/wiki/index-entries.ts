@@ -17,10 +17,13 @@ export interface IndexEntry {
   summary: string;
 }
 
+/** A folder's index file, below the root. */
+const IN_A_FOLDER = `/${DIRECTORY_INDEX}`;
+
 /** Root `index.md`, per-area `index.<area>.md` at the root, and every `_index.md`. */
 export function isIndexFilePath(relPath: string): boolean {
   if (relPath === ROOT_INDEX || /^index\.[^/]+\.md$/.test(relPath)) return true;
-  return relPath === DIRECTORY_INDEX || relPath.endsWith(`/${DIRECTORY_INDEX}`);
+  return relPath === DIRECTORY_INDEX || relPath.endsWith(IN_A_FOLDER);
 }
 
 // Bracketed text holds no bracket and a target no `(`: each `[` of a long line then looks no
@@ -59,7 +62,7 @@ export function parseIndexFile(indexFile: string, text: string, options: ParseIn
       // A bare [[slug]] names the page without titling it: the page's own title stands.
       title = (wikilink![2] ?? '').trim();
     }
-    if (!path || path.endsWith(`/${DIRECTORY_INDEX}`) || path === DIRECTORY_INDEX) return;
+    if (!path || path.endsWith(IN_A_FOLDER) || path === DIRECTORY_INDEX) return;
     const rest = line
       .slice(match.index + match[0].length)
       .replace(SEPARATOR, '')
