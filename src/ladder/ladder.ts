@@ -146,12 +146,7 @@ function queryWords(terms: readonly SignalTerm[]): Map<string, number> {
 }
 
 /** The gate's candidates plus the best body matches, ranked by score, best first. */
-function rankCandidates(
-  catalog: WikiCatalog,
-  gate: readonly Candidate[],
-  scores: PageScores,
-  terms: readonly SignalTerm[],
-): RankedCandidate[] {
+function rankCandidates(catalog: WikiCatalog, gate: readonly Candidate[], scores: PageScores, terms: readonly SignalTerm[]): RankedCandidate[] {
   // A term the page's title or an alias holds whole (the seed's title rule) names the page: that
   // counts beyond the words' separate hits, in proportion to how rare the term's words are.
   const naming = new Map(terms.map((t) => [t.term, weightOf(t) * foldedWords(t.term).reduce((sum, w) => sum + catalog.relevance.idf(w), 0)]));
@@ -236,13 +231,7 @@ function hasEvidence(catalog: WikiCatalog, terms: readonly SignalTerm[]): (entry
  * those pages scored; a word that names more than `limit` pages (the "too common" limit) is left
  * out. They bridge a question in everyday words to the wiki's own terms.
  */
-function feedbackTerms(
-  catalog: WikiCatalog,
-  scores: PageScores,
-  terms: readonly SignalTerm[],
-  extraStopwords: readonly string[],
-  limit: number,
-): SignalTerm[] {
+function feedbackTerms(catalog: WikiCatalog, scores: PageScores, terms: readonly SignalTerm[], extraStopwords: readonly string[], limit: number): SignalTerm[] {
   if (LADDER.FEEDBACK_PAGES === 0) return [];
   const enough = hasEvidence(catalog, terms);
   const top = topScores(scores, LADDER.FEEDBACK_PAGES).filter(([entry]) => enough(entry));
