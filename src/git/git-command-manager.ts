@@ -152,12 +152,8 @@ export class GitCommandManager {
 
   /** Paths (repository-relative) that the staging area changes against HEAD, renames split into delete + add. */
   async stagedChanges(): Promise<string[]> {
-    const hasHead = await this.git.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).then(
-      (out) => out.trim() !== '',
-      () => false,
-    );
-    // Before the first commit everything staged is new.
-    const out = await this.git.raw(hasHead ? ['diff', '--cached', '--name-only', '--no-renames', '-z'] : ['ls-files', '-z']);
+    // Before the first commit `diff --cached` compares with the empty tree: everything staged is new.
+    const out = await this.git.raw(['diff', '--cached', '--name-only', '--no-renames', '-z']);
     return out.split('\0').filter(Boolean);
   }
 
@@ -205,11 +201,13 @@ export class GitCommandManager {
    */
   async stageContents(files: ReadonlyArray<{ path: string; content: string }>): Promise<StagedEntry[]> {
     if (files.length === 0) return [];
-    const entries: StagedEntry[] = [];
-    for (const file of files) {
-      const sha = (await this.run(['hash-object', '-w', '--stdin'], file.content)).toString().trim();
-      entries.push({ path: file.path, mode: '100644', sha });
-    }
+    // Written at once, not one after another: git writes each object to a temp file and renames it in.
+    const entries = await Promise.all(
+      files.map(async (file): Promise<StagedEntry> => {
+        const sha = (await this.run(['hash-object', '-w', '--stdin'], file.content)).toString().trim();
+        return { path: file.path, mode: '100644', sha };
+      }),
+    );
     await this.setIndexEntries(entries);
     return entries;
   }

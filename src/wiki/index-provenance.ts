@@ -143,8 +143,8 @@ export function gitIndexProvenance(options: GitIndexProvenanceOptions): GitIndex
       }
       for (const [commit, group] of byCommit) {
         const paths = group.map((c) => c.path);
-        const atCommit = await rebuildAt(commit, paths);
-        const atParent = await rebuildAt(`${commit}^`, paths);
+        // The two trees are read at once: neither waits on the other's git processes.
+        const [atCommit, atParent] = await Promise.all([rebuildAt(commit, paths), rebuildAt(`${commit}^`, paths)]);
         for (const c of group) {
           const then = atCommit?.get(c.path);
           if (!then) continue; // the builder would not write this file from that commit: nothing to compare

@@ -7,7 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { runAsBuilt, runCli as runBuiltCli } from '../helpers/cli.js';
 import { runCli } from '../helpers/cli-in-process.js';
 import { type GitRepo, TempDirs, createRepo, run } from '../helpers/git-repo.js';
-import { lineOfField, schemaPage, wikiPage } from '../helpers/wiki-pages.js';
+import { lineOfField, sampleWiki, schemaPage, wikiPage } from '../helpers/wiki-pages.js';
 import { inWiki, installHooks, wikiRepoTemplate } from '../helpers/wiki-repo.js';
 
 const dirs = new TempDirs();
@@ -183,6 +183,23 @@ describe('pre-commit hook: valid commits', () => {
 });
 
 describe('pre-commit hook: invalid commits', () => {
+  it("checks a repository's first commit too (no HEAD yet: everything staged is new), blocking an invalid page", async () => {
+    const repo = await createRepo(dirs, { ...sampleWiki(), 'concepts/broken-date.md': invalidPage('Broken Date') });
+    expect((await installHooks(repo)).status).toBe(0);
+    repo.git('add', '--all');
+    const blocked = repo.commit('first commit');
+    expect(blocked.status).not.toBe(0);
+    expect(blocked.stderr).toContain('concepts/broken-date.md');
+    expect(repo.head()).toBeUndefined();
+
+    repo.git('rm', '--quiet', '--cached', 'concepts/broken-date.md');
+    const commit = repo.commit('first commit');
+    expect(commit.status, commit.stderr).toBe(0);
+    const committed = repo.git('ls-tree', '-r', '--name-only', 'HEAD').split('\n');
+    expect(committed).toContain('concepts/retry-budgets.md');
+    expect(committed).not.toContain('concepts/broken-date.md');
+  });
+
   it('blocks an invalid page with a message naming the file and line, and commits nothing', async () => {
     const repo = await hookedWikiRepo();
     const bad = invalidPage('Broken Date');
