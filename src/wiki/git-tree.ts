@@ -29,6 +29,7 @@ export function gitBlobTree(
     files,
     dirs,
     skipped: [],
+    blobIds: shaOf,
     async readEach(paths, visit, options) {
       for (let at = 0; at < paths.length; at += BLOB_CHUNK) {
         const chunk = paths.slice(at, at + BLOB_CHUNK);

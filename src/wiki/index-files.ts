@@ -103,6 +103,8 @@ export interface IndexPlanOptions {
    * index-provenance.ts). Without it, every file in generated form counts as the builder's.
    */
   provenance?: IndexProvenance;
+  /** Summaries to share with other plans over trees read from git (see IndexProvenance.summaries, the default). */
+  summaries?: BlobSummaries;
 }
 
 /** A generated index file that is not fresh: what it holds now, and what the builder writes today. */
@@ -111,7 +113,16 @@ export type ProvenanceCandidate = IndexFilePlan & { current: string };
 export interface IndexProvenance {
   /** The candidates a person has edited since the builder wrote them, each with the last commit that changed it. */
   handEdited(candidates: readonly ProvenanceCandidate[]): Promise<Map<string, string>>;
+  /**
+   * Page summaries by path and blob id, which the provenance's own plans (over past commits) share
+   * with the plan that asks it: most pages are the same blobs in the staged tree and in the commits
+   * before it, and are read and summarised once.
+   */
+  readonly summaries?: BlobSummaries;
 }
+
+/** A page's summary by `path\0blob id`: the same blob at the same path summarises the same in every tree git holds. */
+export type BlobSummaries = Map<string, PageSummary | null>;
 
 /**
  * The plans, and whether the wiki keeps generated index files at all: judged over the whole wiki,
@@ -142,12 +153,27 @@ export async function planIndexFiles(layout: WikiLayout, options: IndexPlanOptio
   const existing = indexPaths.filter((p) => layout.tree.files.has(p));
   // null: a binary file, which is no page, so no index lists it.
   const summaries = new Map<string, PageSummary | null>();
-  const summarize = (pages: readonly string[]) =>
-    readPages(
-      layout.tree,
-      pages.filter((p) => !summaries.has(p)),
-      (file, read) => summaries.set(file, read.ok ? summarizePage(file, read.text) : read.problem === 'binary' ? null : summarizePage(file, '')),
-    );
+  const byBlob = options.summaries ?? options.provenance?.summaries;
+  const blobKey = (page: string): string | undefined => {
+    const blob = byBlob && layout.tree.blobIds?.get(page);
+    return blob === undefined ? undefined : `${page}\0${blob}`;
+  };
+  const summarize = async (pages: readonly string[]) => {
+    const unread: string[] = [];
+    for (const page of pages) {
+      if (summaries.has(page)) continue;
+      const key = blobKey(page);
+      const known = key === undefined ? undefined : byBlob!.get(key);
+      if (known === undefined) unread.push(page);
+      else summaries.set(page, known);
+    }
+    await readPages(layout.tree, unread, (file, read) => {
+      const summary = read.ok ? summarizePage(file, read.text) : read.problem === 'binary' ? null : summarizePage(file, '');
+      summaries.set(file, summary);
+      const key = blobKey(file);
+      if (key !== undefined) byBlob!.set(key, summary);
+    });
+  };
   await summarize([...needed]);
   const currentTexts = new Map<string, string>();
   await layout.tree.readEach(existing, (file, read) => {

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { GitCommandManager } from '../git/git-command-manager.js';
-import { type IndexFilePlan, type IndexProvenance, type ProvenanceCandidate, isRootInitTemplate, planIndexFiles } from './index-files.js';
+import { type BlobSummaries, type IndexFilePlan, type IndexProvenance, type ProvenanceCandidate, isRootInitTemplate, planIndexFiles } from './index-files.js';
 import { type CategoryFilter, ROOT_INDEX, discoverLayout, parentDir } from './layout.js';
 import { gitBlobTree } from './git-tree.js';
 import type { WikiTree } from './tree.js';
@@ -97,6 +97,7 @@ export function gitIndexProvenance(options: GitIndexProvenanceOptions): GitIndex
   const { git, repoRoot, wikiPrefix, categories } = options;
   const repoPath = (wikiPath: string): string => (wikiPrefix ? `${wikiPrefix}/${wikiPath}` : wikiPath);
   const recordFile = () => git.gitPath(RECORD_FILE);
+  const summaries: BlobSummaries = new Map();
 
   async function loadRecord(): Promise<Record<string, string>> {
     try {
@@ -117,11 +118,12 @@ export function gitIndexProvenance(options: GitIndexProvenanceOptions): GitIndex
     }
     const layout = discoverLayout(tree, categories);
     const dirs = new Set(indexPaths.map((p) => (p === ROOT_INDEX ? '' : parentDir(p))));
-    const plans = await planIndexFiles(layout, { policy: 'always', onlyDirs: dirs });
+    const plans = await planIndexFiles(layout, { policy: 'always', onlyDirs: dirs, summaries });
     return new Map(plans.map((p) => [p.path, p]));
   }
 
   return {
+    summaries,
     async handEdited(candidates: readonly ProvenanceCandidate[]) {
       const edited = new Map<string, string>();
       const record = await loadRecord();

@@ -36,6 +36,8 @@ export interface WikiTree {
   readonly tempFiles?: readonly string[];
   /** Set when `readEach` reads the files as they are under `root` (loadFileTree): others may read them there too. */
   readonly onDisk?: true;
+  /** For a tree read from git (the staging area, a commit): each file's blob id, the same for the same text in any such tree. */
+  readonly blobIds?: ReadonlyMap<string, string>;
   /**
    * Reads files in one pass, decoded as upstream reads them (UTF-8, newlines folded to LF), handing
    * each to `visit` as soon as it is read; nothing is kept, so memory stays flat on big wikis.
