@@ -232,36 +232,47 @@ export class RelevanceCounter {
   build(pages: ReadonlyArray<{ fields: FieldCounts; body: BodyCounts }>): RelevanceIndex {
     const n = pages.length;
     const average = (total: number) => (n === 0 ? 1 : Math.max(1, total / n));
-    const shareOf = (field: Field, length: number, averageLength: number) =>
-      BM25F.FIELD_WEIGHTS[field] / (1 - LENGTH_NORMALISATION + (LENGTH_NORMALISATION * length) / averageLength);
+    const shareOf = (weight: number, length: number, averageLength: number) =>
+      weight / (1 - LENGTH_NORMALISATION + (LENGTH_NORMALISATION * length) / averageLength);
     const shortAverages = SHORT_FIELDS.map((_, f) => average(pages.reduce((sum, page) => sum + page.fields.lengths[f]!, 0)));
     const bodyAverage = average(pages.reduce((sum, page) => sum + page.body.length, 0));
-    // Postings come out page by page (a dense scratch array sums each word's fields), then a
-    // counting sort by word groups them, keeping each word's pages in entry order.
+    // Postings come out page by page, then a counting sort by word groups them, keeping each word's
+    // pages in entry order. A page's posting of a word is made where the word is first met, and the
+    // word's later fields add to it there (`slot`): each sum takes its fields in the same order.
     const vocabularySize = this.foldedWordsById.length;
-    const sums = new DenseSums(vocabularySize);
+    const slot = new Int32Array(vocabularySize).fill(-1);
     // At most one posting per word counted in a field of a page: room for all of them at once.
     const room = pages.reduce((sum, page) => sum + page.fields.ids.length + page.body.ids.length, 0);
     const words = new Int32Array(room);
     const entries = new Int32Array(room);
     const frequencies = new Float64Array(room);
     let size = 0;
-    pages.forEach(({ fields: { ids, counts, ends, lengths }, body }, entry) => {
-      SHORT_FIELDS.forEach((field, f) => {
-        if (lengths[f] === 0) return;
-        const share = shareOf(field, lengths[f]!, shortAverages[f]!);
-        for (let k = f === 0 ? 0 : ends[f - 1]!; k < ends[f]!; k++) sums.add(ids[k]!, counts[k]! * share);
-      });
-      if (body.length > 0) {
-        const share = shareOf('body', body.length, bodyAverage);
-        for (let k = 0; k < body.ids.length; k++) sums.add(body.ids[k]!, body.counts[k]! * share);
+    const add = (ids: Int32Array, counts: Int32Array, from: number, to: number, share: number, entry: number) => {
+      for (let k = from; k < to; k++) {
+        const word = ids[k]!;
+        const amount = counts[k]! * share;
+        const at = slot[word]!;
+        if (at >= 0) frequencies[at] = frequencies[at]! + amount;
+        else {
+          slot[word] = size;
+          words[size] = word;
+          entries[size] = entry;
+          frequencies[size++] = amount;
+        }
       }
-      sums.drain((word, sum) => {
-        words[size] = word;
-        entries[size] = entry;
-        frequencies[size++] = sum;
-      });
-    });
+    };
+    const weights = SHORT_FIELDS.map((field) => BM25F.FIELD_WEIGHTS[field]);
+    const bodyWeight = BM25F.FIELD_WEIGHTS.body;
+    for (let entry = 0; entry < n; entry++) {
+      const { fields, body } = pages[entry]!;
+      const first = size;
+      for (let f = 0; f < SHORT_FIELDS.length; f++) {
+        if (fields.lengths[f] === 0) continue;
+        add(fields.ids, fields.counts, f === 0 ? 0 : fields.ends[f - 1]!, fields.ends[f]!, shareOf(weights[f]!, fields.lengths[f]!, shortAverages[f]!), entry);
+      }
+      if (body.length > 0) add(body.ids, body.counts, 0, body.ids.length, shareOf(bodyWeight, body.length, bodyAverage), entry);
+      for (let k = first; k < size; k++) slot[words[k]!] = -1;
+    }
     const offsets = new Int32Array(vocabularySize + 1);
     for (let k = 0; k < size; k++) offsets[words[k]! + 1]!++;
     for (let w = 0; w < vocabularySize; w++) offsets[w + 1]! += offsets[w]!;
@@ -294,34 +305,6 @@ function namingFrequencies(pages: ReadonlyArray<{ fields: FieldCounts }>, vocabu
     }
   });
   return naming;
-}
-
-/**
- * Sums by small whole-number key in a dense array, keys remembered in the order first touched: a
- * Map per page or per query cost more than the sums. Every amount added is positive, so a sum of 0
- * means a key not yet touched.
- */
-class DenseSums {
-  private readonly sums: Float64Array;
-  private readonly touched: number[] = [];
-
-  constructor(size: number) {
-    this.sums = new Float64Array(size);
-  }
-
-  add(key: number, amount: number): void {
-    if (this.sums[key] === 0) this.touched.push(key);
-    this.sums[key] = this.sums[key]! + amount;
-  }
-
-  /** Visits each touched key with its sum, in the order first touched, and empties the sums. */
-  drain(visit: (key: number, sum: number) => void): void {
-    for (const key of this.touched) {
-      visit(key, this.sums[key]!);
-      this.sums[key] = 0;
-    }
-    this.touched.length = 0;
-  }
 }
 
 /** The index `parts()` gave, over `n` pages: the same answers to every question. */
