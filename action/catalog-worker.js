@@ -710,7 +710,7 @@ var require_gray_matter = __commonJS({
 import { parentPort, workerData } from "node:worker_threads";
 
 // src/wiki/tree.ts
-import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 
 // src/markdown/body.ts
@@ -744,6 +744,127 @@ var bodyStart = (text) => frontmatterBlock(text)?.body ?? { offset: 0, line: 1 }
 var bodyOf = (text) => text.slice(bodyStart(text).offset);
 var OPENER_WITH_LANGUAGE = /^---[ \t]*([A-Za-z][\w-]*)[ \t]*\n/;
 var openerLanguage = (text) => OPENER_WITH_LANGUAGE.exec(text)?.[1];
+
+// src/markdown/py-strip.ts
+var PY_WHITESPACE = /* @__PURE__ */ new Set([
+  9,
+  10,
+  11,
+  12,
+  13,
+  28,
+  29,
+  30,
+  31,
+  32,
+  133,
+  160,
+  5760,
+  8192,
+  8193,
+  8194,
+  8195,
+  8196,
+  8197,
+  8198,
+  8199,
+  8200,
+  8201,
+  8202,
+  8232,
+  8233,
+  8239,
+  8287,
+  12288
+]);
+var isPyWhitespace = (s, i) => PY_WHITESPACE.has(s.charCodeAt(i));
+function pyLStrip(s) {
+  let start = 0;
+  while (start < s.length && isPyWhitespace(s, start)) start++;
+  return start === 0 ? s : s.slice(start);
+}
+function pyRStrip(s, chars) {
+  let end = s.length;
+  if (chars === void 0) while (end > 0 && isPyWhitespace(s, end - 1)) end--;
+  else while (end > 0 && chars.includes(s[end - 1])) end--;
+  return end === s.length ? s : s.slice(0, end);
+}
+var pyStrip = (s) => pyRStrip(pyLStrip(s));
+
+// src/wiki/python-compat.ts
+var isPyDict = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+function pySplitLines(s) {
+  if (s === "") return [];
+  const lines = s.split(/\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]/);
+  if (/(?:\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])$/.test(s)) lines.pop();
+  return lines;
+}
+var INT_RE = /^[+-]?(?:0(?:_?0)*|[1-9](?:_?[0-9])*|0[0-9](?:_?[0-9])*)$/;
+var DEC_DIGITS = "[0-9](?:_?[0-9])*";
+var FLOAT_RE = new RegExp(`^[+-]?(?:(?:${DEC_DIGITS})?\\.${DEC_DIGITS}|${DEC_DIGITS}\\.?)(?:[eE][+-]?${DEC_DIGITS})?$`);
+var FLOAT_SPECIAL_RE = /^([+-]?)(nan|inf|infinity)$/i;
+function pyParseInt(s) {
+  if (!INT_RE.test(s)) return void 0;
+  return BigInt(s.replace(/_/g, ""));
+}
+function pyParseFloat(raw) {
+  const s = pyStrip(raw);
+  const special = FLOAT_SPECIAL_RE.exec(s);
+  if (special) {
+    if (special[2].toLowerCase() === "nan") return NaN;
+    return special[1] === "-" ? -Infinity : Infinity;
+  }
+  if (!FLOAT_RE.test(s)) return void 0;
+  return Number(s.replace(/_/g, ""));
+}
+function pyFloatRepr(x) {
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const [mantissa, expText] = x.toExponential().split("e");
+  const exp = Number(expText);
+  if (exp < -4 || exp >= 16) {
+    return `${mantissa}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+  }
+  const digits = mantissa.replace("-", "").replace(".", "");
+  const sign = x < 0 ? "-" : "";
+  if (exp >= digits.length - 1) return `${sign}${digits}${"0".repeat(exp - digits.length + 1)}.0`;
+  if (exp >= 0) return `${sign}${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
+  return `${sign}0.${"0".repeat(-exp - 1)}${digits}`;
+}
+function pyStrRepr(s) {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of s) {
+    const cp = ch.codePointAt(0);
+    if (ch === quote || ch === "\\") out += `\\${ch}`;
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "	") out += "\\t";
+    else if (cp < 32 || cp === 127) out += `\\x${cp.toString(16).padStart(2, "0")}`;
+    else if (!isPrintable(ch, cp)) {
+      out += cp <= 255 ? `\\x${cp.toString(16).padStart(2, "0")}` : cp <= 65535 ? `\\u${cp.toString(16).padStart(4, "0")}` : `\\U${cp.toString(16).padStart(8, "0")}`;
+    } else out += ch;
+  }
+  return out + quote;
+}
+var NON_PRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
+var isPrintable = (ch, cp) => cp === 32 || !NON_PRINTABLE.test(ch);
+function pyRepr(v) {
+  if (typeof v === "string") return pyStrRepr(v);
+  if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
+  if (isPyDict(v))
+    return `{${Object.entries(v).map(([k, val]) => `${pyStrRepr(k)}: ${pyRepr(val)}`).join(", ")}}`;
+  return pyStr(v);
+}
+function pyStr(v) {
+  if (v === null) return "None";
+  if (typeof v === "boolean") return v ? "True" : "False";
+  if (typeof v === "bigint") return v.toString();
+  if (typeof v === "number") return pyFloatRepr(v);
+  if (typeof v === "string") return v;
+  return pyRepr(v);
+}
 
 // src/wiki/tree.ts
 var utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -943,52 +1064,6 @@ function blankCode(markdown) {
   if (!mayHoldCode(markdown)) return markdown;
   return replaceCodeSpans(blankFences(markdown, fencedBlocks(markdown)), blank);
 }
-
-// src/markdown/py-strip.ts
-var PY_WHITESPACE = /* @__PURE__ */ new Set([
-  9,
-  10,
-  11,
-  12,
-  13,
-  28,
-  29,
-  30,
-  31,
-  32,
-  133,
-  160,
-  5760,
-  8192,
-  8193,
-  8194,
-  8195,
-  8196,
-  8197,
-  8198,
-  8199,
-  8200,
-  8201,
-  8202,
-  8232,
-  8233,
-  8239,
-  8287,
-  12288
-]);
-var isPyWhitespace = (s, i) => PY_WHITESPACE.has(s.charCodeAt(i));
-function pyLStrip(s) {
-  let start = 0;
-  while (start < s.length && isPyWhitespace(s, start)) start++;
-  return start === 0 ? s : s.slice(start);
-}
-function pyRStrip(s, chars) {
-  let end = s.length;
-  if (chars === void 0) while (end > 0 && isPyWhitespace(s, end - 1)) end--;
-  else while (end > 0 && chars.includes(s[end - 1])) end--;
-  return end === s.length ? s : s.slice(0, end);
-}
-var pyStrip = (s) => pyRStrip(pyLStrip(s));
 
 // src/markdown/blocks.ts
 var MAX_HEADING_LEVEL = 6;
@@ -4287,81 +4362,6 @@ var {
 // src/wiki/diagnostics.ts
 var MAX_QUOTED = 120;
 var cutValue = (value) => value.length > MAX_QUOTED ? `${value.slice(0, MAX_QUOTED - 3)}\u2026` : value;
-
-// src/wiki/python-compat.ts
-var isPyDict = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
-function pySplitLines(s) {
-  if (s === "") return [];
-  const lines = s.split(/\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]/);
-  if (/(?:\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])$/.test(s)) lines.pop();
-  return lines;
-}
-var INT_RE = /^[+-]?(?:0(?:_?0)*|[1-9](?:_?[0-9])*|0[0-9](?:_?[0-9])*)$/;
-var DEC_DIGITS = "[0-9](?:_?[0-9])*";
-var FLOAT_RE = new RegExp(`^[+-]?(?:(?:${DEC_DIGITS})?\\.${DEC_DIGITS}|${DEC_DIGITS}\\.?)(?:[eE][+-]?${DEC_DIGITS})?$`);
-var FLOAT_SPECIAL_RE = /^([+-]?)(nan|inf|infinity)$/i;
-function pyParseInt(s) {
-  if (!INT_RE.test(s)) return void 0;
-  return BigInt(s.replace(/_/g, ""));
-}
-function pyParseFloat(raw) {
-  const s = pyStrip(raw);
-  const special = FLOAT_SPECIAL_RE.exec(s);
-  if (special) {
-    if (special[2].toLowerCase() === "nan") return NaN;
-    return special[1] === "-" ? -Infinity : Infinity;
-  }
-  if (!FLOAT_RE.test(s)) return void 0;
-  return Number(s.replace(/_/g, ""));
-}
-function pyFloatRepr(x) {
-  if (Number.isNaN(x)) return "nan";
-  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
-  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
-  const [mantissa, expText] = x.toExponential().split("e");
-  const exp = Number(expText);
-  if (exp < -4 || exp >= 16) {
-    return `${mantissa}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
-  }
-  const digits = mantissa.replace("-", "").replace(".", "");
-  const sign = x < 0 ? "-" : "";
-  if (exp >= digits.length - 1) return `${sign}${digits}${"0".repeat(exp - digits.length + 1)}.0`;
-  if (exp >= 0) return `${sign}${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
-  return `${sign}0.${"0".repeat(-exp - 1)}${digits}`;
-}
-function pyStrRepr(s) {
-  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0);
-    if (ch === quote || ch === "\\") out += `\\${ch}`;
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "	") out += "\\t";
-    else if (cp < 32 || cp === 127) out += `\\x${cp.toString(16).padStart(2, "0")}`;
-    else if (!isPrintable(ch, cp)) {
-      out += cp <= 255 ? `\\x${cp.toString(16).padStart(2, "0")}` : cp <= 65535 ? `\\u${cp.toString(16).padStart(4, "0")}` : `\\U${cp.toString(16).padStart(8, "0")}`;
-    } else out += ch;
-  }
-  return out + quote;
-}
-var NON_PRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
-var isPrintable = (ch, cp) => cp === 32 || !NON_PRINTABLE.test(ch);
-function pyRepr(v) {
-  if (typeof v === "string") return pyStrRepr(v);
-  if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
-  if (isPyDict(v))
-    return `{${Object.entries(v).map(([k, val]) => `${pyStrRepr(k)}: ${pyRepr(val)}`).join(", ")}}`;
-  return pyStr(v);
-}
-function pyStr(v) {
-  if (v === null) return "None";
-  if (typeof v === "boolean") return v ? "True" : "False";
-  if (typeof v === "bigint") return v.toString();
-  if (typeof v === "number") return pyFloatRepr(v);
-  if (typeof v === "string") return v;
-  return pyRepr(v);
-}
 
 // src/wiki/mini-yaml.ts
 var MiniYamlError = class extends Error {

