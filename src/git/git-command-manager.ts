@@ -32,6 +32,9 @@ const REPOSITORY_ENVIRONMENT = [
   'GIT_CONFIG_NOSYSTEM',
 ];
 
+/** How many `hash-object` processes stageContents runs at once. */
+const OBJECTS_WRITTEN_AT_ONCE = 8;
+
 export class GitCommandManager {
   private readonly git: SimpleGit;
 
@@ -201,13 +204,17 @@ export class GitCommandManager {
    */
   async stageContents(files: ReadonlyArray<{ path: string; content: string }>): Promise<StagedEntry[]> {
     if (files.length === 0) return [];
-    // Written at once, not one after another: git writes each object to a temp file and renames it in.
-    const entries = await Promise.all(
-      files.map(async (file): Promise<StagedEntry> => {
+    // A few at a time, not one after another (git writes each object to a temp file and renames
+    // it in), nor all at once: a bulk import can regenerate thousands, and a process each would
+    // run out of file descriptors.
+    const entries: StagedEntry[] = [];
+    for (let at = 0; at < files.length; at += OBJECTS_WRITTEN_AT_ONCE) {
+      const written = files.slice(at, at + OBJECTS_WRITTEN_AT_ONCE).map(async (file): Promise<StagedEntry> => {
         const sha = (await this.run(['hash-object', '-w', '--stdin'], file.content)).toString().trim();
         return { path: file.path, mode: '100644', sha };
-      }),
-    );
+      });
+      entries.push(...(await Promise.all(written)));
+    }
     await this.setIndexEntries(entries);
     return entries;
   }
@@ -298,11 +305,13 @@ export class GitCommandManager {
     const ok = options.okExitCodes ?? [0];
     return new Promise((resolve, reject) => {
       const child = spawn('git', args, { cwd: this.cwd, stdio: ['pipe', 'pipe', 'pipe'], ...(env ? { env } : {}) });
+      // First: a process that could not start (no file descriptors left) has no pipes, and says why here.
+      child.on('error', reject);
+      if (!child.stdout || !child.stderr || !child.stdin) return;
       const chunks: Buffer[] = [];
       let stderr = '';
       child.stdout.on('data', (c: Buffer) => chunks.push(c));
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      child.on('error', reject);
       // A git that exits without reading all its input (nothing to read, or a failure reported on
       // close) closes the pipe: that is not an error of its own.
       child.stdin.on('error', () => undefined);

@@ -200,6 +200,22 @@ describe('pre-commit hook: invalid commits', () => {
     expect(committed).not.toContain('concepts/broken-date.md');
   });
 
+  it('a bulk import that regenerates over a hundred index files commits under a tight file-descriptor limit', async () => {
+    const repo = await hookedWikiRepo();
+    const count = 150;
+    repo.write(
+      Object.fromEntries(
+        Array.from({ length: count }, (_, i) => [`concepts/bulk-${i}/page-${i}.md`, wikiPage({ category: 'concepts', title: `Bulk Page ${i}` })]),
+      ),
+    );
+    repo.git('add', '--all');
+    // The limit binds the hook's CLI too: 128 descriptors, where a git process per index file at once needed three each.
+    const commit = run('sh', ['-c', 'ulimit -n 128 && git commit --quiet -m "bulk import"'], repo.root);
+    expect(commit.status, commit.stderr).toBe(0);
+    expect(repo.committedPaths()).toEqual(expect.arrayContaining([`concepts/bulk-0/_index.md`, `concepts/bulk-${count - 1}/_index.md`]));
+    expect(statusOf(repo)).toBe('');
+  });
+
   it('blocks an invalid page with a message naming the file and line, and commits nothing', async () => {
     const repo = await hookedWikiRepo();
     const bad = invalidPage('Broken Date');
