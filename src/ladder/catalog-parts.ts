@@ -11,7 +11,7 @@ import { readCatalogPages } from './catalog-pages.js';
 import type { PageFacts, ReadPage } from './page-facts.js';
 import { foldText } from './text-match.js';
 import type { WordIndex } from './word-index.js';
-import type { WikiEntry } from './wiki-entry.js';
+import { type WikiEntry, entryCategory } from './wiki-entry.js';
 
 /** Where a load took the catalog from: see WikiCatalog.loadedFrom. */
 export type LoadedFrom = 'pages' | 'snapshot' | 'patched snapshot' | 'updated snapshot';
@@ -74,7 +74,7 @@ export function linkTextsOf(facts: ReadonlyMap<string, PageFacts>, resolveWikili
  */
 export const unfoldedEntry = (path: string, f: PageFacts, listing: IndexEntry | undefined, linkTexts: string[]): Omit<WikiEntry, 'folded'> => ({
   path,
-  category: path.split('/')[0]!,
+  category: entryCategory(path),
   title: listing?.title || f.title,
   summary: listing?.summary || f.ownSummary,
   tags: f.tags,

@@ -6,7 +6,7 @@
 // entry of its path alone (its file name as its title), since the snapshot only ranks.
 import path from 'node:path';
 import { type FoldedText, foldText, normalize } from './text-match.js';
-import type { WikiEntry } from './wiki-entry.js';
+import { type WikiEntry, entryCategory } from './wiki-entry.js';
 
 /** An entry's own fields: what its text holds (folded texts as their joined words, the rest rebuilt from them). */
 type EntryFields = Omit<WikiEntry, 'path' | 'category' | 'listedIn'>;
@@ -92,8 +92,7 @@ class KeptEntry implements WikiEntry {
     return this.texts.subarray(this.start, this.end);
   }
   get category(): string {
-    const slash = this.path.indexOf('/');
-    return slash < 0 ? this.path : this.path.slice(0, slash);
+    return entryCategory(this.path);
   }
 
   get title(): string {

@@ -20,3 +20,9 @@ export interface WikiEntry {
   openCapture: boolean;
   folded: { title: FoldedText; summary: FoldedText };
 }
+
+/** An entry's category: the first folder of its path (the path itself for a page at the root). */
+export function entryCategory(path: string): string {
+  const slash = path.indexOf('/');
+  return slash < 0 ? path : path.slice(0, slash);
+}
