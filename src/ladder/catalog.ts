@@ -132,7 +132,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
   const counter = new RelevanceCounter(builtinStopwords());
   const patch = kept ? await patchedLoad(tree, { pages, indexFiles, metaFiles, unsafe }, kept, keys!, counter) : undefined;
   if (patch && 'loaded' in patch) return assembleCatalog(tree, layout, await snapshotWriter(cache!, patch.snapshot, options), patch.loaded);
-  const reuse = kept && (await keptParts(kept, keys!, counter, patch?.rest));
+  const reuse = kept && (await keptParts(kept, keys!, counter));
   // The pages the patch read are not read again.
   const read = await readOrKeep(tree, pages, counter, new Map([...(reuse?.pages ?? []), ...(patch?.read ?? [])]));
   const unreadable = read.flatMap((page) => ('unreadable' in page ? [{ path: page.path, reason: page.unreadable }] : []));

@@ -69,8 +69,8 @@ export interface CatalogSnapshot {
   names: WordIndex;
   phrases: WordIndex;
   /**
-   * What only a load that reads some pages needs, read and checked when it is asked for (it throws
-   * when malformed): the file keys, the entries' short fields counted, in entry order, and every page
+   * What only a load that reads some pages needs, read and checked when first asked for, once (it
+   * rejects when malformed): the file keys, the entries' short fields counted, in entry order, and every page
    * read, in page order, both over `relevance.vocabulary`.
    */
   rest(): Promise<SnapshotRest>;
@@ -314,8 +314,11 @@ export async function readSnapshot(file: string, stamp: string): Promise<Catalog
     const arrays = head && typedArrays(head, HEAD_ARRAYS, header.head);
     if (!arrays) return undefined;
     const entryTexts = head.subarray(layout.entriesAt - layout.headArraysAt, layout.entriesAt - layout.headArraysAt + header.entryBytes);
-    // The rest is read from the file as it is then; the same header (and so the same keys and word ids) or nothing.
-    const rest = async () => {
+    // The rest is read from the file as it is when first asked for, once; the same header (and so
+    // the same keys and word ids) or nothing.
+    let restRead: Promise<SnapshotRest> | undefined;
+    const rest = () => (restRead ??= readRest());
+    const readRest = async (): Promise<SnapshotRest> => {
       const again = await open(file, READ_FLAGS);
       try {
         const info = await again.stat();

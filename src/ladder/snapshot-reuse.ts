@@ -37,7 +37,7 @@ export async function patchedLoad(
   kept: CatalogSnapshot,
   keys: FileKeys,
   counter: RelevanceCounter,
-): Promise<{ loaded: LoadedCatalog; snapshot: CatalogSnapshotParts } | { read: ReadonlyMap<string, ReadPage>; rest: SnapshotRest } | undefined> {
+): Promise<{ loaded: LoadedCatalog; snapshot: CatalogSnapshotParts } | { read: ReadonlyMap<string, ReadPage> } | undefined> {
   if (!holdsPages(kept, pages, indexFiles)) return undefined;
   let rest: SnapshotRest;
   let before: KeptPage[];
@@ -62,7 +62,7 @@ export async function patchedLoad(
   const changedFacts = new Map<string, PageFacts>();
   for (const [k, page] of now.entries()) {
     const old = before[k]!;
-    if (!('facts' in page) || !('facts' in old) || old.path !== page.path || crossPageFacts(old.facts) !== crossPageFacts(page.facts)) return { read, rest };
+    if (!('facts' in page) || !('facts' in old) || old.path !== page.path || crossPageFacts(old.facts) !== crossPageFacts(page.facts)) return { read };
     changedFacts.set(page.path, page.facts);
   }
   const { schema, indexTexts } = await readMetaFiles(tree, metaFiles);
@@ -163,10 +163,10 @@ const sameStrings = (a: readonly string[], b: readonly string[]): boolean => a.l
  * entry and its field counts. Undefined when the snapshot's parts turn out malformed, or an attributes
  * file in the wiki's folders differs (a cold load).
  */
-export async function keptParts(kept: CatalogSnapshot, keys: FileKeys, counter: RelevanceCounter, restRead?: SnapshotRest): Promise<KeptParts | undefined> {
+export async function keptParts(kept: CatalogSnapshot, keys: FileKeys, counter: RelevanceCounter): Promise<KeptParts | undefined> {
   let keptPages: KeptPage[], keptCounts, keptKeys;
   try {
-    const rest = restRead ?? (await kept.rest());
+    const rest = await kept.rest();
     ({ fieldCounts: keptCounts, keys: keptKeys } = rest);
     // Every line parsed (and checked) before any word is remapped into the counter.
     keptPages = Array.from({ length: rest.pages.count }, (_, i) => rest.pages.page(i));

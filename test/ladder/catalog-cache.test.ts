@@ -148,6 +148,21 @@ describe('the catalog snapshot', () => {
     expect([catalog.loadedFrom, catalog.pagesRead, asked.filter((p) => p === page)]).toEqual(['updated snapshot', 1, [page]]);
   });
 
+  it("reads the snapshot's rest from its file once, however many steps of a load ask for it", async () => {
+    const repo = await createWikiRepo(dirs);
+    await open(repo.root);
+    const cache = await openCatalogCache(repo.root, DEFAULT_CONFIG, {
+      stewardVersion: 'test',
+      repoRoot: repo.root,
+      head: new GitCommandManager(repo.root).headState(),
+    });
+    const kept = (await cache!.read())!;
+    const first = await kept.rest();
+    // The file spoiled after the first read: a second read of it would be refused.
+    for (const file of snapshots(repo)) writeFileSync(file, 'spoiled');
+    expect(await kept.rest()).toBe(first);
+  });
+
   it('a snapshot of an older tree (as the Actions cache restores one) reads only the pages that differ', async () => {
     const repo = await createWikiRepo(dirs);
     await open(repo.root);
