@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { type FoldedText, foldText, normalize } from './text-match.js';
 import { type WikiEntry, entryCategory } from './wiki-entry.js';
+import { isObject, isString, isStrings, parseJson } from './json-guards.js';
 
 /** An entry's own fields: what its text holds (folded texts as their joined words, the rest rebuilt from them). */
 type EntryFields = Omit<WikiEntry, 'path' | 'category' | 'listedIn'>;
@@ -55,12 +56,7 @@ export const keptBytes = (entry: WikiEntry): Buffer | undefined => (entry instan
 export function holdsFields(bytes: Buffer, entry: Omit<WikiEntry, 'folded'>): boolean {
   const fields = Buffer.from(entryFieldsText(entry), 'utf8');
   if (bytes.length <= fields.length || bytes[bytes.length - 1] !== 0x7d || !fields.equals(bytes.subarray(0, fields.length))) return false;
-  let folded: unknown;
-  try {
-    folded = JSON.parse(bytes.toString('utf8', fields.length, bytes.length - 1));
-  } catch {
-    return false;
-  }
+  const folded = parseJson(bytes.toString('utf8', fields.length, bytes.length - 1));
   return isObject(folded) && Object.keys(folded).length === 2 && isJoined(folded.title) && isJoined(folded.summary);
 }
 
@@ -133,12 +129,7 @@ class KeptEntry implements WikiEntry {
 }
 
 function decodeEntry(text: string, page: string): EntryFields {
-  let kept: unknown;
-  try {
-    kept = JSON.parse(text);
-  } catch {
-    kept = undefined;
-  }
+  const kept = parseJson(text);
   if (!isEntryText(kept)) {
     const title = path.posix.basename(page, '.md');
     return {
@@ -181,9 +172,6 @@ function decodeEntry(text: string, page: string): EntryFields {
   };
 }
 
-const isString = (v: unknown): v is string => typeof v === 'string';
-const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Joined folded words: ` word word ` (or two spaces for none). */
 const isJoined = (v: unknown): v is string => isString(v) && v.startsWith(' ') && v.endsWith(' ') && v.length >= 2;
 

@@ -16,6 +16,7 @@ import type { BodyCounts, FieldCounts, Postings, RelevanceParts } from './releva
 import type { WikiEntry } from './wiki-entry.js';
 import { encodeEntries, keptEntries } from './kept-entries.js';
 import { type WordIndex, wordIndexHolds } from './word-index.js';
+import { isCount, isList, isObject, isPair, isString, isStrings, parseJson } from './json-guards.js';
 
 const MAGIC = Buffer.from('WSCATLG\n', 'latin1');
 const NEWLINE = Buffer.from('\n', 'latin1');
@@ -382,14 +383,6 @@ function decodeHead(header: Header, arrays: HeadArrays, entryTexts: Buffer, rest
   };
 }
 
-function parseJson(bytes: Buffer): unknown {
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The arrays of `list` laid over `bytes` (from its start), each `lengths[i]` long, when the lengths
  * fit; a copy when `bytes` does not start on a multiple of 8 (a typed array must be aligned).
@@ -486,7 +479,7 @@ function keptPages(bytes: Buffer, arrays: RestArrays, words: number): KeptPages 
     line: (i) => ({ line: lines[i]!, body: body(i) }),
     page(i) {
       const line = lines[i]!;
-      const page = parseLine(line);
+      const page = parseJson(line);
       if (!isKeptPage(page)) throw new MalformedSnapshot('pages');
       if (!('facts' in page)) return { ...page, line };
       const { acronyms, ...facts } = page.facts;
@@ -496,21 +489,6 @@ function keptPages(bytes: Buffer, arrays: RestArrays, words: number): KeptPages 
   };
 }
 
-function parseLine(line: Buffer): unknown {
-  try {
-    return JSON.parse(line.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-const isString = (v: unknown): v is string => typeof v === 'string';
-const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
-const isPair = <A, B>(v: unknown, first: (x: unknown) => x is A, second: (x: unknown) => x is B): v is [A, B] =>
-  Array.isArray(v) && v.length === 2 && first(v[0]) && second(v[1]);
-const isList = <T>(v: unknown, item: (x: unknown) => x is T): v is T[] => Array.isArray(v) && v.every(item);
 const isLink = (v: unknown): v is { target: string; text?: string } => isObject(v) && isString(v.target) && (v.text === undefined || isString(v.text));
 
 function isKeptPage(v: unknown): v is KeptPageJson {
