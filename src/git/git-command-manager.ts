@@ -42,15 +42,6 @@ export class GitCommandManager {
     this.git = simpleGit({ baseDir: cwd, allowEnvironment: REPOSITORY_ENVIRONMENT });
   }
 
-  /** The commit HEAD points at, or undefined outside a repository or before the first commit. */
-  async headCommit(): Promise<string | undefined> {
-    try {
-      return (await this.git.revparse(['HEAD'])).trim() || undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
   /**
    * The commit HEAD points at (undefined outside a repository or before the first commit), and the
    * files under this folder whose text is not that commit's: modified, staged, deleted, untracked
@@ -283,7 +274,7 @@ export class GitCommandManager {
   /** Renames the staging area makes against HEAD (old path → new path, repository-relative). */
   async stagedRenames(): Promise<Map<string, string>> {
     const renames = new Map<string, string>();
-    if (!(await this.headCommit())) return renames;
+    // Before the first commit `diff --cached` compares with the empty tree: nothing is renamed.
     const fields = (await this.git.raw(['diff', '--cached', '-M', '--name-status', '-z', '--diff-filter=R'])).split('\0');
     for (let at = 0; at + 2 < fields.length; at += 3) {
       if (fields[at]!.startsWith('R')) renames.set(fields[at + 1]!, fields[at + 2]!);

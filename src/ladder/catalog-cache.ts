@@ -50,10 +50,11 @@ export async function snapshotFolder(
   root: string,
   config: StewardConfig,
   repoRoot: string,
-  places: Promise<GitPlaces | undefined> = new GitCommandManager(root).places(),
+  // Asked for only without `cache.dir`: a folder the configuration names needs no git process.
+  places: () => Promise<GitPlaces | undefined> = () => new GitCommandManager(root).places(),
 ): Promise<string | undefined> {
   if (config.cache.dir !== undefined) return path.resolve(repoRoot, config.cache.dir);
-  const gitDir = (await places)?.gitDir;
+  const gitDir = (await places())?.gitDir;
   return gitDir && path.join(gitDir, 'wiki-steward');
 }
 
@@ -68,7 +69,7 @@ export async function openCatalogCache(root: string, config: StewardConfig, opti
     ) ?? git.places();
   // The staging area's blob ids are read beside HEAD's state (git's answers do not wait on each other), and used when there is a HEAD.
   const [dir, blobs, state, checkout] = await Promise.all([
-    snapshotFolder(root, config, options.repoRoot, places),
+    snapshotFolder(root, config, options.repoRoot, () => places),
     git.indexBlobs().catch(() => undefined),
     options.head,
     checkoutSettings(root, git, places),
