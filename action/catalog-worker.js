@@ -5331,10 +5331,7 @@ function relevanceIndex(n, vocabulary, wordIds, postings, naming) {
       return {
         size,
         of: (entry) => values[entry] ?? 0,
-        page: (k) => order[k],
-        *[Symbol.iterator]() {
-          for (let k = 0; k < size; k++) yield [order[k], values[order[k]]];
-        }
+        page: (k) => order[k]
       };
     },
     anyPageHoldsAll(words) {

@@ -59,10 +59,12 @@ export async function runPreCommit(git: GitCommandManager, workspace: Workspace)
   const touchedPages = changed.filter((p) => pageSet.has(p) || !layout.tree.files.has(p));
   if (touchedPages.length === 0 || config.indexes === 'never' || hasErrors(diagnostics)) return found;
   // A generated index file a person edited is theirs (see index-provenance.ts): never restaged over.
+  const provenance = workspaceIndexProvenance(workspace);
   const plans = await planIndexFiles(layout, {
     policy: config.indexes,
     onlyDirs: affectedIndexDirs(touchedPages),
-    provenance: workspaceIndexProvenance(workspace),
+    provenance,
+    summaries: provenance.summaries,
   });
   const outdated = outdatedIndexFiles(plans);
   const files = outdated.map((p) => ({ path: repoPathOf(workspace, p.path), content: p.expected }));

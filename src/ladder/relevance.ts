@@ -71,7 +71,7 @@ export interface RelevanceIndex {
  * touched. Typed arrays, not a Map: on a large wiki thousands of pages score, twice a question, and a
  * Map of them was a tenth of what a warm question allocated.
  */
-export interface PageScores extends Iterable<[entry: number, score: number]> {
+export interface PageScores {
   /** How many pages scored. */
   readonly size: number;
   /** The page's score: 0 for one the query did not touch (a touched page scores above 0). */
@@ -364,9 +364,6 @@ function relevanceIndex(
         size,
         of: (entry) => values[entry] ?? 0,
         page: (k) => order[k]!,
-        *[Symbol.iterator]() {
-          for (let k = 0; k < size; k++) yield [order[k]!, values[order[k]!]!] as [number, number];
-        },
       };
     },
     anyPageHoldsAll(words) {

@@ -103,7 +103,11 @@ export interface IndexPlanOptions {
    * index-provenance.ts). Without it, every file in generated form counts as the builder's.
    */
   provenance?: IndexProvenance;
-  /** Summaries to share with other plans over trees read from git (see IndexProvenance.summaries, the default). */
+  /**
+   * Page summaries to share with other plans over trees read from git: most pages are the same
+   * blobs in the staged tree and in the commits before it (a provenance check plans those), and
+   * are read and summarised once.
+   */
   summaries?: BlobSummaries;
 }
 
@@ -113,12 +117,6 @@ export type ProvenanceCandidate = IndexFilePlan & { current: string };
 export interface IndexProvenance {
   /** The candidates a person has edited since the builder wrote them, each with the last commit that changed it. */
   handEdited(candidates: readonly ProvenanceCandidate[]): Promise<Map<string, string>>;
-  /**
-   * Page summaries by path and blob id, which the provenance's own plans (over past commits) share
-   * with the plan that asks it: most pages are the same blobs in the staged tree and in the commits
-   * before it, and are read and summarised once.
-   */
-  readonly summaries?: BlobSummaries;
 }
 
 /** A page's summary by `path\0blob id`: the same blob at the same path summarises the same in every tree git holds. */
@@ -153,7 +151,7 @@ export async function planIndexFiles(layout: WikiLayout, options: IndexPlanOptio
   const existing = indexPaths.filter((p) => layout.tree.files.has(p));
   // null: a binary file, which is no page, so no index lists it.
   const summaries = new Map<string, PageSummary | null>();
-  const byBlob = options.summaries ?? options.provenance?.summaries;
+  const byBlob = options.summaries;
   const blobKey = (page: string): string | undefined => {
     const blob = byBlob && layout.tree.blobIds?.get(page);
     return blob === undefined ? undefined : `${page}\0${blob}`;

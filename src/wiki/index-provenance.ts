@@ -28,6 +28,8 @@ export interface GitIndexProvenanceOptions {
 }
 
 export interface GitIndexProvenance extends IndexProvenance {
+  /** The page summaries its plans of past commits make: a plan of the staged tree shares them (IndexPlanOptions.summaries). */
+  readonly summaries: BlobSummaries;
   /** Remembers the bytes `index` wrote (in the git folder), so its own uncommitted output is known as its own. */
   recordWritten(files: ReadonlyArray<{ path: string; content: string }>): Promise<void>;
 }

@@ -5,18 +5,17 @@
 // and runs it with test/helpers/count-workers.cjs preloaded, which says each worker thread started.
 import { DEFAULT_CONFIG } from '../../src/config/config.js';
 import { loadCatalog } from '../../src/ladder/catalog.js';
-import { foldedWords } from '../../src/ladder/text-match.js';
+import { scoresOf } from './catalog-scores.js';
 import { loadFileTree } from '../../src/wiki/tree.js';
 
 const [wiki, ...queries] = process.argv.slice(2);
 const tree = await loadFileTree(wiki!);
 const catalog = await loadCatalog(tree, DEFAULT_CONFIG);
-const score = (query: string) => [...catalog.relevance.score(new Map(foldedWords(query).map((w) => [w, 1])))].sort((a, b) => a[0] - b[0]);
 console.log(
   JSON.stringify({
     entries: catalog.entries,
     acronyms: [...catalog.acronyms],
     unreadable: catalog.unreadable,
-    scores: queries.map(score),
+    scores: queries.map((query) => scoresOf(catalog, query)),
   }),
 );

@@ -2,13 +2,12 @@
 // catalog's entries and lookups, and the traces of a few questions, timings left out; equal `seen`
 // means a question cannot tell two loads apart), and snapshot files with a forged header.
 import { type AskSession, askQuestion } from '../../src/answer/ask.js';
-import { foldedWords } from '../../src/ladder/text-match.js';
+import { scoresOf } from './catalog-scores.js';
 
 const QUESTIONS = ['How do retry budgets work?', 'cache warming with redis', 'lease renewal'];
 
 export async function seen(session: AskSession): Promise<unknown> {
   const catalog = session.catalog!;
-  const score = (q: string) => [...catalog.relevance.score(new Map(foldedWords(q).map((w) => [w, 1])))].sort((a, b) => a[0] - b[0]);
   const traces = [];
   for (const q of QUESTIONS) traces.push({ ...(await askQuestion(session, q)), timings_ms: undefined });
   return {
@@ -18,7 +17,7 @@ export async function seen(session: AskSession): Promise<unknown> {
     unreadable: catalog.unreadable,
     indexFiles: catalog.indexFiles,
     schema: catalog.schema,
-    scores: QUESTIONS.map(score),
+    scores: QUESTIONS.map((q) => scoresOf(catalog, q)),
     traces,
   };
 }
