@@ -8,7 +8,7 @@
 // warning, never a failed run.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { isFeatureAvailable, saveCache } from '@actions/cache';
@@ -16,6 +16,7 @@ import type { Workspace } from '../config/workspace.js';
 import type { CatalogCacheOption } from '../jobs/ask-checkout.js';
 import { GitCommandManager } from '../git/git-command-manager.js';
 import { snapshotFolder } from '../ladder/catalog-cache.js';
+import { writeWikiFileAtomically } from '../wiki/write-files.js';
 import { type Clock, scaledSleeps } from '../net/clock.js';
 import { DEFAULT_RETRY_POLICY, JsonHttpClient, testWaitScale } from '../net/http-json.js';
 import { type Compression, decompress, regularFiles } from './cache-archive.js';
@@ -144,18 +145,8 @@ async function restoreEntry(step: Step, entry: Entry): Promise<string | undefine
   const member = path.relative(entry.workspaceDir, entry.folder).split(path.sep).join('/');
   const files = await regularFiles(tar, (name) => path.posix.dirname(name) === member && SNAPSHOT_FILE.test(path.posix.basename(name)));
   if (files.size === 0) throw new Error(`the archive of ${matched} holds no catalog snapshot`);
-  await mkdir(entry.folder, { recursive: true });
-  // Never through a symbolic link: the folder must be a real one, each file written new ('wx') and renamed into place.
-  if (!(await lstat(entry.folder)).isDirectory()) throw new Error(`${entry.folder} is not a folder`);
-  for (const [name, bytes] of files) {
-    const file = path.join(entry.folder, path.posix.basename(name));
-    const temp = `${file}.${process.pid}.restored`;
-    await writeFile(temp, bytes, { flag: 'wx' });
-    await rename(temp, file).catch(async (error: unknown) => {
-      await rm(temp, { force: true });
-      throw error;
-    });
-  }
+  // Never through a symbolic link: the folder must be a real one, each file written beside and renamed into place.
+  for (const [name, bytes] of files) await writeWikiFileAtomically(entry.folder, path.posix.basename(name), bytes);
   step.command('debug', `catalog snapshot: ${[...files.keys()].join(', ')} restored into ${entry.folder}`);
   return matched;
 }

@@ -12,12 +12,14 @@
 // start, nothing else.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { lstat, mkdir, open, readFile, readdir, realpath, rename, rm } from 'node:fs/promises';
+import { lstat, readFile, readdir, realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StewardConfig } from '../config/config.js';
 import { GitCommandManager, type GitPlaces } from '../git/git-command-manager.js';
+import { STEWARD_TEMP_FILE } from '../wiki/tree.js';
+import { removeStaleTempFiles, writeWikiFileAtomically } from '../wiki/write-files.js';
 import { type CatalogSnapshot, type CatalogSnapshotParts, encodeSnapshot, readSnapshot } from './snapshot-file.js';
 
 /** Bumped whenever what the snapshot holds or means changes: a snapshot of another layout is ignored. */
@@ -88,24 +90,16 @@ export async function openCatalogCache(root: string, config: StewardConfig, opti
     // Not through a symbolic link in place of the folder either (as `write`).
     read: async () => ((await lstat(dir).catch(() => undefined))?.isDirectory() ? readSnapshot(file, stamp).catch(() => undefined) : undefined),
     write: async (snapshot) => {
-      const temp = `${file}.${process.pid}.tmp`;
+      const name = path.basename(file);
       try {
-        await mkdir(dir, { recursive: true });
-        // Never through a symbolic link: the folder must be a real one, and the temp name new ('wx').
-        if (!(await lstat(dir)).isDirectory()) return;
         // A run stopped while it wrote (`ask` writes after its answer, when one may well stop it)
-        // leaves its temp file: cleared, or it would pile up, and block a later run of its pid.
-        const stale = (await readdir(dir)).filter((name) => name.startsWith(`${path.basename(file)}.`) && name.endsWith('.tmp'));
-        await Promise.all(stale.map((name) => rm(path.join(dir, name), { force: true }).catch(() => undefined)));
-        const handle = await open(temp, 'wx');
-        try {
-          await handle.writev(encodeSnapshot(snapshot, stamp));
-        } finally {
-          await handle.close();
-        }
-        await rename(temp, file);
+        // leaves its temp file: cleared once its writer is gone, or it would pile up.
+        const strays = (await readdir(dir).catch(() => [])).filter((other) => other.startsWith(`${name}.`) && STEWARD_TEMP_FILE.test(other));
+        await removeStaleTempFiles(dir, strays);
+        // Never through a symbolic link: the folder must be a real one.
+        await writeWikiFileAtomically(dir, name, encodeSnapshot(snapshot, stamp));
       } catch {
-        await rm(temp, { force: true }).catch(() => undefined);
+        // Best effort: a folder that cannot be written keeps nothing.
       }
     },
   };

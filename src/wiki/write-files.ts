@@ -1,12 +1,14 @@
-// Writing generated files into a wiki without ever leaving one half-written: each file is written
-// beside its target and renamed over it, so a reader sees the old bytes or the new, never a mix.
-// A writer killed between the two steps leaves its temp file behind: the next run removes it.
+// Writing generated files into a wiki (and the catalog's snapshots into their folder) without ever
+// leaving one half-written: each file is written beside its target and renamed over it, so a reader
+// sees the old bytes or the new, never a mix. A writer killed between the two steps leaves its temp
+// file behind: the next run removes it.
 import { lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { STEWARD_TEMP_FILE } from './tree.js';
 import { resolveWikiPath } from './wiki-path.js';
 
-export async function writeWikiFileAtomically(wikiRoot: string, relPath: string, content: string): Promise<void> {
+/** `content`: text, bytes, or bytes in parts (written one after another, never joined in memory). */
+export async function writeWikiFileAtomically(wikiRoot: string, relPath: string, content: string | Buffer | readonly Buffer[]): Promise<void> {
   const safe = resolveWikiPath('', relPath);
   if (safe === undefined || safe === '' || safe !== relPath) throw new Error(`refusing to write outside the wiki root: ${relPath}`);
   const target = path.join(wikiRoot, safe);

@@ -270,15 +270,18 @@ describe('the catalog snapshot', () => {
     expect(readFileSync(snapshots(repo)[0]!).equals(before)).toBe(true);
   });
 
-  it("a run stopped while it wrote leaves a temp file that the next write clears, this run's pid's too", async () => {
+  it("a run stopped while it wrote leaves a temp file that the next write clears, this run's pid's too, and a running writer's stays", async () => {
     const repo = await createWikiRepo(dirs);
     await open(repo.root);
     const [file] = snapshots(repo);
-    const strays = [`${file}.99999999.tmp`, `${file}.${process.pid}.tmp`];
-    for (const stray of strays) writeFileSync(stray, 'half a snapshot');
+    const strays = [`${file}.wiki-steward-99999999.tmp`, `${file}.wiki-steward-${process.pid}.tmp`];
+    // Another process still writing (this test's parent runs as long as the test does).
+    const running = `${file}.wiki-steward-${process.ppid}.tmp`;
+    for (const stray of [...strays, running]) writeFileSync(stray, 'half a snapshot');
     repo.write({ 'concepts/retry-budgets.md': `${repo.read('concepts/retry-budgets.md')}\nEdited.\n` });
     expect((await open(repo.root)).catalog?.loadedFrom).toBe('patched snapshot');
     expect(strays.filter((stray) => existsSync(stray))).toEqual([]);
+    expect(existsSync(running)).toBe(true);
     expect((await open(repo.root)).catalog?.loadedFrom).toBe('snapshot');
   });
 
