@@ -2,6 +2,7 @@
 // catalog's entries and lookups, and the traces of a few questions, timings left out; equal `seen`
 // means a question cannot tell two loads apart), and snapshot files with a forged header.
 import { type AskSession, askQuestion } from '../../src/answer/ask.js';
+import { foldedWords, termPattern } from '../../src/ladder/text-match.js';
 import { scoresOf } from './catalog-scores.js';
 
 const QUESTIONS = ['How do retry budgets work?', 'cache warming with redis', 'lease renewal'];
@@ -18,6 +19,10 @@ export async function seen(session: AskSession): Promise<unknown> {
     indexFiles: catalog.indexFiles,
     schema: catalog.schema,
     scores: QUESTIONS.map((q) => scoresOf(catalog, q)),
+    // What the word indexes say of every word the entries are named or linked by.
+    wordIndexes: [...new Set(catalog.entries.flatMap((e) => [e.title, e.summary, ...e.tags, ...e.aliases, ...e.linkTexts].flatMap((t) => foldedWords(t))))]
+      .sort()
+      .map((word) => [word, catalog.mayMatch(termPattern(word)).map((e) => e.path), [...catalog.phraseHolders(word)]]),
     traces,
   };
 }

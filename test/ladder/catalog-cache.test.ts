@@ -1,7 +1,7 @@
 // The catalog snapshot (src/ladder/catalog-cache.ts) over real repositories and folders: a load
 // from it answers exactly as a fresh load does, any changed file sends the load back to the pages,
 // and a snapshot that is not whole, well formed and of this steward is ignored and rewritten.
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AskSession, offlineProviders, openAskSession } from '../../src/answer/ask.js';
@@ -113,8 +113,17 @@ describe('the catalog snapshot', () => {
     const changes: Array<[string, () => void]> = [
       ['patched snapshot', edit((t) => `${t}\nA paragraph about lease renewal and cache warming with redis.\n`)],
       ['patched snapshot', edit((t) => `${t}\n## Budgets under load\n\nHow retry budgets behave under load.\n`)],
-      ['patched snapshot', edit((t) => t.replace('tags: [testing]', 'tags: [testing, retries]'))],
+      ['patched snapshot', edit((t) => t.replace('tags: [testing]', 'tags: [testing, throttling]'))],
+      ['patched snapshot', edit((t) => t.replace('tags: [testing, throttling]', 'aliases: [backoff caps]\ntags: [testing, throttling]'))],
       ['patched snapshot', edit((t) => t.replace('a page written for a test', 'a page about retry limits'))],
+      // The page and an index file edited together: the listings are worked out again.
+      [
+        'updated snapshot',
+        () => {
+          edit((t) => `${t}\nOne more line about budgets.\n`)();
+          repo.write({ 'concepts/_index.md': `${repo.read('concepts/_index.md')}\nA line of the index's own.\n` });
+        },
+      ],
       // A link to another page: that page's link texts change.
       ['updated snapshot', edit((t) => `${t}\nSee [the redis notes](../entities/redis.md).\n`)],
       ['updated snapshot', edit((t) => `${t}\nSee [[lease-renewal|renewing leases]].\n`)],
@@ -146,6 +155,19 @@ describe('the catalog snapshot', () => {
     });
     const catalog = await loadCatalog(counting, DEFAULT_CONFIG, cache);
     expect([catalog.loadedFrom, catalog.pagesRead, asked.filter((p) => p === page)]).toEqual(['updated snapshot', 1, [page]]);
+  });
+
+  it('a load asked to keep its snapshot later keeps it once, however often it is asked', async () => {
+    const repo = await createWikiRepo(dirs);
+    const workspace = await openWorkspace({ cwd: repo.root, wikiFlag: repo.root });
+    const session = await openAskSession(workspace, offlineProviders(), { catalogCache: { stewardVersion: 'test' }, writeSnapshotLater: true });
+    expect(snapshots(repo)).toEqual([]);
+    await session.catalog!.persist();
+    const [file] = snapshots(repo);
+    const first = statSync(file!, { bigint: true });
+    await session.catalog!.persist();
+    // Each write renames a new file into place: the same inode is the same write.
+    expect(statSync(file!, { bigint: true }).ino).toBe(first.ino);
   });
 
   it("reads the snapshot's rest from its file once, however many steps of a load ask for it", async () => {

@@ -56,6 +56,25 @@ describe('readableText', () => {
     expect(readableText('\u0000\u0001 `\u00010\u0001` \u0001')).toBe('\u0000\u0001 `\u00010\u0001` \u0001');
   });
 
+  it('reads text without markup as the rules would: the shortcut for it agrees with them', () => {
+    // A line `*x*` after it always takes the rules' way; what comes before must read as it does alone.
+    const ascii = Array.from({ length: 0x7e - 0x20 }, (_, k) => String.fromCharCode(0x21 + k));
+    const shapes = (c: string) => [`a ${c} b`, `${c} a`, `${c}${c} a`, `a${c}b${c}c`, `${c}a${c}`, `a\n${c} b`, `1${c} a`, `a\n\n1${c} b`];
+    const texts = [
+      ...ascii.flatMap(shapes),
+      'caf&eacute; &amp; co',
+      'x &#35; y',
+      'a&nbsp;b',
+      'c &#160; d',
+      '- one\n- two',
+      '1. one\n2) two',
+      '> quoted',
+      '| a | b |',
+      'a\u00a0b',
+    ];
+    for (const text of texts) expect(`${readableText(text)} x`.trim(), JSON.stringify(text)).toBe(readableText(`${text}\n*x*`));
+  });
+
   it('reads hostile text in one pass: 300,000 brackets, backticks or comment openers', () => {
     // Each of these made an expression rescan the rest of the text from each of its characters (minutes).
     for (const piece of ['[', '[[', '[](', '![[', '[^', '`', '<!--', '%%', '<http:', '# ', '**a']) {
