@@ -172,7 +172,9 @@ export function encodeSnapshot(snapshot: CatalogSnapshotParts, stamp: string): B
   const fields = flatten(snapshot.fieldCounts, (f) => [f.ids, f.counts]);
   const pageBodies = snapshot.pages.map((p) => ('facts' in p ? p.facts.body : 'body' in p ? p.body : NO_BODY));
   const bodies = flatten(pageBodies, (b) => [b.ids, b.counts]);
-  const listers = [...new Set(snapshot.entries.flatMap((e) => (e.listedIn === undefined ? [] : [e.listedIn])))];
+  const listerAt = new Map<string, number>();
+  for (const e of snapshot.entries) if (e.listedIn !== undefined && !listerAt.has(e.listedIn)) listerAt.set(e.listedIn, listerAt.size);
+  const listers = [...listerAt.keys()];
   const entryTexts = encodeEntries(snapshot.entries);
   const head: ToWrite<typeof HEAD_ARRAYS> = {
     pseudoFrequencies: postings.pseudoFrequencies,
@@ -183,7 +185,7 @@ export function encodeSnapshot(snapshot: CatalogSnapshotParts, stamp: string): B
     nameEntries: snapshot.names.entries,
     phraseOffsets: snapshot.phrases.offsets,
     phraseEntries: snapshot.phrases.entries,
-    listedBy: Int32Array.from(snapshot.entries, (e) => (e.listedIn === undefined ? -1 : listers.indexOf(e.listedIn))),
+    listedBy: Int32Array.from(snapshot.entries, (e) => (e.listedIn === undefined ? -1 : listerAt.get(e.listedIn)!)),
     entryEnds: entryTexts.ends,
   };
   const rest: ToWrite<typeof REST_ARRAYS> = {
