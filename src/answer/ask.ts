@@ -74,12 +74,11 @@ export const offlineProviders = (): Providers => ({
 
 /**
  * `catalogCache`: keep the catalog's snapshot between runs (see ladder/catalog-cache.ts), as this
- * version of the steward; `writeSnapshotLater`: write it when `session.catalog.persist()` is called
+ * version of the steward; the snapshot is written when `session.catalog.persist()` is called
  * (after the answers are out), not while the session opens.
  */
 export interface AskSessionOptions {
   catalogCache?: { stewardVersion: string };
-  writeSnapshotLater?: boolean;
 }
 
 export async function openAskSession(workspace: Workspace, providers: Providers = offlineProviders(), options: AskSessionOptions = {}): Promise<AskSession> {
@@ -98,7 +97,7 @@ export async function openAskSession(workspace: Workspace, providers: Providers 
       catalogCache && openCatalogCache(root, workspace.config, { ...catalogCache, repoRoot: workspace.repoRoot, head: headState }),
     ]);
     head = await headState;
-    catalog = await loadCatalog(tree, workspace.config, cache, { writeSnapshotLater: options.writeSnapshotLater ?? false });
+    catalog = await loadCatalog(tree, workspace.config, cache);
   }
   return {
     catalog,

@@ -46,11 +46,7 @@ export async function askCommand(io: CliIo, question: string | undefined, option
   const providers = createProviders(providerOptions(workspace.config, io.env, io.clock));
   try {
     const { cache = true, stewardVersion } = options;
-    const session = await openAskSession(
-      workspace,
-      providers,
-      cache && stewardVersion !== undefined ? { catalogCache: { stewardVersion }, writeSnapshotLater: true } : {},
-    );
+    const session = await openAskSession(workspace, providers, cache && stewardVersion !== undefined ? { catalogCache: { stewardVersion } } : {});
     try {
       if (options.questions) return await askBatch(io, session, options.questions);
       const trace = await askQuestion(session, question!);

@@ -26,10 +26,9 @@ export interface AskContext {
 
 /**
  * openAskSession's `catalogCache`, and `writeLater`: given the snapshot's write, to call once the
- * answer is out (the Action's cache step does, before it saves); without it the snapshot is written
- * as the catalog loads.
+ * answer is out (the Action's cache step does, before it saves).
  */
-export type CatalogCacheOption = NonNullable<AskSessionOptions['catalogCache']> & { writeLater?: (persist: () => Promise<void>) => void };
+export type CatalogCacheOption = NonNullable<AskSessionOptions['catalogCache']> & { writeLater: (persist: () => Promise<void>) => void };
 
 /** `$GITHUB_SERVER_URL/<repo>/blob/<sha>/<path>?plain=1#L<a>-L<b>`: line anchors work on markdown and on GHES. */
 function permalinkRenderer(serverUrl: string, repo: RepoRef, commit: string, workspace: Pick<Workspace, 'wikiPrefix'>): WikiCitationRenderer {
@@ -52,15 +51,12 @@ export async function askFromCheckout(ctx: AskContext, text: string): Promise<{ 
   let trace: Trace;
   try {
     const cache = ctx.catalogCache;
-    const writeLater = cache?.writeLater;
-    session = await openAskSession(
-      workspace,
-      providers,
-      cache ? { catalogCache: { stewardVersion: cache.stewardVersion }, writeSnapshotLater: writeLater !== undefined } : {},
-    );
-    if (cache && session.catalog) ctx.reporter.info(`catalog: loaded from ${loadedFrom(session.catalog)}`);
-    // Handed over before the question is asked: the snapshot is written even when answering fails.
-    if (writeLater && session.catalog) writeLater(session.catalog.persist);
+    session = await openAskSession(workspace, providers, cache ? { catalogCache: { stewardVersion: cache.stewardVersion } } : {});
+    if (cache && session.catalog) {
+      ctx.reporter.info(`catalog: loaded from ${loadedFrom(session.catalog)}`);
+      // Handed over before the question is asked: the snapshot is written even when answering fails.
+      cache.writeLater(session.catalog.persist);
+    }
     const commit = session.commit ?? ctx.env.GITHUB_SHA ?? 'HEAD';
     trace = await askQuestion(session, text, { renderCitation: permalinkRenderer(ctx.serverUrl, ctx.repo, commit, workspace) });
   } finally {

@@ -60,9 +60,10 @@ export interface WikiCatalog {
   /** Pages that could not be read, with why. */
   unreadable: Array<{ path: string; reason: string }>;
   /**
-   * Keeps this load's snapshot for the next run (see catalog-cache.ts), when it read pages: at once
-   * unless the load was asked to write it later (LoadOptions' `writeSnapshotLater`), then on the
-   * first call. Never fails; a load that read no pages, or has no cache, has nothing to write.
+   * Keeps this load's snapshot for the next run (see catalog-cache.ts), when it read pages: on the
+   * first call, which a command makes once it has answered (encoding and writing the snapshot is
+   * most of what a cold load costs beyond reading the pages). Never fails; a load that read no
+   * pages, or has no cache, has nothing to write.
    */
   persist(): Promise<void>;
   /** Reads pages in full (for steps C and E), in the order asked; pages that cannot be read are left out. */
@@ -91,15 +92,7 @@ const PAGE_TEXT_CACHE_CHARS = 32 * 1024 * 1024;
  * works it out. The ranking's statistics are rebuilt whenever any page is read. Any load that read
  * pages leaves a snapshot for the next run.
  */
-export interface LoadOptions {
-  /**
-   * Leave writing the snapshot to `persist()`, so a command can answer first: encoding and writing
-   * it is most of what a cold load costs beyond reading the pages.
-   */
-  writeSnapshotLater?: boolean;
-}
-
-export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?: CatalogCache, options: LoadOptions = {}): Promise<WikiCatalog> {
+export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?: CatalogCache): Promise<WikiCatalog> {
   const layout = layoutOf(tree, config);
   const indexFiles = [...tree.files].filter(isIndexFilePath).sort((a, b) => (a === 'index.md' ? -1 : b === 'index.md' ? 1 : comparePathParts(a, b)));
   const pages = [...new Set(layout.pages.filter((p) => !isIndexFilePath(p)))];
@@ -131,7 +124,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
   }
   const counter = new RelevanceCounter(builtinStopwords());
   const patch = kept ? await patchedLoad(tree, { pages, indexFiles, metaFiles, unsafe }, kept, keys!, counter) : undefined;
-  if (patch && 'loaded' in patch) return assembleCatalog(tree, layout, await snapshotWriter(cache!, patch.snapshot, options), patch.loaded);
+  if (patch && 'loaded' in patch) return assembleCatalog(tree, layout, snapshotWriter(cache!, patch.snapshot), patch.loaded);
   const reuse = kept && (await keptParts(kept, keys!, counter));
   // The pages the patch read are not read again.
   const read = await readOrKeep(tree, pages, counter, new Map([...(reuse?.pages ?? []), ...(patch?.read ?? [])]));
@@ -164,21 +157,17 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
   const phrases = buildWordIndex(entries, (e, i) => keptWords[i]?.phrases() ?? phraseWords(e));
   const keyOf = new Map(keys);
   const persist = keys
-    ? await snapshotWriter(
-        cache!,
-        {
-          keys,
-          entries,
-          acronyms: [...acronyms],
-          unreadable,
-          relevance: relevance.parts(),
-          names,
-          phrases,
-          fieldCounts,
-          pages: read.map((page) => ({ ...page, key: keyOf.get(page.path)! })),
-        },
-        options,
-      )
+    ? snapshotWriter(cache!, {
+        keys,
+        entries,
+        acronyms: [...acronyms],
+        unreadable,
+        relevance: relevance.parts(),
+        names,
+        phrases,
+        fieldCounts,
+        pages: read.map((page) => ({ ...page, key: keyOf.get(page.path)! })),
+      })
     : nothingToWrite;
   return assembleCatalog(tree, layout, persist, {
     loadedFrom: reuse ? 'updated snapshot' : 'pages',
@@ -196,12 +185,10 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
 
 const nothingToWrite = async (): Promise<void> => undefined;
 
-/** `persist` for a load that computed `snapshot`: it writes the snapshot once, now or (`writeSnapshotLater`) on its first call. */
-async function snapshotWriter(cache: CatalogCache, snapshot: CatalogSnapshotParts, options: LoadOptions): Promise<() => Promise<void>> {
+/** `persist` for a load that computed `snapshot`: it writes the snapshot once, on its first call. */
+function snapshotWriter(cache: CatalogCache, snapshot: CatalogSnapshotParts): () => Promise<void> {
   let written: Promise<void> | undefined;
-  const persist = () => (written ??= cache.write(snapshot));
-  if (!options.writeSnapshotLater) await persist();
-  return persist;
+  return () => (written ??= cache.write(snapshot));
 }
 
 /** The catalog over entries loaded or kept: the lookups every question uses. */

@@ -17,7 +17,10 @@ afterEach(() => dirs.cleanup());
 
 async function open(repoRoot: string, wiki: string, options: { cache?: boolean } = {}): Promise<AskSession> {
   const workspace = await openWorkspace({ cwd: repoRoot, wikiFlag: wiki });
-  return openAskSession(workspace, offlineProviders(), options.cache === false ? {} : { catalogCache: { stewardVersion: 'test' } });
+  const session = await openAskSession(workspace, offlineProviders(), options.cache === false ? {} : { catalogCache: { stewardVersion: 'test' } });
+  // As the CLI does once it has answered: the snapshot is kept for the next load.
+  await session.catalog?.persist();
+  return session;
 }
 
 const snapshotFile = (repoRoot: string): string => {

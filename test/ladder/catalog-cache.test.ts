@@ -22,7 +22,14 @@ afterEach(() => dirs.cleanup());
 
 async function open(root: string, options: { cache?: boolean; version?: string } = {}): Promise<AskSession> {
   const workspace = await openWorkspace({ cwd: root, wikiFlag: root });
-  return openAskSession(workspace, offlineProviders(), options.cache === false ? {} : { catalogCache: { stewardVersion: options.version ?? 'test' } });
+  const session = await openAskSession(
+    workspace,
+    offlineProviders(),
+    options.cache === false ? {} : { catalogCache: { stewardVersion: options.version ?? 'test' } },
+  );
+  // As the CLI does once it has answered: the snapshot is kept for the next load.
+  await session.catalog?.persist();
+  return session;
 }
 
 const snapshots = (repo: { root: string }) => {
@@ -157,10 +164,10 @@ describe('the catalog snapshot', () => {
     expect([catalog.loadedFrom, catalog.pagesRead, asked.filter((p) => p === page)]).toEqual(['updated snapshot', 1, [page]]);
   });
 
-  it('a load asked to keep its snapshot later keeps it once, however often it is asked', async () => {
+  it('a load keeps its snapshot when asked, once, however often it is asked', async () => {
     const repo = await createWikiRepo(dirs);
     const workspace = await openWorkspace({ cwd: repo.root, wikiFlag: repo.root });
-    const session = await openAskSession(workspace, offlineProviders(), { catalogCache: { stewardVersion: 'test' }, writeSnapshotLater: true });
+    const session = await openAskSession(workspace, offlineProviders(), { catalogCache: { stewardVersion: 'test' } });
     expect(snapshots(repo)).toEqual([]);
     await session.catalog!.persist();
     const [file] = snapshots(repo);
