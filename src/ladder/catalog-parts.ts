@@ -1,10 +1,11 @@
 // The parts of a catalog load (catalog.ts) that a load from the pages and a load from a snapshot
 // (snapshot-reuse.ts) share: reading pages and the index files, and what spans pages (index
 // listings, link texts), and what a load hands the catalog.
+import path from 'node:path';
 import { type IndexEntry, parseIndexFile } from '../wiki/index-entries.js';
 import { type WikiSchema, parseSchema } from '../wiki/schema-file.js';
 import { type FileText, type WikiTree } from '../wiki/tree.js';
-import { type WikilinkResolver } from '../wiki/wikilinks.js';
+import { type WikilinkResolver, wikilinkResolver } from '../wiki/wikilinks.js';
 import type { Field, RelevanceCounter, RelevanceIndex } from './relevance.js';
 import type { KeptPage } from './snapshot-file.js';
 import { readCatalogPages } from './catalog-pages.js';
@@ -29,6 +30,9 @@ export interface LoadedCatalog {
   indexFiles: string[];
   unreadable: Array<{ path: string; reason: string }>;
 }
+
+/** How the wiki's `[[wikilinks]]` resolve to its pages (the wiki's own name is its folder's). */
+export const pageWikilinks = (tree: WikiTree, pages: readonly string[]): WikilinkResolver => wikilinkResolver(pages, { wikiName: path.basename(tree.root) });
 
 /** Index files speak for the pages they list (of `readable`): the first listing (root first, then by path) wins. */
 export function listingsOf(

@@ -1,7 +1,6 @@
 // Step A's working memory: one entry per page (path, title, one-line summary, tags, category), taken
 // from the on-disk index files where they list the page and from the page itself otherwise; tags
 // always from frontmatter. Built in one pass over the wiki, then reused for every question.
-import path from 'node:path';
 import type { StewardConfig } from '../config/config.js';
 import { comparePathParts } from '../wiki/python-compat.js';
 import { isIndexFilePath } from '../wiki/index-entries.js';
@@ -10,7 +9,6 @@ import { layoutOf } from '../wiki/open.js';
 import { readPages } from '../wiki/page-limit.js';
 import { type WikiSchema } from '../wiki/schema-file.js';
 import { type WikiTree } from '../wiki/tree.js';
-import { wikilinkResolver } from '../wiki/wikilinks.js';
 import { type FieldCounts, type RelevanceIndex, RelevanceCounter, restoredRelevance } from './relevance.js';
 import { type CatalogCache } from './catalog-cache.js';
 import { type CatalogSnapshotParts, keysDigest } from './snapshot-file.js';
@@ -22,6 +20,7 @@ import {
   foldedEntry,
   linkTextsOf,
   listingsOf,
+  pageWikilinks,
   readMetaFiles,
   readOrKeep,
   shortFields,
@@ -133,7 +132,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
   const acronymCollector = new AcronymCollector();
   for (const f of facts.values()) acronymCollector.merge(f.acronyms);
   const { schema, indexTexts } = await readMetaFiles(tree, metaFiles);
-  const resolveWikilink = wikilinkResolver(pages, { wikiName: path.basename(tree.root) });
+  const resolveWikilink = pageWikilinks(tree, pages);
 
   const listed = listingsOf(indexFiles, indexTexts, facts, resolveWikilink);
   const linkTexts = linkTextsOf(facts, resolveWikilink);

@@ -2,12 +2,10 @@
 // either only the changed pages' entries rebuilt, the rest as kept (patchedLoad), or the facts of
 // every unchanged page for a load that works out again what spans pages (keptParts). The snapshot
 // is untrusted (snapshot-file.ts checks its parts); what either gives equals a load with no snapshot.
-import path from 'node:path';
 import { type WikiTree } from '../wiki/tree.js';
-import { wikilinkResolver } from '../wiki/wikilinks.js';
 import { type BodyCounts, type FieldCounts, RelevanceCounter } from './relevance.js';
 import { type CatalogSnapshot, type CatalogSnapshotParts, type FileKeys, type KeptLine, type KeptPage, type SnapshotRest } from './snapshot-file.js';
-import { type LoadedCatalog, foldedEntry, listingsOf, readMetaFiles, readOrKeep, shortFields, unfoldedEntry } from './catalog-parts.js';
+import { type LoadedCatalog, foldedEntry, listingsOf, pageWikilinks, readMetaFiles, readOrKeep, shortFields, unfoldedEntry } from './catalog-parts.js';
 import { type PageFacts, type ReadPage } from './page-facts.js';
 import { holdsFields, keptBytes, keptEntry } from './kept-entries.js';
 import { nameWords, patchedWordIndex, phraseWords, wordsByEntry } from './word-index.js';
@@ -66,7 +64,7 @@ export async function patchedLoad(
     changedFacts.set(page.path, page.facts);
   }
   const { schema, indexTexts } = await readMetaFiles(tree, metaFiles);
-  const listed = listingsOf(indexFiles, indexTexts, new Set(kept.entries.map((e) => e.path)), wikilinkResolver(pages, { wikiName: path.basename(tree.root) }));
+  const listed = listingsOf(indexFiles, indexTexts, new Set(kept.entries.map((e) => e.path)), pageWikilinks(tree, pages));
   const remap = counter.remapper(kept.relevance.vocabulary);
   const entries: WikiEntry[] = [];
   const fieldCounts: FieldCounts[] = [];
