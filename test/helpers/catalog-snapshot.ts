@@ -48,6 +48,32 @@ export function snapshotRegions(bytes: Buffer): { header: Record<string, unknown
   return { header, entriesAt, entryTexts, restAt: align8(entriesAt + (header.entryBytes as number)) };
 }
 
+/** The head's typed arrays in file order, as src/ladder/snapshot-file.ts lays them out (the first of 8-byte floats, the others 4-byte integers). */
+const HEAD_ARRAYS = [
+  'pseudoFrequencies',
+  'offsets',
+  'postingEntries',
+  'naming',
+  'nameOffsets',
+  'nameEntries',
+  'phraseOffsets',
+  'phraseEntries',
+  'listedBy',
+  'entryEnds',
+] as const;
+
+/** The snapshot with element `at` of one of its head's arrays set to `value`, all else as it was. */
+export function withHeadValue(good: Buffer, array: (typeof HEAD_ARRAYS)[number], at: number, value: number): Buffer {
+  const lengths = snapshotHeader(good).head as number[];
+  const k = HEAD_ARRAYS.indexOf(array);
+  let offset = align8(12 + good.readUInt32LE(8));
+  for (let i = 0; i < k; i++) offset += (i === 0 ? 8 : 4) * lengths[i]!;
+  const bytes = Buffer.from(good);
+  if (k === 0) bytes.writeDoubleLE(value, offset + 8 * at);
+  else bytes.writeInt32LE(value, offset + 4 * at);
+  return bytes;
+}
+
 /**
  * The snapshot with its header changed as `change` says, of any length: what follows the header
  * moves by a multiple of 8, so the file is well formed but for what `change` did.

@@ -14,7 +14,7 @@ import { loadCatalog } from '../../src/ladder/catalog.js';
 import { systemClock } from '../../src/net/clock.js';
 import { type WikiTree, loadFileTree } from '../../src/wiki/tree.js';
 import { TempDirs, openRepo } from '../helpers/git-repo.js';
-import { forgedSnapshot, seen, snapshotRegions } from '../helpers/catalog-snapshot.js';
+import { forgedSnapshot, seen, snapshotRegions, withHeadValue } from '../helpers/catalog-snapshot.js';
 import { createWikiRepo } from '../helpers/wiki-repo.js';
 
 const dirs = new TempDirs();
@@ -241,6 +241,13 @@ describe('the catalog snapshot', () => {
       forgedSnapshot(good, (h) => ((h.paths as unknown[])[0] = 42)),
       forgedSnapshot(good, (h) => (h.head = [-1])),
       forgedSnapshot(good, (h) => ((h.vocabulary as string[])[0] = (h.vocabulary as string[])[1]!)),
+      // The head's arrays: a posting of an entry past the last, a weight below zero, an index file
+      // past the list of them, entries' texts that do not rise, a word index past its entries.
+      withHeadValue(good, 'postingEntries', 0, 1_000_000),
+      withHeadValue(good, 'pseudoFrequencies', 0, -1),
+      withHeadValue(good, 'listedBy', 0, 1_000),
+      withHeadValue(good, 'entryEnds', 1, 0),
+      withHeadValue(good, 'nameOffsets', 1, 1_000_000),
     ];
     for (const bytes of spoiled) {
       writeFileSync(file!, bytes);
