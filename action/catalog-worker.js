@@ -5392,7 +5392,11 @@ function bodySummary(text, blocks) {
 async function readChunkFacts(read, stopwords2) {
   const counter = new RelevanceCounter(stopwords2);
   const pages = [];
-  await read((path2, file) => pages.push(file.ok ? { path: path2, facts: readPageFacts(path2, file.text, counter) } : { path: path2, unreadable: file.reason }));
+  await read(
+    (path2, file) => pages.push(
+      file.ok ? { path: path2, facts: readPageFacts(path2, file.text, counter) } : { path: path2, unreadable: file.reason, ...file.problem === void 0 && { passing: true } }
+    )
+  );
   return { pages, vocabulary: counter.vocabulary() };
 }
 

@@ -42,6 +42,9 @@ export function figuresOf(results: readonly QuestionResult[]): number[] {
  * a constant that is neither a knob nor listed here.
  */
 export const NOT_KNOBS: Readonly<Record<string, string>> = {
+  'ladder/catalog-cache.SETTLING_NS':
+    "not a ranking choice: how long after its last change a file's size and times key it (the file systems' time-stamp granularity)",
+  'ladder/catalog-cache.UNSETTLED_KEY': "not a ranking choice: the snapshot's key for a file to read again, one no file has",
   'ladder/catalog-cache.SNAPSHOT_SCHEMA': "not a ranking choice: the snapshot's layout version, bumped when the layout changes",
   'ladder/snapshot-file.MAX_SNAPSHOT_BYTES': 'not a ranking choice: the largest snapshot read, so a planted huge file is never read',
   'ladder/snapshot-file.MAGIC': "not a ranking choice: the snapshot file's first bytes, which say what it is",

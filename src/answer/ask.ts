@@ -4,7 +4,7 @@ import type { StewardConfig } from '../config/config.js';
 import { type Workspace, noWikiMessage } from '../config/workspace.js';
 import { GitCommandManager } from '../git/git-command-manager.js';
 import { type WikiCatalog, loadCatalog } from '../ladder/catalog.js';
-import { openCatalogCache } from '../ladder/catalog-cache.js';
+import { type CatalogCacheOptions, openCatalogCache } from '../ladder/catalog-cache.js';
 import { type LadderOptions, runLadder } from '../ladder/ladder.js';
 import { type Outcome, type TokenCount, type Trace } from './trace.js';
 import { extractSignalTerms, isOwnTerm } from '../ladder/signal-terms.js';
@@ -78,7 +78,7 @@ export const offlineProviders = (): Providers => ({
  * (after the answers are out), not while the session opens.
  */
 export interface AskSessionOptions {
-  catalogCache?: { stewardVersion: string };
+  catalogCache?: Pick<CatalogCacheOptions, 'stewardVersion' | 'wallClock'>;
 }
 
 export async function openAskSession(workspace: Workspace, providers: Providers = offlineProviders(), options: AskSessionOptions = {}): Promise<AskSession> {

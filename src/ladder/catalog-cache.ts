@@ -1,7 +1,9 @@
 // The catalog's snapshot between runs: what a load computed, kept with a key per file it read, so a
 // later run over the same files skips reading and counting every page. Keys: a tracked file git
 // reports unchanged is keyed by its blob id; any other (changed, untracked, outside git) by size,
-// modification and change times and inode. A snapshot whose every key is current stands for the
+// modification and change times and inode, unless the file changed too shortly before the load for
+// those to be trusted, or could not be read for a passing reason: then under a key no file has, so
+// the next load reads it again. A snapshot whose every key is current stands for the
 // load; one whose keys differ for some pages gives the load the facts of the pages that did not
 // change (catalog.ts reads the others, and recomputes what spans pages when a change reaches it). A snapshot of
 // another steward version, layout or configuration, or of other git filter drivers or attributes
@@ -41,6 +43,8 @@ export interface CatalogCacheOptions {
   repoRoot: string;
   /** The wiki's HEAD commit, the files that differ from it and the repository's places (GitCommandManager.headState), when in git. */
   head?: ReturnType<GitCommandManager['headState']>;
+  /** The time of day in milliseconds since 1970, which files' time stamps are compared with (see settledStatKey); Date.now by default. */
+  wallClock?: () => number;
 }
 
 /**
@@ -81,12 +85,20 @@ export async function openCatalogCache(root: string, config: StewardConfig, opti
   // One snapshot per wiki root: a changed setting or version rewrites it rather than leaving another beside it.
   const file = path.join(dir, `catalog-${digest([root]).slice(0, 16)}.bin`);
   const stamp = digest([String(SNAPSHOT_SCHEMA), options.stewardVersion, codeDigest(), root, JSON.stringify(config), checkout]);
+  // The files whose size and times this run took too soon after their last change to key them by.
+  const unsettled = new Set<string>();
+  const wallClock = options.wallClock ?? Date.now;
   return {
-    keysOf: async (paths) =>
-      paths.map((p) => {
+    keysOf: async (paths) => {
+      const settledBefore = BigInt(wallClock()) * 1_000_000n - SETTLING_NS;
+      return paths.map((p) => {
         const blob = head && blobs?.get(p);
-        return [p, blob && !head.changed.has(p) ? `blob ${blob}` : statKey(path.join(root, p))];
-      }),
+        if (blob && !head.changed.has(p)) return [p, `blob ${blob}`];
+        const { key, settled } = statKey(path.join(root, p), settledBefore);
+        if (!settled) unsettled.add(p);
+        return [p, key];
+      });
+    },
     // Not through a symbolic link in place of the folder either (as `write`).
     read: async () => ((await lstat(dir).catch(() => undefined))?.isDirectory() ? readSnapshot(file, stamp).catch(() => undefined) : undefined),
     write: async (snapshot) => {
@@ -97,7 +109,7 @@ export async function openCatalogCache(root: string, config: StewardConfig, opti
         const strays = (await readdir(dir).catch(() => [])).filter((other) => other.startsWith(`${name}.`) && STEWARD_TEMP_FILE.test(other));
         await removeStaleTempFiles(dir, strays);
         // Never through a symbolic link: the folder must be a real one.
-        await writeWikiFileAtomically(dir, name, encodeSnapshot(snapshot, stamp));
+        await writeWikiFileAtomically(dir, name, encodeSnapshot(withUnsettledKeys(snapshot, unsettled), stamp));
       } catch {
         // Best effort: a folder that cannot be written keeps nothing.
       }
@@ -158,8 +170,40 @@ const digest = (parts: readonly string[]): string => createHash('sha256').update
  * Size, modification and change times (nanoseconds) and inode: an edit that keeps the size and sets
  * the modification time back still moves the change time, which no tool can set. A missing file is
  * keyed as missing, which no snapshot of a read file holds.
+ *
+ * `settled`: whether the file's last change is older than `settledBefore`. A file system stamps
+ * times to its own granularity (two seconds on FAT, a clock tick elsewhere), so an edit made just
+ * after this run read a file can leave it with the same size and times: a key taken that soon
+ * would say the edited file is the one read. Git's index meets the same race ("racy git").
  */
-function statKey(file: string): string {
+function statKey(file: string, settledBefore: bigint): { key: string; settled: boolean } {
   const info = statSync(file, { bigint: true, throwIfNoEntry: false });
-  return info ? `stat ${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}` : 'missing';
+  if (!info) return { key: 'missing', settled: true };
+  const changedLast = info.mtimeNs > info.ctimeNs ? info.mtimeNs : info.ctimeNs;
+  return { key: `stat ${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}`, settled: changedLast < settledBefore };
+}
+
+/**
+ * How long after its last change a file's size and times key it: the coarsest granularity a wiki's
+ * file system may stamp times to (FAT's two seconds), and as much again for the clock to differ.
+ */
+const SETTLING_NS = 4_000_000_000n;
+
+/**
+ * What no file's key ever is (keysOf gives blob, stat and missing keys), so the next load reads
+ * the file again: kept for the files whose key was taken too soon after they changed, and for the
+ * pages that could not be read for a passing reason (a failed read, a file gone meanwhile).
+ */
+const UNSETTLED_KEY = 'unsettled';
+
+/** The snapshot with UNSETTLED_KEY for the files in `unsettled` and the pages that could not be read for a passing reason. */
+function withUnsettledKeys(snapshot: CatalogSnapshotParts, unsettled: ReadonlySet<string>): CatalogSnapshotParts {
+  const passing = snapshot.pages.flatMap((p) => ('passing' in p && p.passing ? [p.path] : []));
+  if (unsettled.size === 0 && passing.length === 0) return snapshot;
+  const reread = new Set([...unsettled, ...passing]);
+  return {
+    ...snapshot,
+    keys: snapshot.keys.map(([p, key]) => [p, reread.has(p) ? UNSETTLED_KEY : key]),
+    pages: snapshot.pages.map((p) => ('path' in p && reread.has(p.path) && !p.line ? { ...p, key: UNSETTLED_KEY } : p)),
+  };
 }

@@ -80,8 +80,11 @@ function bodySummary(text: string, blocks: readonly Block[]): string {
   return first ? first.text.replace(/\s+/g, ' ').trim().slice(0, PAGE_FACTS.SUMMARY_LIMIT) : description;
 }
 
-/** A page as read: its facts, or why it could not be read. */
-export type ReadPage = { path: string; facts: PageFacts } | { path: string; unreadable: string };
+/**
+ * A page as read: its facts, or why it could not be read; `passing` when the reason is not the
+ * file's content (a read that failed, a file gone), which a later read may not meet.
+ */
+export type ReadPage = { path: string; facts: PageFacts } | { path: string; unreadable: string; passing?: true };
 
 /** Pages read on their own (a chunk of the catalog's pages), with their own counter. */
 export interface ChunkFacts {
@@ -98,6 +101,12 @@ export async function readChunkFacts(
 ): Promise<ChunkFacts> {
   const counter = new RelevanceCounter(stopwords);
   const pages: ReadPage[] = [];
-  await read((path, file) => pages.push(file.ok ? { path, facts: readPageFacts(path, file.text, counter) } : { path, unreadable: file.reason }));
+  await read((path, file) =>
+    pages.push(
+      file.ok
+        ? { path, facts: readPageFacts(path, file.text, counter) }
+        : { path, unreadable: file.reason, ...(file.problem === undefined && { passing: true as const }) },
+    ),
+  );
   return { pages, vocabulary: counter.vocabulary() };
 }

@@ -20,12 +20,18 @@ import { createWikiRepo } from '../helpers/wiki-repo.js';
 const dirs = new TempDirs();
 afterEach(() => dirs.cleanup());
 
-async function open(root: string, options: { cache?: boolean; version?: string } = {}): Promise<AskSession> {
+/**
+ * Each run a minute after the last edit, unless `wallClock` says when: a file changed just before
+ * a load is keyed as unsettled (see statKey in catalog-cache.ts), and read again by the next load.
+ */
+const aMinuteOn = () => Date.now() + 60_000;
+
+async function open(root: string, options: { cache?: boolean; version?: string; wallClock?: () => number } = {}): Promise<AskSession> {
   const workspace = await openWorkspace({ cwd: root, wikiFlag: root });
   const session = await openAskSession(
     workspace,
     offlineProviders(),
-    options.cache === false ? {} : { catalogCache: { stewardVersion: options.version ?? 'test' } },
+    options.cache === false ? {} : { catalogCache: { stewardVersion: options.version ?? 'test', wallClock: options.wallClock ?? aMinuteOn } },
   );
   // As the CLI does once it has answered: the snapshot is kept for the next load.
   await session.catalog?.persist();
@@ -162,6 +168,64 @@ describe('the catalog snapshot', () => {
     });
     const catalog = await loadCatalog(counting, DEFAULT_CONFIG, cache);
     expect([catalog.loadedFrom, catalog.pagesRead, asked.filter((p) => p === page)]).toEqual(['updated snapshot', 1, [page]]);
+  });
+
+  it('a file changed too shortly before a load to be keyed by its size and times is read again by the next load', async () => {
+    const repo = await createWikiRepo(dirs);
+    await open(repo.root);
+    const page = 'concepts/retry-budgets.md';
+    repo.write({ [page]: `${repo.read(page)}\nEdited.\n` });
+    const info = statSync(path.join(repo.root, page), { bigint: true });
+    const changedMs = Number((info.ctimeNs > info.mtimeNs ? info.ctimeNs : info.mtimeNs) / 1_000_000n);
+    const keptKey = async () => {
+      const cache = await openCatalogCache(repo.root, DEFAULT_CONFIG, {
+        stewardVersion: 'test',
+        repoRoot: repo.root,
+        head: new GitCommandManager(repo.root).headState(),
+      });
+      return new Map((await (await cache!.read())!.rest()).keys).get(page);
+    };
+    // Within four seconds of the change, as an edit in the same tick of a coarse clock would leave
+    // the size and times as read: the key is one no file has, so the next load reads the page again.
+    for (const late of [0, 3_900]) {
+      const session = await open(repo.root, { wallClock: () => changedMs + late });
+      expect([session.catalog?.loadedFrom, session.catalog?.pagesRead]).toEqual(['patched snapshot', 1]);
+      expect(await keptKey()).toBe('unsettled');
+    }
+    const settled = await open(repo.root, { wallClock: () => changedMs + 4_100 });
+    expect([settled.catalog?.loadedFrom, settled.catalog?.pagesRead]).toEqual(['patched snapshot', 1]);
+    expect(await keptKey()).toMatch(/^stat /);
+    expect(await seen(settled)).toEqual(await seen(await open(repo.root, { cache: false })));
+    expect((await open(repo.root)).catalog?.loadedFrom).toBe('snapshot');
+  });
+
+  it('a page that could not be read for a passing reason is read again by the next load; one whose content cannot be read is kept so', async () => {
+    const repo = await createWikiRepo(dirs);
+    await open(repo.root);
+    const page = 'concepts/retry-budgets.md';
+    repo.write({ [page]: `${repo.read(page)}\nEdited.\n`, 'concepts/binary.md': 'a\0b' });
+    const tree = await loadFileTree(repo.root);
+    // The disk's read of the page fails once, as an I/O error or a file moved away meanwhile would.
+    const failing: WikiTree = {
+      ...tree,
+      readEach: (paths, visit, options) =>
+        tree.readEach(paths, (p, file) => visit(p, p === page ? { ok: false, reason: 'cannot read: EIO: i/o error' } : file), options),
+    };
+    const cache = () =>
+      openCatalogCache(repo.root, DEFAULT_CONFIG, {
+        stewardVersion: 'test',
+        repoRoot: repo.root,
+        head: new GitCommandManager(repo.root).headState(),
+        wallClock: aMinuteOn,
+      });
+    const failed = await loadCatalog(failing, DEFAULT_CONFIG, await cache());
+    expect(failed.unreadable.map((u) => u.path).sort()).toEqual(['concepts/binary.md', page]);
+    await failed.persist();
+    const again = await loadCatalog(await loadFileTree(repo.root), DEFAULT_CONFIG, await cache());
+    expect([again.loadedFrom, again.pagesRead, again.unreadable.map((u) => u.path)]).toEqual(['updated snapshot', 1, ['concepts/binary.md']]);
+    expect(again.byPath.has(page)).toBe(true);
+    await again.persist();
+    expect((await open(repo.root)).catalog?.loadedFrom).toBe('snapshot');
   });
 
   it('a load keeps its snapshot when asked, once, however often it is asked', async () => {
