@@ -119,30 +119,44 @@ export async function readDiscussion(github: GitHubClient, repo: RepoRef, number
   return d ? discussionOf(d) : undefined;
 }
 
-/** Every comment of a discussion, top-level ones and their replies, oldest first. */
-export async function discussionComments(github: GitHubClient, discussionId: string): Promise<DiscussionComment[]> {
-  type TopLevel = RawComment & { replies: Connection<RawComment> };
+/** A top-level comment with the first page of its replies. */
+type TopLevelComment = RawComment & { replies: Connection<RawComment> };
+
+/** A discussion's `comments` connection: `first` top-level comments (after `$after` when `paged`), each with its first `replies` replies. */
+const commentsConnection = (first: number, replies: number, paged: boolean) =>
+  `comments(first: ${first}${paged ? ', after: $after' : ''}) {
+    nodes { ${COMMENT_FIELDS} replies(first: ${replies}) { nodes { ${COMMENT_FIELDS} } pageInfo { hasNextPage endCursor } } }
+    pageInfo { hasNextPage endCursor } }`;
+
+/**
+ * Every comment of a discussion, top-level ones and their replies, oldest first. `firstPage`: the
+ * first page of its comments when a query that read the discussion read them too (discussionsSince):
+ * only the pages past it are asked for.
+ */
+export async function discussionComments(github: GitHubClient, discussionId: string, firstPage?: Connection<TopLevelComment>): Promise<DiscussionComment[]> {
   const comments: DiscussionComment[] = [];
+  let page = firstPage;
   for (let after: string | null = null; ;) {
-    const data: { node: { comments: Connection<TopLevel> } | null } = await github.graphql(
-      `query($id: ID!, $after: String) { node(id: $id) { ... on Discussion { comments(first: ${PAGE}, after: $after) {
-        nodes { ${COMMENT_FIELDS} replies(first: ${PAGE}) { nodes { ${COMMENT_FIELDS} } pageInfo { hasNextPage endCursor } } }
-        pageInfo { hasNextPage endCursor } } } } }`,
-      { id: discussionId, after },
-    );
-    const page = data.node?.comments;
-    if (!page) return comments;
+    if (!page) {
+      const data: { node: { comments: Connection<TopLevelComment> } | null } = await github.graphql(
+        `query($id: ID!, $after: String) { node(id: $id) { ... on Discussion { ${commentsConnection(PAGE, PAGE, true)} } } }`,
+        { id: discussionId, after },
+      );
+      page = data.node?.comments;
+      if (!page) return comments;
+    }
     for (const top of page.nodes) {
       comments.push(commentOf(top));
       comments.push(...(await allReplies(github, top)).map((r) => commentOf(r, top.id)));
     }
     if (!page.pageInfo.hasNextPage) return comments.sort((a, b) => a.id - b.id);
     after = page.pageInfo.endCursor;
+    page = undefined;
   }
 }
 
 /** A top-level comment's replies, past the first page when it has more. */
-async function allReplies(github: GitHubClient, top: RawComment & { replies: Connection<RawComment> }): Promise<RawComment[]> {
+async function allReplies(github: GitHubClient, top: TopLevelComment): Promise<RawComment[]> {
   const replies = [...top.replies.nodes];
   for (let info = top.replies.pageInfo; info.hasNextPage;) {
     const data: { node: { replies: Connection<RawComment> } | null } = await github.graphql(
@@ -192,8 +206,16 @@ function isDiscussionsOff(error: unknown): boolean {
 }
 
 interface DiscussionsPage {
-  repository: { discussions: Connection<RawDiscussion & { updatedAt: string }> };
+  repository: { discussions: Connection<RawDiscussion & { updatedAt: string; comments: Connection<TopLevelComment> }> };
 }
+
+/**
+ * The digest's read of discussions: this many a query, each with its first comments and their first
+ * replies, so a period's discussions cost a query per DIGEST_DISCUSSIONS rather than one each (one
+ * with more comments or replies reads the rest as discussionComments does). Small enough that a
+ * query stays far under GitHub's limit of 500,000 nodes a query: 20 × 50 × 20 replies.
+ */
+const DIGEST_DISCUSSIONS = { discussions: 20, comments: 50, replies: 20 };
 
 /**
  * The discussions updated since `since`, newest first, with their comments (for the digest). A
@@ -207,8 +229,9 @@ export async function discussionsSince(github: GitHubClient, repo: RepoRef, sinc
     const data: DiscussionsPage | undefined = await github
       .graphql<DiscussionsPage>(
         `query($owner: String!, $name: String!, $after: String) { repository(owner: $owner, name: $name) {
-        discussions(first: 50, after: $after, orderBy: { field: UPDATED_AT, direction: DESC }) {
-          nodes { ${DISCUSSION_FIELDS} updatedAt } pageInfo { hasNextPage endCursor } } } }`,
+        discussions(first: ${DIGEST_DISCUSSIONS.discussions}, after: $after, orderBy: { field: UPDATED_AT, direction: DESC }) {
+          nodes { ${DISCUSSION_FIELDS} updatedAt ${commentsConnection(DIGEST_DISCUSSIONS.comments, DIGEST_DISCUSSIONS.replies, false)} }
+          pageInfo { hasNextPage endCursor } } } }`,
         { owner: repo.owner, name: repo.repo, after },
       )
       .catch((error: unknown) => {
@@ -220,7 +243,7 @@ export async function discussionsSince(github: GitHubClient, repo: RepoRef, sinc
     const page: DiscussionsPage['repository']['discussions'] = data.repository.discussions;
     for (const d of page.nodes) {
       if (new Date(d.updatedAt) < since) return found;
-      found.push({ ...discussionOf(d), comments: await discussionComments(github, d.id) });
+      found.push({ ...discussionOf(d), comments: await discussionComments(github, d.id, d.comments) });
     }
     if (!page.pageInfo.hasNextPage) return found;
     after = page.pageInfo.endCursor;

@@ -1,0 +1,49 @@
+// The digest's read of a period's discussions (src/github/discussions.ts) against the GitHub
+// emulator: every comment and reply, as a read of each discussion alone gives them, in a query per
+// page of discussions rather than one per discussion (each such query took the emulator about a second).
+import { afterEach, expect, it } from 'vitest';
+import { discussionsSince } from '../../src/github/discussions.js';
+import { createGitHubClient } from '../../src/github/octokit.js';
+import { type GitHubEmulator, startGitHubEmulator } from '../github-emulator/emulator.js';
+import { closeCheckingResponses } from '../github-emulator/test-support.js';
+
+let emu: GitHubEmulator;
+afterEach(() => closeCheckingResponses(emu));
+
+const REPO = { owner: 'octo-org', repo: 'wiki' };
+
+it('reads 45 discussions with their comments and replies in a query per 20 discussions, and reads on where one has more', async () => {
+  emu = await startGitHubEmulator({ tokens: { ghs_bot: { login: 'github-actions[bot]' } } });
+  const numbers: number[] = [];
+  for (let i = 0; i < 45; i++) {
+    const d = emu.state.addDiscussion({ title: `Question ${i}`, body: `Asking ${i}.`, user: 'alice', category: 'Q&A' });
+    numbers.push(d.number);
+    emu.state.addDiscussionComment(d.number, { body: `An answer to ${i}.`, user: 'github-actions[bot]' });
+  }
+  // One discussion with more top-level comments than the digest's query reads at once, and one
+  // comment with more replies than it reads of each.
+  for (let k = 0; k < 60; k++) emu.state.addDiscussionComment(numbers[3]!, { body: `Comment ${k}.`, user: 'bob' });
+  const top = emu.state.addDiscussionComment(numbers[7]!, { body: 'A thread.', user: 'bob' });
+  for (let k = 0; k < 25; k++) emu.state.addDiscussionComment(numbers[7]!, { body: `Reply ${k}.`, user: 'maya', replyTo: top.id });
+
+  const github = createGitHubClient('ghs_bot', { GITHUB_API_URL: emu.url }, { warning: () => undefined, secret: () => undefined });
+  const from = emu.requests.length;
+  const found = await discussionsSince(github, REPO, new Date(0));
+  const queries = emu.requests.slice(from).filter((r) => r.path === '/graphql').length;
+  // Three pages of discussions, one more page of the long discussion's comments, one more of the thread's replies.
+  expect(queries).toBe(5);
+
+  expect(found).toHaveLength(45);
+  expect(found.find((d) => d.number === numbers[3])!.comments).toHaveLength(61);
+  const thread = found.find((d) => d.number === numbers[7])!.comments;
+  expect(thread.filter((c) => c.replyTo !== undefined)).toHaveLength(25);
+  // Each discussion's comments and replies as GitHub holds them, oldest first, replies naming their comment.
+  const nodeIds = new Map<number, string>();
+  for (const d of found) for (const c of d.comments) nodeIds.set(c.id, c.nodeId);
+  for (const d of found) {
+    const held = emu.state.allDiscussionComments(d.number);
+    expect(d.comments.map((c) => [c.id, c.body, c.replyTo ?? null])).toEqual(
+      held.map((c) => [c.id, c.body, c.parent_id === null ? null : nodeIds.get(c.parent_id)]),
+    );
+  }
+});
