@@ -7,6 +7,9 @@
 //   page recall    covered questions with an expected page in the prompt, beside the offline answerer's expected-page-read rate
 //   fact recall    the banks' gold facts whose content words are mostly (≥ 60%) in the prompt's page
 //                  excerpts (not the question or the instructions), beside the same pages sent whole
+//   whole only     the facts the whole pages hold and the excerpts do not, by where they are: in an
+//                  expected page alone (what excerpting lost), in another page alone, or only across
+//                  pages (the words of the fact met in several pages, none holding most of them)
 import { askQuestion, openAskSession } from '../src/answer/ask.js';
 import { DEFAULT_MODEL_BUDGET, ModelAnswerer, estimateTokens } from '../src/answer/model/model-answerer.js';
 import { OpenAiChatModel } from '../src/answer/model/openai-chat.js';
@@ -40,6 +43,8 @@ export interface PromptFigures {
   /** Gold facts of covered questions found in the excerpts sent, and in the same pages whole. */
   factExcerpts: number;
   factWhole: number;
+  /** The facts found in the whole pages and not in the excerpts: held by an expected page sent, by another page alone, or only across pages. */
+  wholeOnly: { expected: number; other: number; across: number };
 }
 
 /** A fact's content words, folded as the ladder folds words. */
@@ -85,6 +90,7 @@ export async function measurePrompts(name: string, bankFile: string, wiki: strin
   let facts = 0;
   let factsExcerpt = 0;
   let factsWhole = 0;
+  const wholeOnly = { expected: 0, other: 0, across: 0 };
   try {
     for (const q of bank) {
       const before = standIn.requests.length;
@@ -102,10 +108,16 @@ export async function measurePrompts(name: string, bankFile: string, wiki: strin
       const whole = await catalog.readPages(paths);
       const wholeWords = wordsOf([...whole.values()].map(bodyOf));
       const gold = Array.isArray(q.raw.gold_facts) ? q.raw.gold_facts.filter((f): f is string => typeof f === 'string') : [];
+      const holders = (fact: string) => paths.filter((p) => factIn(fact, wordsOf([bodyOf(whole.get(p) ?? '')])));
       for (const fact of gold) {
         facts++;
-        if (factIn(fact, excerptWords)) factsExcerpt++;
-        if (factIn(fact, wholeWords)) factsWhole++;
+        const inExcerpts = factIn(fact, excerptWords);
+        if (inExcerpts) factsExcerpt++;
+        if (!factIn(fact, wholeWords)) continue;
+        factsWhole++;
+        if (inExcerpts) continue;
+        const held = holders(fact);
+        wholeOnly[held.some((p) => isExpected(q, p)) ? 'expected' : held.length > 0 ? 'other' : 'across']++;
       }
     }
   } finally {
@@ -120,6 +132,7 @@ export async function measurePrompts(name: string, bankFile: string, wiki: strin
     offlineRead: share(readOffline, covered),
     factExcerpts: share(factsExcerpt, facts),
     factWhole: share(factsWhole, facts),
+    wholeOnly,
   };
 }
 
@@ -135,8 +148,13 @@ export function promptTable(rows: readonly PromptFigures[]): string {
     offlineRead: mean((r) => r.offlineRead),
     factExcerpts: mean((r) => r.factExcerpts),
     factWhole: mean((r) => r.factWhole),
+    wholeOnly: {
+      expected: rows.reduce((s, r) => s + r.wholeOnly.expected, 0),
+      other: rows.reduce((s, r) => s + r.wholeOnly.other, 0),
+      across: rows.reduce((s, r) => s + r.wholeOnly.across, 0),
+    },
   };
-  const head = ['bank', 'asked', 'median in', 'p95 in', 'page recall', 'offline read', 'facts excerpt', 'facts whole'];
+  const head = ['bank', 'asked', 'median in', 'p95 in', 'page recall', 'offline read', 'facts excerpt', 'facts whole', 'whole only: expected / other / across'];
   const cells = [...rows, ...(rows.length > 1 ? [macro] : [])].map((r) => [
     r.bank,
     String(r.questions),
@@ -146,6 +164,7 @@ export function promptTable(rows: readonly PromptFigures[]): string {
     r.offlineRead.toFixed(2),
     r.factExcerpts.toFixed(3),
     r.factWhole.toFixed(3),
+    `${r.wholeOnly.expected} / ${r.wholeOnly.other} / ${r.wholeOnly.across}`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const fmt = (c: string[]) => c.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ');
