@@ -46,8 +46,11 @@ const reviewedKey = (c: MergedDiscussionCapture) => `reviewed-discussion-${c.dis
 /** The question an answer comment's key answers: a reviewed answer's is its discussion's own (`discussion-N`), any other key its own. */
 export const questionOfKey = (key: string): string => /^reviewed-(discussion-\d+)-pr-\d+$/.exec(key)?.[1] ?? key;
 
-/** Whether the checked-out capture page has been accepted (it exists, inside the wiki, without `captured_by`), and its tags. */
-async function readPage(ctx: AskContext, page: string): Promise<{ state: 'accepted' | 'still-open' | 'no-page'; tags: string[] }> {
+/**
+ * Whether the checked-out capture page has been accepted (it exists, inside the wiki, without
+ * `captured_by`), its tags, and when the capture was made (its `created` stamp, when it reads as a time).
+ */
+async function readPage(ctx: AskContext, page: string): Promise<{ state: 'accepted' | 'still-open' | 'no-page'; tags: string[]; created?: number }> {
   const none = { state: 'no-page' as const, tags: [] };
   const { workspace } = ctx;
   if (!workspace.wikiRoot) return none;
@@ -60,7 +63,8 @@ async function readPage(ctx: AskContext, page: string): Promise<{ state: 'accept
   if (text === undefined) return none;
   const fm = readFrontmatter(text);
   if (fm.kind !== 'ok') return { state: 'accepted', tags: [] };
-  return { state: isOpenCapture(fm.data) ? 'still-open' : 'accepted', tags: stringList(fm.data.tags) };
+  const created = typeof fm.data.created === 'string' ? Date.parse(fm.data.created) : Number.NaN;
+  return { state: isOpenCapture(fm.data) ? 'still-open' : 'accepted', tags: stringList(fm.data.tags), ...(Number.isFinite(created) && { created }) };
 }
 
 /**
@@ -131,29 +135,48 @@ export async function postReviewedAnswer(ctx: ReviewedAnswerContext, capture: Me
  * After a push to the default branch: the capture pages it changed that a reviewer has now accepted
  * (their `capture` tag kept as history, `captured_by` gone) and that a merged capture pull request
  * of a discussion's question added get their reviewed answer, once. Pages are read from the
- * checkout; a push that touches no such page asks GitHub nothing.
+ * checkout; a push that touches no such page asks GitHub nothing. The pull requests are looked
+ * through newest first, back to the oldest accepted page's capture: a busy repository may have
+ * closed hundreds since.
  */
 export async function reviewedAnswersAfterPush(
   ctx: Omit<ReviewedAnswerContext, 'identity'> & { identity: () => Promise<StewardIdentity> },
   changed: readonly string[],
 ): Promise<ReviewedAnswer[]> {
-  const accepted: string[] = [];
+  const accepted = new Set<string>();
+  // The capture pull requests were opened just after their pages' `created` stamps: none is older.
+  let openedSince = Number.POSITIVE_INFINITY;
   for (const page of new Set(changed.filter((p) => p.endsWith('.md')))) {
     const read = await readPage(ctx, page);
-    if (read.state === 'accepted' && read.tags.includes('capture')) accepted.push(page);
+    if (read.state !== 'accepted' || !read.tags.includes('capture')) continue;
+    accepted.add(page);
+    openedSince = Math.min(openedSince, (read.created ?? Number.NEGATIVE_INFINITY) - CLOCK_SLACK_MS);
   }
-  if (accepted.length === 0) return [];
+  if (accepted.size === 0) return [];
   const identity = await ctx.identity();
-  const pulls = await ctx.github.rest.pulls.list({ ...ctx.repo, state: 'closed', sort: 'updated', direction: 'desc', per_page: 100 });
   const answers: ReviewedAnswer[] = [];
-  for (const pull of pulls.data) {
-    if (!pull.merged_at || !identity.owns(pull.user ?? undefined) || pull.head.repo?.full_name !== `${ctx.repo.owner}/${ctx.repo.repo}`) continue;
-    const marker = readCaptureMarker(pull.body);
-    const discussion = marker && /^discussion-(\d+)$/.exec(marker.key);
-    // As when the pull request closes: the marker must name this very branch and its own discussion.
-    if (!marker || !discussion || Number(discussion[1]) !== marker.issueNumber || captureBranch(marker) !== pull.head.ref) continue;
-    if (!accepted.includes(marker.page)) continue;
-    answers.push(await postReviewedAnswer({ ...ctx, identity }, { discussionNumber: Number(discussion[1]), pullNumber: pull.number, page: marker.page }));
+  // Newest first, page by page, until every accepted page has its pull request, the pull requests
+  // are older than the oldest capture, or MAX_CLOSED_PULLS were looked at.
+  let looked = 0;
+  const pages = ctx.github.paginate.iterator(ctx.github.rest.pulls.list, { ...ctx.repo, state: 'closed', sort: 'created', direction: 'desc', per_page: 100 });
+  for await (const { data: pulls } of pages) {
+    for (const pull of pulls) {
+      if (!pull.merged_at || !identity.owns(pull.user ?? undefined) || pull.head.repo?.full_name !== `${ctx.repo.owner}/${ctx.repo.repo}`) continue;
+      const marker = readCaptureMarker(pull.body);
+      const discussion = marker && /^discussion-(\d+)$/.exec(marker.key);
+      // As when the pull request closes: the marker must name this very branch and its own discussion.
+      if (!marker || !discussion || Number(discussion[1]) !== marker.issueNumber || captureBranch(marker) !== pull.head.ref) continue;
+      if (!accepted.delete(marker.page)) continue;
+      answers.push(await postReviewedAnswer({ ...ctx, identity }, { discussionNumber: Number(discussion[1]), pullNumber: pull.number, page: marker.page }));
+    }
+    looked += pulls.length;
+    const oldest = pulls.at(-1);
+    if (accepted.size === 0 || !oldest || looked >= MAX_CLOSED_PULLS || Date.parse(oldest.created_at) < openedSince) break;
   }
   return answers;
 }
+
+/** How far GitHub's clock may be behind the runner's that stamped a capture page. */
+const CLOCK_SLACK_MS = 60 * 60 * 1000;
+/** The closed pull requests looked through at most, newest first, for a page whose capture time is not known. */
+const MAX_CLOSED_PULLS = 1_000;

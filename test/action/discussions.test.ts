@@ -198,6 +198,32 @@ describe('the reviewed capture of a discussion question', () => {
     expect(gh.requests.slice(before).filter((q) => q.route === '/repos/{owner}/{repo}/pulls' && q.query.state === 'closed')).toEqual([]);
   });
 
+  it('accepted by a push after 150 other pull requests closed: still found, looking no further back than the capture', async () => {
+    // Closed pull requests of a busy repository: 100 opened two days before the capture, 150 after it.
+    gh.state.commitFiles({ branch: 'busy', files: { 'notes.md': 'Busy.\n' }, author: 'bob' });
+    const closedPulls = (n: number) =>
+      Array.from({ length: n }, (_, i) => {
+        const pr = gh.state.addPull({ head: 'busy', title: `Other work ${i}`, user: 'bob' });
+        gh.state.closeIssue(pr.issue, 'bob');
+        return pr;
+      });
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+    for (const pr of closedPulls(100)) pr.issue.created_at = twoDaysAgo;
+    const { d, pull, file, text } = await capturedDiscussion(gh, run, COLD);
+    gh.state.mergePull(pull, { by: 'maya' });
+    closedPulls(150);
+    gh.state.commitFiles({ branch: 'main', files: { [file]: reviewedPage(text) }, author: 'maya' });
+    const before = gh.requests.length;
+    const push = { ref: 'refs/heads/main', repository: { default_branch: 'main' }, sender: { login: 'maya', type: 'User' }, commits: [{ modified: [file] }] };
+    expectExit(await run('push', push, undefined, await checkout(gh.gitDir())), 0);
+    const all = comments(d.number);
+    expect(traceOf(all.at(-1)!.body)?.outcome).toBe('answered');
+    expect(gh.state.discussion(d.number).answer_comment_id).toBe(all.at(-1)!.id);
+    // Newest first, 100 a page: the second page reaches pull requests older than the capture, and the look stops there (a third would hold 51 more).
+    const listed = gh.requests.slice(before).filter((q) => q.route === '/repos/{owner}/{repo}/pulls' && q.query.state === 'closed');
+    expect(listed.map((q) => q.query.page ?? '1')).toEqual(['1', '2']);
+  });
+
   it('GitHub refuses the mark: the reviewed answer stays, the refusal is a warning, the run does not fail', async () => {
     const { d, pull, file, text } = await capturedDiscussion(gh, run, COLD);
     gh.state.commitFiles({ branch: pull.head, files: { [file]: reviewedPage(text) }, author: 'maya' });
