@@ -61,16 +61,79 @@ const HEAD_ARRAYS = [
   'listedBy',
   'entryEnds',
 ] as const;
+/** The rest's typed arrays in file order, all 4-byte integers: the entries' field counts and the pages' body counts. */
+const REST_ARRAYS = ['fieldIds', 'fieldCounts', 'fieldEnds', 'fieldLengths', 'bodyIds', 'bodyCounts', 'bodyEnds', 'bodyLengths'] as const;
+
+export type HeadArray = (typeof HEAD_ARRAYS)[number];
+export type RestArray = (typeof REST_ARRAYS)[number];
+
+/** Where one of the snapshot's typed arrays starts in the file, its length in elements and its element's size. */
+function arrayPlace(bytes: Buffer, array: HeadArray | RestArray): { offset: number; length: number; size: 4 | 8 } {
+  const header = snapshotHeader(bytes);
+  const head = header.head as number[];
+  const k = HEAD_ARRAYS.indexOf(array as HeadArray);
+  if (k >= 0) {
+    let offset = align8(12 + bytes.readUInt32LE(8));
+    for (let i = 0; i < k; i++) offset += (i === 0 ? 8 : 4) * head[i]!;
+    return { offset, length: head[k]!, size: k === 0 ? 8 : 4 };
+  }
+  // The rest's arrays follow its file keys and pages' lines, from the next multiple of 8.
+  const rest = header.rest as number[];
+  const r = REST_ARRAYS.indexOf(array as RestArray);
+  let offset = align8(snapshotRegions(bytes).restAt + (header.keysBytes as number) + (header.pagesBytes as number));
+  for (let i = 0; i < r; i++) offset += 4 * rest[i]!;
+  return { offset, length: rest[r]!, size: 4 };
+}
+
+/** One of the snapshot's typed arrays, as numbers. */
+export function snapshotArray(bytes: Buffer, array: HeadArray | RestArray): number[] {
+  const { offset, length, size } = arrayPlace(bytes, array);
+  return Array.from({ length }, (_, i) => (size === 8 ? bytes.readDoubleLE(offset + 8 * i) : bytes.readInt32LE(offset + 4 * i)));
+}
+
+/** The snapshot with element `at` of one of its typed arrays (of the head or the rest) set to `value`, all else as it was. */
+export function withArrayValue(good: Buffer, array: HeadArray | RestArray, at: number, value: number): Buffer {
+  const { offset, length, size } = arrayPlace(good, array);
+  if (at < 0 || at >= length) throw new Error(`${array} has no element ${at}`);
+  const bytes = Buffer.from(good);
+  if (size === 8) bytes.writeDoubleLE(value, offset + 8 * at);
+  else bytes.writeInt32LE(value, offset + 4 * at);
+  return bytes;
+}
 
 /** The snapshot with element `at` of one of its head's arrays set to `value`, all else as it was. */
-export function withHeadValue(good: Buffer, array: (typeof HEAD_ARRAYS)[number], at: number, value: number): Buffer {
-  const lengths = snapshotHeader(good).head as number[];
-  const k = HEAD_ARRAYS.indexOf(array);
-  let offset = align8(12 + good.readUInt32LE(8));
-  for (let i = 0; i < k; i++) offset += (i === 0 ? 8 : 4) * lengths[i]!;
-  const bytes = Buffer.from(good);
-  if (k === 0) bytes.writeDoubleLE(value, offset + 8 * at);
-  else bytes.writeInt32LE(value, offset + 4 * at);
+export const withHeadValue = (good: Buffer, array: HeadArray, at: number, value: number): Buffer => withArrayValue(good, array, at, value);
+
+/**
+ * The same snapshot with two of its words numbered the other way round: the vocabulary's entries,
+ * the words' postings (of as many entries each, so each keeps its place), naming counts, and every
+ * id of them in the field and body counts. What it says is what `good` says: another writer's
+ * snapshot of the same files, of the same size and keys, whose word ids differ.
+ */
+export function withWordsSwapped(good: Buffer, first: string, second: string): Buffer {
+  const vocabulary = snapshotHeader(good).vocabulary as string[];
+  const [a, b] = [vocabulary.indexOf(first), vocabulary.indexOf(second)];
+  const offsets = snapshotArray(good, 'offsets');
+  const postings = (w: number) => offsets[w + 1]! - offsets[w]!;
+  if (a < 0 || b < 0 || a === b || postings(a) !== postings(b)) throw new Error(`${first} and ${second} cannot swap places`);
+  let bytes = forgedSnapshot(good, (h) => {
+    const words = h.vocabulary as string[];
+    [words[a], words[b]] = [words[b]!, words[a]!];
+  });
+  const swapAt = (array: HeadArray, i: number, j: number) => {
+    const values = snapshotArray(bytes, array);
+    bytes = withArrayValue(withArrayValue(bytes, array, i, values[j]!), array, j, values[i]!);
+  };
+  for (let k = 0; k < postings(a); k++) {
+    swapAt('postingEntries', offsets[a]! + k, offsets[b]! + k);
+    swapAt('pseudoFrequencies', offsets[a]! + k, offsets[b]! + k);
+  }
+  swapAt('naming', a, b);
+  for (const array of ['fieldIds', 'bodyIds'] as const) {
+    snapshotArray(bytes, array).forEach((id, i) => {
+      if (id === a || id === b) bytes = withArrayValue(bytes, array, i, id === a ? b : a);
+    });
+  }
   return bytes;
 }
 

@@ -14,7 +14,7 @@ import { loadCatalog } from '../../src/ladder/catalog.js';
 import { systemClock } from '../../src/net/clock.js';
 import { type WikiTree, loadFileTree } from '../../src/wiki/tree.js';
 import { TempDirs, openRepo } from '../helpers/git-repo.js';
-import { forgedSnapshot, seen, snapshotRegions, withHeadValue } from '../helpers/catalog-snapshot.js';
+import { forgedSnapshot, seen, snapshotArray, snapshotRegions, withArrayValue, withHeadValue } from '../helpers/catalog-snapshot.js';
 import { createWikiRepo } from '../helpers/wiki-repo.js';
 
 const dirs = new TempDirs();
@@ -348,6 +348,82 @@ describe('the catalog snapshot', () => {
     // Another steward version writes its own snapshot over this one's.
     expect(await seen(await open(repo.root, { version: 'other' }))).toEqual(cold);
     expect(readFileSync(file!).equals(good)).toBe(false);
+  });
+
+  it('a snapshot whose rest counts a word past its vocabulary or below zero is refused by a load that reads some pages: every page is read', async () => {
+    const repo = await createWikiRepo(dirs);
+    await open(repo.root);
+    const [file] = snapshots(repo);
+    const good = readFileSync(file!);
+    const { header } = snapshotRegions(good);
+    const words = (header.vocabulary as string[]).length;
+    const retry = (header.vocabulary as string[]).indexOf('retri');
+    expect(retry).toBeGreaterThanOrEqual(0);
+    // The word the first question asks for (folded), where the page about it counts it: in its body
+    // (pages in page order, as the keys list them) and in its entry's short fields (six an entry).
+    const page = (header.paths as string[]).indexOf('concepts/retry-budgets.md');
+    const bodyEnds = snapshotArray(good, 'bodyEnds');
+    const fieldEnds = snapshotArray(good, 'fieldEnds');
+    const inBody = snapshotArray(good, 'bodyIds').indexOf(retry, page === 0 ? 0 : bodyEnds[page - 1]);
+    const inFields = snapshotArray(good, 'fieldIds').indexOf(retry, page === 0 ? 0 : fieldEnds[6 * page - 1]);
+    expect([inBody < bodyEnds[page]!, inFields >= 0 && inFields < fieldEnds[6 * page + 5]!]).toEqual([true, true]);
+    // Another page's body edited: the load takes every other page's counts from the rest.
+    repo.write({ 'entities/redis.md': `${repo.read('entities/redis.md')}\nOne more line about redis.\n` });
+    const cold = await seen(await open(repo.root, { cache: false }));
+    writeFileSync(file!, good);
+    const unspoiled = await open(repo.root);
+    expect([unspoiled.catalog?.loadedFrom, await seen(unspoiled)]).toEqual(['patched snapshot', cold]);
+    for (const [array, at] of [
+      ['bodyIds', inBody],
+      ['fieldIds', inFields],
+    ] as const) {
+      for (const id of [words, -1]) {
+        writeFileSync(file!, withArrayValue(good, array, at, id));
+        const session = await open(repo.root);
+        // A word id the vocabulary does not have would count some other word in its place.
+        expect([array, id, await seen(session)]).toEqual([array, id, cold]);
+        expect([array, id, session.catalog?.loadedFrom]).toEqual([array, id, 'pages']);
+      }
+    }
+  });
+
+  it("a snapshot page's line that is JSON but not of a kept page's shape is refused by a load that reads every line: every page is read", async () => {
+    const repo = await createWikiRepo(dirs);
+    await open(repo.root);
+    const [file] = snapshots(repo);
+    const good = readFileSync(file!);
+    const { header, restAt } = snapshotRegions(good);
+    const pagesAt = restAt + (header.keysBytes as number);
+    const lines = good.toString('utf8', pagesAt, pagesAt + (header.pagesBytes as number));
+    const lineOf = (page: string) => {
+      const line = lines.split('\n').find((l) => l.startsWith(`{"path":"${page}"`))!;
+      return { line, at: pagesAt + Buffer.byteLength(lines.slice(0, lines.indexOf(line))) };
+    };
+    // A page added: every kept line is read, and the unchanged pages' facts are taken from them.
+    repo.write({ 'concepts/added.md': '---\ntitle: Added\n---\nA page about retry budgets.\n' });
+    const cold = await seen(await open(repo.root, { cache: false }));
+    // Each as long as the field it replaces (spaces before it, which JSON allows), so the file's
+    // offsets hold: a title that is a number, tags that are not strings, a capture flag that is not a
+    // boolean, a link with no text. (The index file's listing gives the page its title: what tells
+    // the first apart is that the load refused the line.)
+    const forgeries: Array<[page: string, field: string, forged: string]> = [
+      ['concepts/retry-budgets.md', '"title":"Retry Budgets"', '"title":42'],
+      ['concepts/retry-budgets.md', '"tags":["testing"]', '"tags":[1]'],
+      ['concepts/retry-budgets.md', '"openCapture":false', '"openCapture":"no"'],
+      ['concepts/cache-warming.md', ',"text":"concepts/ops/lease-renewal.md"', ''],
+    ];
+    for (const [page, field, forged] of forgeries) {
+      const { line, at } = lineOf(page);
+      expect(line).toContain(field);
+      expect(forged.length).toBeLessThanOrEqual(field.length);
+      const bytes = Buffer.from(good);
+      bytes.write(line.replace(field, forged.padStart(field.length)), at, 'utf8');
+      expect(JSON.parse(bytes.toString('utf8', at, at + Buffer.byteLength(line)))).toBeTypeOf('object');
+      writeFileSync(file!, bytes);
+      const session = await open(repo.root);
+      expect([forged, await seen(session)]).toEqual([forged, cold]);
+      expect([forged, session.catalog?.loadedFrom]).toEqual([forged, 'pages']);
+    }
   });
 
   it('`ask` prints its answer before it writes the snapshot, and the next run loads from it', async () => {
