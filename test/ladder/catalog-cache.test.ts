@@ -1,7 +1,7 @@
 // The catalog snapshot (src/ladder/catalog-cache.ts) over real repositories and folders: a load
 // from it answers exactly as a fresh load does, any changed file sends the load back to the pages,
 // and a snapshot that is not whole, well formed and of this steward is ignored and rewritten.
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AskSession, offlineProviders, openAskSession } from '../../src/answer/ask.js';
@@ -9,12 +9,22 @@ import { VERSION, main } from '../../src/cli/program.js';
 import { DEFAULT_CONFIG } from '../../src/config/config.js';
 import { openWorkspace } from '../../src/config/workspace.js';
 import { GitCommandManager } from '../../src/git/git-command-manager.js';
-import { openCatalogCache } from '../../src/ladder/catalog-cache.js';
-import { loadCatalog } from '../../src/ladder/catalog.js';
+import { type CatalogCache, openCatalogCache } from '../../src/ladder/catalog-cache.js';
+import { type WikiCatalog, loadCatalog } from '../../src/ladder/catalog.js';
 import { systemClock } from '../../src/net/clock.js';
 import { type WikiTree, loadFileTree } from '../../src/wiki/tree.js';
 import { TempDirs, openRepo } from '../helpers/git-repo.js';
-import { forgedSnapshot, seen, snapshotArray, snapshotRegions, withArrayValue, withHeadValue } from '../helpers/catalog-snapshot.js';
+import {
+  forgedSnapshot,
+  seen,
+  snapshotArray,
+  snapshotHeader,
+  snapshotRegions,
+  withArrayValue,
+  withHeadValue,
+  withWordsSwapped,
+} from '../helpers/catalog-snapshot.js';
+import { scoresOf } from '../helpers/catalog-scores.js';
 import { createWikiRepo } from '../helpers/wiki-repo.js';
 
 const dirs = new TempDirs();
@@ -254,6 +264,55 @@ describe('the catalog snapshot', () => {
     // The file spoiled after the first read: a second read of it would be refused.
     for (const file of snapshots(repo)) writeFileSync(file, 'spoiled');
     expect(await kept.rest()).toBe(first);
+  });
+
+  it('a snapshot rewritten by another writer between the read of its head and of its rest is not mixed with it: every page is read', async () => {
+    const repo = await createWikiRepo(dirs);
+    await open(repo.root);
+    const [file] = snapshots(repo);
+    const good = readFileSync(file!);
+    // Another writer's snapshot of the same files, of the same size and keys: its word ids differ
+    // (two words numbered the other way round), so its rest's counts mean other words under this head.
+    const vocabulary = snapshotHeader(good).vocabulary as string[];
+    const offsets = snapshotArray(good, 'offsets');
+    const postings = (word: string) => offsets[vocabulary.indexOf(word) + 1]! - offsets[vocabulary.indexOf(word)]!;
+    const other = vocabulary.find((w) => w !== 'retri' && postings(w) === postings('retri') && !['budget', 'work'].includes(w))!;
+    const rewritten = withWordsSwapped(good, 'retri', other);
+    expect([rewritten.length, rewritten.equals(good)]).toEqual([good.length, false]);
+    repo.write({ 'entities/redis.md': `${repo.read('entities/redis.md')}\nOne more line about redis.\n` });
+    const tree = await loadFileTree(repo.root);
+    const shown = (catalog: WikiCatalog) => ({
+      entries: JSON.parse(JSON.stringify(catalog.entries)) as unknown,
+      scores: ['How do retry budgets work?', 'cache warming with redis', 'lease renewal'].map((q) => scoresOf(catalog, q)),
+    });
+    const cold = shown(await loadCatalog(tree, DEFAULT_CONFIG));
+    const cache = (await openCatalogCache(repo.root, DEFAULT_CONFIG, {
+      stewardVersion: 'test',
+      repoRoot: repo.root,
+      head: new GitCommandManager(repo.root).headState(),
+      wallClock: aMinuteOn,
+    }))!;
+    // Either snapshot alone gives what a cold load gives (the page edited is read, the rest kept).
+    for (const bytes of [good, rewritten]) {
+      writeFileSync(file!, bytes);
+      const alone = await loadCatalog(tree, DEFAULT_CONFIG, cache);
+      expect([alone.loadedFrom, shown(alone)]).toEqual(['patched snapshot', cold]);
+    }
+    writeFileSync(file!, good);
+    // The other writer renames its file into place once this load has read the head.
+    const racing: CatalogCache = {
+      keysOf: (paths) => cache.keysOf(paths),
+      read: async () => {
+        const kept = await cache.read();
+        writeFileSync(`${file!}.other`, rewritten);
+        renameSync(`${file!}.other`, file!);
+        return kept;
+      },
+      write: (snapshot) => cache.write(snapshot),
+    };
+    const raced = await loadCatalog(tree, DEFAULT_CONFIG, racing);
+    expect(shown(raced)).toEqual(cold);
+    expect(raced.loadedFrom).toBe('pages');
   });
 
   it('a snapshot of an older tree (as the Actions cache restores one) reads only the pages that differ', async () => {
