@@ -132,6 +132,38 @@ describe('the catalog snapshot, attacked', () => {
     expect(await seen(await open(repo.root, repo.root))).toEqual(cold);
   });
 
+  it('a forged entry text that starts with its own fields as they are and ends in a closing brace, but whose folded texts are not two joined texts, is not kept', async () => {
+    const repo = await createWikiRepo(dirs);
+    await open(repo.root, repo.root);
+    const file = snapshotFile(repo.root);
+    const good = readFileSync(file);
+    const { entriesAt, entryTexts } = snapshotRegions(good);
+    const at = (i: number) => entriesAt + Buffer.byteLength(entryTexts.slice(0, i).join(''));
+    // Each text's own fields kept as they are, then folded texts that are JSON but of the wrong
+    // shape, padded (spaces JSON allows) to the original's length so that the text still ends in
+    // the closing brace: a title that is no text, a summary that is not joined words, no object at
+    // all, a summary missing.
+    const tails = ['{"title":42,"summary":"  "}', '{"title":"  ","summary":"not joined"}', 'null', '{"title":"  "}'];
+    expect(entryTexts).toHaveLength(tails.length);
+    const forged = Buffer.from(good);
+    tails.forEach((tail, i) => {
+      const text = entryTexts[i]!;
+      const own = text.slice(0, text.indexOf(',"folded":') + ',"folded":'.length);
+      const room = Buffer.byteLength(text);
+      const padded = `${own}${tail}${' '.repeat(room - 1 - Buffer.byteLength(own + tail))}}`;
+      expect([Buffer.byteLength(padded), padded.endsWith(' }')]).toEqual([room, true]);
+      forged.write(padded, at(i), 'utf8');
+    });
+    writeFileSync(file, forged);
+    // A page added: every entry is built again, and each kept one whose own fields hold is taken as kept.
+    repo.write({ 'entities/redis-notes.md': `${repo.read('entities/redis.md')}\nOne more line about redis.\n` });
+    const session = await open(repo.root, repo.root);
+    expect(session.catalog?.loadedFrom).toBe('updated snapshot');
+    const cold = await seen(await open(repo.root, repo.root, { cache: false }));
+    expect(await seen(session)).toEqual(cold);
+    expect(await seen(await open(repo.root, repo.root))).toEqual(cold);
+  });
+
   it("file keys in the snapshot's rest that are not the ones its header's digest is of are refused: the load reads every page", async () => {
     const repo = await createWikiRepo(dirs);
     repo.git('add', '-A');
