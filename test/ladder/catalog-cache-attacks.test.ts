@@ -64,6 +64,30 @@ describe('the catalog snapshot, attacked', () => {
     expect(await seen(await open(repo.root, 'wiki'))).toEqual(cold);
   });
 
+  it('a forged snapshot that lists an unreadable page twice does not stand for the load', async () => {
+    // A page that cannot be read (its content is binary), committed: every key is a blob id, current.
+    const repo = await createWikiRepo(dirs, { files: { 'concepts/binary.md': 'a\0b' } });
+    const cold = await seen(await open(repo.root, repo.root, { cache: false }));
+    await open(repo.root, repo.root);
+    expect((await open(repo.root, repo.root)).catalog?.loadedFrom).toBe('snapshot');
+    const file = snapshotFile(repo.root);
+    const good = readFileSync(file);
+    // The page listed again, with its reason or another: the pages, counted once each, are still the tree's.
+    for (const again of [(u: { path: string; reason: string }) => u, (u: { path: string; reason: string }) => ({ ...u, reason: 'forged' })]) {
+      writeFileSync(
+        file,
+        forgedSnapshot(good, (h) => {
+          const unreadable = h.unreadable as Array<{ path: string; reason: string }>;
+          expect(unreadable.map((u) => u.path)).toEqual(['concepts/binary.md']);
+          h.unreadable = [...unreadable, ...unreadable.map(again)];
+        }),
+      );
+      const session = await open(repo.root, repo.root);
+      expect(await seen(session)).toEqual(cold);
+      expect(session.catalog?.loadedFrom).not.toBe('snapshot');
+    }
+  });
+
   it('a forged entry text reads as an entry of its path alone, and never names another file or index file', async () => {
     const repo = await createWikiRepo(dirs);
     writeFileSync(path.join(repo.root, 'outside.md'), `${repo.read('concepts/retry-budgets.md')}\nTOP-SECRET-OUTSIDE\n`);
