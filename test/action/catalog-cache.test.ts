@@ -3,8 +3,9 @@
 // ACTIONS_RUNTIME_TOKEN) pointed at a stand-in for the cache service (test/actions-cache-service/):
 // a first run saves the snapshot, a fresh checkout of the same tree restores it and the catalog
 // comes from it, an older tree's snapshot is restored by the key's prefix, every cache fault is a
-// warning on a run that answers, the input turns it all off, and a hostile entry leads to a cold
-// load and a correct answer with nothing written outside the snapshot folder.
+// warning on a run that answers, the input turns it all off, a runner with no cache service for
+// the step has it left alone (the snapshot still written in the checkout), and a hostile entry leads
+// to a cold load and a correct answer with nothing written outside the snapshot folder.
 //
 // A fresh checkout is cloned where the last one was: on a runner the workspace path is the same
 // from run to run, and the snapshot's name and stamp hold the wiki's path.
@@ -206,6 +207,37 @@ describe('the catalog snapshot in the Actions cache, through the committed bundl
     expect(r.stdout).not.toContain('catalog snapshot');
     expect(r.stdout).not.toContain('catalog: loaded');
     expect(existsSync(snapshotDir())).toBe(false);
+  });
+
+  it('no cache service (v2) for the step: nothing is restored or saved, no warning, and the snapshot is still written for the checkout', async () => {
+    // Runners whose cache the step must not use (a variable set empty is read as unset, by the step
+    // and @actions/cache alike): no v2 flag, with or without a v1 service's address; no results
+    // address or runtime token; GitHub Enterprise Server, where @actions/cache speaks v1 whatever the
+    // flag says (the step's own restore speaks v2 alone).
+    const ghes = 'https://ghes.example.com';
+    const runners: Array<[string, Record<string, string>]> = [
+      ['no v2 flag', { ACTIONS_CACHE_SERVICE_V2: '' }],
+      ['no v2 flag, a v1 service', { ACTIONS_CACHE_SERVICE_V2: '', ACTIONS_CACHE_URL: cache.url }],
+      ['no results address', { ACTIONS_RESULTS_URL: '' }],
+      ['no runtime token', { ACTIONS_RUNTIME_TOKEN: '' }],
+      ['GitHub Enterprise Server', { GITHUB_SERVER_URL: ghes }],
+      ['GitHub Enterprise Server, a v1 service, no results address', { GITHUB_SERVER_URL: ghes, ACTIONS_CACHE_URL: cache.url, ACTIONS_RESULTS_URL: '' }],
+    ];
+    for (const [runner, env] of runners) {
+      await rm(snapshotDir(), { recursive: true, force: true });
+      const r = await ask({ env });
+      expect([runner, r.stdout]).toEqual([
+        runner,
+        expect.stringContaining(
+          '::debug::catalog snapshot: the Actions cache service (v2) is not available to this step; the snapshot is not restored or saved',
+        ),
+      ]);
+      expect([runner, r.stdout.includes('::warning::'), cache.calls]).toEqual([runner, false, []]);
+      expect(r.stdout).toContain('catalog: loaded from the pages');
+      // The snapshot the job left to write is written all the same, for the next run in this checkout.
+      expect([runner, (await readdir(snapshotDir())).filter((f) => /^catalog-[0-9a-f]{16}\.bin$/.test(f))]).toEqual([runner, [expect.any(String)]]);
+    }
+    expect((await ask({ env: runners[0]![1] })).stdout).toContain('catalog: loaded from its snapshot');
   });
 
   it('a read-only cache (ACTIONS_CACHE_MODE read, as for an untrusted event) restores and quietly saves nothing', async () => {
