@@ -1,6 +1,7 @@
 // For the tests of the catalog's snapshot: what a question can see of an ask session (`seen`: the
 // catalog's entries and lookups, and the traces of a few questions, timings left out; equal `seen`
-// means a question cannot tell two loads apart), and snapshot files with a forged header.
+// means a question cannot tell two loads apart), and snapshot files forged: the header changed,
+// a value of one of the typed arrays set, two words numbered the other way round.
 import { type AskSession, askQuestion } from '../../src/answer/ask.js';
 import { foldedWords, termPattern } from '../../src/ladder/text-match.js';
 import { scoresOf } from './catalog-scores.js';
