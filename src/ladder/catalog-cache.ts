@@ -22,7 +22,7 @@ import type { StewardConfig } from '../config/config.js';
 import { GitCommandManager, type GitPlaces } from '../git/git-command-manager.js';
 import { STEWARD_TEMP_FILE } from '../wiki/tree.js';
 import { removeStaleTempFiles, writeWikiFileAtomically } from '../wiki/write-files.js';
-import { type CatalogSnapshot, type CatalogSnapshotParts, encodeSnapshot, readSnapshot } from './snapshot-file.js';
+import { type CatalogSnapshot, type CatalogSnapshotParts, type FileKeys, encodeSnapshot, readSnapshot } from './snapshot-file.js';
 
 /** Bumped whenever what the snapshot holds or means changes: a snapshot of another layout is ignored. */
 const SNAPSHOT_SCHEMA = 3;
@@ -192,9 +192,17 @@ const SETTLING_NS = 4_000_000_000n;
 /**
  * What no file's key ever is (keysOf gives blob, stat and missing keys), so the next load reads
  * the file again: kept for the files whose key was taken too soon after they changed, and for the
- * pages that could not be read for a passing reason (a failed read, a file gone meanwhile).
+ * pages and index files that could not be read for a passing reason (a failed read, a file gone meanwhile).
  */
 const UNSETTLED_KEY = 'unsettled';
+
+/**
+ * `keys` with UNSETTLED_KEY for the files in `reread`: index files a load could not read for a
+ * passing reason, whose listings it went without. Kept under their own key, the next load would
+ * take those listings from the snapshot even once the file reads again.
+ */
+export const withKeysReadAgain = (keys: FileKeys, reread: ReadonlySet<string>): FileKeys =>
+  reread.size === 0 ? keys : keys.map(([p, key]) => [p, reread.has(p) ? UNSETTLED_KEY : key]);
 
 /** The snapshot with UNSETTLED_KEY for the files in `unsettled` and the pages that could not be read for a passing reason. */
 function withUnsettledKeys(snapshot: CatalogSnapshotParts, unsettled: ReadonlySet<string>): CatalogSnapshotParts {

@@ -133,14 +133,25 @@ export async function readOrKeep(
   return pages.map((p) => read.get(p) ?? kept!.get(p)!);
 }
 
-/** schema.md parsed and the index files' texts, of those among `files` that can be read. */
-export async function readMetaFiles(tree: WikiTree, files: readonly string[]): Promise<{ schema: WikiSchema | undefined; indexTexts: Map<string, string> }> {
+/**
+ * schema.md parsed and the index files' texts, of those among `files` that can be read; `passing`:
+ * those that could not be read for a reason other than their content (a failed read, a file gone
+ * meanwhile), which a later read may not meet.
+ */
+export async function readMetaFiles(
+  tree: WikiTree,
+  files: readonly string[],
+): Promise<{ schema: WikiSchema | undefined; indexTexts: Map<string, string>; passing: Set<string> }> {
   let schema: WikiSchema | undefined;
   const indexTexts = new Map<string, string>();
+  const passing = new Set<string>();
   await tree.readEach(files, (path, file: FileText) => {
-    if (!file.ok) return;
+    if (!file.ok) {
+      if (file.problem === undefined) passing.add(path);
+      return;
+    }
     if (path === 'schema.md') schema = parseSchema(file.text);
     else indexTexts.set(path, file.text);
   });
-  return { schema, indexTexts };
+  return { schema, indexTexts, passing };
 }

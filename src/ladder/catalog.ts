@@ -10,7 +10,7 @@ import { readPages } from '../wiki/page-limit.js';
 import { type WikiSchema } from '../wiki/schema-file.js';
 import { type WikiTree } from '../wiki/tree.js';
 import { type FieldCounts, type RelevanceIndex, RelevanceCounter, restoredRelevance } from './relevance.js';
-import { type CatalogCache } from './catalog-cache.js';
+import { type CatalogCache, withKeysReadAgain } from './catalog-cache.js';
 import { type CatalogSnapshotParts, keysDigest } from './snapshot-file.js';
 import { AcronymCollector } from './acronyms.js';
 import { builtinStopwords } from './signal-terms.js';
@@ -131,7 +131,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
   const facts = new Map(read.flatMap((page) => ('facts' in page ? [[page.path, page.facts] as const] : [])));
   const acronymCollector = new AcronymCollector();
   for (const f of facts.values()) acronymCollector.merge(f.acronyms);
-  const { schema, indexTexts } = await readMetaFiles(tree, metaFiles);
+  const { schema, indexTexts, passing } = await readMetaFiles(tree, metaFiles);
   const resolveWikilink = pageWikilinks(tree, pages);
 
   const listed = listingsOf(indexFiles, indexTexts, facts, resolveWikilink);
@@ -157,7 +157,7 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
   const keyOf = new Map(keys);
   const persist = keys
     ? snapshotWriter(cache!, {
-        keys,
+        keys: withKeysReadAgain(keys, passing),
         entries,
         acronyms: [...acronyms],
         unreadable,

@@ -3,6 +3,7 @@
 // every unchanged page for a load that works out again what spans pages (keptParts). The snapshot
 // is untrusted (snapshot-file.ts checks its parts); what either gives equals a load with no snapshot.
 import { type WikiTree } from '../wiki/tree.js';
+import { withKeysReadAgain } from './catalog-cache.js';
 import { type BodyCounts, type FieldCounts, RelevanceCounter } from './relevance.js';
 import { type CatalogSnapshot, type CatalogSnapshotParts, type FileKeys, type KeptLine, type KeptPage, type SnapshotRest } from './snapshot-file.js';
 import { type LoadedCatalog, foldedEntry, listingsOf, pageWikilinks, readMetaFiles, readOrKeep, shortFields, unfoldedEntry } from './catalog-parts.js';
@@ -63,7 +64,7 @@ export async function patchedLoad(
     if (!('facts' in page) || !('facts' in old) || old.path !== page.path || crossPageFacts(old.facts) !== crossPageFacts(page.facts)) return { read };
     changedFacts.set(page.path, page.facts);
   }
-  const { schema, indexTexts } = await readMetaFiles(tree, metaFiles);
+  const { schema, indexTexts, passing } = await readMetaFiles(tree, metaFiles);
   const listed = listingsOf(indexFiles, indexTexts, new Set(kept.entries.map((e) => e.path)), pageWikilinks(tree, pages));
   const remap = counter.remapper(kept.relevance.vocabulary);
   const entries: WikiEntry[] = [];
@@ -101,7 +102,7 @@ export async function patchedLoad(
   const names = patchedWordIndex(kept.names, new Map([...rebuilt].map((at) => [at, nameWords(entries[at]!)])));
   const phrases = patchedWordIndex(kept.phrases, new Map([...rebuilt].map((at) => [at, phraseWords(entries[at]!)])));
   const snapshot: CatalogSnapshotParts = {
-    keys,
+    keys: withKeysReadAgain(keys, passing),
     entries,
     acronyms: kept.acronyms,
     unreadable: kept.unreadable,

@@ -238,6 +238,34 @@ describe('the catalog snapshot', () => {
     expect((await open(repo.root)).catalog?.loadedFrom).toBe('snapshot');
   });
 
+  it('an index file gone between git and the read of it (a checkout under way) is read again by the next load, as a page is', async () => {
+    // With no snapshot (every page read), and with one and a page edited (the patch of that page's entry).
+    for (const edited of [false, true]) {
+      const repo = await createWikiRepo(dirs);
+      const index = 'concepts/_index.md';
+      const page = 'concepts/retry-budgets.md';
+      if (edited) {
+        await open(repo.root);
+        repo.write({ [page]: `${repo.read(page)}\nEdited.\n` });
+      }
+      // Git's status and the walk see the index file, committed and unchanged; then it goes, before it is read.
+      const head = new GitCommandManager(repo.root).headState();
+      const tree = await loadFileTree(repo.root);
+      await head;
+      renameSync(path.join(repo.root, index), path.join(repo.root, '..', 'away.md'));
+      const cache = await openCatalogCache(repo.root, DEFAULT_CONFIG, { stewardVersion: 'test', repoRoot: repo.root, head, wallClock: aMinuteOn });
+      const gone = await loadCatalog(tree, DEFAULT_CONFIG, cache);
+      expect([gone.loadedFrom, gone.byPath.get(page)?.listedIn]).toEqual([edited ? 'patched snapshot' : 'pages', undefined]);
+      await gone.persist();
+      // Back as it was (its blob the same): the next load lists its pages as a load with no snapshot does.
+      repo.git('checkout', '--', index);
+      const again = await open(repo.root);
+      expect(await seen(again)).toEqual(await seen(await open(repo.root, { cache: false })));
+      expect([again.catalog?.loadedFrom, again.catalog?.pagesRead]).toEqual(['updated snapshot', 0]);
+      expect((await open(repo.root)).catalog?.loadedFrom).toBe('snapshot');
+    }
+  });
+
   it('a load keeps its snapshot when asked, once, however often it is asked', async () => {
     const repo = await createWikiRepo(dirs);
     const workspace = await openWorkspace({ cwd: repo.root, wikiFlag: repo.root });
