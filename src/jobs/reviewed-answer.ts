@@ -136,29 +136,31 @@ export async function postReviewedAnswer(ctx: ReviewedAnswerContext, capture: Me
  * (their `capture` tag kept as history, `captured_by` gone) and that a merged capture pull request
  * of a discussion's question added get their reviewed answer, once. Pages are read from the
  * checkout; a push that touches no such page asks GitHub nothing. The pull requests are looked
- * through newest first, back to the oldest accepted page's capture: a busy repository may have
- * closed hundreds since.
+ * through most recently updated first, back to the oldest accepted page's capture: a busy
+ * repository may have closed hundreds since.
  */
 export async function reviewedAnswersAfterPush(
   ctx: Omit<ReviewedAnswerContext, 'identity'> & { identity: () => Promise<StewardIdentity> },
   changed: readonly string[],
 ): Promise<ReviewedAnswer[]> {
   const accepted = new Set<string>();
-  // The capture pull requests were opened just after their pages' `created` stamps: none is older.
-  let openedSince = Number.POSITIVE_INFINITY;
+  // A capture pull request was merged after its page's `created` stamp, so last updated no earlier.
+  // Not opened after it: a question asked again captures anew on the open pull request's branch,
+  // its page stamped then, days after the pull request opened.
+  let updatedSince = Number.POSITIVE_INFINITY;
   for (const page of new Set(changed.filter((p) => p.endsWith('.md')))) {
     const read = await readPage(ctx, page);
     if (read.state !== 'accepted' || !read.tags.includes('capture')) continue;
     accepted.add(page);
-    openedSince = Math.min(openedSince, (read.created ?? Number.NEGATIVE_INFINITY) - CLOCK_SLACK_MS);
+    updatedSince = Math.min(updatedSince, (read.created ?? Number.NEGATIVE_INFINITY) - CLOCK_SLACK_MS);
   }
   if (accepted.size === 0) return [];
   const identity = await ctx.identity();
   const answers: ReviewedAnswer[] = [];
-  // Newest first, page by page, until every accepted page has its pull request, the pull requests
-  // are older than the oldest capture, or MAX_CLOSED_PULLS were looked at.
+  // Most recently updated first, page by page, until every accepted page has its pull request, the
+  // pull requests were last updated before the oldest capture, or MAX_CLOSED_PULLS were looked at.
   let looked = 0;
-  const pages = ctx.github.paginate.iterator(ctx.github.rest.pulls.list, { ...ctx.repo, state: 'closed', sort: 'created', direction: 'desc', per_page: 100 });
+  const pages = ctx.github.paginate.iterator(ctx.github.rest.pulls.list, { ...ctx.repo, state: 'closed', sort: 'updated', direction: 'desc', per_page: 100 });
   for await (const { data: pulls } of pages) {
     for (const pull of pulls) {
       if (!pull.merged_at || !identity.owns(pull.user ?? undefined) || pull.head.repo?.full_name !== `${ctx.repo.owner}/${ctx.repo.repo}`) continue;
@@ -171,7 +173,7 @@ export async function reviewedAnswersAfterPush(
     }
     looked += pulls.length;
     const oldest = pulls.at(-1);
-    if (accepted.size === 0 || !oldest || looked >= MAX_CLOSED_PULLS || Date.parse(oldest.created_at) < openedSince) break;
+    if (accepted.size === 0 || !oldest || looked >= MAX_CLOSED_PULLS || Date.parse(oldest.updated_at) < updatedSince) break;
   }
   return answers;
 }

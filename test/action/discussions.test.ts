@@ -199,7 +199,7 @@ describe('the reviewed capture of a discussion question', () => {
   });
 
   it('accepted by a push after 150 other pull requests closed: still found, looking no further back than the capture', async () => {
-    // Closed pull requests of a busy repository: 100 opened two days before the capture, 150 after it.
+    // Closed pull requests of a busy repository: 100 opened and closed two days before the capture, 150 after it.
     gh.state.commitFiles({ branch: 'busy', files: { 'notes.md': 'Busy.\n' }, author: 'bob' });
     const closedPulls = (n: number) =>
       Array.from({ length: n }, (_, i) => {
@@ -208,20 +208,52 @@ describe('the reviewed capture of a discussion question', () => {
         return pr;
       });
     const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
-    for (const pr of closedPulls(100)) pr.issue.created_at = twoDaysAgo;
+    for (const pr of closedPulls(100)) Object.assign(pr.issue, { created_at: twoDaysAgo, updated_at: twoDaysAgo, closed_at: twoDaysAgo });
     const { d, pull, file, text } = await capturedDiscussion(gh, run, COLD);
     gh.state.mergePull(pull, { by: 'maya' });
     closedPulls(150);
-    gh.state.commitFiles({ branch: 'main', files: { [file]: reviewedPage(text) }, author: 'maya' });
+    // Accepted with it, a capture page of today that no pull request added: looked for back to its stamp only.
+    const stray = path.posix.join(path.posix.dirname(file), 'hand-written.md');
+    const strayText = reviewedPage(text).replace(/^title: .*$/m, 'title: "Hand written"');
+    gh.state.commitFiles({ branch: 'main', files: { [file]: reviewedPage(text), [stray]: strayText }, author: 'maya' });
     const before = gh.requests.length;
+    const push = {
+      ref: 'refs/heads/main',
+      repository: { default_branch: 'main' },
+      sender: { login: 'maya', type: 'User' },
+      commits: [{ modified: [file], added: [stray] }],
+    };
+    expectExit(await run('push', push, undefined, await checkout(gh.gitDir())), 0);
+    const all = comments(d.number);
+    expect(traceOf(all.at(-1)!.body)?.outcome).toBe('answered');
+    expect(gh.state.discussion(d.number).answer_comment_id).toBe(all.at(-1)!.id);
+    // Most recently updated first, 100 a page: the second page reaches pull requests last updated before the captures, and the look stops there (a third would hold 51 more).
+    const listed = gh.requests.slice(before).filter((q) => q.route === '/repos/{owner}/{repo}/pulls' && q.query.state === 'closed');
+    expect(listed.map((q) => q.query.page ?? '1')).toEqual(['1', '2']);
+  });
+
+  it('asked again days after its capture pull request opened (the page captured anew), accepted after 150 other pull requests: still found', async () => {
+    // The pull request opened three days ago; 150 others opened two days ago and closed since.
+    const daysAgo = (n: number) => new Date(Date.now() - n * 24 * 3600 * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+    const { d, pull, file } = await capturedDiscussion(gh, run, COLD);
+    pull.issue.created_at = daysAgo(3);
+    gh.state.commitFiles({ branch: 'busy', files: { 'notes.md': 'Busy.\n' }, author: 'bob' });
+    for (let i = 0; i < 150; i++) {
+      const pr = gh.state.addPull({ head: 'busy', title: `Other work ${i}`, user: 'bob' });
+      pr.issue.created_at = daysAgo(2);
+      gh.state.closeIssue(pr.issue, 'bob');
+    }
+    // The question edited today: the capture is made again on the same branch, its page stamped now.
+    expectExit(await run('discussion', gh.events.discussion('edited', d.number, { changes: { body: 'old' } })), 0);
+    expect(gh.state.pulls.filter((p) => p.head === pull.head)).toEqual([pull]);
+    const text = gh.state.fileAt(pull.head, file)!;
+    gh.state.mergePull(pull, { by: 'maya' });
+    gh.state.commitFiles({ branch: 'main', files: { [file]: reviewedPage(text) }, author: 'maya' });
     const push = { ref: 'refs/heads/main', repository: { default_branch: 'main' }, sender: { login: 'maya', type: 'User' }, commits: [{ modified: [file] }] };
     expectExit(await run('push', push, undefined, await checkout(gh.gitDir())), 0);
     const all = comments(d.number);
     expect(traceOf(all.at(-1)!.body)?.outcome).toBe('answered');
     expect(gh.state.discussion(d.number).answer_comment_id).toBe(all.at(-1)!.id);
-    // Newest first, 100 a page: the second page reaches pull requests older than the capture, and the look stops there (a third would hold 51 more).
-    const listed = gh.requests.slice(before).filter((q) => q.route === '/repos/{owner}/{repo}/pulls' && q.query.state === 'closed');
-    expect(listed.map((q) => q.query.page ?? '1')).toEqual(['1', '2']);
   });
 
   it('GitHub refuses the mark: the reviewed answer stays, the refusal is a warning, the run does not fail', async () => {
