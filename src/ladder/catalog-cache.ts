@@ -2,8 +2,8 @@
 // later run over the same files skips reading and counting every page. Keys: a tracked file git
 // reports unchanged is keyed by its blob id; any other (changed, untracked, outside git) by size,
 // modification and change times and inode, unless the file changed too shortly before the load for
-// those to be trusted, or could not be read for a passing reason: then under a key no file has, so
-// the next load reads it again. A snapshot whose every key is current stands for the
+// those to be trusted, or could not be read for a passing reason, or (keyed by blob) changed after
+// git's status looked: then under a key no file has, so the next load reads it again. A snapshot whose every key is current stands for the
 // load; one whose keys differ for some pages gives the load the facts of the pages that did not
 // change (catalog.ts reads the others, and recomputes what spans pages when a change reaches it). A snapshot of
 // another steward version, layout or configuration, or of other git filter drivers or attributes
@@ -66,6 +66,9 @@ export async function snapshotFolder(
 
 /** The cache for a wiki on disk (see snapshotFolder for where); none outside git without `cache.dir`. */
 export async function openCatalogCache(root: string, config: StewardConfig, options: CatalogCacheOptions): Promise<CatalogCache | undefined> {
+  const wallClock = options.wallClock ?? Date.now;
+  // Before anything is awaited: no later than git's status (asked for just before) looks at the files.
+  const openedNs = BigInt(wallClock()) * 1_000_000n;
   const git = new GitCommandManager(root);
   // The places from HEAD's state when it was asked for them, not from a git process of their own.
   const places =
@@ -87,7 +90,6 @@ export async function openCatalogCache(root: string, config: StewardConfig, opti
   const stamp = digest([String(SNAPSHOT_SCHEMA), options.stewardVersion, codeDigest(), root, JSON.stringify(config), checkout]);
   // The files whose size and times this run took too soon after their last change to key them by.
   const unsettled = new Set<string>();
-  const wallClock = options.wallClock ?? Date.now;
   return {
     keysOf: async (paths) => {
       const settledBefore = BigInt(wallClock()) * 1_000_000n - SETTLING_NS;
@@ -109,7 +111,14 @@ export async function openCatalogCache(root: string, config: StewardConfig, opti
         const strays = (await readdir(dir).catch(() => [])).filter((other) => other.startsWith(`${name}.`) && STEWARD_TEMP_FILE.test(other));
         await removeStaleTempFiles(dir, strays);
         // Never through a symbolic link: the folder must be a real one.
-        await writeWikiFileAtomically(dir, name, encodeSnapshot(withUnsettledKeys(snapshot, unsettled), stamp));
+        await writeWikiFileAtomically(
+          dir,
+          name,
+          encodeSnapshot(
+            withUnsettledKeys(snapshot, unsettled, (p) => changedSince(path.join(root, p), openedNs)),
+            stamp,
+          ),
+        );
       } catch {
         // Best effort: a folder that cannot be written keeps nothing.
       }
@@ -204,11 +213,27 @@ const UNSETTLED_KEY = 'unsettled';
 export const withKeysReadAgain = (keys: FileKeys, reread: ReadonlySet<string>): FileKeys =>
   reread.size === 0 ? keys : keys.map(([p, key]) => [p, reread.has(p) ? UNSETTLED_KEY : key]);
 
-/** The snapshot with UNSETTLED_KEY for the files in `unsettled` and the pages that could not be read for a passing reason. */
-function withUnsettledKeys(snapshot: CatalogSnapshotParts, unsettled: ReadonlySet<string>): CatalogSnapshotParts {
+/**
+ * Whether the file changed at or after `sinceNs` (or is gone). Git's status vouches for a file's
+ * blob as it found it: one edited after it looked may have been read edited, and a blob key would
+ * stand for that read once the file is HEAD's again (a checkout, an undo).
+ */
+function changedSince(file: string, sinceNs: bigint): boolean {
+  const info = statSync(file, { bigint: true, throwIfNoEntry: false });
+  return !info || info.ctimeNs >= sinceNs;
+}
+
+/**
+ * The snapshot with UNSETTLED_KEY for the files in `unsettled`, the pages that could not be read for
+ * a passing reason, and the files keyed by blob that this load read (all but the pages kept as
+ * lines) and that `changedAfterGit` says changed after git's status looked.
+ */
+function withUnsettledKeys(snapshot: CatalogSnapshotParts, unsettled: ReadonlySet<string>, changedAfterGit: (p: string) => boolean): CatalogSnapshotParts {
   const passing = snapshot.pages.flatMap((p) => ('passing' in p && p.passing ? [p.path] : []));
-  if (unsettled.size === 0 && passing.length === 0) return snapshot;
-  const reread = new Set([...unsettled, ...passing]);
+  // Keys list the pages first, in the order of `pages`.
+  const readBlobs = snapshot.keys.filter(([p, key], i) => key.startsWith('blob ') && !snapshot.pages[i]?.line && changedAfterGit(p)).map(([p]) => p);
+  if (unsettled.size === 0 && passing.length === 0 && readBlobs.length === 0) return snapshot;
+  const reread = new Set([...unsettled, ...passing, ...readBlobs]);
   return {
     ...snapshot,
     keys: snapshot.keys.map(([p, key]) => [p, reread.has(p) ? UNSETTLED_KEY : key]),

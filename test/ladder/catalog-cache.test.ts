@@ -209,6 +209,45 @@ describe('the catalog snapshot', () => {
     expect((await open(repo.root)).catalog?.loadedFrom).toBe('snapshot');
   });
 
+  it("a page or index file edited after git's status looked at it (its blob HEAD's, its text another), then restored, is read again by the next load", async () => {
+    const repo = await createWikiRepo(dirs);
+    const page = 'concepts/retry-budgets.md';
+    const index = 'concepts/_index.md';
+    const changeNs = (file: string) => statSync(path.join(repo.root, file), { bigint: true }).ctimeNs;
+    // The run starts (git's status is asked for, the cache opened) after every file's last change.
+    const files = repo.git('ls-files', '-z').split('\0').filter(Boolean);
+    const startedNs = files.map(changeNs).reduce((a, b) => (a > b ? a : b)) + 1_000_000n;
+    const head = new GitCommandManager(repo.root).headState();
+    const cache = await openCatalogCache(repo.root, DEFAULT_CONFIG, {
+      stewardVersion: 'test',
+      repoRoot: repo.root,
+      head,
+      wallClock: () => Number(startedNs / 1_000_000n),
+    });
+    await head;
+    // Then, status having found both unchanged, both are edited before the load reads them: until
+    // the file system's clock stamps the edit after the run's start (its ticks are coarse).
+    for (const [file, text] of [
+      [page, `${repo.read(page)}\n## Zebra crossings\n\nZebra zebra.\n`],
+      [index, `${repo.read(index)}\nA line of the index's own.\n`],
+    ] as const) {
+      do writeFileSync(path.join(repo.root, file), text);
+      while (changeNs(file) < startedNs);
+    }
+    const edited = await loadCatalog(await loadFileTree(repo.root), DEFAULT_CONFIG, cache);
+    expect(edited.byPath.get(page)?.headings).toContain('Zebra crossings');
+    await edited.persist();
+    const keys = new Map((await (await cache!.read())!.rest()).keys);
+    expect([keys.get(page), keys.get(index)]).toEqual(['unsettled', 'unsettled']);
+    // The other files, unchanged since the run started, keep their blob keys.
+    expect([...keys].filter(([, key]) => key === 'unsettled').map(([p]) => p)).toEqual([page, index]);
+    // Both restored to HEAD's text: the next load reads them again, and sees what a load with no snapshot sees.
+    repo.git('checkout', '--', page, index);
+    const again = await open(repo.root);
+    expect(await seen(again)).toEqual(await seen(await open(repo.root, { cache: false })));
+    expect((await open(repo.root)).catalog?.loadedFrom).toBe('snapshot');
+  });
+
   it('a page that could not be read for a passing reason is read again by the next load; one whose content cannot be read is kept so', async () => {
     const repo = await createWikiRepo(dirs);
     await open(repo.root);
