@@ -66,7 +66,8 @@ export async function restoreCatalogSnapshot(step: Step, workspace: Workspace, e
   const { env } = step;
   // @actions/cache reads the process's environment: the step's must name the same service.
   if (!isFeatureAvailable() || !env.ACTIONS_CACHE_SERVICE_V2 || !env.ACTIONS_RESULTS_URL || !env.ACTIONS_RUNTIME_TOKEN) {
-    step.command('debug', 'catalog snapshot: the Actions cache service (v2) is not available to this step; the snapshot is not restored or saved');
+    // In the log, not only at debug level: on GitHub Enterprise Server this is why every run loads the catalog from the pages.
+    step.info('catalog snapshot: the Actions cache service (v2) is not available to this step; the snapshot is not restored or saved');
     return off(job);
   }
   const root = workspace.wikiRoot;
