@@ -75,9 +75,24 @@ interface RawDiscussion {
   labels: { nodes: Array<{ id: string; name: string }> } | null;
   answer: { databaseId: number; author: RawAuthor | null } | null;
 }
+interface PageInfo {
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
 interface Connection<T> {
   nodes: T[];
-  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  pageInfo: PageInfo;
+}
+
+/**
+ * The cursor of the page after the one `info` ends, or undefined at the last page. A reply that
+ * says there is a next page but gives no cursor, or the one it was asked after, is refused:
+ * reading on would ask for the same page until the job's time ran out.
+ */
+function nextCursor(info: PageInfo, after: string | null, what: string): string | undefined {
+  if (!info.hasNextPage) return undefined;
+  if (!info.endCursor || info.endCursor === after) throw new Error(`GitHub's page of ${what} says more follow but gives no new cursor to read them after`);
+  return info.endCursor;
 }
 
 // GraphQL names a bot without the `[bot]` suffix its REST login (and the steward's identity) carries.
@@ -149,8 +164,9 @@ export async function discussionComments(github: GitHubClient, discussionId: str
       comments.push(commentOf(top));
       comments.push(...(await allReplies(github, top)).map((r) => commentOf(r, top.id)));
     }
-    if (!page.pageInfo.hasNextPage) return comments.sort((a, b) => a.id - b.id);
-    after = page.pageInfo.endCursor;
+    const next = nextCursor(page.pageInfo, after, 'discussion comments');
+    if (next === undefined) return comments.sort((a, b) => a.id - b.id);
+    after = next;
     page = undefined;
   }
 }
@@ -158,15 +174,15 @@ export async function discussionComments(github: GitHubClient, discussionId: str
 /** A top-level comment's replies, past the first page when it has more. */
 async function allReplies(github: GitHubClient, top: TopLevelComment): Promise<RawComment[]> {
   const replies = [...top.replies.nodes];
-  for (let info = top.replies.pageInfo; info.hasNextPage;) {
+  for (let after = nextCursor(top.replies.pageInfo, null, 'replies'); after !== undefined;) {
     const data: { node: { replies: Connection<RawComment> } | null } = await github.graphql(
       `query($id: ID!, $after: String) { node(id: $id) { ... on DiscussionComment { replies(first: ${PAGE}, after: $after) {
         nodes { ${COMMENT_FIELDS} } pageInfo { hasNextPage endCursor } } } } }`,
-      { id: top.id, after: info.endCursor },
+      { id: top.id, after },
     );
     if (!data.node) break;
     replies.push(...data.node.replies.nodes);
-    info = data.node.replies.pageInfo;
+    after = nextCursor(data.node.replies.pageInfo, after, 'replies');
   }
   return replies;
 }
@@ -245,8 +261,9 @@ export async function discussionsSince(github: GitHubClient, repo: RepoRef, sinc
       if (new Date(d.updatedAt) < since) return found;
       found.push({ ...discussionOf(d), comments: await discussionComments(github, d.id, d.comments) });
     }
-    if (!page.pageInfo.hasNextPage) return found;
-    after = page.pageInfo.endCursor;
+    const next = nextCursor(page.pageInfo, after, 'discussions');
+    if (next === undefined) return found;
+    after = next;
   }
 }
 

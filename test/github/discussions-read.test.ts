@@ -47,3 +47,24 @@ it('reads 45 discussions with their comments and replies in a query per 20 discu
     );
   }
 });
+
+it('a page of discussions that says more follow but gives no new cursor is refused, not read again and again', async () => {
+  emu = await startGitHubEmulator({ tokens: { ghs_bot: { login: 'github-actions[bot]' } } });
+  emu.state.addDiscussion({ title: 'A question', body: 'Asking.', user: 'alice', category: 'Q&A' });
+  const github = createGitHubClient('ghs_bot', { GITHUB_API_URL: emu.url }, { warning: () => undefined, secret: () => undefined });
+  // Replies of the shape the schema allows: no cursor at all, then the cursor the page was asked after.
+  for (const cursors of [[null], ['Y3Vyc29yOjE=', 'Y3Vyc29yOjE=']]) {
+    emu.faults.clear();
+    let asked = 0;
+    emu.faults.push({
+      match: { graphql: 'repository' },
+      times: Infinity,
+      status: 200,
+      body: () => ({
+        data: { repository: { discussions: { nodes: [], pageInfo: { hasNextPage: true, endCursor: cursors[Math.min(asked++, cursors.length - 1)] } } } },
+      }),
+    });
+    await expect(discussionsSince(github, REPO, new Date(0))).rejects.toThrow(/says more follow but gives no new cursor/);
+    expect(asked).toBe(cursors.length);
+  }
+});
