@@ -2,8 +2,9 @@
 // restored before the jobs that ask load the catalog, saved after them when the key was not an
 // exact hit. A restore key (the same prefix) brings back a snapshot of an older tree, which the
 // load then updates page by page. Saving goes through @actions/cache; restoring does not let it
-// extract (see cache-archive.ts): the steward asks the cache service (v2, its Twirp JSON API) for
-// the entry itself and keeps only the snapshot files from the archive, which the load then checks
+// extract (see cache-archive.ts): the steward asks the cache service for the entry itself (the one
+// @actions/cache speaks to: v2, its Twirp JSON API, on github.com; v1, its REST API, on GitHub
+// Enterprise Server) and keeps only the snapshot files from the archive, which the load then checks
 // like any snapshot (ladder/catalog-cache.ts). The cache only saves time: every fault of it is a
 // warning, never a failed run.
 import { execFile } from 'node:child_process';
@@ -64,10 +65,10 @@ export async function restoreCatalogSnapshot(step: Step, workspace: Workspace, e
   if (!enabled) return { option: undefined, save: async () => undefined };
   const job = jobOption();
   const { env } = step;
-  // @actions/cache reads the process's environment: the step's must name the same service.
-  if (!isFeatureAvailable() || !env.ACTIONS_CACHE_SERVICE_V2 || !env.ACTIONS_RESULTS_URL || !env.ACTIONS_RUNTIME_TOKEN) {
-    // In the log, not only at debug level: on GitHub Enterprise Server this is why every run loads the catalog from the pages.
-    step.info('catalog snapshot: the Actions cache service (v2) is not available to this step; the snapshot is not restored or saved');
+  const service = cacheServiceOf(env);
+  if (!service) {
+    // In the log, not only at debug level: it is why every run loads the catalog from the pages.
+    step.info('catalog snapshot: no Actions cache service is available to this step; the snapshot is not restored or saved');
     return off(job);
   }
   const root = workspace.wikiRoot;
@@ -80,7 +81,7 @@ export async function restoreCatalogSnapshot(step: Step, workspace: Workspace, e
   const prefix = `${KEY_PREFIX}-${env.RUNNER_OS ?? process.platform}-`;
   const key = `${prefix}${tree}`;
   const compression = await compressionOf();
-  const entry = { key, prefix, folder, compression, version: cacheVersion(folder, compression), workspaceDir: env.GITHUB_WORKSPACE ?? process.cwd() };
+  const entry = { key, prefix, folder, compression, version: cacheVersion(folder, compression), workspaceDir: env.GITHUB_WORKSPACE ?? process.cwd(), service };
   // A run the runner gave a read-only (or write-only) cache token: what it may not do is skipped, quietly.
   const mode = (env.ACTIONS_CACHE_MODE ?? '').trim().toLowerCase();
   const [readable, writable] = [mode !== 'none' && mode !== 'write-only', mode !== 'none' && mode !== 'read'];
@@ -120,24 +121,75 @@ interface Entry {
   version: string;
   /** What @actions/cache names archive members relative to (GITHUB_WORKSPACE). */
   workspaceDir: string;
+  service: CacheService;
 }
 
-/** The key of the entry restored, or undefined when the cache holds none for this tree or an older one. */
-async function restoreEntry(step: Step, entry: Entry): Promise<string | undefined> {
-  const { env } = step;
-  const http = new JsonHttpClient(DEFAULT_RETRY_POLICY, scaledSleeps(step.clock, testWaitScale(env)));
-  const url = new URL(`twirp/${SERVICE}/GetCacheEntryDownloadURL`, env.ACTIONS_RESULTS_URL!.replace(/\/?$/, '/'));
+/** The Actions cache service the step asks for entries: its protocol, its address (ending in '/') and the runner's token for it. */
+interface CacheService {
+  protocol: 'v1' | 'v2';
+  url: string;
+  token: string;
+}
+
+/**
+ * The service @actions/cache saves to, as it picks one, or undefined when there is none: v1 on
+ * GitHub Enterprise Server (whatever the v2 flag says) or without the flag, at ACTIONS_CACHE_URL;
+ * else v2, at ACTIONS_RESULTS_URL. It reads the process's environment, so the step's must agree.
+ */
+function cacheServiceOf(env: NodeJS.ProcessEnv): CacheService | undefined {
+  const token = env.ACTIONS_RUNTIME_TOKEN;
+  const protocol = isEnterpriseServer(env.GITHUB_SERVER_URL) || !env.ACTIONS_CACHE_SERVICE_V2 ? 'v1' : 'v2';
+  const url = protocol === 'v1' ? env.ACTIONS_CACHE_URL : env.ACTIONS_RESULTS_URL;
+  if (!token || !url || !isFeatureAvailable()) return undefined;
+  return { protocol, url: url.replace(/\/?$/, '/'), token };
+}
+
+/** Whether the server is GitHub Enterprise Server: not github.com, a GHE.com data residency host or a local one (as @actions/cache tells). */
+function isEnterpriseServer(serverUrl: string | undefined): boolean {
+  let host = '';
+  try {
+    host = new URL(serverUrl || 'https://github.com').hostname.toLowerCase();
+  } catch {
+    // An address that is no URL names no host @actions/cache would take for github.com.
+  }
+  return host !== 'github.com' && !host.endsWith('.ghe.com') && !host.endsWith('.localhost');
+}
+
+/** Where the service keeps the entry for this tree (else the newest of an older one), and its key; undefined when it has none. */
+async function findEntry(http: JsonHttpClient, entry: Entry): Promise<{ download: unknown; matched: unknown } | undefined> {
+  const { service } = entry;
+  const authorization = `Bearer ${service.token}`;
+  if (service.protocol === 'v1') {
+    const keys = encodeURIComponent([entry.key, entry.prefix].join(','));
+    const reply = await http.request({
+      provider: 'Actions cache',
+      method: 'GET',
+      url: new URL(`_apis/artifactcache/cache?keys=${keys}&version=${entry.version}`, service.url),
+      // The API version @actions/cache asks for.
+      headers: { authorization, accept: 'application/json;api-version=6.0-preview.1' },
+    });
+    if (reply.status === 204) return undefined;
+    const body = reply.body as { archiveLocation?: unknown; cacheKey?: unknown } | null;
+    return { download: body?.archiveLocation, matched: body?.cacheKey };
+  }
   const reply = await http.request({
     provider: 'Actions cache',
     method: 'POST',
-    url,
-    headers: { authorization: `Bearer ${env.ACTIONS_RUNTIME_TOKEN}` },
+    url: new URL(`twirp/${SERVICE}/GetCacheEntryDownloadURL`, service.url),
+    headers: { authorization },
     // Field names as the service's protobuf names them, as @actions/cache sends them.
     body: { key: entry.key, restore_keys: [entry.prefix], version: entry.version },
   });
   const body = reply.body as { ok?: unknown; signed_download_url?: unknown; matched_key?: unknown } | null;
-  if (body?.ok !== true) return undefined;
-  const { signed_download_url: download, matched_key: matched } = body;
+  return body?.ok === true ? { download: body.signed_download_url, matched: body.matched_key } : undefined;
+}
+
+/** The key of the entry restored, or undefined when the cache holds none for this tree or an older one. */
+async function restoreEntry(step: Step, entry: Entry): Promise<string | undefined> {
+  const http = new JsonHttpClient(DEFAULT_RETRY_POLICY, scaledSleeps(step.clock, testWaitScale(step.env)));
+  const found = await findEntry(http, entry);
+  if (!found) return undefined;
+  const { download, matched } = found;
   if (typeof download !== 'string' || typeof matched !== 'string' || !matched.startsWith(entry.prefix)) {
     throw new Error('the cache service answered with no download address or a key this step did not ask for');
   }

@@ -321,6 +321,8 @@ export class JsonHttpClient {
         body = undefined;
       }
       if (response.ok) {
+        // No Content says there is no body: an answer (the Actions cache's v1 miss), not a malformed one.
+        if (response.status === 204) return { status: 204, headers: response.headers, body: undefined, call: record(204, attempt) };
         if (body === undefined) {
           if (attempt < this.policy.retries) {
             await waitToRetry(this.backoff(attempt), attempt, `answered ${response.status} with a body that is not JSON`);

@@ -3,7 +3,8 @@
 // ACTIONS_RUNTIME_TOKEN) pointed at a stand-in for the cache service (test/actions-cache-service/):
 // a first run saves the snapshot, a fresh checkout of the same tree restores it and the catalog
 // comes from it, an older tree's snapshot is restored by the key's prefix, every cache fault is a
-// warning on a run that answers, the input turns it all off, a runner with no cache service for
+// warning on a run that answers, GitHub Enterprise Server's v1 service is spoken to as @actions/cache
+// speaks to it there, the input turns it all off, a runner with no cache service for
 // the step has it left alone (the snapshot still written in the checkout), and a hostile entry leads
 // to a cold load and a correct answer with nothing written outside the snapshot folder.
 //
@@ -209,26 +210,60 @@ describe('the catalog snapshot in the Actions cache, through the committed bundl
     expect(existsSync(snapshotDir())).toBe(false);
   });
 
-  it('no cache service (v2) for the step: nothing is restored or saved, no warning, and the snapshot is still written for the checkout', async () => {
+  it('GitHub Enterprise Server (the v1 service): a first run saves the snapshot; a fresh checkout restores it and the catalog comes from it', async () => {
+    // What a runner there gives a JavaScript action: the v1 service's address and the token; the
+    // v2 flag and the results address, even when set, are not what @actions/cache speaks to there.
+    const ghes = { ...cache.v1Env(), GITHUB_SERVER_URL: 'https://ghes.example.com' };
+    const key = await treeKey();
+    const first = await ask({ env: ghes });
+    expect(first.stdout).toContain(`catalog snapshot: none in the Actions cache for ${key}`);
+    expect(first.stdout).toContain(`catalog snapshot: saved to the Actions cache (${key})`);
+    expect(cache.calls.map((c) => c.endpoint).filter((e) => !e.startsWith('blob'))).toEqual([
+      'v1-GetCacheEntry',
+      'v1-ReserveCache',
+      ...callsTo('v1-UploadChunk').map(() => 'v1-UploadChunk'),
+      'v1-CommitCache',
+    ]);
+    // The lookup as @actions/cache's v1 protocol has it: the key, then the prefix as a restore key, and a version.
+    const lookup = new URL(callsTo('v1-GetCacheEntry')[0]!.url, cache.url).searchParams;
+    expect(lookup.get('keys')).toBe(`${key},wiki-steward-catalog-v1-Linux-`);
+    expect(lookup.get('version')).toMatch(/^[0-9a-f]{64}$/);
+    expect(membersOf(cache.archiveOf(key)!).some((m) => /^\.git\/wiki-steward\/catalog-[0-9a-f]{16}\.bin$/.test(m))).toBe(true);
+
+    await freshCheckout();
+    const from = cache.calls.length;
+    const second = await ask({ env: ghes });
+    expect(second.stdout).toContain(`catalog snapshot: restored from the Actions cache (exact: ${key})`);
+    expect(second.stdout).toContain('catalog: loaded from its snapshot');
+    expect(cache.calls.slice(from).map((c) => c.endpoint)).toEqual(['v1-GetCacheEntry', 'blob-download']);
+    expect(traceOf(second.comment)).toMatchObject({ answer: traceOf(first.comment)!.answer });
+    // A lookup answered with a key of the wrong type: a warning, and the catalog loads from the pages.
+    await freshCheckout();
+    cache.fault('v1-GetCacheEntry', 'malformed', 1);
+    const third = await ask({ env: ghes });
+    expect(third.stdout).toMatch(
+      /::warning::The catalog snapshot was not restored from the Actions cache \(key [^)]+\): the cache service answered with no download address/,
+    );
+    expect(third.stdout).toContain('catalog: loaded from the pages');
+  });
+
+  it('no cache service for the step: nothing is restored or saved, no warning, and the snapshot is still written for the checkout', async () => {
     // Runners whose cache the step must not use (a variable set empty is read as unset, by the step
-    // and @actions/cache alike): no v2 flag, with or without a v1 service's address; no results
-    // address or runtime token; GitHub Enterprise Server, where @actions/cache speaks v1 whatever the
-    // flag says (the step's own restore speaks v2 alone).
-    const ghes = 'https://ghes.example.com';
+    // and @actions/cache alike): no v2 flag and no v1 service's address; the v2 flag with no results
+    // address; no runtime token; GitHub Enterprise Server with no v1 service's address, where
+    // @actions/cache speaks v1 whatever the flag says.
     const runners: Array<[string, Record<string, string>]> = [
       ['no v2 flag', { ACTIONS_CACHE_SERVICE_V2: '' }],
-      ['no v2 flag, a v1 service', { ACTIONS_CACHE_SERVICE_V2: '', ACTIONS_CACHE_URL: cache.url }],
       ['no results address', { ACTIONS_RESULTS_URL: '' }],
       ['no runtime token', { ACTIONS_RUNTIME_TOKEN: '' }],
-      ['GitHub Enterprise Server', { GITHUB_SERVER_URL: ghes }],
-      ['GitHub Enterprise Server, a v1 service, no results address', { GITHUB_SERVER_URL: ghes, ACTIONS_CACHE_URL: cache.url, ACTIONS_RESULTS_URL: '' }],
+      ['GitHub Enterprise Server', { GITHUB_SERVER_URL: 'https://ghes.example.com' }],
     ];
     for (const [runner, env] of runners) {
       await rm(snapshotDir(), { recursive: true, force: true });
       const r = await ask({ env });
       expect([runner, r.stdout]).toEqual([
         runner,
-        expect.stringContaining('catalog snapshot: the Actions cache service (v2) is not available to this step; the snapshot is not restored or saved'),
+        expect.stringContaining('catalog snapshot: no Actions cache service is available to this step; the snapshot is not restored or saved'),
       ]);
       expect([runner, r.stdout.includes('::warning::'), r.stdout.includes('::debug::catalog snapshot'), cache.calls]).toEqual([runner, false, false, []]);
       expect(r.stdout).toContain('catalog: loaded from the pages');

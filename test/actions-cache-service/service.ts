@@ -3,7 +3,11 @@
 // ACTIONS_RESULTS_URL (`/twirp/github.actions.results.api.v1.CacheService/<method>`, a bearer
 // runtime token, protobuf field names in the JSON) — and the blob storage its signed URLs point at,
 // as Azure's Blob service answers the calls @azure/storage-blob makes (Put Blob; Put Block and Put
-// Block List; Get Blob and Get Blob Properties, with ranges). Stateful: entries by key and version,
+// Block List; Get Blob and Get Blob Properties, with ranges). And what it speaks on GitHub
+// Enterprise Server, or without that flag: the v1 REST API at ACTIONS_CACHE_URL
+// (`_apis/artifactcache/`: look an entry up, reserve one, upload its archive in ranged chunks,
+// commit it; api-version 6.0-preview.1), whose entries' archives are fetched from the same blob
+// store. Stateful: entries by key and version,
 // a restore key matched as a prefix, newest entry first, as GitHub matches them. Faults are injected
 // per endpoint (a status, a dropped connection, a malformed reply). Every request is checked against
 // the protocol; what does not fit is kept in `violations`, which a test expects to be empty.
@@ -16,7 +20,17 @@ export const RUNTIME_TOKEN = 'actions-runtime-token-for-tests';
 const ACCOUNT = 'devstoreaccount1';
 const CONTAINER = 'actions-cache';
 
-export type Endpoint = 'CreateCacheEntry' | 'FinalizeCacheEntryUpload' | 'GetCacheEntryDownloadURL' | 'blob-upload' | 'blob-download';
+export type Endpoint =
+  | 'CreateCacheEntry'
+  | 'FinalizeCacheEntryUpload'
+  | 'GetCacheEntryDownloadURL'
+  | 'blob-upload'
+  | 'blob-download'
+  | 'v1-GetCacheEntry'
+  | 'v1-ReserveCache'
+  | 'v1-UploadChunk'
+  | 'v1-CommitCache';
+const V1_PREFIX = '/_apis/artifactcache/';
 
 /** A fault in place of the endpoint's answer: a status (with a Twirp error body), the connection dropped, or a reply of the wrong shape. */
 export type Fault = { status: number; code?: string; msg?: string } | 'drop' | 'malformed';
@@ -44,6 +58,8 @@ export interface ActionsCacheService {
   url: string;
   /** The environment a runner gives a JavaScript action for the cache: the v2 service, its address and token. */
   env(): Record<string, string>;
+  /** The same on GitHub Enterprise Server: the v1 service's address and the token (no v2 flag, no results address). */
+  v1Env(): Record<string, string>;
   entries: CacheEntry[];
   blobs: Map<string, Buffer>;
   calls: RecordedCall[];
@@ -65,6 +81,8 @@ export async function startActionsCacheService(): Promise<ActionsCacheService> {
   const calls: RecordedCall[] = [];
   const violations: string[] = [];
   const faults: Array<{ endpoint: Endpoint; fault: Fault; left: number }> = [];
+  /** The v1 chunks uploaded to each reserved entry (by its cache id, its `order`), until it is committed. */
+  const chunks = new Map<number, Array<{ start: number; bytes: Buffer }>>();
   let order = 0;
   let base = '';
 
@@ -113,6 +131,7 @@ export async function startActionsCacheService(): Promise<ActionsCacheService> {
   function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer): void {
     const url = new URL(req.url ?? '/', base);
     if (url.pathname.startsWith(TWIRP_PREFIX)) return twirp(req, res, url, raw);
+    if (url.pathname.startsWith(V1_PREFIX)) return v1(req, res, url, raw);
     if (url.pathname.startsWith(`/${ACCOUNT}/${CONTAINER}/`)) return blob(req, res, url, raw);
     violations.push(`unexpected request ${req.method} ${req.url}`);
     res.writeHead(404).end();
@@ -166,19 +185,110 @@ export async function startActionsCacheService(): Promise<ActionsCacheService> {
       const restoreKeys = body.restore_keys ?? [];
       if (!Array.isArray(restoreKeys) || !restoreKeys.every((k) => typeof k === 'string')) problem('restore_keys is not a list of strings');
       if (faulted(res, call, { ok: true, signed_download_url: 7 })) return;
-      const found = [key, ...(restoreKeys as string[])]
-        .map((k, i) =>
-          entries
-            .filter((e) => e.finalized && e.version === version && (i === 0 ? e.key === k : e.key.startsWith(k)))
-            .sort((a, b) => b.order - a.order)
-            .at(0),
-        )
-        .find((e) => e !== undefined);
+      const found = matchEntry([key, ...(restoreKeys as string[])], version);
       if (!found) return answer(res, call, 200, { ok: false });
       return answer(res, call, 200, { ok: true, signed_download_url: blobUrl(found.blob, 'r'), matched_key: found.key });
     }
     problem('unknown method');
     answer(res, call, 404, { code: 'bad_route', msg: `no method ${method}` });
+  }
+
+  /** The entry a restore finds: the primary key's, else the newest whose key starts with a restore key, in their order. */
+  function matchEntry(keys: readonly string[], version: string): CacheEntry | undefined {
+    return keys
+      .map((k, i) =>
+        entries
+          .filter((e) => e.finalized && e.version === version && (i === 0 ? e.key === k : e.key.startsWith(k)))
+          .sort((a, b) => b.order - a.order)
+          .at(0),
+      )
+      .find((e) => e !== undefined);
+  }
+
+  function v1(req: http.IncomingMessage, res: http.ServerResponse, url: URL, raw: Buffer): void {
+    const resource = url.pathname.slice(V1_PREFIX.length);
+    const cacheId = /^caches\/(\d+)$/.exec(resource)?.[1];
+    const endpoint: Endpoint =
+      req.method === 'GET' && resource === 'cache'
+        ? 'v1-GetCacheEntry'
+        : req.method === 'POST' && resource === 'caches'
+          ? 'v1-ReserveCache'
+          : req.method === 'PATCH' && cacheId
+            ? 'v1-UploadChunk'
+            : 'v1-CommitCache';
+    const call: RecordedCall = { endpoint, method: req.method ?? '', url: `${url.pathname}${url.search}`, status: 0 };
+    const problem = (text: string) => violations.push(`${endpoint}: ${text}`);
+    if (req.headers.authorization !== `Bearer ${RUNTIME_TOKEN}`) problem(`authorization header ${JSON.stringify(req.headers.authorization)}`);
+    if (endpoint !== 'v1-UploadChunk' && !/^application\/json;api-version=6\.0-preview\.1$/.test(String(req.headers.accept)))
+      problem(`accept ${req.headers.accept}`);
+    if (endpoint === 'v1-CommitCache' && (req.method !== 'POST' || !cacheId)) {
+      problem(`unknown resource ${req.method} ${resource}`);
+      return answer(res, call, 404, { message: 'not found' });
+    }
+    const json = (): Record<string, unknown> => {
+      try {
+        return JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+      } catch {
+        problem('a body that is not JSON');
+        return {};
+      }
+    };
+    if (endpoint === 'v1-GetCacheEntry') {
+      const keys = (url.searchParams.get('keys') ?? '').split(',');
+      const version = url.searchParams.get('version') ?? '';
+      if (keys.some((k) => k === '' || k.length > 512)) problem(`keys ${url.searchParams.get('keys')} are not valid cache keys`);
+      if (!/^[0-9a-f]{64}$/.test(version)) problem(`version ${version} is not a sha256`);
+      if (faulted(res, call, { cacheKey: 42 })) return;
+      const found = matchEntry(keys, version);
+      if (!found) {
+        call.status = 204;
+        calls.push(call);
+        return void res.writeHead(204).end();
+      }
+      return answer(res, call, 200, { cacheKey: found.key, scope: 'refs/heads/main', archiveLocation: blobUrl(found.blob, 'r') });
+    }
+    if (endpoint === 'v1-ReserveCache') {
+      const body = json();
+      call.body = body;
+      const { key, version } = body;
+      if (typeof key !== 'string' || key === '' || key.length > 512 || key.includes(',')) problem(`key ${String(key)} is not a valid cache key`);
+      if (typeof version !== 'string' || !/^[0-9a-f]{64}$/.test(version)) problem(`version ${String(version)} is not a sha256`);
+      if (faulted(res, call, { cacheId: 'one' })) return;
+      if (entries.some((e) => e.key === key && e.version === version)) {
+        return answer(res, call, 409, { message: `Cache already exists. Scope: refs/heads/main, Key: ${String(key)}, Version: ${String(version)}` });
+      }
+      const entry = { key: String(key), version: String(version), blob: randomUUID(), finalized: false, order: ++order };
+      entries.push(entry);
+      chunks.set(entry.order, []);
+      return answer(res, call, 201, { cacheId: entry.order });
+    }
+    const reserved = entries.find((e) => e.order === Number(cacheId) && !e.finalized);
+    if (!reserved) {
+      problem(`no reserved entry ${cacheId}`);
+      return answer(res, call, 404, { message: 'no such cache' });
+    }
+    if (endpoint === 'v1-UploadChunk') {
+      const range = /^bytes (\d+)-(\d+)\/\*$/.exec(String(req.headers['content-range']));
+      if (!range || Number(range[2]) - Number(range[1]) + 1 !== raw.length) problem(`content-range ${req.headers['content-range']} is not the chunk's`);
+      if (req.headers['content-type'] !== 'application/octet-stream') problem(`content-type ${req.headers['content-type']}`);
+      if (faulted(res, call, {})) return;
+      chunks.get(reserved.order)!.push({ start: Number(range?.[1] ?? 0), bytes: raw });
+      call.status = 204;
+      calls.push(call);
+      return void res.writeHead(204).end();
+    }
+    const body = json();
+    call.body = body;
+    if (faulted(res, call, {})) return;
+    const parts = [...chunks.get(reserved.order)!].sort((a, b) => a.start - b.start);
+    const archive = Buffer.concat(parts.map((p) => p.bytes));
+    if (body.size !== archive.length) problem(`size ${String(body.size)} but ${archive.length} bytes were uploaded`);
+    blobs.set(reserved.blob, archive);
+    chunks.delete(reserved.order);
+    reserved.finalized = true;
+    call.status = 204;
+    calls.push(call);
+    res.writeHead(204).end();
   }
 
   function blob(req: http.IncomingMessage, res: http.ServerResponse, url: URL, raw: Buffer): void {
@@ -253,6 +363,7 @@ export async function startActionsCacheService(): Promise<ActionsCacheService> {
   return {
     url: base,
     env: () => ({ ACTIONS_CACHE_SERVICE_V2: 'true', ACTIONS_RESULTS_URL: `${base}/`, ACTIONS_RUNTIME_TOKEN: RUNTIME_TOKEN }),
+    v1Env: () => ({ ACTIONS_CACHE_URL: `${base}/`, ACTIONS_RUNTIME_TOKEN: RUNTIME_TOKEN }),
     entries,
     blobs,
     calls,
