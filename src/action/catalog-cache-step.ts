@@ -167,6 +167,8 @@ async function findEntry(http: JsonHttpClient, entry: Entry): Promise<{ download
       url: new URL(`_apis/artifactcache/cache?keys=${keys}&version=${entry.version}`, service.url),
       // The API version @actions/cache asks for.
       headers: { authorization, accept: 'application/json;api-version=6.0-preview.1' },
+      // What the service answers when it holds no entry for the keys.
+      noContentAnswers: true,
     });
     if (reply.status === 204) return undefined;
     const body = reply.body as { archiveLocation?: unknown; cacheKey?: unknown } | null;

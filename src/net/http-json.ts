@@ -90,6 +90,8 @@ export interface JsonRequest {
   url: URL;
   headers: Record<string, string>;
   body?: unknown;
+  /** Whether a 204 No Content is an answer (with no body), as a lookup that found nothing may give; else it is a malformed reply. */
+  noContentAnswers?: boolean;
 }
 
 export interface JsonResponse {
@@ -321,8 +323,7 @@ export class JsonHttpClient {
         body = undefined;
       }
       if (response.ok) {
-        // No Content says there is no body: an answer (the Actions cache's v1 miss), not a malformed one.
-        if (response.status === 204) return { status: 204, headers: response.headers, body: undefined, call: record(204, attempt) };
+        if (response.status === 204 && req.noContentAnswers) return { status: 204, headers: response.headers, body: undefined, call: record(204, attempt) };
         if (body === undefined) {
           if (attempt < this.policy.retries) {
             await waitToRetry(this.backoff(attempt), attempt, `answered ${response.status} with a body that is not JSON`);

@@ -30,7 +30,7 @@ async function serve(handler: (path: string, res: ServerResponse) => void): Prom
 
 let elsewhere: Awaited<ReturnType<typeof serve>>;
 let provider: Awaited<ReturnType<typeof serve>>;
-let mode: 'redirect' | 'endless' | 'ok' = 'ok';
+let mode: 'redirect' | 'endless' | 'ok' | 'no content' = 'ok';
 beforeAll(async () => {
   elsewhere = await serve((_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"stolen":true}'));
   provider = await serve((_, res) => {
@@ -45,7 +45,8 @@ beforeAll(async () => {
       };
       res.on('close', () => res.destroy());
       more();
-    } else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    } else if (mode === 'no content') res.writeHead(204).end();
+    else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
   });
 });
 afterAll(() => {
@@ -85,6 +86,22 @@ describe('provider replies', () => {
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).message).toContain(`the reply body passed ${MAX_RESPONSE_BYTES} bytes`);
     expect(provider.seen).toHaveLength(1);
+  });
+
+  it('a 204 No Content is a malformed reply (retried, then refused), unless the request says it answers', async () => {
+    mode = 'no content';
+    const error = await post(client()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).message).toContain('answered 204 with a body that is not JSON');
+    expect(provider.seen).toHaveLength(3);
+    const lookup = await client().request({
+      provider: 'Actions cache',
+      method: 'GET',
+      url: new URL(`${provider.url}/cache`),
+      headers: {},
+      noContentAnswers: true,
+    });
+    expect([lookup.status, lookup.body]).toEqual([204, undefined]);
   });
 
   it('reads an ordinary reply as before', async () => {
