@@ -29,6 +29,8 @@ const VERSION_SALT = '1.0';
 /** Past this an archive, or what it unpacks to, is not restored (the catalog loads from the pages). */
 const MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
 const SNAPSHOT_FILE = /^catalog-[0-9a-f]{16}\.bin$/;
+/** A git tree id (as headTreeId takes one): what follows the prefix in a key this step saves. */
+const TREE_ID = /^[0-9a-f]{40,64}$/;
 const SERVICE = 'github.actions.results.api.v1.CacheService';
 
 export type Restored = 'exact' | 'older tree' | 'none';
@@ -192,7 +194,9 @@ async function restoreEntry(step: Step, entry: Entry): Promise<string | undefine
   const found = await findEntry(http, entry);
   if (!found) return undefined;
   const { download, matched } = found;
-  if (typeof download !== 'string' || typeof matched !== 'string' || !matched.startsWith(entry.prefix)) {
+  // Only a key this step could have saved (the prefix, then a tree id): any run that may write the
+  // cache chose the key, and it goes into the log, where a line break would start a workflow command.
+  if (typeof download !== 'string' || typeof matched !== 'string' || !matched.startsWith(entry.prefix) || !TREE_ID.test(matched.slice(entry.prefix.length))) {
     throw new Error('the cache service answered with no download address or a key this step did not ask for');
   }
   const archive = await downloadArchive(download, step.clock);

@@ -327,4 +327,25 @@ describe('the catalog snapshot in the Actions cache, through the committed bundl
       await rm(outside, { recursive: true, force: true });
     }
   });
+
+  it("a hostile entry's key (workflow commands after a line break) is refused with a warning, never written into the log as it came", async () => {
+    // @actions/cache checks a key for commas and length only: any run that may write the cache can
+    // save one that starts with the prefix and goes on with a line the runner reads as a command.
+    for (const [service, env] of [
+      ['v2', {}],
+      ['v1', { ...cache.v1Env(), GITHUB_SERVER_URL: 'https://ghes.example.com' }],
+    ] as const) {
+      await freshCheckout();
+      await ask({ env });
+      const key = await treeKey();
+      const entry = cache.entries.find((e) => e.key === key && e.finalized)!;
+      entry.key = 'wiki-steward-catalog-v1-Linux-0000000000000000000000000000000000000000\n::error::injected by the cache\n';
+      await freshCheckout();
+      const r = await ask({ env });
+      expect([service, r.stdout]).toEqual([service, expect.stringContaining('catalog: loaded from the pages')]);
+      expect(r.stdout).toMatch(/::warning::The catalog snapshot was not restored .*a key this step did not ask for/);
+      expect(r.stdout.split('\n').filter((line) => line.startsWith('::') && !/^::(debug|warning|add-mask)::/.test(line))).toEqual([]);
+      cache.entries.splice(0);
+    }
+  });
 });
