@@ -126,7 +126,7 @@ interface Entry {
   service: CacheService;
 }
 
-/** The Actions cache service the step asks for entries: its protocol, its address (ending in '/') and the runner's token for it. */
+/** The Actions cache service the step asks for entries: its protocol, its address (as the runner gives it) and the runner's token for it. */
 interface CacheService {
   protocol: 'v1' | 'v2';
   url: string;
@@ -143,7 +143,7 @@ function cacheServiceOf(env: NodeJS.ProcessEnv): CacheService | undefined {
   const protocol = isEnterpriseServer(env.GITHUB_SERVER_URL) || !env.ACTIONS_CACHE_SERVICE_V2 ? 'v1' : 'v2';
   const url = protocol === 'v1' ? env.ACTIONS_CACHE_URL : env.ACTIONS_RESULTS_URL;
   if (!token || !url || !isFeatureAvailable()) return undefined;
-  return { protocol, url: url.replace(/\/?$/, '/'), token };
+  return { protocol, url, token };
 }
 
 /** Whether the server is GitHub Enterprise Server: not github.com, a GHE.com data residency host or a local one (as @actions/cache tells). */
@@ -166,7 +166,8 @@ async function findEntry(http: JsonHttpClient, entry: Entry): Promise<{ download
     const reply = await http.request({
       provider: 'Actions cache',
       method: 'GET',
-      url: new URL(`_apis/artifactcache/cache?keys=${keys}&version=${entry.version}`, service.url),
+      // Appended to the address, as @actions/cache does (getCacheApiUrl): the same service whatever its path.
+      url: new URL(`${service.url}_apis/artifactcache/cache?keys=${keys}&version=${entry.version}`),
       // The API version @actions/cache asks for.
       headers: { authorization, accept: 'application/json;api-version=6.0-preview.1' },
       // What the service answers when it holds no entry for the keys.
@@ -179,7 +180,8 @@ async function findEntry(http: JsonHttpClient, entry: Entry): Promise<{ download
   const reply = await http.request({
     provider: 'Actions cache',
     method: 'POST',
-    url: new URL(`twirp/${SERVICE}/GetCacheEntryDownloadURL`, service.url),
+    // An absolute path on the address's host, as @actions/cache's Twirp client resolves it (a path in the address is not kept).
+    url: new URL(`/twirp/${SERVICE}/GetCacheEntryDownloadURL`, service.url),
     headers: { authorization },
     // Field names as the service's protobuf names them, as @actions/cache sends them.
     body: { key: entry.key, restore_keys: [entry.prefix], version: entry.version },

@@ -202,6 +202,16 @@ describe('the catalog snapshot in the Actions cache, through the committed bundl
     expect(refused.stdout).toContain('ECONNREFUSED');
   });
 
+  it('a results address with a path: the restore asks where @actions/cache saves (the Twirp path is absolute, not under it)', async () => {
+    const env = { ACTIONS_RESULTS_URL: `${cache.url}/results/` };
+    const key = await treeKey();
+    await ask({ env });
+    expect(cache.archiveOf(key)).toBeDefined();
+    await freshCheckout();
+    const r = await ask({ env });
+    expect(r.stdout).toContain(`catalog snapshot: restored from the Actions cache (exact: ${key})`);
+  });
+
   it('the input off: nothing is restored or saved, and no snapshot is written', async () => {
     const r = await ask({ inputs: { 'catalog-cache': 'false' } });
     expect(cache.calls).toEqual([]);
