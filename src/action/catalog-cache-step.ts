@@ -142,8 +142,17 @@ function cacheServiceOf(env: NodeJS.ProcessEnv): CacheService | undefined {
   const token = env.ACTIONS_RUNTIME_TOKEN;
   const protocol = isEnterpriseServer(env.GITHUB_SERVER_URL) || !env.ACTIONS_CACHE_SERVICE_V2 ? 'v1' : 'v2';
   const url = protocol === 'v1' ? env.ACTIONS_CACHE_URL : env.ACTIONS_RESULTS_URL;
-  if (!token || !url || !isFeatureAvailable()) return undefined;
+  if (!token || !url || !featureAvailable()) return undefined;
   return { protocol, url, token };
+}
+
+/** @actions/cache's isFeatureAvailable, false where it throws (a GITHUB_SERVER_URL that is no URL, which its saveCache throws on too). */
+function featureAvailable(): boolean {
+  try {
+    return isFeatureAvailable();
+  } catch {
+    return false;
+  }
 }
 
 /** Whether the server is GitHub Enterprise Server: not github.com, a GHE.com data residency host or a local one (as @actions/cache tells). */
@@ -152,7 +161,7 @@ function isEnterpriseServer(serverUrl: string | undefined): boolean {
   try {
     host = new URL(serverUrl || 'https://github.com').hostname.toLowerCase();
   } catch {
-    // An address that is no URL names no host @actions/cache would take for github.com.
+    // An address that is no URL: @actions/cache throws on it (featureAvailable says there is no service).
   }
   return host !== 'github.com' && !host.endsWith('.ghe.com') && !host.endsWith('.localhost');
 }

@@ -212,6 +212,12 @@ describe('the catalog snapshot in the Actions cache, through the committed bundl
     expect(r.stdout).toContain(`catalog snapshot: restored from the Actions cache (exact: ${key})`);
   });
 
+  it('a server address that is no URL (which @actions/cache throws on): the cache is left alone, and the run answers', async () => {
+    const r = await ask({ env: { ...cache.v1Env(), GITHUB_SERVER_URL: 'not a url' } });
+    expect(r.stdout).toContain('catalog: loaded from the pages');
+    expect(cache.calls).toEqual([]);
+  });
+
   it('the input off: nothing is restored or saved, and no snapshot is written', async () => {
     const r = await ask({ inputs: { 'catalog-cache': 'false' } });
     expect(cache.calls).toEqual([]);
