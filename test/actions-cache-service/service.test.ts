@@ -50,6 +50,25 @@ describe('the Actions cache stand-in', () => {
     expect(service.violations).toEqual([]);
   });
 
+  it('v1: records chunks whose ranges do not tile the archive as a violation, though their bytes add up to the committed size', async () => {
+    const v1 = (resource: string, init: RequestInit & { headers?: Record<string, string> }) =>
+      fetch(`${service.url}/_apis/artifactcache/${resource}`, {
+        ...init,
+        headers: { authorization: `Bearer ${RUNTIME_TOKEN}`, accept: 'application/json;api-version=6.0-preview.1', ...init.headers },
+      });
+    const json = { 'content-type': 'application/json' };
+    const reserved = await v1('caches', { method: 'POST', headers: json, body: JSON.stringify({ key: 'k', version: VERSION, cacheSize: 6 }) });
+    const { cacheId } = (await reserved.json()) as { cacheId: number };
+    // A wrong client: both chunks sent at offset 0.
+    for (const part of ['abc', 'def']) {
+      const chunk = { 'content-type': 'application/octet-stream', 'content-range': `bytes 0-2/*` };
+      expect((await v1(`caches/${cacheId}`, { method: 'PATCH', headers: chunk, body: part })).status).toBe(204);
+    }
+    await v1(`caches/${cacheId}`, { method: 'POST', headers: json, body: JSON.stringify({ size: 6 }) });
+    expect(service.violations).toEqual(['v1-CommitCache: the chunks uploaded do not cover bytes 0-5 once each']);
+    service.violations.length = 0;
+  });
+
   it('records a request off the protocol as a violation: a wrong token, a missing field', async () => {
     await twirp('GetCacheEntryDownloadURL', { key: 'k', version: VERSION }, 'wrong');
     await twirp('CreateCacheEntry', { key: 'k' });

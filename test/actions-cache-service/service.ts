@@ -283,6 +283,10 @@ export async function startActionsCacheService(): Promise<ActionsCacheService> {
     const parts = [...chunks.get(reserved.order)!].sort((a, b) => a.start - b.start);
     const archive = Buffer.concat(parts.map((p) => p.bytes));
     if (body.size !== archive.length) problem(`size ${String(body.size)} but ${archive.length} bytes were uploaded`);
+    // The sizes adding up is not enough: a client that sends its chunks at the wrong offsets stores a wrong archive.
+    let next = 0;
+    for (const part of parts) next = part.start === next ? next + part.bytes.length : Number.NaN;
+    if (next !== archive.length) problem(`the chunks uploaded do not cover bytes 0-${archive.length - 1} once each`);
     blobs.set(reserved.blob, archive);
     chunks.delete(reserved.order);
     reserved.finalized = true;
