@@ -11,7 +11,7 @@
 // A fresh checkout is cloned where the last one was: on a runner the workspace path is the same
 // from run to run, and the snapshot's name and stamp hold the wiki's path.
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:http';
+import { type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { lstat, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -215,6 +215,57 @@ describe('the catalog snapshot in the Actions cache, through the committed bundl
   it('a server address that is no URL (which @actions/cache throws on): the cache is left alone, and the run answers', async () => {
     const r = await ask({ env: { ...cache.v1Env(), GITHUB_SERVER_URL: 'not a url' } });
     expect(r.stdout).toContain('catalog: loaded from the pages');
+    expect(cache.calls).toEqual([]);
+  });
+
+  it('hostile v1 lookups (a redirect, no body, not JSON, a file: or data: archive, a key of another prefix, a 204 with a body): a warning or a miss, and the run answers', async () => {
+    const key = await treeKey();
+    const replies: Array<[string, (res: ServerResponse) => void, RegExp]> = [
+      [
+        'a redirect',
+        (res) => res.writeHead(302, { location: `${cache.url}/_apis/artifactcache/cache` }).end(),
+        /::warning::The catalog snapshot was not restored .*redirect/,
+      ],
+      ['no body', (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(), /::warning::The catalog snapshot was not restored .*not JSON/],
+      [
+        'not JSON',
+        (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('<html>'),
+        /::warning::The catalog snapshot was not restored .*not JSON/,
+      ],
+      ...(['file:///etc/passwd', 'data:application/octet-stream;base64,AAAA'].map((archiveLocation) => [
+        archiveLocation.slice(0, 5),
+        (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ cacheKey: key, archiveLocation })),
+        /::warning::The catalog snapshot was not restored .*not an http\(s\) one/,
+      ]) as Array<[string, (res: ServerResponse) => void, RegExp]>),
+      [
+        'another prefix',
+        (res) =>
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ cacheKey: `other-${key}`, archiveLocation: `${cache.url}/x` })),
+        /::warning::The catalog snapshot was not restored .*a key this step did not ask for/,
+      ],
+      [
+        'a 204 with a body',
+        (res) => res.writeHead(204, { 'content-type': 'application/json' }).end('{"cacheKey":"x"}'),
+        /catalog snapshot: none in the Actions cache/,
+      ],
+    ];
+    let reply = replies[0]![1];
+    // The lookup answered as listed; the save (@actions/cache's own calls) refused.
+    const hostile = createServer((req, res) => (req.method === 'GET' ? reply(res) : res.writeHead(404, { 'content-type': 'application/json' }).end('{}')));
+    await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
+    try {
+      const env = { ACTIONS_CACHE_URL: `http://127.0.0.1:${(hostile.address() as AddressInfo).port}/`, GITHUB_SERVER_URL: 'https://ghes.example.com' };
+      for (const [what, answer, said] of replies) {
+        reply = answer;
+        await rm(snapshotDir(), { recursive: true, force: true });
+        const r = await ask({ env });
+        expect([what, r.stdout]).toEqual([what, expect.stringMatching(said)]);
+        expect(r.stdout).toContain('catalog: loaded from the pages');
+      }
+    } finally {
+      hostile.closeAllConnections();
+      await new Promise<void>((resolve) => hostile.close(() => resolve()));
+    }
     expect(cache.calls).toEqual([]);
   });
 
