@@ -200,15 +200,17 @@ const SETTLING_NS = 4_000_000_000n;
 
 /**
  * What no file's key ever is (keysOf gives blob, stat and missing keys), so the next load reads
- * the file again: kept for the files whose key was taken too soon after they changed, and for the
- * pages and index files that could not be read for a passing reason (a failed read, a file gone meanwhile).
+ * the file again: kept for the files whose key was taken too soon after they changed or that
+ * changed after git's status looked (the write sees to those), and for the pages and meta files a
+ * load could not read for a passing reason (a failed read, a file gone meanwhile; the load sees to
+ * those, with withKeysReadAgain).
  */
 const UNSETTLED_KEY = 'unsettled';
 
 /**
- * `keys` with UNSETTLED_KEY for the files in `reread`: index files a load could not read for a
- * passing reason, whose listings it went without. Kept under their own key, the next load would
- * take those listings from the snapshot even once the file reads again.
+ * `keys` with UNSETTLED_KEY for the files in `reread`. Kept under its own key, a file the load could
+ * not read (a page it listed as unreadable, an index file whose listings it went without) would
+ * stay so in every later load, even once it reads again.
  */
 export const withKeysReadAgain = (keys: FileKeys, reread: ReadonlySet<string>): FileKeys =>
   reread.size === 0 ? keys : keys.map(([p, key]) => [p, reread.has(p) ? UNSETTLED_KEY : key]);
@@ -224,19 +226,18 @@ function changedSince(file: string, sinceNs: bigint): boolean {
 }
 
 /**
- * The snapshot with UNSETTLED_KEY for the files in `unsettled`, the pages that could not be read for
- * a passing reason, and the files keyed by blob that this load read (all but the pages kept as
- * lines) and that `changedAfterGit` says changed after git's status looked.
+ * The snapshot with UNSETTLED_KEY for the files in `unsettled` and the files keyed by blob that this
+ * load read (all but the pages kept as lines) and that `changedAfterGit` says changed after git's
+ * status looked.
  */
 function withUnsettledKeys(snapshot: CatalogSnapshotParts, unsettled: ReadonlySet<string>, changedAfterGit: (p: string) => boolean): CatalogSnapshotParts {
-  const passing = snapshot.pages.flatMap((p) => ('passing' in p && p.passing ? [p.path] : []));
   // Keys list the pages first, in the order of `pages`.
   const readBlobs = snapshot.keys.filter(([p, key], i) => key.startsWith('blob ') && !snapshot.pages[i]?.line && changedAfterGit(p)).map(([p]) => p);
-  if (unsettled.size === 0 && passing.length === 0 && readBlobs.length === 0) return snapshot;
-  const reread = new Set([...unsettled, ...passing, ...readBlobs]);
+  if (unsettled.size === 0 && readBlobs.length === 0) return snapshot;
+  const reread = new Set([...unsettled, ...readBlobs]);
   return {
     ...snapshot,
-    keys: snapshot.keys.map(([p, key]) => [p, reread.has(p) ? UNSETTLED_KEY : key]),
+    keys: withKeysReadAgain(snapshot.keys, reread),
     pages: snapshot.pages.map((p) => ('path' in p && reread.has(p.path) && !p.line ? { ...p, key: UNSETTLED_KEY } : p)),
   };
 }

@@ -154,10 +154,12 @@ export async function loadCatalog(tree: WikiTree, config: StewardConfig, cache?:
   const acronyms = acronymCollector.result();
   const names = buildWordIndex(entries, (e, i) => keptWords[i]?.names() ?? nameWords(e));
   const phrases = buildWordIndex(entries, (e, i) => keptWords[i]?.phrases() ?? phraseWords(e));
-  const keyOf = new Map(keys);
-  const persist = keys
+  // The pages and meta files that could not be read for a passing reason are read again next time.
+  const keptKeys = keys && withKeysReadAgain(keys, new Set([...passing, ...read.flatMap((page) => ('passing' in page && page.passing ? [page.path] : []))]));
+  const keyOf = new Map(keptKeys);
+  const persist = keptKeys
     ? snapshotWriter(cache!, {
-        keys: withKeysReadAgain(keys, passing),
+        keys: keptKeys,
         entries,
         acronyms: [...acronyms],
         unreadable,
