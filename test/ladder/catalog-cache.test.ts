@@ -9,7 +9,7 @@ import { VERSION, main } from '../../src/cli/program.js';
 import { DEFAULT_CONFIG } from '../../src/config/config.js';
 import { openWorkspace } from '../../src/config/workspace.js';
 import { GitCommandManager } from '../../src/git/git-command-manager.js';
-import { type CatalogCache, openCatalogCache } from '../../src/ladder/catalog-cache.js';
+import { type CatalogCache, type CatalogCacheOptions, openCatalogCache } from '../../src/ladder/catalog-cache.js';
 import { type WikiCatalog, loadCatalog } from '../../src/ladder/catalog.js';
 import { systemClock } from '../../src/net/clock.js';
 import { type WikiTree, loadFileTree } from '../../src/wiki/tree.js';
@@ -47,6 +47,10 @@ async function open(root: string, options: { cache?: boolean; version?: string; 
   await session.catalog?.persist();
   return session;
 }
+
+/** The cache `ask` opens for the wiki at `repo.root` (HEAD's state asked for now, unless `options` gives it), for a load made by hand. */
+const cacheOf = (repo: { root: string }, options: Partial<CatalogCacheOptions> = {}) =>
+  openCatalogCache(repo.root, DEFAULT_CONFIG, { stewardVersion: 'test', repoRoot: repo.root, head: new GitCommandManager(repo.root).headState(), ...options });
 
 const snapshots = (repo: { root: string }) => {
   const dir = path.join(repo.root, '.git', 'wiki-steward');
@@ -171,11 +175,7 @@ describe('the catalog snapshot', () => {
     const tree = await loadFileTree(repo.root);
     const asked: string[] = [];
     const counting: WikiTree = { ...tree, readEach: (paths, visit, options) => (asked.push(...paths), tree.readEach(paths, visit, options)) };
-    const cache = await openCatalogCache(repo.root, DEFAULT_CONFIG, {
-      stewardVersion: 'test',
-      repoRoot: repo.root,
-      head: new GitCommandManager(repo.root).headState(),
-    });
+    const cache = await cacheOf(repo);
     const catalog = await loadCatalog(counting, DEFAULT_CONFIG, cache);
     expect([catalog.loadedFrom, catalog.pagesRead, asked.filter((p) => p === page)]).toEqual(['updated snapshot', 1, [page]]);
   });
@@ -188,11 +188,7 @@ describe('the catalog snapshot', () => {
     const info = statSync(path.join(repo.root, page), { bigint: true });
     const changedMs = Number((info.ctimeNs > info.mtimeNs ? info.ctimeNs : info.mtimeNs) / 1_000_000n);
     const keptKey = async () => {
-      const cache = await openCatalogCache(repo.root, DEFAULT_CONFIG, {
-        stewardVersion: 'test',
-        repoRoot: repo.root,
-        head: new GitCommandManager(repo.root).headState(),
-      });
+      const cache = await cacheOf(repo);
       return new Map((await (await cache!.read())!.rest()).keys).get(page);
     };
     // Within four seconds of the change, as an edit in the same tick of a coarse clock would leave
@@ -218,12 +214,7 @@ describe('the catalog snapshot', () => {
     const files = repo.git('ls-files', '-z').split('\0').filter(Boolean);
     const startedNs = files.map(changeNs).reduce((a, b) => (a > b ? a : b)) + 1_000_000n;
     const head = new GitCommandManager(repo.root).headState();
-    const cache = await openCatalogCache(repo.root, DEFAULT_CONFIG, {
-      stewardVersion: 'test',
-      repoRoot: repo.root,
-      head,
-      wallClock: () => Number(startedNs / 1_000_000n),
-    });
+    const cache = await cacheOf(repo, { head, wallClock: () => Number(startedNs / 1_000_000n) });
     await head;
     // Then, status having found both unchanged, both are edited before the load reads them: until
     // the file system's clock stamps the edit after the run's start (its ticks are coarse).
@@ -260,13 +251,7 @@ describe('the catalog snapshot', () => {
       readEach: (paths, visit, options) =>
         tree.readEach(paths, (p, file) => visit(p, p === page ? { ok: false, reason: 'cannot read: EIO: i/o error' } : file), options),
     };
-    const cache = () =>
-      openCatalogCache(repo.root, DEFAULT_CONFIG, {
-        stewardVersion: 'test',
-        repoRoot: repo.root,
-        head: new GitCommandManager(repo.root).headState(),
-        wallClock: aMinuteOn,
-      });
+    const cache = () => cacheOf(repo, { wallClock: aMinuteOn });
     const failed = await loadCatalog(failing, DEFAULT_CONFIG, await cache());
     expect(failed.unreadable.map((u) => u.path).sort()).toEqual(['concepts/binary.md', page]);
     await failed.persist();
@@ -292,7 +277,7 @@ describe('the catalog snapshot', () => {
       const tree = await loadFileTree(repo.root);
       await head;
       renameSync(path.join(repo.root, index), path.join(repo.root, '..', 'away.md'));
-      const cache = await openCatalogCache(repo.root, DEFAULT_CONFIG, { stewardVersion: 'test', repoRoot: repo.root, head, wallClock: aMinuteOn });
+      const cache = await cacheOf(repo, { head, wallClock: aMinuteOn });
       const gone = await loadCatalog(tree, DEFAULT_CONFIG, cache);
       expect([gone.loadedFrom, gone.byPath.get(page)?.listedIn]).toEqual([edited ? 'patched snapshot' : 'pages', undefined]);
       await gone.persist();
@@ -321,11 +306,7 @@ describe('the catalog snapshot', () => {
   it("reads the snapshot's rest from its file once, however many steps of a load ask for it", async () => {
     const repo = await createWikiRepo(dirs);
     await open(repo.root);
-    const cache = await openCatalogCache(repo.root, DEFAULT_CONFIG, {
-      stewardVersion: 'test',
-      repoRoot: repo.root,
-      head: new GitCommandManager(repo.root).headState(),
-    });
+    const cache = await cacheOf(repo);
     const kept = (await cache!.read())!;
     const first = await kept.rest();
     // The file spoiled after the first read: a second read of it would be refused.
@@ -353,12 +334,7 @@ describe('the catalog snapshot', () => {
       scores: ['How do retry budgets work?', 'cache warming with redis', 'lease renewal'].map((q) => scoresOf(catalog, q)),
     });
     const cold = shown(await loadCatalog(tree, DEFAULT_CONFIG));
-    const cache = (await openCatalogCache(repo.root, DEFAULT_CONFIG, {
-      stewardVersion: 'test',
-      repoRoot: repo.root,
-      head: new GitCommandManager(repo.root).headState(),
-      wallClock: aMinuteOn,
-    }))!;
+    const cache = (await cacheOf(repo, { wallClock: aMinuteOn }))!;
     // Either snapshot alone gives what a cold load gives (the page edited is read, the rest kept).
     for (const bytes of [good, rewritten]) {
       writeFileSync(file!, bytes);
