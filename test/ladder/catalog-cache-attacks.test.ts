@@ -23,6 +23,15 @@ async function open(repoRoot: string, wiki: string, options: { cache?: boolean }
   return session;
 }
 
+/** The load after a change that reaches other pages' entries updates the forged snapshot, and it and the load after it see what a cold load sees. */
+async function expectUpdatedAsCold(root: string): Promise<void> {
+  const session = await open(root, root);
+  expect(session.catalog?.loadedFrom).toBe('updated snapshot');
+  const cold = await seen(await open(root, root, { cache: false }));
+  expect(await seen(session)).toEqual(cold);
+  expect(await seen(await open(root, root))).toEqual(cold);
+}
+
 const snapshotFile = (repoRoot: string): string => {
   const dir = path.join(repoRoot, '.git', 'wiki-steward');
   const [file] = readdirSync(dir).filter((f) => f.startsWith('catalog-') && f.endsWith('.bin'));
@@ -149,11 +158,7 @@ describe('the catalog snapshot, attacked', () => {
     const edited = 'entities/redis-notes.md';
     expect(paths.slice(0, 2)).not.toContain(edited);
     repo.write({ [edited]: `${repo.read('entities/redis.md')}\nOne more line about redis.\n` });
-    const session = await open(repo.root, repo.root);
-    expect(session.catalog?.loadedFrom).toBe('updated snapshot');
-    const cold = await seen(await open(repo.root, repo.root, { cache: false }));
-    expect(await seen(session)).toEqual(cold);
-    expect(await seen(await open(repo.root, repo.root))).toEqual(cold);
+    await expectUpdatedAsCold(repo.root);
   });
 
   it('a forged entry text that starts with its own fields as they are and ends in a closing brace, but whose folded texts are not two joined texts, is not kept', async () => {
@@ -181,11 +186,7 @@ describe('the catalog snapshot, attacked', () => {
     writeFileSync(file, forged);
     // A page added: every entry is built again, and each kept one whose own fields hold is taken as kept.
     repo.write({ 'entities/redis-notes.md': `${repo.read('entities/redis.md')}\nOne more line about redis.\n` });
-    const session = await open(repo.root, repo.root);
-    expect(session.catalog?.loadedFrom).toBe('updated snapshot');
-    const cold = await seen(await open(repo.root, repo.root, { cache: false }));
-    expect(await seen(session)).toEqual(cold);
-    expect(await seen(await open(repo.root, repo.root))).toEqual(cold);
+    await expectUpdatedAsCold(repo.root);
   });
 
   it("file keys in the snapshot's rest that are not the ones its header's digest is of are refused: the load reads every page", async () => {
