@@ -61,6 +61,21 @@ export function factIn(fact: string, words: ReadonlySet<string>): boolean {
 
 const wordsOf = (texts: readonly string[]) => new Set(texts.flatMap((t) => lowerWords(t).map(foldWord)));
 
+/** A page sent, whole: whether the question expects it, and its body's words (folded). */
+export interface SentWholePage {
+  expected: boolean;
+  words: ReadonlySet<string>;
+}
+
+/**
+ * Where a fact the whole pages hold and the excerpts miss is: in an expected page alone (what
+ * excerpting lost), in another page alone, or only across pages (no page holds most of its words).
+ */
+export function wholeOnlyPlace(fact: string, pages: readonly SentWholePage[]): keyof PromptFigures['wholeOnly'] {
+  const held = pages.filter((p) => factIn(fact, p.words));
+  return held.some((p) => p.expected) ? 'expected' : held.length > 0 ? 'other' : 'across';
+}
+
 function quantile(xs: readonly number[], q: number): number {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
@@ -108,7 +123,9 @@ export async function measurePrompts(name: string, bankFile: string, wiki: strin
       const whole = await catalog.readPages(paths);
       const wholeWords = wordsOf([...whole.values()].map(bodyOf));
       const gold = Array.isArray(q.raw.gold_facts) ? q.raw.gold_facts.filter((f): f is string => typeof f === 'string') : [];
-      const holders = (fact: string) => paths.filter((p) => factIn(fact, wordsOf([bodyOf(whole.get(p) ?? '')])));
+      // Each whole page's words, taken once for every fact it is asked about.
+      let sentPages: SentWholePage[] | undefined;
+      const pagesOf = () => (sentPages ??= paths.map((p) => ({ expected: isExpected(q, p), words: wordsOf([bodyOf(whole.get(p) ?? '')]) })));
       for (const fact of gold) {
         facts++;
         const inExcerpts = factIn(fact, excerptWords);
@@ -116,8 +133,7 @@ export async function measurePrompts(name: string, bankFile: string, wiki: strin
         if (!factIn(fact, wholeWords)) continue;
         factsWhole++;
         if (inExcerpts) continue;
-        const held = holders(fact);
-        wholeOnly[held.some((p) => isExpected(q, p)) ? 'expected' : held.length > 0 ? 'other' : 'across']++;
+        wholeOnly[wholeOnlyPlace(fact, pagesOf())]++;
       }
     }
   } finally {
