@@ -180,5 +180,5 @@ export async function reviewedAnswersAfterPush(
 
 /** How far GitHub's clock may be behind the runner's that stamped a capture page. */
 const CLOCK_SLACK_MS = 60 * 60 * 1000;
-/** The closed pull requests looked through at most, newest first, for a page whose capture time is not known. */
+/** The closed pull requests looked through at most, most recently updated first: the bound for a page with no `created` stamp, and for any look. */
 const MAX_CLOSED_PULLS = 1_000;
