@@ -39,7 +39,9 @@ export class GitCommandManager {
   private readonly git: SimpleGit;
 
   constructor(readonly cwd: string) {
-    this.git = simpleGit({ baseDir: cwd, allowEnvironment: REPOSITORY_ENVIRONMENT });
+    // Done when git's output is closed, not also 50 ms after it exits: simple-git's default keeps a
+    // timer for that, which holds every run's exit up to 50 ms past its last git process.
+    this.git = simpleGit({ baseDir: cwd, allowEnvironment: REPOSITORY_ENVIRONMENT, completion: { onClose: true, onExit: false } });
   }
 
   /**
