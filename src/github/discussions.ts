@@ -153,12 +153,14 @@ export async function discussionComments(github: GitHubClient, discussionId: str
   let page = firstPage;
   for (let after: string | null = null; ;) {
     if (!page) {
-      const data: { node: { comments: Connection<TopLevelComment> } | null } = await github.graphql(
+      const node = await nodeUnlessGone<{ comments: Connection<TopLevelComment> }>(
+        github,
         `query($id: ID!, $after: String) { node(id: $id) { ... on Discussion { ${commentsConnection(PAGE, PAGE, true)} } } }`,
         { id: discussionId, after },
       );
-      page = data.node?.comments;
-      if (!page) return comments;
+      page = node?.comments;
+      // Deleted meanwhile: what was read of it stands.
+      if (!page) return comments.sort((a, b) => a.id - b.id);
     }
     for (const top of page.nodes) {
       comments.push(commentOf(top));
@@ -175,28 +177,50 @@ export async function discussionComments(github: GitHubClient, discussionId: str
 async function allReplies(github: GitHubClient, top: TopLevelComment): Promise<RawComment[]> {
   const replies = [...top.replies.nodes];
   for (let after = nextCursor(top.replies.pageInfo, null, 'replies'); after !== undefined;) {
-    const data: { node: { replies: Connection<RawComment> } | null } = await github.graphql(
+    const node = await nodeUnlessGone<{ replies: Connection<RawComment> }>(
+      github,
       `query($id: ID!, $after: String) { node(id: $id) { ... on DiscussionComment { replies(first: ${PAGE}, after: $after) {
         nodes { ${COMMENT_FIELDS} } pageInfo { hasNextPage endCursor } } } } }`,
       { id: top.id, after },
     );
-    if (!data.node) break;
-    replies.push(...data.node.replies.nodes);
-    after = nextCursor(data.node.replies.pageInfo, after, 'replies');
+    // The comment deleted meanwhile: the replies read stand.
+    if (!node) break;
+    replies.push(...node.replies.nodes);
+    after = nextCursor(node.replies.pageInfo, after, 'replies');
   }
   return replies;
 }
 
+/**
+ * A `node(id:)` query's node; null when GitHub no longer has it (deleted since its id was read),
+ * which GitHub says with a NOT_FOUND error at the node (and `node: null`), not with null alone. Any
+ * other error is thrown.
+ */
+async function nodeUnlessGone<T>(github: GitHubClient, query: string, variables: Record<string, unknown>): Promise<T | null> {
+  const data = await github.graphql<{ node: T | null }>(query, variables).catch((error: unknown) => {
+    if (isGoneNode(error)) return { node: null };
+    throw error;
+  });
+  return data.node;
+}
+
+/** Whether a failed read is GitHub saying the node asked for is not there: NOT_FOUND, at the query's `node`, and nothing else. */
+const isGoneNode = (error: unknown): boolean =>
+  graphqlErrors(error)?.every((e) => e.type === 'NOT_FOUND' && (e.path === undefined || (Array.isArray(e.path) && e.path[0] === 'node'))) ?? false;
+
+/**
+ * The errors GitHub answered a query with (octokit's GraphqlResponseError: HTTP 200 with `errors`);
+ * undefined for any other failure (an HTTP failure is a RequestError, with a status) or none listed.
+ */
+function graphqlErrors(error: unknown): Array<{ message?: unknown; type?: unknown; path?: unknown }> | undefined {
+  if (!(error instanceof Error) || error.name !== 'GraphqlResponseError') return undefined;
+  const errors = (error as Error & { errors?: unknown }).errors;
+  return Array.isArray(errors) && errors.length > 0 && errors.every((e) => typeof e === 'object' && e !== null) ? errors : undefined;
+}
+
 /** Whether a discussion comment still exists (a `/wiki ask` comment may be deleted before its run). */
 export async function discussionCommentExists(github: GitHubClient, nodeId: string): Promise<boolean> {
-  // GitHub answers a deleted node's id with a NOT_FOUND error (and `node: null`), not with null alone.
-  const data = await github
-    .graphql<{ node: { id: string } | null }>(`query($id: ID!) { node(id: $id) { ... on DiscussionComment { id } } }`, { id: nodeId })
-    .catch((error: { errors?: Array<{ type?: string }> }) => {
-      if (error.errors?.some((e) => e.type === 'NOT_FOUND')) return { node: null };
-      throw error;
-    });
-  return data.node !== null;
+  return (await nodeUnlessGone<{ id: string }>(github, `query($id: ID!) { node(id: $id) { ... on DiscussionComment { id } } }`, { id: nodeId })) !== null;
 }
 
 /**
@@ -209,11 +233,9 @@ const DISCUSSIONS_OFF = /\bdoes not have discussions enabled\b|\bdiscussions (?:
 
 /** Whether a failed read of `repository.discussions` is GitHub saying the repository has Discussions turned off. */
 function isDiscussionsOff(error: unknown): boolean {
-  // octokit's GraphqlResponseError: HTTP 200 with `errors` (an HTTP failure is a RequestError, with a status).
-  if (!(error instanceof Error) || error.name !== 'GraphqlResponseError') return false;
-  const errors = (error as Error & { errors?: unknown }).errors;
-  if (!Array.isArray(errors) || errors.length === 0) return false;
-  return errors.every((e: { message?: unknown; type?: unknown; path?: unknown }) => {
+  const errors = graphqlErrors(error);
+  if (errors === undefined) return false;
+  return errors.every((e) => {
     if (typeof e.message !== 'string' || !DISCUSSIONS_OFF.test(e.message)) return false;
     if (e.type === 'FORBIDDEN' || e.type === 'RATE_LIMITED') return false;
     // At the read of the repository's discussions, when GitHub says where.

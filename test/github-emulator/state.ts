@@ -650,6 +650,23 @@ export class EmulatorState {
     return removed;
   }
 
+  /** Deletes a discussion with its comments and the reactions to it and to them, as its author or a maintainer can on GitHub. */
+  deleteDiscussion(number: number, repoName?: string): void {
+    const repo = this.repo(repoName).full_name;
+    const at = this.discussions.findIndex((d) => d.repo === repo && d.number === number);
+    if (at < 0) throw new Error(`no discussion #${number} in ${repo}`);
+    this.discussions.splice(at, 1);
+    const comments = new Set<number>();
+    for (let i = this.discussionCommentRecords.length - 1; i >= 0; i--) {
+      const c = this.discussionCommentRecords[i]!;
+      if (c.repo === repo && c.discussion_number === number) comments.add(this.discussionCommentRecords.splice(i, 1)[0]!.id);
+    }
+    for (let i = this.discussionReactions.length - 1; i >= 0; i--) {
+      const r = this.discussionReactions[i]!;
+      if (r.repo === repo && (r.discussion_number === number || (r.comment_id !== null && comments.has(r.comment_id)))) this.discussionReactions.splice(i, 1);
+    }
+  }
+
   /**
    * Marks a top-level comment as its discussion's answer (replacing any earlier answer). Throws
    * when the category does not accept answers or the comment is a reply.

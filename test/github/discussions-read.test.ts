@@ -68,3 +68,49 @@ it('a page of discussions that says more follow but gives no new cursor is refus
     expect(asked).toBe(cursors.length);
   }
 });
+
+it('a discussion or comment deleted while the digest reads on through it keeps what was read, and the read goes on', async () => {
+  emu = await startGitHubEmulator({ tokens: { ghs_bot: { login: 'github-actions[bot]' } } });
+  // Newest first: the thread's discussion is read before the long one, the steady one last.
+  const steady = emu.state.addDiscussion({ title: 'Steady', body: 'Asking.', user: 'alice', category: 'Q&A' });
+  emu.state.addDiscussionComment(steady.number, { body: 'An answer.', user: 'github-actions[bot]' });
+  const long = emu.state.addDiscussion({ title: 'Long', body: 'Asking.', user: 'alice', category: 'Q&A' });
+  for (let k = 0; k < 60; k++) emu.state.addDiscussionComment(long.number, { body: `Comment ${k}.`, user: 'bob' });
+  const threaded = emu.state.addDiscussion({ title: 'Threaded', body: 'Asking.', user: 'alice', category: 'Q&A' });
+  const top = emu.state.addDiscussionComment(threaded.number, { body: 'A thread.', user: 'bob' });
+  for (let k = 0; k < 25; k++) emu.state.addDiscussionComment(threaded.number, { body: `Reply ${k}.`, user: 'maya', replyTo: top.id });
+  // Between the list's read and the reads past its first pages: the thread's comment, then the long discussion.
+  emu.faults.race({ match: { graphql: 'node' }, run: () => emu.state.deleteDiscussionComment(top.id) });
+  emu.faults.race({ match: { graphql: 'node' }, skip: 1, run: () => emu.state.deleteDiscussion(long.number) });
+
+  const github = createGitHubClient('ghs_bot', { GITHUB_API_URL: emu.url }, { warning: () => undefined, secret: () => undefined });
+  const found = await discussionsSince(github, REPO, new Date(0));
+
+  expect(found.map((d) => [d.title, d.comments.length])).toEqual([
+    // The thread's comment with the 20 replies the list read with it; the long discussion's first 50 comments.
+    ['Threaded', 21],
+    ['Long', 50],
+    ['Steady', 1],
+  ]);
+  expect(found[1]!.comments.map((c) => c.body)).toEqual(Array.from({ length: 50 }, (_, k) => `Comment ${k}.`));
+});
+
+it('any other failure of a read past the first page is a failed read, not a node gone', async () => {
+  emu = await startGitHubEmulator({ tokens: { ghs_bot: { login: 'github-actions[bot]' } } });
+  const long = emu.state.addDiscussion({ title: 'Long', body: 'Asking.', user: 'alice', category: 'Q&A' });
+  for (let k = 0; k < 60; k++) emu.state.addDiscussionComment(long.number, { body: `Comment ${k}.`, user: 'bob' });
+  const github = createGitHubClient('ghs_bot', { GITHUB_API_URL: emu.url }, { warning: () => undefined, secret: () => undefined });
+  const refusals = [
+    [{ type: 'FORBIDDEN', message: 'Resource not accessible by integration', path: ['node'] }],
+    [
+      { type: 'NOT_FOUND', message: 'Could not resolve to a node', path: ['node'] },
+      { type: 'SERVICE_UNAVAILABLE', message: 'Try again.' },
+    ],
+    [{ type: 'NOT_FOUND', message: 'Could not resolve to a Repository.', path: ['repository'] }],
+  ];
+  for (const errors of refusals) {
+    emu.faults.clear();
+    emu.faults.push({ match: { graphql: 'node' }, times: Infinity, status: 200, body: { data: { node: null }, errors } });
+    await expect(discussionsSince(github, REPO, new Date(0))).rejects.toThrow(errors[0]!.message);
+  }
+});
