@@ -25,23 +25,16 @@ export interface WikilinkOptions {
 
 /** What each target fits among `files` (wiki-relative paths, notes and attachments alike). */
 export function wikilinkFinder(files: Iterable<string>, options: WikilinkOptions = {}): (target: string) => WikilinkFit {
-  const byPath = new Map<string, string[]>();
-  const byName = new Map<string, string[]>();
-  for (const file of files) {
-    const lower = file.toLowerCase();
-    push(byPath, lower, file);
-    const name = lower.slice(lower.lastIndexOf('/') + 1);
-    push(byName, name, file);
-    // A note answers to its name without `.md` too.
-    if (name.endsWith('.md')) push(byName, name.slice(0, -3), file);
-  }
-  const byAlias = new Map<string, string[]>();
-  for (const [page, names] of options.aliases ?? []) {
-    for (const alias of new Set(names.map((n) => n.trim().toLowerCase()))) if (alias !== '') push(byAlias, alias, page);
-  }
+  // The files are taken now, their lookups built when a first target comes: most loads meet no
+  // wikilink, and on a 10,000-page wiki building them is a twentieth of a load that reads one page.
+  const paths = [...files];
+  const aliases = [...(options.aliases ?? [])];
+  let built: ReturnType<typeof fileLookups> | undefined;
+  const lookups = () => (built ??= fileLookups(paths, aliases));
   const prefix = options.wikiName ? `${options.wikiName.toLowerCase()}/` : undefined;
 
   const fit = (normal: string): WikilinkFit => {
+    const { byPath, byName } = lookups();
     const wanted = normal.toLowerCase();
     // A note's `.md` may be left out; a file named exactly as written comes second.
     for (const candidate of wanted.endsWith('.md') ? [wanted] : [`${wanted}.md`, wanted]) {
@@ -72,9 +65,28 @@ export function wikilinkFinder(files: Iterable<string>, options: WikilinkOptions
       const fromRoot = fit(normal.slice(prefix.length));
       if (fromRoot) return fromRoot;
     }
-    const aliased = byAlias.get(normal.toLowerCase());
+    const aliased = lookups().byAlias.get(normal.toLowerCase());
     return aliased ? one(aliased, aliased) : undefined;
   };
+}
+
+/** The files by lowercased path and by name (a note's also without `.md`), and the pages by alias. */
+function fileLookups(files: readonly string[], aliases: ReadonlyArray<readonly [string, readonly string[]]>) {
+  const byPath = new Map<string, string[]>();
+  const byName = new Map<string, string[]>();
+  for (const file of files) {
+    const lower = file.toLowerCase();
+    push(byPath, lower, file);
+    const name = lower.slice(lower.lastIndexOf('/') + 1);
+    push(byName, name, file);
+    // A note answers to its name without `.md` too.
+    if (name.endsWith('.md')) push(byName, name.slice(0, -3), file);
+  }
+  const byAlias = new Map<string, string[]>();
+  for (const [page, names] of aliases) {
+    for (const alias of new Set(names.map((n) => n.trim().toLowerCase()))) if (alias !== '') push(byAlias, alias, page);
+  }
+  return { byPath, byName, byAlias };
 }
 
 /** A resolver over `files`: the one file a target fits, or undefined. */
