@@ -118,6 +118,8 @@ export async function openCatalogCache(root: string, config: StewardConfig, opti
             withUnsettledKeys(snapshot, unsettled, (p) => changedSince(path.join(root, p), openedNs)),
             stamp,
           ),
+          // A reader that finds no snapshot for a moment loads without one.
+          { removeReplaced: true },
         );
       } catch {
         // Best effort: a folder that cannot be written keeps nothing.

@@ -1,14 +1,32 @@
 // Writing generated files into a wiki (and the catalog's snapshots into their folder) without ever
 // leaving one half-written: each file is written beside its target and renamed over it, so a reader
-// sees the old bytes or the new, never a mix. A writer killed between the two steps leaves its temp
-// file behind: the next run removes it.
+// sees the old bytes or the new, never a mix (a snapshot's reader may also find none for a moment:
+// see removeReplaced). A writer killed between the two steps leaves its temp file behind: the next
+// run removes it.
 import { lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { STEWARD_TEMP_FILE } from './tree.js';
 import { resolveWikiPath } from './wiki-path.js';
 
+export interface AtomicWriteOptions {
+  /**
+   * Remove the file this replaces just before the new one is renamed into place, instead of renaming
+   * over it: for a file a reader may find missing for a moment (the catalog's snapshot, a cache).
+   * Renaming over a file makes ext4 write the new file's blocks out before the rename returns (its
+   * `auto_da_alloc`, which keeps a replaced file from reading empty after a crash): 35 ms for a
+   * 58 MB snapshot, against 3 ms to remove it. A snapshot cut short by a crash reads as malformed
+   * and is written anew.
+   */
+  removeReplaced?: boolean;
+}
+
 /** `content`: text, bytes, or bytes in parts (written one after another, never joined in memory). */
-export async function writeWikiFileAtomically(wikiRoot: string, relPath: string, content: string | Buffer | readonly Buffer[]): Promise<void> {
+export async function writeWikiFileAtomically(
+  wikiRoot: string,
+  relPath: string,
+  content: string | Buffer | readonly Buffer[],
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const safe = resolveWikiPath('', relPath);
   if (safe === undefined || safe === '' || safe !== relPath) throw new Error(`refusing to write outside the wiki root: ${relPath}`);
   const target = path.join(wikiRoot, safe);
@@ -19,6 +37,8 @@ export async function writeWikiFileAtomically(wikiRoot: string, relPath: string,
     // 'wx': a temp name someone planted (a link, a file) is never written through.
     await rm(temp, { force: true });
     await writeFile(temp, content, { flag: 'wx' });
+    // Never a folder's contents: `rm` without `recursive` refuses one, and the rename below would too.
+    if (options.removeReplaced) await rm(target, { force: true });
     await rename(temp, target);
   } catch (error) {
     await rm(temp, { force: true });
