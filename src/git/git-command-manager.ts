@@ -39,9 +39,11 @@ export class GitCommandManager {
   private readonly git: SimpleGit;
 
   constructor(readonly cwd: string) {
-    // Done when git's output is closed, not also 50 ms after it exits: simple-git's default keeps a
-    // timer for that, which holds every run's exit up to 50 ms past its last git process.
-    this.git = simpleGit({ baseDir: cwd, allowEnvironment: REPOSITORY_ENVIRONMENT, completion: { onClose: true, onExit: false } });
+    // simple-git's default completion: done when git's output closes, or 50 ms after git exits
+    // when a process it started (an fsmonitor hook's daemon) still holds the output. Its timer
+    // holds a run's exit up to 50 ms past its last git process; waiting for the output alone would
+    // hold it for as long as such a process lives (test/git/held-output.test.ts).
+    this.git = simpleGit({ baseDir: cwd, allowEnvironment: REPOSITORY_ENVIRONMENT });
   }
 
   /**
